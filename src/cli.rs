@@ -1,0 +1,367 @@
+//! The `katro` command line: parses arguments, reads files, prints. Every
+//! rule decision lives in the library.
+
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde::Serialize;
+
+use katro::Rules;
+use katro::engine::{LapKind, MoveEnd, Observer, Player};
+use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
+use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_names};
+
+#[derive(Parser)]
+#[command(
+    name = "katro",
+    version,
+    about = "Rules engine and experiments for the Malagasy mancala Katro and its relatives"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the shipped variant presets.
+    Variants,
+    /// Print a variant's resolved rules, its starting board and each
+    /// player's circuit.
+    Show {
+        /// A preset name (see `katro variants`) or a path to a TOML file.
+        variant: String,
+    },
+    /// Play moves from the start and print the game as one JSON object.
+    Replay {
+        /// A preset name or a path to a TOML file.
+        variant: String,
+        /// Moves in the brief's notation: c1, c1+, c1-, b2>c3.
+        moves: Vec<String>,
+        /// Add a lap-by-lap account of every move.
+        #[arg(long)]
+        trace: bool,
+    },
+}
+
+/// A failure with its exit code: 2 for bad input, 1 for anything else.
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn input(message: impl fmt::Display) -> Failure {
+        Failure {
+            code: 2,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Failure {
+        Failure::input(e)
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Variants => {
+            let mut out = String::new();
+            for name in preset_names() {
+                let rules = preset(name).expect("listed presets exist");
+                out.push_str(&format!("{name:<20} {}\n", rules.description));
+            }
+            emit(&out)
+        }
+        Command::Show { variant } => {
+            let rules = load_variant(&variant)?;
+            emit(&show(&rules))
+        }
+        Command::Replay {
+            variant,
+            moves,
+            trace,
+        } => {
+            let rules = load_variant(&variant)?;
+            let json = replay(&rules, &moves, trace)?;
+            emit(&(json + "\n"))
+        }
+    }
+}
+
+fn emit(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`katro show x | head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: 1,
+            message: format!("cannot write to standard output: {e}"),
+        }),
+    }
+}
+
+/// A variant by preset name or file path.
+pub fn load_variant(spec: &str) -> Result<Rules, Failure> {
+    let looks_like_path = spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\');
+    if !looks_like_path && let Some(rules) = preset(spec) {
+        return Ok(rules);
+    }
+    let path = Path::new(spec);
+    if !looks_like_path && !path.exists() {
+        return Err(Failure::input(format!(
+            "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
+            PRESETS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("{spec}: cannot read the variant file: {e}")))?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("variant");
+    Ok(parse_variant(spec, &text, stem)?)
+}
+
+fn show(rules: &Rules) -> String {
+    let s = &rules.settings;
+    let mut out = String::new();
+    out.push_str(&format!("name = {:?}\n", rules.name));
+    if !rules.description.is_empty() {
+        out.push_str(&format!("description = {:?}\n", rules.description));
+    }
+    if !rules.source.is_empty() {
+        out.push_str(&format!("source = {:?}\n", rules.source));
+    }
+    out.push_str(&format!(
+        "rules_string = {:?}\n\n[board]\n",
+        rules.canonical_string()
+    ));
+    out.push_str(&format!("rows = {}\nholes = {}\n", s.rows, s.holes));
+    match (&s.layout, s.seeds) {
+        (Some(layout), _) => out.push_str(&format!("layout = {layout:?}\n")),
+        (None, Some(v)) => out.push_str(&format!("seeds = {v}\n")),
+        (None, None) => {}
+    }
+    out.push_str(&format!(
+        "# {} seeds in all\n\n[rules]\n",
+        rules.total_seeds()
+    ));
+    let lines = [
+        ("start", kebab(&s.start)),
+        ("singletons", kebab(&s.singletons)),
+        ("direction", kebab(&s.direction)),
+        ("relay", kebab(&s.relay)),
+        ("capture_trigger", kebab(&s.capture_trigger)),
+        ("capturing_row", kebab(&s.capturing_row)),
+        ("victim", kebab(&s.victim)),
+        ("lone_seed", kebab(&s.lone_seed)),
+        ("endless_move", kebab(&s.endless_move)),
+    ];
+    for (k, v) in lines {
+        out.push_str(&format!("{k} = \"{v}\"\n"));
+    }
+    out.push_str(&format!(
+        "min_victim_seeds = {}\nmin_victim_seeds_after_empty = {}\nply_limit = {}\nlap_limit = {}\n\n",
+        s.min_victim_seeds, s.min_victim_seeds_after_empty, s.ply_limit, s.lap_limit
+    ));
+    out.push_str("# starting board (row 1 is South's outer row)\n");
+    for line in board_text(rules, &rules.start()).lines() {
+        out.push_str(&format!("#   {line}\n"));
+    }
+    for (p, label) in [
+        (Player::South, "South (player 1)"),
+        (Player::North, "North (player 2)"),
+    ] {
+        let names: Vec<String> = rules
+            .circuit(p)
+            .iter()
+            .map(|&h| hole_name(rules, h as usize))
+            .collect();
+        out.push_str(&format!(
+            "# {label} forward circuit: {} -> {}\n",
+            names.join(" "),
+            names[0]
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct ReplayOut {
+    variant: String,
+    board: Vec<Vec<u16>>,
+    to_move: u8,
+    plies: u32,
+    status: &'static str,
+    winner: Option<u8>,
+    legal: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<Vec<MoveTrace>>,
+}
+
+#[derive(Serialize)]
+struct MoveTrace {
+    ply: u32,
+    player: u8,
+    #[serde(rename = "move")]
+    mv: String,
+    laps: u64,
+    captures: u32,
+    seeds_captured: u64,
+    seeds_sown: u64,
+    end: &'static str,
+    events: Vec<String>,
+    board: Vec<Vec<u16>>,
+}
+
+/// Writes each lap as a sentence, in the words of the brief's examples.
+struct TraceWriter<'a> {
+    rules: &'a Rules,
+    events: Vec<String>,
+}
+
+impl Observer for TraceWriter<'_> {
+    fn lap(&mut self, kind: LapKind, from: usize, seeds: u64) {
+        let from = hole_name(self.rules, from);
+        self.events.push(match kind {
+            LapKind::Start => format!("lift {seeds} from {from}"),
+            LapKind::Relay => format!("relay {seeds} from {from}"),
+            LapKind::Capture => format!("sow {seeds} on from {from}"),
+        });
+    }
+    fn landed(&mut self, hole: usize, was_empty: bool) {
+        let what = if was_empty {
+            "was empty"
+        } else {
+            "was occupied"
+        };
+        self.events.push(format!(
+            "last seed in {} ({what})",
+            hole_name(self.rules, hole)
+        ));
+    }
+    fn capture(&mut self, landing: usize, landing_seeds: u64, victims: &[(usize, u16)]) {
+        let v: Vec<String> = victims
+            .iter()
+            .map(|&(h, s)| format!("{s} from {}", hole_name(self.rules, h)))
+            .collect();
+        let taken: u64 = victims.iter().map(|&(_, s)| s as u64).sum();
+        self.events.push(format!(
+            "capture {} with the {landing_seeds} in {}: {} seeds",
+            v.join(" and "),
+            hole_name(self.rules, landing),
+            taken + landing_seeds
+        ));
+    }
+    fn step(&mut self, from: usize, to: usize) {
+        self.events.push(format!(
+            "lone seed steps from {} to {}",
+            hole_name(self.rules, from),
+            hole_name(self.rules, to)
+        ));
+    }
+    fn end(&mut self, end: MoveEnd) {
+        self.events.push(format!("move ends: {}", end.name()));
+    }
+}
+
+fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
+    let mut pos = rules.start();
+    let mut traces = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let legal = rules.legal_moves(&pos);
+        let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
+        let status = rules.status(&pos);
+        if status.is_over() {
+            return Err(Failure::input(format!(
+                "move {} `{text}`: the game is already over (status {}) after {} plies",
+                i + 1,
+                status.name(),
+                pos.plies()
+            )));
+        }
+        let mv = parse_move(rules, text).map_err(|e| {
+            Failure::input(format!(
+                "move {} {e}; legal moves: {}",
+                i + 1,
+                legal_names.join(" ")
+            ))
+        })?;
+        if !legal.contains(&mv) {
+            return Err(Failure::input(format!(
+                "move {} `{text}` is illegal for player {} here; legal moves: {}",
+                i + 1,
+                pos.to_move().number(),
+                legal_names.join(" ")
+            )));
+        }
+        let player = pos.to_move().number();
+        let mut w = TraceWriter {
+            rules,
+            events: Vec::new(),
+        };
+        let report = rules.play_unchecked(&mut pos, mv, &mut w);
+        if trace {
+            traces.push(MoveTrace {
+                ply: pos.plies(),
+                player,
+                mv: move_name(rules, mv),
+                laps: report.laps,
+                captures: report.captures,
+                seeds_captured: report.seeds_captured,
+                seeds_sown: report.seeds_sown,
+                end: report.end.name(),
+                events: w.events,
+                board: board_rows(rules, &pos),
+            });
+        }
+    }
+    let status = rules.status(&pos);
+    let out = ReplayOut {
+        variant: rules.name.clone(),
+        board: board_rows(rules, &pos),
+        to_move: pos.to_move().number(),
+        plies: pos.plies(),
+        status: status.name(),
+        winner: status.winner().map(Player::number),
+        legal: rules
+            .legal_moves(&pos)
+            .iter()
+            .map(|&m| move_name(rules, m))
+            .collect(),
+        trace: trace.then_some(traces),
+    };
+    Ok(serde_json::to_string(&out).expect("replay output serialises"))
+}

@@ -1,0 +1,822 @@
+//! Positions, move generation and sowing for every rule set [`Rules`] can
+//! describe. No I/O, no global state, no heap allocation on the move path.
+
+use crate::rules::{
+    CaptureTrigger, CapturingRow, DirectionRule, EndlessMove, LoneSeed, Relay, Rules, Singletons,
+    StartRule, VictimRule,
+};
+
+/// Largest board: 8 rows of 16 holes.
+pub const MAX_HOLES: usize = 128;
+/// Largest side: 4 rows of 16 holes.
+pub const MAX_SIDE: usize = 64;
+/// Every own hole in both directions, plus lone-seed steps (at most two).
+pub const MAX_MOVES: usize = 2 * MAX_SIDE + 2;
+/// Laps of a move before exact cycle detection starts; almost every move
+/// ends sooner, so the common path never copies a board.
+const CYCLE_CHECK_AFTER: u64 = 64;
+/// Marks a move that sows from its start hole rather than stepping.
+pub const NO_HOLE: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// Player 1, owner of rows 1 up to the middle.
+    South,
+    /// Player 2.
+    North,
+}
+
+impl Player {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// 1 for South, 2 for North, as in every output.
+    pub fn number(self) -> u8 {
+        self as u8 + 1
+    }
+    pub fn other(self) -> Player {
+        match self {
+            Player::South => Player::North,
+            Player::North => Player::South,
+        }
+    }
+}
+
+/// Sowing direction along the mover's circuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    Forward,
+    Backward,
+}
+
+impl Dir {
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A move: a start hole, with the direction when the player chooses one on
+/// this move; or a lone-seed step `from>to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub from: u8,
+    /// The hole a lone seed steps into, or [`NO_HOLE`] for a sowing move.
+    pub to: u8,
+    /// `Some` exactly when the move's notation carries `+` or `-`.
+    pub dir: Option<Dir>,
+}
+
+impl Move {
+    pub fn sow(from: usize, dir: Option<Dir>) -> Move {
+        Move {
+            from: from as u8,
+            to: NO_HOLE,
+            dir,
+        }
+    }
+    pub fn step(from: usize, to: usize) -> Move {
+        Move {
+            from: from as u8,
+            to: to as u8,
+            dir: None,
+        }
+    }
+    pub fn is_step(self) -> bool {
+        self.to != NO_HOLE
+    }
+}
+
+/// Legal moves in a fixed-size buffer: generating them never allocates.
+#[derive(Clone, Copy)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::sow(0, None); MAX_MOVES],
+            len: 0,
+        }
+    }
+    fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+    pub fn contains(&self, m: &Move) -> bool {
+        self.as_slice().contains(m)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// How a game ended other than by a player running out of moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ended {
+    /// An endless move under `endless_move = "undecided"`.
+    EndlessMove,
+    /// A move hit the lap limit before it ended or repeated.
+    LapLimit,
+    /// An endless move under `endless_move = "mover-loses"`: the winner.
+    EndlessMoveLost(Player),
+}
+
+/// The state of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ongoing,
+    Won(Player),
+    PlyLimit,
+    EndlessMove,
+    LapLimit,
+}
+
+impl Status {
+    /// The name used in JSON and CSV output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Won(_) => "won",
+            Status::PlyLimit => "ply-limit",
+            Status::EndlessMove => "endless-move",
+            Status::LapLimit => "lap-limit",
+        }
+    }
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Status::Won(p) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn is_over(self) -> bool {
+        self != Status::Ongoing
+    }
+}
+
+/// A game position: the board, whose turn it is, directions fixed so far,
+/// plies played, and whether a move ended the game early. Small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    holes: [u16; MAX_HOLES],
+    to_move: Player,
+    /// Directions fixed by `direction = "once-per-game"`.
+    fixed_dir: [Option<Dir>; 2],
+    plies: u32,
+    ended: Option<Ended>,
+}
+
+impl Position {
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+    pub fn seeds(&self, hole: usize) -> u16 {
+        self.holes[hole]
+    }
+    pub fn holes(&self) -> &[u16; MAX_HOLES] {
+        &self.holes
+    }
+    pub fn fixed_dir(&self, player: Player) -> Option<Dir> {
+        self.fixed_dir[player.index()]
+    }
+    pub fn ended(&self) -> Option<Ended> {
+        self.ended
+    }
+}
+
+/// How a move's last lap ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveEnd {
+    /// The last seed fell into an empty hole and did not capture.
+    EmptyHole,
+    /// The last seed fell into an occupied hole that does not relay.
+    NoRelay,
+    /// A lone-seed step that did not capture.
+    Step,
+    /// The mover's side repeated a state: the relays would cycle for ever.
+    Endless,
+    /// The lap limit stopped the move.
+    LapLimit,
+}
+
+impl MoveEnd {
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveEnd::EmptyHole => "empty-hole",
+            MoveEnd::NoRelay => "no-relay",
+            MoveEnd::Step => "step",
+            MoveEnd::Endless => "endless",
+            MoveEnd::LapLimit => "lap-limit",
+        }
+    }
+}
+
+/// What a move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveReport {
+    /// Sowing laps: the first, then one per relay or capture.
+    pub laps: u64,
+    pub captures: u32,
+    pub seeds_captured: u64,
+    pub seeds_sown: u64,
+    pub end: MoveEnd,
+}
+
+/// The move was not legal in the position: hands the move back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+/// Why a lap starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LapKind {
+    /// The move's own start hole (or a lone seed's step).
+    Start,
+    Relay,
+    Capture,
+}
+
+/// Receives a lap-by-lap account of a move; the default methods do nothing
+/// and compile away, so the fast path pays nothing for tracing.
+pub trait Observer {
+    /// A lap of `seeds` seeds begins, sown after circuit position `from`.
+    fn lap(&mut self, _kind: LapKind, _lifted_from: usize, _seeds: u64) {}
+    /// A lap ended with its last seed in `hole`, which was empty before.
+    fn landed(&mut self, _hole: usize, _was_empty: bool) {}
+    /// A capture: the landing hole's seeds and the victims' are lifted.
+    fn capture(&mut self, _landing: usize, _landing_seeds: u64, _victims: &[(usize, u16)]) {}
+    /// A lone seed stepped from one hole to another.
+    fn step(&mut self, _from: usize, _to: usize) {}
+    fn end(&mut self, _end: MoveEnd) {}
+}
+
+/// The observer that observes nothing.
+pub struct Silent;
+impl Observer for Silent {}
+
+/// Victims of one capture: at most one hole per opponent row.
+struct Victims {
+    holes: [(u8, u16); crate::rules::MAX_ROWS / 2],
+    len: usize,
+    total: u64,
+}
+
+impl Rules {
+    /// The starting position.
+    pub fn start(&self) -> Position {
+        Position {
+            holes: self.t.start,
+            to_move: Player::South,
+            fixed_dir: [None, None],
+            plies: 0,
+            ended: None,
+        }
+    }
+
+    /// A position from explicit hole contents (row 1 first, as `holes[row *
+    /// cols + col]`). Checks the board's shape and seed total; the position
+    /// need not be reachable from the start.
+    pub fn position(
+        &self,
+        holes: &[u16],
+        to_move: Player,
+        fixed_dir: [Option<Dir>; 2],
+        plies: u32,
+    ) -> Result<Position, String> {
+        if holes.len() != self.t.holes {
+            return Err(format!(
+                "a {}×{} board has {} holes, not {}",
+                self.t.rows,
+                self.t.cols,
+                self.t.holes,
+                holes.len()
+            ));
+        }
+        let total: u64 = holes.iter().map(|&v| v as u64).sum();
+        if total > crate::rules::MAX_TOTAL_SEEDS {
+            return Err(format!("{total} seeds is more than the engine holds"));
+        }
+        let mut p = Position {
+            holes: [0; MAX_HOLES],
+            to_move,
+            fixed_dir,
+            plies,
+            ended: None,
+        };
+        p.holes[..holes.len()].copy_from_slice(holes);
+        Ok(p)
+    }
+
+    /// Seeds on a player's side.
+    pub fn side_seeds(&self, pos: &Position, player: Player) -> u32 {
+        self.circuit(player)
+            .iter()
+            .map(|&h| pos.holes[h as usize] as u32)
+            .sum()
+    }
+
+    fn row_seeds(&self, pos: &Position, player: Player, depth: usize) -> u32 {
+        let start = self.t.row_of[player.index()][depth] as usize * self.t.cols;
+        pos.holes[start..start + self.t.cols]
+            .iter()
+            .map(|&v| v as u32)
+            .sum()
+    }
+
+    pub fn status(&self, pos: &Position) -> Status {
+        match pos.ended {
+            Some(Ended::EndlessMove) => return Status::EndlessMove,
+            Some(Ended::LapLimit) => return Status::LapLimit,
+            Some(Ended::EndlessMoveLost(winner)) => return Status::Won(winner),
+            None => {}
+        }
+        if !self.has_legal_move(pos) {
+            return Status::Won(pos.to_move.other());
+        }
+        if pos.plies >= self.settings.ply_limit {
+            return Status::PlyLimit;
+        }
+        Status::Ongoing
+    }
+
+    fn has_legal_move(&self, pos: &Position) -> bool {
+        let mut list = MoveList::new();
+        self.generate(pos, &mut list);
+        !list.is_empty()
+    }
+
+    /// The legal moves of the player to move; empty once the game is over.
+    pub fn legal_moves(&self, pos: &Position) -> MoveList {
+        let mut list = MoveList::new();
+        if pos.ended.is_none() && pos.plies < self.settings.ply_limit {
+            self.generate(pos, &mut list);
+        }
+        list
+    }
+
+    /// Moves by the rules of play alone, ignoring game end by limits.
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        if pos.ended.is_some() {
+            return;
+        }
+        let p = pos.to_move;
+        let t = &self.t;
+        let depths = t.depths;
+        let rows: &mut dyn Iterator<Item = usize> = match self.settings.start {
+            StartRule::OutermostNonEmpty => &mut (0..depths),
+            StartRule::InnermostNonEmpty => &mut (0..depths).rev(),
+            StartRule::Any => &mut (0..depths),
+        };
+        // Candidate start holes, by row; the start rule keeps only the first
+        // non-empty row in its order, `any` keeps all.
+        let mut cand = [0u8; MAX_SIDE];
+        let mut ncand = 0;
+        for d in rows {
+            let row = t.row_of[p.index()][d] as usize;
+            let mut found = false;
+            for c in 0..t.cols {
+                let h = row * t.cols + c;
+                if pos.holes[h] > 0 {
+                    cand[ncand] = h as u8;
+                    ncand += 1;
+                    found = true;
+                }
+            }
+            if found && self.settings.start != StartRule::Any {
+                break;
+            }
+        }
+        let multi = cand[..ncand].iter().any(|&h| pos.holes[h as usize] > 1);
+        let single_ok = match self.settings.singletons {
+            Singletons::Allowed => true,
+            Singletons::LastResort => !multi,
+            Singletons::Forbidden => false,
+        };
+        // Candidates came out row by row in the start rule's order; list
+        // moves in board order (row 1 first, column a first) so output is
+        // stable whatever the rule.
+        cand[..ncand].sort_unstable();
+        for &h in &cand[..ncand] {
+            if pos.holes[h as usize] == 1 && !single_ok {
+                continue;
+            }
+            let h = h as usize;
+            match self.settings.direction {
+                DirectionRule::Forward => list.push(Move::sow(h, None)),
+                DirectionRule::EachMove => {
+                    list.push(Move::sow(h, Some(Dir::Forward)));
+                    list.push(Move::sow(h, Some(Dir::Backward)));
+                }
+                DirectionRule::OncePerGame => {
+                    if pos.fixed_dir[p.index()].is_some() {
+                        list.push(Move::sow(h, None));
+                    } else {
+                        list.push(Move::sow(h, Some(Dir::Forward)));
+                        list.push(Move::sow(h, Some(Dir::Backward)));
+                    }
+                }
+            }
+        }
+        if self.settings.lone_seed != LoneSeed::None
+            && ncand == 1
+            && pos.holes[cand[0] as usize] == 1
+        {
+            // One seed in the start rule's row; with `any` or the outermost
+            // rule that row is the only one holding seeds exactly when the
+            // side holds one seed, which is checked here for every rule.
+            if self.side_seeds(pos, p) == 1 {
+                let h = cand[0] as usize;
+                let d = t.depth[h] as usize;
+                if d + 1 < depths {
+                    let row = t.row_of[p.index()][d + 1] as usize;
+                    let c = t.column[h] as usize;
+                    match self.settings.lone_seed {
+                        LoneSeed::Diagonal => {
+                            if c > 0 {
+                                list.push(Move::step(h, row * t.cols + c - 1));
+                            }
+                            if c + 1 < t.cols {
+                                list.push(Move::step(h, row * t.cols + c + 1));
+                            }
+                        }
+                        LoneSeed::Straight => list.push(Move::step(h, row * t.cols + c)),
+                        LoneSeed::None => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays a move after checking it is legal.
+    pub fn play(&self, pos: &mut Position, mv: Move) -> Result<MoveReport, IllegalMove> {
+        self.play_observed(pos, mv, &mut Silent)
+    }
+
+    /// Plays a legal move, reporting each lap to `obs`.
+    pub fn play_observed<O: Observer>(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        obs: &mut O,
+    ) -> Result<MoveReport, IllegalMove> {
+        if !self.legal_moves(pos).contains(&mv) {
+            return Err(IllegalMove(mv));
+        }
+        Ok(self.play_unchecked(pos, mv, obs))
+    }
+
+    /// Plays a move known to be legal (one from [`Rules::legal_moves`]).
+    /// An illegal move gives an unspecified, but seed-conserving, result.
+    pub fn play_unchecked<O: Observer>(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        obs: &mut O,
+    ) -> MoveReport {
+        let p = pos.to_move;
+        let report = if mv.is_step() {
+            self.play_step(pos, p, mv, obs)
+        } else {
+            let dir = match self.settings.direction {
+                DirectionRule::Forward => Dir::Forward,
+                DirectionRule::EachMove => mv.dir.unwrap_or(Dir::Forward),
+                DirectionRule::OncePerGame => match pos.fixed_dir[p.index()] {
+                    Some(d) => d,
+                    None => {
+                        let d = mv.dir.unwrap_or(Dir::Forward);
+                        pos.fixed_dir[p.index()] = Some(d);
+                        d
+                    }
+                },
+            };
+            let h = mv.from as usize;
+            let n = pos.holes[h] as u64;
+            pos.holes[h] = 0;
+            obs.lap(LapKind::Start, h, n);
+            self.sow_laps(pos, p, dir, h, n, obs)
+        };
+        pos.plies += 1;
+        pos.to_move = p.other();
+        match report.end {
+            MoveEnd::Endless => {
+                pos.ended = Some(match self.settings.endless_move {
+                    EndlessMove::Undecided => Ended::EndlessMove,
+                    EndlessMove::MoverLoses => Ended::EndlessMoveLost(p.other()),
+                })
+            }
+            MoveEnd::LapLimit => pos.ended = Some(Ended::LapLimit),
+            _ => {}
+        }
+        report
+    }
+
+    /// The direction a lone seed's capture sows in: the player's fixed
+    /// direction if they have one, else forward (the sources are silent).
+    fn step_dir(&self, pos: &Position, p: Player) -> Dir {
+        match self.settings.direction {
+            DirectionRule::OncePerGame => pos.fixed_dir[p.index()].unwrap_or(Dir::Forward),
+            _ => Dir::Forward,
+        }
+    }
+
+    fn play_step<O: Observer>(
+        &self,
+        pos: &mut Position,
+        p: Player,
+        mv: Move,
+        obs: &mut O,
+    ) -> MoveReport {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        pos.holes[from] -= 1;
+        pos.holes[to] += 1;
+        obs.step(from, to);
+        // The entered hole was empty: the lone seed is the mover's only one.
+        // The capture trigger does not apply to a step (rules brief §4).
+        if let Some(v) = self.victims(pos, p, to, true) {
+            let dir = self.step_dir(pos, p);
+            let n = self.lift_capture(pos, to, &v, obs);
+            let mut r = self.sow_laps(pos, p, dir, to, n, obs);
+            r.captures += 1;
+            r.seeds_captured += v.total;
+            r
+        } else {
+            obs.end(MoveEnd::Step);
+            MoveReport {
+                laps: 0,
+                captures: 0,
+                seeds_captured: 0,
+                seeds_sown: 0,
+                end: MoveEnd::Step,
+            }
+        }
+    }
+
+    /// Lifts the victims and the landing hole; returns the seeds in hand.
+    fn lift_capture<O: Observer>(
+        &self,
+        pos: &mut Position,
+        landing: usize,
+        v: &Victims,
+        obs: &mut O,
+    ) -> u64 {
+        let mut list = [(0usize, 0u16); crate::rules::MAX_ROWS / 2];
+        for (i, &(h, s)) in v.holes[..v.len].iter().enumerate() {
+            pos.holes[h as usize] = 0;
+            list[i] = (h as usize, s);
+        }
+        let own = pos.holes[landing] as u64;
+        pos.holes[landing] = 0;
+        obs.capture(landing, own, &list[..v.len]);
+        let n = own + v.total;
+        obs.lap(LapKind::Capture, landing, n);
+        n
+    }
+
+    /// The opponent holes a last seed in `landing` captures, if it captures.
+    fn victims(
+        &self,
+        pos: &Position,
+        p: Player,
+        landing: usize,
+        was_empty: bool,
+    ) -> Option<Victims> {
+        let t = &self.t;
+        let s = &self.settings;
+        let d = t.depth[landing] as usize;
+        let row_ok = match s.capturing_row {
+            CapturingRow::Inner => d + 1 == t.depths,
+            CapturingRow::InnermostNonEmpty => {
+                (d + 1..t.depths).all(|dd| self.row_seeds(pos, p, dd) == 0)
+            }
+        };
+        if !row_ok {
+            return None;
+        }
+        let o = p.other();
+        let c = t.column[landing] as usize;
+        let mut v = Victims {
+            holes: [(0, 0); crate::rules::MAX_ROWS / 2],
+            len: 0,
+            total: 0,
+        };
+        // Opponent's rows from inner (depth depths-1) outward.
+        for dd in (0..t.depths).rev() {
+            let h = t.row_of[o.index()][dd] as usize * t.cols + c;
+            let seeds = pos.holes[h];
+            match s.victim {
+                VictimRule::InnermostRow => {
+                    if self.row_seeds(pos, o, dd) > 0 {
+                        if seeds > 0 {
+                            v.holes[0] = (h as u8, seeds);
+                            v.len = 1;
+                            v.total = seeds as u64;
+                        }
+                        break;
+                    }
+                }
+                VictimRule::Column => {
+                    if seeds > 0 {
+                        v.holes[0] = (h as u8, seeds);
+                        v.len = 1;
+                        v.total = seeds as u64;
+                        break;
+                    }
+                }
+                VictimRule::WholeColumn => {
+                    if seeds > 0 {
+                        v.holes[v.len] = (h as u8, seeds);
+                        v.len += 1;
+                        v.total += seeds as u64;
+                    }
+                }
+            }
+        }
+        let min = if was_empty {
+            s.min_victim_seeds_after_empty
+        } else {
+            s.min_victim_seeds
+        };
+        if v.total == 0 || v.total < min as u64 {
+            None
+        } else {
+            Some(v)
+        }
+    }
+
+    /// Sows `n` seeds lifted from `from` and every relay and capture lap
+    /// after it, until the move ends.
+    fn sow_laps<O: Observer>(
+        &self,
+        pos: &mut Position,
+        p: Player,
+        dir: Dir,
+        from: usize,
+        mut n: u64,
+        obs: &mut O,
+    ) -> MoveReport {
+        let t = &self.t;
+        let s = &self.settings;
+        let circuit = &t.circuit[p.index()][dir.index()][..t.side];
+        let m = t.side;
+        let mut at = match dir {
+            Dir::Forward => t.circuit_index[from] as usize,
+            Dir::Backward => m - 1 - t.circuit_index[from] as usize,
+        };
+        let mut r = MoveReport {
+            laps: 0,
+            captures: 0,
+            seeds_captured: 0,
+            seeds_sown: 0,
+            end: MoveEnd::EmptyHole,
+        };
+        // Brent's cycle detection on lap-start states: exact (a state
+        // really repeated) with one saved board and no allocation.
+        let mut saved: Option<([u16; MAX_HOLES], usize)> = None;
+        let mut power: u64 = 1;
+        let mut lam: u64 = 0;
+        loop {
+            r.laps += 1;
+            r.seeds_sown += n;
+            // A lap of n seeds adds n / m to every hole of the circuit and
+            // one more to the next n mod m holes.
+            let whole = (n / m as u64) as u16;
+            let rest = (n % m as u64) as usize;
+            if whole > 0 {
+                for &h in circuit {
+                    pos.holes[h as usize] += whole;
+                }
+            }
+            let mut last = at;
+            for _ in 0..rest {
+                last += 1;
+                if last == m {
+                    last = 0;
+                }
+                pos.holes[circuit[last] as usize] += 1;
+            }
+            if rest == 0 {
+                // The last seed fell where the lap began, a whole number of
+                // rounds later.
+                last = at;
+            }
+            let landing = circuit[last] as usize;
+            let was_empty = pos.holes[landing] == 1;
+            obs.landed(landing, was_empty);
+            let trigger = match s.capture_trigger {
+                CaptureTrigger::Occupied => !was_empty,
+                CaptureTrigger::Empty => was_empty,
+                CaptureTrigger::Either => true,
+            };
+            let capture = if trigger {
+                self.victims(pos, p, landing, was_empty)
+            } else {
+                None
+            };
+            let relay = !was_empty
+                && match s.relay {
+                    Relay::Occupied => true,
+                    Relay::OuterRow => t.depth[landing] == 0,
+                    Relay::Never => false,
+                };
+            if capture.is_none() && !relay {
+                r.end = if was_empty {
+                    MoveEnd::EmptyHole
+                } else {
+                    MoveEnd::NoRelay
+                };
+                obs.end(r.end);
+                return r;
+            }
+            // Stop before lifting anything, so the board keeps every seed.
+            if r.laps >= s.lap_limit {
+                r.end = MoveEnd::LapLimit;
+                obs.end(r.end);
+                return r;
+            }
+            if let Some(v) = capture {
+                n = self.lift_capture(pos, landing, &v, obs);
+                r.captures += 1;
+                r.seeds_captured += v.total;
+            } else {
+                if r.laps >= CYCLE_CHECK_AFTER {
+                    if let Some((board, h)) = &saved
+                        && *h == landing
+                        && *board == pos.holes
+                    {
+                        r.end = MoveEnd::Endless;
+                        obs.end(r.end);
+                        return r;
+                    }
+                    lam += 1;
+                    if saved.is_none() || lam == power {
+                        saved = Some((pos.holes, landing));
+                        power *= 2;
+                        lam = 0;
+                    }
+                }
+                n = pos.holes[landing] as u64;
+                pos.holes[landing] = 0;
+                obs.lap(LapKind::Relay, landing, n);
+            }
+            at = last;
+        }
+    }
+
+    /// The position turned through 180 degrees with the players swapped.
+    pub fn mirror(&self, pos: &Position) -> Position {
+        let mut m = *pos;
+        let n = self.t.holes;
+        for h in 0..n {
+            m.holes[h] = pos.holes[n - 1 - h];
+        }
+        m.to_move = pos.to_move.other();
+        m.fixed_dir = [pos.fixed_dir[1], pos.fixed_dir[0]];
+        m.ended = pos.ended.map(|e| match e {
+            Ended::EndlessMoveLost(w) => Ended::EndlessMoveLost(w.other()),
+            other => other,
+        });
+        m
+    }
+
+    /// A move turned through 180 degrees.
+    pub fn mirror_move(&self, mv: Move) -> Move {
+        let n = self.t.holes;
+        Move {
+            from: (n - 1 - mv.from as usize) as u8,
+            to: if mv.is_step() {
+                (n - 1 - mv.to as usize) as u8
+            } else {
+                NO_HOLE
+            },
+            dir: mv.dir,
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! katro: a rules engine and experiment toolkit for the Malagasy mancala
+//! Katro and its relatives.
+//!
+//! The library does no I/O: [`rules::parse_variant`] turns a variant file's
+//! text into an immutable [`Rules`], which creates [`Position`]s and plays
+//! [`Move`]s on them. The `katro` binary is a thin layer over it.
+
+pub mod engine;
+pub mod notation;
+pub mod rules;
+
+pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
+pub use rules::{InputError, Rules, Settings};

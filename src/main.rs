@@ -1,0 +1,7 @@
+use std::process::ExitCode;
+
+mod cli;
+
+fn main() -> ExitCode {
+    cli::main()
+}
