@@ -5,8 +5,10 @@
 //! text into an immutable [`Rules`], which creates [`Position`]s and plays
 //! [`Move`]s on them. The `katro` binary is a thin layer over it.
 
+pub mod agents;
 pub mod engine;
 pub mod notation;
+pub mod rng;
 pub mod rules;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
