@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Move, MoveList, Position, Silent};
-use crate::rng::{below, unit, GameRng};
+use crate::rng::{GameRng, below, unit};
 use crate::rules::Rules;
 
 /// An agent and its settings, as written in experiment files
@@ -60,10 +60,14 @@ impl AgentSpec {
                 .unwrap_or_else(|_| toml::Value::String(v.trim().to_string()));
             table.insert(k.trim().to_string(), value);
         }
-        let spec: AgentSpec = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| format!("agent `{text}`: {} (agents: {AGENT_NAMES})", e.message()))?;
-        spec.validate().map_err(|e| format!("agent `{text}`: {e}"))?;
+        let spec: AgentSpec =
+            toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    format!("agent `{text}`: {} (agents: {AGENT_NAMES})", e.message())
+                })?;
+        spec.validate()
+            .map_err(|e| format!("agent `{text}`: {e}"))?;
         Ok(spec)
     }
 
@@ -82,7 +86,9 @@ impl AgentSpec {
                 if (1..=MAX_DEPTH).contains(&depth) {
                     Ok(())
                 } else {
-                    Err(format!("depth is {depth}; it must be from 1 to {MAX_DEPTH}"))
+                    Err(format!(
+                        "depth is {depth}; it must be from 1 to {MAX_DEPTH}"
+                    ))
                 }
             }
             AgentSpec::Mcts {
@@ -90,9 +96,13 @@ impl AgentSpec {
                 exploration,
             } => {
                 if !(1..=MAX_ITERATIONS).contains(&iterations) {
-                    Err(format!("iterations is {iterations}; it must be from 1 to {MAX_ITERATIONS}"))
+                    Err(format!(
+                        "iterations is {iterations}; it must be from 1 to {MAX_ITERATIONS}"
+                    ))
                 } else if !(exploration.is_finite() && exploration >= 0.0) {
-                    Err(format!("exploration is {exploration}; it must be a number of 0 or more"))
+                    Err(format!(
+                        "exploration is {exploration}; it must be a number of 0 or more"
+                    ))
                 } else {
                     Ok(())
                 }
@@ -101,7 +111,13 @@ impl AgentSpec {
     }
 
     /// Chooses a move; `legal` must be the non-empty legal moves of `pos`.
-    pub fn choose(&self, rules: &Rules, pos: &Position, legal: &MoveList, rng: &mut GameRng) -> Move {
+    pub fn choose(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        legal: &MoveList,
+        rng: &mut GameRng,
+    ) -> Move {
         debug_assert!(!legal.is_empty());
         match *self {
             AgentSpec::Random => legal[below(rng, legal.len())],
@@ -144,7 +160,9 @@ pub fn greedy(rules: &Rules, pos: &Position, legal: &MoveList, rng: &mut GameRng
     let mut ties = 0;
     for &mv in legal.iter() {
         let mut after = *pos;
-        let seeds = rules.play_unchecked(&mut after, mv, &mut Silent).seeds_captured;
+        let seeds = rules
+            .play_unchecked(&mut after, mv, &mut Silent)
+            .seeds_captured;
         match best_seeds {
             Some(b) if seeds < b => {}
             Some(b) if seeds == b => {
