@@ -185,6 +185,8 @@ impl Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     holes: [u16; MAX_HOLES],
+    /// Bit `h` set when hole `h` holds seeds: row emptiness in one AND.
+    occ: u128,
     to_move: Player,
     /// Directions fixed by `direction = "once-per-game"`.
     fixed_dir: [Option<Dir>; 2],
@@ -211,6 +213,14 @@ impl Position {
     pub fn ended(&self) -> Option<Ended> {
         self.ended
     }
+}
+
+fn occupancy(holes: &[u16; MAX_HOLES]) -> u128 {
+    holes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v > 0)
+        .fold(0, |m, (h, _)| m | 1u128 << h)
 }
 
 /// How a move's last lap ended.
@@ -278,6 +288,19 @@ pub trait Observer {
     fn end(&mut self, _end: MoveEnd) {}
 }
 
+/// Indices of the set bits, lowest first.
+fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let h = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(h)
+        }
+    })
+}
+
 /// The observer that observes nothing.
 pub struct Silent;
 impl Observer for Silent {}
@@ -294,6 +317,7 @@ impl Rules {
     pub fn start(&self) -> Position {
         Position {
             holes: self.t.start,
+            occ: occupancy(&self.t.start),
             to_move: Player::South,
             fixed_dir: [None, None],
             plies: 0,
@@ -326,12 +350,14 @@ impl Rules {
         }
         let mut p = Position {
             holes: [0; MAX_HOLES],
+            occ: 0,
             to_move,
             fixed_dir,
             plies,
             ended: None,
         };
         p.holes[..holes.len()].copy_from_slice(holes);
+        p.occ = occupancy(&p.holes);
         Ok(p)
     }
 
@@ -340,14 +366,6 @@ impl Rules {
         self.circuit(player)
             .iter()
             .map(|&h| pos.holes[h as usize] as u32)
-            .sum()
-    }
-
-    fn row_seeds(&self, pos: &Position, player: Player, depth: usize) -> u32 {
-        let start = self.t.row_of[player.index()][depth] as usize * self.t.cols;
-        pos.holes[start..start + self.t.cols]
-            .iter()
-            .map(|&v| v as u32)
             .sum()
     }
 
@@ -376,59 +394,52 @@ impl Rules {
     /// The legal moves of the player to move; empty once the game is over.
     pub fn legal_moves(&self, pos: &Position) -> MoveList {
         let mut list = MoveList::new();
-        if pos.ended.is_none() && pos.plies < self.settings.ply_limit {
-            self.generate(pos, &mut list);
-        }
+        self.legal_moves_into(pos, &mut list);
         list
+    }
+
+    /// [`Rules::legal_moves`] into a list the caller reuses, so a playout
+    /// does not rebuild the buffer every ply.
+    pub fn legal_moves_into(&self, pos: &Position, list: &mut MoveList) {
+        if pos.plies < self.settings.ply_limit {
+            self.generate(pos, list);
+        } else {
+            list.len = 0;
+        }
     }
 
     /// Moves by the rules of play alone, ignoring game end by limits.
     fn generate(&self, pos: &Position, list: &mut MoveList) {
+        list.len = 0;
         if pos.ended.is_some() {
             return;
         }
         let p = pos.to_move;
+        let pi = p.index();
         let t = &self.t;
-        let depths = t.depths;
-        let rows: &mut dyn Iterator<Item = usize> = match self.settings.start {
-            StartRule::OutermostNonEmpty => &mut (0..depths),
-            StartRule::InnermostNonEmpty => &mut (0..depths).rev(),
-            StartRule::Any => &mut (0..depths),
-        };
-        // Candidate start holes, by row; the start rule keeps only the first
-        // non-empty row in its order, `any` keeps all.
-        let mut cand = [0u8; MAX_SIDE];
-        let mut ncand = 0;
-        for d in rows {
-            let row = t.row_of[p.index()][d] as usize;
-            let mut found = false;
-            for c in 0..t.cols {
-                let h = row * t.cols + c;
-                if pos.holes[h] > 0 {
-                    cand[ncand] = h as u8;
-                    ncand += 1;
-                    found = true;
-                }
-            }
-            if found && self.settings.start != StartRule::Any {
-                break;
-            }
+        let side = pos.occ & t.side_mask[pi];
+        if side == 0 {
+            return;
         }
-        let multi = cand[..ncand].iter().any(|&h| pos.holes[h as usize] > 1);
+        let row = |d: usize| pos.occ & t.row_mask[t.row_of[pi][d] as usize];
+        let cand = match self.settings.start {
+            StartRule::Any => side,
+            StartRule::OutermostNonEmpty => (0..t.depths).map(row).find(|&r| r != 0).unwrap_or(0),
+            StartRule::InnermostNonEmpty => {
+                (0..t.depths).rev().map(row).find(|&r| r != 0).unwrap_or(0)
+            }
+        };
         let single_ok = match self.settings.singletons {
             Singletons::Allowed => true,
-            Singletons::LastResort => !multi,
+            Singletons::LastResort => !bits(cand).any(|h| pos.holes[h] > 1),
             Singletons::Forbidden => false,
         };
-        // Candidates came out row by row in the start rule's order; list
-        // moves in board order (row 1 first, column a first) so output is
-        // stable whatever the rule.
-        cand[..ncand].sort_unstable();
-        for &h in &cand[..ncand] {
-            if pos.holes[h as usize] == 1 && !single_ok {
+        // Bits come out in board order (row 1 first, column a first), the
+        // order every listing of moves uses.
+        for h in bits(cand) {
+            if !single_ok && pos.holes[h] == 1 {
                 continue;
             }
-            let h = h as usize;
             match self.settings.direction {
                 DirectionRule::Forward => list.push(Move::sow(h, None)),
                 DirectionRule::EachMove => {
@@ -436,7 +447,7 @@ impl Rules {
                     list.push(Move::sow(h, Some(Dir::Backward)));
                 }
                 DirectionRule::OncePerGame => {
-                    if pos.fixed_dir[p.index()].is_some() {
+                    if pos.fixed_dir[pi].is_some() {
                         list.push(Move::sow(h, None));
                     } else {
                         list.push(Move::sow(h, Some(Dir::Forward)));
@@ -445,31 +456,23 @@ impl Rules {
                 }
             }
         }
-        if self.settings.lone_seed != LoneSeed::None
-            && ncand == 1
-            && pos.holes[cand[0] as usize] == 1
-        {
-            // One seed in the start rule's row; with `any` or the outermost
-            // rule that row is the only one holding seeds exactly when the
-            // side holds one seed, which is checked here for every rule.
-            if self.side_seeds(pos, p) == 1 {
-                let h = cand[0] as usize;
-                let d = t.depth[h] as usize;
-                if d + 1 < depths {
-                    let row = t.row_of[p.index()][d + 1] as usize;
-                    let c = t.column[h] as usize;
-                    match self.settings.lone_seed {
-                        LoneSeed::Diagonal => {
-                            if c > 0 {
-                                list.push(Move::step(h, row * t.cols + c - 1));
-                            }
-                            if c + 1 < t.cols {
-                                list.push(Move::step(h, row * t.cols + c + 1));
-                            }
+        if self.settings.lone_seed != LoneSeed::None && side.count_ones() == 1 {
+            let h = side.trailing_zeros() as usize;
+            let d = t.depth[h] as usize;
+            if pos.holes[h] == 1 && d + 1 < t.depths {
+                let row = t.row_of[pi][d + 1] as usize;
+                let c = t.column[h] as usize;
+                match self.settings.lone_seed {
+                    LoneSeed::Diagonal => {
+                        if c > 0 {
+                            list.push(Move::step(h, row * t.cols + c - 1));
                         }
-                        LoneSeed::Straight => list.push(Move::step(h, row * t.cols + c)),
-                        LoneSeed::None => {}
+                        if c + 1 < t.cols {
+                            list.push(Move::step(h, row * t.cols + c + 1));
+                        }
                     }
+                    LoneSeed::Straight => list.push(Move::step(h, row * t.cols + c)),
+                    LoneSeed::None => {}
                 }
             }
         }
@@ -520,6 +523,7 @@ impl Rules {
             let h = mv.from as usize;
             let n = pos.holes[h] as u64;
             pos.holes[h] = 0;
+            pos.occ &= !(1u128 << h);
             obs.lap(LapKind::Start, h, n);
             self.sow_laps(pos, p, dir, h, n, obs)
         };
@@ -557,6 +561,7 @@ impl Rules {
         let (from, to) = (mv.from as usize, mv.to as usize);
         pos.holes[from] -= 1;
         pos.holes[to] += 1;
+        pos.occ = (pos.occ & !(1u128 << from)) | 1u128 << to;
         obs.step(from, to);
         // The entered hole was empty: the lone seed is the mover's only one.
         // The capture trigger does not apply to a step (rules brief §4).
@@ -590,10 +595,12 @@ impl Rules {
         let mut list = [(0usize, 0u16); crate::rules::MAX_ROWS / 2];
         for (i, &(h, s)) in v.holes[..v.len].iter().enumerate() {
             pos.holes[h as usize] = 0;
+            pos.occ &= !(1u128 << h);
             list[i] = (h as usize, s);
         }
         let own = pos.holes[landing] as u64;
         pos.holes[landing] = 0;
+        pos.occ &= !(1u128 << landing);
         obs.capture(landing, own, &list[..v.len]);
         let n = own + v.total;
         obs.lap(LapKind::Capture, landing, n);
@@ -613,29 +620,27 @@ impl Rules {
         let d = t.depth[landing] as usize;
         let row_ok = match s.capturing_row {
             CapturingRow::Inner => d + 1 == t.depths,
-            CapturingRow::InnermostNonEmpty => {
-                (d + 1..t.depths).all(|dd| self.row_seeds(pos, p, dd) == 0)
-            }
+            CapturingRow::InnermostNonEmpty => pos.occ & t.deeper[p.index()][d] == 0,
         };
         if !row_ok {
             return None;
         }
-        let o = p.other();
-        let c = t.column[landing] as usize;
+        let o = p.other().index();
         let mut v = Victims {
             holes: [(0, 0); crate::rules::MAX_ROWS / 2],
             len: 0,
             total: 0,
         };
-        // Opponent's rows from inner (depth depths-1) outward.
-        for dd in (0..t.depths).rev() {
-            let h = t.row_of[o.index()][dd] as usize * t.cols + c;
-            let seeds = pos.holes[h];
+        // The opponent's holes of the column, inner row first.
+        let column = &t.victim_holes[o][t.column[landing] as usize][..t.depths];
+        for (i, &h) in column.iter().enumerate() {
+            let seeds = pos.holes[h as usize];
             match s.victim {
                 VictimRule::InnermostRow => {
-                    if self.row_seeds(pos, o, dd) > 0 {
+                    let row = t.row_of[o][t.depths - 1 - i] as usize;
+                    if pos.occ & t.row_mask[row] != 0 {
                         if seeds > 0 {
-                            v.holes[0] = (h as u8, seeds);
+                            v.holes[0] = (h, seeds);
                             v.len = 1;
                             v.total = seeds as u64;
                         }
@@ -644,7 +649,7 @@ impl Rules {
                 }
                 VictimRule::Column => {
                     if seeds > 0 {
-                        v.holes[0] = (h as u8, seeds);
+                        v.holes[0] = (h, seeds);
                         v.len = 1;
                         v.total = seeds as u64;
                         break;
@@ -652,7 +657,7 @@ impl Rules {
                 }
                 VictimRule::WholeColumn => {
                     if seeds > 0 {
-                        v.holes[v.len] = (h as u8, seeds);
+                        v.holes[v.len] = (h, seeds);
                         v.len += 1;
                         v.total += seeds as u64;
                     }
@@ -684,7 +689,7 @@ impl Rules {
     ) -> MoveReport {
         let t = &self.t;
         let s = &self.settings;
-        let circuit = &t.circuit[p.index()][dir.index()][..t.side];
+        let circuit = &t.circuit[p.index()][dir.index()];
         let m = t.side;
         let mut at = match dir {
             Dir::Forward => t.circuit_index[from] as usize,
@@ -697,36 +702,45 @@ impl Rules {
             seeds_sown: 0,
             end: MoveEnd::EmptyHole,
         };
-        // Brent's cycle detection on lap-start states: exact (a state
-        // really repeated) with one saved board and no allocation.
-        let mut saved: Option<([u16; MAX_HOLES], usize)> = None;
+        // Brent's cycle detection on relay-lap states (board, landing hole):
+        // exact, since a cycle is declared only when the whole board really
+        // repeats; one saved board, no allocation. `fp` is a fingerprint of
+        // the board (sum of seeds times a random key per hole) kept up to
+        // date per lap in O(1), relative to the move's start, so most laps
+        // compare two numbers instead of two boards.
+        let zp = &t.zprefix[p.index()][dir.index()];
+        let mut fp: u64 = 0;
+        let mut saved: Option<(u64, usize, [u16; MAX_HOLES])> = None;
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
         loop {
             r.laps += 1;
             r.seeds_sown += n;
-            // A lap of n seeds adds n / m to every hole of the circuit and
-            // one more to the next n mod m holes.
-            let whole = (n / m as u64) as u16;
-            let rest = (n % m as u64) as usize;
-            if whole > 0 {
-                for &h in circuit {
+            // The circuit is stored twice over, so the `rest` seeds after
+            // position `at` are one slice with no wrap test per seed; a lap
+            // of n >= m seeds first adds n / m to every hole.
+            let rest = if n < m as u64 {
+                n as usize
+            } else {
+                let whole = (n / m as u64) as u16;
+                for &h in &circuit[..m] {
                     pos.holes[h as usize] += whole;
                 }
+                fp = fp.wrapping_add((whole as u64).wrapping_mul(zp[m]));
+                pos.occ |= t.side_mask[p.index()];
+                (n % m as u64) as usize
+            };
+            for &h in &circuit[at + 1..=at + rest] {
+                pos.holes[h as usize] += 1;
+                pos.occ |= 1u128 << h;
             }
-            let mut last = at;
-            for _ in 0..rest {
-                last += 1;
-                if last == m {
-                    last = 0;
-                }
-                pos.holes[circuit[last] as usize] += 1;
-            }
-            if rest == 0 {
-                // The last seed fell where the lap began, a whole number of
-                // rounds later.
-                last = at;
-            }
+            fp = fp.wrapping_add(zp[at + rest + 1].wrapping_sub(zp[at + 1]));
+            // With rest == 0 the last seed fell where the lap began.
+            let last = if at + rest >= m {
+                at + rest - m
+            } else {
+                at + rest
+            };
             let landing = circuit[last] as usize;
             let was_empty = pos.holes[landing] == 1;
             obs.landed(landing, was_empty);
@@ -765,9 +779,16 @@ impl Rules {
                 n = self.lift_capture(pos, landing, &v, obs);
                 r.captures += 1;
                 r.seeds_captured += v.total;
+                // No state before a capture can recur after it (the
+                // opponent's side only loses seeds), so the search restarts;
+                // `fp` stays consistent for every later state.
+                saved = None;
+                power = 1;
+                lam = 0;
             } else {
                 if r.laps >= CYCLE_CHECK_AFTER {
-                    if let Some((board, h)) = &saved
+                    if let Some((sfp, h, board)) = &saved
+                        && *sfp == fp
                         && *h == landing
                         && *board == pos.holes
                     {
@@ -777,13 +798,15 @@ impl Rules {
                     }
                     lam += 1;
                     if saved.is_none() || lam == power {
-                        saved = Some((pos.holes, landing));
+                        saved = Some((fp, landing, pos.holes));
                         power *= 2;
                         lam = 0;
                     }
                 }
                 n = pos.holes[landing] as u64;
+                fp = fp.wrapping_sub(n.wrapping_mul(t.zobrist[landing]));
                 pos.holes[landing] = 0;
+                pos.occ &= !(1u128 << landing);
                 obs.lap(LapKind::Relay, landing, n);
             }
             at = last;
@@ -797,6 +820,7 @@ impl Rules {
         for h in 0..n {
             m.holes[h] = pos.holes[n - 1 - h];
         }
+        m.occ = occupancy(&m.holes);
         m.to_move = pos.to_move.other();
         m.fixed_dir = [pos.fixed_dir[1], pos.fixed_dir[0]];
         m.ended = pos.ended.map(|e| match e {

@@ -702,9 +702,10 @@ pub(crate) struct Tables {
     pub depths: usize,
     /// Holes a player owns: the length of a circuit.
     pub side: usize,
-    /// `circuit[player][dir]`: hole indices in sowing order; `dir` 0 is
-    /// forward, 1 backward. The backward circuit is the forward one reversed.
-    pub circuit: [[[u8; MAX_SIDE]; 2]; 2],
+    /// `circuit[player][dir]`: hole indices in sowing order, written out
+    /// twice so a lap of fewer seeds than the circuit never wraps; `dir` 0
+    /// is forward, 1 backward (the forward circuit reversed).
+    pub circuit: [[[u8; 2 * MAX_SIDE]; 2]; 2],
     /// Position of a hole in its owner's forward circuit.
     pub circuit_index: [u8; MAX_HOLES],
     pub owner: [Player; MAX_HOLES],
@@ -713,6 +714,20 @@ pub(crate) struct Tables {
     pub column: [u8; MAX_HOLES],
     /// `row_of[player][depth]`: board row index (0-based) of that row.
     pub row_of: [[u8; MAX_ROWS / 2]; 2],
+    /// Bit masks over holes (bit `h` is hole `h`), for occupancy tests.
+    pub row_mask: [u128; MAX_ROWS],
+    pub side_mask: [u128; 2],
+    /// `deeper[player][depth]`: the player's rows deeper than `depth`.
+    pub deeper: [[u128; MAX_ROWS / 2]; 2],
+    /// `victim_holes[player][column]`: the player's holes in that column,
+    /// inner row first, the order in which victims are sought.
+    pub victim_holes: [[[u8; MAX_ROWS / 2]; MAX_HOLES_PER_ROW]; 2],
+    /// A random key per hole for board fingerprints in cycle detection.
+    pub zobrist: [u64; MAX_HOLES],
+    /// `zprefix[player][dir][i]`: the sum of the keys of the first `i`
+    /// holes of the doubled circuit, so a lap's fingerprint change is one
+    /// subtraction.
+    pub zprefix: [[[u64; 2 * MAX_SIDE + 1]; 2]; 2],
     pub start: [u16; MAX_HOLES],
     pub total_seeds: u32,
 }
@@ -787,12 +802,18 @@ impl Tables {
             holes,
             depths,
             side,
-            circuit: [[[0; MAX_SIDE]; 2]; 2],
+            circuit: [[[0; 2 * MAX_SIDE]; 2]; 2],
             circuit_index: [0; MAX_HOLES],
             owner: [Player::South; MAX_HOLES],
             depth: [0; MAX_HOLES],
             column: [0; MAX_HOLES],
             row_of: [[0; MAX_ROWS / 2]; 2],
+            row_mask: [0; MAX_ROWS],
+            side_mask: [0; 2],
+            deeper: [[0; MAX_ROWS / 2]; 2],
+            victim_holes: [[[0; MAX_ROWS / 2]; MAX_HOLES_PER_ROW]; 2],
+            zobrist: [0; MAX_HOLES],
+            zprefix: [[[0; 2 * MAX_SIDE + 1]; 2]; 2],
             start: [0; MAX_HOLES],
             total_seeds: 0,
         };
@@ -829,6 +850,37 @@ impl Tables {
         for p in 0..2 {
             for j in 0..side {
                 t.circuit[p][1][j] = t.circuit[p][0][side - 1 - j];
+            }
+            for d in 0..2 {
+                for j in 0..side {
+                    t.circuit[p][d][side + j] = t.circuit[p][d][j];
+                }
+            }
+        }
+        for h in 0..MAX_HOLES {
+            t.zobrist[h] = crate::rng::mix64(h as u64 ^ 0x6b61_7472_6f00_0000);
+        }
+        for p in 0..2 {
+            for d in 0..2 {
+                for i in 0..2 * side {
+                    let key = t.zobrist[t.circuit[p][d][i] as usize];
+                    t.zprefix[p][d][i + 1] = t.zprefix[p][d][i].wrapping_add(key);
+                }
+            }
+        }
+        for h in 0..holes {
+            t.row_mask[h / cols] |= 1u128 << h;
+            t.side_mask[t.owner[h].index()] |= 1u128 << h;
+        }
+        for p in 0..2 {
+            for d in 0..depths {
+                for dd in d + 1..depths {
+                    t.deeper[p][d] |= t.row_mask[t.row_of[p][dd] as usize];
+                }
+                for c in 0..cols {
+                    t.victim_holes[p][c][depths - 1 - d] =
+                        (t.row_of[p][d] as usize * cols + c) as u8;
+                }
             }
         }
         match (&s.layout, s.seeds) {
