@@ -709,6 +709,7 @@ impl Rules {
         // date per lap in O(1), relative to the move's start, so most laps
         // compare two numbers instead of two boards.
         let zp = &t.zprefix[p.index()][dir.index()];
+        let op = &t.occ_prefix[p.index()][dir.index()];
         let mut fp: u64 = 0;
         let mut saved: Option<(u64, usize, [u16; MAX_HOLES])> = None;
         let mut power: u64 = 1;
@@ -732,8 +733,8 @@ impl Rules {
             };
             for &h in &circuit[at + 1..=at + rest] {
                 pos.holes[h as usize] += 1;
-                pos.occ |= 1u128 << h;
             }
+            pos.occ |= op[at + rest + 1] ^ op[at + 1];
             fp = fp.wrapping_add(zp[at + rest + 1].wrapping_sub(zp[at + 1]));
             // With rest == 0 the last seed fell where the lap began.
             let last = if at + rest >= m {

@@ -728,6 +728,11 @@ pub(crate) struct Tables {
     /// holes of the doubled circuit, so a lap's fingerprint change is one
     /// subtraction.
     pub zprefix: [[[u64; 2 * MAX_SIDE + 1]; 2]; 2],
+    /// `occ_prefix[player][dir][i]`: XOR of the bits of the first `i` holes
+    /// of the doubled circuit. A window shorter than the circuit holds
+    /// distinct holes, so the XOR of two entries is the OR of the window's
+    /// bits: the holes a lap sowed, in two loads.
+    pub occ_prefix: [[[u128; 2 * MAX_SIDE + 1]; 2]; 2],
     pub start: [u16; MAX_HOLES],
     pub total_seeds: u32,
 }
@@ -814,6 +819,7 @@ impl Tables {
             victim_holes: [[[0; MAX_ROWS / 2]; MAX_HOLES_PER_ROW]; 2],
             zobrist: [0; MAX_HOLES],
             zprefix: [[[0; 2 * MAX_SIDE + 1]; 2]; 2],
+            occ_prefix: [[[0; 2 * MAX_SIDE + 1]; 2]; 2],
             start: [0; MAX_HOLES],
             total_seeds: 0,
         };
@@ -865,6 +871,7 @@ impl Tables {
                 for i in 0..2 * side {
                     let key = t.zobrist[t.circuit[p][d][i] as usize];
                     t.zprefix[p][d][i + 1] = t.zprefix[p][d][i].wrapping_add(key);
+                    t.occ_prefix[p][d][i + 1] = t.occ_prefix[p][d][i] ^ 1u128 << t.circuit[p][d][i];
                 }
             }
         }
