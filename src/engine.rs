@@ -305,9 +305,18 @@ fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
 pub struct Silent;
 impl Observer for Silent {}
 
+/// The legal moves of a position in compact form (see `Rules::shape`).
+struct Shape {
+    holes: u128,
+    dirs: [Option<Dir>; 2],
+    ndirs: usize,
+    steps: [Move; 2],
+    nsteps: usize,
+}
+
 /// Victims of one capture: at most one hole per opponent row.
 struct Victims {
-    holes: [(u8, u16); crate::rules::MAX_ROWS / 2],
+    holes: [u8; crate::rules::MAX_ROWS / 2],
     len: usize,
     total: u64,
 }
@@ -411,15 +420,64 @@ impl Rules {
     /// Moves by the rules of play alone, ignoring game end by limits.
     fn generate(&self, pos: &Position, list: &mut MoveList) {
         list.len = 0;
+        let shape = self.shape(pos);
+        // Bits come out in board order (row 1 first, column a first), the
+        // order every listing of moves uses.
+        for h in bits(shape.holes) {
+            for &d in &shape.dirs[..shape.ndirs] {
+                list.push(Move::sow(h, d));
+            }
+        }
+        for &m in &shape.steps[..shape.nsteps] {
+            list.push(m);
+        }
+    }
+
+    /// A uniformly random legal move, or `None` when there is none: the
+    /// same move, drawing the same numbers, as `legal[below(rng,
+    /// legal.len())]` on [`Rules::legal_moves`], without building the list.
+    pub fn random_move(&self, pos: &Position, rng: &mut crate::rng::GameRng) -> Option<Move> {
+        if pos.plies >= self.settings.ply_limit {
+            return None;
+        }
+        let shape = self.shape(pos);
+        let sowing = shape.holes.count_ones() as usize * shape.ndirs;
+        let n = sowing + shape.nsteps;
+        if n == 0 {
+            return None;
+        }
+        let k = crate::rng::below(rng, n);
+        if k < sowing {
+            let mut holes = shape.holes;
+            for _ in 0..k / shape.ndirs {
+                holes &= holes - 1;
+            }
+            let h = holes.trailing_zeros() as usize;
+            Some(Move::sow(h, shape.dirs[k % shape.ndirs]))
+        } else {
+            Some(shape.steps[k - sowing])
+        }
+    }
+
+    /// The legal moves in compact form: the start holes, the directions
+    /// each may be sown in, and lone-seed steps.
+    fn shape(&self, pos: &Position) -> Shape {
+        let mut shape = Shape {
+            holes: 0,
+            dirs: [None, None],
+            ndirs: 1,
+            steps: [Move::sow(0, None); 2],
+            nsteps: 0,
+        };
         if pos.ended.is_some() {
-            return;
+            return shape;
         }
         let p = pos.to_move;
         let pi = p.index();
         let t = &self.t;
         let side = pos.occ & t.side_mask[pi];
         if side == 0 {
-            return;
+            return shape;
         }
         let row = |d: usize| pos.occ & t.row_mask[t.row_of[pi][d] as usize];
         let cand = match self.settings.start {
@@ -434,27 +492,21 @@ impl Rules {
             Singletons::LastResort => !bits(cand).any(|h| pos.holes[h] > 1),
             Singletons::Forbidden => false,
         };
-        // Bits come out in board order (row 1 first, column a first), the
-        // order every listing of moves uses.
-        for h in bits(cand) {
-            if !single_ok && pos.holes[h] == 1 {
-                continue;
-            }
-            match self.settings.direction {
-                DirectionRule::Forward => list.push(Move::sow(h, None)),
-                DirectionRule::EachMove => {
-                    list.push(Move::sow(h, Some(Dir::Forward)));
-                    list.push(Move::sow(h, Some(Dir::Backward)));
-                }
-                DirectionRule::OncePerGame => {
-                    if pos.fixed_dir[pi].is_some() {
-                        list.push(Move::sow(h, None));
-                    } else {
-                        list.push(Move::sow(h, Some(Dir::Forward)));
-                        list.push(Move::sow(h, Some(Dir::Backward)));
-                    }
-                }
-            }
+        shape.holes = if single_ok {
+            cand
+        } else {
+            bits(cand)
+                .filter(|&h| pos.holes[h] > 1)
+                .fold(0, |m, h| m | 1u128 << h)
+        };
+        let choose = match self.settings.direction {
+            DirectionRule::Forward => false,
+            DirectionRule::EachMove => true,
+            DirectionRule::OncePerGame => pos.fixed_dir[pi].is_none(),
+        };
+        if choose {
+            shape.dirs = [Some(Dir::Forward), Some(Dir::Backward)];
+            shape.ndirs = 2;
         }
         if self.settings.lone_seed != LoneSeed::None && side.count_ones() == 1 {
             let h = side.trailing_zeros() as usize;
@@ -462,20 +514,25 @@ impl Rules {
             if pos.holes[h] == 1 && d + 1 < t.depths {
                 let row = t.row_of[pi][d + 1] as usize;
                 let c = t.column[h] as usize;
+                let mut push = |to: usize| {
+                    shape.steps[shape.nsteps] = Move::step(h, to);
+                    shape.nsteps += 1;
+                };
                 match self.settings.lone_seed {
                     LoneSeed::Diagonal => {
                         if c > 0 {
-                            list.push(Move::step(h, row * t.cols + c - 1));
+                            push(row * t.cols + c - 1);
                         }
                         if c + 1 < t.cols {
-                            list.push(Move::step(h, row * t.cols + c + 1));
+                            push(row * t.cols + c + 1);
                         }
                     }
-                    LoneSeed::Straight => list.push(Move::step(h, row * t.cols + c)),
+                    LoneSeed::Straight => push(row * t.cols + c),
                     LoneSeed::None => {}
                 }
             }
         }
+        shape
     }
 
     /// Plays a move after checking it is legal.
@@ -523,7 +580,7 @@ impl Rules {
             let h = mv.from as usize;
             let n = pos.holes[h] as u64;
             pos.holes[h] = 0;
-            pos.occ &= !(1u128 << h);
+            pos.occ &= !self.t.bit[h];
             obs.lap(LapKind::Start, h, n);
             self.sow_laps(pos, p, dir, h, n, obs)
         };
@@ -593,14 +650,14 @@ impl Rules {
         obs: &mut O,
     ) -> u64 {
         let mut list = [(0usize, 0u16); crate::rules::MAX_ROWS / 2];
-        for (i, &(h, s)) in v.holes[..v.len].iter().enumerate() {
+        for (i, &h) in v.holes[..v.len].iter().enumerate() {
+            list[i] = (h as usize, pos.holes[h as usize]);
             pos.holes[h as usize] = 0;
-            pos.occ &= !(1u128 << h);
-            list[i] = (h as usize, s);
+            pos.occ &= !self.t.bit[h as usize];
         }
         let own = pos.holes[landing] as u64;
         pos.holes[landing] = 0;
-        pos.occ &= !(1u128 << landing);
+        pos.occ &= !self.t.bit[landing];
         obs.capture(landing, own, &list[..v.len]);
         let n = own + v.total;
         obs.lap(LapKind::Capture, landing, n);
@@ -608,6 +665,7 @@ impl Rules {
     }
 
     /// The opponent holes a last seed in `landing` captures, if it captures.
+    #[inline(always)]
     fn victims(
         &self,
         pos: &Position,
@@ -627,39 +685,37 @@ impl Rules {
         }
         let o = p.other().index();
         let mut v = Victims {
-            holes: [(0, 0); crate::rules::MAX_ROWS / 2],
+            holes: [0; crate::rules::MAX_ROWS / 2],
             len: 0,
             total: 0,
         };
         // The opponent's holes of the column, inner row first.
         let column = &t.victim_holes[o][t.column[landing] as usize][..t.depths];
-        for (i, &h) in column.iter().enumerate() {
-            let seeds = pos.holes[h as usize];
-            match s.victim {
-                VictimRule::InnermostRow => {
+        match s.victim {
+            VictimRule::InnermostRow => {
+                for (i, &h) in column.iter().enumerate() {
                     let row = t.row_of[o][t.depths - 1 - i] as usize;
                     if pos.occ & t.row_mask[row] != 0 {
-                        if seeds > 0 {
-                            v.holes[0] = (h, seeds);
-                            v.len = 1;
-                            v.total = seeds as u64;
-                        }
-                        break;
-                    }
-                }
-                VictimRule::Column => {
-                    if seeds > 0 {
-                        v.holes[0] = (h, seeds);
+                        v.holes[0] = h;
                         v.len = 1;
-                        v.total = seeds as u64;
+                        v.total = pos.holes[h as usize] as u64;
                         break;
                     }
                 }
-                VictimRule::WholeColumn => {
-                    if seeds > 0 {
-                        v.holes[v.len] = (h, seeds);
+            }
+            VictimRule::Column => {
+                if let Some(&h) = column.iter().find(|&&h| pos.holes[h as usize] > 0) {
+                    v.holes[0] = h;
+                    v.len = 1;
+                    v.total = pos.holes[h as usize] as u64;
+                }
+            }
+            VictimRule::WholeColumn => {
+                for &h in column {
+                    if pos.holes[h as usize] > 0 {
+                        v.holes[v.len] = h;
                         v.len += 1;
-                        v.total += seeds as u64;
+                        v.total += pos.holes[h as usize] as u64;
                     }
                 }
             }
@@ -669,6 +725,7 @@ impl Rules {
         } else {
             s.min_victim_seeds
         };
+        // An empty victim hole (innermost-row rule) leaves total at 0.
         if v.total == 0 || v.total < min as u64 {
             None
         } else {
@@ -807,7 +864,7 @@ impl Rules {
                 n = pos.holes[landing] as u64;
                 fp = fp.wrapping_sub(n.wrapping_mul(t.zobrist[landing]));
                 pos.holes[landing] = 0;
-                pos.occ &= !(1u128 << landing);
+                pos.occ &= !t.bit[landing];
                 obs.lap(LapKind::Relay, landing, n);
             }
             at = last;

@@ -733,6 +733,8 @@ pub(crate) struct Tables {
     /// distinct holes, so the XOR of two entries is the OR of the window's
     /// bits: the holes a lap sowed, in two loads.
     pub occ_prefix: [[[u128; 2 * MAX_SIDE + 1]; 2]; 2],
+    /// `bit[h]` is `1 << h`: a load is cheaper than a variable u128 shift.
+    pub bit: [u128; MAX_HOLES],
     pub start: [u16; MAX_HOLES],
     pub total_seeds: u32,
 }
@@ -820,6 +822,7 @@ impl Tables {
             zobrist: [0; MAX_HOLES],
             zprefix: [[[0; 2 * MAX_SIDE + 1]; 2]; 2],
             occ_prefix: [[[0; 2 * MAX_SIDE + 1]; 2]; 2],
+            bit: std::array::from_fn(|h| 1u128 << h),
             start: [0; MAX_HOLES],
             total_seeds: 0,
         };
