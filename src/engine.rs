@@ -12,8 +12,9 @@ pub const MAX_HOLES: usize = 128;
 pub const MAX_SIDE: usize = 64;
 /// Every own hole in both directions, plus lone-seed steps (at most two).
 pub const MAX_MOVES: usize = 2 * MAX_SIDE + 2;
-/// Laps of a move before exact cycle detection starts; almost every move
-/// ends sooner, so the common path never copies a board.
+/// Laps of a move before the cycle search starts; almost every move ends
+/// sooner, so the common path never sets it up. Cycles that start earlier
+/// are still found, and their first repeat located exactly, by replay.
 const CYCLE_CHECK_AFTER: u64 = 64;
 /// Marks a move that sows from its start hole rather than stepping.
 pub const NO_HOLE: u8 = u8::MAX;
@@ -319,6 +320,261 @@ struct Victims {
     holes: [u8; crate::rules::MAX_ROWS / 2],
     len: usize,
     total: u64,
+}
+
+/// A move's running totals.
+#[derive(Clone, Copy, Debug)]
+struct Report {
+    laps: u64,
+    captures: u32,
+    seeds_captured: u64,
+    seeds_sown: u64,
+}
+
+impl Report {
+    fn finish(self, end: MoveEnd) -> MoveReport {
+        MoveReport {
+            laps: self.laps,
+            captures: self.captures,
+            seeds_captured: self.seeds_captured,
+            seeds_sown: self.seeds_sown,
+            end,
+        }
+    }
+}
+
+/// What a lap's last seed led to.
+enum Landing {
+    End(MoveEnd),
+    Capture(usize, Victims),
+    Relay(usize),
+}
+
+/// One move's sowing: where the hand is on the mover's circuit, the seeds
+/// in it, and the totals so far. Cloned to replay laps when checking a
+/// cycle.
+#[derive(Clone)]
+struct Lapper<'a> {
+    rules: &'a Rules,
+    p: Player,
+    circuit: &'a [u8; 2 * MAX_SIDE],
+    zp: &'a [u64; 2 * MAX_SIDE + 1],
+    op: &'a [u128; 2 * MAX_SIDE + 1],
+    /// Circuit position of the hole the next lap starts after.
+    at: usize,
+    /// Seeds in hand for the next lap.
+    n: u64,
+    /// Fingerprint of the board relative to the move's start: the sum over
+    /// holes of seeds times a random key, kept in O(1) per lap.
+    fp: u64,
+    r: Report,
+}
+
+impl<'a> Lapper<'a> {
+    fn new(rules: &'a Rules, p: Player, dir: Dir, from: usize, n: u64) -> Lapper<'a> {
+        let t = &rules.t;
+        let (pi, di) = (p.index(), dir.index());
+        Lapper {
+            rules,
+            p,
+            circuit: &t.circuit[pi][di],
+            zp: &t.zprefix[pi][di],
+            op: &t.occ_prefix[pi][di],
+            at: match dir {
+                Dir::Forward => t.circuit_index[from] as usize,
+                Dir::Backward => t.side - 1 - t.circuit_index[from] as usize,
+            },
+            n,
+            fp: 0,
+            r: Report {
+                laps: 0,
+                captures: 0,
+                seeds_captured: 0,
+                seeds_sown: 0,
+            },
+        }
+    }
+
+    /// The cycle-search key of the current state: fingerprint and landing.
+    fn key(&self, landing: usize) -> u64 {
+        self.fp ^ self.rules.t.zobrist[landing].rotate_left(17)
+    }
+
+    /// Sows the seeds in hand and judges where the last one fell.
+    #[inline(always)]
+    fn sow<O: Observer>(&mut self, pos: &mut Position, obs: &mut O) -> Landing {
+        let rules = self.rules;
+        let t = &rules.t;
+        let s = &rules.settings;
+        let m = t.side;
+        let (at, n) = (self.at, self.n);
+        self.r.laps += 1;
+        self.r.seeds_sown += n;
+        // The circuit is stored twice over, so the `rest` seeds after
+        // position `at` are one slice with no wrap test per seed; a lap of
+        // n >= m seeds first adds n / m to every hole.
+        let rest = if n < m as u64 {
+            n as usize
+        } else {
+            let whole = (n / m as u64) as u16;
+            for &h in &self.circuit[..m] {
+                pos.holes[h as usize] += whole;
+            }
+            self.fp = self
+                .fp
+                .wrapping_add((whole as u64).wrapping_mul(self.zp[m]));
+            pos.occ |= t.side_mask[self.p.index()];
+            (n % m as u64) as usize
+        };
+        for &h in &self.circuit[at + 1..=at + rest] {
+            pos.holes[h as usize] += 1;
+        }
+        pos.occ |= self.op[at + rest + 1] ^ self.op[at + 1];
+        self.fp = self
+            .fp
+            .wrapping_add(self.zp[at + rest + 1].wrapping_sub(self.zp[at + 1]));
+        // With rest == 0 the last seed fell where the lap began.
+        let last = if at + rest >= m {
+            at + rest - m
+        } else {
+            at + rest
+        };
+        self.at = last;
+        let landing = self.circuit[last] as usize;
+        let was_empty = pos.holes[landing] == 1;
+        obs.landed(landing, was_empty);
+        let trigger = match s.capture_trigger {
+            CaptureTrigger::Occupied => !was_empty,
+            CaptureTrigger::Empty => was_empty,
+            CaptureTrigger::Either => true,
+        };
+        if trigger && let Some(v) = rules.victims(pos, self.p, landing, was_empty) {
+            return Landing::Capture(landing, v);
+        }
+        let relay = !was_empty
+            && match s.relay {
+                Relay::Occupied => true,
+                Relay::OuterRow => t.depth[landing] == 0,
+                Relay::Never => false,
+            };
+        if relay {
+            Landing::Relay(landing)
+        } else if was_empty {
+            Landing::End(MoveEnd::EmptyHole)
+        } else {
+            Landing::End(MoveEnd::NoRelay)
+        }
+    }
+
+    #[inline(always)]
+    fn lift_relay<O: Observer>(&mut self, pos: &mut Position, landing: usize, obs: &mut O) {
+        let n = pos.holes[landing] as u64;
+        pos.holes[landing] = 0;
+        pos.occ &= !self.rules.t.bit[landing];
+        self.fp = self
+            .fp
+            .wrapping_sub(n.wrapping_mul(self.rules.t.zobrist[landing]));
+        self.n = n;
+        obs.lap(LapKind::Relay, landing, n);
+    }
+
+    fn lift_capture<O: Observer>(
+        &mut self,
+        pos: &mut Position,
+        landing: usize,
+        v: &Victims,
+        obs: &mut O,
+    ) {
+        self.n = self.rules.lift_capture(pos, landing, v, obs);
+        self.r.captures += 1;
+        self.r.seeds_captured += v.total;
+    }
+}
+
+/// The mover's side and the hand at the point a cycle search starts, so
+/// laps can be replayed from there. Between a snapshot and any later state
+/// of the same search no capture happens, so the opponent's side is the
+/// same as now and only the mover's side is kept.
+struct Snapshot<'a> {
+    side: [u16; MAX_SIDE],
+    lap: Lapper<'a>,
+}
+
+impl<'a> Snapshot<'a> {
+    /// The first hole of a player's side: the side is one run of holes.
+    fn offset(rules: &Rules, p: Player) -> usize {
+        match p {
+            Player::South => 0,
+            Player::North => rules.t.holes - rules.t.side,
+        }
+    }
+
+    fn take(rules: &Rules, pos: &Position, lap: &Lapper<'a>) -> Snapshot<'a> {
+        // A fixed-size copy (the side fits in MAX_SIDE holes from its
+        // offset) is cheaper than a variable-length one on every move.
+        let off = Snapshot::offset(rules, lap.p);
+        let mut side = [0; MAX_SIDE];
+        side.copy_from_slice(&pos.holes[off..off + MAX_SIDE]);
+        Snapshot {
+            side,
+            lap: lap.clone(),
+        }
+    }
+
+    /// `now` with the mover's side as it was at the snapshot.
+    fn restore(&self, rules: &Rules, now: &Position) -> Position {
+        let mut pos = *now;
+        let off = Snapshot::offset(rules, self.lap.p);
+        let len = rules.t.side;
+        pos.holes[off..off + len].copy_from_slice(&self.side[..len]);
+        pos.occ = occupancy(&pos.holes);
+        pos
+    }
+}
+
+/// Nivasch's stack algorithm for cycle detection on state keys: the
+/// stack holds increasing keys; a key equal to the top's means the state
+/// may have repeated. It catches a cycle at the second occurrence of the
+/// cycle's smallest key, so within `start + 2λ` laps, in O(log laps)
+/// memory and a few comparisons per lap.
+struct CycleSearch {
+    stack: [(u64, u64); CYCLE_STACK],
+    len: usize,
+}
+
+/// Stack depth: it grows like the log of the laps (about 17 at 10 million
+/// laps with random keys). Should it ever fill, its oldest entry is
+/// dropped; cycles are still confirmed exactly, only possibly later.
+const CYCLE_STACK: usize = 128;
+
+impl CycleSearch {
+    fn new() -> CycleSearch {
+        CycleSearch {
+            stack: [(0, 0); CYCLE_STACK],
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Records `key` seen at `lap`; returns the lap it was seen before.
+    fn check(&mut self, key: u64, lap: u64) -> Option<u64> {
+        while self.len > 0 && self.stack[self.len - 1].0 > key {
+            self.len -= 1;
+        }
+        if self.len > 0 && self.stack[self.len - 1].0 == key {
+            return Some(self.stack[self.len - 1].1);
+        }
+        if self.len == CYCLE_STACK {
+            self.stack.copy_within(1.., 0);
+            self.len -= 1;
+        }
+        self.stack[self.len] = (key, lap);
+        self.len += 1;
+        None
+    }
 }
 
 impl Rules {
@@ -735,140 +991,175 @@ impl Rules {
 
     /// Sows `n` seeds lifted from `from` and every relay and capture lap
     /// after it, until the move ends.
+    ///
+    /// A move is endless when a relay-lap state (the board after a lap's
+    /// last seed, and the hole it fell in) repeats. It ends at the first
+    /// repeat: the report counts the laps up to it and the board is the one
+    /// it repeats. It is endless only if that first repeat comes within the
+    /// lap limit; otherwise it stops at the limit with status lap-limit. So
+    /// the outcome is a property of the rules, not of how cycles are found.
     fn sow_laps<O: Observer>(
         &self,
         pos: &mut Position,
         p: Player,
         dir: Dir,
         from: usize,
-        mut n: u64,
+        n: u64,
         obs: &mut O,
     ) -> MoveReport {
-        let t = &self.t;
-        let s = &self.settings;
-        let circuit = &t.circuit[p.index()][dir.index()];
-        let m = t.side;
-        let mut at = match dir {
-            Dir::Forward => t.circuit_index[from] as usize,
-            Dir::Backward => m - 1 - t.circuit_index[from] as usize,
-        };
-        let mut r = MoveReport {
-            laps: 0,
-            captures: 0,
-            seeds_captured: 0,
-            seeds_sown: 0,
-            end: MoveEnd::EmptyHole,
-        };
-        // Brent's cycle detection on relay-lap states (board, landing hole):
-        // exact, since a cycle is declared only when the whole board really
-        // repeats; one saved board, no allocation. `fp` is a fingerprint of
-        // the board (sum of seeds times a random key per hole) kept up to
-        // date per lap in O(1), relative to the move's start, so most laps
-        // compare two numbers instead of two boards.
-        let zp = &t.zprefix[p.index()][dir.index()];
-        let op = &t.occ_prefix[p.index()][dir.index()];
-        let mut fp: u64 = 0;
-        let mut saved: Option<(u64, usize, [u16; MAX_HOLES])> = None;
-        let mut power: u64 = 1;
-        let mut lam: u64 = 0;
+        let mut lap = Lapper::new(self, p, dir, from, n);
+        // Where a cycle search restarts: the move's start, then after each
+        // capture (no state before a capture can recur after it: the
+        // opponent's side only loses seeds).
+        let mut snap = Snapshot::take(self, pos, &lap);
         loop {
-            r.laps += 1;
-            r.seeds_sown += n;
-            // The circuit is stored twice over, so the `rest` seeds after
-            // position `at` are one slice with no wrap test per seed; a lap
-            // of n >= m seeds first adds n / m to every hole.
-            let rest = if n < m as u64 {
-                n as usize
-            } else {
-                let whole = (n / m as u64) as u16;
-                for &h in &circuit[..m] {
-                    pos.holes[h as usize] += whole;
+            let landing = match lap.sow(pos, obs) {
+                Landing::End(end) => {
+                    obs.end(end);
+                    return lap.r.finish(end);
                 }
-                fp = fp.wrapping_add((whole as u64).wrapping_mul(zp[m]));
-                pos.occ |= t.side_mask[p.index()];
-                (n % m as u64) as usize
-            };
-            for &h in &circuit[at + 1..=at + rest] {
-                pos.holes[h as usize] += 1;
-            }
-            pos.occ |= op[at + rest + 1] ^ op[at + 1];
-            fp = fp.wrapping_add(zp[at + rest + 1].wrapping_sub(zp[at + 1]));
-            // With rest == 0 the last seed fell where the lap began.
-            let last = if at + rest >= m {
-                at + rest - m
-            } else {
-                at + rest
-            };
-            let landing = circuit[last] as usize;
-            let was_empty = pos.holes[landing] == 1;
-            obs.landed(landing, was_empty);
-            let trigger = match s.capture_trigger {
-                CaptureTrigger::Occupied => !was_empty,
-                CaptureTrigger::Empty => was_empty,
-                CaptureTrigger::Either => true,
-            };
-            let capture = if trigger {
-                self.victims(pos, p, landing, was_empty)
-            } else {
-                None
-            };
-            let relay = !was_empty
-                && match s.relay {
-                    Relay::Occupied => true,
-                    Relay::OuterRow => t.depth[landing] == 0,
-                    Relay::Never => false,
-                };
-            if capture.is_none() && !relay {
-                r.end = if was_empty {
-                    MoveEnd::EmptyHole
-                } else {
-                    MoveEnd::NoRelay
-                };
-                obs.end(r.end);
-                return r;
-            }
-            // Stop before lifting anything, so the board keeps every seed.
-            if r.laps >= s.lap_limit {
-                r.end = MoveEnd::LapLimit;
-                obs.end(r.end);
-                return r;
-            }
-            if let Some(v) = capture {
-                n = self.lift_capture(pos, landing, &v, obs);
-                r.captures += 1;
-                r.seeds_captured += v.total;
-                // No state before a capture can recur after it (the
-                // opponent's side only loses seeds), so the search restarts;
-                // `fp` stays consistent for every later state.
-                saved = None;
-                power = 1;
-                lam = 0;
-            } else {
-                if r.laps >= CYCLE_CHECK_AFTER {
-                    if let Some((sfp, h, board)) = &saved
-                        && *sfp == fp
-                        && *h == landing
-                        && *board == pos.holes
-                    {
-                        r.end = MoveEnd::Endless;
-                        obs.end(r.end);
-                        return r;
+                Landing::Capture(h, v) => {
+                    if lap.r.laps >= self.settings.lap_limit {
+                        // A capture here means no state repeated so far.
+                        obs.end(MoveEnd::LapLimit);
+                        return lap.r.finish(MoveEnd::LapLimit);
                     }
-                    lam += 1;
-                    if saved.is_none() || lam == power {
-                        saved = Some((fp, landing, pos.holes));
-                        power *= 2;
-                        lam = 0;
-                    }
+                    lap.lift_capture(pos, h, &v, obs);
+                    snap = Snapshot::take(self, pos, &lap);
+                    continue;
                 }
-                n = pos.holes[landing] as u64;
-                fp = fp.wrapping_sub(n.wrapping_mul(t.zobrist[landing]));
-                pos.holes[landing] = 0;
-                pos.occ &= !t.bit[landing];
-                obs.lap(LapKind::Relay, landing, n);
+                Landing::Relay(h) => h,
+            };
+            if lap.r.laps >= CYCLE_CHECK_AFTER || lap.r.laps >= self.settings.lap_limit {
+                return self.sow_long(pos, snap, lap, landing, obs);
             }
-            at = last;
+            lap.lift_relay(pos, landing, obs);
         }
+    }
+
+    /// The rest of a long move, with the cycle search on. Kept out of line
+    /// so short moves, nearly all of them, never set it up.
+    #[cold]
+    #[inline(never)]
+    fn sow_long<'a, O: Observer>(
+        &'a self,
+        pos: &mut Position,
+        mut snap: Snapshot<'a>,
+        mut lap: Lapper<'a>,
+        mut landing: usize,
+        obs: &mut O,
+    ) -> MoveReport {
+        let mut cycles = CycleSearch::new();
+        loop {
+            if let Some(earlier) = cycles.check(lap.key(landing), lap.r.laps)
+                && let Some(end) = self.first_repeat(pos, &snap, lap.r.laps - earlier, lap.r.laps)
+            {
+                *pos = end.0;
+                obs.end(MoveEnd::Endless);
+                return end.1.finish(MoveEnd::Endless);
+            }
+            if lap.r.laps >= self.settings.lap_limit {
+                if let Some(end) = self.repeat_after_limit(pos, &snap, &lap, landing, &mut cycles) {
+                    *pos = end.0;
+                    obs.end(MoveEnd::Endless);
+                    return end.1.finish(MoveEnd::Endless);
+                }
+                obs.end(MoveEnd::LapLimit);
+                return lap.r.finish(MoveEnd::LapLimit);
+            }
+            lap.lift_relay(pos, landing, obs);
+            landing = loop {
+                match lap.sow(pos, obs) {
+                    Landing::End(end) => {
+                        obs.end(end);
+                        return lap.r.finish(end);
+                    }
+                    Landing::Capture(h, v) => {
+                        if lap.r.laps >= self.settings.lap_limit {
+                            obs.end(MoveEnd::LapLimit);
+                            return lap.r.finish(MoveEnd::LapLimit);
+                        }
+                        lap.lift_capture(pos, h, &v, obs);
+                        snap = Snapshot::take(self, pos, &lap);
+                        cycles.clear();
+                    }
+                    Landing::Relay(h) => break h,
+                }
+            };
+        }
+    }
+
+    /// At the lap limit with the move going on: did a state repeat within
+    /// the limit, though the search has not caught it yet? The search
+    /// catches a cycle by `start + 2λ` laps, so going on to twice the limit
+    /// (on a copy) settles it exactly.
+    fn repeat_after_limit(
+        &self,
+        pos: &Position,
+        snap: &Snapshot,
+        lap: &Lapper,
+        landing: usize,
+        cycles: &mut CycleSearch,
+    ) -> Option<(Position, Report)> {
+        let limit = self.settings.lap_limit;
+        let bound = limit
+            .saturating_mul(2)
+            .saturating_add(2 * CYCLE_CHECK_AFTER);
+        let mut scratch = *pos;
+        let mut lap = lap.clone();
+        let mut h = landing;
+        while lap.r.laps < bound {
+            lap.lift_relay(&mut scratch, h, &mut Silent);
+            h = match lap.sow(&mut scratch, &mut Silent) {
+                Landing::Relay(h) => h,
+                // The move ends or captures: it never cycled.
+                _ => return None,
+            };
+            if let Some(earlier) = cycles.check(lap.key(h), lap.r.laps) {
+                return self
+                    .first_repeat(pos, snap, lap.r.laps - earlier, lap.r.laps)
+                    .filter(|(_, r)| r.laps <= limit);
+            }
+        }
+        None
+    }
+
+    /// Confirms a cycle of `period` laps found by fingerprints and finds the
+    /// first repeated state: replays from the snapshot a tortoise and a hare
+    /// `period` laps ahead until their boards agree. Returns the position
+    /// and report at the first repeat, or `None` if the fingerprints
+    /// collided without the boards repeating.
+    fn first_repeat(
+        &self,
+        pos: &Position,
+        snap: &Snapshot,
+        period: u64,
+        upto: u64,
+    ) -> Option<(Position, Report)> {
+        let mut tortoise = snap.restore(self, pos);
+        let mut t = snap.lap.clone();
+        let mut hare = tortoise;
+        let mut h = snap.lap.clone();
+        let relay = |lap: &mut Lapper, board: &mut Position| match lap.sow(board, &mut Silent) {
+            Landing::Relay(x) => Some(x),
+            _ => None,
+        };
+        let mut hx = relay(&mut h, &mut hare)?;
+        for _ in 0..period {
+            h.lift_relay(&mut hare, hx, &mut Silent);
+            hx = relay(&mut h, &mut hare)?;
+        }
+        let mut tx = relay(&mut t, &mut tortoise)?;
+        while h.r.laps <= upto {
+            if tx == hx && tortoise.holes == hare.holes {
+                return Some((hare, h.r));
+            }
+            t.lift_relay(&mut tortoise, tx, &mut Silent);
+            tx = relay(&mut t, &mut tortoise)?;
+            h.lift_relay(&mut hare, hx, &mut Silent);
+            hx = relay(&mut h, &mut hare)?;
+        }
+        None
     }
 
     /// The position turned through 180 degrees with the players swapped.
