@@ -1,0 +1,379 @@
+//! The `alphabeta` agent: a depth-limited negamax search with alpha-beta
+//! pruning.
+//!
+//! Definition, for a search `depth` plies deep from the position to play:
+//!
+//! - Every legal move of the root is searched; below it, the tree is cut
+//!   `depth` plies from the root, or earlier where the game is over.
+//! - A position's value is from the side of the player to move in it, and
+//!   a parent's value is the largest of its children's values negated
+//!   (negamax). Where the tree is cut, the position is scored by
+//!   [`evaluate`]:
+//!   - the game is won (by either player, whatever ended it, including an
+//!     endless move under `endless_move = "mover-loses"`):
+//!     `±(WIN − plies)`, plus for the player to move if they won, minus if
+//!     they lost, where `plies` counts the plies from the searched position
+//!     to this one, so a nearer win scores higher and a nearer loss lower;
+//!   - the game ended undecided (ply limit, endless move under
+//!     `endless_move = "undecided"`, lap limit): 0;
+//!   - otherwise the seed difference: the seeds on the mover's side minus
+//!     the seeds on the opponent's side.
+//! - Moves are searched in order of the seeds they capture this turn, most
+//!   first, then in board order; ordering changes only the speed, never the
+//!   value.
+//! - The agent plays a root move whose value equals the root's value,
+//!   drawn uniformly (one [`below`] draw) among all such moves, listed in
+//!   [`Move`] order. Tied moves are found exactly: after the first root
+//!   move, the others are searched with the window (best − 1, +∞), which
+//!   proves whether each is worse, equal or better.
+
+use std::cmp::Reverse;
+
+use crate::engine::{Move, MoveList, Player, Position, Silent, Status};
+use crate::rng::{GameRng, below};
+use crate::rules::Rules;
+
+/// The score of a game won at the searched position itself; a win `n`
+/// plies ahead scores `WIN - n`. Larger than any seed difference (a board
+/// holds at most 65 535 seeds) plus any search depth, so a proven win
+/// always outranks material.
+pub const WIN: i32 = 1_000_000;
+
+/// Beyond every value, so it can open a search window.
+const INF: i32 = WIN + 1;
+
+/// The result of searching a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The position's value for the player to move (see [`evaluate`]).
+    pub value: i32,
+    /// Every legal move whose value is `value`, in [`Move`] order.
+    pub best: Vec<Move>,
+}
+
+/// The value of a position where the search stops, for the player to move
+/// in it, `plies` plies below the searched position: `WIN - plies` if the
+/// player to move has won, `-(WIN - plies)` if they have lost, 0 if the
+/// game ended undecided, otherwise the seeds on their side minus the seeds
+/// on the opponent's.
+pub fn evaluate(rules: &Rules, pos: &Position, plies: u32) -> i32 {
+    match rules.status(pos) {
+        Status::Ongoing => seed_difference(rules, pos),
+        ended => ended_value(ended, pos.to_move(), plies),
+    }
+}
+
+fn seed_difference(rules: &Rules, pos: &Position) -> i32 {
+    let me = pos.to_move();
+    rules.side_seeds(pos, me) as i32 - rules.side_seeds(pos, me.other()) as i32
+}
+
+fn ended_value(status: Status, to_move: Player, plies: u32) -> i32 {
+    match status {
+        Status::Won(winner) if winner == to_move => WIN - plies as i32,
+        Status::Won(_) => -(WIN - plies as i32),
+        Status::PlyLimit | Status::EndlessMove | Status::LapLimit => 0,
+        Status::Ongoing => unreachable!("only called once the game is over"),
+    }
+}
+
+/// Searches `pos` `depth` plies deep (`depth` ≥ 1); `legal` must be its
+/// non-empty legal moves.
+pub fn analyse(rules: &Rules, pos: &Position, legal: &MoveList, depth: u32) -> Analysis {
+    assert!(depth >= 1, "a search looks at least one ply ahead");
+    assert!(!legal.is_empty(), "a finished game has nothing to search");
+    let mut search = Search {
+        rules,
+        children: vec![Vec::new(); depth as usize],
+    };
+    let children = search.expand(pos, legal, 0);
+    let mut value = -INF;
+    let mut best = Vec::new();
+    for child in &children {
+        let alpha = if best.is_empty() { -INF } else { value - 1 };
+        let v = -search.negamax(&child.pos, depth - 1, 1, -INF, -alpha);
+        // Above `alpha` a value is exact, so `v == value` is a true tie;
+        // at or below it, `v` is only a bound, but below `value` either way.
+        if v > value {
+            value = v;
+            best.clear();
+            best.push(child.mv);
+        } else if v == value {
+            best.push(child.mv);
+        }
+    }
+    best.sort_unstable();
+    Analysis { value, best }
+}
+
+/// The `alphabeta` agent's move.
+pub fn choose(
+    rules: &Rules,
+    pos: &Position,
+    legal: &MoveList,
+    depth: u32,
+    rng: &mut GameRng,
+) -> Move {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let best = analyse(rules, pos, legal, depth).best;
+    best[below(rng, best.len())]
+}
+
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    pos: Position,
+    captured: u64,
+}
+
+struct Search<'a> {
+    rules: &'a Rules,
+    /// The children of the node being searched at each ply, kept so a
+    /// search allocates once per ply rather than once per node.
+    children: Vec<Vec<Child>>,
+}
+
+impl Search<'_> {
+    /// Plays every move once, then orders the results; the child positions
+    /// are kept, so no move is played twice.
+    fn expand(&mut self, pos: &Position, legal: &MoveList, ply: usize) -> Vec<Child> {
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
+        for &mv in legal.iter() {
+            let mut after = *pos;
+            let report = self.rules.play_unchecked(&mut after, mv, &mut Silent);
+            children.push(Child {
+                mv,
+                pos: after,
+                captured: report.seeds_captured,
+            });
+        }
+        children.sort_unstable_by_key(|c| (Reverse(c.captured), c.mv));
+        children
+    }
+
+    /// Fail-soft negamax: exact inside (alpha, beta), a bound outside.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let legal = self.rules.legal_moves(pos);
+        if legal.is_empty() {
+            // No move: the game is won, lost, or ended undecided here.
+            return ended_value(self.rules.status(pos), pos.to_move(), ply as u32);
+        }
+        if depth == 0 {
+            return seed_difference(self.rules, pos);
+        }
+        let children = self.expand(pos, &legal, ply);
+        let mut best = -INF;
+        for child in &children {
+            let v = -self.negamax(&child.pos, depth - 1, ply + 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.children[ply] = children;
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::testing::{custom, random_positions};
+    use crate::rng::rng_from_seed;
+
+    /// What plain minimax met at the leaves, so the test can show it
+    /// covered every way a game ends.
+    #[derive(Default, Debug)]
+    struct Seen {
+        won: u32,
+        /// Won by an endless move under `endless_move = "mover-loses"`.
+        won_by_endless: u32,
+        ply_limit: u32,
+        endless: u32,
+        lap_limit: u32,
+    }
+
+    /// Plain minimax, every move searched, no pruning, no ordering; the
+    /// evaluation written out from the definition in the module docs.
+    fn minimax(rules: &Rules, pos: &Position, depth: u32, plies: i32, seen: &mut Seen) -> i32 {
+        let me = pos.to_move();
+        match rules.status(pos) {
+            Status::Won(winner) => {
+                seen.won += 1;
+                if pos.ended().is_some() {
+                    seen.won_by_endless += 1;
+                }
+                if winner == me {
+                    WIN - plies
+                } else {
+                    plies - WIN
+                }
+            }
+            Status::PlyLimit => {
+                seen.ply_limit += 1;
+                0
+            }
+            Status::EndlessMove => {
+                seen.endless += 1;
+                0
+            }
+            Status::LapLimit => {
+                seen.lap_limit += 1;
+                0
+            }
+            Status::Ongoing if depth == 0 => {
+                rules.side_seeds(pos, me) as i32 - rules.side_seeds(pos, me.other()) as i32
+            }
+            Status::Ongoing => rules
+                .legal_moves(pos)
+                .iter()
+                .map(|&mv| {
+                    let mut after = *pos;
+                    rules.play(&mut after, mv).unwrap();
+                    -minimax(rules, &after, depth - 1, plies + 1, seen)
+                })
+                .max()
+                .unwrap(),
+        }
+    }
+
+    fn check_against_minimax(rules: &Rules, positions: usize, max_depth: u32, seed: u64) -> Seen {
+        let mut seen = Seen::default();
+        for pos in random_positions(rules, positions, seed) {
+            let legal = rules.legal_moves(&pos);
+            for depth in 1..=max_depth {
+                let values: Vec<(Move, i32)> = legal
+                    .iter()
+                    .map(|&mv| {
+                        let mut after = pos;
+                        rules.play(&mut after, mv).unwrap();
+                        (mv, -minimax(rules, &after, depth - 1, 1, &mut seen))
+                    })
+                    .collect();
+                let value = values.iter().map(|v| v.1).max().unwrap();
+                let mut optimal: Vec<Move> = values
+                    .iter()
+                    .filter(|v| v.1 == value)
+                    .map(|v| v.0)
+                    .collect();
+                optimal.sort_unstable();
+                let found = analyse(rules, &pos, &legal, depth);
+                assert_eq!(found.value, value, "{}, depth {depth}: {pos:?}", rules.name);
+                assert_eq!(
+                    found.best, optimal,
+                    "{}, depth {depth}: {pos:?}",
+                    rules.name
+                );
+                for s in 0..3 {
+                    let mv = choose(rules, &pos, &legal, depth, &mut rng_from_seed(s));
+                    assert!(optimal.contains(&mv));
+                }
+            }
+        }
+        seen
+    }
+
+    const BOARD_4X4: &str = "rows = 4\nholes = 4\nseeds = 2";
+
+    #[test]
+    fn equals_minimax_with_limits_reached() {
+        // A short ply limit and lap limit bring both within reach of the
+        // search.
+        let rules = custom(BOARD_4X4, "ply_limit = 16\nlap_limit = 20");
+        let seen = check_against_minimax(&rules, 40, 3, 1);
+        assert!(
+            seen.won > 0 && seen.ply_limit > 0 && seen.lap_limit > 0,
+            "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn equals_minimax_when_endless_moves_occur() {
+        let rules = custom(BOARD_4X4, "endless_move = \"undecided\"");
+        let seen = check_against_minimax(&rules, 40, 3, 2);
+        assert!(seen.endless > 0, "{seen:?}");
+        let rules = custom(BOARD_4X4, "endless_move = \"mover-loses\"");
+        let seen = check_against_minimax(&rules, 40, 3, 2);
+        assert!(seen.won_by_endless > 0, "{seen:?}");
+    }
+
+    #[test]
+    fn equals_minimax_with_directions_and_other_captures() {
+        // Either direction each move, captures on an empty landing, victims
+        // per column, lone seeds stepping straight (Ludii-like) on 4×4.
+        let rules = custom(
+            BOARD_4X4,
+            "direction = \"each-move\"\ncapture_trigger = \"empty\"\nvictim = \"column\"\n\
+             lone_seed = \"straight\"\ncapturing_row = \"inner\"\nlap_limit = 1000",
+        );
+        check_against_minimax(&rules, 15, 3, 3);
+        // A direction fixed by the first move, any start hole, whole-column
+        // captures (Katra Boaoaka's rules on a small board).
+        let rules = custom(
+            "rows = 4\nholes = 3\nseeds = 2",
+            "start = \"any\"\ndirection = \"once-per-game\"\ncapture_trigger = \"either\"\n\
+             capturing_row = \"inner\"\nvictim = \"whole-column\"\n\
+             min_victim_seeds_after_empty = 2\nlap_limit = 1000",
+        );
+        check_against_minimax(&rules, 10, 3, 4);
+    }
+
+    #[test]
+    fn equals_minimax_with_diagonal_lone_seeds() {
+        // South starts with one seed, so lone-seed steps are legal at once.
+        let rules = custom(
+            "rows = 4\nholes = 4\nlayout = [[0, 1, 0, 0], [0, 0, 0, 0], [1, 2, 0, 1], [2, 0, 2, 2]]",
+            "lone_seed = \"diagonal\"\nlap_limit = 1000",
+        );
+        let start = rules.start();
+        let legal = rules.legal_moves(&start);
+        assert!(legal.iter().any(|m| m.is_step()), "{legal:?}");
+        check_against_minimax(&rules, 30, 3, 5);
+    }
+
+    fn one_move_from_a_win() -> (Rules, Position) {
+        let rules = crate::agents::testing::variant("katro-4x4");
+        let pos = crate::agents::testing::one_move_from_a_win(&rules);
+        (rules, pos)
+    }
+
+    #[test]
+    fn evaluation_follows_its_definition() {
+        let (rules, pos) = one_move_from_a_win();
+        // Two seeds on South's side, one on North's.
+        assert_eq!(evaluate(&rules, &pos, 0), 1);
+        let mut after = pos;
+        rules.play(&mut after, Move::sow(0, None)).unwrap();
+        assert_eq!(rules.status(&after), Status::Won(Player::South));
+        // North is to move and has lost, one ply below the search root.
+        assert_eq!(evaluate(&rules, &after, 1), -(WIN - 1));
+        assert_eq!(evaluate(&rules, &after, 3), -(WIN - 3));
+    }
+
+    #[test]
+    fn takes_the_win_in_one() {
+        let (rules, pos) = one_move_from_a_win();
+        let legal = rules.legal_moves(&pos);
+        assert_eq!(legal.as_slice(), &[Move::sow(0, None), Move::sow(1, None)]);
+        for depth in 1..=4 {
+            let found = analyse(&rules, &pos, &legal, depth);
+            assert_eq!(found.value, WIN - 1, "depth {depth}");
+            assert_eq!(found.best, vec![Move::sow(0, None)], "depth {depth}");
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! The `mcts` agent: Monte Carlo tree search with the UCT selection rule
+//! and uniformly random rollouts.
+//!
+//! Definition, for `iterations` simulations and exploration constant `c`:
+//!
+//! - The tree starts as the position to play. Each simulation:
+//!   1. *Selection*: from the root, while the node's game is not over and
+//!      every legal move of the node already has a child, go to the child
+//!      maximising `W/N + c·√(ln N_parent / N)`, where `N` is the child's
+//!      visits and `W` the sum of its rewards (first such child on a tie).
+//!   2. *Expansion*: unless the game is over at the node reached, add one
+//!      child for a legal move without one, drawn uniformly among them.
+//!   3. *Rollout*: from the new child, both players play uniformly random
+//!      legal moves until the game ends, by a win or undecided; its ply
+//!      limit caps the rollout as it caps a real game.
+//!   4. *Backup*: every node on the path from the root to the new child (or
+//!      to the finished game's node) gains a visit and a reward for the
+//!      player who made the move into that node: 1 if that player won,
+//!      0.5 if the game ended undecided (ply limit, endless move, lap
+//!      limit), 0 if they lost.
+//! - The agent plays the root move with the most visits, drawn uniformly
+//!   (one [`below`] draw) among the moves that tie, listed in [`Move`]
+//!   order.
+//!
+//! Random numbers are drawn only from the given generator, in a fixed
+//! order, so the move is deterministic given it. (The selection rule uses
+//! `f64::ln`, which comes from the platform's maths library: two machines
+//! of different kinds could, in principle, break a near-tie differently.) The tree lives in one
+//! vector that grows by one node a simulation; nodes hold no position (a
+//! simulation replays the moves from the root), which keeps a million
+//! simulations to tens of megabytes.
+
+use crate::engine::{MAX_MOVES, Move, MoveList, Player, Position, Silent, Status};
+use crate::rng::{GameRng, below};
+use crate::rules::Rules;
+
+const NO_NODE: u32 = u32::MAX;
+
+/// How a simulated game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Won(Player),
+    Undecided,
+}
+
+impl Outcome {
+    fn of(status: Status) -> Outcome {
+        match status {
+            Status::Won(winner) => Outcome::Won(winner),
+            Status::PlyLimit | Status::EndlessMove | Status::LapLimit => Outcome::Undecided,
+            Status::Ongoing => unreachable!("only called once the game is over"),
+        }
+    }
+
+    fn reward(self, player: Player) -> f64 {
+        match self {
+            Outcome::Won(winner) if winner == player => 1.0,
+            Outcome::Won(_) => 0.0,
+            Outcome::Undecided => 0.5,
+        }
+    }
+}
+
+struct Node {
+    /// The move from the parent to this node.
+    mv: Move,
+    /// The player who made `mv`: rewards are counted for them.
+    mover: Player,
+    parent: u32,
+    first_child: u32,
+    next_sibling: u32,
+    /// Legal moves in the node's position.
+    legal: u16,
+    /// Children made so far.
+    tried: u16,
+    visits: u32,
+    reward: f64,
+    /// Set when the game is over in the node's position.
+    end: Option<Outcome>,
+}
+
+/// Visits and rewards of one root move after a search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStats {
+    pub mv: Move,
+    pub visits: u32,
+    /// Sum of the rewards, for the player to move at the root.
+    pub reward: f64,
+}
+
+/// Runs `iterations` (≥ 1) simulations from `pos` (whose non-empty legal
+/// moves are `legal`) and returns the root moves that were tried, in
+/// [`Move`] order.
+pub fn search(
+    rules: &Rules,
+    pos: &Position,
+    legal: &MoveList,
+    iterations: u32,
+    exploration: f64,
+    rng: &mut GameRng,
+) -> Vec<MoveStats> {
+    assert!(!legal.is_empty(), "a finished game has nothing to search");
+    assert!(iterations >= 1, "a search runs at least one simulation");
+    let mut tree = Tree {
+        rules,
+        exploration,
+        nodes: Vec::with_capacity(iterations as usize + 1),
+    };
+    tree.nodes.push(Node {
+        mv: legal[0],
+        mover: pos.to_move().other(),
+        parent: NO_NODE,
+        first_child: NO_NODE,
+        next_sibling: NO_NODE,
+        legal: legal.len() as u16,
+        tried: 0,
+        visits: 0,
+        reward: 0.0,
+        end: None,
+    });
+    for _ in 0..iterations {
+        tree.simulate(pos, rng);
+    }
+    let mut stats: Vec<MoveStats> = tree
+        .children(0)
+        .map(|i| {
+            let n = &tree.nodes[i];
+            MoveStats {
+                mv: n.mv,
+                visits: n.visits,
+                reward: n.reward,
+            }
+        })
+        .collect();
+    stats.sort_unstable_by_key(|s| s.mv);
+    stats
+}
+
+/// The `mcts` agent's move.
+pub fn choose(
+    rules: &Rules,
+    pos: &Position,
+    legal: &MoveList,
+    iterations: u32,
+    exploration: f64,
+    rng: &mut GameRng,
+) -> Move {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let stats = search(rules, pos, legal, iterations, exploration, rng);
+    let most = stats.iter().map(|s| s.visits).max().unwrap_or(0);
+    let tied: Vec<Move> = stats
+        .iter()
+        .filter(|s| s.visits == most)
+        .map(|s| s.mv)
+        .collect();
+    tied[below(rng, tied.len())]
+}
+
+struct Tree<'a> {
+    rules: &'a Rules,
+    exploration: f64,
+    nodes: Vec<Node>,
+}
+
+impl Tree<'_> {
+    fn children(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut next = self.nodes[node].first_child;
+        std::iter::from_fn(move || {
+            (next != NO_NODE).then(|| {
+                let i = next as usize;
+                next = self.nodes[i].next_sibling;
+                i
+            })
+        })
+    }
+
+    fn simulate(&mut self, root: &Position, rng: &mut GameRng) {
+        let mut pos = *root;
+        let mut node = 0;
+        while self.nodes[node].end.is_none() && self.nodes[node].tried == self.nodes[node].legal {
+            node = self.select(node);
+            self.rules
+                .play_unchecked(&mut pos, self.nodes[node].mv, &mut Silent);
+        }
+        let outcome = match self.nodes[node].end {
+            Some(end) => end,
+            None => {
+                node = self.expand(node, &mut pos, rng);
+                match self.nodes[node].end {
+                    Some(end) => end,
+                    None => self.rollout(pos, rng),
+                }
+            }
+        };
+        loop {
+            let n = &mut self.nodes[node];
+            n.visits += 1;
+            n.reward += outcome.reward(n.mover);
+            if n.parent == NO_NODE {
+                break;
+            }
+            node = n.parent as usize;
+        }
+    }
+
+    /// The UCT child of a node all of whose moves have children, each
+    /// visited at least once.
+    fn select(&self, node: usize) -> usize {
+        let log_visits = (self.nodes[node].visits as f64).ln();
+        let mut best = NO_NODE as usize;
+        let mut best_score = f64::NEG_INFINITY;
+        for i in self.children(node) {
+            let c = &self.nodes[i];
+            let n = c.visits as f64;
+            let score = c.reward / n + self.exploration * (log_visits / n).sqrt();
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        best
+    }
+
+    /// Adds a child for a uniformly drawn untried move of `node`, playing
+    /// it on `pos`; returns the child.
+    fn expand(&mut self, node: usize, pos: &mut Position, rng: &mut GameRng) -> usize {
+        let legal = self.rules.legal_moves(pos);
+        let mut tried = [legal[0]; MAX_MOVES];
+        let mut ntried = 0;
+        for i in self.children(node) {
+            tried[ntried] = self.nodes[i].mv;
+            ntried += 1;
+        }
+        let tried = &tried[..ntried];
+        let pick = below(rng, legal.len() - ntried);
+        let mv = legal
+            .iter()
+            .copied()
+            .filter(|m| !tried.contains(m))
+            .nth(pick)
+            .expect("fewer children than legal moves");
+        let mover = pos.to_move();
+        self.rules.play_unchecked(pos, mv, &mut Silent);
+        let next = self.rules.legal_moves(pos);
+        let end = next.is_empty().then(|| Outcome::of(self.rules.status(pos)));
+        let child = self.nodes.len();
+        let parent = &mut self.nodes[node];
+        let sibling = parent.first_child;
+        parent.first_child = child as u32;
+        parent.tried += 1;
+        self.nodes.push(Node {
+            mv,
+            mover,
+            parent: node as u32,
+            first_child: NO_NODE,
+            next_sibling: sibling,
+            legal: next.len() as u16,
+            tried: 0,
+            visits: 0,
+            reward: 0.0,
+            end,
+        });
+        child
+    }
+
+    /// Plays uniformly random moves to the end of the game.
+    fn rollout(&self, mut pos: Position, rng: &mut GameRng) -> Outcome {
+        loop {
+            let legal = self.rules.legal_moves(&pos);
+            if legal.is_empty() {
+                return Outcome::of(self.rules.status(&pos));
+            }
+            let mv = legal[below(rng, legal.len())];
+            self.rules.play_unchecked(&mut pos, mv, &mut Silent);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::testing::{custom, one_move_from_a_win, random_positions, variant};
+    use crate::rng::rng_from_seed;
+
+    #[test]
+    fn every_simulation_is_counted_once() {
+        let rules = custom("rows = 4\nholes = 4\nseeds = 2", "lap_limit = 1000");
+        for (i, pos) in random_positions(&rules, 20, 31).iter().enumerate() {
+            let legal = rules.legal_moves(pos);
+            let iterations = 50;
+            let stats = search(
+                &rules,
+                pos,
+                &legal,
+                iterations,
+                1.4,
+                &mut rng_from_seed(i as u64),
+            );
+            // The root is expanded one move a simulation before any child
+            // is selected twice, so 50 simulations try all of ≤ 8 moves.
+            let tried: Vec<Move> = stats.iter().map(|s| s.mv).collect();
+            assert_eq!(tried, legal.to_vec());
+            assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), iterations);
+            for s in &stats {
+                assert!(s.visits >= 1 && s.reward >= 0.0 && s.reward <= s.visits as f64);
+                // Rewards are multiples of 1/2.
+                assert_eq!((s.reward * 2.0).fract(), 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn fewer_simulations_than_moves_try_distinct_moves() {
+        // Katra Boaoaka's first move: every hole in either direction.
+        let rules = variant("katra-boaoaka-4x8");
+        let pos = rules.start();
+        let legal = rules.legal_moves(&pos);
+        assert_eq!(legal.len(), 32);
+        let stats = search(&rules, &pos, &legal, 5, 1.4, &mut rng_from_seed(1));
+        assert_eq!(stats.len(), 5);
+        assert!(stats.iter().all(|s| s.visits == 1));
+    }
+
+    /// The position of [`one_move_from_a_win`] with a ply limit of 2:
+    /// `a1` wins at once, and after `b1` and North's only move, `b3`, the
+    /// game ends undecided at the ply limit, whatever is played.
+    #[test]
+    fn takes_the_win_in_one() {
+        let rules = custom("rows = 4\nholes = 4\nseeds = 2", "ply_limit = 2");
+        let pos = one_move_from_a_win(&rules);
+        let legal = rules.legal_moves(&pos);
+        let (win, draw) = (Move::sow(0, None), Move::sow(1, None));
+        assert_eq!(legal.as_slice(), &[win, draw]);
+        for seed in 0..5 {
+            let stats = search(&rules, &pos, &legal, 100, 1.4, &mut rng_from_seed(seed));
+            let [a1, b1] = [stats[0], stats[1]];
+            assert_eq!((a1.mv, b1.mv), (win, draw));
+            assert_eq!(a1.reward, a1.visits as f64);
+            assert_eq!(b1.reward, b1.visits as f64 / 2.0);
+            assert!(a1.visits > b1.visits, "{stats:?}");
+            assert_eq!(
+                choose(&rules, &pos, &legal, 100, 1.4, &mut rng_from_seed(seed)),
+                win
+            );
+        }
+    }
+}
