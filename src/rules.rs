@@ -297,7 +297,13 @@ impl InputError {
             }
             None => (None, None),
         };
-        let mut message = err.message().trim().to_string();
+        // serde speaks of enum "variants" and of "i64"; in this project a
+        // variant is a rule set, so say "value" and "integer" instead.
+        let mut message = err
+            .message()
+            .trim()
+            .replacen("unknown variant", "unknown value", 1)
+            .replace("expected i64", "expected an integer");
         if message.starts_with("unknown field") {
             message.push_str(" (run `katro show katro-6x6` to see every setting)");
         }
@@ -306,11 +312,36 @@ impl InputError {
             problems: vec![Problem {
                 line,
                 column,
-                key: None,
+                key: err.span().and_then(|s| key_before(text, s.start)),
                 message,
             }],
         }
     }
+}
+
+/// The key written just before a value (`direction = "up"` gives
+/// `rules.direction` under a `[rules]` header), so that an error about a
+/// value names its key; `None` where no `key =` precedes the offset.
+fn key_before(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..offset].trim_end().strip_suffix('=')?;
+    let before = before.trim_end();
+    let is_key_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let key = &before[before.trim_end_matches(is_key_char).len()..];
+    if key.is_empty() {
+        return None;
+    }
+    let table = text[..line_start]
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix('[')?.split(']').next())
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    Some(match table {
+        Some(t) => format!("{t}.{key}"),
+        None => key.to_string(),
+    })
 }
 
 /// 1-based line and column of a byte offset.

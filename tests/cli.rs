@@ -1,0 +1,552 @@
+//! The real `katro` binary on real files: output compared with golden
+//! files under tests/golden/ (each checked by hand against the rules brief,
+//! see the comments), and every kind of bad input ending in exit code 2
+//! with a message naming the file and the key or line, never a panic.
+//!
+//! `KATRO_BLESS=1 cargo test --test cli` rewrites the golden files; check
+//! the difference by hand before committing it.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{Value, json};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn katro(args: &[&str]) -> Run {
+    let out = cargo_bin_cmd!("katro")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let run = Run {
+        code: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "katro {args:?} panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+/// Runs a command that must succeed and returns its standard output.
+fn ok(args: &[&str]) -> String {
+    let run = katro(args);
+    assert_eq!(run.code, 0, "katro {args:?}: {}", run.stderr);
+    assert!(run.stderr.is_empty(), "katro {args:?}: {}", run.stderr);
+    run.stdout
+}
+
+/// Runs a command that must fail with exit code 2 and a message on
+/// standard error containing every one of `needles`; returns the message.
+fn fails(args: &[&str], needles: &[&str]) -> String {
+    let run = katro(args);
+    assert_eq!(run.code, 2, "katro {args:?}: {}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.is_empty(),
+        "katro {args:?} printed {}",
+        run.stdout
+    );
+    for n in needles {
+        assert!(
+            run.stderr.contains(n),
+            "katro {args:?}: `{n}` missing from:\n{}",
+            run.stderr
+        );
+    }
+    run.stderr
+}
+
+fn golden(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
+        .join(name);
+    if std::env::var("KATRO_BLESS").as_deref() == Ok("1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run KATRO_BLESS=1 cargo test --test cli",
+            path.display()
+        )
+    });
+    assert_eq!(actual, want, "output differs from {}", path.display());
+}
+
+fn manifest_path(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+// ---------------------------------------------------------------------------
+// Commands that work
+
+#[test]
+fn variants_lists_the_eight_presets() {
+    let out = ok(&["variants"]);
+    let names: Vec<&str> = out
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    // Brief §5, in its order.
+    assert_eq!(
+        names,
+        [
+            "katro-6x6",
+            "katro-4x4",
+            "katro-4x6",
+            "katro-6x3",
+            "katro-6x6-diagonal",
+            "katro-wikipedia",
+            "katro-ludii",
+            "katra-boaoaka-4x8",
+        ]
+    );
+    // Every line has a description after the name.
+    assert!(out.lines().all(|l| l.split_whitespace().count() > 3));
+    golden("variants.txt", &out);
+}
+
+/// The golden file was checked by hand: the settings are the canonical
+/// ones of brief §1 (outermost-non-empty start, singletons allowed, forward,
+/// occupied relay and trigger, innermost-non-empty capturing row,
+/// innermost-row victim, no lone-seed step), 72 seeds on 6×6, and the
+/// circuits are brief §2's: South a1 … f1, f2 … a2, a3 … f3; North f6 … a6,
+/// a5 … f5, f4 … a4.
+#[test]
+fn show_katro_6x6() {
+    let out = ok(&["show", "katro-6x6"]);
+    assert!(out.contains(
+        "South (player 1) forward circuit: a1 b1 c1 d1 e1 f1 f2 e2 d2 c2 b2 a2 a3 b3 c3 d3 e3 f3 -> a1"
+    ));
+    assert!(out.contains(
+        "North (player 2) forward circuit: f6 e6 d6 c6 b6 a6 a5 b5 c5 d5 e5 f5 f4 e4 d4 c4 b4 a4 -> f6"
+    ));
+    golden("show-katro-6x6.txt", &out);
+    // The same file given as a path shows the same rules.
+    let by_path = ok(&["show", &manifest_path("variants/katro-6x6.toml")]);
+    assert_eq!(by_path, out);
+}
+
+/// `katro show` of every preset runs, and prints a file `katro show` can
+/// read back: its TOML part parses as a variant with the same settings.
+#[test]
+fn show_output_reads_back_as_a_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in katro::rules::preset_names() {
+        let out = ok(&["show", name]);
+        let path = dir.path().join(format!("{name}.toml"));
+        // `rules_string` is informative, not a setting.
+        let text: String = out
+            .lines()
+            .filter(|l| !l.starts_with("rules_string"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&path, text).unwrap();
+        let again = ok(&["show", path.to_str().unwrap()]);
+        assert_eq!(again, out, "{name}");
+    }
+}
+
+/// Brief §3's opening: the printed board, row 6 on top, is, row 1 first:
+/// 0 3 1 0 1 4 / 3 0 3 3 1 4 / 3 0 3 3 3 3 / 2 0 2 2 2 2 / 2… / 2….
+#[test]
+fn replay_the_brief_opening() {
+    let out = ok(&["replay", "katro-6x6", "c1"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "variant": "katro-6x6",
+            "board": [
+                [0, 3, 1, 0, 1, 4],
+                [3, 0, 3, 3, 1, 4],
+                [3, 0, 3, 3, 3, 3],
+                [2, 0, 2, 2, 2, 2],
+                [2, 2, 2, 2, 2, 2],
+                [2, 2, 2, 2, 2, 2],
+            ],
+            "to_move": 2,
+            "plies": 1,
+            "status": "ongoing",
+            "winner": null,
+            "legal": ["a6", "b6", "c6", "d6", "e6", "f6"],
+        })
+    );
+    golden("replay-katro-6x6-c1.json", &out);
+    // No moves: the start.
+    let v: Value = serde_json::from_str(&ok(&["replay", "katro-6x6"])).unwrap();
+    assert_eq!(v["board"], json!(vec![vec![2; 6]; 6]));
+    assert_eq!(v["to_move"], 1);
+    assert_eq!(v["legal"], json!(["a1", "b1", "c1", "d1", "e1", "f1"]));
+}
+
+/// The trace tells the brief's §3 account of c1, lap by lap.
+#[test]
+fn replay_trace() {
+    let out = ok(&["replay", "katro-6x6", "c1", "--trace"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let t = &v["trace"][0];
+    assert_eq!(t["ply"], 1);
+    assert_eq!(t["player"], 1);
+    assert_eq!(t["move"], "c1");
+    assert_eq!(t["laps"], 7);
+    assert_eq!(t["captures"], 1);
+    assert_eq!(t["seeds_captured"], 2);
+    assert_eq!(t["seeds_sown"], 23);
+    assert_eq!(t["end"], "empty-hole");
+    assert_eq!(t["board"], v["board"]);
+    assert_eq!(
+        t["events"],
+        json!([
+            "lift 2 from c1",
+            "last seed in e1 (was occupied)",
+            "relay 3 from e1",
+            "last seed in e2 (was occupied)",
+            "relay 3 from e2",
+            "last seed in b2 (was occupied)",
+            "relay 3 from b2",
+            "last seed in b3 (was occupied)",
+            "capture 2 from b4 with the 3 in b3: 5 seeds",
+            "sow 5 on from b3",
+            "last seed in a1 (was occupied)",
+            "relay 3 from a1",
+            "last seed in d1 (was occupied)",
+            "relay 4 from d1",
+            "last seed in e2 (was empty)",
+            "move ends: empty-hole",
+        ])
+    );
+    // Without --trace there is no trace key.
+    let plain: Value = serde_json::from_str(&ok(&["replay", "katro-6x6", "c1"])).unwrap();
+    assert!(plain.get("trace").is_none());
+}
+
+/// Moves with a suffix, as the each-move presets need them.
+#[test]
+fn replay_with_directions() {
+    // katro-wikipedia b1-. South's backward circuit from b1: a1 f3 e3 d3 c3
+    // b3 a3 a2 b2 c2 d2 e2 f2 f1 e1 d1 c1 b1. Lift 2: a1 f3; f3 occupied
+    // (Wikipedia captures only on an empty landing): relay 3: e3 d3 c3;
+    // relay 3: b3 a3 a2; relay 3: b2 c2 d2; relay 3: e2 f2 f1; relay 3: e1
+    // d1 c1; relay 3 from c1: b1 a1 f3, f3 was emptied: an empty landing in
+    // South's inner row facing f4 (2): capture 2 + 1 = 3, sown backward: e3
+    // d3 c3; c3 was emptied: empty, facing c4 (2): capture 3: b3 a3 a2; a2
+    // was emptied, but row 2 is not South's innermost non-empty row: the
+    // move ends. 9 laps, 2 captures of 2 seeds, 2 + 6×3 + 3 + 3 = 26 sown.
+    let out = ok(&["replay", "katro-wikipedia", "b1-", "--trace"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["board"],
+        json!([
+            [4, 1, 0, 3, 3, 0],
+            [1, 3, 3, 0, 3, 3],
+            [4, 4, 0, 4, 4, 0],
+            [2, 2, 0, 2, 2, 0],
+            [2, 2, 2, 2, 2, 2],
+            [2, 2, 2, 2, 2, 2],
+        ])
+    );
+    let t = &v["trace"][0];
+    assert_eq!(
+        [
+            &t["laps"],
+            &t["captures"],
+            &t["seeds_captured"],
+            &t["seeds_sown"]
+        ],
+        [9, 2, 4, 26]
+    );
+    assert_eq!(v["legal"].as_array().unwrap().len(), 12);
+    assert_eq!(v["legal"][0], "a6+");
+    assert_eq!(v["legal"][1], "a6-");
+}
+
+/// A variant given as a path, with its own starting layout: the endless
+/// 2×2 position of tests/rules_examples.rs (a1=1, b1=3, b2=1; b1 relays
+/// for ever between a1=3 b1=1 and a1=1 b1=3).
+#[test]
+fn replay_a_variant_file_to_an_endless_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two-by-two.toml");
+    std::fs::write(
+        &path,
+        "name = \"two-by-two\"\n[board]\nrows = 2\nholes = 2\nlayout = [[1, 3], [0, 1]]\n\
+         [rules]\ncapture_trigger = \"empty\"\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let v: Value = serde_json::from_str(&ok(&["replay", file, "b1"])).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "variant": "two-by-two",
+            "board": [[1, 3], [0, 1]],
+            "to_move": 2,
+            "plies": 1,
+            "status": "endless-move",
+            "winner": null,
+            "legal": [],
+        })
+    );
+    // Nothing can be played after the game is over.
+    fails(
+        &["replay", file, "b1", "a2"],
+        &["move 2", "`a2`", "already over", "endless-move"],
+    );
+    // A shipped preset's file by path.
+    let v: Value = serde_json::from_str(&ok(&[
+        "replay",
+        &manifest_path("variants/katro-4x4.toml"),
+        "a1",
+    ]))
+    .unwrap();
+    assert_eq!(v["variant"], "katro-4x4");
+    // 4×4 a1 (worked in tests/perft.rs): b1 c1; relay 3: d1 d2 c2; c2 takes
+    // c3: 5: b2 a2 a1 b1 c1, c1 was empty.
+    assert_eq!(
+        v["board"],
+        json!([[1, 4, 1, 3], [3, 3, 0, 3], [2, 2, 0, 2], [2, 2, 2, 2]])
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Moves that cannot be played
+
+#[test]
+fn an_illegal_move_names_itself_its_place_and_the_legal_moves() {
+    // c1 again: North is to move.
+    fails(
+        &["replay", "katro-6x6", "c1", "c1"],
+        &["move 2", "`c1`", "illegal", "a6 b6 c6 d6 e6 f6"],
+    );
+    // A suffix where the direction is fixed.
+    fails(
+        &["replay", "katro-6x6", "c1+"],
+        &["move 1", "`c1+`", "a1 b1 c1 d1 e1 f1"],
+    );
+    // No suffix where one is needed.
+    fails(
+        &["replay", "katro-wikipedia", "c1"],
+        &["move 1", "`c1`", "a1+ a1-"],
+    );
+    // A lone-seed step where there is none.
+    fails(
+        &["replay", "katro-6x6-diagonal", "b2>c3"],
+        &["move 1", "`b2>c3`"],
+    );
+}
+
+#[test]
+fn an_unreadable_move_says_why() {
+    fails(
+        &["replay", "katro-6x6", "c1", "a6", "q1"],
+        &["move 3", "`q1`", "columns run from a to f", "legal moves:"],
+    );
+    fails(
+        &["replay", "katro-6x6", "c9"],
+        &["move 1", "`c9`", "rows run from 1 to 6"],
+    );
+    for bad in [
+        "", "1c", "c", "c0", "c01", "C1", "c1*", "c1>", ">c1", "c1>c2>c3", "é1",
+    ] {
+        fails(&["replay", "katro-6x6", bad], &["move 1", "is not a move"]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bad variant files: each exits 2 naming the file and the key or line.
+
+/// Writes `text` to a file named `name` in a fresh folder and runs `katro
+/// show` on it, expecting exit 2 and every needle in the message.
+fn bad_file(name: &str, text: &str, needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let file = path.to_str().unwrap();
+    let mut all = vec![file];
+    all.extend_from_slice(needles);
+    fails(&["show", file], &all);
+    // replay reads the file the same way.
+    fails(&["replay", file, "a1"], &all);
+}
+
+const BOARD: &str = "[board]\nrows = 6\nholes = 6\nseeds = 2\n";
+
+#[test]
+fn missing_file() {
+    fails(
+        &["show", "/no/such/folder/variant.toml"],
+        &["/no/such/folder/variant.toml", "cannot read"],
+    );
+    fails(
+        &["show", "nosuch"],
+        &["unknown variant `nosuch`", "katro-6x6"],
+    );
+}
+
+#[test]
+fn toml_syntax_error() {
+    bad_file("syntax.toml", "[board]\nrows = 6\nholes = = 6\n", &[":3:"]);
+}
+
+#[test]
+fn unknown_key() {
+    bad_file(
+        "unknown.toml",
+        &format!("{BOARD}[rules]\nspeed = 3\n"),
+        &[":6:", "unknown field `speed`", "direction"],
+    );
+}
+
+#[test]
+fn value_outside_its_allowed_set() {
+    bad_file(
+        "sideways.toml",
+        &format!("{BOARD}[rules]\ndirection = \"sideways\"\n"),
+        &[
+            ":6:",
+            "`rules.direction`",
+            "`sideways`",
+            "`forward`, `each-move`, `once-per-game`",
+        ],
+    );
+    bad_file(
+        "victim.toml",
+        &format!("{BOARD}[rules]\nvictim = \"all\"\n"),
+        &[
+            ":6:",
+            "`rules.victim`",
+            "`innermost-row`, `column`, `whole-column`",
+        ],
+    );
+    bad_file(
+        "plies.toml",
+        &format!("{BOARD}[rules]\nply_limit = 0\n"),
+        &[":6:", "`rules.ply_limit`", "from 1 to"],
+    );
+    bad_file(
+        "type.toml",
+        "[board]\nrows = \"six\"\nholes = 6\nseeds = 2\n",
+        &[":2:", "`board.rows`", "integer"],
+    );
+}
+
+#[test]
+fn odd_rows() {
+    bad_file(
+        "odd.toml",
+        "[board]\nrows = 5\nholes = 6\nseeds = 2\n",
+        &[":2:", "`board.rows`", "even"],
+    );
+}
+
+#[test]
+fn rows_out_of_range() {
+    for rows in ["0", "10", "-2"] {
+        bad_file(
+            "rows.toml",
+            &format!("[board]\nrows = {rows}\nholes = 6\nseeds = 2\n"),
+            &[":2:", "`board.rows`", "from 2 to 8"],
+        );
+    }
+}
+
+#[test]
+fn holes_out_of_range() {
+    for holes in ["1", "17"] {
+        bad_file(
+            "holes.toml",
+            &format!("[board]\nrows = 6\nholes = {holes}\nseeds = 2\n"),
+            &[":3:", "`board.holes`", "from 2 to 16"],
+        );
+    }
+}
+
+#[test]
+fn too_many_seeds() {
+    bad_file(
+        "seeds.toml",
+        "[board]\nrows = 8\nholes = 16\nseeds = 600\n",
+        &[":4:", "`board.seeds`", "76800", "at most 65535"],
+    );
+    bad_file(
+        "layout.toml",
+        "[board]\nrows = 2\nholes = 2\nlayout = [[40000, 0], [0, 40000]]\n",
+        &[":4:", "`board.layout`", "80000", "at most 65535"],
+    );
+    bad_file(
+        "huge.toml",
+        "[board]\nrows = 6\nholes = 6\nseeds = 99999999999999999999\n",
+        &[":4:", "`board.seeds`"],
+    );
+}
+
+#[test]
+fn layout_shape_mismatch() {
+    bad_file(
+        "rows.toml",
+        "[board]\nrows = 4\nholes = 2\nlayout = [[1, 1], [1, 1], [1, 1]]\n",
+        &[":4:", "`board.layout`", "has 3 rows", "`board.rows` is 4"],
+    );
+    bad_file(
+        "holes.toml",
+        "[board]\nrows = 2\nholes = 2\nlayout = [[1, 1, 1], [1, 1]]\n",
+        &[
+            ":4:",
+            "`board.layout`",
+            "row 1 has 3 holes",
+            "`board.holes` is 2",
+        ],
+    );
+    bad_file(
+        "empty-side.toml",
+        "[board]\nrows = 2\nholes = 2\nlayout = [[0, 0], [1, 1]]\n",
+        &[":4:", "`board.layout`", "at least one seed"],
+    );
+    bad_file(
+        "both.toml",
+        "[board]\nrows = 2\nholes = 2\nseeds = 1\nlayout = [[1, 1], [1, 1]]\n",
+        &[":5:", "`board.layout`", "not both"],
+    );
+}
+
+#[test]
+fn files_that_are_not_variants() {
+    bad_file("empty.toml", "", &["missing field `board`"]);
+    bad_file("binary.toml", "\u{0}\u{1}\u{2}", &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.toml");
+    std::fs::write(&path, [0xff, 0xfe, b'x']).unwrap();
+    fails(
+        &["show", path.to_str().unwrap()],
+        &["latin1.toml", "cannot read"],
+    );
+    let folder = dir.path().join("folder.toml");
+    std::fs::create_dir(&folder).unwrap();
+    fails(
+        &["show", folder.to_str().unwrap()],
+        &["folder.toml", "cannot read"],
+    );
+}
+
+#[test]
+fn bad_command_lines() {
+    let run = katro(&["replay"]);
+    assert_eq!(run.code, 2);
+    let run = katro(&["no-such-command"]);
+    assert_eq!(run.code, 2);
+    let run = katro(&["--help"]);
+    assert_eq!(run.code, 0);
+}

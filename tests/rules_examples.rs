@@ -1,0 +1,1430 @@
+//! Golden tests: the worked examples of the rules brief (section 3) and at
+//! least one hand-worked case for every value of every rule setting.
+//!
+//! Every expected board and report below was worked out by hand from the
+//! rules brief, seed by seed, in the comment above it; none was copied from
+//! the engine's output. Boards are written as in the brief: row R on top.
+//!
+//! Circuits used below (brief §2):
+//! - 6×6 South: a1 b1 c1 d1 e1 f1, f2 e2 d2 c2 b2 a2, a3 b3 c3 d3 e3 f3, a1 …
+//!   North: f6 … a6, a5 … f5, f4 … a4, f6 …
+//! - 4×4 South: a1 b1 c1 d1, d2 c2 b2 a2, a1 …   North: d4 c4 b4 a4, a3 b3 c3 d3, d4 …
+//! - 2×2 South: a1 b1, a1 …
+
+use katro::engine::{Dir, MoveEnd, MoveReport, Player, Position, Status};
+use katro::notation::{board_text, move_name, parse_board_text, parse_move};
+use katro::rules::{Rules, parse_variant, preset};
+
+/// A variant from inline TOML: the board shape plus `[rules]` lines; every
+/// rule not given takes its canonical default.
+fn variant(rows: usize, holes: usize, rules_toml: &str) -> Rules {
+    let text = format!(
+        "name = \"test\"\n[board]\nrows = {rows}\nholes = {holes}\nseeds = 2\n[rules]\n{rules_toml}\n"
+    );
+    parse_variant("inline-test.toml", &text, "test").unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn shipped(name: &str) -> Rules {
+    preset(name).unwrap_or_else(|| panic!("no preset {name}"))
+}
+
+/// A position from a board printed as in the brief, with no direction fixed
+/// and no plies played.
+fn at(rules: &Rules, board: &str, to_move: Player) -> Position {
+    at_ply(rules, board, to_move, 0)
+}
+
+fn at_ply(rules: &Rules, board: &str, to_move: Player, plies: u32) -> Position {
+    let holes = parse_board_text(rules, board).unwrap_or_else(|e| panic!("{e}"));
+    rules
+        .position(&holes, to_move, [None, None], plies)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn legal(rules: &Rules, pos: &Position) -> Vec<String> {
+    rules
+        .legal_moves(pos)
+        .iter()
+        .map(|&m| move_name(rules, m))
+        .collect()
+}
+
+/// Plays a move written in the brief's notation; it must be legal.
+fn play(rules: &Rules, pos: &Position, mv: &str) -> (Position, MoveReport) {
+    let m = parse_move(rules, mv).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(move_name(rules, m), mv, "notation round trip");
+    let mut after = *pos;
+    let total_before = seeds_on_board(rules, pos);
+    let report = rules.play(&mut after, m).unwrap_or_else(|_| {
+        panic!(
+            "{mv} is illegal here; legal: {:?}\n{}",
+            legal(rules, pos),
+            board_text(rules, pos)
+        )
+    });
+    assert_eq!(
+        seeds_on_board(rules, &after),
+        total_before,
+        "seeds conserved"
+    );
+    assert_eq!(after.plies(), pos.plies() + 1);
+    assert_eq!(after.to_move(), pos.to_move().other());
+    (after, report)
+}
+
+/// The move must be rejected, and the position left as it was.
+fn assert_illegal(rules: &Rules, pos: &Position, mv: &str) {
+    let m = parse_move(rules, mv).unwrap_or_else(|e| panic!("{e}"));
+    let mut p = *pos;
+    assert!(
+        rules.play(&mut p, m).is_err(),
+        "{mv} should be illegal; legal: {:?}",
+        legal(rules, pos)
+    );
+    assert_eq!(p, *pos, "a rejected move changes nothing");
+}
+
+fn seeds_on_board(rules: &Rules, pos: &Position) -> u32 {
+    (0..rules.hole_count()).map(|h| pos.seeds(h) as u32).sum()
+}
+
+fn assert_board(rules: &Rules, pos: &Position, expected: &str) {
+    let want = parse_board_text(rules, expected).unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<u16> = (0..rules.hole_count()).map(|h| pos.seeds(h)).collect();
+    assert_eq!(
+        got,
+        want,
+        "\nboard after the move:\n{}expected:\n{expected}",
+        board_text(rules, pos)
+    );
+}
+
+fn report(
+    laps: u64,
+    captures: u32,
+    seeds_captured: u64,
+    seeds_sown: u64,
+    end: MoveEnd,
+) -> MoveReport {
+    MoveReport {
+        laps,
+        captures,
+        seeds_captured,
+        seeds_sown,
+        end,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Brief §3: the opening c1, with the exact board printed in the brief.
+
+#[test]
+fn brief_opening_c1() {
+    let rules = shipped("katro-6x6");
+    let start = rules.start();
+    // Six legal first moves: South's outermost non-empty row is row 1, full.
+    assert_eq!(legal(&rules, &start), ["a1", "b1", "c1", "d1", "e1", "f1"]);
+    // Brief §3: lift 2, sow d1 e1; relay 3 from e1: f1 f2 e2; relay 3 from
+    // e2: d2 c2 b2; relay 3 from b2: a2 a3 b3; b3 captures b4's 2: 2+3 = 5
+    // sown c3 d3 e3 f3 a1; relay 3 from a1: b1 c1 d1; relay 4 from d1: e1 f1
+    // f2 e2, e2 was empty: the move ends. Seven laps; sown 2+3+3+3+5+3+4 = 23.
+    let (after, r) = play(&rules, &start, "c1");
+    assert_board(
+        &rules,
+        &after,
+        "
+        6  2 2 2 2 2 2
+        5  2 2 2 2 2 2
+        4  2 0 2 2 2 2
+        3  3 0 3 3 3 3
+        2  3 0 3 3 1 4
+        1  0 3 1 0 1 4
+           a b c d e f",
+    );
+    assert_eq!(r, report(7, 1, 2, 23, MoveEnd::EmptyHole));
+    assert_eq!(rules.status(&after), Status::Ongoing);
+    // North's row 6 is untouched: six moves, listed in board order.
+    assert_eq!(legal(&rules, &after), ["a6", "b6", "c6", "d6", "e6", "f6"]);
+}
+
+/// The other five openings of katro-6x6, worked by hand the same way. They
+/// are the depth-1 positions of the perft golden file (tests/perft), so that
+/// file's first line rests on these.
+#[test]
+fn every_opening_of_katro_6x6() {
+    let rules = shipped("katro-6x6");
+    let start = rules.start();
+    // a1: lift 2: b1 c1; relay 3 c1: d1 e1 f1; relay 3 f1: f2 e2 d2; relay 3
+    // d2: c2 b2 a2; relay 3 a2: a3 b3 c3; c3 takes c4 (2): 5 from c3: d3 e3
+    // f3 a1 b1; relay 4 b1: c1 d1 e1 f1, f1 was empty. 7 laps, 2+3+3+3+3+5+4.
+    let a1 = "6  2 2 2 2 2 2
+              5  2 2 2 2 2 2
+              4  2 2 0 2 2 2
+              3  3 3 0 3 3 3
+              2  0 3 3 0 3 3
+              1  1 0 1 4 4 1";
+    // b1: lift 2: c1 d1; relay 3 d1: e1 f1 f2; relay 3 f2: e2 d2 c2; relay 3
+    // c2: b2 a2 a3; a3 takes a4 (2): 5 from a3: b3 c3 d3 e3 f3; f3 (now 3)
+    // takes f4 (2): 5 from f3: a1 b1 c1 d1 e1; relay 4 e1: f1 f2 e2 d2;
+    // relay 4 d2: c2 b2 a2 a3, a3 was empty. 8 laps, 2+3+3+3+5+5+4+4.
+    let b1 = "6  2 2 2 2 2 2
+              5  2 2 2 2 2 2
+              4  0 2 2 2 2 0
+              3  1 3 3 3 3 0
+              2  4 4 1 0 4 1
+              1  3 1 4 1 0 4";
+    // d1: lift 2: e1 f1; relay 3 f1: f2 e2 d2; relay 3 d2: c2 b2 a2; relay 3
+    // a2: a3 b3 c3; c3 takes c4 (2): 5 from c3: d3 e3 f3 a1 b1; relay 3 b1:
+    // c1 d1 e1; relay 4 e1: f1 f2 e2 d2, d2 was empty. 7 laps, 2+3+3+3+5+3+4.
+    let d1 = "6  2 2 2 2 2 2
+              5  2 2 2 2 2 2
+              4  2 2 0 2 2 2
+              3  3 3 0 3 3 3
+              2  0 3 3 1 4 4
+              1  3 0 3 1 0 1";
+    // e1: lift 2: f1 f2; relay 3 f2: e2 d2 c2; relay 3 c2: b2 a2 a3; a3 takes
+    // a4 (2): 5 from a3: b3 c3 d3 e3 f3; f3 takes f4 (2): 5 from f3: a1 b1
+    // c1 d1 e1, e1 was empty. 5 laps, 2+3+3+5+5.
+    let e1 = "6  2 2 2 2 2 2
+              5  2 2 2 2 2 2
+              4  0 2 2 2 2 0
+              3  0 3 3 3 3 0
+              2  3 3 0 3 3 0
+              1  3 3 3 3 1 3";
+    // f1: lift 2: f2 e2; relay 3 e2: d2 c2 b2; relay 3 b2: a2 a3 b3; b3 takes
+    // b4 (2): 5 from b3: c3 d3 e3 f3 a1; relay 3 a1: b1 c1 d1; relay 3 d1: e1
+    // f1 f2; relay 4 f2: e2 d2 c2 b2, b2 was empty. 7 laps, 2+3+3+5+3+3+4.
+    let f1 = "6  2 2 2 2 2 2
+              5  2 2 2 2 2 2
+              4  2 0 2 2 2 2
+              3  3 0 3 3 3 3
+              2  3 1 4 4 1 0
+              1  0 3 3 0 3 1";
+    let cases = [
+        ("a1", a1, report(7, 1, 2, 23, MoveEnd::EmptyHole)),
+        ("b1", b1, report(8, 2, 4, 29, MoveEnd::EmptyHole)),
+        ("d1", d1, report(7, 1, 2, 23, MoveEnd::EmptyHole)),
+        ("e1", e1, report(5, 2, 4, 18, MoveEnd::EmptyHole)),
+        ("f1", f1, report(7, 1, 2, 23, MoveEnd::EmptyHole)),
+    ];
+    for (mv, board, want) in cases {
+        let (after, r) = play(&rules, &start, mv);
+        assert_board(&rules, &after, board);
+        assert_eq!(r, want, "report of {mv}");
+    }
+}
+
+// Brief §3, priority rules. South: d2=1, f2=1, f1=1, row 3 empty. North:
+// b4=2 (A) or nothing in row 4 (B), f5=3, a6=1, f6=1. South plays f1: the
+// seed falls into f2, now 2, in South's innermost non-empty row (row 2).
+
+#[test]
+fn brief_priority_example_a() {
+    let rules = shipped("katro-6x6");
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 2 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 0 1 0 1
+         1  0 0 0 0 0 1",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["f1"]);
+    // North's row 4 holds seeds, so only f4 could be taken: empty, no
+    // capture. Relay 2 from f2: e2 d2; d2 (now 2, row 2) faces d4, empty: no
+    // capture; relay 2 from d2: c2 b2, b2 was empty. f5 keeps its 3.
+    let (after, r) = play(&rules, &pos, "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 2 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 1 1 0 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(3, 0, 0, 1 + 2 + 2, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn brief_priority_example_b() {
+    let rules = shipped("katro-6x6");
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 0 1 0 1
+         1  0 0 0 0 0 1",
+        Player::South,
+    );
+    // North's inner row is empty, so the victim is f5: capture 3, sow 3 + 2
+    // from f2: e2 d2 c2 b2 a2; a2 was empty, the move ends.
+    let (after, r) = play(&rules, &pos, "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  1 1 1 2 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(2, 1, 3, 1 + 5, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn brief_priority_example_c() {
+    let rules = shipped("katro-6x6");
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 0 0 0 0 0
+         3  1 0 0 0 0 0
+         2  0 0 0 1 0 1
+         1  0 0 0 0 0 1",
+        Player::South,
+    );
+    // As B with a seed in a3: row 3 is South's innermost non-empty row, so
+    // f2 cannot capture; the move goes as in A (d2 in row 2 cannot either).
+    let (after, r) = play(&rules, &pos, "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 0 0 0 0 0
+         3  1 0 0 0 0 0
+         2  0 1 1 0 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(3, 0, 0, 5, MoveEnd::EmptyHole));
+}
+
+/// The brief's opening seen from North: North's circuit is South's turned
+/// through 180 degrees, so North's d6 (c1 turned) gives the turned board.
+#[test]
+fn north_plays_the_turned_opening() {
+    let rules = shipped("katro-6x6");
+    let pos = at(
+        &rules,
+        "6  2 2 2 2 2 2
+         5  2 2 2 2 2 2
+         4  2 2 2 2 2 2
+         3  2 2 2 2 2 2
+         2  2 2 2 2 2 2
+         1  2 2 2 2 2 2",
+        Player::North,
+    );
+    // North's circuit: f6 e6 d6 c6 b6 a6, a5 … f5, f4 … a4. d6 lifts 2: c6
+    // b6; relay 3 b6: a6 a5 b5; relay 3 b5: c5 d5 e5; relay 3 e5: f5 f4 e4;
+    // e4 takes e3 (2): 5 from e4: d4 c4 b4 a4 f6; relay 3 f6: e6 d6 c6;
+    // relay 4 c6: b6 a6 a5 b5, b5 was empty. The brief's board turned.
+    let (after, r) = play(&rules, &pos, "d6");
+    assert_board(
+        &rules,
+        &after,
+        "6  4 1 0 1 3 0
+         5  4 1 3 3 0 3
+         4  3 3 3 3 0 3
+         3  2 2 2 2 0 2
+         2  2 2 2 2 2 2
+         1  2 2 2 2 2 2",
+    );
+    assert_eq!(r, report(7, 1, 2, 23, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// start: where a move may start.
+//
+// One 4×4 position for all three values. South: b1=1, d1=2, c2=3; North
+// a4=2 (row 3 empty).
+const START_POS: &str = "
+    4  2 0 0 0
+    3  0 0 0 0
+    2  0 0 3 0
+    1  0 1 0 2";
+
+#[test]
+fn start_outermost_non_empty() {
+    let rules = variant(4, 4, r#"start = "outermost-non-empty""#);
+    let pos = at(&rules, START_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["b1", "d1"]);
+    assert_illegal(&rules, &pos, "c2");
+    // d1 lifts 2: d2 c2; c2 (now 4) is in row 2, South's innermost
+    // non-empty row; North's row 3 is empty so the victim would be c4: empty,
+    // no capture. Relay 4 from c2: b2 a2 a1 b1; b1 was 1: relay 2 from b1
+    // (row 1 cannot capture while row 2 holds seeds): c1 d1, d1 was emptied.
+    let (after, r) = play(&rules, &pos, "d1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  1 1 0 1
+         1  1 0 1 1",
+    );
+    assert_eq!(r, report(3, 0, 0, 2 + 4 + 2, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn start_innermost_non_empty() {
+    let rules = variant(4, 4, r#"start = "innermost-non-empty""#);
+    let pos = at(&rules, START_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["c2"]);
+    assert_illegal(&rules, &pos, "d1");
+    // c2 lifts 3: b2 a2 a1; a1 was empty: the move ends.
+    let (after, r) = play(&rules, &pos, "c2");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  1 1 0 0
+         1  1 1 0 2",
+    );
+    assert_eq!(r, report(1, 0, 0, 3, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn start_any() {
+    let rules = variant(4, 4, r#"start = "any""#);
+    let pos = at(&rules, START_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["b1", "d1", "c2"]);
+    // c2 as under innermost-non-empty: b2 a2 a1, a1 was empty.
+    let (after, r) = play(&rules, &pos, "c2");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  1 1 0 0
+         1  1 1 0 2",
+    );
+    assert_eq!(r, report(1, 0, 0, 3, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// singletons. South's row 1: a1=1, c1=2, d1=1.
+const SINGLETON_POS: &str = "
+    4  2 0 0 0
+    3  0 0 0 0
+    2  0 0 0 0
+    1  1 0 2 1";
+// South's row 1 holds only singletons, row 2 holds b2=3.
+const ONLY_SINGLETONS_POS: &str = "
+    4  2 0 0 0
+    3  0 0 0 0
+    2  0 3 0 0
+    1  1 0 1 0";
+
+#[test]
+fn singletons_allowed() {
+    let rules = variant(4, 4, r#"singletons = "allowed""#);
+    let pos = at(&rules, SINGLETON_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["a1", "c1", "d1"]);
+    // d1 lifts 1: d2, empty: the move ends.
+    let (after, r) = play(&rules, &pos, "d1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 1
+         1  1 0 2 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 1, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn singletons_last_resort() {
+    let rules = variant(4, 4, r#"singletons = "last-resort""#);
+    let pos = at(&rules, SINGLETON_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["c1"]);
+    assert_illegal(&rules, &pos, "d1");
+    // c1 lifts 2: d1 d2; d2 was empty.
+    let (after, r) = play(&rules, &pos, "c1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 1
+         1  1 0 0 2",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    // With only singletons in the start rule's row they become legal.
+    let pos = at(&rules, ONLY_SINGLETONS_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["a1", "c1"]);
+    // a1 lifts 1: b1, empty.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 3 0 0
+         1  0 1 1 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 1, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn singletons_forbidden() {
+    let rules = variant(4, 4, r#"singletons = "forbidden""#);
+    let pos = at(&rules, SINGLETON_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["c1"]);
+    assert_illegal(&rules, &pos, "a1");
+    let (after, _) = play(&rules, &pos, "c1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 1
+         1  1 0 0 2",
+    );
+    // The start rule picks the row first (row 1, the outermost non-empty),
+    // then singletons are filtered out: South has no move although b2 holds
+    // 3, and loses.
+    let pos = at(&rules, ONLY_SINGLETONS_POS, Player::South);
+    assert!(legal(&rules, &pos).is_empty());
+    assert_illegal(&rules, &pos, "b2");
+    assert_eq!(rules.status(&pos), Status::Won(Player::North));
+}
+
+// ---------------------------------------------------------------------------
+// direction
+
+#[test]
+fn direction_forward() {
+    let rules = variant(4, 4, r#"direction = "forward""#);
+    let pos = at(
+        &rules,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 0
+         1  0 2 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["b1"]);
+    assert_illegal(&rules, &pos, "b1+");
+    assert_illegal(&rules, &pos, "b1-");
+    // b1 lifts 2: c1 d1, d1 was empty.
+    let (after, r) = play(&rules, &pos, "b1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 0
+         1  0 0 1 1",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    // North, forward: d4 c4 b4 a4, a3 …: a4 lifts 2: a3 b3, b3 was empty.
+    let (after, _) = play(&rules, &after, "a4");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 0
+         3  1 1 0 0
+         2  0 0 0 0
+         1  0 0 1 1",
+    );
+}
+
+#[test]
+fn direction_each_move() {
+    let rules = variant(4, 4, r#"direction = "each-move""#);
+    let pos = at(
+        &rules,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 0
+         1  0 2 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["b1+", "b1-"]);
+    assert_illegal(&rules, &pos, "b1");
+    // b1+ lifts 2: c1 d1, d1 was empty.
+    let (after, r) = play(&rules, &pos, "b1+");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 0
+         1  0 0 1 1",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    // b1- lifts 2 backward: a1, then a2 (the circuit's last hole), empty.
+    let (after, r) = play(&rules, &pos, "b1-");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  1 0 0 0
+         1  1 0 0 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    // The choice is not kept: North still chooses, and so does South after.
+    assert_eq!(legal(&rules, &after), ["a4+", "a4-"]);
+    assert_eq!(after.fixed_dir(Player::South), None);
+}
+
+#[test]
+fn direction_once_per_game() {
+    let rules = variant(4, 4, r#"direction = "once-per-game""#);
+    let pos = at(
+        &rules,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 3
+         1  0 2 0 0",
+        Player::South,
+    );
+    // South's first move carries the suffix.
+    assert_eq!(legal(&rules, &pos), ["b1+", "b1-"]);
+    assert_illegal(&rules, &pos, "b1");
+    // b1- lifts 2 backward: a1 a2, a2 was empty. South keeps "backward".
+    let (pos, r) = play(&rules, &pos, "b1-");
+    assert_board(
+        &rules,
+        &pos,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  1 0 0 3
+         1  1 0 0 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    assert_eq!(pos.fixed_dir(Player::South), Some(Dir::Backward));
+    // North has not chosen yet: suffixes. a4+ lifts 2 forward: a3 b3, b3
+    // was empty (North's row 3 was empty, so a3 is no victim-side matter).
+    assert_eq!(legal(&rules, &pos), ["a4+", "a4-"]);
+    let (pos, _) = play(&rules, &pos, "a4+");
+    assert_board(
+        &rules,
+        &pos,
+        "4  0 0 0 0
+         3  1 1 0 0
+         2  1 0 0 3
+         1  1 0 0 0",
+    );
+    assert_eq!(pos.fixed_dir(Player::North), Some(Dir::Forward));
+    // South's later moves carry no suffix and sow backward.
+    assert_eq!(legal(&rules, &pos), ["a1"]);
+    assert_illegal(&rules, &pos, "a1+");
+    assert_illegal(&rules, &pos, "a1-");
+    // a1 lifts 1 backward: a2 (now 2), occupied, in row 2 (South's innermost
+    // non-empty row); North's row 3 holds seeds and a3=1: capture 1 + 2 = 3,
+    // sown backward from a2: b2 c2 d2; d2 (now 4) is occupied, faces d3,
+    // empty while row 3 still holds b3: no capture; relay 4 backward from
+    // d2: d1 c1 b1 a1, a1 was emptied: the move ends.
+    let (pos, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &pos,
+        "4  0 0 0 0
+         3  0 1 0 0
+         2  0 1 1 0
+         1  1 1 1 1",
+    );
+    assert_eq!(r, report(3, 1, 1, 1 + 3 + 4, MoveEnd::EmptyHole));
+    assert_eq!(pos.fixed_dir(Player::South), Some(Dir::Backward));
+    // North's later moves carry no suffix either.
+    assert_eq!(legal(&rules, &pos), ["b3"]);
+}
+
+// ---------------------------------------------------------------------------
+// relay. South: a1=2, c1=1, d2=1; North a3=1 (so North's row 3 holds seeds
+// but d3 is empty: no capture at d2).
+const RELAY_POS: &str = "
+    4  0 0 0 0
+    3  1 0 0 0
+    2  0 0 0 1
+    1  2 0 1 0";
+
+#[test]
+fn relay_occupied() {
+    let rules = variant(4, 4, r#"relay = "occupied""#);
+    let pos = at(&rules, RELAY_POS, Player::South);
+    // a1 lifts 2: b1 c1; c1 (now 2, row 1) relays: d1 d2; d2 (now 2, row 2)
+    // faces d3, empty: relays: c2 b2, b2 was empty.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 0
+         3  1 0 0 0
+         2  0 1 1 0
+         1  0 1 0 1",
+    );
+    assert_eq!(r, report(3, 0, 0, 6, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn relay_outer_row() {
+    let rules = variant(4, 4, r#"relay = "outer-row""#);
+    let pos = at(&rules, RELAY_POS, Player::South);
+    // c1 is in the outer row: relays: d1 d2; d2 is in the inner row and
+    // cannot capture: the move ends there, on an occupied hole.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 0
+         3  1 0 0 0
+         2  0 0 0 2
+         1  0 1 0 1",
+    );
+    assert_eq!(r, report(2, 0, 0, 4, MoveEnd::NoRelay));
+}
+
+#[test]
+fn relay_never() {
+    let rules = variant(4, 4, r#"relay = "never""#);
+    let pos = at(&rules, RELAY_POS, Player::South);
+    // b1 c1; c1 occupied but nothing relays and row 1 cannot capture.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 0
+         3  1 0 0 0
+         2  0 0 0 1
+         1  0 1 2 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::NoRelay));
+}
+
+/// A lap of n ≥ (holes in the circuit) seeds goes round and drops into the
+/// hole it was lifted from too (the sources are silent; docs/RULES.md).
+#[test]
+fn a_full_round_drops_into_the_start_hole() {
+    let rules = shipped("katro-4x4");
+    let pos = at(
+        &rules,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 0
+         1  8 0 0 0",
+        Player::South,
+    );
+    // 8 seeds, 8 holes: b1 c1 d1 d2 c2 b2 a2 a1; a1 was emptied: empty.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  1 1 1 1
+         1  1 1 1 1",
+    );
+    assert_eq!(r, report(1, 0, 0, 8, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// capture_trigger. T1: d1=2 sows d2 c2, the last seed in an EMPTY c2,
+// facing c3=2. T2: the same with c2=1, so the last seed falls in an
+// OCCUPIED c2.
+const TRIGGER_EMPTY_LANDING: &str = "
+    4  1 0 0 0
+    3  0 0 2 0
+    2  0 0 0 0
+    1  0 0 0 2";
+const TRIGGER_OCCUPIED_LANDING: &str = "
+    4  1 0 0 0
+    3  0 0 2 0
+    2  0 0 1 0
+    1  0 0 0 2";
+// T1 under a trigger that captures on an empty landing: c2 (1) takes c3
+// (2): 3 from c2: b2 a2 a1; a1 (row 1) cannot capture while row 2 holds
+// seeds, and was empty: the move ends.
+const T1_CAPTURED: &str = "
+    4  1 0 0 0
+    3  0 0 0 0
+    2  1 1 0 1
+    1  1 0 0 0";
+// T2 under a trigger that captures on an occupied landing: c2 (2) takes c3
+// (2): 4 from c2: b2 a2 a1 b1; b1 was empty (and in row 1): the move ends.
+const T2_CAPTURED: &str = "
+    4  1 0 0 0
+    3  0 0 0 0
+    2  1 1 0 1
+    1  1 1 0 0";
+
+#[test]
+fn capture_trigger_occupied() {
+    let rules = variant(4, 4, r#"capture_trigger = "occupied""#);
+    // T1: c2 was empty: no capture, the move ends.
+    let (after, r) = play(
+        &rules,
+        &at(&rules, TRIGGER_EMPTY_LANDING, Player::South),
+        "d1",
+    );
+    assert_board(
+        &rules,
+        &after,
+        "4  1 0 0 0
+         3  0 0 2 0
+         2  0 0 1 1
+         1  0 0 0 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    let (after, r) = play(
+        &rules,
+        &at(&rules, TRIGGER_OCCUPIED_LANDING, Player::South),
+        "d1",
+    );
+    assert_board(&rules, &after, T2_CAPTURED);
+    assert_eq!(r, report(2, 1, 2, 2 + 4, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn capture_trigger_empty() {
+    let rules = variant(4, 4, r#"capture_trigger = "empty""#);
+    let (after, r) = play(
+        &rules,
+        &at(&rules, TRIGGER_EMPTY_LANDING, Player::South),
+        "d1",
+    );
+    assert_board(&rules, &after, T1_CAPTURED);
+    assert_eq!(r, report(2, 1, 2, 2 + 3, MoveEnd::EmptyHole));
+    // T2: c2 was occupied: it relays instead of capturing: 2 from c2: b2 a2;
+    // a2 was empty, in row 2, but faces a3, empty while row 3 holds c3: no
+    // capture, the move ends.
+    let (after, r) = play(
+        &rules,
+        &at(&rules, TRIGGER_OCCUPIED_LANDING, Player::South),
+        "d1",
+    );
+    assert_board(
+        &rules,
+        &after,
+        "4  1 0 0 0
+         3  0 0 2 0
+         2  1 1 0 1
+         1  0 0 0 0",
+    );
+    assert_eq!(r, report(2, 0, 0, 4, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn capture_trigger_either() {
+    let rules = variant(4, 4, r#"capture_trigger = "either""#);
+    let (after, r) = play(
+        &rules,
+        &at(&rules, TRIGGER_EMPTY_LANDING, Player::South),
+        "d1",
+    );
+    assert_board(&rules, &after, T1_CAPTURED);
+    assert_eq!(r, report(2, 1, 2, 5, MoveEnd::EmptyHole));
+    let (after, r) = play(
+        &rules,
+        &at(&rules, TRIGGER_OCCUPIED_LANDING, Player::South),
+        "d1",
+    );
+    assert_board(&rules, &after, T2_CAPTURED);
+    assert_eq!(r, report(2, 1, 2, 6, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// capturing_row. South: a1=1, b1=1, row 2 empty; North b3=2, d4=1. a1 sows
+// b1 (now 2), in South's outer row, which is also its innermost non-empty
+// row.
+const CAPTURING_ROW_POS: &str = "
+    4  0 0 0 1
+    3  0 2 0 0
+    2  0 0 0 0
+    1  1 1 0 0";
+
+#[test]
+fn capturing_row_innermost_non_empty() {
+    let rules = variant(4, 4, r#"capturing_row = "innermost-non-empty""#);
+    let pos = at(&rules, CAPTURING_ROW_POS, Player::South);
+    // b1 takes b3 (2): 4 from b1: c1 d1 d2 c2, c2 was empty.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 1
+         3  0 0 0 0
+         2  0 0 1 1
+         1  0 0 1 1",
+    );
+    assert_eq!(r, report(2, 1, 2, 1 + 4, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn capturing_row_inner() {
+    let rules = variant(4, 4, r#"capturing_row = "inner""#);
+    let pos = at(&rules, CAPTURING_ROW_POS, Player::South);
+    // b1 is not in the inner row: relay 2 from b1: c1 d1, d1 was empty.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 1
+         3  0 2 0 0
+         2  0 0 0 0
+         1  0 0 1 1",
+    );
+    assert_eq!(r, report(2, 0, 0, 1 + 2, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// victim. The position of the brief's example A: f2 (now 2) can capture;
+// North's row 4 holds b4=2 but f4 is empty; f5=3, f6=1.
+const EXAMPLE_A: &str = "
+    6  1 0 0 0 0 1
+    5  0 0 0 0 0 3
+    4  0 2 0 0 0 0
+    3  0 0 0 0 0 0
+    2  0 0 0 1 0 1
+    1  0 0 0 0 0 1";
+
+#[test]
+fn victim_innermost_row() {
+    // Judged on the whole row: row 4 holds seeds, f4 is empty: no capture
+    // (the brief's example A, played above on the preset; here named).
+    let rules = variant(6, 6, r#"victim = "innermost-row""#);
+    let (after, r) = play(&rules, &at(&rules, EXAMPLE_A, Player::South), "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 2 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 1 1 0 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(3, 0, 0, 5, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn victim_column() {
+    let rules = variant(6, 6, r#"victim = "column""#);
+    // Judged per column: f4 is empty, so f5 (3) is the victim: 3 + 2 = 5
+    // from f2: e2 d2 c2 b2 a2, a2 was empty.
+    let (after, r) = play(&rules, &at(&rules, EXAMPLE_A, Player::South), "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 0
+         4  0 2 0 0 0 0
+         3  0 0 0 0 0 0
+         2  1 1 1 2 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(2, 1, 3, 6, MoveEnd::EmptyHole));
+    // f4 and f5 empty: the column falls through to f6 (1): 1 + 2 = 3 from
+    // f2: e2 d2 c2; c2 was empty.
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 1
+         5  3 0 0 0 0 0
+         4  0 2 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 0 1 0 1
+         1  0 0 0 0 0 1",
+        Player::South,
+    );
+    let (after, r) = play(&rules, &pos, "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  3 0 0 0 0 0
+         4  0 2 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 1 2 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(2, 1, 1, 1 + 3, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn victim_whole_column() {
+    let rules = variant(6, 6, r#"victim = "whole-column""#);
+    // Every North hole of column f: f4 (0), f5 (3), f6 (1): 4 + 2 = 6 from
+    // f2: e2 d2 c2 b2 a2 a3; a3 was empty.
+    let (after, r) = play(&rules, &at(&rules, EXAMPLE_A, Player::South), "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 2 0 0 0 0
+         3  1 0 0 0 0 0
+         2  1 1 1 2 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(2, 1, 4, 1 + 6, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// min_victim_seeds: the brief's example B (victim f5 holds 3).
+const EXAMPLE_B: &str = "
+    6  1 0 0 0 0 1
+    5  0 0 0 0 0 3
+    4  0 0 0 0 0 0
+    3  0 0 0 0 0 0
+    2  0 0 0 1 0 1
+    1  0 0 0 0 0 1";
+
+#[test]
+fn min_victim_seeds() {
+    // 3 seeds meet a minimum of 3: example B's capture.
+    let rules = variant(6, 6, "min_victim_seeds = 3");
+    let (after, r) = play(&rules, &at(&rules, EXAMPLE_B, Player::South), "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  1 1 1 2 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(2, 1, 3, 6, MoveEnd::EmptyHole));
+    // A minimum of 4: no capture; the move goes as in example A: relay 2
+    // from f2: e2 d2; d2 faces d5 (row 4 empty), empty: relay: c2 b2.
+    let rules = variant(6, 6, "min_victim_seeds = 4");
+    let (after, r) = play(&rules, &at(&rules, EXAMPLE_B, Player::South), "f1");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 1
+         5  0 0 0 0 0 3
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 1 1 0 1 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(3, 0, 0, 5, MoveEnd::EmptyHole));
+}
+
+// min_victim_seeds_after_empty, with a trigger that captures on both
+// landings. d1=2 sows d2 c2; c2 faces c3=1 (North's inner row) and a4=1.
+const AFTER_EMPTY_POS: &str = "
+    4  1 0 0 0
+    3  0 0 1 0
+    2  0 0 0 0
+    1  0 0 0 2";
+
+#[test]
+fn min_victim_seeds_after_empty_one() {
+    let rules = variant(
+        4,
+        4,
+        "capture_trigger = \"either\"\nmin_victim_seeds_after_empty = 1",
+    );
+    let pos = at(&rules, AFTER_EMPTY_POS, Player::South);
+    // c2 was empty and takes c3 (1): 2 from c2: b2 a2; a2 was empty; row 3
+    // is now empty, so a2 faces a4 (1): 2 from a2: a1 b1; b1 was empty and
+    // row 1 cannot capture while row 2 holds seeds: the move ends. North
+    // has no seed left and no move: South wins.
+    let (after, r) = play(&rules, &pos, "d1");
+    assert_board(
+        &rules,
+        &after,
+        "4  0 0 0 0
+         3  0 0 0 0
+         2  0 1 0 1
+         1  1 1 0 0",
+    );
+    assert_eq!(r, report(3, 2, 2, 2 + 2 + 2, MoveEnd::EmptyHole));
+    assert_eq!(rules.status(&after), Status::Won(Player::South));
+}
+
+#[test]
+fn min_victim_seeds_after_empty_two() {
+    let rules = variant(
+        4,
+        4,
+        "capture_trigger = \"either\"\nmin_victim_seeds_after_empty = 2",
+    );
+    // The landing c2 was empty and the victim holds 1 < 2: no capture, the
+    // move ends.
+    let (after, r) = play(&rules, &at(&rules, AFTER_EMPTY_POS, Player::South), "d1");
+    assert_board(
+        &rules,
+        &after,
+        "4  1 0 0 0
+         3  0 0 1 0
+         2  0 0 1 1
+         1  0 0 0 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 2, MoveEnd::EmptyHole));
+    // An occupied landing (c2=1 before) is held to min_victim_seeds = 1 only:
+    // c2 (2) takes c3 (1): 3 from c2: b2 a2 a1; a1 was empty, in row 1: ends.
+    let pos = at(
+        &rules,
+        "4  1 0 0 0
+         3  0 0 1 0
+         2  0 0 1 0
+         1  0 0 0 2",
+        Player::South,
+    );
+    let (after, r) = play(&rules, &pos, "d1");
+    assert_board(
+        &rules,
+        &after,
+        "4  1 0 0 0
+         3  0 0 0 0
+         2  1 1 0 1
+         1  1 0 0 0",
+    );
+    assert_eq!(r, report(2, 1, 1, 2 + 3, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// lone_seed. South's only seed is b2 (6×6 middle row); North: c4=2 (so row
+// 4 holds seeds and a4 is empty), f5=1, a6=3.
+const LONE_B2: &str = "
+    6  3 0 0 0 0 0
+    5  0 0 0 0 0 1
+    4  0 0 2 0 0 0
+    3  0 0 0 0 0 0
+    2  0 1 0 0 0 0
+    1  0 0 0 0 0 0";
+
+#[test]
+fn lone_seed_none() {
+    let rules = shipped("katro-6x6");
+    let pos = at(&rules, LONE_B2, Player::South);
+    assert_eq!(legal(&rules, &pos), ["b2"]);
+    assert_illegal(&rules, &pos, "b2>c3");
+    assert_illegal(&rules, &pos, "b2>b3");
+    // b2 lifts 1: a2 (row 2 runs f2 … a2), empty.
+    let (after, r) = play(&rules, &pos, "b2");
+    assert_board(
+        &rules,
+        &after,
+        "6  3 0 0 0 0 0
+         5  0 0 0 0 0 1
+         4  0 0 2 0 0 0
+         3  0 0 0 0 0 0
+         2  1 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 1, MoveEnd::EmptyHole));
+}
+
+#[test]
+fn lone_seed_diagonal() {
+    let rules = shipped("katro-6x6-diagonal");
+    let pos = at(&rules, LONE_B2, Player::South);
+    assert_eq!(legal(&rules, &pos), ["b2", "b2>a3", "b2>c3"]);
+    assert_illegal(&rules, &pos, "b2>b3");
+    assert_illegal(&rules, &pos, "b2>c1");
+    // b2>c3: c3 faces c4 (2) in North's non-empty inner row: capture; 2 + 1
+    // = 3 sown forward from c3: d3 e3 f3, f3 was empty. The step is no lap.
+    let (after, r) = play(&rules, &pos, "b2>c3");
+    assert_board(
+        &rules,
+        &after,
+        "6  3 0 0 0 0 0
+         5  0 0 0 0 0 1
+         4  0 0 0 0 0 0
+         3  0 0 0 1 1 1
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(1, 1, 2, 3, MoveEnd::EmptyHole));
+    // b2>a3: a3 faces a4, empty while row 4 holds c4: the move ends there.
+    let (after, r) = play(&rules, &pos, "b2>a3");
+    assert_board(
+        &rules,
+        &after,
+        "6  3 0 0 0 0 0
+         5  0 0 0 0 0 1
+         4  0 0 2 0 0 0
+         3  1 0 0 0 0 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(0, 0, 0, 0, MoveEnd::Step));
+
+    // An outer-row seed on the edge has one diagonal; under the canonical
+    // capturing row the middle row can capture (it is then the innermost
+    // non-empty row): a1>b2 faces b5 (row 4 empty): 2 + 1 = 3 from b2: a2
+    // a3 b3, b3 was empty.
+    let pos = at(
+        &rules,
+        "6  3 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 0 0 0 0
+         1  1 0 0 0 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["a1", "a1>b2"]);
+    let (after, r) = play(&rules, &pos, "a1>b2");
+    assert_board(
+        &rules,
+        &after,
+        "6  3 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  1 1 0 0 0 0
+         2  1 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(1, 1, 2, 3, MoveEnd::EmptyHole));
+
+    // A lone seed in the inner row has nowhere deeper to step.
+    let pos = at(
+        &rules,
+        "6  3 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 1 0 0 0 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["b3"]);
+    // Two seeds on South's side: no step, however they lie.
+    let pos = at(
+        &rules,
+        "6  3 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 0 0 0 1
+         1  1 0 0 0 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["a1"]);
+}
+
+/// min_victim_seeds_after_empty holds a lone-seed step too: the hole it
+/// enters was empty (the sources are silent; docs/RULES.md).
+#[test]
+fn lone_seed_step_obeys_min_victim_seeds_after_empty() {
+    let rules = variant(
+        6,
+        6,
+        "lone_seed = \"diagonal\"\nmin_victim_seeds_after_empty = 3",
+    );
+    let pos = at(&rules, LONE_B2, Player::South);
+    // c4 holds 2 < 3: no capture, the seed stays in c3.
+    let (after, r) = play(&rules, &pos, "b2>c3");
+    assert_board(
+        &rules,
+        &after,
+        "6  3 0 0 0 0 0
+         5  0 0 0 0 0 1
+         4  0 0 2 0 0 0
+         3  0 0 1 0 0 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(0, 0, 0, 0, MoveEnd::Step));
+}
+
+#[test]
+fn lone_seed_straight() {
+    let rules = shipped("katro-ludii");
+    // North: b5=2 (row 4 empty), a6=1. South's only seed in b1.
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 0 0 0 0 0
+         1  0 1 0 0 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["b1+", "b1-", "b1>b2"]);
+    assert_illegal(&rules, &pos, "b1>a2");
+    // Outer to middle: b2 is not South's inner row, which alone captures in
+    // this reading, though column b holds a victim (b5): no capture.
+    let (after, r) = play(&rules, &pos, "b1>b2");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 1 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(0, 0, 0, 0, MoveEnd::Step));
+    // Middle to inner: b3 faces column b: b4 empty, so b5 (2) per column:
+    // capture 2 + 1 = 3, sown forward from b3: c3 d3 e3, e3 was empty.
+    assert_eq!(legal(&rules, &after), ["a6+", "a6-"]);
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 1 0 0 0 0
+         1  0 0 0 0 0 0",
+        Player::South,
+    );
+    assert_eq!(legal(&rules, &pos), ["b2+", "b2-", "b2>b3"]);
+    let (after, r) = play(&rules, &pos, "b2>b3");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 1 1 1 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(1, 1, 2, 3, MoveEnd::EmptyHole));
+}
+
+// ---------------------------------------------------------------------------
+// endless_move, lap_limit. A 2×2 board (one row a player; South's circuit
+// is a1 b1 a1 …). With capture_trigger = "empty" no landing in an occupied
+// hole captures, so North's seed b2 is never taken.
+//
+// South: a1=1, b1=3. South plays b1: lifts 3: a1 b1 a1: a1 = 3, b1 = 1, the
+// last seed in a1, which held 2: relay.
+//   state A: a1=3 b1=1, last seed in a1. Lift 3 from a1: b1 a1 b1: a1 = 1,
+//            b1 = 3, last in b1, which held 2: relay.
+//   state B: a1=1 b1=3, last seed in b1. Lift 3 from b1: a1 b1 a1: state A.
+// Lap k ends in state A for odd k and state B for even k: the relays cycle
+// with period 2 and never end.
+//
+// Exact detection (engine: Brent's algorithm on lap-end states, checked
+// from lap 64 on): lap 64 (state B) is saved; lap 65 (A) differs; lap 66
+// (B) equals the saved state: the move stops after 66 laps, having sown 3
+// seeds a lap (198), with the board in state B: a1=1, b1=3, as before it.
+const ENDLESS_POS: &str = "
+    2  0 1
+    1  1 3";
+
+#[test]
+fn endless_move_undecided() {
+    let rules = variant(
+        2,
+        2,
+        "capture_trigger = \"empty\"\nendless_move = \"undecided\"",
+    );
+    let pos = at(&rules, ENDLESS_POS, Player::South);
+    assert_eq!(legal(&rules, &pos), ["a1", "b1"]);
+    let (after, r) = play(&rules, &pos, "b1");
+    assert_board(&rules, &after, ENDLESS_POS);
+    assert_eq!(r, report(66, 0, 0, 198, MoveEnd::Endless));
+    assert_eq!(rules.status(&after), Status::EndlessMove);
+    assert_eq!(rules.status(&after).winner(), None);
+    assert!(rules.legal_moves(&after).is_empty());
+    // The other move ends. a1 lifts 1: b1 (now 4), occupied: relay 4 from
+    // b1: a1 b1 a1 b1, the last seed in b1, which held 1 from this lap:
+    // relay 2 from b1: a1 b1; b1 was emptied: an empty landing, which
+    // captures under this trigger: b1 faces b2 (1): 1 + 1 = 2 from b1: a1
+    // b1; b1 was emptied again, and North's row is empty now: no victim,
+    // the move ends. a1 got two seeds in lap 2, one in lap 3, one in lap 4;
+    // North has nothing left: South wins.
+    let (after, r) = play(&rules, &pos, "a1");
+    assert_board(
+        &rules,
+        &after,
+        "2  0 0
+         1  4 1",
+    );
+    assert_eq!(r, report(4, 1, 1, 1 + 4 + 2 + 2, MoveEnd::EmptyHole));
+    assert_eq!(rules.status(&after), Status::Won(Player::South));
+}
+
+#[test]
+fn endless_move_mover_loses() {
+    let rules = variant(
+        2,
+        2,
+        "capture_trigger = \"empty\"\nendless_move = \"mover-loses\"",
+    );
+    let pos = at(&rules, ENDLESS_POS, Player::South);
+    let (after, r) = play(&rules, &pos, "b1");
+    assert_board(&rules, &after, ENDLESS_POS);
+    assert_eq!(r, report(66, 0, 0, 198, MoveEnd::Endless));
+    assert_eq!(rules.status(&after), Status::Won(Player::North));
+    assert!(rules.legal_moves(&after).is_empty());
+}
+
+#[test]
+fn lap_limit_is_a_backstop() {
+    // The same endless move stopped by a lap limit of 9 before exact
+    // detection starts: 9 laps sown (27 seeds), ending in state A (a1=3,
+    // b1=1), since lap 9 is odd.
+    let rules = variant(2, 2, "capture_trigger = \"empty\"\nlap_limit = 9");
+    let pos = at(&rules, ENDLESS_POS, Player::South);
+    let (after, r) = play(&rules, &pos, "b1");
+    assert_board(
+        &rules,
+        &after,
+        "2  0 1
+         1  3 1",
+    );
+    assert_eq!(r, report(9, 0, 0, 27, MoveEnd::LapLimit));
+    assert_eq!(rules.status(&after), Status::LapLimit);
+    assert_eq!(rules.status(&after).winner(), None);
+    assert!(rules.legal_moves(&after).is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// ply_limit
+
+#[test]
+fn ply_limit() {
+    let rules = variant(4, 4, "ply_limit = 3");
+    let board = "
+        4  2 0 0 0
+        3  0 0 0 0
+        2  0 0 0 0
+        1  0 2 0 0";
+    let pos = at_ply(&rules, board, Player::South, 2);
+    assert_eq!(rules.status(&pos), Status::Ongoing);
+    // Ply 3, the last allowed: b1 lifts 2: c1 d1, d1 was empty.
+    let (after, _) = play(&rules, &pos, "b1");
+    assert_board(
+        &rules,
+        &after,
+        "4  2 0 0 0
+         3  0 0 0 0
+         2  0 0 0 0
+         1  0 0 1 1",
+    );
+    assert_eq!(after.plies(), 3);
+    assert_eq!(rules.status(&after), Status::PlyLimit);
+    assert_eq!(rules.status(&after).winner(), None);
+    assert!(rules.legal_moves(&after).is_empty());
+    // North's a4 would be legal without the limit; now nothing is.
+    assert_illegal(&rules, &after, "a4");
+}
+
+/// A move that leaves the opponent without a move wins even on the last
+/// allowed ply: a win is checked before the ply limit.
+#[test]
+fn ply_limit_does_not_hide_a_win() {
+    let rules = variant(
+        4,
+        4,
+        "capture_trigger = \"either\"\nmin_victim_seeds_after_empty = 1\nply_limit = 7",
+    );
+    // The capture of min_victim_seeds_after_empty_one, played as ply 7.
+    let pos = at_ply(&rules, AFTER_EMPTY_POS, Player::South, 6);
+    let (after, _) = play(&rules, &pos, "d1");
+    assert_eq!(after.plies(), 7);
+    assert_eq!(rules.status(&after), Status::Won(Player::South));
+}
