@@ -292,7 +292,8 @@ fn replay_a_variant_file_to_an_endless_move() {
         v,
         json!({
             "variant": "two-by-two",
-            "board": [[1, 3], [0, 1]],
+            // Stopped at the first repeat, lap 3, in the state of lap 1.
+            "board": [[3, 1], [0, 1]],
             "to_move": 2,
             "plies": 1,
             "status": "endless-move",

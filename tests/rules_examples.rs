@@ -1306,13 +1306,15 @@ fn lone_seed_straight() {
 // Lap k ends in state A for odd k and state B for even k: the relays cycle
 // with period 2 and never end.
 //
-// Exact detection (engine: Brent's algorithm on lap-end states, checked
-// from lap 64 on): lap 64 (state B) is saved; lap 65 (A) differs; lap 66
-// (B) equals the saved state: the move stops after 66 laps, having sown 3
-// seeds a lap (198), with the board in state B: a1=1, b1=3, as before it.
+// The move is endless: lap 3 repeats lap 1's state (A). A move ends at its
+// first repeated state, so it stops after 3 laps, having sown 3 seeds a lap
+// (9), with the board in state A: a1=3, b1=1.
 const ENDLESS_POS: &str = "
     2  0 1
     1  1 3";
+const ENDLESS_STATE_A: &str = "
+    2  0 1
+    1  3 1";
 
 #[test]
 fn endless_move_undecided() {
@@ -1324,8 +1326,8 @@ fn endless_move_undecided() {
     let pos = at(&rules, ENDLESS_POS, Player::South);
     assert_eq!(legal(&rules, &pos), ["a1", "b1"]);
     let (after, r) = play(&rules, &pos, "b1");
-    assert_board(&rules, &after, ENDLESS_POS);
-    assert_eq!(r, report(66, 0, 0, 198, MoveEnd::Endless));
+    assert_board(&rules, &after, ENDLESS_STATE_A);
+    assert_eq!(r, report(3, 0, 0, 9, MoveEnd::Endless));
     assert_eq!(rules.status(&after), Status::EndlessMove);
     assert_eq!(rules.status(&after).winner(), None);
     assert!(rules.legal_moves(&after).is_empty());
@@ -1356,30 +1358,33 @@ fn endless_move_mover_loses() {
     );
     let pos = at(&rules, ENDLESS_POS, Player::South);
     let (after, r) = play(&rules, &pos, "b1");
-    assert_board(&rules, &after, ENDLESS_POS);
-    assert_eq!(r, report(66, 0, 0, 198, MoveEnd::Endless));
+    assert_board(&rules, &after, ENDLESS_STATE_A);
+    assert_eq!(r, report(3, 0, 0, 9, MoveEnd::Endless));
     assert_eq!(rules.status(&after), Status::Won(Player::North));
     assert!(rules.legal_moves(&after).is_empty());
 }
 
 #[test]
 fn lap_limit_is_a_backstop() {
-    // The same endless move stopped by a lap limit of 9 before exact
-    // detection starts: 9 laps sown (27 seeds), ending in state A (a1=3,
-    // b1=1), since lap 9 is odd.
-    let rules = variant(2, 2, "capture_trigger = \"empty\"\nlap_limit = 9");
+    // The same endless move under a lap limit of 2: after lap 2 (state B,
+    // a1=1 b1=3) the move would go on, and no state has repeated yet (the
+    // first repeat is lap 3): it stops there, 2 laps sown (6 seeds), status
+    // lap-limit, nothing lifted.
+    let rules = variant(2, 2, "capture_trigger = \"empty\"\nlap_limit = 2");
     let pos = at(&rules, ENDLESS_POS, Player::South);
     let (after, r) = play(&rules, &pos, "b1");
-    assert_board(
-        &rules,
-        &after,
-        "2  0 1
-         1  3 1",
-    );
-    assert_eq!(r, report(9, 0, 0, 27, MoveEnd::LapLimit));
+    assert_board(&rules, &after, ENDLESS_POS);
+    assert_eq!(r, report(2, 0, 0, 6, MoveEnd::LapLimit));
     assert_eq!(rules.status(&after), Status::LapLimit);
     assert_eq!(rules.status(&after).winner(), None);
     assert!(rules.legal_moves(&after).is_empty());
+    // With a limit of 3 the first repeat (lap 3) falls within it: the move
+    // is endless, whatever the cycle search would have needed to see it.
+    let rules = variant(2, 2, "capture_trigger = \"empty\"\nlap_limit = 3");
+    let (after, r) = play(&rules, &pos, "b1");
+    assert_board(&rules, &after, ENDLESS_STATE_A);
+    assert_eq!(r, report(3, 0, 0, 9, MoveEnd::Endless));
+    assert_eq!(rules.status(&after), Status::EndlessMove);
 }
 
 // ---------------------------------------------------------------------------
