@@ -554,15 +554,17 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             for (i, row) in l.iter().enumerate() {
                 for (c, &v) in row.iter().enumerate() {
                     if !(0..=u16::MAX as i64).contains(&v) {
+                        // Entries past the widest board are in no column
+                        // (and past 'z' the letter arithmetic overflows).
+                        let place = if c < MAX_HOLES_PER_ROW {
+                            format!("hole {}{}", column_letter(c), i + 1)
+                        } else {
+                            format!("row {}, entry {},", i + 1, c + 1)
+                        };
                         p.add(
                             Some(span.clone()),
                             "board.layout",
-                            format!(
-                                "hole {}{} holds {v} seeds; a hole holds 0 to {}",
-                                column_letter(c),
-                                i + 1,
-                                u16::MAX
-                            ),
+                            format!("{place} holds {v} seeds; a hole holds 0 to {}", u16::MAX),
                         );
                         ok = false;
                     } else {

@@ -511,6 +511,19 @@ fn layout_shape_mismatch() {
             "`board.holes` is 2",
         ],
     );
+    // Found by the fuzz property tests: an out-of-range value past the
+    // 159th entry of a row overflowed the column letter (a panic in debug
+    // builds; in release a made-up hole name, here a control character).
+    let long_row = format!("[{}-1]", "1, ".repeat(170));
+    bad_file(
+        "long-row.toml",
+        &format!("[board]\nrows = 2\nholes = 2\nlayout = [{long_row}, [1, 1]]\n"),
+        &[
+            ":4:",
+            "row 1 has 171 holes",
+            "row 1, entry 171, holds -1 seeds; a hole holds 0 to 65535",
+        ],
+    );
     bad_file(
         "empty-side.toml",
         "[board]\nrows = 2\nholes = 2\nlayout = [[0, 0], [1, 1]]\n",
