@@ -1,0 +1,15 @@
+//! Any bytes, as text, into the variant-file parser: it must not panic,
+//! its errors must be well-formed, and the rules it accepts must be
+//! consistent and survive a round trip through a written file
+//! (`katro::checks::check_variant_text`).
+
+#![no_main]
+
+use katro::checks::{check_variant_text, text_of};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(e) = check_variant_text("fuzz.toml", &text_of(data)) {
+        panic!("{e}");
+    }
+});
