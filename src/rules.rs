@@ -288,8 +288,24 @@ impl InputError {
         }
     }
 
-    /// A serde/TOML error, placed at its line and column.
+    /// A serde/TOML error in a variant file, placed at its line and column.
     pub fn from_toml(file: &str, text: &str, err: &toml::de::Error) -> InputError {
+        InputError::from_toml_with_hint(
+            file,
+            text,
+            err,
+            "run `katro show katro-6x6` to see every setting",
+        )
+    }
+
+    /// A serde/TOML error, placed at its line and column; `hint` says where
+    /// to read about the keys when a key is unknown.
+    pub fn from_toml_with_hint(
+        file: &str,
+        text: &str,
+        err: &toml::de::Error,
+        hint: &str,
+    ) -> InputError {
         let (line, column) = match err.span() {
             Some(span) => {
                 let (l, c) = line_col(text, span.start);
@@ -299,7 +315,7 @@ impl InputError {
         };
         let mut message = err.message().trim().to_string();
         if message.starts_with("unknown field") {
-            message.push_str(" (run `katro show katro-6x6` to see every setting)");
+            message.push_str(&format!(" ({hint})"));
         }
         InputError {
             file: file.to_string(),
