@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use katro::Rules;
-use katro::engine::{LapKind, MoveEnd, Observer, Player};
+use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_names};
 
@@ -387,12 +387,16 @@ fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failur
             )));
         }
         let player = pos.to_move().number();
-        let mut w = TraceWriter {
-            rules,
-            events: Vec::new(),
-        };
-        let report = rules.play_unchecked(&mut pos, mv, &mut w);
-        if trace {
+        if !trace {
+            // No observer: a move can run for millions of laps, and a
+            // sentence per lap would exhaust memory for nothing.
+            rules.play_unchecked(&mut pos, mv, &mut Silent);
+        } else {
+            let mut w = TraceWriter {
+                rules,
+                events: Vec::new(),
+            };
+            let report = rules.play_unchecked(&mut pos, mv, &mut w);
             traces.push(MoveTrace {
                 ply: pos.plies(),
                 player,

@@ -23,6 +23,8 @@ use crate::runner::{Cell, Rows, Stop, matchup_label};
 pub struct Experiment {
     pub name: String,
     pub seed: u64,
+    /// When a cell stops, before the variants' and matchups' caps.
+    pub stop: Stop,
     pub variants: Vec<VariantPlan>,
     pub matchups: Vec<Matchup>,
     pub per_game_rows: bool,
@@ -31,12 +33,12 @@ pub struct Experiment {
     pub output: Option<String>,
 }
 
-/// A variant with the experiment's overrides applied, and when its cells
-/// stop.
+/// A variant with the experiment's limit overrides applied.
 #[derive(Clone, Debug)]
 pub struct VariantPlan {
     pub rules: Rules,
-    pub stop: Stop,
+    /// At most this many games (or `max_games`) in the variant's cells.
+    pub cap: Option<u64>,
 }
 
 /// The agents in the two seats.
@@ -44,6 +46,8 @@ pub struct VariantPlan {
 pub struct Matchup {
     pub p1: AgentSpec,
     pub p2: AgentSpec,
+    /// At most this many games (or `max_games`) in the matchup's cells.
+    pub cap: Option<u64>,
 }
 
 impl Matchup {
@@ -62,10 +66,34 @@ impl Experiment {
                     rules: &v.rules,
                     p1: &m.p1,
                     p2: &m.p2,
-                    stop: v.stop,
+                    stop: self.stop_for(v, m),
                 })
             })
             .collect()
+    }
+
+    /// The experiment's stop with the smallest cap that applies.
+    pub fn stop_for(&self, v: &VariantPlan, m: &Matchup) -> Stop {
+        let cap = match (v.cap, m.cap) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return self.stop,
+        };
+        match self.stop {
+            Stop::Games(n) => Stop::Games(n.min(cap)),
+            Stop::Precision {
+                width,
+                max_games,
+                checkpoint,
+            } => {
+                let max_games = max_games.min(cap);
+                Stop::Precision {
+                    width,
+                    max_games,
+                    checkpoint: checkpoint.min(max_games),
+                }
+            }
+        }
     }
 
     pub fn rows(&self) -> Rows {
@@ -112,6 +140,8 @@ struct RawPrecision {
 struct RawMatchup {
     p1: Sp<toml::Value>,
     p2: Sp<toml::Value>,
+    games: Option<Sp<i64>>,
+    max_games: Option<Sp<i64>>,
 }
 
 /// `"katro-6x6"`, or `{ variant = "katro-wikipedia", games = 500 }`.
@@ -178,6 +208,55 @@ fn count(p: &mut Problems, v: &Sp<i64>, key: &str, what: &str) -> Option<u64> {
     }
 }
 
+/// A variant's or matchup's cap on the games of its cells: `Some(None)`
+/// when it gives none, `None` after reporting a problem.
+fn cap(
+    p: &mut Problems,
+    stop: &Option<Stop>,
+    key: &str,
+    games: &Option<Sp<i64>>,
+    max_games: &Option<Sp<i64>>,
+) -> Option<Option<u64>> {
+    let stop = stop.as_ref()?;
+    let (given, name, base) = match (stop, games, max_games) {
+        (_, None, None) => return Some(None),
+        (Stop::Games(_), Some(g), None) => (g, "games", "games"),
+        (Stop::Precision { .. }, None, Some(m)) => (m, "max_games", "precision.max_games"),
+        (Stop::Games(_), _, Some(m)) => {
+            p.add(
+                Some(m.span()),
+                &format!("{key}.max_games"),
+                "`max_games` caps a `[precision]` run; this experiment plays a fixed number \
+                 of games: give `games` here",
+            );
+            return None;
+        }
+        (Stop::Precision { .. }, Some(g), _) => {
+            p.add(
+                Some(g.span()),
+                &format!("{key}.games"),
+                "this experiment stops by `[precision]`: give `max_games` here",
+            );
+            return None;
+        }
+    };
+    let key = format!("{key}.{name}");
+    let n = count(p, given, &key, "games per cell")?;
+    if n > stop.max_games() {
+        p.add(
+            Some(given.span()),
+            &key,
+            format!(
+                "{n} is more than the experiment's `{base}` ({}): an override can only lower \
+                 the count; raise `{base}` and lower the others instead",
+                stop.max_games()
+            ),
+        );
+        return None;
+    }
+    Some(Some(n))
+}
+
 fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, lo: u64, hi: u64) -> Option<u64> {
     let n = *v.get_ref();
     if n >= lo as i64 && n <= hi as i64 {
@@ -241,11 +320,7 @@ pub fn parse_experiment(
     }
 
     // How many games each cell plays, before per-variant overrides.
-    enum Mode {
-        Games(u64),
-        Precision { width: f64, max: u64, every: u64 },
-    }
-    let mode = match (&raw.games, &raw.precision) {
+    let stop = match (&raw.games, &raw.precision) {
         (Some(_), Some(pr)) => {
             p.add(
                 Some(pr.span()),
@@ -263,7 +338,7 @@ pub fn parse_experiment(
             );
             None
         }
-        (Some(g), None) => count(&mut p, g, "games", "games per cell").map(Mode::Games),
+        (Some(g), None) => count(&mut p, g, "games", "games per cell").map(Stop::Games),
         (None, Some(pr)) => {
             let pr = pr.get_ref();
             let w = *pr.width.get_ref();
@@ -297,10 +372,10 @@ pub fn parse_experiment(
                     );
                     None
                 }
-                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Mode::Precision {
+                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
                     width: w,
-                    max,
-                    every,
+                    max_games: max,
+                    checkpoint: every,
                 }),
                 _ => None,
             }
@@ -356,56 +431,7 @@ pub fn parse_experiment(
         if let Some(v) = lap {
             settings.lap_limit = v;
         }
-        let stop = match (&mode, &entry.games, &entry.max_games) {
-            (_, Some(g), Some(_)) => {
-                p.add(
-                    Some(g.span()),
-                    &format!("{key}.games"),
-                    "give `games` or `max_games`, not both",
-                );
-                None
-            }
-            (Some(Mode::Games(n)), g, None) => match g {
-                Some(g) => {
-                    count(&mut p, g, &format!("{key}.games"), "games per cell").map(Stop::Games)
-                }
-                None => Some(Stop::Games(*n)),
-            },
-            (Some(Mode::Precision { width, max, every }), None, m) => {
-                let max = match m {
-                    Some(m) => count(
-                        &mut p,
-                        m,
-                        &format!("{key}.max_games"),
-                        "the most games per cell",
-                    ),
-                    None => Some(*max),
-                };
-                max.map(|max| Stop::Precision {
-                    width: *width,
-                    max_games: max,
-                    checkpoint: (*every).min(max),
-                })
-            }
-            (Some(Mode::Games(_)), None, Some(m)) => {
-                p.add(
-                    Some(m.span()),
-                    &format!("{key}.max_games"),
-                    "`max_games` caps a `[precision]` run; this experiment plays a fixed number of \
-                     `games`, so override that instead",
-                );
-                None
-            }
-            (Some(Mode::Precision { .. }), Some(g), None) => {
-                p.add(
-                    Some(g.span()),
-                    &format!("{key}.games"),
-                    "this experiment stops by `[precision]`; override the cap with `max_games` instead",
-                );
-                None
-            }
-            (None, _, _) => None,
-        };
+        let cap = cap(&mut p, &stop, &key, &entry.games, &entry.max_games);
         let rules = Rules::new(
             rules.name.clone(),
             rules.description.clone(),
@@ -423,8 +449,8 @@ pub fn parse_experiment(
             );
             continue;
         }
-        if let Some(stop) = stop {
-            variants.push(VariantPlan { rules, stop });
+        if let Some(cap) = cap {
+            variants.push(VariantPlan { rules, cap });
         }
     }
 
@@ -440,9 +466,16 @@ pub fn parse_experiment(
         let m = m.get_ref();
         let p1 = agent(&mut p, &m.p1, &format!("matchups[{i}].p1"));
         let p2 = agent(&mut p, &m.p2, &format!("matchups[{i}].p2"));
-        if let (Some(p1), Some(p2)) = (p1, p2) {
-            let new = Matchup { p1, p2 };
-            if matchups.contains(&new) {
+        let cap = cap(
+            &mut p,
+            &stop,
+            &format!("matchups[{i}]"),
+            &m.games,
+            &m.max_games,
+        );
+        if let (Some(p1), Some(p2), Some(cap)) = (p1, p2, cap) {
+            let new = Matchup { p1, p2, cap };
+            if matchups.iter().any(|m| m.p1 == new.p1 && m.p2 == new.p2) {
                 p.add(
                     Some(m.p1.span()),
                     &format!("matchups[{i}]"),
@@ -487,6 +520,7 @@ pub fn parse_experiment(
     Ok(Experiment {
         name,
         seed: seed as u64,
+        stop: stop.expect("no problem means the stop rule is valid"),
         variants,
         matchups,
         per_game_rows: raw.per_game_rows,
@@ -597,9 +631,9 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
         assert_eq!(e.name, "t");
         assert_eq!(e.seed, 5);
         assert_eq!(e.variants.len(), 2);
-        assert_eq!(e.variants[0].stop, Stop::Games(10));
+        let stops: Vec<Stop> = e.cells().iter().map(|c| c.stop).collect();
+        assert_eq!(stops, [Stop::Games(10), Stop::Games(7)]);
         assert_eq!(e.variants[0].rules.settings.ply_limit, 200);
-        assert_eq!(e.variants[1].stop, Stop::Games(7));
         assert_eq!(e.variants[1].rules.settings.ply_limit, 300);
         assert!(
             e.variants[1]
@@ -664,11 +698,22 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
         let text = text.replace(", games = 7", "");
         let e = parse(&text).unwrap();
         assert_eq!(
-            e.variants[0].stop,
+            e.cells()[0].stop,
             Stop::Precision {
                 width: 0.05,
                 max_games: 100,
                 checkpoint: 20
+            }
+        );
+        // A cap below the checkpoint pulls the checkpoint down with it.
+        let capped =
+            parse(&text.replace("epsilon = 0.25 }", "epsilon = 0.25 }\nmax_games = 15")).unwrap();
+        assert_eq!(
+            capped.cells()[1].stop,
+            Stop::Precision {
+                width: 0.05,
+                max_games: 15,
+                checkpoint: 15
             }
         );
         let msg = problem(&text.replace("width = 0.05", "width = 0.0"));
@@ -719,5 +764,27 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
         assert!(msg.contains("`moves_in_rows`"), "{msg}");
         let msg = problem(&BASE.replace(", games = 7", ", max_games = 7"));
         assert!(msg.contains("`variants[1].max_games`"), "{msg}");
+        let msg = problem(&BASE.replace(", games = 7", ", games = 70"));
+        assert!(
+            msg.contains("`variants[1].games`: 70 is more than the experiment's `games` (10)"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_smallest_cap_applies() {
+        let text = format!("{BASE}games = 4\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n");
+        let e = parse(&text).unwrap();
+        let stops: Vec<Stop> = e.cells().iter().map(|c| c.stop).collect();
+        // katro-6x6: 10 and 4 games; katro-4x4 (capped at 7): 4 and 7.
+        assert_eq!(
+            stops,
+            [
+                Stop::Games(4),
+                Stop::Games(10),
+                Stop::Games(4),
+                Stop::Games(7)
+            ]
+        );
     }
 }
