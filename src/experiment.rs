@@ -14,7 +14,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use crate::agents::{AGENT_NAMES, AgentSpec};
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
-    preset, preset_names,
+    preset, preset_names, ranged,
 };
 use crate::runner::{Cell, Rows, Stop, matchup_label};
 
@@ -195,17 +195,7 @@ pub const MAX_GAMES: i64 = 1_000_000_000_000;
 pub type ReadVariant<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
 
 fn count(p: &mut Problems, v: &Sp<i64>, key: &str, what: &str) -> Option<u64> {
-    let n = *v.get_ref();
-    if (1..=MAX_GAMES).contains(&n) {
-        Some(n as u64)
-    } else {
-        p.add(
-            Some(v.span()),
-            key,
-            format!("{n} is out of range: {what} must be from 1 to {MAX_GAMES}"),
-        );
-        None
-    }
+    ranged(p, v, key, 1, MAX_GAMES, what).map(|n| n as u64)
 }
 
 /// A variant's or matchup's cap on the games of its cells: `Some(None)`
@@ -257,18 +247,8 @@ fn cap(
     Some(Some(n))
 }
 
-fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, lo: u64, hi: u64) -> Option<u64> {
-    let n = *v.get_ref();
-    if n >= lo as i64 && n <= hi as i64 {
-        Some(n as u64)
-    } else {
-        p.add(
-            Some(v.span()),
-            key,
-            format!("{n} is out of range: it must be from {lo} to {hi}"),
-        );
-        None
-    }
+fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, lo: u64, hi: u64, what: &str) -> Option<u64> {
+    ranged(p, v, key, lo as i64, hi as i64, what).map(|n| n as u64)
 }
 
 /// Whether a variant reference names a file rather than a preset.
@@ -382,14 +362,20 @@ pub fn parse_experiment(
         }
     };
 
-    let ply_limit = raw
-        .ply_limit
-        .as_ref()
-        .and_then(|v| limit(&mut p, v, "ply_limit", MIN_PLY_LIMIT, MAX_PLY_LIMIT));
+    let ply_limit = raw.ply_limit.as_ref().and_then(|v| {
+        limit(
+            &mut p,
+            v,
+            "ply_limit",
+            MIN_PLY_LIMIT,
+            MAX_PLY_LIMIT,
+            "the ply limit",
+        )
+    });
     let lap_limit = raw
         .lap_limit
         .as_ref()
-        .and_then(|v| limit(&mut p, v, "lap_limit", 1, MAX_LAP_LIMIT));
+        .and_then(|v| limit(&mut p, v, "lap_limit", 1, MAX_LAP_LIMIT, "the lap limit"));
 
     let mut variants = Vec::new();
     if raw.variants.get_ref().is_empty() {
@@ -418,11 +404,19 @@ pub fn parse_experiment(
                 &format!("{key}.ply_limit"),
                 MIN_PLY_LIMIT,
                 MAX_PLY_LIMIT,
+                "the ply limit",
             ),
             None => ply_limit,
         };
         let lap = match &entry.lap_limit {
-            Some(v) => limit(&mut p, v, &format!("{key}.lap_limit"), 1, MAX_LAP_LIMIT),
+            Some(v) => limit(
+                &mut p,
+                v,
+                &format!("{key}.lap_limit"),
+                1,
+                MAX_LAP_LIMIT,
+                "the lap limit",
+            ),
             None => lap_limit,
         };
         if let Some(v) = ply {

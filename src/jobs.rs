@@ -38,9 +38,15 @@ fn progress_bar() -> Option<Bar> {
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {per_sec}, {eta} left",
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate} games/s, {eta} left",
         )
-        .expect("the progress template is valid"),
+        .expect("the progress template is valid")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            },
+        ),
     );
     Some(Bar(bar))
 }
@@ -139,8 +145,9 @@ fn execute(job: Job) -> Result<(), Failure> {
                 .map_err(|e| io_failure("remove the stale", &dir.join(name), e))?;
         }
         report.push_str(&format!(
-            "\n{games} games in {wall:.1} s on {} threads; wrote {} in {}\n",
+            "\n{games} games in {wall:.1} s on {} thread{}; wrote {} in {}\n",
             job.threads,
+            if job.threads == 1 { "" } else { "s" },
             files_written.join(", "),
             dir.display()
         ));

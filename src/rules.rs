@@ -412,7 +412,8 @@ struct RawRules {
     lap_limit: Option<Sp<i64>>,
 }
 
-fn ranged(
+/// An integer setting, or a problem saying its range.
+pub(crate) fn ranged(
     problems: &mut Problems,
     value: &Sp<i64>,
     key: &str,

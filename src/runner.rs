@@ -269,23 +269,30 @@ pub fn run(
         }
         let round_games: u64 = targets.iter().map(|&(c, end)| end - played[c]).sum();
         let size = block_size(round_games, threads.max(1));
-        let mut blocks = Vec::new();
+        // Blocks are numbered across the round's cells and found from their
+        // number, so no list of blocks is built: memory stays the same
+        // however many games a cell plays.
+        let mut first_block = Vec::with_capacity(targets.len());
+        let mut blocks: u64 = 0;
         for &(c, end) in &targets {
-            let mut start = played[c];
-            while start < end {
-                let stop = (start + size).min(end);
-                blocks.push(Block {
-                    cell: c,
-                    start,
-                    end: stop,
-                });
-                start = stop;
-            }
+            first_block.push(blocks);
+            blocks += (end - played[c]).div_ceil(size);
         }
+        let block = |i: u64| -> Block {
+            let t = first_block.partition_point(|&f| f <= i) - 1;
+            let (c, end) = targets[t];
+            let start = played[c] + (i - first_block[t]) * size;
+            Block {
+                cell: c,
+                start,
+                end: (start + size).min(end),
+            }
+        };
         let round = Mutex::new(vec![Aggregate::new(); n]);
         let round_rows = Mutex::new(Vec::new());
         pool.install(|| {
-            blocks.par_iter().for_each(|&b| {
+            (0..blocks).into_par_iter().for_each(|i| {
+                let b = block(i);
                 let (agg, block_rows) =
                     play_block(&cells[b.cell], &labels[b.cell], master, b, rows);
                 round
