@@ -378,3 +378,49 @@ fn simulate_prints_a_table_and_writes_only_when_asked() {
         .assert()
         .code(2);
 }
+
+/// Every shipped experiment parses, names every preset where it says it
+/// does, and stays within its documented size.
+#[test]
+fn shipped_experiments_are_valid() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut names = Vec::new();
+    for entry in fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let text = fs::read_to_string(&path).unwrap();
+        let mut no_files = |p: &str| -> Result<(String, String), String> {
+            Err(format!("shipped experiments use presets only, not {p}"))
+        };
+        let shown = path.display().to_string();
+        let exp = katro::experiment::parse_experiment(&shown, &text, &mut no_files)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        assert_eq!(
+            exp.name, stem,
+            "the name is the file's, so results/<name>/ matches"
+        );
+        assert!(
+            text.starts_with(&format!("# {stem}.toml")),
+            "{stem}: no opening comment"
+        );
+        if stem != "quick" {
+            let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name.as_str()).collect();
+            assert_eq!(
+                variants,
+                katro::rules::preset_names(),
+                "{stem}: every preset"
+            );
+        }
+        names.push(stem);
+    }
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "first-player-advantage",
+            "game-length",
+            "quick",
+            "variant-balance"
+        ]
+    );
+}
