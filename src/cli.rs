@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use katro::Rules;
-use katro::engine::{LapKind, MoveEnd, Observer, Player};
+use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_names};
 
@@ -44,6 +44,43 @@ enum Command {
         /// Add a lap-by-lap account of every move.
         #[arg(long)]
         trace: bool,
+    },
+    /// Run an experiment file: play every cell, write summary.csv,
+    /// comparison.csv, games.csv (if asked) and manifest.json.
+    Run {
+        /// The experiment file (see docs/EXPERIMENTS.md).
+        experiment: String,
+        /// Worker threads [default: all cores].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Output folder, instead of the file's `output` or results/<name>/.
+        #[arg(long)]
+        out: Option<String>,
+    },
+    /// Play one variant and matchup and print the summary as a table;
+    /// writes summary.csv and manifest.json only with --out.
+    Simulate {
+        /// A preset name or a path to a TOML file.
+        variant: String,
+        /// Games to play.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+        games: u64,
+        /// Player 1's agent: random, greedy, epsilon-greedy:epsilon=0.1,
+        /// alphabeta:depth=3, mcts:iterations=1000.
+        #[arg(long)]
+        p1: String,
+        /// Player 2's agent, written as for --p1.
+        #[arg(long)]
+        p2: String,
+        /// Master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write summary.csv and manifest.json into this folder.
+        #[arg(long)]
+        out: Option<String>,
+        /// Worker threads [default: all cores].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
     },
 }
 
@@ -112,10 +149,32 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let json = replay(&rules, &moves, trace)?;
             emit(&(json + "\n"))
         }
+        Command::Run {
+            experiment,
+            threads,
+            out,
+        } => crate::jobs::run(&experiment, threads, out.as_deref()),
+        Command::Simulate {
+            variant,
+            games,
+            p1,
+            p2,
+            seed,
+            out,
+            threads,
+        } => crate::jobs::simulate(crate::jobs::SimulateArgs {
+            variant: &variant,
+            games,
+            p1: &p1,
+            p2: &p2,
+            seed,
+            out: out.as_deref(),
+            threads,
+        }),
     }
 }
 
-fn emit(text: &str) -> Result<(), Failure> {
+pub fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
@@ -328,12 +387,16 @@ fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failur
             )));
         }
         let player = pos.to_move().number();
-        let mut w = TraceWriter {
-            rules,
-            events: Vec::new(),
-        };
-        let report = rules.play_unchecked(&mut pos, mv, &mut w);
-        if trace {
+        if !trace {
+            // No observer: a move can run for millions of laps, and a
+            // sentence per lap would exhaust memory for nothing.
+            rules.play_unchecked(&mut pos, mv, &mut Silent);
+        } else {
+            let mut w = TraceWriter {
+                rules,
+                events: Vec::new(),
+            };
+            let report = rules.play_unchecked(&mut pos, mv, &mut w);
             traces.push(MoveTrace {
                 ply: pos.plies(),
                 player,
