@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::agents::AgentSpec;
-use crate::engine::{Move, Player, Silent, Status};
+use crate::engine::{Move, MoveList, Player, Silent, Status};
 use crate::rng::{game_seed, rng_from_seed};
 use crate::rules::Rules;
 use crate::stats::{Aggregate, GameRecord};
@@ -147,8 +147,11 @@ pub fn play_game(
         legal_moves: 0,
         choice_turns: 0,
     };
+    // One buffer for the whole game: filling it is cheaper than building
+    // a fresh list every ply.
+    let mut legal = MoveList::new();
     loop {
-        let legal = rules.legal_moves(&pos);
+        rules.legal_moves_into(&pos, &mut legal);
         if legal.is_empty() {
             g.status = rules.status(&pos);
             break;
