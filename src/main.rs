@@ -1,5 +1,6 @@
 use std::process::ExitCode;
 
+mod bench;
 mod cli;
 mod files;
 mod jobs;
