@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use katro::Rules;
-use katro::engine::{LapKind, MoveEnd, Observer, Player};
+use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_names};
 
@@ -44,6 +44,67 @@ enum Command {
         /// Add a lap-by-lap account of every move.
         #[arg(long)]
         trace: bool,
+    },
+    /// Run an experiment file: play every cell, write summary.csv,
+    /// comparison.csv, games.csv (if asked) and manifest.json.
+    Run {
+        /// The experiment file (see docs/EXPERIMENTS.md).
+        experiment: String,
+        /// Worker threads [default: all cores].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Output folder, instead of the file's `output` or results/<name>/.
+        #[arg(long)]
+        out: Option<String>,
+    },
+    /// Measure playout speed as `katro run` plays: games, plies, laps and
+    /// seeds per second, after a warm-up, median and spread over rounds.
+    Bench {
+        /// Presets or variant files [default: every preset].
+        variants: Vec<String>,
+        /// The two agents, player 1 first.
+        #[arg(long, default_value = "random,random")]
+        agents: String,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        threads: Option<u32>,
+        /// Measuring time per variant, split into the rounds.
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// Measured rounds per variant (each plays the same games).
+        #[arg(long, default_value_t = 5)]
+        rounds: u32,
+        /// Override every variant's lap limit (changes the rules).
+        #[arg(long)]
+        lap_limit: Option<u64>,
+        /// Master seed of the games played.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Play one variant and matchup and print the summary as a table;
+    /// writes summary.csv and manifest.json only with --out.
+    Simulate {
+        /// A preset name or a path to a TOML file.
+        variant: String,
+        /// Games to play.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+        games: u64,
+        /// Player 1's agent: random, greedy, epsilon-greedy:epsilon=0.1,
+        /// alphabeta:depth=3, mcts:iterations=1000.
+        #[arg(long)]
+        p1: String,
+        /// Player 2's agent, written as for --p1.
+        #[arg(long)]
+        p2: String,
+        /// Master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write summary.csv and manifest.json into this folder.
+        #[arg(long)]
+        out: Option<String>,
+        /// Worker threads [default: all cores].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
     },
 }
 
@@ -112,10 +173,49 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let json = replay(&rules, &moves, trace)?;
             emit(&(json + "\n"))
         }
+        Command::Run {
+            experiment,
+            threads,
+            out,
+        } => crate::jobs::run(&experiment, threads, out.as_deref()),
+        Command::Bench {
+            variants,
+            agents,
+            threads,
+            seconds,
+            rounds,
+            lap_limit,
+            seed,
+        } => crate::bench::bench(crate::bench::BenchArgs {
+            variants,
+            agents,
+            threads,
+            seconds,
+            rounds,
+            lap_limit,
+            seed,
+        }),
+        Command::Simulate {
+            variant,
+            games,
+            p1,
+            p2,
+            seed,
+            out,
+            threads,
+        } => crate::jobs::simulate(crate::jobs::SimulateArgs {
+            variant: &variant,
+            games,
+            p1: &p1,
+            p2: &p2,
+            seed,
+            out: out.as_deref(),
+            threads,
+        }),
     }
 }
 
-fn emit(text: &str) -> Result<(), Failure> {
+pub fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
@@ -328,12 +428,16 @@ fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failur
             )));
         }
         let player = pos.to_move().number();
-        let mut w = TraceWriter {
-            rules,
-            events: Vec::new(),
-        };
-        let report = rules.play_unchecked(&mut pos, mv, &mut w);
-        if trace {
+        if !trace {
+            // No observer: a move can run for millions of laps, and a
+            // sentence per lap would exhaust memory for nothing.
+            rules.play_unchecked(&mut pos, mv, &mut Silent);
+        } else {
+            let mut w = TraceWriter {
+                rules,
+                events: Vec::new(),
+            };
+            let report = rules.play_unchecked(&mut pos, mv, &mut w);
             traces.push(MoveTrace {
                 ply: pos.plies(),
                 player,

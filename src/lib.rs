@@ -8,9 +8,13 @@
 pub mod agents;
 pub mod checks;
 pub mod engine;
+pub mod experiment;
+pub mod export;
 pub mod notation;
 pub mod rng;
 pub mod rules;
+pub mod runner;
+pub mod stats;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
 pub use rules::{InputError, Rules, Settings};

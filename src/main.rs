@@ -1,6 +1,9 @@
 use std::process::ExitCode;
 
+mod bench;
 mod cli;
+mod files;
+mod jobs;
 
 fn main() -> ExitCode {
     cli::main()

@@ -288,8 +288,24 @@ impl InputError {
         }
     }
 
-    /// A serde/TOML error, placed at its line and column.
+    /// A serde/TOML error in a variant file, placed at its line and column.
     pub fn from_toml(file: &str, text: &str, err: &toml::de::Error) -> InputError {
+        InputError::from_toml_with_hint(
+            file,
+            text,
+            err,
+            "run `katro show katro-6x6` to see every setting",
+        )
+    }
+
+    /// A serde/TOML error, placed at its line and column; `hint` says where
+    /// to read about the keys when a key is unknown.
+    pub fn from_toml_with_hint(
+        file: &str,
+        text: &str,
+        err: &toml::de::Error,
+        hint: &str,
+    ) -> InputError {
         let (line, column) = match err.span() {
             Some(span) => {
                 let (l, c) = line_col(text, span.start);
@@ -305,7 +321,7 @@ impl InputError {
             .replacen("unknown variant", "unknown value", 1)
             .replace("expected i64", "expected an integer");
         if message.starts_with("unknown field") {
-            message.push_str(" (run `katro show katro-6x6` to see every setting)");
+            message.push_str(&format!(" ({hint})"));
         }
         InputError {
             file: file.to_string(),
@@ -427,7 +443,8 @@ struct RawRules {
     lap_limit: Option<Sp<i64>>,
 }
 
-fn ranged(
+/// An integer setting, or a problem saying its range.
+pub(crate) fn ranged(
     problems: &mut Problems,
     value: &Sp<i64>,
     key: &str,

@@ -1,0 +1,784 @@
+//! Experiment files: which variants, which pairings of agents, how many
+//! games, which seed. `docs/EXPERIMENTS.md` documents every key.
+//!
+//! Like variant files, an experiment is validated whole before anything is
+//! played: every problem is reported with the file, line and key, and what
+//! is allowed there.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+use crate::agents::{AGENT_NAMES, AgentSpec};
+use crate::rules::{
+    InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
+    preset, preset_names, ranged,
+};
+use crate::runner::{Cell, Rows, Stop, matchup_label};
+
+/// A validated experiment.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub name: String,
+    pub seed: u64,
+    /// When a cell stops, before the variants' and matchups' caps.
+    pub stop: Stop,
+    pub variants: Vec<VariantPlan>,
+    pub matchups: Vec<Matchup>,
+    pub per_game_rows: bool,
+    pub moves_in_rows: bool,
+    /// The output folder as written in the file, if it names one.
+    pub output: Option<String>,
+}
+
+/// A variant with the experiment's limit overrides applied.
+#[derive(Clone, Debug)]
+pub struct VariantPlan {
+    pub rules: Rules,
+    /// At most this many games (or `max_games`) in the variant's cells.
+    pub cap: Option<u64>,
+}
+
+/// The agents in the two seats.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matchup {
+    pub p1: AgentSpec,
+    pub p2: AgentSpec,
+    /// At most this many games (or `max_games`) in the matchup's cells.
+    pub cap: Option<u64>,
+}
+
+impl Matchup {
+    pub fn label(&self) -> String {
+        matchup_label(&self.p1, &self.p2)
+    }
+}
+
+impl Experiment {
+    /// Every cell, variant by variant, each variant's matchups in file order.
+    pub fn cells(&self) -> Vec<Cell<'_>> {
+        self.variants
+            .iter()
+            .flat_map(|v| {
+                self.matchups.iter().map(move |m| Cell {
+                    rules: &v.rules,
+                    p1: &m.p1,
+                    p2: &m.p2,
+                    stop: self.stop_for(v, m),
+                })
+            })
+            .collect()
+    }
+
+    /// The experiment's stop with the smallest cap that applies.
+    pub fn stop_for(&self, v: &VariantPlan, m: &Matchup) -> Stop {
+        let cap = match (v.cap, m.cap) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return self.stop,
+        };
+        match self.stop {
+            Stop::Games(n) => Stop::Games(n.min(cap)),
+            Stop::Precision {
+                width,
+                max_games,
+                checkpoint,
+            } => {
+                let max_games = max_games.min(cap);
+                Stop::Precision {
+                    width,
+                    max_games,
+                    checkpoint: checkpoint.min(max_games),
+                }
+            }
+        }
+    }
+
+    pub fn rows(&self) -> Rows {
+        match (self.per_game_rows, self.moves_in_rows) {
+            (false, _) => Rows::None,
+            (true, false) => Rows::Games,
+            (true, true) => Rows::GamesWithMoves,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The file schema
+
+type Sp<T> = toml::Spanned<T>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExperiment {
+    name: Sp<String>,
+    seed: Sp<i64>,
+    variants: Sp<Vec<Sp<RawVariantRef>>>,
+    matchups: Sp<Vec<Sp<RawMatchup>>>,
+    games: Option<Sp<i64>>,
+    precision: Option<Sp<RawPrecision>>,
+    #[serde(default)]
+    per_game_rows: bool,
+    moves_in_rows: Option<Sp<bool>>,
+    ply_limit: Option<Sp<i64>>,
+    lap_limit: Option<Sp<i64>>,
+    output: Option<Sp<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPrecision {
+    width: Sp<f64>,
+    max_games: Sp<i64>,
+    checkpoint: Sp<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMatchup {
+    p1: Sp<toml::Value>,
+    p2: Sp<toml::Value>,
+    games: Option<Sp<i64>>,
+    max_games: Option<Sp<i64>>,
+}
+
+/// `"katro-6x6"`, or `{ variant = "katro-wikipedia", games = 500 }`.
+struct RawVariantRef(RawVariantEntry);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVariantEntry {
+    variant: Sp<String>,
+    games: Option<Sp<i64>>,
+    max_games: Option<Sp<i64>>,
+    ply_limit: Option<Sp<i64>>,
+    lap_limit: Option<Sp<i64>>,
+}
+
+impl<'de> Deserialize<'de> for RawVariantRef {
+    // By hand rather than `untagged`, so a mistake inside a table is
+    // reported by the TOML reader at its own key and line.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawVariantRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "a preset name, a path to a variant file, or a table like \
+                     { variant = \"katro-6x6\", games = 1000 }",
+                )
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawVariantRef, E> {
+                Ok(RawVariantRef(RawVariantEntry {
+                    variant: Sp::new(0..0, v.to_string()),
+                    games: None,
+                    max_games: None,
+                    ply_limit: None,
+                    lap_limit: None,
+                }))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawVariantRef, A::Error> {
+                RawVariantEntry::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(RawVariantRef)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+pub const MAX_GAMES: i64 = 1_000_000_000_000;
+
+/// Reads a variant file named by an experiment: given the path as written,
+/// returns the name to report it by and its text.
+pub type ReadVariant<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
+
+fn count(p: &mut Problems, v: &Sp<i64>, key: &str, what: &str) -> Option<u64> {
+    ranged(p, v, key, 1, MAX_GAMES, what).map(|n| n as u64)
+}
+
+/// A variant's or matchup's cap on the games of its cells: `Some(None)`
+/// when it gives none, `None` after reporting a problem.
+fn cap(
+    p: &mut Problems,
+    stop: &Option<Stop>,
+    key: &str,
+    games: &Option<Sp<i64>>,
+    max_games: &Option<Sp<i64>>,
+) -> Option<Option<u64>> {
+    let stop = stop.as_ref()?;
+    let (given, name, base) = match (stop, games, max_games) {
+        (_, None, None) => return Some(None),
+        (Stop::Games(_), Some(g), None) => (g, "games", "games"),
+        (Stop::Precision { .. }, None, Some(m)) => (m, "max_games", "precision.max_games"),
+        (Stop::Games(_), _, Some(m)) => {
+            p.add(
+                Some(m.span()),
+                &format!("{key}.max_games"),
+                "`max_games` caps a `[precision]` run; this experiment plays a fixed number \
+                 of games: give `games` here",
+            );
+            return None;
+        }
+        (Stop::Precision { .. }, Some(g), _) => {
+            p.add(
+                Some(g.span()),
+                &format!("{key}.games"),
+                "this experiment stops by `[precision]`: give `max_games` here",
+            );
+            return None;
+        }
+    };
+    let key = format!("{key}.{name}");
+    let n = count(p, given, &key, "games per cell")?;
+    if n > stop.max_games() {
+        p.add(
+            Some(given.span()),
+            &key,
+            format!(
+                "{n} is more than the experiment's `{base}` ({}): an override can only lower \
+                 the count; raise `{base}` and lower the others instead",
+                stop.max_games()
+            ),
+        );
+        return None;
+    }
+    Some(Some(n))
+}
+
+fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, lo: u64, hi: u64, what: &str) -> Option<u64> {
+    ranged(p, v, key, lo as i64, hi as i64, what).map(|n| n as u64)
+}
+
+/// Whether a variant reference names a file rather than a preset.
+pub fn looks_like_path(spec: &str) -> bool {
+    spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\')
+}
+
+fn is_folder_safe(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Parses and validates an experiment file's text. `file` names it in
+/// errors; `read_variant` reads the variant files it names by path.
+pub fn parse_experiment(
+    file: &str,
+    text: &str,
+    read_variant: &mut ReadVariant,
+) -> Result<Experiment, InputError> {
+    let raw: RawExperiment = toml::from_str(text).map_err(|e| {
+        InputError::from_toml_with_hint(file, text, &e, "see docs/EXPERIMENTS.md for every key")
+    })?;
+    let mut p = Problems::new(text);
+
+    let name = raw.name.get_ref().clone();
+    if !is_folder_safe(&name) {
+        p.add(
+            Some(raw.name.span()),
+            "name",
+            format!(
+                "{name:?} cannot name an output folder: use letters, digits, '-', '_' and '.', \
+                 not starting with '.'"
+            ),
+        );
+    }
+    let seed = *raw.seed.get_ref();
+    if seed < 0 {
+        p.add(
+            Some(raw.seed.span()),
+            "seed",
+            format!(
+                "{seed} is negative: the seed must be from 0 to {}",
+                i64::MAX
+            ),
+        );
+    }
+
+    // How many games each cell plays, before per-variant overrides.
+    let stop = match (&raw.games, &raw.precision) {
+        (Some(_), Some(pr)) => {
+            p.add(
+                Some(pr.span()),
+                "precision",
+                "give either `games` (games per cell) or `[precision]`, not both",
+            );
+            None
+        }
+        (None, None) => {
+            p.add(
+                None,
+                "games",
+                "missing: give `games` (games per cell) or a `[precision]` table \
+                 with `width`, `max_games` and `checkpoint`",
+            );
+            None
+        }
+        (Some(g), None) => count(&mut p, g, "games", "games per cell").map(Stop::Games),
+        (None, Some(pr)) => {
+            let pr = pr.get_ref();
+            let w = *pr.width.get_ref();
+            if !(w > 0.0 && w <= 1.0) {
+                p.add(
+                    Some(pr.width.span()),
+                    "precision.width",
+                    format!(
+                        "{w} is out of range: the interval width must be more than 0 and at most 1"
+                    ),
+                );
+            }
+            let max = count(
+                &mut p,
+                &pr.max_games,
+                "precision.max_games",
+                "the most games per cell",
+            );
+            let every = count(
+                &mut p,
+                &pr.checkpoint,
+                "precision.checkpoint",
+                "games between checkpoints",
+            );
+            match (max, every) {
+                (Some(max), Some(every)) if every > max => {
+                    p.add(
+                        Some(pr.checkpoint.span()),
+                        "precision.checkpoint",
+                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
+                    );
+                    None
+                }
+                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
+                    width: w,
+                    max_games: max,
+                    checkpoint: every,
+                }),
+                _ => None,
+            }
+        }
+    };
+
+    let ply_limit = raw.ply_limit.as_ref().and_then(|v| {
+        limit(
+            &mut p,
+            v,
+            "ply_limit",
+            MIN_PLY_LIMIT,
+            MAX_PLY_LIMIT,
+            "the ply limit",
+        )
+    });
+    let lap_limit = raw
+        .lap_limit
+        .as_ref()
+        .and_then(|v| limit(&mut p, v, "lap_limit", 1, MAX_LAP_LIMIT, "the lap limit"));
+
+    let mut variants = Vec::new();
+    if raw.variants.get_ref().is_empty() {
+        p.add(
+            Some(raw.variants.span()),
+            "variants",
+            format!(
+                "is empty: list at least one preset ({}) or variant file",
+                preset_names().join(", ")
+            ),
+        );
+    }
+    for (i, item) in raw.variants.get_ref().iter().enumerate() {
+        let key = format!("variants[{i}]");
+        let span = item.span();
+        let entry = &item.get_ref().0;
+        let spec = entry.variant.get_ref();
+        let Some(rules) = resolve_variant(&mut p, &key, span.clone(), spec, read_variant) else {
+            continue;
+        };
+        let mut settings = rules.settings.clone();
+        let ply = match &entry.ply_limit {
+            Some(v) => limit(
+                &mut p,
+                v,
+                &format!("{key}.ply_limit"),
+                MIN_PLY_LIMIT,
+                MAX_PLY_LIMIT,
+                "the ply limit",
+            ),
+            None => ply_limit,
+        };
+        let lap = match &entry.lap_limit {
+            Some(v) => limit(
+                &mut p,
+                v,
+                &format!("{key}.lap_limit"),
+                1,
+                MAX_LAP_LIMIT,
+                "the lap limit",
+            ),
+            None => lap_limit,
+        };
+        if let Some(v) = ply {
+            settings.ply_limit = v as u32;
+        }
+        if let Some(v) = lap {
+            settings.lap_limit = v;
+        }
+        let cap = cap(&mut p, &stop, &key, &entry.games, &entry.max_games);
+        let rules = Rules::new(
+            rules.name.clone(),
+            rules.description.clone(),
+            rules.source.clone(),
+            settings,
+        );
+        if variants
+            .iter()
+            .any(|v: &VariantPlan| v.rules.name == rules.name)
+        {
+            p.add(
+                Some(span),
+                &key,
+                format!("variant `{}` is listed twice", rules.name),
+            );
+            continue;
+        }
+        if let Some(cap) = cap {
+            variants.push(VariantPlan { rules, cap });
+        }
+    }
+
+    let mut matchups: Vec<Matchup> = Vec::new();
+    if raw.matchups.get_ref().is_empty() {
+        p.add(
+            Some(raw.matchups.span()),
+            "matchups",
+            "is empty: give at least one `[[matchups]]` with `p1` and `p2`",
+        );
+    }
+    for (i, m) in raw.matchups.get_ref().iter().enumerate() {
+        let m = m.get_ref();
+        let p1 = agent(&mut p, &m.p1, &format!("matchups[{i}].p1"));
+        let p2 = agent(&mut p, &m.p2, &format!("matchups[{i}].p2"));
+        let cap = cap(
+            &mut p,
+            &stop,
+            &format!("matchups[{i}]"),
+            &m.games,
+            &m.max_games,
+        );
+        if let (Some(p1), Some(p2), Some(cap)) = (p1, p2, cap) {
+            let new = Matchup { p1, p2, cap };
+            if matchups.iter().any(|m| m.p1 == new.p1 && m.p2 == new.p2) {
+                p.add(
+                    Some(m.p1.span()),
+                    &format!("matchups[{i}]"),
+                    format!("`{}` is listed twice", new.label()),
+                );
+            } else {
+                matchups.push(new);
+            }
+        }
+    }
+
+    let moves_in_rows = raw.moves_in_rows.as_ref().is_some_and(|v| *v.get_ref());
+    if let Some(v) = &raw.moves_in_rows
+        && *v.get_ref()
+        && !raw.per_game_rows
+    {
+        p.add(
+            Some(v.span()),
+            "moves_in_rows",
+            "moves go into the per-game rows: set `per_game_rows = true` too",
+        );
+    }
+    let output = raw.output.as_ref().map(|o| o.get_ref().clone());
+    if let Some(o) = &raw.output
+        && o.get_ref().trim().is_empty()
+    {
+        p.add(
+            Some(o.span()),
+            "output",
+            "is empty: give a folder, or leave the key out for results/<name>/",
+        );
+    }
+
+    if !p.list.is_empty() {
+        // In file order, whatever order the checks ran in.
+        p.list.sort_by_key(|q| q.line);
+        return Err(InputError {
+            file: file.to_string(),
+            problems: p.list,
+        });
+    }
+    Ok(Experiment {
+        name,
+        seed: seed as u64,
+        stop: stop.expect("no problem means the stop rule is valid"),
+        variants,
+        matchups,
+        per_game_rows: raw.per_game_rows,
+        moves_in_rows,
+        output,
+    })
+}
+
+fn resolve_variant(
+    p: &mut Problems,
+    key: &str,
+    span: Range<usize>,
+    spec: &str,
+    read_variant: &mut ReadVariant,
+) -> Option<Rules> {
+    if !looks_like_path(spec) {
+        if let Some(rules) = preset(spec) {
+            return Some(rules);
+        }
+        p.add(
+            Some(span),
+            key,
+            format!(
+                "unknown variant `{spec}`: give a preset name ({}) or a path to a .toml file, \
+                 relative to this experiment file",
+                preset_names().join(", ")
+            ),
+        );
+        return None;
+    }
+    match read_variant(spec) {
+        Err(e) => {
+            p.add(
+                Some(span),
+                key,
+                format!("cannot read variant file `{spec}`: {e}"),
+            );
+            None
+        }
+        Ok((shown, text)) => {
+            let stem = std::path::Path::new(spec)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("variant");
+            match parse_variant(&shown, &text, stem) {
+                Ok(rules) => Some(rules),
+                Err(e) => {
+                    p.add(
+                        Some(span),
+                        key,
+                        format!("the variant file is invalid:\n{e}"),
+                    );
+                    None
+                }
+            }
+        }
+    }
+}
+
+const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table like \
+                           { agent = \"alphabeta\", depth = 3 }";
+
+fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> {
+    let parsed = match v.get_ref() {
+        toml::Value::String(s) => AgentSpec::parse(s),
+        toml::Value::Table(t) => toml::Value::Table(t.clone())
+            .try_into::<AgentSpec>()
+            .map_err(|e| format!("{} (agents: {AGENT_NAMES})", e.message().trim()))
+            .and_then(|a| a.validate().map(|()| a)),
+        other => Err(format!("got {}; {AGENT_FORMS}", other.type_str())),
+    };
+    match parsed {
+        Ok(a) => Some(a),
+        Err(e) => {
+            p.add(Some(v.span()), key, e);
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_files(path: &str) -> Result<(String, String), String> {
+        Err(format!("no file {path} in this test"))
+    }
+
+    fn parse(text: &str) -> Result<Experiment, InputError> {
+        parse_experiment("exp.toml", text, &mut no_files)
+    }
+
+    const BASE: &str = r#"
+name = "t"
+seed = 5
+variants = ["katro-6x6", { variant = "katro-4x4", games = 7, ply_limit = 300 }]
+games = 10
+ply_limit = 200
+
+[[matchups]]
+p1 = "random"
+p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
+"#;
+
+    #[test]
+    fn a_good_file_resolves_overrides() {
+        let e = parse(BASE).unwrap();
+        assert_eq!(e.name, "t");
+        assert_eq!(e.seed, 5);
+        assert_eq!(e.variants.len(), 2);
+        let stops: Vec<Stop> = e.cells().iter().map(|c| c.stop).collect();
+        assert_eq!(stops, [Stop::Games(10), Stop::Games(7)]);
+        assert_eq!(e.variants[0].rules.settings.ply_limit, 200);
+        assert_eq!(e.variants[1].rules.settings.ply_limit, 300);
+        assert!(
+            e.variants[1]
+                .rules
+                .canonical_string()
+                .contains("ply_limit=300")
+        );
+        assert_eq!(
+            e.matchups[0].label(),
+            "random vs epsilon-greedy:epsilon=0.25"
+        );
+        assert_eq!(e.cells().len(), 2);
+        assert_eq!(e.rows(), Rows::None);
+    }
+
+    fn problem(text: &str) -> String {
+        parse(text).expect_err("the file is invalid").to_string()
+    }
+
+    #[test]
+    fn bad_values_name_the_file_and_key() {
+        let cases = [
+            (
+                "\"katro-6x6\"",
+                "\"katro-7x7\"",
+                "`variants[0]`: unknown variant `katro-7x7`",
+            ),
+            ("p1 = \"random\"", "p1 = \"wizard\"", "`matchups[0].p1`"),
+            (
+                "p1 = \"random\"",
+                "p1 = \"alphabeta:depth=0\"",
+                "depth is 0",
+            ),
+            (
+                "epsilon = 0.25",
+                "epsilon = -0.5",
+                "`matchups[0].p2`: epsilon is -0.5; it must be from 0 to 1",
+            ),
+            ("games = 10", "games = 0", "`games`: 0 is out of range"),
+            (
+                "ply_limit = 200",
+                "ply_limit = 0",
+                "`ply_limit`: 0 is out of range",
+            ),
+            ("games = 7,", "gmes = 7,", "unknown field `gmes`"),
+            ("seed = 5", "seed = -5", "`seed`"),
+            ("name = \"t\"", "name = \"a/b\"", "`name`"),
+        ];
+        for (from, to, want) in cases {
+            let text = BASE.replacen(from, to, 1);
+            assert_ne!(text, BASE, "{from} not in the base file");
+            let msg = problem(&text);
+            assert!(msg.starts_with("exp.toml:"), "{msg}");
+            assert!(msg.contains(want), "{to}: {msg}");
+        }
+    }
+
+    #[test]
+    fn precision_is_checked() {
+        let text = BASE.replace("games = 10\n", "")
+            + "\n[precision]\nwidth = 0.05\nmax_games = 100\ncheckpoint = 20\n";
+        let text = text.replace(", games = 7", "");
+        let e = parse(&text).unwrap();
+        assert_eq!(
+            e.cells()[0].stop,
+            Stop::Precision {
+                width: 0.05,
+                max_games: 100,
+                checkpoint: 20
+            }
+        );
+        // A cap below the checkpoint pulls the checkpoint down with it.
+        let capped =
+            parse(&text.replace("epsilon = 0.25 }", "epsilon = 0.25 }\nmax_games = 15")).unwrap();
+        assert_eq!(
+            capped.cells()[1].stop,
+            Stop::Precision {
+                width: 0.05,
+                max_games: 15,
+                checkpoint: 15
+            }
+        );
+        let msg = problem(&text.replace("width = 0.05", "width = 0.0"));
+        assert!(msg.contains("`precision.width`"), "{msg}");
+        let msg = problem(&text.replace("checkpoint = 20", "checkpoint = 200"));
+        assert!(msg.contains("`precision.checkpoint`"), "{msg}");
+        let msg = problem(&format!("games = 5\n{text}"));
+        assert!(msg.contains("not both"), "{msg}");
+    }
+
+    #[test]
+    fn variant_files_are_read_through_the_callback() {
+        let text = BASE.replace("\"katro-6x6\"", "\"mine.toml\"");
+        let mut read = |path: &str| -> Result<(String, String), String> {
+            assert_eq!(path, "mine.toml");
+            Ok((
+                "dir/mine.toml".into(),
+                "[board]\nrows = 4\nholes = 3\nseeds = 1\n".into(),
+            ))
+        };
+        let e = parse_experiment("exp.toml", &text, &mut read).unwrap();
+        assert_eq!(e.variants[0].rules.name, "mine");
+        let mut bad = |_: &str| -> Result<(String, String), String> {
+            Ok((
+                "dir/mine.toml".into(),
+                "[board]\nrows = 5\nholes = 3\nseeds = 1\n".into(),
+            ))
+        };
+        let msg = parse_experiment("exp.toml", &text, &mut bad)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("`variants[0]`") && msg.contains("dir/mine.toml:2"),
+            "{msg}"
+        );
+        let msg = problem(&text);
+        assert!(
+            msg.contains("cannot read variant file `mine.toml`"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn duplicates_and_inconsistent_keys_are_refused() {
+        let msg = problem(&BASE.replace("\"katro-6x6\"", "\"katro-4x4\""));
+        assert!(msg.contains("listed twice"), "{msg}");
+        let msg = problem(&format!("moves_in_rows = true\n{BASE}"));
+        assert!(msg.contains("`moves_in_rows`"), "{msg}");
+        let msg = problem(&BASE.replace(", games = 7", ", max_games = 7"));
+        assert!(msg.contains("`variants[1].max_games`"), "{msg}");
+        let msg = problem(&BASE.replace(", games = 7", ", games = 70"));
+        assert!(
+            msg.contains("`variants[1].games`: 70 is more than the experiment's `games` (10)"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_smallest_cap_applies() {
+        let text = format!("{BASE}games = 4\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n");
+        let e = parse(&text).unwrap();
+        let stops: Vec<Stop> = e.cells().iter().map(|c| c.stop).collect();
+        // katro-6x6: 10 and 4 games; katro-4x4 (capped at 7): 4 and 7.
+        assert_eq!(
+            stops,
+            [
+                Stop::Games(4),
+                Stop::Games(10),
+                Stop::Games(4),
+                Stop::Games(7)
+            ]
+        );
+    }
+}

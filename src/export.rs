@@ -1,0 +1,594 @@
+//! The outputs as bytes: `summary.csv`, `games.csv`, `comparison.csv`,
+//! `manifest.json` and the table `simulate` prints. `docs/OUTPUTS.md`
+//! documents every column.
+//!
+//! Nothing here reads a clock or a file: the same aggregates give the same
+//! bytes, so the CSV files of a run are identical whatever the thread count,
+//! and the binary writes them (atomically) wherever it is told.
+
+use serde::Serialize;
+
+use crate::notation::move_name;
+use crate::rules::Settings;
+use crate::runner::{Cell, GameRow, Stop};
+use crate::stats::{Aggregate, Difference, compare_advantage, compare_length};
+
+/// Decimal places of every float in the CSV files.
+pub const DECIMALS: usize = 6;
+
+/// A float with [`DECIMALS`] places; empty when undefined. `-0.000000` is
+/// written `0.000000` so a tiny negative rounding never shows a sign.
+pub fn float(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => {
+            let s = format!("{x:.DECIMALS$}");
+            if s.trim_start_matches('-')
+                .bytes()
+                .all(|b| b == b'0' || b == b'.')
+            {
+                s.trim_start_matches('-').to_string()
+            } else {
+                s
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+fn csv_bytes(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    w.write_record(header)
+        .expect("writing to memory cannot fail");
+    for r in rows {
+        debug_assert_eq!(r.len(), header.len());
+        w.write_record(&r).expect("writing to memory cannot fail");
+    }
+    w.into_inner().expect("writing to memory cannot fail")
+}
+
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "variant",
+    "rules",
+    "p1",
+    "p2",
+    "games",
+    "p1_wins",
+    "p2_wins",
+    "undecided_ply_limit",
+    "undecided_endless_move",
+    "undecided_lap_limit",
+    "decided",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "advantage_p1",
+    "balance",
+    "completion",
+    "length_mean",
+    "length_sd",
+    "length_min",
+    "length_p10",
+    "length_p50",
+    "length_p90",
+    "length_max",
+    "laps_per_move",
+    "max_laps_in_move",
+    "captures_p1_per_game",
+    "captures_p2_per_game",
+    "seeds_captured_p1_per_game",
+    "seeds_captured_p2_per_game",
+    "branching",
+    "choice_share",
+    "seeds_sown_per_game",
+];
+
+/// One row per cell, in the cells' order.
+pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
+    let rows = cells.iter().zip(aggregates).map(|(c, a)| {
+        let w = a.p1_win_rate();
+        vec![
+            c.rules.name.clone(),
+            c.rules.canonical_string(),
+            c.p1.to_string(),
+            c.p2.to_string(),
+            a.games.to_string(),
+            a.wins[0].to_string(),
+            a.wins[1].to_string(),
+            a.ply_limit.to_string(),
+            a.endless_move.to_string(),
+            a.lap_limit.to_string(),
+            a.decided().to_string(),
+            float(w.map(|w| w.estimate)),
+            float(w.map(|w| w.low)),
+            float(w.map(|w| w.high)),
+            float(a.advantage_p1()),
+            float(a.balance()),
+            float(a.completion()),
+            float(a.length_mean()),
+            float(a.length_sd()),
+            opt(a.plies_min),
+            opt(a.length_percentile(10)),
+            opt(a.length_percentile(50)),
+            opt(a.length_percentile(90)),
+            opt(a.plies_max),
+            float(a.laps_per_move()),
+            a.max_laps_in_move.to_string(),
+            float(a.per_game(a.captures[0])),
+            float(a.per_game(a.captures[1])),
+            float(a.per_game(a.seeds_captured[0])),
+            float(a.per_game(a.seeds_captured[1])),
+            float(a.branching()),
+            float(a.choice_share()),
+            float(a.per_game(a.seeds_sown)),
+        ]
+    });
+    csv_bytes(SUMMARY_COLUMNS, rows)
+}
+
+pub const GAMES_COLUMNS: &[&str] = &[
+    "variant",
+    "p1",
+    "p2",
+    "game",
+    "seed",
+    "winner",
+    "status",
+    "plies",
+    "captures_p1",
+    "captures_p2",
+    "seeds_captured_p1",
+    "seeds_captured_p2",
+    "laps",
+    "max_laps_in_move",
+];
+
+/// One row per game, in the rows' order; with `moves`, a last column holds
+/// the game's moves in the brief's notation, separated by spaces.
+pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
+    let mut header = GAMES_COLUMNS.to_vec();
+    if moves {
+        header.push("moves");
+    }
+    let labels: Vec<[String; 2]> = cells
+        .iter()
+        .map(|c| [c.p1.to_string(), c.p2.to_string()])
+        .collect();
+    let out = rows.iter().map(|r| {
+        let c = &cells[r.cell];
+        let g = &r.record;
+        let mut row = vec![
+            c.rules.name.clone(),
+            labels[r.cell][0].clone(),
+            labels[r.cell][1].clone(),
+            r.game.to_string(),
+            r.seed.to_string(),
+            opt(g.status.winner().map(|p| p.number())),
+            g.status.name().to_string(),
+            g.plies.to_string(),
+            g.captures[0].to_string(),
+            g.captures[1].to_string(),
+            g.seeds_captured[0].to_string(),
+            g.seeds_captured[1].to_string(),
+            g.laps.to_string(),
+            g.max_laps_in_move.to_string(),
+        ];
+        if moves {
+            let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();
+            row.push(names.join(" "));
+        }
+        row
+    });
+    csv_bytes(&header, out)
+}
+
+pub const COMPARISON_COLUMNS: &[&str] = &[
+    "p1",
+    "p2",
+    "variant",
+    "baseline",
+    "games",
+    "baseline_games",
+    "advantage_p1",
+    "baseline_advantage_p1",
+    "advantage_diff",
+    "advantage_diff_low",
+    "advantage_diff_high",
+    "advantage_p_value",
+    "length_mean",
+    "baseline_length_mean",
+    "length_diff",
+    "length_diff_low",
+    "length_diff_high",
+    "length_p_value",
+];
+
+fn diff_fields(d: Option<Difference>) -> [String; 4] {
+    [
+        float(d.map(|d| d.diff)),
+        float(d.map(|d| d.low)),
+        float(d.map(|d| d.high)),
+        float(d.map(|d| d.p_value)),
+    ]
+}
+
+/// For each matchup, every variant after the first against the first one
+/// with that matchup; `None` when no matchup is played on two variants.
+pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8>> {
+    let mut rows = Vec::new();
+    let labels: Vec<String> = cells.iter().map(Cell::matchup_label).collect();
+    for (i, c) in cells.iter().enumerate() {
+        let Some(base) = (0..i).find(|&j| labels[j] == labels[i]) else {
+            continue;
+        };
+        let (a, b) = (&aggregates[i], &aggregates[base]);
+        let mut row = vec![
+            c.p1.to_string(),
+            c.p2.to_string(),
+            c.rules.name.clone(),
+            cells[base].rules.name.clone(),
+            a.games.to_string(),
+            b.games.to_string(),
+            float(a.advantage_p1()),
+            float(b.advantage_p1()),
+        ];
+        row.extend(diff_fields(compare_advantage(a, b)));
+        row.push(float(a.length_mean()));
+        row.push(float(b.length_mean()));
+        row.extend(diff_fields(compare_length(a, b)));
+        rows.push(row);
+    }
+    (!rows.is_empty()).then(|| csv_bytes(COMPARISON_COLUMNS, rows))
+}
+
+/// Everything about a run that is not a result: what was asked, with what
+/// program, when, and how fast. The only output holding timings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest {
+    pub katro_version: String,
+    /// The command line that made the run.
+    pub command: Vec<String>,
+    pub name: String,
+    /// The experiment file; absent for `katro simulate`.
+    pub experiment: Option<ExperimentSource>,
+    pub master_seed: u64,
+    pub variants: Vec<ManifestVariant>,
+    pub cells: Vec<ManifestCell>,
+    pub threads: usize,
+    /// UTC, RFC 3339.
+    pub start_time: String,
+    pub end_time: String,
+    pub wall_seconds: f64,
+    pub games: u64,
+    pub games_per_second: f64,
+    /// The files written next to this manifest.
+    pub files: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ExperimentSource {
+    pub file: String,
+    /// FNV-1a (64-bit) of the text's UTF-8 bytes, 16 hex digits.
+    pub fnv1a64: String,
+    pub text: String,
+}
+
+impl ExperimentSource {
+    pub fn new(file: &str, text: &str) -> ExperimentSource {
+        ExperimentSource {
+            file: file.to_string(),
+            fnv1a64: format!("{:016x}", crate::rng::name_hash(text)),
+            text: text.to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ManifestVariant {
+    pub name: String,
+    pub rules: String,
+    pub settings: Settings,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ManifestCell {
+    pub variant: String,
+    pub p1: String,
+    pub p2: String,
+    /// How the cell was to stop, e.g. `games=1000` or
+    /// `precision:width=0.02,max_games=100000,checkpoint=1000`.
+    pub stop: String,
+    pub games: u64,
+}
+
+pub fn stop_text(stop: &Stop) -> String {
+    match *stop {
+        Stop::Games(n) => format!("games={n}"),
+        Stop::Precision {
+            width,
+            max_games,
+            checkpoint,
+        } => format!("precision:width={width},max_games={max_games},checkpoint={checkpoint}"),
+    }
+}
+
+impl Manifest {
+    /// The parts of a manifest that come from the cells.
+    pub fn describe(
+        cells: &[Cell],
+        aggregates: &[Aggregate],
+    ) -> (Vec<ManifestVariant>, Vec<ManifestCell>) {
+        let mut variants: Vec<ManifestVariant> = Vec::new();
+        for c in cells {
+            if !variants.iter().any(|v| v.name == c.rules.name) {
+                variants.push(ManifestVariant {
+                    name: c.rules.name.clone(),
+                    rules: c.rules.canonical_string(),
+                    settings: c.rules.settings.clone(),
+                });
+            }
+        }
+        let cells = cells
+            .iter()
+            .zip(aggregates)
+            .map(|(c, a)| ManifestCell {
+                variant: c.rules.name.clone(),
+                p1: c.p1.to_string(),
+                p2: c.p2.to_string(),
+                stop: stop_text(&c.stop),
+                games: a.games,
+            })
+            .collect();
+        (variants, cells)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = serde_json::to_vec_pretty(self).expect("the manifest serialises");
+        out.push(b'\n');
+        out
+    }
+}
+
+/// Seconds and milliseconds since the Unix epoch as RFC 3339 UTC,
+/// `2026-11-29T17:29:28.123Z` (proleptic Gregorian calendar).
+pub fn utc_timestamp(secs: u64, millis: u32) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// The summary as an aligned text table for a terminal.
+pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
+    let header = [
+        "variant",
+        "p1",
+        "p2",
+        "games",
+        "p1 wins",
+        "p2 wins",
+        "undecided",
+        "p1 win rate [95% CI]",
+        "advantage_p1",
+        "length mean",
+        "p10/p50/p90",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for (c, a) in cells.iter().zip(aggregates) {
+        let rate = match a.p1_win_rate() {
+            Some(w) => format!("{:.3} [{:.3}, {:.3}]", w.estimate, w.low, w.high),
+            None => "-".into(),
+        };
+        let pct = |q| opt(a.length_percentile(q));
+        rows.push(vec![
+            c.rules.name.clone(),
+            c.p1.to_string(),
+            c.p2.to_string(),
+            a.games.to_string(),
+            a.wins[0].to_string(),
+            a.wins[1].to_string(),
+            a.undecided().to_string(),
+            rate,
+            a.advantage_p1().map_or("-".into(), |v| format!("{v:.3}")),
+            a.length_mean().map_or("-".into(), |v| format!("{v:.1}")),
+            format!("{}/{}/{}", pct(10), pct(50), pct(90)),
+        ]);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &rows {
+        let line: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (v, &w))| {
+                // Names left-aligned, numbers right-aligned.
+                if i < 3 {
+                    format!("{v:<w$}")
+                } else {
+                    format!("{v:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::AgentSpec;
+    use crate::engine::{Player, Status};
+    use crate::rules::preset;
+    use crate::stats::GameRecord;
+
+    fn rec(status: Status, plies: u32, cap: [u64; 2], seeds: [u64; 2]) -> GameRecord {
+        GameRecord {
+            status,
+            plies,
+            laps: 2 * plies as u64,
+            max_laps_in_move: plies as u64 / 2,
+            captures: cap,
+            seeds_captured: seeds,
+            seeds_sown: 5 * plies as u64,
+            legal_moves: 3 * plies as u64,
+            choice_turns: plies as u64 / 2,
+        }
+    }
+
+    #[test]
+    fn floats_have_fixed_places_and_no_negative_zero() {
+        assert_eq!(float(Some(0.5)), "0.500000");
+        assert_eq!(float(Some(2.0 / 3.0)), "0.666667");
+        assert_eq!(float(Some(-1e-9)), "0.000000");
+        assert_eq!(float(Some(-0.25)), "-0.250000");
+        assert_eq!(float(None), "");
+        assert_eq!(float(Some(f64::NAN)), "");
+    }
+
+    #[test]
+    fn timestamps_are_utc_dates() {
+        assert_eq!(utc_timestamp(0, 0), "1970-01-01T00:00:00.000Z");
+        // 2000-02-29 is 11016 days after the epoch: 11016 × 86400.
+        assert_eq!(utc_timestamp(951_782_400, 5), "2000-02-29T00:00:00.005Z");
+        assert_eq!(
+            utc_timestamp(1_700_000_000, 999),
+            "2023-11-14T22:13:20.999Z"
+        );
+    }
+
+    /// Four games of katro-4x4, random vs greedy, values chosen by hand:
+    /// lengths 10, 20, 30, 40; South wins twice, North once, one ply limit.
+    fn fixture() -> (crate::Rules, Aggregate) {
+        let rules = preset("katro-4x4").unwrap();
+        let mut a = Aggregate::new();
+        a.add(&rec(Status::Won(Player::South), 10, [1, 0], [4, 0]));
+        a.add(&rec(Status::Won(Player::North), 20, [0, 2], [0, 6]));
+        a.add(&rec(Status::Won(Player::South), 30, [3, 1], [9, 2]));
+        a.add(&rec(Status::PlyLimit, 40, [2, 2], [5, 5]));
+        (rules, a)
+    }
+
+    #[test]
+    fn summary_bytes_snapshot() {
+        let (rules, a) = fixture();
+        let cells = [Cell {
+            rules: &rules,
+            p1: &AgentSpec::Random,
+            p2: &AgentSpec::Greedy,
+            stop: Stop::Games(4),
+        }];
+        let got = String::from_utf8(summary_csv(&cells, &[a])).unwrap();
+        // By hand: decided 3, p1 rate 2/3 with Wilson [0.207660, 0.938508]
+        // (z² = 3.841459: centre (0.666667 + 0.640243) / 2.280486 =
+        // 0.573084, half 0.859462 × √(0.074074 + 0.106707) = 0.365424);
+        // advantage (2 + 0.5) / 4; balance 1 - 1/4; completion 3/4;
+        // lengths mean 25, sd √(1666.67) = 12.909944, p10 → rank 1 → 10,
+        // p50 → rank 2 → 20, p90 → rank 4 → 40; laps 200 / 100 plies = 2;
+        // longest move 40 / 2 = 20; captures 6/4 and 5/4; seeds 18/4 and
+        // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
+        // sown 500/4 = 125.
+        let expected_row = format!(
+            "katro-4x4,\"{}\",random,greedy,4,2,1,1,0,0,3,\
+             0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
+             25.000000,12.909944,10,10,20,40,40,2.000000,20,\
+             1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
+            rules.canonical_string()
+        );
+        assert_eq!(
+            got,
+            format!("{}\n{expected_row}", SUMMARY_COLUMNS.join(","))
+        );
+    }
+
+    #[test]
+    fn games_and_comparison_bytes_snapshot() {
+        let (rules, a) = fixture();
+        let other = preset("katro-6x3").unwrap();
+        let mut b = Aggregate::new();
+        for (s, len) in [
+            (Status::Won(Player::North), 10),
+            (Status::Won(Player::North), 10),
+            (Status::Won(Player::South), 40),
+            (Status::Won(Player::North), 40),
+        ] {
+            b.add(&rec(s, len, [0, 0], [0, 0]));
+        }
+        let cells = [
+            Cell {
+                rules: &rules,
+                p1: &AgentSpec::Random,
+                p2: &AgentSpec::Random,
+                stop: Stop::Games(4),
+            },
+            Cell {
+                rules: &other,
+                p1: &AgentSpec::Random,
+                p2: &AgentSpec::Random,
+                stop: Stop::Games(4),
+            },
+        ];
+        let got =
+            String::from_utf8(comparison_csv(&cells, &[a.clone(), b.clone()]).unwrap()).unwrap();
+        // By hand: advantage 0.25 (scores 0,0,1,0: variance 0.25) against
+        // 0.625 (scores 1,0,1,½: mean 0.625, Σx² = 2.25, variance
+        // (2.25 - 4·0.390625)/3 = 0.229167); diff -0.375, se =
+        // √(0.0625 + 0.057292) = 0.346109, interval ±0.678362, z = 1.083473,
+        // p = 0.278599. Lengths: mean 25 (variance 300) against 25
+        // (variance 166.67): diff 0, se √(75 + 41.67) = 10.801234, ±21.170031,
+        // p = 1.
+        let expected = format!(
+            "{}\nrandom,random,katro-6x3,katro-4x4,4,4,0.250000,0.625000,\
+             -0.375000,-1.053362,0.303362,0.278599,25.000000,25.000000,\
+             0.000000,-21.170031,21.170031,1.000000\n",
+            COMPARISON_COLUMNS.join(",")
+        );
+        assert_eq!(got, expected);
+        assert!(comparison_csv(&cells[..1], &[a]).is_none());
+
+        let mut rec1 = rec(Status::Won(Player::North), 3, [0, 1], [0, 2]);
+        rec1.laps = 7;
+        let rows = [GameRow {
+            cell: 1,
+            game: 9,
+            seed: 12345,
+            record: rec1,
+            moves: vec![
+                crate::Move::sow(0, None),
+                crate::Move::sow(other.hole_at(5, 2), None),
+                crate::Move::sow(1, None),
+            ],
+        }];
+        let got = String::from_utf8(games_csv(&cells, &rows, true)).unwrap();
+        assert_eq!(
+            got,
+            format!(
+                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                GAMES_COLUMNS.join(",")
+            )
+        );
+    }
+}

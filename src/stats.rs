@@ -1,0 +1,504 @@
+//! Per-cell aggregates that merge exactly, and the statistics computed from
+//! them: Wilson intervals, advantage and length comparisons.
+//!
+//! An [`Aggregate`] holds only integers, so merging block aggregates in any
+//! order, on any number of threads or machines, gives the same bits; every
+//! float in the outputs is computed once, at the end, from those integers.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Player, Status};
+
+/// The 0.975 quantile of the standard normal distribution: the multiplier
+/// of a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// What one game did: the unit the runner adds to an [`Aggregate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// How the game ended; never [`Status::Ongoing`].
+    pub status: Status,
+    pub plies: u32,
+    /// Sowing laps of every move, added up.
+    pub laps: u64,
+    /// Laps of the game's longest move.
+    pub max_laps_in_move: u64,
+    /// Captures made by player 1 (index 0) and player 2 (index 1).
+    pub captures: [u64; 2],
+    pub seeds_captured: [u64; 2],
+    pub seeds_sown: u64,
+    /// Legal moves of every turn, added up.
+    pub legal_moves: u64,
+    /// Turns on which the mover had more than one legal move.
+    pub choice_turns: u64,
+}
+
+/// Everything the outputs need about the games of one cell, as exact
+/// integers. `merge` is associative and commutative, so block aggregates
+/// can be combined in any order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Aggregate {
+    pub games: u64,
+    /// Games won by player 1 (index 0) and player 2 (index 1).
+    pub wins: [u64; 2],
+    pub ply_limit: u64,
+    pub endless_move: u64,
+    pub lap_limit: u64,
+    /// Game length in plies: sum and sum of squares.
+    pub plies: u128,
+    pub plies_squared: u128,
+    pub plies_min: Option<u32>,
+    pub plies_max: Option<u32>,
+    /// Games by length in plies, for exact percentiles.
+    pub length_histogram: BTreeMap<u32, u64>,
+    pub laps: u128,
+    pub max_laps_in_move: u64,
+    pub captures: [u128; 2],
+    pub seeds_captured: [u128; 2],
+    pub seeds_sown: u128,
+    pub legal_moves: u128,
+    pub choice_turns: u128,
+}
+
+impl Aggregate {
+    pub fn new() -> Aggregate {
+        Aggregate::default()
+    }
+
+    pub fn add(&mut self, g: &GameRecord) {
+        self.games += 1;
+        match g.status {
+            Status::Won(p) => self.wins[p.index()] += 1,
+            Status::PlyLimit => self.ply_limit += 1,
+            Status::EndlessMove => self.endless_move += 1,
+            Status::LapLimit => self.lap_limit += 1,
+            Status::Ongoing => debug_assert!(false, "an ongoing game was recorded"),
+        }
+        let p = g.plies as u128;
+        self.plies += p;
+        self.plies_squared += p * p;
+        self.plies_min = Some(self.plies_min.map_or(g.plies, |m| m.min(g.plies)));
+        self.plies_max = Some(self.plies_max.map_or(g.plies, |m| m.max(g.plies)));
+        *self.length_histogram.entry(g.plies).or_insert(0) += 1;
+        self.laps += g.laps as u128;
+        self.max_laps_in_move = self.max_laps_in_move.max(g.max_laps_in_move);
+        for i in 0..2 {
+            self.captures[i] += g.captures[i] as u128;
+            self.seeds_captured[i] += g.seeds_captured[i] as u128;
+        }
+        self.seeds_sown += g.seeds_sown as u128;
+        self.legal_moves += g.legal_moves as u128;
+        self.choice_turns += g.choice_turns as u128;
+    }
+
+    pub fn merge(&mut self, o: &Aggregate) {
+        self.games += o.games;
+        for i in 0..2 {
+            self.wins[i] += o.wins[i];
+            self.captures[i] += o.captures[i];
+            self.seeds_captured[i] += o.seeds_captured[i];
+        }
+        self.ply_limit += o.ply_limit;
+        self.endless_move += o.endless_move;
+        self.lap_limit += o.lap_limit;
+        self.plies += o.plies;
+        self.plies_squared += o.plies_squared;
+        self.plies_min = min_opt(self.plies_min, o.plies_min, u32::min);
+        self.plies_max = min_opt(self.plies_max, o.plies_max, u32::max);
+        for (&len, &n) in &o.length_histogram {
+            *self.length_histogram.entry(len).or_insert(0) += n;
+        }
+        self.laps += o.laps;
+        self.max_laps_in_move = self.max_laps_in_move.max(o.max_laps_in_move);
+        self.seeds_sown += o.seeds_sown;
+        self.legal_moves += o.legal_moves;
+        self.choice_turns += o.choice_turns;
+    }
+
+    pub fn wins_of(&self, p: Player) -> u64 {
+        self.wins[p.index()]
+    }
+    pub fn decided(&self) -> u64 {
+        self.wins[0] + self.wins[1]
+    }
+    pub fn undecided(&self) -> u64 {
+        self.games - self.decided()
+    }
+
+    /// Player 1's share of the decided games, with its 95% Wilson interval.
+    pub fn p1_win_rate(&self) -> Option<Interval> {
+        wilson(self.wins[0], self.decided())
+    }
+
+    /// (wins of player 1 + half the undecided games) / games: the Ludii
+    /// project's definition, the mean of per-game scores 1, 1/2, 0.
+    pub fn advantage_p1(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.score_sum_doubled() as f64 / (2 * self.games) as f64)
+    }
+
+    /// Twice the sum of player 1's per-game scores (1, 1/2, 0), an integer.
+    fn score_sum_doubled(&self) -> u64 {
+        2 * self.wins[0] + self.undecided()
+    }
+
+    /// Sample variance of player 1's per-game score; `None` below 2 games.
+    /// With w wins and u undecided in n games, the sum of scores is
+    /// S = w + u/2 and of squared scores Q = w + u/4; the variance is
+    /// (Q - S²/n) / (n - 1), here computed as (4nQ - (2S)²) / (4n(n - 1))
+    /// so every step before the division is an exact integer.
+    pub fn advantage_variance(&self) -> Option<f64> {
+        let n = self.games as u128;
+        if n < 2 {
+            return None;
+        }
+        let four_q = 4 * self.wins[0] as u128 + self.undecided() as u128;
+        let two_s = self.score_sum_doubled() as u128;
+        let num = n * four_q - two_s * two_s;
+        Some(num as f64 / (4 * n * (n - 1)) as f64)
+    }
+
+    /// 1 - |wins of 1 - wins of 2| / games.
+    pub fn balance(&self) -> Option<f64> {
+        (self.games > 0)
+            .then(|| 1.0 - self.wins[0].abs_diff(self.wins[1]) as f64 / self.games as f64)
+    }
+
+    /// decided / games.
+    pub fn completion(&self) -> Option<f64> {
+        ratio(self.decided() as u128, self.games as u128)
+    }
+
+    pub fn length_mean(&self) -> Option<f64> {
+        ratio(self.plies, self.games as u128)
+    }
+
+    /// Sample variance of game length, from exact integer sums:
+    /// (n·Σx² - (Σx)²) / (n(n - 1)).
+    pub fn length_variance(&self) -> Option<f64> {
+        let n = self.games as u128;
+        if n < 2 {
+            return None;
+        }
+        let num = n * self.plies_squared - self.plies * self.plies;
+        Some(num as f64 / (n * (n - 1)) as f64)
+    }
+
+    pub fn length_sd(&self) -> Option<f64> {
+        self.length_variance().map(f64::sqrt)
+    }
+
+    /// The nearest-rank percentile of game length: the shortest length L
+    /// such that at least ⌈q·n/100⌉ games last L plies or fewer (q in
+    /// 1..=100). Always a length some game really had.
+    pub fn length_percentile(&self, q: u32) -> Option<u32> {
+        debug_assert!((1..=100).contains(&q));
+        if self.games == 0 {
+            return None;
+        }
+        let rank = (q as u128 * self.games as u128).div_ceil(100);
+        let mut seen: u128 = 0;
+        for (&len, &n) in &self.length_histogram {
+            seen += n as u128;
+            if seen >= rank {
+                return Some(len);
+            }
+        }
+        self.plies_max
+    }
+
+    /// Sowing laps per move played.
+    pub fn laps_per_move(&self) -> Option<f64> {
+        ratio(self.laps, self.plies)
+    }
+
+    pub fn per_game(&self, total: u128) -> Option<f64> {
+        ratio(total, self.games as u128)
+    }
+
+    /// Mean number of legal moves on a turn: the branching factor.
+    pub fn branching(&self) -> Option<f64> {
+        ratio(self.legal_moves, self.plies)
+    }
+
+    /// Share of turns on which the mover had more than one legal move.
+    pub fn choice_share(&self) -> Option<f64> {
+        ratio(self.choice_turns, self.plies)
+    }
+}
+
+fn min_opt(a: Option<u32>, b: Option<u32>, f: fn(u32, u32) -> u32) -> Option<u32> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+fn ratio(num: u128, den: u128) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
+}
+
+/// An estimate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    pub estimate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Interval {
+    pub fn width(&self) -> f64 {
+        self.high - self.low
+    }
+}
+
+/// The 95% Wilson score interval of a proportion of `k` successes in `n`
+/// trials; `None` when `n` is 0.
+pub fn wilson(k: u64, n: u64) -> Option<Interval> {
+    if n == 0 {
+        return None;
+    }
+    let n = n as f64;
+    let p = k as f64 / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some(Interval {
+        estimate: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    })
+}
+
+/// A difference of two means with its 95% interval and two-sided p-value,
+/// by the normal approximation (large samples).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Difference {
+    pub diff: f64,
+    pub low: f64,
+    pub high: f64,
+    pub p_value: f64,
+}
+
+/// The difference `mean_a - mean_b` of two independent samples given each
+/// sample's mean, sample variance and size: standard error
+/// √(var_a/n_a + var_b/n_b) (Welch's), interval diff ± 1.96·se, p-value
+/// 2·(1 - Φ(|diff| / se)). With se = 0 the p-value is 1 if the means are
+/// equal and 0 otherwise.
+pub fn difference(
+    (mean_a, var_a, n_a): (f64, f64, u64),
+    (mean_b, var_b, n_b): (f64, f64, u64),
+) -> Difference {
+    let diff = mean_a - mean_b;
+    let se = (var_a / n_a as f64 + var_b / n_b as f64).sqrt();
+    let p_value = if se > 0.0 {
+        two_sided_p(diff / se)
+    } else if diff == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    Difference {
+        diff,
+        low: diff - Z95 * se,
+        high: diff + Z95 * se,
+        p_value,
+    }
+}
+
+/// Two-sided p-value of a standard normal statistic: erfc(|z| / √2).
+pub fn two_sided_p(z: f64) -> f64 {
+    libm::erfc(z.abs() / std::f64::consts::SQRT_2)
+}
+
+/// Comparison of two cells' `advantage_p1` from per-game scores.
+pub fn compare_advantage(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
+    Some(difference(
+        (a.advantage_p1()?, a.advantage_variance()?, a.games),
+        (b.advantage_p1()?, b.advantage_variance()?, b.games),
+    ))
+}
+
+/// Comparison of two cells' mean game length.
+pub fn compare_length(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
+    Some(difference(
+        (a.length_mean()?, a.length_variance()?, a.games),
+        (b.length_mean()?, b.length_variance()?, b.games),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn record(status: Status, plies: u32) -> GameRecord {
+        GameRecord {
+            status,
+            plies,
+            laps: plies as u64 * 3,
+            max_laps_in_move: plies as u64 % 7,
+            captures: [plies as u64 % 5, plies as u64 % 3],
+            seeds_captured: [plies as u64 % 11, plies as u64 % 13],
+            seeds_sown: plies as u64 * 9,
+            legal_moves: plies as u64 * 4,
+            choice_turns: plies as u64 / 2,
+        }
+    }
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 1e-9, "{a} != {b}");
+    }
+
+    #[test]
+    fn wilson_matches_hand_computation() {
+        // 7 of 10, z = 1.959964, z² = 3.841459:
+        // centre = (0.7 + 0.1920730) / 1.3841459 = 0.6444934,
+        // half = 1.959964 / 1.3841459 × √(0.021 + 0.0096036) = 0.2477153,
+        // giving [0.396778, 0.892209] (textbook value 0.3968–0.8922).
+        let w = wilson(7, 10).unwrap();
+        assert!((w.low - 0.396_778).abs() < 1e-6, "{w:?}");
+        assert!((w.high - 0.892_209).abs() < 1e-6, "{w:?}");
+        // 0 of 5: centre and half-width are both z²/(2n) / (1 + z²/n), so
+        // low is 0 and high = 0.768292 / 1.768292 = 0.434482.
+        let w = wilson(0, 5).unwrap();
+        assert_eq!(w.low, 0.0);
+        assert!((w.high - 0.434_482).abs() < 1e-6, "{w:?}");
+        assert!(wilson(0, 0).is_none());
+    }
+
+    #[test]
+    fn p_values_match_the_normal_table() {
+        // Φ(1.96) = 0.975 → two-sided 0.05; Φ(1) = 0.841345 → 0.317311.
+        assert!((two_sided_p(Z95) - 0.05).abs() < 1e-12);
+        assert!((two_sided_p(-1.0) - 0.317_310_507_862_914).abs() < 1e-12);
+        assert_eq!(two_sided_p(0.0), 1.0);
+    }
+
+    #[test]
+    fn advantage_and_its_variance_by_hand() {
+        // 3 wins, 1 loss, 2 undecided: scores 1,1,1,0,½,½.
+        // mean = 4/6 = 0.666667; squares sum to 3.5, so the sample variance
+        // is (3.5 - 6·(2/3)²) / 5 = (3.5 - 2.666667) / 5 = 0.166667.
+        let mut a = Aggregate::new();
+        for s in [
+            Status::Won(Player::South),
+            Status::Won(Player::South),
+            Status::Won(Player::South),
+            Status::Won(Player::North),
+            Status::PlyLimit,
+            Status::EndlessMove,
+        ] {
+            a.add(&record(s, 10));
+        }
+        close(a.advantage_p1().unwrap(), 4.0 / 6.0);
+        close(a.advantage_variance().unwrap(), 1.0 / 6.0);
+        // balance = 1 - |3 - 1| / 6; completion = 4 / 6.
+        close(a.balance().unwrap(), 1.0 - 2.0 / 6.0);
+        close(a.completion().unwrap(), 4.0 / 6.0);
+        let w = a.p1_win_rate().unwrap();
+        close(w.estimate, 0.75);
+    }
+
+    #[test]
+    fn length_statistics_by_hand() {
+        // Lengths 10, 20, 20, 30, 70: mean 30, squares 100+400+400+900+4900
+        // = 6700, variance (6700 - 5·900) / 4 = 550, sd 23.452079.
+        // Nearest rank: p10 → rank ⌈0.5⌉ = 1 → 10; p50 → rank 3 → 20;
+        // p90 → rank ⌈4.5⌉ = 5 → 70.
+        let mut a = Aggregate::new();
+        for len in [30, 10, 70, 20, 20] {
+            a.add(&record(Status::Won(Player::North), len));
+        }
+        close(a.length_mean().unwrap(), 30.0);
+        close(a.length_variance().unwrap(), 550.0);
+        assert_eq!(a.length_percentile(10), Some(10));
+        assert_eq!(a.length_percentile(50), Some(20));
+        assert_eq!(a.length_percentile(90), Some(70));
+        assert_eq!(a.length_percentile(100), Some(70));
+        assert_eq!((a.plies_min, a.plies_max), (Some(10), Some(70)));
+    }
+
+    #[test]
+    fn difference_by_hand() {
+        // Means 0.6 and 0.5, variances 0.24 and 0.25, 100 games each:
+        // se = √(0.0024 + 0.0025) = 0.07; z = 1.428571; p = 0.153127
+        // (normal table: Φ(1.428571) = 0.923436).
+        let d = difference((0.6, 0.24, 100), (0.5, 0.25, 100));
+        close(d.diff, 0.1);
+        close(d.low, 0.1 - Z95 * 0.07);
+        close(d.high, 0.1 + Z95 * 0.07);
+        assert!((d.p_value - 0.153_127).abs() < 1e-6, "{}", d.p_value);
+        let same = difference((0.5, 0.0, 10), (0.5, 0.0, 10));
+        assert_eq!(same.p_value, 1.0);
+        let apart = difference((1.0, 0.0, 10), (0.0, 0.0, 10));
+        assert_eq!(apart.p_value, 0.0);
+    }
+
+    #[test]
+    fn an_empty_aggregate_has_no_statistics() {
+        let a = Aggregate::new();
+        assert!(a.p1_win_rate().is_none());
+        assert!(a.advantage_p1().is_none());
+        assert!(a.length_mean().is_none());
+        assert!(a.length_percentile(50).is_none());
+        assert!(compare_advantage(&a, &a).is_none());
+    }
+
+    fn status_of(k: u8) -> Status {
+        match k % 5 {
+            0 => Status::Won(Player::South),
+            1 => Status::Won(Player::North),
+            2 => Status::PlyLimit,
+            3 => Status::EndlessMove,
+            _ => Status::LapLimit,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn merging_is_exact_in_any_order(
+            games in proptest::collection::vec((0u8..5, 0u32..400), 0..60),
+            cut1 in 0usize..60,
+            cut2 in 0usize..60,
+        ) {
+            let recs: Vec<GameRecord> =
+                games.iter().map(|&(s, p)| record(status_of(s), p)).collect();
+            let (c1, c2) = (cut1.min(recs.len()), cut2.min(recs.len()));
+            let (c1, c2) = (c1.min(c2), c1.max(c2));
+            let part = |r: &[GameRecord]| {
+                let mut a = Aggregate::new();
+                r.iter().for_each(|g| a.add(g));
+                a
+            };
+            let (a, b, c) = (part(&recs[..c1]), part(&recs[c1..c2]), part(&recs[c2..]));
+            let whole = part(&recs);
+            let mut left = a.clone();
+            left.merge(&b);
+            left.merge(&c);
+            let mut bc = b.clone();
+            bc.merge(&c);
+            let mut right = a.clone();
+            right.merge(&bc);
+            let mut reversed = c.clone();
+            reversed.merge(&b);
+            reversed.merge(&a);
+            prop_assert_eq!(&left, &whole);
+            prop_assert_eq!(&right, &whole);
+            prop_assert_eq!(&reversed, &whole);
+        }
+    }
+
+    #[test]
+    fn aggregates_survive_a_json_round_trip() {
+        let mut a = Aggregate::new();
+        a.add(&record(Status::Won(Player::South), 12));
+        a.add(&record(Status::LapLimit, 40));
+        let json = serde_json::to_string(&a).unwrap();
+        let back: Aggregate = serde_json::from_str(&json).unwrap();
+        assert_eq!(a, back);
+    }
+}

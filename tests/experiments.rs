@@ -1,0 +1,426 @@
+//! The `run` and `simulate` commands on real files: determinism across
+//! thread counts, precision stopping, and refusal of bad input.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+fn katro() -> Command {
+    Command::cargo_bin("katro").unwrap()
+}
+
+/// Two variants (one from a file next to the experiment) and two matchups,
+/// with per-game rows and moves: small enough for a debug build.
+const EXPERIMENT: &str = r#"
+name = "determinism"
+seed = 2024
+variants = ["katro-4x4", "small.toml"]
+games = 60
+per_game_rows = true
+moves_in_rows = true
+ply_limit = 400
+
+[[matchups]]
+p1 = "random"
+p2 = "random"
+
+[[matchups]]
+p1 = { agent = "epsilon-greedy", epsilon = 0.3 }
+p2 = "greedy"
+"#;
+
+const SMALL_VARIANT: &str = "name = \"small-6x3\"\n[board]\nrows = 6\nholes = 3\nseeds = 2\n";
+
+fn setup(experiment: &str) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("exp.toml"), experiment).unwrap();
+    fs::write(dir.path().join("small.toml"), SMALL_VARIANT).unwrap();
+    dir
+}
+
+fn run(dir: &Path, out: &str, threads: &str) {
+    katro()
+        .current_dir(dir)
+        .args(["run", "exp.toml", "--threads", threads, "--out", out])
+        .assert()
+        .success();
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn outputs_are_identical_with_one_thread_or_two() {
+    let dir = setup(EXPERIMENT);
+    run(dir.path(), "one", "1");
+    run(dir.path(), "two", "2");
+    for name in ["summary.csv", "games.csv", "comparison.csv"] {
+        let one = read(&dir.path().join("one"), name);
+        let two = read(&dir.path().join("two"), name);
+        assert_eq!(one, two, "{name} differs between 1 and 2 threads");
+    }
+    let summary = read(&dir.path().join("one"), "summary.csv");
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines.len(), 5, "a header and 2 variants × 2 matchups");
+    assert!(lines[1].starts_with("katro-4x4,\"katro(rows=4,holes=4,"));
+    // The experiment's ply limit is part of each variant's rules string.
+    assert!(lines[1].contains("ply_limit=400"), "{}", lines[1]);
+    assert!(lines[3].starts_with("small-6x3,"));
+    assert!(lines[4].contains(",epsilon-greedy:epsilon=0.3,greedy,60,"));
+
+    let games = read(&dir.path().join("one"), "games.csv");
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4 * 60);
+    // Rows come in (cell, game index) order.
+    for (i, row) in rows.iter().enumerate() {
+        let game: usize = row.split(',').nth(3).unwrap().parse().unwrap();
+        assert_eq!(game, i % 60, "{row}");
+    }
+    assert!(rows[0].starts_with("katro-4x4,random,random,0,"));
+    let comparison = read(&dir.path().join("one"), "comparison.csv");
+    assert_eq!(comparison.lines().count(), 3, "one row per matchup");
+
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("two"), "manifest.json")).unwrap();
+    assert_eq!(manifest["threads"], 2);
+    assert_eq!(manifest["master_seed"], 2024);
+    assert_eq!(manifest["games"], 240);
+    assert_eq!(manifest["experiment"]["text"], EXPERIMENT);
+    assert_eq!(manifest["variants"][1]["name"], "small-6x3");
+    // No temporary file is left behind.
+    let mut names: Vec<String> = fs::read_dir(dir.path().join("two"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "comparison.csv",
+            "games.csv",
+            "manifest.json",
+            "summary.csv"
+        ]
+    );
+}
+
+#[test]
+fn recorded_moves_replay_to_the_recorded_result() {
+    let dir = setup(EXPERIMENT);
+    run(dir.path(), "out", "2");
+    let games = read(&dir.path().join("out"), "games.csv");
+    // The first game of katro-4x4, random vs random.
+    let row = games.lines().nth(1).unwrap();
+    let fields: Vec<&str> = row.split(',').collect();
+    let moves: Vec<&str> = fields[14].split(' ').collect();
+    assert_eq!(moves.len(), fields[7].parse::<usize>().unwrap());
+    let out = katro()
+        .arg("replay")
+        .arg("katro-4x4")
+        .args(&moves)
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["status"], fields[6]);
+    assert_eq!(json["plies"], fields[7].parse::<u64>().unwrap());
+    if fields[6] == "won" {
+        assert_eq!(json["winner"].to_string(), fields[5]);
+    }
+}
+
+#[test]
+fn precision_plays_the_same_games_with_one_thread_or_two() {
+    let exp = r#"
+name = "precise"
+seed = 9
+variants = ["katro-4x4", "small.toml"]
+
+[precision]
+width = 0.35
+max_games = 400
+checkpoint = 9
+
+[[matchups]]
+p1 = "random"
+p2 = "random"
+"#;
+    let dir = setup(exp);
+    run(dir.path(), "one", "1");
+    run(dir.path(), "two", "2");
+    let one = read(&dir.path().join("one"), "summary.csv");
+    assert_eq!(one, read(&dir.path().join("two"), "summary.csv"));
+    for row in one.lines().skip(1) {
+        let games: u64 = row
+            .split("\",")
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(games % 9, 0, "stopped off a checkpoint: {row}");
+        assert!(
+            games < 400,
+            "a width of 0.35 is reached long before the cap: {row}"
+        );
+    }
+}
+
+/// Runs an invalid experiment and checks the exit code, the message and
+/// that no output folder appeared.
+fn refused(experiment: &str, wants: &[&str]) {
+    let dir = setup(experiment);
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml", "--threads", "1"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("exp.toml:"), "no file named: {stderr}");
+    for want in wants {
+        assert!(stderr.contains(want), "wanted {want:?} in: {stderr}");
+    }
+    assert!(
+        !dir.path().join("results").exists(),
+        "something was written"
+    );
+}
+
+#[test]
+fn bad_experiments_exit_2_naming_file_and_key() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "\"katro-4x4\", \"small.toml\"",
+            "\"katro-9x9\"",
+            &["`variants[0]`", "unknown variant `katro-9x9`", "katro-6x6"],
+        ),
+        (
+            "p1 = \"random\"",
+            "p1 = \"wizard\"",
+            &["`matchups[0].p1`", "wizard", "random, greedy"],
+        ),
+        (
+            "p2 = \"greedy\"",
+            "p2 = \"alphabeta:depth=0\"",
+            &["`matchups[1].p2`", "depth is 0", "from 1 to"],
+        ),
+        (
+            "epsilon = 0.3",
+            "epsilon = -0.1",
+            &["`matchups[1].p1`", "epsilon is -0.1", "from 0 to 1"],
+        ),
+        (
+            "games = 60",
+            "games = 0",
+            &["`games`", "0 is out of range", "from 1"],
+        ),
+        (
+            "per_game_rows = true",
+            "per_game_row = true",
+            &["unknown field `per_game_row`", "per_game_rows"],
+        ),
+        (
+            "\"small.toml\"",
+            "\"missing.toml\"",
+            &["`variants[1]`", "cannot read variant file `missing.toml`"],
+        ),
+    ];
+    for (from, to, wants) in cases {
+        let text = EXPERIMENT.replacen(from, to, 1);
+        assert_ne!(text, EXPERIMENT, "{from} not found");
+        refused(&text, wants);
+    }
+}
+
+#[test]
+fn an_unwritable_output_folder_is_refused_before_playing() {
+    let dir = setup(&EXPERIMENT.replace(
+        "name = \"determinism\"",
+        "name = \"d\"\noutput = \"blocked/out\"",
+    ));
+    // A file where the folder should be: no permission tricks needed, so
+    // the test also holds when run as root.
+    fs::write(dir.path().join("blocked"), "not a folder").unwrap();
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("exp.toml: `output`: cannot write to the output folder blocked/out"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("blocked")).unwrap(),
+        "not a folder"
+    );
+    assert!(!dir.path().join("results").exists());
+
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml", "--out", "blocked/x"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("--out blocked/x: cannot write"), "{stderr}");
+}
+
+#[test]
+fn a_rerun_without_rows_removes_the_old_games_file() {
+    let dir = setup(EXPERIMENT);
+    run(dir.path(), "out", "1");
+    assert!(dir.path().join("out/games.csv").exists());
+    let without = EXPERIMENT.replace("per_game_rows = true\nmoves_in_rows = true\n", "");
+    fs::write(dir.path().join("exp.toml"), without).unwrap();
+    run(dir.path(), "out", "1");
+    assert!(!dir.path().join("out/games.csv").exists());
+    let manifest = read(&dir.path().join("out"), "manifest.json");
+    assert!(!manifest.contains("games.csv"), "{manifest}");
+}
+
+#[test]
+fn simulate_prints_a_table_and_writes_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = katro()
+        .current_dir(dir.path())
+        .args([
+            "simulate",
+            "katro-4x4",
+            "--games",
+            "50",
+            "--p1",
+            "greedy",
+            "--p2",
+            "random",
+            "--seed",
+            "3",
+        ])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let mut lines = stdout.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("variant    p1      p2      games  p1 wins")
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("katro-4x4  greedy  random     50")
+    );
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written without --out"
+    );
+
+    katro()
+        .current_dir(dir.path())
+        .args([
+            "simulate",
+            "katro-4x4",
+            "--games",
+            "50",
+            "--p1",
+            "greedy",
+            "--p2",
+            "random",
+            "--seed",
+            "3",
+            "--out",
+            "s",
+            "--threads",
+            "2",
+        ])
+        .assert()
+        .success();
+    let summary = read(&dir.path().join("s"), "summary.csv");
+    assert!(
+        summary
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains(",greedy,random,50,")
+    );
+
+    for (args, want) in [
+        (["--p1", "minimax"], "--p1: agent `minimax`"),
+        (["--p1", "epsilon-greedy:epsilon=2"], "epsilon is 2"),
+    ] {
+        let out = katro()
+            .current_dir(dir.path())
+            .args(["simulate", "katro-4x4", "--games", "5", "--p2", "random"])
+            .args(args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.contains(want), "{stderr}");
+    }
+    katro()
+        .args([
+            "simulate",
+            "katro-4x4",
+            "--games",
+            "0",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+        ])
+        .assert()
+        .code(2);
+}
+
+/// Every shipped experiment parses, names every preset where it says it
+/// does, and stays within its documented size.
+#[test]
+fn shipped_experiments_are_valid() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut names = Vec::new();
+    for entry in fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let text = fs::read_to_string(&path).unwrap();
+        let mut no_files = |p: &str| -> Result<(String, String), String> {
+            Err(format!("shipped experiments use presets only, not {p}"))
+        };
+        let shown = path.display().to_string();
+        let exp = katro::experiment::parse_experiment(&shown, &text, &mut no_files)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        assert_eq!(
+            exp.name, stem,
+            "the name is the file's, so results/<name>/ matches"
+        );
+        assert!(
+            text.starts_with(&format!("# {stem}.toml")),
+            "{stem}: no opening comment"
+        );
+        if stem != "quick" {
+            let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name.as_str()).collect();
+            assert_eq!(
+                variants,
+                katro::rules::preset_names(),
+                "{stem}: every preset"
+            );
+        }
+        names.push(stem);
+    }
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "first-player-advantage",
+            "game-length",
+            "quick",
+            "variant-balance"
+        ]
+    );
+}
