@@ -315,9 +315,7 @@ impl InputError {
         };
         // serde speaks of enum "variants" and of "i64"; in this project a
         // variant is a rule set, so say "value" and "integer" instead.
-        let mut message = err
-            .message()
-            .trim()
+        let mut message = escape_controls(err.message().trim())
             .replacen("unknown variant", "unknown value", 1)
             .replace("expected i64", "expected an integer");
         if message.starts_with("unknown field") {
@@ -333,6 +331,21 @@ impl InputError {
             }],
         }
     }
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`): serde's
+/// messages quote the file's own text, and a quoted newline or terminal
+/// escape must not break the error's lines or reach the terminal raw.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The key written just before a value (`direction = "up"` gives
