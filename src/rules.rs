@@ -315,7 +315,7 @@ impl InputError {
         };
         // serde speaks of enum "variants" and of "i64"; in this project a
         // variant is a rule set, so say "value" and "integer" instead.
-        let mut message = escape_controls(err.message().trim())
+        let mut message = escape_controls(err.message().trim(), false)
             .replacen("unknown variant", "unknown value", 1)
             .replace("expected i64", "expected an integer");
         if message.starts_with("unknown field") {
@@ -333,13 +333,14 @@ impl InputError {
     }
 }
 
-/// `text` with its control characters escaped (`\n`, `\u{1b}`): serde's
-/// messages quote the file's own text, and a quoted newline or terminal
-/// escape must not break the error's lines or reach the terminal raw.
-fn escape_controls(text: &str) -> String {
+/// `text` with its control characters escaped (`\n`, `\u{1b}`), but for
+/// newlines if `keep_newlines`: messages quote the file's own text, and a
+/// quoted newline or terminal escape must not break the error's lines or
+/// reach the terminal raw.
+fn escape_controls(text: &str, keep_newlines: bool) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            if c.is_control() && !(keep_newlines && c == '\n') {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
@@ -408,7 +409,10 @@ impl<'a> Problems<'a> {
             line,
             column,
             key: Some(key.to_string()),
-            message: message.into(),
+            // Messages quote names, paths and agents as written. Newlines
+            // stay: they set a quoted variant file's own error on lines
+            // of its own.
+            message: escape_controls(&message.into(), true),
         });
     }
 }
