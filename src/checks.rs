@@ -1,4 +1,4 @@
-//! The engine's and the parser's invariants as checks that return what
+//! The engine's and the parsers' invariants as checks that return what
 //! broke instead of panicking, and a generator of random valid rule
 //! settings driven by any source of choices. Shared by the property tests
 //! (`tests/fuzz_properties.rs`, choices from proptest) and the cargo-fuzz
@@ -7,10 +7,12 @@
 
 use std::collections::HashSet;
 
+use crate::agents::AgentSpec;
 use crate::engine::{
     Dir, IllegalMove, LapKind, Move, MoveEnd, MoveReport, NO_HOLE, Observer, Player, Position,
     Silent, Status,
 };
+use crate::experiment::{Experiment, parse_experiment};
 use crate::rng::{below, rng_from_seed};
 use crate::rules::{
     CaptureTrigger, CapturingRow, DirectionRule, EndlessMove, InputError, LoneSeed,
@@ -216,6 +218,23 @@ pub fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
+/// The variant_parser fuzz target: the bytes as a variant file's text
+/// ([`check_variant_text`]).
+pub fn check_variant_input(data: &[u8]) -> Result<(), String> {
+    check_variant_text("fuzz.toml", &text_of(data)).map(drop)
+}
+
+/// The experiment_parser fuzz target: the bytes are an experiment file's
+/// text, then optionally a NUL byte and the text every variant file it
+/// names by path reads as ([`check_experiment_text`]).
+pub fn check_experiment_input(data: &[u8]) -> Result<(), String> {
+    let (experiment, variant) = match data.iter().position(|&b| b == 0) {
+        Some(nul) => (&data[..nul], Some(text_of(&data[nul + 1..]))),
+        None => (data, None),
+    };
+    check_experiment_text("fuzz.toml", &text_of(experiment), variant.as_deref()).map(drop)
+}
+
 /// An input error is one a person can act on: it names the file on every
 /// line, has at least one problem, and every problem has a message and, if
 /// placed, a line and column inside the text.
@@ -231,6 +250,11 @@ pub fn check_input_error(file: &str, text: &str, e: &InputError) -> Result<(), S
         if p.message.trim().is_empty() {
             return Err(format!("a problem with no message: {p:?}"));
         }
+        // A newline only sets a quoted file's own error on lines of its
+        // own; any other control character is the input's, printed raw.
+        if p.message.chars().any(|c| c.is_control() && c != '\n') {
+            return Err(format!("a control character in {:?}", p.message));
+        }
         if let Some(line) = p.line
             && !(1..=lines).contains(&line)
         {
@@ -240,9 +264,16 @@ pub fn check_input_error(file: &str, text: &str, e: &InputError) -> Result<(), S
             return Err(format!("bad column: {p:?}"));
         }
     }
-    let shown = e.to_string();
-    if let Some(bad) = shown.lines().find(|l| !l.starts_with(file)) {
-        return Err(format!("error line does not name the file: {bad:?}"));
+    // Each problem's first line names the file; a problem may quote
+    // another file's error on the lines after it.
+    for p in &e.problems {
+        let alone = InputError {
+            file: e.file.clone(),
+            problems: vec![p.clone()],
+        };
+        if !alone.to_string().starts_with(file) {
+            return Err(format!("error does not name the file: {alone}"));
+        }
     }
     Ok(())
 }
@@ -255,6 +286,54 @@ pub fn check_variant_text(file: &str, text: &str) -> Result<Option<Rules>, Strin
         Err(e) => check_input_error(file, text, &e).map(|()| None),
         Ok(rules) => check_rules(&rules).map(|()| Some(rules)),
     }
+}
+
+/// Parses an experiment file's text, which must not panic; the variant
+/// files it names by path all read as `variant_text` (or cannot be read,
+/// if `None`). An error must be well-formed ([`check_input_error`]); an
+/// accepted experiment must be consistent ([`check_experiment`]).
+pub fn check_experiment_text(
+    file: &str,
+    text: &str,
+    variant_text: Option<&str>,
+) -> Result<Option<Experiment>, String> {
+    let mut read = |path: &str| match variant_text {
+        Some(t) => Ok((path.to_string(), t.to_string())),
+        None => Err("no such file".to_string()),
+    };
+    match parse_experiment(file, text, &mut read) {
+        Err(e) => check_input_error(file, text, &e).map(|()| None),
+        Ok(exp) => check_experiment(&exp).map(|()| Some(exp)),
+    }
+}
+
+/// An accepted experiment has variants and matchups, its variants' rules
+/// pass [`check_rules`], its agents read back from how they are written,
+/// and every cell plays between 1 game and the experiment's maximum.
+pub fn check_experiment(exp: &Experiment) -> Result<(), String> {
+    if exp.variants.is_empty() || exp.matchups.is_empty() {
+        return Err(format!("experiment {} with nothing to play", exp.name));
+    }
+    for v in &exp.variants {
+        check_rules(&v.rules)?;
+    }
+    for a in exp.matchups.iter().flat_map(|m| [&m.p1, &m.p2]) {
+        if AgentSpec::parse(&a.to_string()).as_ref() != Ok(a) {
+            return Err(format!("agent {a:?} does not read back from {a}"));
+        }
+    }
+    let cells = exp.cells();
+    if cells.len() != exp.variants.len() * exp.matchups.len() {
+        return Err(format!("{} cells", cells.len()));
+    }
+    let most = exp.stop.max_games();
+    if let Some(c) = cells
+        .iter()
+        .find(|c| !(1..=most).contains(&c.stop.max_games()))
+    {
+        return Err(format!("a cell of {:?} under {most} games", c.stop));
+    }
+    Ok(())
 }
 
 /// Accepted rules are within every limit the parser promises, their start

@@ -1,19 +1,29 @@
 //! The fuzz targets' checks (`katro::checks`, see docs/FUZZING.md) run as
 //! property tests in the normal suite: random valid rule settings with
-//! random games checked at every ply, and the variant parser on mutated
-//! preset files. The fuzzers search far longer; these keep every commit
+//! random games checked at every ply, and the variant and experiment
+//! parsers on mutated shipped files. The fuzzers search far longer; these keep every commit
 //! honest.
 
 use std::collections::BTreeSet;
 
 use katro::checks::{
     CAPTURE_TRIGGERS, CAPTURING_ROWS, DIRECTION_RULES, Draw, ENDLESS_MOVES, GEN_MAX_LAP_LIMIT,
-    GEN_MAX_PLY_LIMIT, LONE_SEEDS, RELAYS, SINGLETONS, START_RULES, VICTIM_RULES, check_game,
-    check_rules, check_variant_text, draw_settings,
+    GEN_MAX_PLY_LIMIT, LONE_SEEDS, RELAYS, SINGLETONS, START_RULES, VICTIM_RULES,
+    check_experiment_input, check_experiment_text, check_game, check_rules, check_variant_input,
+    check_variant_text, draw_settings,
 };
 use katro::rng::{below, rng_from_seed};
 use katro::rules::{PRESETS, Rules, kebab};
 use proptest::prelude::*;
+
+/// The shipped experiment files, for the mutation tests (compiled in, like
+/// the presets, so the test reads no file).
+const EXPERIMENTS: &[&str] = &[
+    include_str!("../experiments/quick.toml"),
+    include_str!("../experiments/first-player-advantage.toml"),
+    include_str!("../experiments/game-length.toml"),
+    include_str!("../experiments/variant-balance.toml"),
+];
 
 /// Choices drawn by proptest: each is taken modulo the range asked for,
 /// and 0 once the list runs out, so shrinking the list (shorter, smaller
@@ -88,32 +98,58 @@ fn value() -> impl Strategy<Value = String> {
         Just("[[65535, 65535], [1, 1]]".to_string()),
         Just("{ a = 1 }".to_string()),
         Just("2024-01-01".to_string()),
+        Just("\"v.toml\"".to_string()),
+        Just("\"a\\u001b[31m\\nb\"".to_string()),
+        Just("[\"a\\u001b[31m\\nb\"]".to_string()),
+        Just("[\"v.toml\", \"katro-4x4\"]".to_string()),
+        Just("\"alphabeta:depth=2\"".to_string()),
+        Just("\"mcts:iterations=10,exploration=1.4\"".to_string()),
+        Just("\"epsilon-greedy:epsilon=0.1\"".to_string()),
+        Just("{ agent = \"alphabeta\", depth = 0 }".to_string()),
+        Just("[{ variant = \"v.toml\", games = 3, ply_limit = 0 }]".to_string()),
         "[a-z-]{0,20}".prop_map(|s| format!("\"{s}\"")),
         "\\PC{0,12}",
         "[\\[\\]{}=\"',.# \n0-9a-z]{0,16}",
     ]
 }
 
-fn mutation() -> impl Strategy<Value = Mutation> {
+/// Keys and table headers of variant files, some of them misplaced or
+/// unknown, for inserted lines.
+const VARIANT_KEYS: &[&str] = &["seeds", "layout", "rows", "name", "start", "unknown"];
+const VARIANT_HEADERS: &[&str] = &["[board]", "[rules]", "[other]"];
+const EXPERIMENT_KEYS: &[&str] = &[
+    "variants",
+    "games",
+    "seed",
+    "name",
+    "p1",
+    "p2",
+    "ply_limit",
+    "width",
+    "max_games",
+    "checkpoint",
+    "output",
+    "per_game_rows",
+    "moves_in_rows",
+    "unknown",
+];
+const EXPERIMENT_HEADERS: &[&str] = &["[[matchups]]", "[precision]", "[other]"];
+
+fn mutation(
+    keys: &'static [&'static str],
+    headers: &'static [&'static str],
+) -> impl Strategy<Value = Mutation> {
     let line = 0usize..40;
+    let inserted = prop_oneof![
+        4 => (prop::sample::select(keys), value()).prop_map(|(k, v)| format!("{k} = {v}")),
+        1 => prop::sample::select(headers).prop_map(str::to_string),
+        1 => value(),
+    ];
     prop_oneof![
         line.clone().prop_map(Mutation::DeleteLine),
         (line.clone(), value()).prop_map(|(i, v)| Mutation::ReplaceValue(i, v)),
         line.clone().prop_map(Mutation::DuplicateLine),
-        (
-            line.clone(),
-            prop_oneof![
-                value().prop_map(|v| format!("seeds = {v}")),
-                value().prop_map(|v| format!("layout = {v}")),
-                value().prop_map(|v| format!("name = {v}")),
-                value().prop_map(|v| format!("unknown = {v}")),
-                Just("[board]".to_string()),
-                Just("[rules]".to_string()),
-                Just("[other]".to_string()),
-                value(),
-            ]
-        )
-            .prop_map(|(i, s)| Mutation::InsertLine(i, s)),
+        (line.clone(), inserted).prop_map(|(i, s)| Mutation::InsertLine(i, s)),
         (line.clone(), line).prop_map(|(i, j)| Mutation::SwapLines(i, j)),
         (0usize..4000).prop_map(Mutation::Truncate),
         layout().prop_map(Mutation::SeedsToLayout),
@@ -183,10 +219,27 @@ proptest! {
     #[test]
     fn parser_survives_mutated_presets(
         preset in 0..PRESETS.len(),
-        mutations in prop::collection::vec(mutation(), 1..5),
+        mutations in prop::collection::vec(mutation(VARIANT_KEYS, VARIANT_HEADERS), 1..5),
     ) {
         let text = mutate(PRESETS[preset].1, &mutations);
         check_variant_text("mutated.toml", &text)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n--- text:\n{text}")))?;
+    }
+
+    /// The same for experiment files, whose variant files given by path
+    /// read as a preset's text, or a mutated one, or cannot be read.
+    #[test]
+    fn parser_survives_mutated_experiments(
+        experiment in 0..EXPERIMENTS.len(),
+        mutations in prop::collection::vec(mutation(EXPERIMENT_KEYS, EXPERIMENT_HEADERS), 1..5),
+        variant in prop::option::of((
+            0..PRESETS.len(),
+            prop::collection::vec(mutation(VARIANT_KEYS, VARIANT_HEADERS), 0..3),
+        )),
+    ) {
+        let text = mutate(EXPERIMENTS[experiment], &mutations);
+        let variant = variant.map(|(i, m)| mutate(PRESETS[i].1, &m));
+        check_experiment_text("mutated.toml", &text, variant.as_deref())
             .map_err(|e| TestCaseError::fail(format!("{e}\n--- text:\n{text}")))?;
     }
 
@@ -194,6 +247,7 @@ proptest! {
     #[test]
     fn parser_survives_any_text(text in "\\PC{0,200}") {
         check_variant_text("any.toml", &text).map_err(TestCaseError::fail)?;
+        check_experiment_text("any.toml", &text, None).map_err(TestCaseError::fail)?;
     }
 }
 
@@ -276,11 +330,44 @@ fn generator_reaches_every_setting() {
     assert!(missing.is_empty(), "never generated: {missing:?}");
 }
 
-/// The shipped presets pass the parser's checks, round trip included.
+/// The shipped presets and experiments pass the parsers' checks, round
+/// trips included.
 #[test]
-fn presets_pass_the_parser_checks() {
+fn shipped_files_pass_the_parser_checks() {
     for (name, text) in PRESETS {
         let rules = check_variant_text(name, text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(rules.is_some(), "{name} refused");
     }
+    for text in EXPERIMENTS {
+        let exp =
+            check_experiment_text("shipped.toml", text, None).unwrap_or_else(|e| panic!("{e}"));
+        assert!(exp.is_some(), "refused:\n{text}");
+    }
+}
+
+/// The committed fuzz corpora of the parsers replay here, so an input the
+/// fuzzer once found interesting is checked on every commit, not only when
+/// someone fuzzes. (The engine corpus is decoded by the `arbitrary` crate
+/// and replays with `cargo fuzz run engine_invariants -- -runs=0`.)
+#[test]
+fn parser_corpora_replay() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let mut replayed = 0;
+    for target in ["variant_parser", "experiment_parser"] {
+        let Ok(dir) = std::fs::read_dir(root.join(target)) else {
+            continue;
+        };
+        for entry in dir {
+            let path = entry.unwrap().path();
+            let data = std::fs::read(&path).unwrap();
+            let result = if target == "variant_parser" {
+                check_variant_input(&data)
+            } else {
+                check_experiment_input(&data)
+            };
+            result.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            replayed += 1;
+        }
+    }
+    assert!(replayed > 0, "no corpus under {}", root.display());
 }

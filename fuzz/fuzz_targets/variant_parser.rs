@@ -5,11 +5,10 @@
 
 #![no_main]
 
-use katro::checks::{check_variant_text, text_of};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = check_variant_text("fuzz.toml", &text_of(data)) {
+    if let Err(e) = katro::checks::check_variant_input(data) {
         panic!("{e}");
     }
 });
