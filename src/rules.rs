@@ -708,13 +708,16 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
         s.lap_limit = v as u64;
     }
 
+    let usable = |v: &str| {
+        !v.is_empty()
+            && !v
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == ',')
+    };
     let name = match &raw.name {
         Some(n) => {
             let v = n.get_ref();
-            if v.is_empty()
-                || v.chars()
-                    .any(|c| c.is_whitespace() || c.is_control() || c == ',')
-            {
+            if !usable(v) {
                 p.add(
                     Some(n.span()),
                     "name",
@@ -723,7 +726,21 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             }
             v.clone()
         }
-        None => default_name.to_string(),
+        // The file's name stands in for a missing `name`: it must be as
+        // usable as a written one.
+        None => {
+            if !usable(default_name) {
+                p.add(
+                    None,
+                    "name",
+                    format!(
+                        "missing, and the file name {default_name:?} is not a usable name: \
+                         add `name = \"...\"` with letters, digits, '-' and '_' only"
+                    ),
+                );
+            }
+            default_name.to_string()
+        }
     };
 
     if !p.list.is_empty() {

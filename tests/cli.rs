@@ -463,6 +463,22 @@ fn quoted_values_cannot_break_the_error_line() {
     assert!(!err.contains('\u{1b}'), "{err}");
 }
 
+/// Found by the experiment_parser fuzz target: a file with no `name` is
+/// named after its file, and that name skipped the check a written name
+/// gets, so "my variant.toml" gave a variant named "my variant", which
+/// no file may declare (names go into every output row).
+#[test]
+fn a_file_name_standing_in_for_the_name_must_be_usable() {
+    bad_file(
+        "my variant.toml",
+        BOARD,
+        &[
+            "`name`",
+            "missing, and the file name \"my variant\" is not a usable name",
+        ],
+    );
+}
+
 #[test]
 fn odd_rows() {
     bad_file(
