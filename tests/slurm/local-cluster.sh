@@ -275,9 +275,14 @@ expect_states() {
     pass "job $id ended $got"
 }
 
-# Every output file of the local run, byte for byte, and no other.
+# Every output file of the local run, byte for byte, and no other; and one
+# shard file per array task, so the work really was split.
 compare_with_local() {
-    local dir=$1 f
+    local dir=$1 f i
+    for ((i = 1; i <= shards; i++)); do
+        compgen -G "$dir/shards/shard-$i-of-$shards.*" >/dev/null || fail "$dir/shards has no shard $i of $shards"
+    done
+    pass "$dir/shards holds shards 1 to $shards"
     [ -f "$work/local/summary.csv" ] || fail "the local run wrote no summary.csv"
     for f in "${outputs[@]}"; do
         if [ -f "$work/local/$f" ]; then
