@@ -13,6 +13,7 @@ pub mod notation;
 pub mod rng;
 pub mod rules;
 pub mod runner;
+pub mod schema;
 pub mod stats;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
