@@ -10,6 +10,7 @@ pub mod engine;
 pub mod experiment;
 pub mod export;
 pub mod notation;
+pub mod partial;
 pub mod rng;
 pub mod rules;
 pub mod runner;

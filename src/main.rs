@@ -1,5 +1,6 @@
 use std::process::ExitCode;
 
+mod checkpoint;
 mod cli;
 mod files;
 mod jobs;
