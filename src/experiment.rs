@@ -11,7 +11,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::agents::{AGENT_NAMES, AgentSpec};
+use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
     preset, preset_names, ranged,
@@ -625,7 +625,7 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
         toml::Value::String(s) => AgentSpec::parse(s),
         toml::Value::Table(t) => toml::Value::Table(t.clone())
             .try_into::<AgentSpec>()
-            .map_err(|e| format!("{} (agents: {AGENT_NAMES})", e.message().trim()))
+            .map_err(|e| format!("{} (agents: {AGENT_NAMES})", agent_words(e.message())))
             .and_then(|a| a.validate().map(|()| a)),
         other => Err(format!("got {}; {AGENT_FORMS}", other.type_str())),
     };

@@ -384,6 +384,7 @@ impl<'a> Problems<'a> {
         }
     }
 
+    /// Adds a problem at `span`, about `key` (none if empty).
     pub fn add(&mut self, span: Option<Range<usize>>, key: &str, message: impl Into<String>) {
         let (line, column) = match span {
             Some(s) => {
@@ -395,7 +396,7 @@ impl<'a> Problems<'a> {
         self.list.push(Problem {
             line,
             column,
-            key: Some(key.to_string()),
+            key: (!key.is_empty()).then(|| key.to_string()),
             message: message.into(),
         });
     }

@@ -933,6 +933,15 @@ mod tests {
         assert_eq!(again, g);
     }
 
+    fn random_pair(rules: &Rules, stop: Stop) -> Cell<'_> {
+        Cell {
+            rules,
+            p1: &AgentSpec::Random,
+            p2: &AgentSpec::Random,
+            stop,
+        }
+    }
+
     fn whole(cells: &[Cell], rows: Rows, threads: usize) -> RunResult {
         let work = Work {
             cells,
@@ -1011,16 +1020,14 @@ mod tests {
                 p2: &greedy,
                 stop: Stop::Games(70),
             },
-            Cell {
-                rules: &b,
-                p1: &AgentSpec::Random,
-                p2: &AgentSpec::Random,
-                stop: Stop::Precision {
+            random_pair(
+                &b,
+                Stop::Precision {
                     width: 0.4,
                     max_games: 300,
                     checkpoint: 20,
                 },
-            },
+            ),
         ];
         let one = whole(&cells, Rows::Games, 2);
         let stopped = one.aggregates()[1].games;
@@ -1052,43 +1059,68 @@ mod tests {
         }
     }
 
+    /// Keeps what a checkpoint on disk would (the last state, and every
+    /// row given to a save that succeeded, earlier sessions' included) and
+    /// fails save number `fail_at` (from 0), slowly if asked, storing
+    /// nothing then.
+    struct FailingCheckpoint {
+        saves: std::sync::atomic::AtomicU64,
+        fail_at: u64,
+        slow: bool,
+        kept: Mutex<(RunState, Vec<GameRow>)>,
+    }
+
+    impl FailingCheckpoint {
+        fn new(fail_at: u64, slow: bool, before: Option<&Resume>) -> FailingCheckpoint {
+            FailingCheckpoint {
+                saves: 0.into(),
+                fail_at,
+                slow,
+                kept: Mutex::new(before.map_or((RunState::default(), vec![]), |r| {
+                    (r.state.clone(), r.rows.clone())
+                })),
+            }
+        }
+
+        fn kept(self) -> Resume {
+            let (state, rows) = self.kept.into_inner().unwrap();
+            Resume { state, rows }
+        }
+    }
+
+    impl Checkpoint for FailingCheckpoint {
+        fn due(&self) -> bool {
+            true
+        }
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+            if self.saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == self.fail_at {
+                if self.slow {
+                    // Long enough for another worker to be mid-unit when
+                    // this returns, so that it saves after the failure.
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                return Err("disk full".into());
+            }
+            let mut kept = self.kept.lock().unwrap();
+            kept.0 = state.clone();
+            kept.1.extend_from_slice(rows);
+            Ok(())
+        }
+    }
+
     /// A run stopped part-way and resumed from its state gives the same
     /// results as one that was never stopped.
     #[test]
     fn a_resumed_run_equals_an_uninterrupted_one() {
-        // Keeps what a checkpoint on disk would: the last state, and every
-        // row given to any save, earlier sessions' included.
-        struct StopAfter(
-            std::sync::atomic::AtomicU64,
-            Mutex<(RunState, Vec<GameRow>)>,
-        );
-        impl Checkpoint for StopAfter {
-            fn due(&self) -> bool {
-                true
-            }
-            fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
-                // A failed save stores nothing; another worker may still
-                // save after it, and must store the failed save's rows.
-                if self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1 {
-                    return Err("disk full".into());
-                }
-                let mut all = self.1.lock().unwrap();
-                all.0 = state.clone();
-                all.1.extend_from_slice(rows);
-                Ok(())
-            }
-        }
         let a = preset("katro-4x4").unwrap();
-        let cells = [Cell {
-            rules: &a,
-            p1: &AgentSpec::Random,
-            p2: &AgentSpec::Random,
-            stop: Stop::Precision {
+        let cells = [random_pair(
+            &a,
+            Stop::Precision {
                 width: 0.2,
                 max_games: 400,
                 checkpoint: 30,
             },
-        }];
+        )];
         let reference = whole(&cells, Rows::GamesWithMoves, 2);
         let work = Work {
             cells: &cells,
@@ -1097,16 +1129,12 @@ mod tests {
             part: Part::Whole,
         };
         let mut resume: Option<Resume> = None;
-        for stop_after in [3, 5, 4] {
-            let before = resume.as_ref().map_or((RunState::default(), vec![]), |r| {
-                (r.state.clone(), r.rows.clone())
-            });
-            let cp = StopAfter(stop_after.into(), Mutex::new(before));
+        for fail_at in [2, 4, 3] {
+            let cp = FailingCheckpoint::new(fail_at, false, resume.as_ref());
             let r = run(&work, 2, &Quiet, &cp, resume.take());
             assert_eq!(r.err().as_deref(), Some("disk full"));
-            let (state, rows) = cp.1.into_inner().unwrap();
-            assert!(state.games() > 0 && state.games() < 400);
-            let r = Resume { state, rows };
+            let r = cp.kept();
+            assert!(r.state.games() > 0 && r.state.games() < 400);
             check_resume(&work, &r).expect("every saved state is whole");
             resume = Some(r);
         }
@@ -1119,56 +1147,27 @@ mod tests {
     /// worker's next save must hold the failed save's rows too.
     #[test]
     fn a_failed_save_loses_no_rows() {
-        struct FailSlowlyOnce(
-            std::sync::atomic::AtomicU64,
-            Mutex<(RunState, Vec<GameRow>)>,
-        );
-        impl Checkpoint for FailSlowlyOnce {
-            fn due(&self) -> bool {
-                true
-            }
-            fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
-                if self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2 {
-                    // Long enough for the other worker to be mid-unit when
-                    // this returns, so that it saves after the failure.
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                    return Err("disk full".into());
-                }
-                let mut all = self.1.lock().unwrap();
-                all.0 = state.clone();
-                all.1.extend_from_slice(rows);
-                Ok(())
-            }
-        }
         let a = preset("katro-4x4").unwrap();
-        let cells = [Cell {
-            rules: &a,
-            p1: &AgentSpec::Random,
-            p2: &AgentSpec::Random,
-            stop: Stop::Games(200_000),
-        }];
+        let cells = [random_pair(&a, Stop::Games(200_000))];
         let work = Work {
             cells: &cells,
             master: 3,
             rows: Rows::Games,
             part: Part::Whole,
         };
-        let cp = FailSlowlyOnce(0.into(), Mutex::new((RunState::default(), vec![])));
+        let cp = FailingCheckpoint::new(2, true, None);
         assert!(run(&work, 2, &Quiet, &cp, None).is_err());
-        assert!(cp.0.into_inner() > 3, "no save after the failed one");
-        let (state, rows) = cp.1.into_inner().unwrap();
-        check_resume(&work, &Resume { state, rows }).expect("the last save is whole");
+        assert!(
+            cp.saves.load(std::sync::atomic::Ordering::SeqCst) > 3,
+            "no save after the failed one"
+        );
+        check_resume(&work, &cp.kept()).expect("the last save is whole");
     }
 
     #[test]
     fn a_damaged_state_is_refused() {
         let a = preset("katro-4x4").unwrap();
-        let cells = [Cell {
-            rules: &a,
-            p1: &AgentSpec::Random,
-            p2: &AgentSpec::Random,
-            stop: Stop::Games(100),
-        }];
+        let cells = [random_pair(&a, Stop::Games(100))];
         let work = Work {
             cells: &cells,
             master: 3,
@@ -1200,16 +1199,14 @@ mod tests {
     #[test]
     fn precision_stops_at_checkpoints_whatever_the_threads() {
         let rules = preset("katro-4x4").unwrap();
-        let cell = Cell {
-            rules: &rules,
-            p1: &AgentSpec::Random,
-            p2: &AgentSpec::Random,
-            stop: Stop::Precision {
+        let cell = random_pair(
+            &rules,
+            Stop::Precision {
                 width: 0.3,
                 max_games: 500,
                 checkpoint: 7,
             },
-        };
+        );
         let one = whole(std::slice::from_ref(&cell), Rows::Games, 1);
         let two = whole(std::slice::from_ref(&cell), Rows::Games, 2);
         assert_eq!(one.aggregates(), two.aggregates());

@@ -17,7 +17,7 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::rules::{InputError, Problem, line_col};
+use crate::rules::{InputError, Problem, Problems};
 
 /// What a key may hold.
 pub enum Kind {
@@ -92,27 +92,15 @@ pub struct Checked<'i> {
 pub fn check<'i>(text: &'i str, fields: &'static [Field], hint: &str) -> Checked<'i> {
     let (mut doc, errors) = DeTable::parse_recoverable(text);
     let mut w = Walker {
-        text,
         hint,
-        problems: Vec::new(),
+        problems: Problems::new(text),
         sound: errors.is_empty(),
     };
     if !errors.is_empty() {
         // A recovered document is a guess: report the syntax errors only.
         for e in &errors {
-            let (line, column) = match e.span() {
-                Some(s) => {
-                    let (l, c) = line_col(text, s.start);
-                    (Some(l), Some(c))
-                }
-                None => (None, None),
-            };
-            w.problems.push(Problem {
-                line,
-                column,
-                key: None,
-                message: format!("TOML syntax: {}", e.message().trim()),
-            });
+            w.problems
+                .add(e.span(), "", format!("TOML syntax: {}", e.message().trim()));
         }
     } else {
         let span = doc.span();
@@ -120,7 +108,7 @@ pub fn check<'i>(text: &'i str, fields: &'static [Field], hint: &str) -> Checked
     }
     Checked {
         doc,
-        problems: w.problems,
+        problems: w.problems.list,
         typed_pass_ok: w.sound,
     }
 }
@@ -136,9 +124,8 @@ pub fn top_level_keys(text: &str) -> Vec<String> {
 }
 
 struct Walker<'t, 'h> {
-    text: &'t str,
     hint: &'h str,
-    problems: Vec<Problem>,
+    problems: Problems<'t>,
     /// Cleared when the typed pass could not read the cleaned document.
     sound: bool,
 }
@@ -172,19 +159,7 @@ fn show_value(v: &DeValue) -> String {
 
 impl Walker<'_, '_> {
     fn add(&mut self, span: Option<Range<usize>>, key: &str, message: String) {
-        let (line, column) = match span {
-            Some(s) => {
-                let (l, c) = line_col(self.text, s.start);
-                (Some(l), Some(c))
-            }
-            None => (None, None),
-        };
-        self.problems.push(Problem {
-            line,
-            column,
-            key: (!key.is_empty()).then(|| key.to_string()),
-            message,
-        });
+        self.problems.add(span, key, message);
     }
 
     fn table(&mut self, t: &mut DeTable, span: Range<usize>, path: &str, fields: &'static [Field]) {

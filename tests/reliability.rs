@@ -547,7 +547,7 @@ fn validate_reports_every_problem_at_once() {
             "bad-experiment.toml:4:9: `games`: 0 is out of range",
             "bad-experiment.toml:5:13: `variants[0]`: unknown variant `katro-9x9`",
             "`variants[1].gams`: unknown field `gams`",
-            "bad-experiment.toml:7:6: `matchups[0].p1`: agent `wizard`",
+            "bad-experiment.toml:7:6: `matchups[0].p1`: agent `wizard`: unknown agent `wizard`",
             "bad-experiment.toml:8:6: `matchups[0].p2`: agent `alphabeta:depth=0`: depth is 0",
             "bad-experiment.toml:9:1: `matchups[0].speed`: unknown field `speed`",
             // Both syntax errors.
