@@ -46,7 +46,8 @@ enum Command {
         trace: bool,
     },
     /// Run an experiment file: play every cell, write summary.csv,
-    /// comparison.csv, games.csv (if asked) and manifest.json.
+    /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
+    /// as it goes: run the same command again to resume an interrupted run.
     Run {
         /// The experiment file (see docs/EXPERIMENTS.md).
         experiment: String,

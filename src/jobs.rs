@@ -843,7 +843,7 @@ pub fn merge(dir: &str, force: bool) -> Result<(), Failure> {
     let (aggregates, rows) =
         merge_parts(&cells, first.shards, &states, rows, exp.rows()).map_err(damaged)?;
 
-    let found = survey(&dir, &hash, None, None);
+    let found = survey(&dir, &hash, Some(&first.experiment.fnv1a64), None);
     refuse_or_clear(&dir, found, force, &exp.name, &hash)?;
     files::check_writable(&dir).map_err(|e| {
         Failure::input(format!("cannot write to the folder {}: {e}", dir.display()))
