@@ -18,9 +18,6 @@
 #   5. stops the daemons and removes the folder, however it ends.
 #
 # Settings (environment):
-#   KATRO_SLURM_WORKLOAD  katro: the real binary, built with cargo build --release
-#                         standin: tests/slurm/standin-katro.sh, which tests
-#                         the SLURM side alone
 #   KATRO_SLURM_SHARDS    array tasks per study [4]
 #   KATRO_SLURM_TIMEOUT   seconds to wait for each job [180]
 #   KATRO_SLURM_KEEP=1    keep the temporary folder, to look at afterwards
@@ -28,9 +25,6 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# TODO(katro shards): the default becomes `katro` once `katro run --shard`
-# and `katro merge` exist; until then only the SLURM side is tested for real.
-workload=${KATRO_SLURM_WORKLOAD:-standin}
 shards=${KATRO_SLURM_SHARDS:-4}
 timeout=${KATRO_SLURM_TIMEOUT:-180}
 experiment=$repo/tests/slurm/experiment.toml
@@ -296,22 +290,13 @@ compare_with_local() {
 }
 
 prepare_workload() {
-    case $workload in
-    katro)
-        if [ -z "${KATRO_BIN:-}" ]; then
-            say "building katro (cargo build --release)"
-            (cd "$repo" && cargo build --release --quiet)
-            KATRO_BIN=$repo/target/release/katro
-        fi
-        "$KATRO_BIN" run --help | grep -q -- '--shard' ||
-            fail "$KATRO_BIN has no 'run --shard': set KATRO_SLURM_WORKLOAD=standin to test the SLURM side alone"
-        ;;
-    standin)
-        say "WORKLOAD standin: the SLURM scripts run tests/slurm/standin-katro.sh, not katro"
-        KATRO_BIN=$repo/tests/slurm/standin-katro.sh
-        ;;
-    *) fail "KATRO_SLURM_WORKLOAD must be katro or standin, not '$workload'" ;;
-    esac
+    if [ -z "${KATRO_BIN:-}" ]; then
+        say "building katro (cargo build --release)"
+        (cd "$repo" && cargo build --release --quiet)
+        KATRO_BIN=$repo/target/release/katro
+    fi
+    "$KATRO_BIN" run --help | grep -q -- '--shard' ||
+        fail "$KATRO_BIN has no 'run --shard'"
     export KATRO_BIN
 }
 
