@@ -107,6 +107,14 @@ fn default_exploration() -> f64 {
     std::f64::consts::SQRT_2
 }
 
+/// serde calls an unknown enum tag an unknown "variant"; here a variant
+/// is a rule set, so an unknown agent is called what it is.
+pub fn agent_words(serde_message: &str) -> String {
+    serde_message
+        .trim()
+        .replacen("unknown variant", "unknown agent", 1)
+}
+
 pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts";
 pub const MAX_DEPTH: u32 = 12;
 pub const MAX_ITERATIONS: u32 = 1_000_000;
@@ -138,7 +146,10 @@ impl AgentSpec {
             toml::Value::Table(table)
                 .try_into()
                 .map_err(|e: toml::de::Error| {
-                    format!("agent `{text}`: {} (agents: {AGENT_NAMES})", e.message())
+                    format!(
+                        "agent `{text}`: {} (agents: {AGENT_NAMES})",
+                        agent_words(e.message())
+                    )
                 })?;
         AgentSpec::try_from(raw).map_err(|e| format!("agent `{text}`: {e}"))
     }

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use katro::agents::AgentSpec;
-use katro::runner::{self, Cell, Quiet, Rows, Stop};
+use katro::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
 use katro::stats::Aggregate;
 
 use crate::cli::{Failure, emit, load_variant};
@@ -98,16 +98,21 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         };
         let play = |games: u64| -> Result<Round, Failure> {
             let t0 = Instant::now();
+            let cells = [cell(games)];
+            let work = Work {
+                cells: &cells,
+                master: a.seed,
+                rows: Rows::None,
+                part: Part::Whole,
+            };
             let r =
-                runner::run(&[cell(games)], a.seed, Rows::None, threads, &Quiet).map_err(|e| {
-                    Failure {
-                        code: 1,
-                        message: e,
-                    }
+                runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(|e| Failure {
+                    code: 1,
+                    message: e,
                 })?;
             Ok(Round {
                 seconds: t0.elapsed().as_secs_f64(),
-                agg: r.aggregates.into_iter().next().unwrap_or_default(),
+                agg: r.aggregates().into_iter().next().unwrap_or_default(),
             })
         };
         // Warm-up, which also sizes a round: double the games until a batch

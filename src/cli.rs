@@ -46,7 +46,8 @@ enum Command {
         trace: bool,
     },
     /// Run an experiment file: play every cell, write summary.csv,
-    /// comparison.csv, games.csv (if asked) and manifest.json.
+    /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
+    /// as it goes: run the same command again to resume an interrupted run.
     Run {
         /// The experiment file (see docs/EXPERIMENTS.md).
         experiment: String,
@@ -56,6 +57,29 @@ enum Command {
         /// Output folder, instead of the file's `output` or results/<name>/.
         #[arg(long)]
         out: Option<String>,
+        /// Play only shard I of N (e.g. 2/5) and write OUT/shards/shard-I-of-N.json;
+        /// `katro merge OUT` combines the N shards.
+        #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+        shard: Option<(u64, u64)>,
+        /// Delete another experiment's results, checkpoint or shards found in
+        /// the output folder (or an unusable checkpoint) instead of refusing.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Combine the shards in DIR/shards into DIR's summary.csv,
+    /// comparison.csv, games.csv and manifest.json, as one run would write them.
+    Merge {
+        /// The output folder the shards were written to.
+        dir: String,
+        /// Replace the results of another experiment found in DIR.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Check variant and experiment files and report every problem.
+    Validate {
+        /// Variant or experiment files (told apart by their keys).
+        #[arg(required = true)]
+        files: Vec<String>,
     },
     /// Measure playout speed as `katro run` plays: games, plies, laps and
     /// seeds per second, after a warm-up, median and spread over rounds.
@@ -177,7 +201,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             experiment,
             threads,
             out,
-        } => crate::jobs::run(&experiment, threads, out.as_deref()),
+            shard,
+            force,
+        } => crate::jobs::run(crate::jobs::RunArgs {
+            experiment: &experiment,
+            threads,
+            out: out.as_deref(),
+            shard,
+            force,
+        }),
+        Command::Merge { dir, force } => crate::jobs::merge(&dir, force),
+        Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench {
             variants,
             agents,
@@ -213,6 +247,23 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
         }),
     }
+}
+
+/// Most shards a run can be cut into.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
+/// `I/N` with 1 ≤ I ≤ N.
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let usage = format!("`{text}`: give I/N, shard I of N, with 1 <= I <= N <= {MAX_SHARDS}");
+    let (i, n) = text.split_once('/').ok_or_else(|| usage.clone())?;
+    let (i, n) = match (i.trim().parse::<u64>(), n.trim().parse::<u64>()) {
+        (Ok(i), Ok(n)) => (i, n),
+        _ => return Err(usage),
+    };
+    if i == 0 || i > n || n > MAX_SHARDS {
+        return Err(usage);
+    }
+    Ok((i, n))
 }
 
 pub fn emit(text: &str) -> Result<(), Failure> {

@@ -1193,3 +1193,40 @@ impl Rules {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rng::{below, rng_from_seed};
+    use crate::rules::{preset, preset_names};
+
+    /// `random_move` is documented to pick exactly the move
+    /// `legal[below(rng, len)]` picks, drawing the same numbers, so agents
+    /// may use either: checked over random games of every preset.
+    #[test]
+    fn random_move_is_a_uniform_pick_from_the_listed_moves() {
+        for name in preset_names() {
+            let rules = preset(name).unwrap();
+            for g in 0..20 {
+                let mut a = rng_from_seed(g);
+                let mut b = rng_from_seed(g);
+                let mut pos = rules.start();
+                for _ in 0..200 {
+                    let legal = rules.legal_moves(&pos);
+                    let picked = rules.random_move(&pos, &mut a);
+                    if legal.is_empty() {
+                        assert_eq!(picked, None, "{name}: a move with none listed");
+                        break;
+                    }
+                    let listed = legal[below(&mut b, legal.len())];
+                    assert_eq!(
+                        picked,
+                        Some(listed),
+                        "{name}, game {g}, ply {}",
+                        pos.plies()
+                    );
+                    rules.play_unchecked(&mut pos, listed, &mut super::Silent);
+                }
+            }
+        }
+    }
+}

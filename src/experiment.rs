@@ -11,12 +11,13 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::agents::{AGENT_NAMES, AgentSpec};
+use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
     preset, preset_names, ranged,
 };
 use crate::runner::{Cell, Rows, Stop, matchup_label};
+use crate::schema::{self, Field, Kind};
 
 /// A validated experiment.
 #[derive(Clone, Debug)]
@@ -188,6 +189,48 @@ impl<'de> Deserialize<'de> for RawVariantRef {
     }
 }
 
+const EXPERIMENT_HINT: &str = "see docs/EXPERIMENTS.md for every key";
+
+static EXPERIMENT_FIELDS: &[Field] = &[
+    Field::req("name", Kind::Str),
+    Field::req("seed", Kind::Int),
+    Field::req(
+        "variants",
+        Kind::List(&Kind::StrOrTable(VARIANT_ENTRY_FIELDS)),
+    ),
+    Field::req("matchups", Kind::List(&Kind::Table(MATCHUP_FIELDS))),
+    // Without `games` or `[precision]` the typed pass reports a missing
+    // stopping rule, and `moves_in_rows` needs `per_game_rows`.
+    Field::opt_kept("games", Kind::Int),
+    Field::opt_kept("precision", Kind::Table(PRECISION_FIELDS)),
+    Field::opt_kept("per_game_rows", Kind::Bool),
+    Field::opt("moves_in_rows", Kind::Bool),
+    Field::opt("ply_limit", Kind::Int),
+    Field::opt("lap_limit", Kind::Int),
+    Field::opt("output", Kind::Str),
+];
+
+static VARIANT_ENTRY_FIELDS: &[Field] = &[
+    Field::req("variant", Kind::Str),
+    Field::opt("games", Kind::Int),
+    Field::opt("max_games", Kind::Int),
+    Field::opt("ply_limit", Kind::Int),
+    Field::opt("lap_limit", Kind::Int),
+];
+
+static MATCHUP_FIELDS: &[Field] = &[
+    Field::req("p1", Kind::StrOrAnyTable),
+    Field::req("p2", Kind::StrOrAnyTable),
+    Field::opt("games", Kind::Int),
+    Field::opt("max_games", Kind::Int),
+];
+
+static PRECISION_FIELDS: &[Field] = &[
+    Field::req("width", Kind::Number),
+    Field::req("max_games", Kind::Int),
+    Field::req("checkpoint", Kind::Int),
+];
+
 pub const MAX_GAMES: i64 = 1_000_000_000_000;
 
 /// Reads a variant file named by an experiment: given the path as written,
@@ -271,10 +314,10 @@ pub fn parse_experiment(
     text: &str,
     read_variant: &mut ReadVariant,
 ) -> Result<Experiment, InputError> {
-    let raw: RawExperiment = toml::from_str(text).map_err(|e| {
-        InputError::from_toml_with_hint(file, text, &e, "see docs/EXPERIMENTS.md for every key")
-    })?;
+    let (raw, first): (RawExperiment, _) =
+        schema::read(file, text, EXPERIMENT_FIELDS, EXPERIMENT_HINT)?;
     let mut p = Problems::new(text);
+    p.list = first;
 
     let name = raw.name.get_ref().clone();
     if !is_folder_safe(&name) {
@@ -505,7 +548,7 @@ pub fn parse_experiment(
 
     if !p.list.is_empty() {
         // In file order, whatever order the checks ran in.
-        p.list.sort_by_key(|q| q.line);
+        p.list.sort_by_key(|q| (q.line, q.column));
         return Err(InputError {
             file: file.to_string(),
             problems: p.list,
@@ -582,7 +625,7 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
         toml::Value::String(s) => AgentSpec::parse(s),
         toml::Value::Table(t) => toml::Value::Table(t.clone())
             .try_into::<AgentSpec>()
-            .map_err(|e| format!("{} (agents: {AGENT_NAMES})", e.message().trim()))
+            .map_err(|e| format!("{} (agents: {AGENT_NAMES})", agent_words(e.message())))
             .and_then(|a| a.validate().map(|()| a)),
         other => Err(format!("got {}; {AGENT_FORMS}", other.type_str())),
     };

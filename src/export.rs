@@ -6,7 +6,7 @@
 //! bytes, so the CSV files of a run are identical whatever the thread count,
 //! and the binary writes them (atomically) wherever it is told.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::notation::move_name;
 use crate::rules::Settings;
@@ -256,6 +256,10 @@ pub struct Manifest {
     pub name: String,
     /// The experiment file; absent for `katro simulate`.
     pub experiment: Option<ExperimentSource>,
+    /// What decides the games and the outputs, as a fingerprint (see
+    /// `katro::partial::fingerprint`): a folder holding another one's
+    /// results is not reused without `--force`.
+    pub experiment_hash: String,
     pub master_seed: u64,
     pub variants: Vec<ManifestVariant>,
     pub cells: Vec<ManifestCell>,
@@ -265,12 +269,32 @@ pub struct Manifest {
     pub end_time: String,
     pub wall_seconds: f64,
     pub games: u64,
+    /// Games of the results that an earlier, interrupted run of the same
+    /// command had played (read from its checkpoint).
+    pub resumed_games: u64,
     pub games_per_second: f64,
+    /// For `katro merge`: the shards merged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<ManifestShard>>,
     /// The files written next to this manifest.
     pub files: Vec<String>,
 }
 
+/// One shard of a merged run.
 #[derive(Clone, Debug, Serialize)]
+pub struct ManifestShard {
+    /// `I/N`.
+    pub shard: String,
+    pub threads: usize,
+    pub start_time: String,
+    pub end_time: String,
+    pub wall_seconds: f64,
+    /// Games the shard played, including a `[precision]` cell's games past
+    /// its stop, which the merge leaves out.
+    pub games: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ExperimentSource {
     pub file: String,
     /// FNV-1a (64-bit) of the text's UTF-8 bytes, 16 hex digits.

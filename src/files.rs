@@ -12,7 +12,12 @@ pub fn check_writable(dir: &Path) -> io::Result<()> {
     if !fs::metadata(dir)?.is_dir() {
         return Err(io::Error::other("it is not a folder"));
     }
-    let probe = dir.join(format!(".katro-write-test-{}", std::process::id()));
+    // The time as well as the process id: shards on several machines may
+    // share one folder, and their process ids can coincide.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let probe = dir.join(format!(".katro-write-test-{}-{nanos}", std::process::id()));
     let result = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -54,6 +59,54 @@ pub fn remove_stale(dir: &Path, name: &str) -> io::Result<()> {
     match fs::remove_file(dir.join(name)) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
+    }
+}
+
+/// Whether a write failed because the disk (or the user's quota) is full.
+pub fn is_disk_full(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    )
+}
+
+/// An I/O error in words, saying so plainly when the disk is full.
+pub fn describe(e: &io::Error) -> String {
+    if is_disk_full(e) {
+        format!("{e}: the disk is full")
+    } else {
+        e.to_string()
+    }
+}
+
+/// Up to `n` bytes from the start of a file.
+pub fn read_start(path: &Path, n: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    File::open(path)?.take(n).read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// Removes a folder and everything in it; a folder already gone is fine.
+pub fn remove_all(path: &Path) -> io::Result<()> {
+    match fs::remove_dir_all(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// The hidden temporary files [`write_atomic`] leaves in `dir` when it is
+/// interrupted, removed; the next run would never look at them.
+pub fn remove_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.contains(".tmp-") {
+            let _ = fs::remove_file(e.path());
+        }
     }
 }
 

@@ -11,9 +11,11 @@ pub mod engine;
 pub mod experiment;
 pub mod export;
 pub mod notation;
+pub mod partial;
 pub mod rng;
 pub mod rules;
 pub mod runner;
+pub mod schema;
 pub mod stats;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};

@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
 mod bench;
+mod checkpoint;
 mod cli;
 mod files;
 mod jobs;

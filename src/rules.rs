@@ -11,6 +11,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{MAX_HOLES, MAX_SIDE, Player};
+use crate::schema::{self, Field, Kind, enum_check};
 
 pub const MIN_ROWS: usize = 2;
 pub const MAX_ROWS: usize = 8;
@@ -397,6 +398,7 @@ impl<'a> Problems<'a> {
         }
     }
 
+    /// Adds a problem at `span`, about `key` (none if empty).
     pub fn add(&mut self, span: Option<Range<usize>>, key: &str, message: impl Into<String>) {
         let (line, column) = match span {
             Some(s) => {
@@ -408,7 +410,7 @@ impl<'a> Problems<'a> {
         self.list.push(Problem {
             line,
             column,
-            key: Some(key.to_string()),
+            key: (!key.is_empty()).then(|| key.to_string()),
             // Messages quote names, paths and agents as written. Newlines
             // stay: they set a quoted variant file's own error on lines
             // of its own.
@@ -460,6 +462,40 @@ struct RawRules {
     lap_limit: Option<Sp<i64>>,
 }
 
+const VARIANT_HINT: &str = "run `katro show katro-6x6` to see every setting";
+
+static VARIANT_FIELDS: &[Field] = &[
+    Field::opt("name", Kind::Str),
+    Field::opt("description", Kind::Str),
+    Field::opt("source", Kind::Str),
+    Field::req("board", Kind::Table(BOARD_FIELDS)),
+    Field::opt("rules", Kind::Table(RULES_FIELDS)),
+];
+
+static BOARD_FIELDS: &[Field] = &[
+    Field::req("rows", Kind::Int),
+    Field::req("holes", Kind::Int),
+    // Without either, the typed pass would report a missing board.
+    Field::opt_kept("seeds", Kind::Int),
+    Field::opt_kept("layout", Kind::List(&Kind::List(&Kind::Int))),
+];
+
+static RULES_FIELDS: &[Field] = &[
+    Field::opt("start", Kind::Enum(enum_check::<StartRule>)),
+    Field::opt("singletons", Kind::Enum(enum_check::<Singletons>)),
+    Field::opt("direction", Kind::Enum(enum_check::<DirectionRule>)),
+    Field::opt("relay", Kind::Enum(enum_check::<Relay>)),
+    Field::opt("capture_trigger", Kind::Enum(enum_check::<CaptureTrigger>)),
+    Field::opt("capturing_row", Kind::Enum(enum_check::<CapturingRow>)),
+    Field::opt("victim", Kind::Enum(enum_check::<VictimRule>)),
+    Field::opt("min_victim_seeds", Kind::Int),
+    Field::opt("min_victim_seeds_after_empty", Kind::Int),
+    Field::opt("lone_seed", Kind::Enum(enum_check::<LoneSeed>)),
+    Field::opt("endless_move", Kind::Enum(enum_check::<EndlessMove>)),
+    Field::opt("ply_limit", Kind::Int),
+    Field::opt("lap_limit", Kind::Int),
+];
+
 /// An integer setting, or a problem saying its range.
 pub(crate) fn ranged(
     problems: &mut Problems,
@@ -485,9 +521,9 @@ pub(crate) fn ranged(
 /// Parses and validates a variant file's text. `file` names it in errors;
 /// `default_name` is used when the file has no `name` key.
 pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules, InputError> {
-    let raw: RawVariant =
-        toml::from_str(text).map_err(|e| InputError::from_toml(file, text, &e))?;
+    let (raw, first): (RawVariant, _) = schema::read(file, text, VARIANT_FIELDS, VARIANT_HINT)?;
     let mut p = Problems::new(text);
+    p.list = first;
     let mut s = Settings::canonical();
 
     let rows = ranged(
@@ -744,6 +780,7 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
     };
 
     if !p.list.is_empty() {
+        p.list.sort_by_key(|q| (q.line, q.column));
         return Err(InputError {
             file: file.to_string(),
             problems: p.list,

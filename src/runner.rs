@@ -9,9 +9,12 @@
 //! checkpoints in game-index order, so the games played are the same with
 //! any number of threads.
 
+use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentSpec;
 use crate::engine::{Move, MoveList, Player, Silent, Status};
@@ -40,19 +43,6 @@ impl Stop {
         match *self {
             Stop::Games(n) => n,
             Stop::Precision { max_games, .. } => max_games,
-        }
-    }
-
-    /// The game count at which the stopping test is next made, after
-    /// `played` games.
-    fn next_checkpoint(&self, played: u64) -> u64 {
-        match *self {
-            Stop::Games(n) => n,
-            Stop::Precision {
-                max_games,
-                checkpoint,
-                ..
-            } => played.saturating_add(checkpoint).min(max_games),
         }
     }
 
@@ -116,13 +106,6 @@ pub trait Progress: Sync {
 /// Progress that nobody watches.
 pub struct Quiet;
 impl Progress for Quiet {}
-
-pub struct RunResult {
-    /// One per cell, in the order of the cells given.
-    pub aggregates: Vec<Aggregate>,
-    /// In (cell, game index) order; empty unless rows were asked for.
-    pub rows: Vec<GameRow>,
-}
 
 /// Plays one game from the start. The hot path: one move generation per
 /// ply, the game status only once the game is over, and no allocation
@@ -193,31 +176,419 @@ pub fn cell_game_seed(master: u64, cell: &Cell, label: &str, game: u64) -> u64 {
     game_seed(master, &cell.rules.name, label, game)
 }
 
-/// A work unit: games `start..end` of cell `cell`.
-#[derive(Clone, Copy, Debug)]
-struct Block {
-    cell: usize,
-    start: u64,
-    end: u64,
+// ---------------------------------------------------------------------------
+// Work units
+
+/// Games per unit: about 64 units to a segment, so a round keeps every
+/// thread busy, but at least 8 games (a unit's bookkeeping is small next to
+/// 8 games) and at most 1024 (a unit's rows stay small).
+const UNITS_PER_SEGMENT: u64 = 64;
+const MIN_UNIT: u64 = 8;
+const MAX_UNIT: u64 = 1024;
+
+/// How one cell's games are cut into work units. Fixed by the cell's stop
+/// rule alone, never by threads or machines, so a checkpoint or a shard
+/// written by one run is understood by another.
+///
+/// The games are first cut into **segments** of `segment` games, the
+/// stretches between two stopping tests (`checkpoint` games for a
+/// `[precision]` cell; the whole cell otherwise), and each segment into
+/// **units** of `unit` games (its last unit may be shorter). A unit never
+/// straddles a stopping test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellLayout {
+    pub max_games: u64,
+    pub segment: u64,
+    pub unit: u64,
 }
 
-/// Games per block: small enough that every thread gets several blocks in
-/// a round (load balance, progress), at most 1024 so a block's rows and
-/// timing stay small. Totals do not depend on it: aggregates merge exactly.
-fn block_size(round_games: u64, threads: usize) -> u64 {
-    (round_games / (threads as u64 * 16)).clamp(1, 1024)
+impl CellLayout {
+    pub fn new(stop: &Stop) -> CellLayout {
+        let max_games = stop.max_games();
+        let segment = match *stop {
+            Stop::Games(n) => n,
+            Stop::Precision {
+                max_games,
+                checkpoint,
+                ..
+            } => checkpoint.min(max_games),
+        }
+        .max(1);
+        CellLayout {
+            max_games,
+            segment,
+            unit: segment
+                .div_ceil(UNITS_PER_SEGMENT)
+                .clamp(MIN_UNIT, MAX_UNIT),
+        }
+    }
+
+    fn units_per_segment(&self) -> u64 {
+        self.segment.div_ceil(self.unit)
+    }
+
+    pub fn segments(&self) -> u64 {
+        self.max_games.div_ceil(self.segment)
+    }
+
+    /// Games `start..end` of segment `k`.
+    pub fn segment_games(&self, k: u64) -> (u64, u64) {
+        let start = k * self.segment;
+        (start, (start + self.segment).min(self.max_games))
+    }
+
+    pub fn units(&self) -> u64 {
+        let full = self.max_games / self.segment;
+        let rest = self.max_games % self.segment;
+        full * self.units_per_segment() + rest.div_ceil(self.unit)
+    }
+
+    /// Unit `i`: its segment and its games `start..end`.
+    pub fn unit_games(&self, i: u64) -> (u64, u64, u64) {
+        let per = self.units_per_segment();
+        let (k, j) = (i / per, i % per);
+        let (seg_start, seg_end) = self.segment_games(k);
+        let start = seg_start + j * self.unit;
+        (k, start, (start + self.unit).min(seg_end))
+    }
+
+    /// The units of segment `k`.
+    fn segment_units(&self, k: u64) -> Range<u64> {
+        let per = self.units_per_segment();
+        k * per..((k + 1) * per).min(self.units())
+    }
+}
+
+/// Every cell's layout, and the numbering of all units of a run: cell by
+/// cell, each cell's units in game order (the "global" unit number).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub cells: Vec<CellLayout>,
+    /// Global number of each cell's first unit.
+    first: Vec<u64>,
+    total: u64,
+}
+
+impl Layout {
+    pub fn new(cells: &[Cell]) -> Layout {
+        let cells: Vec<CellLayout> = cells.iter().map(|c| CellLayout::new(&c.stop)).collect();
+        let mut first = Vec::with_capacity(cells.len());
+        let mut total = 0;
+        for c in &cells {
+            first.push(total);
+            total += c.units();
+        }
+        Layout {
+            cells,
+            first,
+            total,
+        }
+    }
+
+    /// All units of the run.
+    pub fn units(&self) -> u64 {
+        self.total
+    }
+
+    /// The cell and the cell's unit number of global unit `g`.
+    fn locate(&self, g: u64) -> (usize, u64) {
+        let c = self.first.partition_point(|&f| f <= g) - 1;
+        (c, g - self.first[c])
+    }
+}
+
+/// Which part of the work a run plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Every cell to its stopping point: a `[precision]` cell is tested at
+    /// each checkpoint and stops there once its interval is narrow enough.
+    Whole,
+    /// Shard `index` of `count` (1-based): every `count`-th unit, starting
+    /// with unit `index - 1`, of every cell up to its `max_games`. No
+    /// stopping test is made: a shard cannot see the others' games, so
+    /// [`merge_parts`] makes the tests over the merged units, in game order,
+    /// and drops the units after a cell's stop.
+    Shard { index: u64, count: u64 },
+}
+
+impl Part {
+    /// The global unit of the part's `j`-th work item.
+    pub fn unit_of(&self, j: u64) -> u64 {
+        match *self {
+            Part::Whole => j,
+            Part::Shard { index, count } => (index - 1) + j * count,
+        }
+    }
+
+    /// How many work items the part has out of `units`.
+    pub fn items(&self, units: u64) -> u64 {
+        match *self {
+            Part::Whole => units,
+            Part::Shard { index, count } => units.saturating_sub(index - 1).div_ceil(count),
+        }
+    }
+}
+
+/// A set of numbers as sorted, disjoint, non-adjacent half-open ranges:
+/// the work items done, compact however many there are when they finish
+/// roughly in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ranges(Vec<[u64; 2]>);
+
+impl Ranges {
+    pub fn contains(&self, x: u64) -> bool {
+        let i = self.0.partition_point(|r| r[1] <= x);
+        self.0.get(i).is_some_and(|r| r[0] <= x)
+    }
+
+    pub fn insert(&mut self, x: u64) {
+        let i = self.0.partition_point(|r| r[1] < x);
+        match self.0.get(i).copied() {
+            Some([a, b]) if a <= x && x < b => {}
+            Some([a, _]) if x + 1 == a => {
+                self.0[i][0] = x;
+                self.join(i);
+            }
+            Some([_, b]) if b == x => {
+                self.0[i][1] = x + 1;
+                self.join(i);
+            }
+            _ => self.0.insert(i, [x, x + 1]),
+        }
+    }
+
+    /// Joins range `i` with its successor when they touch.
+    fn join(&mut self, i: usize) {
+        if i + 1 < self.0.len() && self.0[i][1] >= self.0[i + 1][0] {
+            self.0[i][1] = self.0[i + 1][1];
+            self.0.remove(i + 1);
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.0.iter().map(|r| r[1] - r[0]).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().flat_map(|r| r[0]..r[1])
+    }
+
+    /// Whether the set is exactly `0..n`.
+    pub fn is_all_below(&self, n: u64) -> bool {
+        match self.0.as_slice() {
+            [] => n == 0,
+            [[0, b]] => *b == n,
+            _ => false,
+        }
+    }
+
+    fn is_well_formed(&self) -> bool {
+        self.0.iter().all(|r| r[0] < r[1]) && self.0.windows(2).all(|w| w[0][1] < w[1][0])
+    }
+
+    fn max(&self) -> Option<u64> {
+        self.0.last().map(|r| r[1] - 1)
+    }
+}
+
+/// The aggregate of the units played in one segment of a cell.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegmentAggregate {
+    pub segment: u64,
+    pub aggregate: Aggregate,
+}
+
+/// How far one cell has got: exact integers only, so a run resumed from
+/// it, or shards merged from it, give the same bytes as one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellProgress {
+    /// Games `0..settled_games` are played and their stopping tests made
+    /// (whole runs only; 0 in a shard).
+    pub settled_games: u64,
+    /// The aggregate of those games.
+    pub settled: Aggregate,
+    /// Whether the cell's stopping rule is met at `settled_games`.
+    pub stopped: bool,
+    /// Units played past `settled_games`, by segment, in segment order.
+    pub segments: Vec<SegmentAggregate>,
+}
+
+impl CellProgress {
+    fn add(&mut self, segment: u64, agg: &Aggregate) {
+        let i = self.segments.partition_point(|s| s.segment < segment);
+        if self.segments.get(i).is_none_or(|s| s.segment != segment) {
+            self.segments.insert(
+                i,
+                SegmentAggregate {
+                    segment,
+                    aggregate: Aggregate::new(),
+                },
+            );
+        }
+        self.segments[i].aggregate.merge(agg);
+    }
+}
+
+/// Everything a run has done so far, as a checkpoint or a shard holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunState {
+    pub cells: Vec<CellProgress>,
+    /// The part's work items done (see [`Part::unit_of`]).
+    pub done: Ranges,
+}
+
+impl RunState {
+    pub fn new(cells: usize) -> RunState {
+        RunState {
+            cells: vec![CellProgress::default(); cells],
+            done: Ranges::default(),
+        }
+    }
+
+    /// Games played so far.
+    pub fn games(&self) -> u64 {
+        self.cells
+            .iter()
+            .map(|c| c.settled_games + c.segments.iter().map(|s| s.aggregate.games).sum::<u64>())
+            .sum()
+    }
+
+    /// Checks that a state read from a file fits the layout and the part,
+    /// and that its counts add up: a damaged or foreign checkpoint is
+    /// refused rather than merged into results.
+    pub fn check(&self, layout: &Layout, part: Part) -> Result<(), String> {
+        if self.cells.len() != layout.cells.len() {
+            return Err(format!(
+                "it has {} cells; this experiment has {}",
+                self.cells.len(),
+                layout.cells.len()
+            ));
+        }
+        if !self.done.is_well_formed()
+            || self
+                .done
+                .max()
+                .is_some_and(|m| m >= part.items(layout.units()))
+        {
+            return Err("its list of finished units is out of range".into());
+        }
+        // Games of the finished units past each cell's settled games, by
+        // segment, must be what the segment aggregates hold.
+        let mut expected: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); self.cells.len()];
+        let mut below = vec![0u64; self.cells.len()];
+        for j in self.done.iter() {
+            let (c, i) = layout.locate(part.unit_of(j));
+            let (k, start, end) = layout.cells[c].unit_games(i);
+            if start >= self.cells[c].settled_games {
+                *expected[c].entry(k).or_insert(0) += end - start;
+            } else {
+                below[c] += end - start;
+            }
+        }
+        for (c, (p, l)) in self.cells.iter().zip(&layout.cells).enumerate() {
+            let whole = part == Part::Whole;
+            let boundary = p.settled_games == l.max_games || p.settled_games % l.segment == 0;
+            if p.settled_games > l.max_games
+                || !boundary
+                || p.settled.games != p.settled_games
+                || below[c] != p.settled_games
+                || (!whole && (p.settled_games > 0 || p.stopped))
+                || (p.stopped && !p.segments.is_empty())
+            {
+                return Err(format!("cell {} does not add up", c + 1));
+            }
+            let got: BTreeMap<u64, u64> = p
+                .segments
+                .iter()
+                .map(|s| (s.segment, s.aggregate.games))
+                .collect();
+            if got.len() != p.segments.len() || got != expected[c] {
+                return Err(format!("cell {}'s games do not add up", c + 1));
+            }
+        }
+        Ok(())
+    }
+
+    /// Each cell's aggregate after a whole run.
+    pub fn settled_aggregates(&self) -> Vec<Aggregate> {
+        self.cells.iter().map(|c| c.settled.clone()).collect()
+    }
+}
+
+/// Stores a run's progress as it goes; the binary writes it to disk.
+pub trait Checkpoint: Sync {
+    /// Whether a checkpoint should be written now; asked after every unit,
+    /// so it must be cheap.
+    fn due(&self) -> bool {
+        false
+    }
+    /// Stores `state`, together with the per-game rows finished since the
+    /// last call (all earlier rows were given to earlier calls).
+    fn save(&self, _state: &RunState, _new_rows: &[GameRow]) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// No checkpoints.
+pub struct NoCheckpoint;
+impl Checkpoint for NoCheckpoint {}
+
+/// What to play.
+pub struct Work<'a> {
+    pub cells: &'a [Cell<'a>],
+    pub master: u64,
+    pub rows: Rows,
+    pub part: Part,
+}
+
+/// Where an interrupted run got to: its state and the rows it stored.
+pub struct Resume {
+    pub state: RunState,
+    pub rows: Vec<GameRow>,
+}
+
+pub struct RunResult {
+    pub state: RunState,
+    /// In (cell, game index) order; empty unless rows were asked for.
+    pub rows: Vec<GameRow>,
+}
+
+impl RunResult {
+    /// One aggregate per cell, in the order of the cells given; for a
+    /// whole run only (a shard's cells are spread over segments).
+    pub fn aggregates(&self) -> Vec<Aggregate> {
+        self.state.settled_aggregates()
+    }
+}
+
+struct Shared {
+    state: RunState,
+    /// Rows of the units finished in this session, by global unit.
+    rows: Vec<(u64, Vec<GameRow>)>,
+    /// How many entries of `rows` a checkpoint holds already.
+    saved: usize,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().expect("no worker panics while holding the lock")
 }
 
 fn play_block(
     cell: &Cell,
     label: &str,
     master: u64,
-    b: Block,
+    c: usize,
+    start: u64,
+    end: u64,
     rows: Rows,
 ) -> (Aggregate, Vec<GameRow>) {
     let mut agg = Aggregate::new();
     let mut out = Vec::new();
-    for game in b.start..b.end {
+    for game in start..end {
         let seed = cell_game_seed(master, cell, label, game);
         let mut moves = Vec::new();
         let record = play_game(
@@ -230,7 +601,7 @@ fn play_block(
         agg.add(&record);
         if rows != Rows::None {
             out.push(GameRow {
-                cell: b.cell,
+                cell: c,
                 game,
                 seed,
                 record,
@@ -241,107 +612,289 @@ fn play_block(
     (agg, out)
 }
 
-/// Plays every cell on a pool of `threads` threads.
+/// Checks that a resumed state and its rows fit the work: same cells,
+/// same units, counts that add up.
+pub fn check_resume(work: &Work, r: &Resume) -> Result<(), String> {
+    r.state
+        .check(&Layout::new(work.cells), work.part)
+        .map_err(|e| format!("the checkpoint does not fit this experiment: {e}"))?;
+    let wanted = if work.rows == Rows::None {
+        0
+    } else {
+        r.state.games()
+    };
+    if r.rows.len() as u64 != wanted {
+        return Err(format!(
+            "the checkpoint holds {} per-game rows for {wanted} games",
+            r.rows.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Plays the part of the work `work.part` names on a pool of `threads`
+/// threads, from `resume` if given, telling `checkpoint` how it goes.
 pub fn run(
-    cells: &[Cell],
-    master: u64,
-    rows: Rows,
+    work: &Work,
     threads: usize,
     progress: &dyn Progress,
+    checkpoint: &dyn Checkpoint,
+    resume: Option<Resume>,
 ) -> Result<RunResult, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let cells = work.cells;
+    let layout = Layout::new(cells);
     let labels: Vec<String> = cells.iter().map(Cell::matchup_label).collect();
-    let n = cells.len();
-    let mut totals = vec![Aggregate::new(); n];
-    let mut played = vec![0u64; n];
-    let mut done: Vec<bool> = cells.iter().map(|c| c.stop.max_games() == 0).collect();
-    let mut row_blocks: Vec<(usize, u64, Vec<GameRow>)> = Vec::new();
-    progress.set_total(cells.iter().map(|c| c.stop.max_games()).sum());
+    let (state, resumed_rows) = match resume {
+        Some(r) => {
+            check_resume(work, &r)?;
+            (r.state, r.rows)
+        }
+        None => (RunState::new(cells.len()), Vec::new()),
+    };
+    let shared = Mutex::new(Shared {
+        state,
+        rows: Vec::new(),
+        saved: 0,
+    });
+    let save_lock = Mutex::new(());
 
-    // Each round plays every unfinished cell up to its next checkpoint.
-    loop {
-        let targets: Vec<(usize, u64)> = (0..n)
-            .filter(|&c| !done[c])
-            .map(|c| (c, cells[c].stop.next_checkpoint(played[c])))
-            .collect();
-        if targets.is_empty() {
-            break;
-        }
-        let round_games: u64 = targets.iter().map(|&(c, end)| end - played[c]).sum();
-        let size = block_size(round_games, threads.max(1));
-        // Blocks are numbered across the round's cells and found from their
-        // number, so no list of blocks is built: memory stays the same
-        // however many games a cell plays.
-        let mut first_block = Vec::with_capacity(targets.len());
-        let mut blocks: u64 = 0;
-        for &(c, end) in &targets {
-            first_block.push(blocks);
-            blocks += (end - played[c]).div_ceil(size);
-        }
-        let block = |i: u64| -> Block {
-            let t = first_block.partition_point(|&f| f <= i) - 1;
-            let (c, end) = targets[t];
-            let start = played[c] + (i - first_block[t]) * size;
-            Block {
-                cell: c,
-                start,
-                end: (start + size).min(end),
-            }
-        };
-        let round = Mutex::new(vec![Aggregate::new(); n]);
-        let round_rows = Mutex::new(Vec::new());
+    // Plays the items `item(0..n)` (each a part's work item j) not done yet.
+    let play = |n: u64, item: &(dyn Fn(u64) -> u64 + Sync)| -> Result<(), String> {
+        let done = lock(&shared).state.done.clone();
         pool.install(|| {
-            (0..blocks).into_par_iter().for_each(|i| {
-                let b = block(i);
-                let (agg, block_rows) =
-                    play_block(&cells[b.cell], &labels[b.cell], master, b, rows);
-                round
-                    .lock()
-                    .expect("no worker panics while holding the lock")[b.cell]
-                    .merge(&agg);
-                if rows != Rows::None {
-                    round_rows
-                        .lock()
-                        .expect("no worker panics while holding the lock")
-                        .push((b.cell, b.start, block_rows));
+            (0..n).into_par_iter().try_for_each(|i| {
+                let j = item(i);
+                if done.contains(j) {
+                    return Ok(());
                 }
-                progress.advance(b.end - b.start);
-            })
-        });
-        let round = round.into_inner().expect("workers have finished");
-        row_blocks.extend(round_rows.into_inner().expect("workers have finished"));
-        let mut stopped_early = false;
-        for &(c, end) in &targets {
-            totals[c].merge(&round[c]);
-            played[c] = end;
-            if cells[c].stop.is_met(end, &totals[c]) {
-                done[c] = true;
-                stopped_early |= end < cells[c].stop.max_games();
-            }
-        }
-        if stopped_early {
-            let left: u64 = (0..n)
-                .map(|c| {
-                    if done[c] {
-                        played[c]
-                    } else {
-                        cells[c].stop.max_games()
+                let g = work.part.unit_of(j);
+                let (c, u) = layout.locate(g);
+                let (k, start, end) = layout.cells[c].unit_games(u);
+                let (agg, rows) =
+                    play_block(&cells[c], &labels[c], work.master, c, start, end, work.rows);
+                {
+                    let mut s = lock(&shared);
+                    s.state.cells[c].add(k, &agg);
+                    s.state.done.insert(j);
+                    if work.rows != Rows::None {
+                        s.rows.push((g, rows));
                     }
+                }
+                progress.advance(end - start);
+                if checkpoint.due()
+                    && let Ok(_saving) = save_lock.try_lock()
+                {
+                    // One save at a time, each with the rows finished since
+                    // the last save that succeeded: a failed save's rows go
+                    // into the next one, so every row is stored once.
+                    let (snapshot, new_rows, upto) = {
+                        let s = lock(&shared);
+                        let new: Vec<GameRow> = s.rows[s.saved..]
+                            .iter()
+                            .flat_map(|(_, r)| r)
+                            .cloned()
+                            .collect();
+                        (s.state.clone(), new, s.rows.len())
+                    };
+                    checkpoint.save(&snapshot, &new_rows)?;
+                    lock(&shared).saved = upto;
+                }
+                Ok(())
+            })
+        })
+    };
+
+    match work.part {
+        Part::Shard { .. } => {
+            let n = work.part.items(layout.units());
+            let total: u64 = (0..n)
+                .map(|j| {
+                    let (c, i) = layout.locate(work.part.unit_of(j));
+                    let (_, s, e) = layout.cells[c].unit_games(i);
+                    e - s
                 })
                 .sum();
-            progress.set_total(left);
+            progress.set_total(total);
+            progress.advance(lock(&shared).state.games());
+            play(n, &|j| j)?;
+        }
+        Part::Whole => {
+            progress.set_total(remaining_total(&layout, &lock(&shared).state));
+            progress.advance(lock(&shared).state.games());
+            // Each round plays every unfinished cell's next segment, then
+            // makes the cells' stopping tests, in game order.
+            loop {
+                let targets: Vec<(usize, u64)> = {
+                    let s = lock(&shared);
+                    (0..cells.len())
+                        .filter(|&c| {
+                            let p = &s.state.cells[c];
+                            !p.stopped && p.settled_games < layout.cells[c].max_games
+                        })
+                        .map(|c| (c, s.state.cells[c].settled_games / layout.cells[c].segment))
+                        .collect()
+                };
+                if targets.is_empty() {
+                    break;
+                }
+                let ranges: Vec<Range<u64>> = targets
+                    .iter()
+                    .map(|&(c, k)| {
+                        let r = layout.cells[c].segment_units(k);
+                        layout.first[c] + r.start..layout.first[c] + r.end
+                    })
+                    .collect();
+                let mut starts = Vec::with_capacity(ranges.len());
+                let mut n = 0;
+                for r in &ranges {
+                    starts.push(n);
+                    n += r.end - r.start;
+                }
+                play(n, &|i| {
+                    let t = starts.partition_point(|&s| s <= i) - 1;
+                    ranges[t].start + (i - starts[t])
+                })?;
+                let mut s = lock(&shared);
+                let mut stopped_early = false;
+                for &(c, k) in &targets {
+                    let l = &layout.cells[c];
+                    let p = &mut s.state.cells[c];
+                    let (_, end) = l.segment_games(k);
+                    let whole = p.segments.first().is_some_and(|seg| {
+                        seg.segment == k && seg.aggregate.games == end - p.settled_games
+                    });
+                    if !whole {
+                        return Err(format!(
+                            "internal error: segment {k} of cell {} is incomplete",
+                            c + 1
+                        ));
+                    }
+                    let seg = p.segments.remove(0);
+                    p.settled.merge(&seg.aggregate);
+                    p.settled_games = end;
+                    p.stopped = cells[c].stop.is_met(end, &p.settled);
+                    stopped_early |= p.stopped && end < l.max_games;
+                }
+                if stopped_early {
+                    progress.set_total(remaining_total(&layout, &s.state));
+                }
+            }
         }
     }
 
-    row_blocks.sort_by_key(|&(cell, start, _)| (cell, start));
-    let rows = row_blocks.into_iter().flat_map(|(_, _, r)| r).collect();
+    let s = shared.into_inner().expect("workers have finished");
+    let mut rows = resumed_rows;
+    rows.extend(s.rows.into_iter().flat_map(|(_, r)| r));
+    rows.sort_by_key(|r| (r.cell, r.game));
     Ok(RunResult {
-        aggregates: totals,
+        state: s.state,
         rows,
     })
+}
+
+/// The most games a whole run can still play in all, counting the games
+/// of cells that have stopped.
+fn remaining_total(layout: &Layout, state: &RunState) -> u64 {
+    layout
+        .cells
+        .iter()
+        .zip(&state.cells)
+        .map(|(l, p)| {
+            if p.stopped {
+                p.settled_games
+            } else {
+                l.max_games
+            }
+        })
+        .sum()
+}
+
+/// Combines the states of shards `1..=count` of a run: checks that every
+/// shard finished all its units, adds up each cell's segments and makes the
+/// stopping tests over them in game order, exactly as a whole run does, so
+/// the aggregates (and the rows kept) are those of a whole run. `shards`
+/// holds (index, state) pairs, one per shard.
+pub fn merge_parts(
+    cells: &[Cell],
+    count: u64,
+    shards: &[(u64, &RunState)],
+    rows: Vec<GameRow>,
+    wanted: Rows,
+) -> Result<(Vec<Aggregate>, Vec<GameRow>), String> {
+    let layout = Layout::new(cells);
+    let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); cells.len()];
+    for &(index, state) in shards {
+        let part = Part::Shard { index, count };
+        state
+            .check(&layout, part)
+            .map_err(|e| format!("shard {index}/{count} does not fit the experiment: {e}"))?;
+        if !state.done.is_all_below(part.items(layout.units())) {
+            return Err(format!(
+                "shard {index}/{count} did not finish: it has {} of its {} units",
+                state.done.len(),
+                part.items(layout.units())
+            ));
+        }
+        for (c, p) in state.cells.iter().enumerate() {
+            for s in &p.segments {
+                segments[c]
+                    .entry(s.segment)
+                    .or_default()
+                    .merge(&s.aggregate);
+            }
+        }
+    }
+    let mut aggregates = Vec::with_capacity(cells.len());
+    let mut played = Vec::with_capacity(cells.len());
+    for (c, cell) in cells.iter().enumerate() {
+        let l = &layout.cells[c];
+        let mut total = Aggregate::new();
+        let mut end = 0;
+        for k in 0..l.segments() {
+            let (start, seg_end) = l.segment_games(k);
+            let seg = segments[c].remove(&k).unwrap_or_default();
+            if seg.games != seg_end - start {
+                return Err(format!(
+                    "cell {} holds {} games in games {start}..{seg_end}, not {}: \
+                     the shards do not cover the experiment",
+                    c + 1,
+                    seg.games,
+                    seg_end - start
+                ));
+            }
+            total.merge(&seg);
+            end = seg_end;
+            if cell.stop.is_met(end, &total) {
+                break;
+            }
+        }
+        aggregates.push(total);
+        played.push(end);
+    }
+    let mut rows: Vec<GameRow> = rows
+        .into_iter()
+        .filter(|r| r.cell < cells.len() && r.game < played[r.cell])
+        .collect();
+    rows.sort_by_key(|r| (r.cell, r.game));
+    if wanted != Rows::None {
+        let games: u64 = played.iter().sum();
+        let distinct = rows
+            .windows(2)
+            .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
+        if rows.len() as u64 != games || !distinct {
+            return Err(format!(
+                "the shards hold {} per-game rows for {games} games",
+                rows.len()
+            ));
+        }
+    } else {
+        rows.clear();
+    }
+    Ok((aggregates, rows))
 }
 
 #[cfg(test)]
@@ -380,27 +933,288 @@ mod tests {
         assert_eq!(again, g);
     }
 
+    fn random_pair(rules: &Rules, stop: Stop) -> Cell<'_> {
+        Cell {
+            rules,
+            p1: &AgentSpec::Random,
+            p2: &AgentSpec::Random,
+            stop,
+        }
+    }
+
+    fn whole(cells: &[Cell], rows: Rows, threads: usize) -> RunResult {
+        let work = Work {
+            cells,
+            master: 3,
+            rows,
+            part: Part::Whole,
+        };
+        run(&work, threads, &Quiet, &NoCheckpoint, None).unwrap()
+    }
+
+    #[test]
+    fn units_tile_each_cell_without_crossing_a_checkpoint() {
+        let stops = [
+            Stop::Games(1),
+            Stop::Games(60),
+            Stop::Games(5000),
+            Stop::Games(1_000_000),
+            Stop::Precision {
+                width: 0.1,
+                max_games: 100,
+                checkpoint: 7,
+            },
+            Stop::Precision {
+                width: 0.1,
+                max_games: 10_000,
+                checkpoint: 3000,
+            },
+        ];
+        for stop in stops {
+            let l = CellLayout::new(&stop);
+            let mut next = 0;
+            for i in 0..l.units() {
+                let (k, start, end) = l.unit_games(i);
+                assert_eq!(start, next, "{stop:?} unit {i}");
+                assert!(start < end && end - start <= l.unit);
+                let (s0, s1) = l.segment_games(k);
+                assert!(s0 <= start && end <= s1, "{stop:?} unit {i} crosses a test");
+                assert!(l.segment_units(k).contains(&i));
+                next = end;
+            }
+            assert_eq!(next, stop.max_games(), "{stop:?}");
+        }
+        // 1,000,000 games: units of the most, 1024 games; 60 games: 8.
+        assert_eq!(CellLayout::new(&Stop::Games(1_000_000)).unit, 1024);
+        assert_eq!(CellLayout::new(&Stop::Games(60)).unit, 8);
+    }
+
+    #[test]
+    fn ranges_stay_compact() {
+        let mut r = Ranges::default();
+        for x in [5, 3, 4, 9, 0, 1, 2, 8, 7, 6, 6] {
+            r.insert(x);
+            assert!(r.is_well_formed(), "{r:?}");
+            assert!(r.contains(x));
+        }
+        assert_eq!(r, Ranges(vec![[0, 10]]));
+        assert!(r.is_all_below(10));
+        assert!(!r.contains(10));
+        r.insert(12);
+        assert_eq!(r.len(), 11);
+        assert!(!r.contains(11) && r.contains(12));
+        assert_eq!(r.iter().collect::<Vec<_>>().len(), 11);
+    }
+
+    /// Shards of every count, merged, give a whole run's aggregates and
+    /// rows, precision cells included.
+    #[test]
+    fn merged_shards_equal_a_whole_run() {
+        let a = preset("katro-4x4").unwrap();
+        let b = preset("katro-6x3").unwrap();
+        let greedy = AgentSpec::Greedy;
+        let cells = [
+            Cell {
+                rules: &a,
+                p1: &AgentSpec::Random,
+                p2: &greedy,
+                stop: Stop::Games(70),
+            },
+            random_pair(
+                &b,
+                Stop::Precision {
+                    width: 0.4,
+                    max_games: 300,
+                    checkpoint: 20,
+                },
+            ),
+        ];
+        let one = whole(&cells, Rows::Games, 2);
+        let stopped = one.aggregates()[1].games;
+        assert!(stopped < 300 && stopped.is_multiple_of(20), "{stopped}");
+        for count in [1, 2, 3, 7, 40] {
+            let mut states = Vec::new();
+            let mut rows = Vec::new();
+            for index in 1..=count {
+                let work = Work {
+                    cells: &cells,
+                    master: 3,
+                    rows: Rows::Games,
+                    part: Part::Shard { index, count },
+                };
+                let r = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap();
+                rows.extend(r.rows);
+                states.push((index, r.state));
+            }
+            let refs: Vec<(u64, &RunState)> = states.iter().map(|(i, s)| (*i, s)).collect();
+            let (aggs, merged_rows) =
+                merge_parts(&cells, count, &refs, rows.clone(), Rows::Games).unwrap();
+            assert_eq!(aggs, one.aggregates(), "{count} shards");
+            assert_eq!(merged_rows, one.rows, "{count} shards");
+            if count > 1 {
+                // A missing shard is noticed, not merged into smaller totals.
+                let err = merge_parts(&cells, count, &refs[1..], rows, Rows::Games).unwrap_err();
+                assert!(err.contains("do not cover"), "{err}");
+            }
+        }
+    }
+
+    /// Keeps what a checkpoint on disk would (the last state, and every
+    /// row given to a save that succeeded, earlier sessions' included) and
+    /// fails save number `fail_at` (from 0), slowly if asked, storing
+    /// nothing then.
+    struct FailingCheckpoint {
+        saves: std::sync::atomic::AtomicU64,
+        fail_at: u64,
+        slow: bool,
+        kept: Mutex<(RunState, Vec<GameRow>)>,
+    }
+
+    impl FailingCheckpoint {
+        fn new(fail_at: u64, slow: bool, before: Option<&Resume>) -> FailingCheckpoint {
+            FailingCheckpoint {
+                saves: 0.into(),
+                fail_at,
+                slow,
+                kept: Mutex::new(before.map_or((RunState::default(), vec![]), |r| {
+                    (r.state.clone(), r.rows.clone())
+                })),
+            }
+        }
+
+        fn kept(self) -> Resume {
+            let (state, rows) = self.kept.into_inner().unwrap();
+            Resume { state, rows }
+        }
+    }
+
+    impl Checkpoint for FailingCheckpoint {
+        fn due(&self) -> bool {
+            true
+        }
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+            if self.saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == self.fail_at {
+                if self.slow {
+                    // Long enough for another worker to be mid-unit when
+                    // this returns, so that it saves after the failure.
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                return Err("disk full".into());
+            }
+            let mut kept = self.kept.lock().unwrap();
+            kept.0 = state.clone();
+            kept.1.extend_from_slice(rows);
+            Ok(())
+        }
+    }
+
+    /// A run stopped part-way and resumed from its state gives the same
+    /// results as one that was never stopped.
+    #[test]
+    fn a_resumed_run_equals_an_uninterrupted_one() {
+        let a = preset("katro-4x4").unwrap();
+        let cells = [random_pair(
+            &a,
+            Stop::Precision {
+                width: 0.2,
+                max_games: 400,
+                checkpoint: 30,
+            },
+        )];
+        let reference = whole(&cells, Rows::GamesWithMoves, 2);
+        let work = Work {
+            cells: &cells,
+            master: 3,
+            rows: Rows::GamesWithMoves,
+            part: Part::Whole,
+        };
+        let mut resume: Option<Resume> = None;
+        for fail_at in [2, 4, 3] {
+            let cp = FailingCheckpoint::new(fail_at, false, resume.as_ref());
+            let r = run(&work, 2, &Quiet, &cp, resume.take());
+            assert_eq!(r.err().as_deref(), Some("disk full"));
+            let r = cp.kept();
+            assert!(r.state.games() > 0 && r.state.games() < 400);
+            check_resume(&work, &r).expect("every saved state is whole");
+            resume = Some(r);
+        }
+        let resumed = run(&work, 2, &Quiet, &NoCheckpoint, resume).unwrap();
+        assert_eq!(resumed.aggregates(), reference.aggregates());
+        assert_eq!(resumed.rows, reference.rows);
+    }
+
+    /// A save that fails while another worker plays on: the other
+    /// worker's next save must hold the failed save's rows too.
+    #[test]
+    fn a_failed_save_loses_no_rows() {
+        let a = preset("katro-4x4").unwrap();
+        let cells = [random_pair(&a, Stop::Games(200_000))];
+        let work = Work {
+            cells: &cells,
+            master: 3,
+            rows: Rows::Games,
+            part: Part::Whole,
+        };
+        let cp = FailingCheckpoint::new(2, true, None);
+        assert!(run(&work, 2, &Quiet, &cp, None).is_err());
+        assert!(
+            cp.saves.load(std::sync::atomic::Ordering::SeqCst) > 3,
+            "no save after the failed one"
+        );
+        check_resume(&work, &cp.kept()).expect("the last save is whole");
+    }
+
+    #[test]
+    fn a_damaged_state_is_refused() {
+        let a = preset("katro-4x4").unwrap();
+        let cells = [random_pair(&a, Stop::Games(100))];
+        let work = Work {
+            cells: &cells,
+            master: 3,
+            rows: Rows::None,
+            part: Part::Shard { index: 1, count: 2 },
+        };
+        let done = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap().state;
+        let mut bad = done.clone();
+        bad.cells[0].segments[0].aggregate.games += 1;
+        let resume = Resume {
+            state: bad,
+            rows: vec![],
+        };
+        assert!(check_resume(&work, &resume).is_err());
+        let mut bad = done.clone();
+        bad.done.insert(40);
+        let resume = Resume {
+            state: bad,
+            rows: vec![],
+        };
+        assert!(check_resume(&work, &resume).is_err());
+        let resume = Resume {
+            state: done,
+            rows: vec![],
+        };
+        assert!(check_resume(&work, &resume).is_ok());
+    }
+
     #[test]
     fn precision_stops_at_checkpoints_whatever_the_threads() {
         let rules = preset("katro-4x4").unwrap();
-        let cell = Cell {
-            rules: &rules,
-            p1: &AgentSpec::Random,
-            p2: &AgentSpec::Random,
-            stop: Stop::Precision {
+        let cell = random_pair(
+            &rules,
+            Stop::Precision {
                 width: 0.3,
                 max_games: 500,
                 checkpoint: 7,
             },
-        };
-        let one = run(std::slice::from_ref(&cell), 3, Rows::Games, 1, &Quiet).unwrap();
-        let two = run(std::slice::from_ref(&cell), 3, Rows::Games, 2, &Quiet).unwrap();
-        assert_eq!(one.aggregates, two.aggregates);
+        );
+        let one = whole(std::slice::from_ref(&cell), Rows::Games, 1);
+        let two = whole(std::slice::from_ref(&cell), Rows::Games, 2);
+        assert_eq!(one.aggregates(), two.aggregates());
         assert_eq!(one.rows, two.rows);
-        let games = one.aggregates[0].games;
+        let games = one.aggregates()[0].games;
         assert_eq!(games % 7, 0, "stopped off a checkpoint: {games}");
         assert!(games < 500, "a width of 0.3 needs about 43 decided games");
-        let w = one.aggregates[0].p1_win_rate().unwrap();
+        let w = one.aggregates()[0].p1_win_rate().unwrap();
         assert!(w.width() < 0.3);
         // It did not stop at the checkpoint before.
         let mut earlier = Aggregate::new();

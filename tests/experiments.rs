@@ -302,7 +302,29 @@ fn a_rerun_without_rows_removes_the_old_games_file() {
     assert!(dir.path().join("out/games.csv").exists());
     let without = EXPERIMENT.replace("per_game_rows = true\nmoves_in_rows = true\n", "");
     fs::write(dir.path().join("exp.toml"), without).unwrap();
-    run(dir.path(), "out", "1");
+    // Without rows it is another experiment: its folder is not reused
+    // unless asked.
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml", "--threads", "1", "--out", "out"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert!(dir.path().join("out/games.csv").exists());
+    katro()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            "exp.toml",
+            "--threads",
+            "1",
+            "--out",
+            "out",
+            "--force",
+        ])
+        .assert()
+        .success();
     assert!(!dir.path().join("out/games.csv").exists());
     let manifest = read(&dir.path().join("out"), "manifest.json");
     assert!(!manifest.contains("games.csv"), "{manifest}");

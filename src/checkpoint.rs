@@ -1,0 +1,236 @@
+//! Checkpoints on disk: `OUT/.katro-checkpoint/<part>/`, where `<part>` is
+//! `run` for a whole run and `shard-I-of-N` for a shard.
+//!
+//! The folder holds `state.json` (a [`CheckpointFile`]: exact aggregates
+//! and the finished units) and, with per-game rows, `rows-000000.json`,
+//! `rows-000001.json`, ...: each save writes the rows finished since the
+//! one before to a new file, then rewrites `state.json` to count it.
+//! Every file is written to a temporary name and renamed, so a run killed
+//! at any instant, or stopped by a full disk, leaves the last complete
+//! checkpoint: a rows file that `state.json` does not count yet is ignored.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use katro::partial::{CHECKPOINT_FORMAT, CheckpointFile, StoredRow};
+use katro::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
+
+use crate::files;
+
+pub const FOLDER: &str = ".katro-checkpoint";
+const STATE: &str = "state.json";
+
+/// The folder of one part's checkpoint.
+pub fn folder(out: &Path, part: Part) -> PathBuf {
+    out.join(FOLDER).join(match part {
+        Part::Whole => "run".to_string(),
+        Part::Shard { index, count } => format!("shard-{index}-of-{count}"),
+    })
+}
+
+fn rows_file(n: u64) -> String {
+    format!("rows-{n:06}.json")
+}
+
+/// How often checkpoints are written: `KATRO_CHECKPOINT_SECONDS`, 1 by
+/// default. Writing one takes milliseconds, so once a second costs well
+/// under 1% of a run and loses at most a second of games.
+pub fn interval() -> Result<Duration, String> {
+    match std::env::var("KATRO_CHECKPOINT_SECONDS") {
+        Err(_) => Ok(Duration::from_secs(1)),
+        Ok(v) => v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| {
+                format!(
+                    "KATRO_CHECKPOINT_SECONDS={v:?}: give the seconds between checkpoints, \
+                     from 0 to 86400"
+                )
+            }),
+    }
+}
+
+/// What every save of a run writes into `state.json` besides the state.
+pub struct Identity {
+    pub experiment_hash: String,
+    pub name: String,
+    pub part: Part,
+}
+
+fn shard_pair(part: Part) -> Option<[u64; 2]> {
+    match part {
+        Part::Whole => None,
+        Part::Shard { index, count } => Some([index, count]),
+    }
+}
+
+/// Writes checkpoints for the runner.
+pub struct Saver<'a> {
+    dir: PathBuf,
+    id: &'a Identity,
+    cells: &'a [Cell<'a>],
+    layout: Layout,
+    every: Duration,
+    started: Instant,
+    /// Milliseconds after `started` of the last save.
+    last: AtomicU64,
+    /// Seconds played by earlier sessions.
+    wall_before: f64,
+    /// Rows files written so far.
+    row_files: Mutex<u64>,
+    /// Games in the last checkpoint written (or resumed from).
+    pub games_saved: AtomicU64,
+}
+
+impl<'a> Saver<'a> {
+    pub fn new(
+        dir: PathBuf,
+        id: &'a Identity,
+        cells: &'a [Cell<'a>],
+        every: Duration,
+        resumed: Option<&CheckpointFile>,
+    ) -> Saver<'a> {
+        Saver {
+            dir,
+            id,
+            cells,
+            layout: Layout::new(cells),
+            every,
+            started: Instant::now(),
+            last: AtomicU64::new(0),
+            wall_before: resumed.map_or(0.0, |c| c.wall_seconds),
+            row_files: Mutex::new(resumed.map_or(0, |c| c.row_files)),
+            games_saved: AtomicU64::new(resumed.map_or(0, |c| c.state.games())),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Seconds played by this run, earlier sessions included.
+    pub fn wall_seconds(&self) -> f64 {
+        self.wall_before + self.started.elapsed().as_secs_f64()
+    }
+
+    fn write(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
+        let fail = |name: &str, e: std::io::Error| {
+            format!(
+                "cannot write the checkpoint {}: {}",
+                self.dir.join(name).display(),
+                files::describe(&e)
+            )
+        };
+        fs::create_dir_all(&self.dir).map_err(|e| fail("", e))?;
+        let mut files_done = self
+            .row_files
+            .lock()
+            .expect("no save panics while holding the lock");
+        // The rows file counts only once `state.json` names it: if writing
+        // the state fails, the next save writes this file again, with these
+        // rows and the newer ones.
+        let mut n = *files_done;
+        if !new_rows.is_empty() {
+            let stored: Vec<StoredRow> = new_rows
+                .iter()
+                .map(|r| StoredRow::new(self.cells, r))
+                .collect();
+            let bytes = serde_json::to_vec(&stored).expect("rows serialise");
+            let name = rows_file(n);
+            files::write_atomic(&self.dir, &name, &bytes).map_err(|e| fail(&name, e))?;
+            n += 1;
+        }
+        let file = CheckpointFile {
+            format: CHECKPOINT_FORMAT.into(),
+            katro_version: env!("CARGO_PKG_VERSION").into(),
+            experiment_hash: self.id.experiment_hash.clone(),
+            name: self.id.name.clone(),
+            shard: shard_pair(self.id.part),
+            layout: self.layout.cells.clone(),
+            row_files: n,
+            wall_seconds: self.wall_seconds(),
+            state: state.clone(),
+        };
+        let bytes = serde_json::to_vec(&file).expect("the checkpoint serialises");
+        files::write_atomic(&self.dir, STATE, &bytes).map_err(|e| fail(STATE, e))?;
+        *files_done = n;
+        self.games_saved.store(state.games(), Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+}
+
+impl Checkpoint for Saver<'_> {
+    fn due(&self) -> bool {
+        self.now_ms()
+            .saturating_sub(self.last.load(Ordering::Relaxed))
+            >= self.every.as_millis() as u64
+    }
+
+    fn save(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
+        let result = self.write(state, new_rows);
+        self.last.store(self.now_ms(), Ordering::Relaxed);
+        result
+    }
+}
+
+/// Reads only the identity of a checkpoint, to tell whose it is.
+pub fn read_identity(dir: &Path) -> Result<CheckpointFile, String> {
+    let path = dir.join(STATE);
+    let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file: CheckpointFile = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
+    if file.format != CHECKPOINT_FORMAT {
+        return Err(format!(
+            "{} is not a katro checkpoint (format {:?})",
+            path.display(),
+            file.format
+        ));
+    }
+    Ok(file)
+}
+
+/// Loads the checkpoint in `dir` (already known to be this experiment's and
+/// this version's), with its rows; `None` when there is none.
+pub fn load(dir: &Path, cells: &[Cell]) -> Result<Option<(CheckpointFile, Resume)>, String> {
+    if !dir.join(STATE).exists() {
+        return Ok(None);
+    }
+    let file = read_identity(dir)?;
+    if !file.layout_fits(cells) {
+        return Err(format!(
+            "the checkpoint in {} cuts the games into other units than this katro does",
+            dir.display()
+        ));
+    }
+    let mut rows = Vec::new();
+    for n in 0..file.row_files {
+        let path = dir.join(rows_file(n));
+        let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let stored: Vec<StoredRow> = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
+        for s in &stored {
+            rows.push(
+                s.to_row(cells)
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+            );
+        }
+    }
+    // Files a save wrote without finishing: not part of the state.
+    files::remove_temporaries(dir);
+    let mut n = file.row_files;
+    while fs::remove_file(dir.join(rows_file(n))).is_ok() {
+        n += 1;
+    }
+    let state = file.state.clone();
+    Ok(Some((file, Resume { state, rows })))
+}

@@ -1,0 +1,318 @@
+//! Partial results: what a checkpoint and a shard file hold, and how the
+//! binary tells whose they are. Only the shapes and the checks live here;
+//! the binary reads and writes the files.
+//!
+//! Both hold a [`RunState`] (exact integer aggregates per segment of each
+//! cell, and the list of finished work units) and, when the experiment
+//! asks for per-game rows, those rows. Both carry the experiment's
+//! fingerprint and the katro version, so a run never resumes from, and a
+//! merge never combines, another experiment's games or another version's.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Player, Status};
+use crate::export::{ExperimentSource, stop_text};
+use crate::notation::{move_name, parse_move};
+use crate::rng::name_hash;
+use crate::runner::{Cell, CellLayout, GameRow, Layout, Rows, RunState};
+use crate::stats::GameRecord;
+
+pub const SHARD_FORMAT: &str = "katro-shard-1";
+pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-1";
+
+/// The fingerprint of everything that decides a run's games and outputs:
+/// the name, the master seed, which rows are kept, and every cell's
+/// variant (name and complete rules), agents and stopping rule. Comments
+/// and key order in the experiment file do not change it. FNV-1a, 64
+/// bits, 16 hex digits.
+pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String {
+    let mut text = format!("katro experiment\nname={name}\nseed={seed}\nrows={rows:?}\n");
+    for c in cells {
+        text.push_str(&format!(
+            "cell {}|{}|{}|{}|{}\n",
+            c.rules.name,
+            c.rules.canonical_string(),
+            c.p1,
+            c.p2,
+            stop_text(&c.stop)
+        ));
+    }
+    format!("{:016x}", name_hash(&text))
+}
+
+/// The first fields of a shard file. They come first in the file, and hold
+/// no free text, so a folder check can read them from the file's first
+/// bytes without reading its rows (see [`sniff_shard_header`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardHeader {
+    pub format: String,
+    pub katro_version: String,
+    pub experiment_hash: String,
+    pub name: String,
+    pub shard: u64,
+    pub shards: u64,
+}
+
+/// A variant file an experiment names, as it was read: a merge on another
+/// machine rebuilds the experiment from these, not from the disk.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantFile {
+    /// As written in the experiment.
+    pub spec: String,
+    /// The path it was read from.
+    pub file: String,
+    pub text: String,
+}
+
+/// `shards/shard-I-of-N.json`: one shard's finished part of a run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardFile {
+    // The header's fields, repeated rather than flattened: serde buffers a
+    // flattened struct's whole input, rows and all.
+    pub format: String,
+    pub katro_version: String,
+    pub experiment_hash: String,
+    pub name: String,
+    pub shard: u64,
+    pub shards: u64,
+    pub experiment: ExperimentSource,
+    pub variant_files: Vec<VariantFile>,
+    pub layout: Vec<CellLayout>,
+    pub threads: usize,
+    pub start_time: String,
+    pub end_time: String,
+    /// Seconds this shard played, summed over its sessions if resumed.
+    pub wall_seconds: f64,
+    /// Games the shard played (a `[precision]` cell's games past its stop
+    /// included).
+    pub games: u64,
+    pub state: RunState,
+    pub rows: Vec<StoredRow>,
+}
+
+impl ShardFile {
+    pub fn header(&self) -> ShardHeader {
+        ShardHeader {
+            format: self.format.clone(),
+            katro_version: self.katro_version.clone(),
+            experiment_hash: self.experiment_hash.clone(),
+            name: self.name.clone(),
+            shard: self.shard,
+            shards: self.shards,
+        }
+    }
+}
+
+/// Reads a shard file's header from its first bytes: the header's fields
+/// are written first, and hold only digits, hex, version and folder-safe
+/// names, so the text up to the first field after them is a JSON object
+/// once closed.
+pub fn sniff_shard_header(start: &[u8]) -> Option<ShardHeader> {
+    let text = std::str::from_utf8(start).ok().or_else(|| {
+        // The cut may split a character in the experiment text further on.
+        let valid = std::str::from_utf8(start).err()?.valid_up_to();
+        std::str::from_utf8(&start[..valid]).ok()
+    })?;
+    let end = text.find(",\"experiment\":")?;
+    serde_json::from_str(&format!("{}}}", &text[..end])).ok()
+}
+
+/// `.katro-checkpoint/<part>/state.json`: where an unfinished run got to.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CheckpointFile {
+    pub format: String,
+    pub katro_version: String,
+    pub experiment_hash: String,
+    pub name: String,
+    /// `[I, N]` for shard I of N; absent for a whole run.
+    pub shard: Option<[u64; 2]>,
+    pub layout: Vec<CellLayout>,
+    /// How many row files (`rows-000000.json`, ...) belong to this state:
+    /// files numbered from 0 to this, less one. A later-numbered file was
+    /// written by a save that did not finish, and is not part of it.
+    pub row_files: u64,
+    /// Seconds played in earlier sessions, summed.
+    pub wall_seconds: f64,
+    pub state: RunState,
+}
+
+impl CheckpointFile {
+    /// Whether a checkpoint's layout is the one `cells` make.
+    pub fn layout_fits(&self, cells: &[Cell]) -> bool {
+        self.layout == Layout::new(cells).cells
+    }
+}
+
+/// One game as a checkpoint or shard stores it; its moves in the rules
+/// brief's notation, so the file reads without the engine's numbering.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredRow {
+    pub cell: usize,
+    pub game: u64,
+    pub seed: u64,
+    pub status: String,
+    pub winner: Option<u8>,
+    pub plies: u32,
+    pub laps: u64,
+    pub max_laps_in_move: u64,
+    pub captures: [u64; 2],
+    pub seeds_captured: [u64; 2],
+    pub seeds_sown: u64,
+    pub legal_moves: u64,
+    pub choice_turns: u64,
+    /// Space-separated; empty when moves were not kept.
+    pub moves: String,
+}
+
+impl StoredRow {
+    pub fn new(cells: &[Cell], r: &GameRow) -> StoredRow {
+        let g = &r.record;
+        let rules = cells[r.cell].rules;
+        StoredRow {
+            cell: r.cell,
+            game: r.game,
+            seed: r.seed,
+            status: g.status.name().to_string(),
+            winner: g.status.winner().map(Player::number),
+            plies: g.plies,
+            laps: g.laps,
+            max_laps_in_move: g.max_laps_in_move,
+            captures: g.captures,
+            seeds_captured: g.seeds_captured,
+            seeds_sown: g.seeds_sown,
+            legal_moves: g.legal_moves,
+            choice_turns: g.choice_turns,
+            moves: r
+                .moves
+                .iter()
+                .map(|&m| move_name(rules, m))
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
+    /// The row back, checked against the cells: a damaged file gives an
+    /// error, never a wrong row.
+    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, String> {
+        let where_ = || format!("the row of game {} of cell {}", self.game, self.cell + 1);
+        let cell = cells
+            .get(self.cell)
+            .ok_or_else(|| format!("{}: no such cell", where_()))?;
+        let status = match (self.status.as_str(), self.winner) {
+            ("won", Some(1)) => Status::Won(Player::South),
+            ("won", Some(2)) => Status::Won(Player::North),
+            ("ply-limit", None) => Status::PlyLimit,
+            ("endless-move", None) => Status::EndlessMove,
+            ("lap-limit", None) => Status::LapLimit,
+            (s, w) => return Err(format!("{}: status {s:?} with winner {w:?}", where_())),
+        };
+        let moves = self
+            .moves
+            .split_whitespace()
+            .map(|m| parse_move(cell.rules, m).map_err(|e| format!("{}: {e}", where_())))
+            .collect::<Result<Vec<_>, _>>()?;
+        if !moves.is_empty() && moves.len() != self.plies as usize {
+            return Err(format!(
+                "{}: {} moves for {} plies",
+                where_(),
+                moves.len(),
+                self.plies
+            ));
+        }
+        Ok(GameRow {
+            cell: self.cell,
+            game: self.game,
+            seed: self.seed,
+            record: GameRecord {
+                status,
+                plies: self.plies,
+                laps: self.laps,
+                max_laps_in_move: self.max_laps_in_move,
+                captures: self.captures,
+                seeds_captured: self.seeds_captured,
+                seeds_sown: self.seeds_sown,
+                legal_moves: self.legal_moves,
+                choice_turns: self.choice_turns,
+            },
+            moves,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::AgentSpec;
+    use crate::rules::preset;
+    use crate::runner::{Stop, play_game};
+
+    #[test]
+    fn rows_survive_storage() {
+        let rules = preset("katro-6x6-diagonal").unwrap();
+        let cells = [Cell {
+            rules: &rules,
+            p1: &AgentSpec::Random,
+            p2: &AgentSpec::Greedy,
+            stop: Stop::Games(3),
+        }];
+        for seed in 0..20 {
+            let mut moves = Vec::new();
+            let record = play_game(
+                &rules,
+                &AgentSpec::Random,
+                &AgentSpec::Greedy,
+                seed,
+                Some(&mut moves),
+            );
+            let row = GameRow {
+                cell: 0,
+                game: seed,
+                seed,
+                record,
+                moves,
+            };
+            let stored = StoredRow::new(&cells, &row);
+            let json = serde_json::to_string(&stored).unwrap();
+            let back: StoredRow = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.to_row(&cells).unwrap(), row);
+        }
+        let mut bad = StoredRow::new(
+            &cells,
+            &GameRow {
+                cell: 0,
+                game: 0,
+                seed: 0,
+                record: play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 1, None),
+                moves: vec![],
+            },
+        );
+        bad.cell = 4;
+        assert!(bad.to_row(&cells).unwrap_err().contains("no such cell"));
+        bad.cell = 0;
+        bad.status = "won".into();
+        bad.winner = Some(3);
+        assert!(bad.to_row(&cells).is_err());
+    }
+
+    #[test]
+    fn the_header_is_read_from_the_first_bytes() {
+        let header = ShardHeader {
+            format: SHARD_FORMAT.into(),
+            katro_version: "0.1.0".into(),
+            experiment_hash: "0123456789abcdef".into(),
+            name: "exp".into(),
+            shard: 2,
+            shards: 5,
+        };
+        let mut text = serde_json::to_string(&header).unwrap();
+        text.pop();
+        text.push_str(",\"experiment\":{\"text\":\"é,\\\"experiment\\\":\"}}");
+        let bytes = text.as_bytes();
+        assert_eq!(sniff_shard_header(bytes), Some(header.clone()));
+        // Cut in the middle of the two-byte é: still read.
+        let cut = text.find('é').unwrap() + 1;
+        assert_eq!(sniff_shard_header(&bytes[..cut]), Some(header));
+        assert_eq!(sniff_shard_header(b"{\"format\":"), None);
+        assert_eq!(sniff_shard_header(b"not json"), None);
+    }
+}

@@ -1,0 +1,417 @@
+//! A first pass over a TOML file, before the typed (serde) pass: every
+//! syntax error, unknown key, wrong type, bad setting value and missing
+//! key of the file at once.
+//!
+//! serde stops at the first problem it meets, so a file with three
+//! misspelt keys would otherwise take three runs to fix. This pass walks
+//! the parsed document against a description of the file's keys, reports
+//! everything it finds, and removes what it can remove without changing
+//! the meaning of the rest (unknown keys, bad values of optional settings),
+//! so the typed pass can run on what is left and add its own range and
+//! consistency checks. When a problem leaves the typed pass nothing sound
+//! to read (a syntax error, a missing or mistyped required key, a bad list
+//! item), only this pass's problems are reported.
+
+use std::ops::Range;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::rules::{InputError, Problem, Problems};
+
+/// What a key may hold.
+pub enum Kind {
+    Int,
+    /// A float or an integer (serde reads either as `f64`).
+    Number,
+    Bool,
+    Str,
+    /// A string that `check` accepts; its error lists what is allowed.
+    Enum(fn(&str) -> Result<(), String>),
+    Table(&'static [Field]),
+    /// A list of items of one kind.
+    List(&'static Kind),
+    /// A string, or a table with these keys.
+    StrOrTable(&'static [Field]),
+    /// A string or a table of any keys (an agent: its settings are checked
+    /// by the typed pass).
+    StrOrAnyTable,
+}
+
+/// One key of a table.
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+    /// Whether the typed pass may run without this key when its value is
+    /// bad: true when leaving it out only falls back to a default and no
+    /// later check depends on it.
+    pub removable: bool,
+}
+
+impl Field {
+    pub const fn req(name: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            kind,
+            required: true,
+            removable: false,
+        }
+    }
+    /// Optional, and safe to drop when bad.
+    pub const fn opt(name: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            kind,
+            required: false,
+            removable: true,
+        }
+    }
+    /// Optional, but other checks depend on it.
+    pub const fn opt_kept(name: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            kind,
+            required: false,
+            removable: false,
+        }
+    }
+}
+
+/// The result of the first pass.
+pub struct Checked<'i> {
+    /// The document with unknown keys and removable bad values taken out.
+    pub doc: Spanned<DeTable<'i>>,
+    pub problems: Vec<Problem>,
+    /// Whether the typed pass can read `doc`.
+    pub typed_pass_ok: bool,
+}
+
+/// Parses `text` and checks it against `fields`; `hint` follows the
+/// message of an unknown key (where to read about the keys).
+pub fn check<'i>(text: &'i str, fields: &'static [Field], hint: &str) -> Checked<'i> {
+    let (mut doc, errors) = DeTable::parse_recoverable(text);
+    let mut w = Walker {
+        hint,
+        problems: Problems::new(text),
+        sound: errors.is_empty(),
+    };
+    if !errors.is_empty() {
+        // A recovered document is a guess: report the syntax errors only.
+        for e in &errors {
+            w.problems
+                .add(e.span(), "", format!("TOML syntax: {}", e.message().trim()));
+        }
+    } else {
+        let span = doc.span();
+        w.table(doc.get_mut(), span, "", fields);
+    }
+    Checked {
+        doc,
+        problems: w.problems.list,
+        typed_pass_ok: w.sound,
+    }
+}
+
+/// Top-level keys of a parsed document, for telling file kinds apart; empty
+/// when the text is not TOML at all.
+pub fn top_level_keys(text: &str) -> Vec<String> {
+    let (doc, _) = DeTable::parse_recoverable(text);
+    doc.get_ref()
+        .keys()
+        .map(|k| k.get_ref().to_string())
+        .collect()
+}
+
+struct Walker<'t, 'h> {
+    hint: &'h str,
+    problems: Problems<'t>,
+    /// Cleared when the typed pass could not read the cleaned document.
+    sound: bool,
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn a(kind: &str) -> String {
+    let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {kind}")
+}
+
+fn show_value(v: &DeValue) -> String {
+    match v {
+        DeValue::String(s) => format!("{} ({s:?})", a("string")),
+        DeValue::Integer(i) => format!("an integer ({i})"),
+        DeValue::Float(f) => format!("a float ({f})"),
+        DeValue::Boolean(b) => format!("a boolean ({b})"),
+        other => a(other.type_str()),
+    }
+}
+
+impl Walker<'_, '_> {
+    fn add(&mut self, span: Option<Range<usize>>, key: &str, message: String) {
+        self.problems.add(span, key, message);
+    }
+
+    fn table(&mut self, t: &mut DeTable, span: Range<usize>, path: &str, fields: &'static [Field]) {
+        let allowed: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
+        let mut remove = Vec::new();
+        for (k, v) in t.iter_mut() {
+            let name: &str = k.get_ref();
+            let key = join(path, name);
+            match fields.iter().find(|f| f.name == name) {
+                None => {
+                    self.add(
+                        Some(k.span()),
+                        &key,
+                        format!(
+                            "unknown field `{name}`, expected one of {} ({})",
+                            allowed.join(", "),
+                            self.hint
+                        ),
+                    );
+                    remove.push(k.get_ref().to_string());
+                }
+                Some(f) => {
+                    if !self.value(v, &key, &f.kind) {
+                        if f.removable {
+                            remove.push(k.get_ref().to_string());
+                        } else {
+                            self.sound = false;
+                        }
+                    }
+                }
+            }
+        }
+        if !remove.is_empty() {
+            *t = std::mem::take(t)
+                .into_iter()
+                .filter(|(k, _)| !remove.iter().any(|r| k.get_ref() == r.as_str()))
+                .collect();
+        }
+        for f in fields.iter().filter(|f| f.required) {
+            if !t.keys().any(|k| k.get_ref() == f.name) && !remove.iter().any(|r| r == f.name) {
+                // An empty span is a key the file never opened; point at
+                // the table itself otherwise.
+                let at = (span.end > span.start).then(|| span.clone());
+                self.add(at, path, format!("missing field `{}`", join(path, f.name)));
+                self.sound = false;
+            }
+        }
+    }
+
+    /// Checks one value; false when it is wrong (already reported).
+    fn value(&mut self, v: &mut Spanned<DeValue>, key: &str, kind: &'static Kind) -> bool {
+        let span = v.span();
+        let wrong = |w: &mut Self, wanted: &str, v: &DeValue| {
+            w.add(
+                Some(span.clone()),
+                key,
+                format!("expected {wanted}, got {}", show_value(v)),
+            );
+            false
+        };
+        match (kind, v.get_mut()) {
+            (Kind::Int, DeValue::Integer(i)) => {
+                if i64::from_str_radix(i.as_str(), i.radix()).is_err() {
+                    self.add(
+                        Some(span),
+                        key,
+                        format!(
+                            "{i} is too large: integers here must be from {} to {}",
+                            i64::MIN,
+                            i64::MAX
+                        ),
+                    );
+                    return false;
+                }
+                true
+            }
+            (Kind::Number, DeValue::Integer(_) | DeValue::Float(_)) => true,
+            (Kind::Bool, DeValue::Boolean(_)) => true,
+            (Kind::Str, DeValue::String(_)) => true,
+            (Kind::Enum(check), DeValue::String(s)) => match check(s) {
+                Ok(()) => true,
+                Err(e) => {
+                    self.add(Some(span), key, e);
+                    false
+                }
+            },
+            (Kind::Table(fields), DeValue::Table(t)) => {
+                self.table(t, span, key, fields);
+                true
+            }
+            (Kind::StrOrTable(_), DeValue::String(_)) => true,
+            (Kind::StrOrTable(fields), DeValue::Table(t)) => {
+                self.table(t, span, key, fields);
+                true
+            }
+            (Kind::StrOrAnyTable, DeValue::String(_) | DeValue::Table(_)) => true,
+            (Kind::List(item), DeValue::Array(items)) => {
+                let mut ok = true;
+                for (i, it) in items.iter_mut().enumerate() {
+                    // A bad item cannot be dropped: the typed pass would
+                    // number the items after it wrongly.
+                    if !self.value(it, &format!("{key}[{i}]"), item) {
+                        ok = false;
+                    }
+                }
+                if !ok {
+                    self.sound = false;
+                }
+                true
+            }
+            (kind, other) => {
+                let wanted = match kind {
+                    Kind::Int => "an integer".to_string(),
+                    Kind::Number => "a number".to_string(),
+                    Kind::Bool => "true or false".to_string(),
+                    Kind::Str | Kind::Enum(_) => "a string".to_string(),
+                    Kind::Table(_) => "a table".to_string(),
+                    Kind::List(_) => "a list [...]".to_string(),
+                    Kind::StrOrTable(_) | Kind::StrOrAnyTable => "a string or a table".to_string(),
+                };
+                wrong(self, &wanted, other)
+            }
+        }
+    }
+}
+
+/// Reads a file's text as `T` after the first pass: `Ok` with the first
+/// pass's problems (for the caller to add its own and report all), or
+/// `Err` with every problem found when `T` cannot be read.
+pub fn read<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+    fields: &'static [Field],
+    hint: &str,
+) -> Result<(T, Vec<Problem>), InputError> {
+    let checked = check(text, fields, hint);
+    let mut problems = checked.problems;
+    let fail = |problems: Vec<Problem>| InputError {
+        file: file.to_string(),
+        problems,
+    };
+    if !checked.typed_pass_ok {
+        return Err(fail(problems));
+    }
+    match T::deserialize(toml::de::Deserializer::from(checked.doc)) {
+        Ok(t) => Ok((t, problems)),
+        Err(e) => {
+            // Something the first pass does not model: serde's own words.
+            problems.extend(InputError::from_toml_with_hint(file, text, &e, hint).problems);
+            Err(fail(problems))
+        }
+    }
+}
+
+/// Checks a string against a serde enum of setting values, giving serde's
+/// list of allowed values in the project's words.
+pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), String> {
+    toml::Value::String(s.to_string())
+        .try_into::<T>()
+        .map(|_| ())
+        .map_err(|e| {
+            e.message()
+                .trim()
+                .replacen("unknown variant", "unknown value", 1)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static INNER: &[Field] = &[
+        Field::req("rows", Kind::Int),
+        Field::opt("flag", Kind::Bool),
+    ];
+    static TOP: &[Field] = &[
+        Field::req("board", Kind::Table(INNER)),
+        Field::opt("name", Kind::Str),
+        Field::opt("list", Kind::List(&Kind::Int)),
+    ];
+
+    fn messages(c: &Checked) -> Vec<String> {
+        c.problems
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}:{}",
+                    p.line.map_or("-".into(), |l| l.to_string()),
+                    p.message
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_unknown_key_and_wrong_type_is_reported_at_once() {
+        let text = "name = 3\nspeed = 1\n[board]\nrows = 4\nflag = \"yes\"\ncolour = 2\n";
+        let c = check(text, TOP, "see the docs");
+        let m = messages(&c);
+        assert_eq!(m.len(), 4, "{m:?}");
+        assert!(
+            m.iter()
+                .any(|s| s.starts_with("1:expected a string, got an integer (3)"))
+        );
+        assert!(
+            m.iter()
+                .any(|s| s.starts_with("2:unknown field `speed`, expected one of `board`"))
+        );
+        assert!(m.iter().any(|s| s.starts_with("5:expected true or false")));
+        assert!(m.iter().any(|s| s.contains("6:unknown field `colour`")));
+        // Only removable or unknown keys were wrong: the rest is readable.
+        assert!(c.typed_pass_ok);
+        let board = c.doc.get_ref().get("board").unwrap();
+        let t = board.get_ref().as_table().unwrap();
+        assert_eq!(t.len(), 1, "flag and colour removed");
+    }
+
+    #[test]
+    fn missing_and_mistyped_required_keys_stop_the_typed_pass() {
+        let c = check("[board]\nrows = \"four\"\n", TOP, "");
+        assert!(!c.typed_pass_ok);
+        assert_eq!(
+            messages(&c),
+            ["2:expected an integer, got a string (\"four\")"]
+        );
+        let c = check("", TOP, "");
+        assert!(!c.typed_pass_ok);
+        assert_eq!(messages(&c), ["-:missing field `board`"]);
+        let c = check("list = [1, \"x\", 3]\n[board]\nrows = 1\n", TOP, "");
+        assert!(!c.typed_pass_ok);
+        assert_eq!(c.problems[0].key.as_deref(), Some("list[1]"));
+    }
+
+    #[test]
+    fn several_syntax_errors_are_reported() {
+        let c = check("a = = 1\nb = 2\nc = ]\n", TOP, "");
+        assert!(!c.typed_pass_ok);
+        let lines: Vec<Option<usize>> = c.problems.iter().map(|p| p.line).collect();
+        assert!(
+            lines.contains(&Some(1)) && lines.contains(&Some(3)),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn huge_integers_are_out_of_range_not_a_crash() {
+        let c = check("[board]\nrows = 99999999999999999999\n", TOP, "");
+        assert!(!c.typed_pass_ok);
+        assert!(
+            c.problems[0].message.contains("too large"),
+            "{:?}",
+            c.problems
+        );
+    }
+}
