@@ -252,8 +252,12 @@ pub fn check_input_error(file: &str, text: &str, e: &InputError) -> Result<(), S
         }
         // A newline only sets a quoted file's own error on lines of its
         // own; any other control character is the input's, printed raw.
-        if p.message.chars().any(|c| c.is_control() && c != '\n') {
-            return Err(format!("a control character in {:?}", p.message));
+        if p.message.chars().any(|c| c.is_control() && c != '\n')
+            || p.key
+                .as_deref()
+                .is_some_and(|k| k.chars().any(char::is_control))
+        {
+            return Err(format!("a control character in {p:?}"));
         }
         if let Some(line) = p.line
             && !(1..=lines).contains(&line)

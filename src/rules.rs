@@ -338,7 +338,7 @@ impl InputError {
 /// newlines if `keep_newlines`: messages quote the file's own text, and a
 /// quoted newline or terminal escape must not break the error's lines or
 /// reach the terminal raw.
-fn escape_controls(text: &str, keep_newlines: bool) -> String {
+pub(crate) fn escape_controls(text: &str, keep_newlines: bool) -> String {
     text.chars()
         .map(|c| {
             if c.is_control() && !(keep_newlines && c == '\n') {
@@ -410,7 +410,7 @@ impl<'a> Problems<'a> {
         self.list.push(Problem {
             line,
             column,
-            key: (!key.is_empty()).then(|| key.to_string()),
+            key: (!key.is_empty()).then(|| escape_controls(key, false)),
             // Messages quote names, paths and agents as written. Newlines
             // stay: they set a quoted variant file's own error on lines
             // of its own.

@@ -446,20 +446,27 @@ fn value_outside_its_allowed_set() {
 
 /// Found by the variant_parser fuzz target: serde quotes an unknown value
 /// as written, so a TOML escape in it (`\n`, `\u001b`) printed a raw
-/// newline or terminal escape in the error. They are shown escaped, and
-/// the error stays on one line.
+/// newline or terminal escape in the error; so did a key. They are shown
+/// escaped, and each problem stays on one line.
 #[test]
 fn quoted_values_cannot_break_the_error_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("escape.toml");
-    let text = format!("{BOARD}[rules]\ndirection = \"a\\nb\\u001b[31mred\"\n");
+    let text = format!("{BOARD}[rules]\ndirection = \"a\\nb\\u001b[31mred\"\n\"k\\u001b\" = 1\n");
     std::fs::write(&path, text).unwrap();
     let file = path.to_str().unwrap();
     let err = fails(
         &["show", file],
-        &[file, ":6:", "`rules.direction`", "`a\\nb\\u{1b}[31mred`"],
+        &[
+            file,
+            ":6:",
+            "`rules.direction`",
+            "`a\\nb\\u{1b}[31mred`",
+            ":7:",
+            "`rules.k\\u{1b}`",
+        ],
     );
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 2, "{err}");
     assert!(!err.contains('\u{1b}'), "{err}");
 }
 
