@@ -316,9 +316,7 @@ impl InputError {
         };
         // serde speaks of enum "variants" and of "i64"; in this project a
         // variant is a rule set, so say "value" and "integer" instead.
-        let mut message = err
-            .message()
-            .trim()
+        let mut message = escape_controls(err.message().trim(), false)
             .replacen("unknown variant", "unknown value", 1)
             .replace("expected i64", "expected an integer");
         if message.starts_with("unknown field") {
@@ -334,6 +332,22 @@ impl InputError {
             }],
         }
     }
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`), but for
+/// newlines if `keep_newlines`: messages quote the file's own text, and a
+/// quoted newline or terminal escape must not break the error's lines or
+/// reach the terminal raw.
+pub(crate) fn escape_controls(text: &str, keep_newlines: bool) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !(keep_newlines && c == '\n') {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// The key written just before a value (`direction = "up"` gives
@@ -396,8 +410,11 @@ impl<'a> Problems<'a> {
         self.list.push(Problem {
             line,
             column,
-            key: (!key.is_empty()).then(|| key.to_string()),
-            message: message.into(),
+            key: (!key.is_empty()).then(|| escape_controls(key, false)),
+            // Messages quote names, paths and agents as written. Newlines
+            // stay: they set a quoted variant file's own error on lines
+            // of its own.
+            message: escape_controls(&message.into(), true),
         });
     }
 }
@@ -607,15 +624,17 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             for (i, row) in l.iter().enumerate() {
                 for (c, &v) in row.iter().enumerate() {
                     if !(0..=u16::MAX as i64).contains(&v) {
+                        // Entries past the widest board are in no column
+                        // (and past 'z' the letter arithmetic overflows).
+                        let place = if c < MAX_HOLES_PER_ROW {
+                            format!("hole {}{}", column_letter(c), i + 1)
+                        } else {
+                            format!("row {}, entry {},", i + 1, c + 1)
+                        };
                         p.add(
                             Some(span.clone()),
                             "board.layout",
-                            format!(
-                                "hole {}{} holds {v} seeds; a hole holds 0 to {}",
-                                column_letter(c),
-                                i + 1,
-                                u16::MAX
-                            ),
+                            format!("{place} holds {v} seeds; a hole holds 0 to {}", u16::MAX),
                         );
                         ok = false;
                     } else {
@@ -725,13 +744,16 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
         s.lap_limit = v as u64;
     }
 
+    let usable = |v: &str| {
+        !v.is_empty()
+            && !v
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == ',')
+    };
     let name = match &raw.name {
         Some(n) => {
             let v = n.get_ref();
-            if v.is_empty()
-                || v.chars()
-                    .any(|c| c.is_whitespace() || c.is_control() || c == ',')
-            {
+            if !usable(v) {
                 p.add(
                     Some(n.span()),
                     "name",
@@ -740,7 +762,21 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             }
             v.clone()
         }
-        None => default_name.to_string(),
+        // The file's name stands in for a missing `name`: it must be as
+        // usable as a written one.
+        None => {
+            if !usable(default_name) {
+                p.add(
+                    None,
+                    "name",
+                    format!(
+                        "missing, and the file name {default_name:?} is not a usable name: \
+                         add `name = \"...\"` with letters, digits, '-' and '_' only"
+                    ),
+                );
+            }
+            default_name.to_string()
+        }
     };
 
     if !p.list.is_empty() {

@@ -17,7 +17,7 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use crate::rules::{InputError, Problem, Problems};
+use crate::rules::{InputError, Problem, Problems, escape_controls};
 
 /// What a key may hold.
 pub enum Kind {
@@ -159,7 +159,11 @@ fn show_value(v: &DeValue) -> String {
 
 impl Walker<'_, '_> {
     fn add(&mut self, span: Option<Range<usize>>, key: &str, message: String) {
-        self.problems.add(span, key, message);
+        // Keys and values are quoted as written; none of this pass's
+        // messages means a newline, so every control character is shown
+        // escaped.
+        self.problems
+            .add(span, key, escape_controls(&message, false));
     }
 
     fn table(&mut self, t: &mut DeTable, span: Range<usize>, path: &str, fields: &'static [Field]) {

@@ -444,6 +444,48 @@ fn value_outside_its_allowed_set() {
     );
 }
 
+/// Found by the variant_parser fuzz target: serde quotes an unknown value
+/// as written, so a TOML escape in it (`\n`, `\u001b`) printed a raw
+/// newline or terminal escape in the error; so did a key. They are shown
+/// escaped, and each problem stays on one line.
+#[test]
+fn quoted_values_cannot_break_the_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("escape.toml");
+    let text = format!("{BOARD}[rules]\ndirection = \"a\\nb\\u001b[31mred\"\n\"k\\u001b\" = 1\n");
+    std::fs::write(&path, text).unwrap();
+    let file = path.to_str().unwrap();
+    let err = fails(
+        &["show", file],
+        &[
+            file,
+            ":6:",
+            "`rules.direction`",
+            "`a\\nb\\u{1b}[31mred`",
+            ":7:",
+            "`rules.k\\u{1b}`",
+        ],
+    );
+    assert_eq!(err.trim_end().lines().count(), 2, "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+}
+
+/// Found by the experiment_parser fuzz target: a file with no `name` is
+/// named after its file, and that name skipped the check a written name
+/// gets, so "my variant.toml" gave a variant named "my variant", which
+/// no file may declare (names go into every output row).
+#[test]
+fn a_file_name_standing_in_for_the_name_must_be_usable() {
+    bad_file(
+        "my variant.toml",
+        BOARD,
+        &[
+            "`name`",
+            "missing, and the file name \"my variant\" is not a usable name",
+        ],
+    );
+}
+
 #[test]
 fn odd_rows() {
     bad_file(
@@ -509,6 +551,19 @@ fn layout_shape_mismatch() {
             "`board.layout`",
             "row 1 has 3 holes",
             "`board.holes` is 2",
+        ],
+    );
+    // Found by the fuzz property tests: an out-of-range value past the
+    // 159th entry of a row overflowed the column letter (a panic in debug
+    // builds; in release a made-up hole name, here a control character).
+    let long_row = format!("[{}-1]", "1, ".repeat(170));
+    bad_file(
+        "long-row.toml",
+        &format!("[board]\nrows = 2\nholes = 2\nlayout = [{long_row}, [1, 1]]\n"),
+        &[
+            ":4:",
+            "row 1 has 171 holes",
+            "row 1, entry 171, holds -1 seeds; a hole holds 0 to 65535",
         ],
     );
     bad_file(

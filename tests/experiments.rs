@@ -172,7 +172,7 @@ p2 = "random"
 
 /// Runs an invalid experiment and checks the exit code, the message and
 /// that no output folder appeared.
-fn refused(experiment: &str, wants: &[&str]) {
+fn refused(experiment: &str, wants: &[&str]) -> String {
     let dir = setup(experiment);
     let out = katro()
         .current_dir(dir.path())
@@ -188,6 +188,31 @@ fn refused(experiment: &str, wants: &[&str]) {
         !dir.path().join("results").exists(),
         "something was written"
     );
+    stderr
+}
+
+/// Found while extending the fuzz checks' no-control-character rule to
+/// every parser message: variant names, paths and agents are quoted in
+/// errors as written, so a TOML escape in them (`\u001b`) put a
+/// raw terminal escape into the message. Control characters are shown
+/// escaped.
+#[test]
+fn quoted_names_cannot_reach_the_terminal_raw() {
+    let text = EXPERIMENT
+        .replace(
+            "\"katro-4x4\", \"small.toml\"",
+            "\"katro\\u001b[31m\", \"s\\u0007/x.toml\"",
+        )
+        .replacen("p1 = \"random\"", "p1 = \"random\\u001b\"", 1);
+    let stderr = refused(
+        &text,
+        &[
+            "unknown variant `katro\\u{1b}[31m`",
+            "cannot read variant file `s\\u{7}/x.toml`",
+            "agent `random\\u{1b}`",
+        ],
+    );
+    assert!(!stderr.contains(['\u{1b}', '\u{7}']), "{stderr}");
 }
 
 #[test]

@@ -1,0 +1,718 @@
+//! The engine's and the parsers' invariants as checks that return what
+//! broke instead of panicking, and a generator of random valid rule
+//! settings driven by any source of choices. Shared by the property tests
+//! (`tests/fuzz_properties.rs`, choices from proptest) and the cargo-fuzz
+//! targets (`fuzz/`, choices from the fuzzer's input), so both check the
+//! same things. `docs/FUZZING.md` lists what each check covers.
+
+use std::collections::HashSet;
+
+use crate::agents::AgentSpec;
+use crate::engine::{
+    Dir, IllegalMove, LapKind, Move, MoveEnd, MoveReport, NO_HOLE, Observer, Player, Position,
+    Silent, Status,
+};
+use crate::experiment::{Experiment, parse_experiment};
+use crate::rng::{below, rng_from_seed};
+use crate::rules::{
+    CaptureTrigger, CapturingRow, DirectionRule, EndlessMove, InputError, LoneSeed,
+    MAX_HOLES_PER_ROW, MAX_ROWS, MAX_TOTAL_SEEDS, MIN_HOLES_PER_ROW, MIN_ROWS, Relay, Rules,
+    Settings, Singletons, StartRule, VictimRule, parse_variant,
+};
+
+// ---------------------------------------------------------------------------
+// Every value of every setting
+
+pub const START_RULES: [StartRule; 3] = [
+    StartRule::OutermostNonEmpty,
+    StartRule::InnermostNonEmpty,
+    StartRule::Any,
+];
+pub const SINGLETONS: [Singletons; 3] = [
+    Singletons::Allowed,
+    Singletons::LastResort,
+    Singletons::Forbidden,
+];
+pub const DIRECTION_RULES: [DirectionRule; 3] = [
+    DirectionRule::Forward,
+    DirectionRule::EachMove,
+    DirectionRule::OncePerGame,
+];
+pub const RELAYS: [Relay; 3] = [Relay::Occupied, Relay::OuterRow, Relay::Never];
+pub const CAPTURE_TRIGGERS: [CaptureTrigger; 3] = [
+    CaptureTrigger::Occupied,
+    CaptureTrigger::Empty,
+    CaptureTrigger::Either,
+];
+pub const CAPTURING_ROWS: [CapturingRow; 2] =
+    [CapturingRow::InnermostNonEmpty, CapturingRow::Inner];
+pub const VICTIM_RULES: [VictimRule; 3] = [
+    VictimRule::InnermostRow,
+    VictimRule::Column,
+    VictimRule::WholeColumn,
+];
+pub const LONE_SEEDS: [LoneSeed; 3] = [LoneSeed::None, LoneSeed::Diagonal, LoneSeed::Straight];
+pub const ENDLESS_MOVES: [EndlessMove; 2] = [EndlessMove::Undecided, EndlessMove::MoverLoses];
+
+/// Fails to compile when a setting gains a value, so the lists above, and
+/// with them the generator, cannot silently miss it.
+#[allow(dead_code)]
+fn lists_are_complete(s: &Settings) {
+    match s.start {
+        StartRule::OutermostNonEmpty | StartRule::InnermostNonEmpty | StartRule::Any => {}
+    }
+    match s.singletons {
+        Singletons::Allowed | Singletons::LastResort | Singletons::Forbidden => {}
+    }
+    match s.direction {
+        DirectionRule::Forward | DirectionRule::EachMove | DirectionRule::OncePerGame => {}
+    }
+    match s.relay {
+        Relay::Occupied | Relay::OuterRow | Relay::Never => {}
+    }
+    match s.capture_trigger {
+        CaptureTrigger::Occupied | CaptureTrigger::Empty | CaptureTrigger::Either => {}
+    }
+    match s.capturing_row {
+        CapturingRow::InnermostNonEmpty | CapturingRow::Inner => {}
+    }
+    match s.victim {
+        VictimRule::InnermostRow | VictimRule::Column | VictimRule::WholeColumn => {}
+    }
+    match s.lone_seed {
+        LoneSeed::None | LoneSeed::Diagonal | LoneSeed::Straight => {}
+    }
+    match s.endless_move {
+        EndlessMove::Undecided | EndlessMove::MoverLoses => {}
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Random valid settings
+
+/// A source of choices: the fuzzer's input bytes, or numbers drawn by
+/// proptest. Once it runs dry it answers 0, the simplest choice, so a
+/// shorter input always means a simpler case.
+pub trait Draw {
+    /// A number in `0..n`; `n` is at least 1.
+    fn below(&mut self, n: u64) -> u64;
+    /// Whether the source has run dry: a game stops there.
+    fn exhausted(&self) -> bool;
+}
+
+/// Ply limit of generated rules: low, so one case runs in milliseconds.
+pub const GEN_MAX_PLY_LIMIT: u64 = 300;
+/// Lap limit of generated rules: low, for the same reason, and so that the
+/// lap-limit ending comes up often.
+pub const GEN_MAX_LAP_LIMIT: u64 = 5_000;
+
+fn pick<T: Copy>(d: &mut impl Draw, values: &[T]) -> T {
+    values[d.below(values.len() as u64) as usize]
+}
+
+/// A small count most of the time, anything up to `max` now and then.
+fn count(d: &mut impl Draw, small: u64, max: u64) -> u64 {
+    if d.below(8) == 0 {
+        d.below(max + 1)
+    } else {
+        d.below(small.min(max) + 1)
+    }
+}
+
+/// Random settings that `parse_variant` accepts: every board from 2×2 to
+/// 8×16, every value of every rule, seeds per hole or an explicit layout
+/// (small counts mostly, up to the engine's seed limit now and then), and
+/// ply and lap limits of at most [`GEN_MAX_PLY_LIMIT`] and
+/// [`GEN_MAX_LAP_LIMIT`].
+pub fn draw_settings(d: &mut impl Draw) -> Settings {
+    let rows = MIN_ROWS + 2 * d.below(((MAX_ROWS - MIN_ROWS) / 2 + 1) as u64) as usize;
+    let holes =
+        MIN_HOLES_PER_ROW + d.below((MAX_HOLES_PER_ROW - MIN_HOLES_PER_ROW + 1) as u64) as usize;
+    let n = (rows * holes) as u64;
+    let (seeds, layout) = if d.below(2) == 0 {
+        (Some(1 + count(d, 5, MAX_TOTAL_SEEDS / n - 1) as u16), None)
+    } else {
+        // Sparse or dense, so empty rows and lone seeds come up.
+        let dense = d.below(2) == 0;
+        let mut board: Vec<Vec<u16>> = (0..rows)
+            .map(|_| {
+                (0..holes)
+                    .map(|_| {
+                        if dense || d.below(3) == 0 {
+                            d.below(5) as u16
+                        } else {
+                            0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        // Each player must start with a seed (a file without one is
+        // refused): give an empty side one, where the input says.
+        for half in [0..rows / 2, rows / 2..rows] {
+            if board[half.clone()].iter().flatten().all(|&v| v == 0) {
+                let r = half.start + d.below((rows / 2) as u64) as usize;
+                let c = d.below(holes as u64) as usize;
+                board[r][c] = 1;
+            }
+        }
+        // At most 4 × 128 seeds so far: one hole may take up the rest.
+        let total: u64 = board.iter().flatten().map(|&v| v as u64).sum();
+        if d.below(8) == 0 {
+            let r = d.below(rows as u64) as usize;
+            let c = d.below(holes as u64) as usize;
+            board[r][c] += d.below(MAX_TOTAL_SEEDS - total + 1) as u16;
+        }
+        (None, Some(board))
+    };
+    Settings {
+        rows,
+        holes,
+        seeds,
+        layout,
+        start: pick(d, &START_RULES),
+        singletons: pick(d, &SINGLETONS),
+        direction: pick(d, &DIRECTION_RULES),
+        relay: pick(d, &RELAYS),
+        capture_trigger: pick(d, &CAPTURE_TRIGGERS),
+        capturing_row: pick(d, &CAPTURING_ROWS),
+        victim: pick(d, &VICTIM_RULES),
+        min_victim_seeds: 1 + count(d, 2, u16::MAX as u64 - 1) as u16,
+        min_victim_seeds_after_empty: 1 + count(d, 2, u16::MAX as u64 - 1) as u16,
+        lone_seed: pick(d, &LONE_SEEDS),
+        endless_move: pick(d, &ENDLESS_MOVES),
+        ply_limit: 1 + d.below(GEN_MAX_PLY_LIMIT) as u32,
+        lap_limit: 1 + d.below(GEN_MAX_LAP_LIMIT),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Variant files
+
+/// A variant file that gives every setting of `rules` explicitly: what
+/// parsing it must give back.
+pub fn variant_file(rules: &Rules) -> String {
+    let mut board = toml::Table::new();
+    let mut rule_table = toml::Table::new();
+    let all = toml::Value::try_from(&rules.settings).expect("settings serialise");
+    let all = all.as_table().expect("settings serialise to a table");
+    for (key, value) in all.clone() {
+        match key.as_str() {
+            "rows" | "holes" | "seeds" | "layout" => board.insert(key, value),
+            _ => rule_table.insert(key, value),
+        };
+    }
+    let mut file = toml::Table::new();
+    file.insert("name".into(), rules.name.clone().into());
+    file.insert("description".into(), rules.description.clone().into());
+    file.insert("source".into(), rules.source.clone().into());
+    file.insert("board".into(), board.into());
+    file.insert("rules".into(), rule_table.into());
+    toml::to_string(&file).expect("a table serialises")
+}
+
+/// Text for the parsers from raw fuzzer bytes: as they are when they are
+/// UTF-8, else with the invalid bytes replaced, so every input reaches the
+/// parser.
+pub fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+/// The variant_parser fuzz target: the bytes as a variant file's text
+/// ([`check_variant_text`]).
+pub fn check_variant_input(data: &[u8]) -> Result<(), String> {
+    check_variant_text("fuzz.toml", &text_of(data)).map(drop)
+}
+
+/// The experiment_parser fuzz target: the bytes are an experiment file's
+/// text, then optionally a NUL byte and the text every variant file it
+/// names by path reads as ([`check_experiment_text`]).
+pub fn check_experiment_input(data: &[u8]) -> Result<(), String> {
+    let (experiment, variant) = match data.iter().position(|&b| b == 0) {
+        Some(nul) => (&data[..nul], Some(text_of(&data[nul + 1..]))),
+        None => (data, None),
+    };
+    check_experiment_text("fuzz.toml", &text_of(experiment), variant.as_deref()).map(drop)
+}
+
+/// An input error is one a person can act on: it names the file on every
+/// line, has at least one problem, and every problem has a message and, if
+/// placed, a line and column inside the text.
+pub fn check_input_error(file: &str, text: &str, e: &InputError) -> Result<(), String> {
+    if e.file != file {
+        return Err(format!("error names file {:?}, not {file:?}", e.file));
+    }
+    if e.problems.is_empty() {
+        return Err("an error with no problem in it".into());
+    }
+    let lines = text.split('\n').count();
+    for p in &e.problems {
+        if p.message.trim().is_empty() {
+            return Err(format!("a problem with no message: {p:?}"));
+        }
+        // A newline only sets a quoted file's own error on lines of its
+        // own; any other control character is the input's, printed raw.
+        if p.message.chars().any(|c| c.is_control() && c != '\n')
+            || p.key
+                .as_deref()
+                .is_some_and(|k| k.chars().any(char::is_control))
+        {
+            return Err(format!("a control character in {p:?}"));
+        }
+        if let Some(line) = p.line
+            && !(1..=lines).contains(&line)
+        {
+            return Err(format!("line {line} of a {lines}-line text: {p:?}"));
+        }
+        if p.column == Some(0) || (p.column.is_some() && p.line.is_none()) {
+            return Err(format!("bad column: {p:?}"));
+        }
+    }
+    // Each problem's first line names the file; a problem may quote
+    // another file's error on the lines after it.
+    for p in &e.problems {
+        let alone = InputError {
+            file: e.file.clone(),
+            problems: vec![p.clone()],
+        };
+        if !alone.to_string().starts_with(file) {
+            return Err(format!("error does not name the file: {alone}"));
+        }
+    }
+    Ok(())
+}
+
+/// Parses a variant file's text, which must not panic. An error must be
+/// well-formed ([`check_input_error`]); accepted rules must be consistent
+/// ([`check_rules`]). Returns the rules if the text was accepted.
+pub fn check_variant_text(file: &str, text: &str) -> Result<Option<Rules>, String> {
+    match parse_variant(file, text, "unnamed") {
+        Err(e) => check_input_error(file, text, &e).map(|()| None),
+        Ok(rules) => check_rules(&rules).map(|()| Some(rules)),
+    }
+}
+
+/// Parses an experiment file's text, which must not panic; the variant
+/// files it names by path all read as `variant_text` (or cannot be read,
+/// if `None`). An error must be well-formed ([`check_input_error`]); an
+/// accepted experiment must be consistent ([`check_experiment`]).
+pub fn check_experiment_text(
+    file: &str,
+    text: &str,
+    variant_text: Option<&str>,
+) -> Result<Option<Experiment>, String> {
+    let mut read = |path: &str| match variant_text {
+        Some(t) => Ok((path.to_string(), t.to_string())),
+        None => Err("no such file".to_string()),
+    };
+    match parse_experiment(file, text, &mut read) {
+        Err(e) => check_input_error(file, text, &e).map(|()| None),
+        Ok(exp) => check_experiment(&exp).map(|()| Some(exp)),
+    }
+}
+
+/// An accepted experiment has variants and matchups, its variants' rules
+/// pass [`check_rules`], its agents read back from how they are written,
+/// and every cell plays between 1 game and the experiment's maximum.
+pub fn check_experiment(exp: &Experiment) -> Result<(), String> {
+    if exp.variants.is_empty() || exp.matchups.is_empty() {
+        return Err(format!("experiment {} with nothing to play", exp.name));
+    }
+    for v in &exp.variants {
+        check_rules(&v.rules)?;
+    }
+    for a in exp.matchups.iter().flat_map(|m| [&m.p1, &m.p2]) {
+        if AgentSpec::parse(&a.to_string()).as_ref() != Ok(a) {
+            return Err(format!("agent {a:?} does not read back from {a}"));
+        }
+    }
+    let cells = exp.cells();
+    if cells.len() != exp.variants.len() * exp.matchups.len() {
+        return Err(format!("{} cells", cells.len()));
+    }
+    let most = exp.stop.max_games();
+    if let Some(c) = cells
+        .iter()
+        .find(|c| !(1..=most).contains(&c.stop.max_games()))
+    {
+        return Err(format!("a cell of {:?} under {most} games", c.stop));
+    }
+    Ok(())
+}
+
+/// Accepted rules are within every limit the parser promises, their start
+/// position holds the seeds they say, and writing them out as a file and
+/// parsing that gives the same rules.
+pub fn check_rules(rules: &Rules) -> Result<(), String> {
+    let s = &rules.settings;
+    let fail = |what: &str| Err(format!("{what}: {}", s.canonical_string()));
+    if !(MIN_ROWS..=MAX_ROWS).contains(&s.rows) || !s.rows.is_multiple_of(2) {
+        return fail("rows out of range");
+    }
+    if !(MIN_HOLES_PER_ROW..=MAX_HOLES_PER_ROW).contains(&s.holes) {
+        return fail("holes out of range");
+    }
+    let layout_total: u64 = match (&s.seeds, &s.layout) {
+        (Some(0), None) => return fail("zero seeds a hole"),
+        (Some(v), None) => (s.rows * s.holes) as u64 * *v as u64,
+        (None, Some(l)) => {
+            if l.len() != s.rows || l.iter().any(|r| r.len() != s.holes) {
+                return fail("layout does not fit the board");
+            }
+            let half = s.rows / 2;
+            if l[..half].iter().flatten().all(|&v| v == 0)
+                || l[half..].iter().flatten().all(|&v| v == 0)
+            {
+                return fail("a player starts with no seed");
+            }
+            l.iter().flatten().map(|&v| v as u64).sum()
+        }
+        _ => return fail("needs exactly one of seeds and layout"),
+    };
+    if layout_total > MAX_TOTAL_SEEDS || layout_total != rules.total_seeds() as u64 {
+        return Err(format!(
+            "{layout_total} seeds set out, total_seeds {}: {}",
+            rules.total_seeds(),
+            s.canonical_string()
+        ));
+    }
+    if s.min_victim_seeds == 0 || s.min_victim_seeds_after_empty == 0 {
+        return fail("minimum victim seeds of 0");
+    }
+    if s.ply_limit == 0 || s.lap_limit == 0 {
+        return fail("a limit of 0");
+    }
+    let start = rules.start();
+    if seed_total(rules, &start) != rules.total_seeds() {
+        return fail("the start position does not hold total_seeds");
+    }
+    if start.to_move() != Player::South || start.plies() != 0 || start.ended().is_some() {
+        return fail("the start position is not South's first move");
+    }
+    for p in [Player::South, Player::North] {
+        if rules.side_seeds(&start, p) == 0 {
+            return fail("a player starts with no seed");
+        }
+    }
+    let canonical = rules.canonical_string();
+    if !canonical.starts_with("katro(") || !canonical.ends_with(')') || canonical.contains('\n') {
+        return fail("canonical string malformed");
+    }
+    let text = variant_file(rules);
+    let again = parse_variant("round-trip.toml", &text, "unnamed")
+        .map_err(|e| format!("written rules do not parse back: {e}\n{text}"))?;
+    if again.settings != *s
+        || again.name != rules.name
+        || again.description != rules.description
+        || again.source != rules.source
+    {
+        return Err(format!(
+            "rules changed in a round trip through\n{text}\nfrom {s:?}\nto {:?}",
+            again.settings
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Engine invariants
+
+pub fn seed_total(rules: &Rules, pos: &Position) -> u32 {
+    (0..rules.hole_count()).map(|h| pos.seeds(h) as u32).sum()
+}
+
+/// A status turned through 180 degrees: the winner changes sides.
+fn mirror_status(s: Status) -> Status {
+    match s {
+        Status::Won(p) => Status::Won(p.other()),
+        other => other,
+    }
+}
+
+/// Tallies what an observer is told, to compare with the move's report.
+#[derive(Default, Debug, PartialEq)]
+struct Tally {
+    laps: u64,
+    landings: u64,
+    seeds_sown: u64,
+    captures: u32,
+    seeds_captured: u64,
+    ends: Vec<MoveEnd>,
+}
+
+impl Observer for Tally {
+    fn lap(&mut self, _kind: LapKind, _lifted_from: usize, seeds: u64) {
+        self.laps += 1;
+        self.seeds_sown += seeds;
+    }
+    fn landed(&mut self, _hole: usize, _was_empty: bool) {
+        self.landings += 1;
+    }
+    fn capture(&mut self, _landing: usize, _landing_seeds: u64, victims: &[(usize, u16)]) {
+        self.captures += 1;
+        self.seeds_captured += victims.iter().map(|&(_, s)| s as u64).sum::<u64>();
+    }
+    fn end(&mut self, end: MoveEnd) {
+        self.ends.push(end);
+    }
+}
+
+/// Everything that must hold of a position: seeds conserved, status and
+/// legal moves agree, the turned position has the turned moves and status,
+/// and every listed move passes [`check_move`].
+pub fn check_position(rules: &Rules, pos: &Position) -> Result<(), String> {
+    let total = seed_total(rules, pos);
+    if total != rules.total_seeds() {
+        return Err(format!("{total} seeds, not {}", rules.total_seeds()));
+    }
+    let legal = rules.legal_moves(pos);
+    let status = rules.status(pos);
+    check_status(rules, pos, status, legal.as_slice())?;
+
+    let mirrored = rules.mirror(pos);
+    if rules.mirror(&mirrored) != *pos {
+        return Err("mirroring twice changes the position".into());
+    }
+    let mut turned: Vec<Move> = legal.iter().map(|&m| rules.mirror_move(m)).collect();
+    turned.sort();
+    let mut mirror_legal = rules.legal_moves(&mirrored).to_vec();
+    mirror_legal.sort();
+    if turned != mirror_legal {
+        return Err(format!(
+            "legal moves of the mirror {mirror_legal:?}, not the mirrored {turned:?}"
+        ));
+    }
+    if rules.status(&mirrored) != mirror_status(status) {
+        return Err(format!(
+            "status of the mirror {:?}, not {:?}",
+            rules.status(&mirrored),
+            mirror_status(status)
+        ));
+    }
+    for &mv in legal.iter() {
+        check_move(rules, pos, mv)?;
+    }
+    Ok(())
+}
+
+/// The status agrees with the legal moves and how the game got here, and
+/// every listed move starts from a seed of the mover's.
+fn check_status(
+    rules: &Rules,
+    pos: &Position,
+    status: Status,
+    legal: &[Move],
+) -> Result<(), String> {
+    let p = pos.to_move();
+    let unique: HashSet<&Move> = legal.iter().collect();
+    if unique.len() != legal.len() {
+        return Err(format!("a move listed twice: {legal:?}"));
+    }
+    if status.is_over() != legal.is_empty() {
+        return Err(format!("status {status:?} with legal moves {legal:?}"));
+    }
+    if rules.side_seeds(pos, p) == 0 && !legal.is_empty() {
+        return Err("moves listed for a player with no seed".into());
+    }
+    match status {
+        Status::Won(w) if pos.ended().is_none() && w != p.other() => {
+            return Err(format!("{w:?} won on their own turn"));
+        }
+        Status::PlyLimit if pos.plies() < rules.settings.ply_limit => {
+            return Err(format!("ply limit at ply {}", pos.plies()));
+        }
+        Status::EndlessMove | Status::LapLimit if pos.ended().is_none() => {
+            return Err(format!("{status:?} with no move that ended the game"));
+        }
+        _ => {}
+    }
+    if pos.plies() >= rules.settings.ply_limit && !legal.is_empty() {
+        return Err("moves listed after the ply limit".into());
+    }
+    let choose = match rules.settings.direction {
+        DirectionRule::Forward => false,
+        DirectionRule::EachMove => true,
+        DirectionRule::OncePerGame => pos.fixed_dir(p).is_none(),
+    };
+    for mv in legal {
+        let from = mv.from as usize;
+        if from >= rules.hole_count() || rules.owner(from) != p || pos.seeds(from) == 0 {
+            return Err(format!("{mv:?} does not start from a seed of the mover's"));
+        }
+        if mv.is_step() {
+            let to = mv.to as usize;
+            if rules.settings.lone_seed == LoneSeed::None
+                || mv.dir.is_some()
+                || to >= rules.hole_count()
+                || rules.owner(to) != p
+                || rules.depth(to) != rules.depth(from) + 1
+                || rules.side_seeds(pos, p) != 1
+            {
+                return Err(format!("{mv:?} is not a lone seed's step"));
+            }
+        } else if mv.dir.is_some() != choose {
+            return Err(format!("{mv:?}: direction given where choose is {choose}"));
+        }
+    }
+    Ok(())
+}
+
+/// Playing a listed move: `play` accepts it, seeds are conserved, the
+/// turn passes, the report is coherent and matches what an observer is
+/// told, the unchecked path agrees, and the turned move on the turned
+/// position gives the turned result and the same report.
+pub fn check_move(
+    rules: &Rules,
+    pos: &Position,
+    mv: Move,
+) -> Result<(Position, MoveReport), String> {
+    let s = &rules.settings;
+    let mut after = *pos;
+    let report = rules
+        .play(&mut after, mv)
+        .map_err(|_| format!("listed move {mv:?} rejected"))?;
+    let fail = |what: String| Err(format!("{mv:?} ({report:?}): {what}"));
+    if seed_total(rules, &after) != rules.total_seeds() {
+        return fail(format!("{} seeds after", seed_total(rules, &after)));
+    }
+    if after.plies() != pos.plies() + 1 || after.to_move() != pos.to_move().other() {
+        return fail("the turn did not pass".into());
+    }
+    let p = pos.to_move();
+    let fixed = match (s.direction, mv.is_step(), pos.fixed_dir(p)) {
+        (DirectionRule::OncePerGame, false, None) => Some(mv.dir.unwrap_or(Dir::Forward)),
+        (_, _, d) => d,
+    };
+    if after.fixed_dir(p) != fixed || after.fixed_dir(p.other()) != pos.fixed_dir(p.other()) {
+        return fail(format!(
+            "fixed directions {:?}",
+            [after.fixed_dir(p), fixed]
+        ));
+    }
+    if report.laps > s.lap_limit
+        || (report.end == MoveEnd::LapLimit && report.laps != s.lap_limit)
+        || report.captures as u64 > report.laps
+        || report.seeds_sown < report.laps
+        || (report.end == MoveEnd::Step) != (mv.is_step() && report.laps == 0)
+        || (!mv.is_step() && report.laps == 0)
+    {
+        return fail("incoherent report".into());
+    }
+    let ended = match report.end {
+        MoveEnd::Endless => Some(match s.endless_move {
+            EndlessMove::Undecided => Status::EndlessMove,
+            EndlessMove::MoverLoses => Status::Won(p.other()),
+        }),
+        MoveEnd::LapLimit => Some(Status::LapLimit),
+        _ => None,
+    };
+    if after.ended().is_some() != ended.is_some()
+        || ended.is_some_and(|e| rules.status(&after) != e)
+    {
+        return fail(format!(
+            "ended {:?}, status {:?}",
+            after.ended(),
+            rules.status(&after)
+        ));
+    }
+
+    let mut unchecked = *pos;
+    if rules.play_unchecked(&mut unchecked, mv, &mut Silent) != report || unchecked != after {
+        return fail("play_unchecked differs".into());
+    }
+    let mut observed = *pos;
+    let mut tally = Tally::default();
+    if rules.play_observed(&mut observed, mv, &mut tally) != Ok(report) || observed != after {
+        return fail("play_observed differs".into());
+    }
+    // An endless move's report stops at the first repeat, which the
+    // observer has already been taken past: only its ending is comparable.
+    let expected = Tally {
+        laps: report.laps,
+        landings: report.laps,
+        seeds_sown: report.seeds_sown,
+        captures: report.captures,
+        seeds_captured: report.seeds_captured,
+        ends: vec![report.end],
+    };
+    if tally.ends != expected.ends || (report.end != MoveEnd::Endless && tally != expected) {
+        return fail(format!("observer told {tally:?}"));
+    }
+
+    let mut mirror_after = rules.mirror(pos);
+    let mirror_report = rules.play(&mut mirror_after, rules.mirror_move(mv));
+    if mirror_report != Ok(report) {
+        return fail(format!("the mirrored move gives {mirror_report:?}"));
+    }
+    if mirror_after != rules.mirror(&after) {
+        return fail("the mirrored move gives another position".into());
+    }
+    Ok((after, report))
+}
+
+/// A move that is not listed is refused and changes nothing.
+pub fn check_rejected(rules: &Rules, pos: &Position, mv: Move) -> Result<(), String> {
+    if rules.legal_moves(pos).contains(&mv) {
+        return Ok(());
+    }
+    let mut p = *pos;
+    let r = rules.play(&mut p, mv);
+    if r != Err(IllegalMove(mv)) || p != *pos {
+        return Err(format!("unlisted {mv:?} gave {r:?}"));
+    }
+    Ok(())
+}
+
+/// What a checked game came to.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSummary {
+    pub plies: u32,
+    pub status: Status,
+    /// Listed moves played and checked, over all plies.
+    pub moves_checked: u64,
+}
+
+/// Plays a game from the start, each move chosen by `d`, until the game
+/// ends or `d` runs dry, checking at every ply: [`check_position`] (which
+/// plays and checks every listed move), that a few arbitrary unlisted
+/// moves are refused, and that `random_move` draws the listed move that
+/// `legal[below(rng, len)]` draws.
+pub fn check_game(rules: &Rules, d: &mut impl Draw) -> Result<GameSummary, String> {
+    let mut pos = rules.start();
+    let mut moves_checked = 0;
+    loop {
+        let ply = pos.plies();
+        let at = |e: String| format!("ply {ply} of {}: {e}", rules.canonical_string());
+        check_position(rules, &pos).map_err(at)?;
+        let legal = rules.legal_moves(&pos);
+        moves_checked += legal.len() as u64;
+        for _ in 0..3 {
+            let mv = Move {
+                from: d.below(256) as u8,
+                to: if d.below(2) == 0 {
+                    NO_HOLE
+                } else {
+                    d.below(256) as u8
+                },
+                dir: pick(d, &[None, Some(Dir::Forward), Some(Dir::Backward)]),
+            };
+            check_rejected(rules, &pos, mv).map_err(at)?;
+        }
+        let seed = d.below(u64::MAX);
+        let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
+        let drawn = rules.random_move(&pos, &mut a);
+        let listed = (!legal.is_empty()).then(|| legal[below(&mut b, legal.len())]);
+        if drawn != listed || a != b {
+            return Err(at(format!("random_move {drawn:?}, listed draw {listed:?}")));
+        }
+        if legal.is_empty() || d.exhausted() {
+            return Ok(GameSummary {
+                plies: pos.plies(),
+                status: rules.status(&pos),
+                moves_checked,
+            });
+        }
+        let mv = legal[d.below(legal.len() as u64) as usize];
+        rules.play(&mut pos, mv).map_err(|e| at(format!("{e:?}")))?;
+    }
+}
