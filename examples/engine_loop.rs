@@ -10,7 +10,9 @@ use katro::rules::parse_variant;
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: engine_loop VARIANT.toml [GAMES]")?;
+    let path = args
+        .next()
+        .ok_or("usage: engine_loop VARIANT.toml [GAMES]")?;
     let games: u64 = match args.next() {
         Some(n) => n.parse().map_err(|e| format!("games: {e}"))?,
         None => 2_000,
