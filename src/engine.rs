@@ -1013,27 +1013,47 @@ impl Rules {
         // opponent's side only loses seeds).
         let mut snap = Snapshot::take(self, pos, &lap);
         loop {
-            let landing = match lap.sow(pos, obs) {
-                Landing::End(end) => {
-                    obs.end(end);
-                    return lap.r.finish(end);
-                }
-                Landing::Capture(h, v) => {
-                    if lap.r.laps >= self.settings.lap_limit {
-                        // A capture here means no state repeated so far.
-                        obs.end(MoveEnd::LapLimit);
-                        return lap.r.finish(MoveEnd::LapLimit);
-                    }
-                    lap.lift_capture(pos, h, &v, obs);
-                    snap = Snapshot::take(self, pos, &lap);
-                    continue;
-                }
-                Landing::Relay(h) => h,
+            let landing = match self.sow_to_relay(pos, &mut lap, &mut snap, obs) {
+                Ok((h, _)) => h,
+                Err(report) => return report,
             };
             if lap.r.laps >= CYCLE_CHECK_AFTER || lap.r.laps >= self.settings.lap_limit {
                 return self.sow_long(pos, snap, lap, landing, obs);
             }
             lap.lift_relay(pos, landing, obs);
+        }
+    }
+
+    /// Sows laps until one ends in a relay: returns its landing hole and
+    /// whether a capture came first (which retakes the snapshot), or the
+    /// move's report if the move ended.
+    #[inline(always)]
+    fn sow_to_relay<'a, O: Observer>(
+        &'a self,
+        pos: &mut Position,
+        lap: &mut Lapper<'a>,
+        snap: &mut Snapshot<'a>,
+        obs: &mut O,
+    ) -> Result<(usize, bool), MoveReport> {
+        let mut captured = false;
+        loop {
+            match lap.sow(pos, obs) {
+                Landing::End(end) => {
+                    obs.end(end);
+                    return Err(lap.r.finish(end));
+                }
+                Landing::Capture(h, v) => {
+                    if lap.r.laps >= self.settings.lap_limit {
+                        // A capture here means no state repeated so far.
+                        obs.end(MoveEnd::LapLimit);
+                        return Err(lap.r.finish(MoveEnd::LapLimit));
+                    }
+                    lap.lift_capture(pos, h, &v, obs);
+                    *snap = Snapshot::take(self, pos, lap);
+                    captured = true;
+                }
+                Landing::Relay(h) => return Ok((h, captured)),
+            }
         }
     }
 
@@ -1068,24 +1088,14 @@ impl Rules {
                 return lap.r.finish(MoveEnd::LapLimit);
             }
             lap.lift_relay(pos, landing, obs);
-            landing = loop {
-                match lap.sow(pos, obs) {
-                    Landing::End(end) => {
-                        obs.end(end);
-                        return lap.r.finish(end);
-                    }
-                    Landing::Capture(h, v) => {
-                        if lap.r.laps >= self.settings.lap_limit {
-                            obs.end(MoveEnd::LapLimit);
-                            return lap.r.finish(MoveEnd::LapLimit);
-                        }
-                        lap.lift_capture(pos, h, &v, obs);
-                        snap = Snapshot::take(self, pos, &lap);
-                        cycles.clear();
-                    }
-                    Landing::Relay(h) => break h,
-                }
+            let captured;
+            (landing, captured) = match self.sow_to_relay(pos, &mut lap, &mut snap, obs) {
+                Ok(next) => next,
+                Err(report) => return report,
             };
+            if captured {
+                cycles.clear();
+            }
         }
     }
 
