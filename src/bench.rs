@@ -10,13 +10,27 @@ use katro::stats::Aggregate;
 
 use crate::cli::{Failure, emit, load_variant};
 
+#[derive(clap::Args)]
 pub struct BenchArgs {
+    /// Presets or variant files [default: every preset].
     pub variants: Vec<String>,
+    /// The two agents, player 1 first.
+    #[arg(long, default_value = "random,random")]
     pub agents: String,
+    /// Worker threads [default: all cores].
+    #[arg(long)]
     pub threads: Option<u32>,
+    /// Measuring time per variant, split into the rounds.
+    #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
+    /// Measured rounds per variant (each plays the same games).
+    #[arg(long, default_value_t = 5)]
     pub rounds: u32,
+    /// Override every variant's lap limit (changes the rules).
+    #[arg(long)]
     pub lap_limit: Option<u64>,
+    /// Master seed of the games played.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 

@@ -83,28 +83,7 @@ enum Command {
     },
     /// Measure playout speed as `katro run` plays: games, plies, laps and
     /// seeds per second, after a warm-up, median and spread over rounds.
-    Bench {
-        /// Presets or variant files [default: every preset].
-        variants: Vec<String>,
-        /// The two agents, player 1 first.
-        #[arg(long, default_value = "random,random")]
-        agents: String,
-        /// Worker threads [default: all cores].
-        #[arg(long)]
-        threads: Option<u32>,
-        /// Measuring time per variant, split into the rounds.
-        #[arg(long, default_value_t = 10.0)]
-        seconds: f64,
-        /// Measured rounds per variant (each plays the same games).
-        #[arg(long, default_value_t = 5)]
-        rounds: u32,
-        /// Override every variant's lap limit (changes the rules).
-        #[arg(long)]
-        lap_limit: Option<u64>,
-        /// Master seed of the games played.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Bench(crate::bench::BenchArgs),
     /// Play one variant and matchup and print the summary as a table;
     /// writes summary.csv and manifest.json only with --out.
     Simulate {
@@ -212,23 +191,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }),
         Command::Merge { dir, force } => crate::jobs::merge(&dir, force),
         Command::Validate { files } => crate::jobs::validate(&files),
-        Command::Bench {
-            variants,
-            agents,
-            threads,
-            seconds,
-            rounds,
-            lap_limit,
-            seed,
-        } => crate::bench::bench(crate::bench::BenchArgs {
-            variants,
-            agents,
-            threads,
-            seconds,
-            rounds,
-            lap_limit,
-            seed,
-        }),
+        Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {
             variant,
             games,
