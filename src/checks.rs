@@ -15,9 +15,10 @@ use crate::engine::{
 use crate::experiment::{Experiment, parse_experiment};
 use crate::rng::{below, rng_from_seed};
 use crate::rules::{
-    CaptureTrigger, CapturingRow, DirectionRule, EndlessMove, InputError, LoneSeed,
-    MAX_HOLES_PER_ROW, MAX_ROWS, MAX_TOTAL_SEEDS, MIN_HOLES_PER_ROW, MIN_ROWS, Relay, Rules,
-    Settings, Singletons, StartRule, VictimRule, parse_variant,
+    BackwardCircuit, CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, EndlessMove,
+    GameEnd, InputError, LoneSeed, LoneSeedStep, MAX_HOLES_PER_ROW, MAX_ROWS, MAX_TOTAL_SEEDS,
+    MIN_HOLES_PER_ROW, MIN_ROWS, Relay, Rules, Settings, Singletons, StartRule, StepSowing,
+    VictimRule, parse_variant,
 };
 
 // ---------------------------------------------------------------------------
@@ -53,6 +54,16 @@ pub const VICTIM_RULES: [VictimRule; 3] = [
 ];
 pub const LONE_SEEDS: [LoneSeed; 3] = [LoneSeed::None, LoneSeed::Diagonal, LoneSeed::Straight];
 pub const ENDLESS_MOVES: [EndlessMove; 2] = [EndlessMove::Undecided, EndlessMove::MoverLoses];
+pub const BACKWARD_CIRCUITS: [BackwardCircuit; 2] =
+    [BackwardCircuit::Reversed, BackwardCircuit::Mirrored];
+pub const EMPTY_LANDING_REFUSALS: [EmptyLandingRefusal; 2] = [
+    EmptyLandingRefusal::BelowMinimum,
+    EmptyLandingRefusal::AllOnes,
+];
+pub const LONE_SEED_STEPS: [LoneSeedStep; 2] =
+    [LoneSeedStep::Always, LoneSeedStep::NoFailedCapture];
+pub const STEP_SOWINGS: [StepSowing; 2] = [StepSowing::Forward, StepSowing::Chosen];
+pub const GAME_ENDS: [GameEnd; 2] = [GameEnd::OpponentEmpty, GameEnd::PlayOut];
 
 /// Fails to compile when a setting gains a value, so the lists above, and
 /// with them the generator, cannot silently miss it.
@@ -84,6 +95,21 @@ fn lists_are_complete(s: &Settings) {
     }
     match s.endless_move {
         EndlessMove::Undecided | EndlessMove::MoverLoses => {}
+    }
+    match s.backward_circuit {
+        BackwardCircuit::Reversed | BackwardCircuit::Mirrored => {}
+    }
+    match s.empty_landing_refusal {
+        EmptyLandingRefusal::BelowMinimum | EmptyLandingRefusal::AllOnes => {}
+    }
+    match s.lone_seed_step {
+        LoneSeedStep::Always | LoneSeedStep::NoFailedCapture => {}
+    }
+    match s.step_sowing {
+        StepSowing::Forward | StepSowing::Chosen => {}
+    }
+    match s.game_end {
+        GameEnd::OpponentEmpty | GameEnd::PlayOut => {}
     }
 }
 
@@ -173,13 +199,18 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
         start: pick(d, &START_RULES),
         singletons: pick(d, &SINGLETONS),
         direction: pick(d, &DIRECTION_RULES),
+        backward_circuit: pick(d, &BACKWARD_CIRCUITS),
         relay: pick(d, &RELAYS),
         capture_trigger: pick(d, &CAPTURE_TRIGGERS),
         capturing_row: pick(d, &CAPTURING_ROWS),
         victim: pick(d, &VICTIM_RULES),
         min_victim_seeds: 1 + count(d, 2, u16::MAX as u64 - 1) as u16,
         min_victim_seeds_after_empty: 1 + count(d, 2, u16::MAX as u64 - 1) as u16,
+        empty_landing_refusal: pick(d, &EMPTY_LANDING_REFUSALS),
         lone_seed: pick(d, &LONE_SEEDS),
+        lone_seed_step: pick(d, &LONE_SEED_STEPS),
+        step_sowing: pick(d, &STEP_SOWINGS),
+        game_end: pick(d, &GAME_ENDS),
         endless_move: pick(d, &ENDLESS_MOVES),
         ply_limit: 1 + d.below(GEN_MAX_PLY_LIMIT) as u32,
         lap_limit: 1 + d.below(GEN_MAX_LAP_LIMIT),

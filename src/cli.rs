@@ -296,11 +296,16 @@ fn show(rules: &Rules) -> String {
         ("start", kebab(&s.start)),
         ("singletons", kebab(&s.singletons)),
         ("direction", kebab(&s.direction)),
+        ("backward_circuit", kebab(&s.backward_circuit)),
         ("relay", kebab(&s.relay)),
         ("capture_trigger", kebab(&s.capture_trigger)),
         ("capturing_row", kebab(&s.capturing_row)),
         ("victim", kebab(&s.victim)),
+        ("empty_landing_refusal", kebab(&s.empty_landing_refusal)),
         ("lone_seed", kebab(&s.lone_seed)),
+        ("lone_seed_step", kebab(&s.lone_seed_step)),
+        ("step_sowing", kebab(&s.step_sowing)),
+        ("game_end", kebab(&s.game_end)),
         ("endless_move", kebab(&s.endless_move)),
     ];
     for (k, v) in lines {

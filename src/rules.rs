@@ -119,6 +119,63 @@ pub enum LoneSeed {
     Straight,
 }
 
+/// Which circuit the backward direction follows (docs/RULES.md §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackwardCircuit {
+    /// The forward circuit run the other way (canonical reading).
+    Reversed,
+    /// The forward circuit's left-right mirror image, run from the last
+    /// column of the outer row (Ludii).
+    Mirrored,
+}
+
+/// Which captures after an empty landing are refused, beyond
+/// `min_victim_seeds_after_empty` (docs/RULES.md §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmptyLandingRefusal {
+    /// Only the minimum applies (the victims' seeds counted together).
+    BelowMinimum,
+    /// Also refused when every opponent hole of the column holds exactly
+    /// one seed (Ludii's Katra Boaoaka).
+    AllOnes,
+}
+
+/// When a lone-seed step is offered (docs/RULES.md §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoneSeedStep {
+    /// Every step the `lone_seed` shape allows.
+    Always,
+    /// Not a step into a row that may capture when it would not capture
+    /// (Ludii: middle to inner only when the column holds an opposing seed).
+    NoFailedCapture,
+}
+
+/// How the seeds of a capturing lone-seed step are sown on (docs/RULES.md §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepSowing {
+    /// At once, forward (or in the player's fixed direction).
+    Forward,
+    /// In a direction the player chooses, as a second decision of the turn
+    /// (Ludii).
+    Chosen,
+}
+
+/// When the game ends (docs/RULES.md §9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameEnd {
+    /// The moment a capture leaves the opponent without a seed, the move
+    /// and the game end and the mover wins (canonical, Ludii).
+    OpponentEmpty,
+    /// The move is played out; the game ends when the player to move has
+    /// no legal move.
+    PlayOut,
+}
+
 /// What a move whose relays cycle for ever means for the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -142,13 +199,18 @@ pub struct Settings {
     pub start: StartRule,
     pub singletons: Singletons,
     pub direction: DirectionRule,
+    pub backward_circuit: BackwardCircuit,
     pub relay: Relay,
     pub capture_trigger: CaptureTrigger,
     pub capturing_row: CapturingRow,
     pub victim: VictimRule,
     pub min_victim_seeds: u16,
     pub min_victim_seeds_after_empty: u16,
+    pub empty_landing_refusal: EmptyLandingRefusal,
     pub lone_seed: LoneSeed,
+    pub lone_seed_step: LoneSeedStep,
+    pub step_sowing: StepSowing,
+    pub game_end: GameEnd,
     pub endless_move: EndlessMove,
     pub ply_limit: u32,
     pub lap_limit: u64,
@@ -165,13 +227,18 @@ impl Settings {
             start: StartRule::OutermostNonEmpty,
             singletons: Singletons::Allowed,
             direction: DirectionRule::Forward,
+            backward_circuit: BackwardCircuit::Reversed,
             relay: Relay::Occupied,
             capture_trigger: CaptureTrigger::Occupied,
             capturing_row: CapturingRow::InnermostNonEmpty,
             victim: VictimRule::InnermostRow,
             min_victim_seeds: 1,
             min_victim_seeds_after_empty: 1,
+            empty_landing_refusal: EmptyLandingRefusal::BelowMinimum,
             lone_seed: LoneSeed::None,
+            lone_seed_step: LoneSeedStep::Always,
+            step_sowing: StepSowing::Forward,
+            game_end: GameEnd::OpponentEmpty,
             endless_move: EndlessMove::Undecided,
             ply_limit: DEFAULT_PLY_LIMIT,
             lap_limit: DEFAULT_LAP_LIMIT,
@@ -198,21 +265,27 @@ impl Settings {
             (None, None) => unreachable!("validated settings have seeds or a layout"),
         };
         format!(
-            "katro(rows={},holes={},{board},start={},singletons={},direction={},relay={},\
-             capture_trigger={},capturing_row={},victim={},min_victim_seeds={},\
-             min_victim_seeds_after_empty={},lone_seed={},endless_move={},ply_limit={},lap_limit={})",
+            "katro(rows={},holes={},{board},start={},singletons={},direction={},backward_circuit={},\
+             relay={},capture_trigger={},capturing_row={},victim={},min_victim_seeds={},\
+             min_victim_seeds_after_empty={},empty_landing_refusal={},lone_seed={},\
+             lone_seed_step={},step_sowing={},game_end={},endless_move={},ply_limit={},lap_limit={})",
             self.rows,
             self.holes,
             kebab(&self.start),
             kebab(&self.singletons),
             kebab(&self.direction),
+            kebab(&self.backward_circuit),
             kebab(&self.relay),
             kebab(&self.capture_trigger),
             kebab(&self.capturing_row),
             kebab(&self.victim),
             self.min_victim_seeds,
             self.min_victim_seeds_after_empty,
+            kebab(&self.empty_landing_refusal),
             kebab(&self.lone_seed),
+            kebab(&self.lone_seed_step),
+            kebab(&self.step_sowing),
+            kebab(&self.game_end),
             kebab(&self.endless_move),
             self.ply_limit,
             self.lap_limit,
@@ -450,13 +523,18 @@ struct RawRules {
     start: Option<StartRule>,
     singletons: Option<Singletons>,
     direction: Option<DirectionRule>,
+    backward_circuit: Option<BackwardCircuit>,
     relay: Option<Relay>,
     capture_trigger: Option<CaptureTrigger>,
     capturing_row: Option<CapturingRow>,
     victim: Option<VictimRule>,
     min_victim_seeds: Option<Sp<i64>>,
     min_victim_seeds_after_empty: Option<Sp<i64>>,
+    empty_landing_refusal: Option<EmptyLandingRefusal>,
     lone_seed: Option<LoneSeed>,
+    lone_seed_step: Option<LoneSeedStep>,
+    step_sowing: Option<StepSowing>,
+    game_end: Option<GameEnd>,
     endless_move: Option<EndlessMove>,
     ply_limit: Option<Sp<i64>>,
     lap_limit: Option<Sp<i64>>,
@@ -484,13 +562,24 @@ static RULES_FIELDS: &[Field] = &[
     Field::opt("start", Kind::Enum(enum_check::<StartRule>)),
     Field::opt("singletons", Kind::Enum(enum_check::<Singletons>)),
     Field::opt("direction", Kind::Enum(enum_check::<DirectionRule>)),
+    Field::opt(
+        "backward_circuit",
+        Kind::Enum(enum_check::<BackwardCircuit>),
+    ),
     Field::opt("relay", Kind::Enum(enum_check::<Relay>)),
     Field::opt("capture_trigger", Kind::Enum(enum_check::<CaptureTrigger>)),
     Field::opt("capturing_row", Kind::Enum(enum_check::<CapturingRow>)),
     Field::opt("victim", Kind::Enum(enum_check::<VictimRule>)),
     Field::opt("min_victim_seeds", Kind::Int),
     Field::opt("min_victim_seeds_after_empty", Kind::Int),
+    Field::opt(
+        "empty_landing_refusal",
+        Kind::Enum(enum_check::<EmptyLandingRefusal>),
+    ),
     Field::opt("lone_seed", Kind::Enum(enum_check::<LoneSeed>)),
+    Field::opt("lone_seed_step", Kind::Enum(enum_check::<LoneSeedStep>)),
+    Field::opt("step_sowing", Kind::Enum(enum_check::<StepSowing>)),
+    Field::opt("game_end", Kind::Enum(enum_check::<GameEnd>)),
     Field::opt("endless_move", Kind::Enum(enum_check::<EndlessMove>)),
     Field::opt("ply_limit", Kind::Int),
     Field::opt("lap_limit", Kind::Int),
@@ -687,11 +776,16 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
         start,
         singletons,
         direction,
+        backward_circuit,
         relay,
         capture_trigger,
         capturing_row,
         victim,
+        empty_landing_refusal,
         lone_seed,
+        lone_seed_step,
+        step_sowing,
+        game_end,
         endless_move
     );
     let max_seeds = u16::MAX as i64;
@@ -1056,6 +1150,10 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "katra-boaoaka-4x8",
         include_str!("../variants/katra-boaoaka-4x8.toml"),
+    ),
+    (
+        "katra-boaoaka-ludii",
+        include_str!("../variants/katra-boaoaka-ludii.toml"),
     ),
 ];
 

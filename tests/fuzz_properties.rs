@@ -7,8 +7,9 @@
 use std::collections::BTreeSet;
 
 use katro::checks::{
-    CAPTURE_TRIGGERS, CAPTURING_ROWS, DIRECTION_RULES, Draw, ENDLESS_MOVES, GEN_MAX_LAP_LIMIT,
-    GEN_MAX_PLY_LIMIT, LONE_SEEDS, RELAYS, SINGLETONS, START_RULES, VICTIM_RULES,
+    BACKWARD_CIRCUITS, CAPTURE_TRIGGERS, CAPTURING_ROWS, DIRECTION_RULES, Draw,
+    EMPTY_LANDING_REFUSALS, ENDLESS_MOVES, GAME_ENDS, GEN_MAX_LAP_LIMIT, GEN_MAX_PLY_LIMIT,
+    LONE_SEED_STEPS, LONE_SEEDS, RELAYS, SINGLETONS, START_RULES, STEP_SOWINGS, VICTIM_RULES,
     check_experiment_input, check_experiment_text, check_game, check_rules, check_variant_input,
     check_variant_text, draw_settings,
 };
@@ -320,6 +321,20 @@ fn generator_reaches_every_setting() {
     expect("victim", VICTIM_RULES.iter().map(kebab).collect());
     expect("lone_seed", LONE_SEEDS.iter().map(kebab).collect());
     expect("endless_move", ENDLESS_MOVES.iter().map(kebab).collect());
+    expect(
+        "backward_circuit",
+        BACKWARD_CIRCUITS.iter().map(kebab).collect(),
+    );
+    expect(
+        "empty_landing_refusal",
+        EMPTY_LANDING_REFUSALS.iter().map(kebab).collect(),
+    );
+    expect(
+        "lone_seed_step",
+        LONE_SEED_STEPS.iter().map(kebab).collect(),
+    );
+    expect("step_sowing", STEP_SOWINGS.iter().map(kebab).collect());
+    expect("game_end", GAME_ENDS.iter().map(kebab).collect());
     for rows in [2, 4, 6, 8] {
         for holes in 2..=16 {
             expected.insert(format!("{rows}x{holes}"));
