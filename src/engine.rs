@@ -233,6 +233,12 @@ pub enum MoveEnd {
     NoRelay,
     /// A lone-seed step that did not capture.
     Step,
+    /// A capturing step under `step_sowing = "chosen"`: the same player
+    /// now chooses the direction of the sowing on (docs/RULES.md §7).
+    Continues,
+    /// A capture took the opponent's last seed: the game ends at once
+    /// (docs/RULES.md §9).
+    OpponentEmpty,
     /// The mover's side repeated a state: the relays would cycle for ever.
     Endless,
     /// The lap limit stopped the move.
@@ -245,6 +251,8 @@ impl MoveEnd {
             MoveEnd::EmptyHole => "empty-hole",
             MoveEnd::NoRelay => "no-relay",
             MoveEnd::Step => "step",
+            MoveEnd::Continues => "continues",
+            MoveEnd::OpponentEmpty => "opponent-empty",
             MoveEnd::Endless => "endless",
             MoveEnd::LapLimit => "lap-limit",
         }
