@@ -11,6 +11,11 @@
 //! - 4×4 South: a1 b1 c1 d1, d2 c2 b2 a2, a1 …   North: d4 c4 b4 a4, a3 b3 c3 d3, d4 …
 //! - 2×2 South: a1 b1, a1 …
 
+// The reference is used only to check this file's goldens; most of it is
+// for tests/differential.rs.
+#[allow(dead_code)]
+mod reference;
+
 use katro::engine::{Dir, MoveEnd, MoveReport, Player, Position, Status};
 use katro::notation::{board_text, move_name, parse_board_text, parse_move};
 use katro::rules::{Rules, parse_variant, preset};
@@ -1031,19 +1036,20 @@ fn min_victim_seeds_after_empty_one() {
     );
     let pos = at(&rules, AFTER_EMPTY_POS, Player::South);
     // c2 was empty and takes c3 (1): 2 from c2: b2 a2; a2 was empty; row 3
-    // is now empty, so a2 faces a4 (1): 2 from a2: a1 b1; b1 was empty and
-    // row 1 cannot capture while row 2 holds seeds: the move ends. North
-    // has no seed left and no move: South wins.
+    // is now empty, so a2 faces a4 (1) and takes it. North has no seed
+    // left: under the default game_end the move and the game end there,
+    // a4's seed staying in a2 beside the landing seed (docs/RULES.md §9;
+    // the played-out move is golden GAME_END_PLAY_OUT below).
     let (after, r) = play(&rules, &pos, "d1");
     assert_board(
         &rules,
         &after,
         "4  0 0 0 0
          3  0 0 0 0
-         2  0 1 0 1
-         1  1 1 0 0",
+         2  2 1 0 1
+         1  0 0 0 0",
     );
-    assert_eq!(r, report(3, 2, 2, 2 + 2 + 2, MoveEnd::EmptyHole));
+    assert_eq!(r, report(2, 2, 2, 2 + 2, MoveEnd::OpponentEmpty));
     assert_eq!(rules.status(&after), Status::Won(Player::South));
 }
 
@@ -1265,9 +1271,9 @@ fn lone_seed_straight() {
          1  0 0 0 0 0 0",
     );
     assert_eq!(r, report(0, 0, 0, 0, MoveEnd::Step));
-    // Middle to inner: b3 faces column b: b4 empty, so b5 (2) per column:
-    // capture 2 + 1 = 3, sown forward from b3: c3 d3 e3, e3 was empty.
     assert_eq!(legal(&rules, &after), ["a6+", "a6-"]);
+    // Middle to inner: b3 faces column b: b4 empty, so b5 (2) per column,
+    // a capture: the step is offered (lone_seed_step = "no-failed-capture").
     let pos = at(
         &rules,
         "6  1 0 0 0 0 0
@@ -1279,18 +1285,8 @@ fn lone_seed_straight() {
         Player::South,
     );
     assert_eq!(legal(&rules, &pos), ["b2+", "b2-", "b2>b3"]);
-    let (after, r) = play(&rules, &pos, "b2>b3");
-    assert_board(
-        &rules,
-        &after,
-        "6  1 0 0 0 0 0
-         5  0 0 0 0 0 0
-         4  0 0 0 0 0 0
-         3  0 0 1 1 1 0
-         2  0 0 0 0 0 0
-         1  0 0 0 0 0 0",
-    );
-    assert_eq!(r, report(1, 1, 2, 3, MoveEnd::EmptyHole));
+    // katro-ludii sows on in a direction the player then chooses:
+    // golden STEP_SOWING_CHOSEN_FORWARD below plays b2>b3 b3+.
 }
 
 // ---------------------------------------------------------------------------
@@ -1334,18 +1330,17 @@ fn endless_move_undecided() {
     // The other move ends. a1 lifts 1: b1 (now 4), occupied: relay 4 from
     // b1: a1 b1 a1 b1, the last seed in b1, which held 1 from this lap:
     // relay 2 from b1: a1 b1; b1 was emptied: an empty landing, which
-    // captures under this trigger: b1 faces b2 (1): 1 + 1 = 2 from b1: a1
-    // b1; b1 was emptied again, and North's row is empty now: no victim,
-    // the move ends. a1 got two seeds in lap 2, one in lap 3, one in lap 4;
-    // North has nothing left: South wins.
+    // captures under this trigger: b1 faces b2 (1), North's last seed: the
+    // move and the game end (game_end = "opponent-empty"), b2's seed in b1
+    // with the landing seed. a1 got two seeds in lap 2 and one in lap 3.
     let (after, r) = play(&rules, &pos, "a1");
     assert_board(
         &rules,
         &after,
         "2  0 0
-         1  4 1",
+         1  3 2",
     );
-    assert_eq!(r, report(4, 1, 1, 1 + 4 + 2 + 2, MoveEnd::EmptyHole));
+    assert_eq!(r, report(3, 1, 1, 1 + 4 + 2, MoveEnd::OpponentEmpty));
     assert_eq!(rules.status(&after), Status::Won(Player::South));
 }
 
@@ -1432,4 +1427,736 @@ fn ply_limit_does_not_hide_a_win() {
     let (after, _) = play(&rules, &pos, "d1");
     assert_eq!(after.plies(), 7);
     assert_eq!(rules.status(&after), Status::Won(Player::South));
+}
+
+// ---------------------------------------------------------------------------
+// game_end, backward_circuit, empty_landing_refusal, lone_seed_step and
+// step_sowing (docs/RULES.md §2, §5, §7, §9). Each golden is data: a
+// position, then one or more decisions with the exact board, report,
+// player to move, plies, status and legal moves after each. Every one is
+// run on the engine by its own test and, all together, on the independent
+// reference implementation (tests/reference) by
+// `goldens_hold_on_the_reference`, so a golden that the reference does
+// not play as written by hand fails even while the engine is wrong.
+//
+// Circuits used below (docs/RULES.md §2):
+// - 6×6 South backward, mirrored: f1 e1 d1 c1 b1 a1, a2 b2 c2 d2 e2 f2,
+//   f3 e3 d3 c3 b3 a3, f1 …  North's, turned: a6 … f6, f5 … a5, a4 … f4.
+// - 6×6 South backward, reversed: a1 f3 e3 d3 c3 b3 a3 a2 b2 c2 d2 e2 f2 f1
+//   e1 d1 c1 b1 a1 …
+// - 4×8 South forward: a1 … h1, h2 … a2, a1 …
+
+/// Where a golden's rules come from.
+enum Book {
+    Preset(&'static str),
+    /// rows, holes, `[rules]` lines.
+    Custom(usize, usize, &'static str),
+}
+
+/// One decision of a golden and everything true after it.
+struct Turn {
+    mv: &'static str,
+    board: &'static str,
+    /// laps, captures, seeds captured, seeds sown, end.
+    report: (u64, u32, u64, u64, MoveEnd),
+    to_move: Player,
+    plies: u32,
+    status: Status,
+    legal: &'static [&'static str],
+}
+
+struct Golden {
+    name: &'static str,
+    book: Book,
+    board: &'static str,
+    to_move: Player,
+    legal: &'static [&'static str],
+    turns: &'static [Turn],
+}
+
+fn golden_rules(g: &Golden) -> Rules {
+    match g.book {
+        Book::Preset(name) => shipped(name),
+        Book::Custom(rows, holes, lines) => variant(rows, holes, lines),
+    }
+}
+
+fn on_engine(g: &Golden) {
+    let rules = golden_rules(g);
+    let mut pos = at(&rules, g.board, g.to_move);
+    assert_eq!(
+        legal(&rules, &pos),
+        g.legal,
+        "{}: legal at the start",
+        g.name
+    );
+    for t in g.turns {
+        let m = parse_move(&rules, t.mv).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(move_name(&rules, m), t.mv, "notation round trip");
+        let total = seeds_on_board(&rules, &pos);
+        let r = rules
+            .play(&mut pos, m)
+            .unwrap_or_else(|_| panic!("{}: {} is illegal", g.name, t.mv));
+        assert_board(&rules, &pos, t.board);
+        assert_eq!(seeds_on_board(&rules, &pos), total, "seeds conserved");
+        let (laps, captures, taken, sown, end) = t.report;
+        assert_eq!(r, report(laps, captures, taken, sown, end), "{}", g.name);
+        assert_eq!(pos.to_move(), t.to_move, "{}: to move", g.name);
+        assert_eq!(pos.plies(), t.plies, "{}: plies", g.name);
+        assert_eq!(rules.status(&pos), t.status, "{}: status", g.name);
+        assert_eq!(
+            legal(&rules, &pos),
+            t.legal,
+            "{}: legal after {}",
+            g.name,
+            t.mv
+        );
+    }
+}
+
+fn on_reference(g: &Golden) {
+    let rules = golden_rules(g);
+    let r = reference::Reference::new(&rules.settings);
+    let as_rows = |text: &str| -> Vec<Vec<u32>> {
+        let holes = parse_board_text(&rules, text).unwrap_or_else(|e| panic!("{e}"));
+        (0..rules.settings.rows)
+            .map(|row| {
+                (0..rules.settings.holes)
+                    .map(|col| holes[rules.hole_at(row, col)] as u32)
+                    .collect()
+            })
+            .collect()
+    };
+    let names = |pos: &reference::Pos| -> Vec<String> {
+        r.legal_moves(pos)
+            .iter()
+            .map(|&m| move_name(&rules, m))
+            .collect()
+    };
+    let mut pos = r.start();
+    pos.board = as_rows(g.board);
+    pos.to_move = g.to_move.index();
+    assert_eq!(names(&pos), g.legal, "{}: legal at the start", g.name);
+    for t in g.turns {
+        let m = parse_move(&rules, t.mv).unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.legal_moves(&pos).contains(&m), "{}: {}", g.name, t.mv);
+        let rep = r.play(&mut pos, m);
+        assert_eq!(
+            pos.board,
+            as_rows(t.board),
+            "{}: board after {}",
+            g.name,
+            t.mv
+        );
+        assert_eq!(
+            (
+                rep.laps,
+                rep.captures,
+                rep.seeds_captured,
+                rep.seeds_sown,
+                rep.end
+            ),
+            t.report,
+            "{}: report of {}",
+            g.name,
+            t.mv
+        );
+        assert_eq!(pos.to_move, t.to_move.index(), "{}: to move", g.name);
+        assert_eq!(pos.plies, t.plies, "{}: plies", g.name);
+        assert_eq!(r.status(&pos), t.status, "{}: status", g.name);
+        assert_eq!(names(&pos), t.legal, "{}: legal after {}", g.name, t.mv);
+    }
+}
+
+/// AFTER_EMPTY_POS, d1: lap 1 d2 c2; c2 was empty and takes c3 (1), North
+/// keeping a4: lap 2 sows 2 from c2: b2 a2; a2 was empty, row 3 is empty
+/// now, so a2 faces a4 (1): North's last seed. The move and the game end:
+/// a2 keeps its landing seed and a4's. 2 laps, 2 + 2 sown.
+const GAME_END_OPPONENT_EMPTY: Golden = Golden {
+    name: "game_end opponent-empty",
+    book: Book::Custom(4, 4, "capture_trigger = \"either\""),
+    board: AFTER_EMPTY_POS,
+    to_move: Player::South,
+    legal: &["d1"],
+    turns: &[Turn {
+        mv: "d1",
+        board: "4  0 0 0 0
+                3  0 0 0 0
+                2  2 1 0 1
+                1  0 0 0 0",
+        report: (2, 2, 2, 4, MoveEnd::OpponentEmpty),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Won(Player::South),
+        legal: &[],
+    }],
+};
+
+/// The same move played out: a2 takes a4 and 1 + 1 = 2 are sown from a2:
+/// a1 b1; b1 was empty, and row 1 cannot capture while row 2 holds seeds
+/// (nor is there a victim left): the move ends. 3 laps, 2 + 2 + 2 sown.
+const GAME_END_PLAY_OUT: Golden = Golden {
+    name: "game_end play-out",
+    book: Book::Custom(
+        4,
+        4,
+        "capture_trigger = \"either\"\ngame_end = \"play-out\"",
+    ),
+    board: AFTER_EMPTY_POS,
+    to_move: Player::South,
+    legal: &["d1"],
+    turns: &[Turn {
+        mv: "d1",
+        board: "4  0 0 0 0
+                3  0 0 0 0
+                2  0 1 0 1
+                1  1 1 0 0",
+        report: (3, 2, 2, 6, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Won(Player::South),
+        legal: &[],
+    }],
+};
+
+/// With a lap limit of 2, the capture ending lap 2 empties North: the move
+/// ends there and would not go on, so the limit does not stop it.
+const GAME_END_BEFORE_LAP_LIMIT: Golden = Golden {
+    name: "game_end opponent-empty at the lap limit",
+    book: Book::Custom(4, 4, "capture_trigger = \"either\"\nlap_limit = 2"),
+    board: AFTER_EMPTY_POS,
+    to_move: Player::South,
+    legal: &["d1"],
+    turns: &[Turn {
+        mv: "d1",
+        board: "4  0 0 0 0
+                3  0 0 0 0
+                2  2 1 0 1
+                1  0 0 0 0",
+        report: (2, 2, 2, 4, MoveEnd::OpponentEmpty),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Won(Player::South),
+        legal: &[],
+    }],
+};
+
+/// Played out under the same limit, the capture at a2 would lift and sow a
+/// third lap: the move stops before lifting, a4 untaken.
+const PLAY_OUT_AT_THE_LAP_LIMIT: Golden = Golden {
+    name: "game_end play-out at the lap limit",
+    book: Book::Custom(
+        4,
+        4,
+        "capture_trigger = \"either\"\ngame_end = \"play-out\"\nlap_limit = 2",
+    ),
+    board: AFTER_EMPTY_POS,
+    to_move: Player::South,
+    legal: &["d1"],
+    turns: &[Turn {
+        mv: "d1",
+        board: "4  1 0 0 0
+                3  0 0 0 0
+                2  1 1 0 1
+                1  0 0 0 0",
+        report: (2, 1, 1, 4, MoveEnd::LapLimit),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::LapLimit,
+        legal: &[],
+    }],
+};
+
+const C1_TEN: &str = "
+    6  2 0 0 0 0 0
+    5  0 0 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 0 0 0 0 0
+    2  0 0 0 0 0 0
+    1  0 0 10 0 0 0";
+
+/// c1- on the mirrored circuit: b1 a1, up to a2 and along row 2 to f2, up
+/// to f3, then e3; e3 was empty (and the trigger is an occupied landing):
+/// the move ends. North's a6- goes the mirrored way too: b6 c6.
+const BACKWARD_MIRRORED: Golden = Golden {
+    name: "backward_circuit mirrored",
+    book: Book::Custom(
+        6,
+        6,
+        "direction = \"each-move\"\nbackward_circuit = \"mirrored\"",
+    ),
+    board: C1_TEN,
+    to_move: Player::South,
+    legal: &["c1+", "c1-"],
+    turns: &[
+        Turn {
+            mv: "c1-",
+            board: "6  2 0 0 0 0 0
+                    5  0 0 0 0 0 0
+                    4  0 0 0 0 0 0
+                    3  0 0 0 0 1 1
+                    2  1 1 1 1 1 1
+                    1  1 1 0 0 0 0",
+            report: (1, 0, 0, 10, MoveEnd::EmptyHole),
+            to_move: Player::North,
+            plies: 1,
+            status: Status::Ongoing,
+            legal: &["a6+", "a6-"],
+        },
+        Turn {
+            mv: "a6-",
+            board: "6  0 1 1 0 0 0
+                    5  0 0 0 0 0 0
+                    4  0 0 0 0 0 0
+                    3  0 0 0 0 1 1
+                    2  1 1 1 1 1 1
+                    1  1 1 0 0 0 0",
+            report: (1, 0, 0, 2, MoveEnd::EmptyHole),
+            to_move: Player::South,
+            plies: 2,
+            status: Status::Ongoing,
+            legal: &["a1+", "a1-", "b1+", "b1-"],
+        },
+    ],
+};
+
+/// c1- on the reversed circuit: b1 a1, then f3 (a1's predecessor going
+/// forward) and row 3 back to a3, a2, b2; b2 was empty: the move ends.
+const BACKWARD_REVERSED: Golden = Golden {
+    name: "backward_circuit reversed",
+    book: Book::Custom(6, 6, "direction = \"each-move\""),
+    board: C1_TEN,
+    to_move: Player::South,
+    legal: &["c1+", "c1-"],
+    turns: &[Turn {
+        mv: "c1-",
+        board: "6  2 0 0 0 0 0
+                5  0 0 0 0 0 0
+                4  0 0 0 0 0 0
+                3  1 1 1 1 1 1
+                2  1 1 0 0 0 0
+                1  1 1 0 0 0 0",
+        report: (1, 0, 0, 10, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["a6+", "a6-"],
+    }],
+};
+
+const G_ONES_4X8: &str = "
+    4  2 0 0 0 0 0 1 0
+    3  0 0 0 0 0 0 1 0
+    2  0 0 0 0 0 0 0 0
+    1  0 0 0 0 0 0 0 2";
+
+/// h1+ sows h2 g2; g2 was empty, in South's inner row, and faces g3 = 1,
+/// g4 = 1: every opponent hole of the column holds one seed, so no capture
+/// (both victims together would meet the minimum of 1). The move ends.
+const REFUSAL_ALL_ONES: Golden = Golden {
+    name: "empty_landing_refusal all-ones, refused",
+    book: Book::Preset("katra-boaoaka-ludii"),
+    board: G_ONES_4X8,
+    to_move: Player::South,
+    legal: &["h1+", "h1-"],
+    turns: &[Turn {
+        mv: "h1+",
+        board: "4  2 0 0 0 0 0 1 0
+                3  0 0 0 0 0 0 1 0
+                2  0 0 0 0 0 0 1 1
+                1  0 0 0 0 0 0 0 0",
+        report: (1, 0, 0, 2, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["g3+", "g3-", "a4+", "a4-", "g4+", "g4-"],
+    }],
+};
+
+/// The same move under katra-boaoaka-4x8 (below-minimum, minimum 2): g3
+/// and g4 hold 2 together, a capture: 2 + 1 = 3 sown from g2: f2 e2 d2; d2
+/// was empty and column d holds nothing: the move ends.
+const REFUSAL_BELOW_MINIMUM: Golden = Golden {
+    name: "empty_landing_refusal below-minimum",
+    book: Book::Preset("katra-boaoaka-4x8"),
+    board: G_ONES_4X8,
+    to_move: Player::South,
+    legal: &["h1+", "h1-"],
+    turns: &[Turn {
+        mv: "h1+",
+        board: "4  2 0 0 0 0 0 0 0
+                3  0 0 0 0 0 0 0 0
+                2  0 0 0 1 1 1 0 1
+                1  0 0 0 0 0 0 0 0",
+        report: (2, 1, 2, 5, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["a4+", "a4-"],
+    }],
+};
+
+/// A lone seed facing an empty hole (g3 = 0, g4 = 1) is captured under
+/// all-ones: 1 + 1 = 2 sown from g2: f2 e2; e2 was empty, column e holds
+/// nothing: the move ends.
+const ALL_ONES_LONE_SEED_TAKEN: Golden = Golden {
+    name: "empty_landing_refusal all-ones, lone seed taken",
+    book: Book::Preset("katra-boaoaka-ludii"),
+    board: "4  2 0 0 0 0 0 1 0
+            3  0 0 0 0 0 0 0 0
+            2  0 0 0 0 0 0 0 0
+            1  0 0 0 0 0 0 0 2",
+    to_move: Player::South,
+    legal: &["h1+", "h1-"],
+    turns: &[Turn {
+        mv: "h1+",
+        board: "4  2 0 0 0 0 0 0 0
+                3  0 0 0 0 0 0 0 0
+                2  0 0 0 0 1 1 0 1
+                1  0 0 0 0 0 0 0 0",
+        report: (2, 1, 1, 4, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["a4+", "a4-"],
+    }],
+};
+
+const LONE_B2_NO_VICTIM: &str = "
+    6  1 0 0 0 0 0
+    5  0 0 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 0 0 0 0 0
+    2  0 1 0 0 0 0
+    1  0 0 0 0 0 0";
+
+/// katro-ludii: column b holds no opposing seed, so b2>b3 would not capture
+/// and is not offered. b2- goes the mirrored way along row 2: c2, empty.
+/// North's lone a6 may then step to a5 (outer to middle: offered always).
+const STEP_NOT_OFFERED: Golden = Golden {
+    name: "lone_seed_step no-failed-capture, not offered",
+    book: Book::Preset("katro-ludii"),
+    board: LONE_B2_NO_VICTIM,
+    to_move: Player::South,
+    legal: &["b2+", "b2-"],
+    turns: &[Turn {
+        mv: "b2-",
+        board: "6  1 0 0 0 0 0
+                5  0 0 0 0 0 0
+                4  0 0 0 0 0 0
+                3  0 0 0 0 0 0
+                2  0 0 1 0 0 0
+                1  0 0 0 0 0 0",
+        report: (1, 0, 0, 1, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["a6+", "a6-", "a6>a5"],
+    }],
+};
+
+/// katro-ludii's rules but lone_seed_step = "always": the failing step is
+/// offered, and played it ends the move in b3.
+const STEP_ALWAYS: Golden = Golden {
+    name: "lone_seed_step always",
+    book: Book::Custom(
+        6,
+        6,
+        "direction = \"each-move\"\nbackward_circuit = \"mirrored\"\ncapturing_row = \"inner\"
+victim = \"column\"\nlone_seed = \"straight\"\nstep_sowing = \"chosen\"",
+    ),
+    board: LONE_B2_NO_VICTIM,
+    to_move: Player::South,
+    legal: &["b2+", "b2-", "b2>b3"],
+    turns: &[Turn {
+        mv: "b2>b3",
+        board: "6  1 0 0 0 0 0
+                5  0 0 0 0 0 0
+                4  0 0 0 0 0 0
+                3  0 1 0 0 0 0
+                2  0 0 0 0 0 0
+                1  0 0 0 0 0 0",
+        report: (0, 0, 0, 0, MoveEnd::Step),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["a6+", "a6-", "a6>a5"],
+    }],
+};
+
+const LONE_B2_B5: &str = "
+    6  1 0 0 0 0 0
+    5  0 2 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 0 0 0 0 0
+    2  0 1 0 0 0 0
+    1  0 0 0 0 0 0";
+
+const AFTER_B2_B3: &str = "
+    6  1 0 0 0 0 0
+    5  0 0 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 3 0 0 0 0
+    2  0 0 0 0 0 0
+    1  0 0 0 0 0 0";
+
+/// The step's capture pauses the turn: b4 is empty, so b5 (2) per column
+/// joins the stepped seed in b3; South is still to move, no ply counted,
+/// and only the two continuations are legal.
+const PAUSE: Turn = Turn {
+    mv: "b2>b3",
+    board: AFTER_B2_B3,
+    report: (0, 1, 2, 0, MoveEnd::Continues),
+    to_move: Player::South,
+    plies: 0,
+    status: Status::Ongoing,
+    legal: &["b3+", "b3-"],
+};
+
+/// katro-ludii, b2>b3 then b3-: the 3 seeds of b3 go the mirrored way, a3,
+/// then from the inner row's last hole to f1, e1; e1 was empty.
+const STEP_SOWING_CHOSEN: Golden = Golden {
+    name: "step_sowing chosen, b3-",
+    book: Book::Preset("katro-ludii"),
+    board: LONE_B2_B5,
+    to_move: Player::South,
+    legal: &["b2+", "b2-", "b2>b3"],
+    turns: &[
+        PAUSE,
+        Turn {
+            mv: "b3-",
+            board: "6  1 0 0 0 0 0
+                    5  0 0 0 0 0 0
+                    4  0 0 0 0 0 0
+                    3  1 0 0 0 0 0
+                    2  0 0 0 0 0 0
+                    1  0 0 0 0 1 1",
+            report: (1, 0, 0, 3, MoveEnd::EmptyHole),
+            to_move: Player::North,
+            plies: 1,
+            status: Status::Ongoing,
+            legal: &["a6+", "a6-", "a6>a5"],
+        },
+    ],
+};
+
+/// katro-ludii, b2>b3 then b3+: c3 d3 e3; e3 was empty and faces nothing.
+const STEP_SOWING_CHOSEN_FORWARD: Golden = Golden {
+    name: "step_sowing chosen, b3+",
+    book: Book::Preset("katro-ludii"),
+    board: LONE_B2_B5,
+    to_move: Player::South,
+    legal: &["b2+", "b2-", "b2>b3"],
+    turns: &[
+        PAUSE,
+        Turn {
+            mv: "b3+",
+            board: "6  1 0 0 0 0 0
+                    5  0 0 0 0 0 0
+                    4  0 0 0 0 0 0
+                    3  0 0 1 1 1 0
+                    2  0 0 0 0 0 0
+                    1  0 0 0 0 0 0",
+            report: (1, 0, 0, 3, MoveEnd::EmptyHole),
+            to_move: Player::North,
+            plies: 1,
+            status: Status::Ongoing,
+            legal: &["a6+", "a6-", "a6>a5"],
+        },
+    ],
+};
+
+/// katro-ludii's rules with step_sowing = "forward": the step's capture is
+/// sown on at once, forward: 2 + 1 from b3: c3 d3 e3. One ply, one lap.
+const STEP_SOWING_FORWARD: Golden = Golden {
+    name: "step_sowing forward",
+    book: Book::Custom(
+        6,
+        6,
+        "direction = \"each-move\"\nbackward_circuit = \"mirrored\"\ncapturing_row = \"inner\"
+victim = \"column\"\nlone_seed = \"straight\"\nlone_seed_step = \"no-failed-capture\"",
+    ),
+    board: LONE_B2_B5,
+    to_move: Player::South,
+    legal: &["b2+", "b2-", "b2>b3"],
+    turns: &[Turn {
+        mv: "b2>b3",
+        board: "6  1 0 0 0 0 0
+                5  0 0 0 0 0 0
+                4  0 0 0 0 0 0
+                3  0 0 1 1 1 0
+                2  0 0 0 0 0 0
+                1  0 0 0 0 0 0",
+        report: (1, 1, 2, 3, MoveEnd::EmptyHole),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Ongoing,
+        legal: &["a6+", "a6-", "a6>a5"],
+    }],
+};
+
+const LONE_B2_LAST_B5: &str = "
+    6  0 0 0 0 0 0
+    5  0 2 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 0 0 0 0 0
+    2  0 1 0 0 0 0
+    1  0 0 0 0 0 0";
+
+/// katro-ludii, North's only seeds in b5: b2>b3 takes them all, so the game
+/// ends at once, the 2 + 1 seeds in b3, with no continuation.
+const STEP_EMPTIES_OPPONENT: Golden = Golden {
+    name: "game_end opponent-empty on a chosen step",
+    book: Book::Preset("katro-ludii"),
+    board: LONE_B2_LAST_B5,
+    to_move: Player::South,
+    legal: &["b2+", "b2-", "b2>b3"],
+    turns: &[Turn {
+        mv: "b2>b3",
+        board: EMPTY_AFTER_STEP,
+        report: (0, 1, 2, 0, MoveEnd::OpponentEmpty),
+        to_move: Player::North,
+        plies: 1,
+        status: Status::Won(Player::South),
+        legal: &[],
+    }],
+};
+
+const EMPTY_AFTER_STEP: &str = "
+    6  0 0 0 0 0 0
+    5  0 0 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 3 0 0 0 0
+    2  0 0 0 0 0 0
+    1  0 0 0 0 0 0";
+
+/// The same under play-out: the turn pauses although North is empty, and
+/// b3+ sows c3 d3 e3 before South wins.
+const STEP_PLAY_OUT: Golden = Golden {
+    name: "game_end play-out on a chosen step",
+    book: Book::Custom(
+        6,
+        6,
+        "direction = \"each-move\"\nbackward_circuit = \"mirrored\"\ncapturing_row = \"inner\"
+victim = \"column\"\nlone_seed = \"straight\"\nlone_seed_step = \"no-failed-capture\"
+step_sowing = \"chosen\"\ngame_end = \"play-out\"",
+    ),
+    board: LONE_B2_LAST_B5,
+    to_move: Player::South,
+    legal: &["b2+", "b2-", "b2>b3"],
+    turns: &[
+        Turn {
+            mv: "b2>b3",
+            board: EMPTY_AFTER_STEP,
+            report: (0, 1, 2, 0, MoveEnd::Continues),
+            to_move: Player::South,
+            plies: 0,
+            status: Status::Ongoing,
+            legal: &["b3+", "b3-"],
+        },
+        Turn {
+            mv: "b3+",
+            board: "6  0 0 0 0 0 0
+                    5  0 0 0 0 0 0
+                    4  0 0 0 0 0 0
+                    3  0 0 1 1 1 0
+                    2  0 0 0 0 0 0
+                    1  0 0 0 0 0 0",
+            report: (1, 0, 0, 3, MoveEnd::EmptyHole),
+            to_move: Player::North,
+            plies: 1,
+            status: Status::Won(Player::South),
+            legal: &[],
+        },
+    ],
+};
+
+const NEW_GOLDENS: &[&Golden] = &[
+    &GAME_END_OPPONENT_EMPTY,
+    &GAME_END_PLAY_OUT,
+    &GAME_END_BEFORE_LAP_LIMIT,
+    &PLAY_OUT_AT_THE_LAP_LIMIT,
+    &BACKWARD_MIRRORED,
+    &BACKWARD_REVERSED,
+    &REFUSAL_ALL_ONES,
+    &REFUSAL_BELOW_MINIMUM,
+    &ALL_ONES_LONE_SEED_TAKEN,
+    &STEP_NOT_OFFERED,
+    &STEP_ALWAYS,
+    &STEP_SOWING_CHOSEN,
+    &STEP_SOWING_CHOSEN_FORWARD,
+    &STEP_SOWING_FORWARD,
+    &STEP_EMPTIES_OPPONENT,
+    &STEP_PLAY_OUT,
+];
+
+/// The reference plays every golden of this section exactly as worked by
+/// hand: the goldens are checked independently of the engine.
+#[test]
+fn goldens_hold_on_the_reference() {
+    for g in NEW_GOLDENS {
+        on_reference(g);
+    }
+}
+
+#[test]
+fn game_end_opponent_empty() {
+    on_engine(&GAME_END_OPPONENT_EMPTY);
+    on_engine(&STEP_EMPTIES_OPPONENT);
+}
+
+#[test]
+fn game_end_play_out() {
+    on_engine(&GAME_END_PLAY_OUT);
+    on_engine(&STEP_PLAY_OUT);
+}
+
+#[test]
+fn game_end_comes_before_the_lap_limit() {
+    on_engine(&GAME_END_BEFORE_LAP_LIMIT);
+    on_engine(&PLAY_OUT_AT_THE_LAP_LIMIT);
+}
+
+#[test]
+fn backward_circuit_mirrored() {
+    on_engine(&BACKWARD_MIRRORED);
+}
+
+#[test]
+fn backward_circuit_reversed() {
+    on_engine(&BACKWARD_REVERSED);
+}
+
+#[test]
+fn empty_landing_refusal_all_ones() {
+    on_engine(&REFUSAL_ALL_ONES);
+    on_engine(&ALL_ONES_LONE_SEED_TAKEN);
+}
+
+#[test]
+fn empty_landing_refusal_below_minimum() {
+    on_engine(&REFUSAL_BELOW_MINIMUM);
+}
+
+#[test]
+fn lone_seed_step_no_failed_capture() {
+    on_engine(&STEP_NOT_OFFERED);
+    // The capturing step is offered: STEP_SOWING_CHOSEN's first decision.
+    on_engine(&STEP_SOWING_CHOSEN);
+}
+
+#[test]
+fn lone_seed_step_always() {
+    on_engine(&STEP_ALWAYS);
+}
+
+#[test]
+fn step_sowing_chosen() {
+    on_engine(&STEP_SOWING_CHOSEN);
+    on_engine(&STEP_SOWING_CHOSEN_FORWARD);
+}
+
+#[test]
+fn step_sowing_forward() {
+    on_engine(&STEP_SOWING_FORWARD);
 }

@@ -1,10 +1,10 @@
 //! A second, deliberately plain implementation of the Katro rules, used only
 //! to check the engine (`tests/differential.rs`).
 //!
-//! It was written from the rules brief (`katro-rules-brief.md`) and the
-//! meanings documented on each setting value in `src/rules.rs`, without
-//! reading `src/engine.rs`, so that a misreading of the rules in one is
-//! unlikely to be repeated in the other. Where the brief is silent it follows
+//! It was written from the rules brief (`katro-rules-brief.md`), docs/RULES.md
+//! and the meanings documented on each setting value in `src/rules.rs`,
+//! without reading `src/engine.rs`, so that a misreading of the rules in one
+//! is unlikely to be repeated in the other. Where the brief is silent it follows
 //! the project's stated conventions (listed where they are used below).
 //!
 //! Speed does not matter here: the board is a `Vec<Vec<u32>>` indexed
@@ -15,8 +15,9 @@ use std::collections::HashSet;
 
 use katro::engine::{Dir, Move, MoveEnd, Player, Status};
 use katro::rules::{
-    CaptureTrigger, CapturingRow, DirectionRule, EndlessMove, LoneSeed, Relay, Settings,
-    Singletons, StartRule, VictimRule,
+    BackwardCircuit, CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, EndlessMove,
+    GameEnd, LoneSeed, LoneSeedStep, Relay, Settings, Singletons, StartRule, StepSowing,
+    VictimRule,
 };
 
 /// Players are 0 (South) and 1 (North) here.
@@ -40,6 +41,10 @@ pub struct Pos {
     pub fixed_dir: [Option<Dir>; 2],
     pub plies: u32,
     pub ended: Option<Ended>,
+    /// The hole a capturing step under `step_sowing = "chosen"` entered,
+    /// while its player has still to choose the direction of the sowing on
+    /// (docs/RULES.md §7).
+    pub pending: Option<(usize, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +80,9 @@ pub struct Reference {
     depths: usize,
     /// `circuit[player]`: the player's holes as (row, col) in forward order.
     circuit: [Vec<(usize, usize)>; 2],
+    /// `backward[player]`: the player's holes in the order a backward lap
+    /// visits them (docs/RULES.md §2, `backward_circuit`).
+    backward: [Vec<(usize, usize)>; 2],
 }
 
 impl Reference {
@@ -91,16 +99,38 @@ impl Reference {
                 south.push((d, c));
             }
         }
-        let north = south
-            .iter()
-            .map(|&(r, c)| (rows - 1 - r, cols - 1 - c))
-            .collect();
+        // Backward, `reversed`: the same holes in the opposite order.
+        // `mirrored`: the forward circuit reflected left to right, so South
+        // goes f1 .. a1, a2 .. f2, f3 .. a3 on 6x6 (docs/RULES.md §2).
+        let south_back: Vec<(usize, usize)> = match s.backward_circuit {
+            BackwardCircuit::Reversed => south.iter().rev().copied().collect(),
+            BackwardCircuit::Mirrored => south.iter().map(|&(r, c)| (r, cols - 1 - c)).collect(),
+        };
+        // North's circuits, both directions, are South's turned through 180
+        // degrees.
+        let turn = |holes: &[(usize, usize)]| -> Vec<(usize, usize)> {
+            holes
+                .iter()
+                .map(|&(r, c)| (rows - 1 - r, cols - 1 - c))
+                .collect()
+        };
+        let north = turn(&south);
+        let north_back = turn(&south_back);
         Reference {
             s: s.clone(),
             rows,
             cols,
             depths,
             circuit: [south, north],
+            backward: [south_back, north_back],
+        }
+    }
+
+    /// The holes a lap in direction `dir` visits, in order, round and round.
+    fn path(&self, p: usize, dir: Dir) -> &[(usize, usize)] {
+        match dir {
+            Dir::Forward => &self.circuit[p],
+            Dir::Backward => &self.backward[p],
         }
     }
 
@@ -170,6 +200,7 @@ impl Reference {
             fixed_dir: [None, None],
             plies: 0,
             ended: None,
+            pending: None,
         }
     }
 
@@ -177,6 +208,16 @@ impl Reference {
     fn candidate_moves(&self, pos: &Pos) -> Vec<Move> {
         let p = pos.to_move;
         let b = &pos.board;
+
+        // Mid-turn after a capturing step under `chosen`: only the two
+        // continuations, + first (docs/RULES.md §7).
+        if let Some((r, c)) = pos.pending {
+            let h = self.hole(r, c);
+            return vec![
+                Move::sow(h, Some(Dir::Forward)),
+                Move::sow(h, Some(Dir::Backward)),
+            ];
+        }
 
         // Which of the mover's rows a move may start from.
         let mut start_depths = Vec::new();
@@ -259,24 +300,49 @@ impl Reference {
             if d + 1 < self.depths {
                 let to_row = self.row_of(p, d + 1);
                 let from = self.hole(r, c);
+                let mut targets = Vec::new();
                 match self.s.lone_seed {
                     LoneSeed::Diagonal => {
                         if c > 0 {
-                            moves.push(Move::step(from, self.hole(to_row, c - 1)));
+                            targets.push(c - 1);
                         }
                         if c + 1 < self.cols {
-                            moves.push(Move::step(from, self.hole(to_row, c + 1)));
+                            targets.push(c + 1);
                         }
                     }
-                    LoneSeed::Straight => moves.push(Move::step(from, self.hole(to_row, c))),
+                    LoneSeed::Straight => targets.push(c),
                     LoneSeed::None => {}
+                }
+                for tc in targets {
+                    if self.step_offered(pos, (r, c), (to_row, tc)) {
+                        moves.push(Move::step(from, self.hole(to_row, tc)));
+                    }
                 }
             }
         }
         moves
     }
 
+    /// `lone_seed_step`: under `no-failed-capture` a step into a row that
+    /// may capture is offered only if it captures (docs/RULES.md §7).
+    fn step_offered(&self, pos: &Pos, from: (usize, usize), to: (usize, usize)) -> bool {
+        match self.s.lone_seed_step {
+            LoneSeedStep::Always => true,
+            LoneSeedStep::NoFailedCapture => {
+                let mut b = pos.board.clone();
+                b[from.0][from.1] -= 1;
+                b[to.0][to.1] += 1;
+                let p = pos.to_move;
+                !self.row_may_capture(&b, p, to.0) || self.victims(&b, p, to, true, false).is_some()
+            }
+        }
+    }
+
     pub fn status(&self, pos: &Pos) -> Status {
+        if pos.pending.is_some() {
+            // The turn is not over: its player still has both continuations.
+            return Status::Ongoing;
+        }
         match pos.ended {
             Some(Ended::Endless) => return Status::EndlessMove,
             Some(Ended::LapLimit) => return Status::LapLimit,
@@ -323,25 +389,8 @@ impl Reference {
             }
         }
 
-        // Mover's side: may this row capture?
-        let d = self.depth(row);
-        match self.s.capturing_row {
-            CapturingRow::Inner => {
-                if d != self.depths - 1 {
-                    return None;
-                }
-            }
-            CapturingRow::InnermostNonEmpty => {
-                let mut innermost = None;
-                for dd in 0..self.depths {
-                    if self.row_has_seeds(b, self.row_of(p, dd)) {
-                        innermost = Some(dd);
-                    }
-                }
-                if innermost != Some(d) {
-                    return None;
-                }
-            }
+        if !self.row_may_capture(b, p, row) {
+            return None;
         }
 
         // Opponent's side: which holes of this column are taken?
@@ -393,7 +442,39 @@ impl Reference {
         if victims.is_empty() || total < min as u64 {
             return None;
         }
+        // `all-ones`: after an empty landing (a step's hole was empty too),
+        // no capture when every opponent hole of the column holds exactly
+        // one seed, whichever holes the victim rule takes (docs/RULES.md §5).
+        if was_empty && self.s.empty_landing_refusal == EmptyLandingRefusal::AllOnes {
+            let mut all_ones = true;
+            for dd in 0..self.depths {
+                if b[self.row_of(q, dd)][col] != 1 {
+                    all_ones = false;
+                }
+            }
+            if all_ones {
+                return None;
+            }
+        }
         Some(victims)
+    }
+
+    /// The capturing-row rule (docs/RULES.md §5), on the board after the
+    /// last seed dropped.
+    fn row_may_capture(&self, b: &[Vec<u32>], p: usize, row: usize) -> bool {
+        let d = self.depth(row);
+        match self.s.capturing_row {
+            CapturingRow::Inner => d == self.depths - 1,
+            CapturingRow::InnermostNonEmpty => {
+                let mut innermost = None;
+                for dd in 0..self.depths {
+                    if self.row_has_seeds(b, self.row_of(p, dd)) {
+                        innermost = Some(dd);
+                    }
+                }
+                innermost == Some(d)
+            }
+        }
     }
 
     fn relays(&self, row: usize) -> bool {
@@ -407,7 +488,6 @@ impl Reference {
     /// Plays a move from [`Reference::legal_moves`].
     pub fn play(&self, pos: &mut Pos, mv: Move) -> Report {
         let p = pos.to_move;
-        let n = self.circuit[p].len();
         let mut rep = Report {
             laps: 0,
             captures: 0,
@@ -418,29 +498,51 @@ impl Reference {
         };
 
         // What the first sowing lap carries, where it starts and which way
-        // it goes; `None` when a lone-seed step ends the move at once.
-        let first_lap: Option<(u64, usize, Dir)>;
-        if mv.is_step() {
+        // it goes; `None` when the move ends without sowing.
+        let first_lap: Option<(u64, (usize, usize), Dir)>;
+        if let Some(entered) = pos.pending.take() {
+            // The second decision of a turn under `step_sowing = "chosen"`:
+            // sow everything in the entered hole the chosen way. It neither
+            // obeys nor fixes a once-per-game direction (docs/RULES.md §7).
+            assert_eq!(self.row_col(mv.from as usize), entered, "a continuation");
+            let dir = mv.dir.expect("a continuation carries a direction");
+            let hand = pos.board[entered.0][entered.1] as u64;
+            pos.board[entered.0][entered.1] = 0;
+            rep.laps = 1;
+            first_lap = Some((hand, entered, dir));
+        } else if mv.is_step() {
             let (fr, fc) = self.row_col(mv.from as usize);
             let (tr, tc) = self.row_col(mv.to as usize);
             pos.board[fr][fc] -= 1;
             let was_empty = pos.board[tr][tc] == 0;
             pos.board[tr][tc] += 1;
             // The step is not a sowing lap: laps count from its capture.
-            // A step never fixes the direction; its capture sows in the
-            // player's fixed direction if there is one, else forward.
-            let dir = pos.fixed_dir[p].unwrap_or(Dir::Forward);
             match self.victims(&pos.board, p, (tr, tc), was_empty, false) {
                 None => {
                     rep.end = MoveEnd::Step;
                     first_lap = None;
                 }
                 Some(victims) => {
-                    // The capture's lap is the move's first, so the lap
-                    // limit (at least 1) cannot stop it.
-                    let hand = self.capture(pos, &mut rep, (tr, tc), &victims);
-                    rep.laps = 1;
-                    first_lap = Some((hand, self.index(p, (tr, tc)), dir));
+                    self.take(pos, &mut rep, (tr, tc), &victims);
+                    if self.game_over_by_capture(pos, p) {
+                        rep.end = MoveEnd::OpponentEmpty;
+                        first_lap = None;
+                    } else if self.s.step_sowing == StepSowing::Chosen {
+                        // The turn pauses: same player, ply not yet counted.
+                        rep.end = MoveEnd::Continues;
+                        pos.pending = Some((tr, tc));
+                        return rep;
+                    } else {
+                        // A step never fixes the direction; its capture sows
+                        // in the player's fixed direction if there is one,
+                        // else forward. The capture's lap is the move's
+                        // first, so the lap limit (at least 1) cannot stop it.
+                        let dir = pos.fixed_dir[p].unwrap_or(Dir::Forward);
+                        let hand = pos.board[tr][tc] as u64;
+                        pos.board[tr][tc] = 0;
+                        rep.laps = 1;
+                        first_lap = Some((hand, (tr, tc), dir));
+                    }
                 }
             }
         } else {
@@ -459,125 +561,143 @@ impl Reference {
             let hand = pos.board[r][c] as u64;
             pos.board[r][c] = 0;
             rep.laps = 1;
-            first_lap = Some((hand, self.index(p, (r, c)), dir));
+            first_lap = Some((hand, (r, c), dir));
         }
 
-        if let Some((mut hand, mut at, dir)) = first_lap {
-            // Relay lap starts seen in this move: (board, landing hole).
-            let mut seen: HashSet<LapStart> = HashSet::new();
-            loop {
-                while hand > 0 {
-                    at = match dir {
-                        Dir::Forward => (at + 1) % n,
-                        Dir::Backward => (at + n - 1) % n,
-                    };
-                    let (r, c) = self.circuit[p][at];
-                    pos.board[r][c] += 1;
-                    rep.seeds_sown += 1;
-                    hand -= 1;
-                }
-                let landing = self.circuit[p][at];
-                let (lr, lc) = landing;
-                let was_empty = pos.board[lr][lc] == 1;
-
-                // Capture first, then relay, else the move ends.
-                let victims = self.victims(&pos.board, p, landing, was_empty, true);
-                let relay = victims.is_none() && !was_empty && self.relays(lr);
-                if victims.is_none() && !relay {
-                    rep.end = if was_empty {
-                        MoveEnd::EmptyHole
-                    } else {
-                        MoveEnd::NoRelay
-                    };
-                    break;
-                }
-                if relay && !seen.insert((flat(&pos.board), landing)) {
-                    rep.end = MoveEnd::Endless;
-                    rep.cycle = Some(self.cycle(&pos.board, p, landing, dir));
-                    pos.ended = Some(match self.s.endless_move {
-                        EndlessMove::Undecided => Ended::Endless,
-                        EndlessMove::MoverLoses => Ended::EndlessLost(1 - p),
-                    });
-                    break;
-                }
-                if rep.laps == self.s.lap_limit {
-                    rep.end = MoveEnd::LapLimit;
-                    pos.ended = Some(Ended::LapLimit);
-                    break;
-                }
-                hand = match victims {
-                    Some(v) => self.capture(pos, &mut rep, landing, &v),
-                    None => {
-                        let lifted = pos.board[lr][lc] as u64;
-                        pos.board[lr][lc] = 0;
-                        lifted
-                    }
-                };
-                rep.laps += 1;
-            }
+        if let Some((hand, from, dir)) = first_lap {
+            self.sow(pos, &mut rep, hand, from, dir);
         }
-
         pos.to_move = 1 - p;
         pos.plies += 1;
         rep
     }
 
-    /// Lifts the victims and the landing hole; returns the seeds in hand.
-    fn capture(
+    /// Sows `hand` seeds on from the hole `from` in direction `dir`, then
+    /// captures, relays or stops, lap after lap, until the move ends.
+    fn sow(&self, pos: &mut Pos, rep: &mut Report, mut hand: u64, from: (usize, usize), dir: Dir) {
+        let p = pos.to_move;
+        let path = self.path(p, dir);
+        let n = path.len();
+        let mut at = position_in(path, from);
+        // Relay lap starts seen in this move: (board, landing hole).
+        let mut seen: HashSet<LapStart> = HashSet::new();
+        loop {
+            while hand > 0 {
+                at = (at + 1) % n;
+                let (r, c) = path[at];
+                pos.board[r][c] += 1;
+                rep.seeds_sown += 1;
+                hand -= 1;
+            }
+            let landing = path[at];
+            let (lr, lc) = landing;
+            let was_empty = pos.board[lr][lc] == 1;
+
+            // Capture first, then relay, else the move ends.
+            let victims = self.victims(&pos.board, p, landing, was_empty, true);
+            if let Some(v) = &victims {
+                // A capture that leaves the opponent no seed ends the move
+                // and the game there, before the lap limit is asked: the
+                // move would not go on (docs/RULES.md §9).
+                let mut after = pos.clone();
+                let mut scratch = rep.clone();
+                self.take(&mut after, &mut scratch, landing, v);
+                if self.game_over_by_capture(&after, p) {
+                    *pos = after;
+                    *rep = scratch;
+                    rep.end = MoveEnd::OpponentEmpty;
+                    return;
+                }
+            }
+            let relay = victims.is_none() && !was_empty && self.relays(lr);
+            if victims.is_none() && !relay {
+                rep.end = if was_empty {
+                    MoveEnd::EmptyHole
+                } else {
+                    MoveEnd::NoRelay
+                };
+                return;
+            }
+            if relay && !seen.insert((flat(&pos.board), landing)) {
+                rep.end = MoveEnd::Endless;
+                rep.cycle = Some(self.cycle(&pos.board, p, landing, dir));
+                pos.ended = Some(match self.s.endless_move {
+                    EndlessMove::Undecided => Ended::Endless,
+                    EndlessMove::MoverLoses => Ended::EndlessLost(1 - p),
+                });
+                return;
+            }
+            if rep.laps == self.s.lap_limit {
+                rep.end = MoveEnd::LapLimit;
+                pos.ended = Some(Ended::LapLimit);
+                return;
+            }
+            if let Some(v) = &victims {
+                self.take(pos, rep, landing, v);
+            }
+            hand = pos.board[lr][lc] as u64;
+            pos.board[lr][lc] = 0;
+            rep.laps += 1;
+        }
+    }
+
+    /// Moves the victims' seeds into the hole `(lr, lc)` and counts the
+    /// capture.
+    fn take(
         &self,
         pos: &mut Pos,
         rep: &mut Report,
         (lr, lc): (usize, usize),
         victims: &[(usize, usize)],
-    ) -> u64 {
-        let mut hand = 0u64;
+    ) {
         for &(r, c) in victims {
-            hand += pos.board[r][c] as u64;
-            rep.seeds_captured += pos.board[r][c] as u64;
+            let seeds = pos.board[r][c];
+            rep.seeds_captured += seeds as u64;
             pos.board[r][c] = 0;
+            pos.board[lr][lc] += seeds;
         }
-        hand += pos.board[lr][lc] as u64;
-        pos.board[lr][lc] = 0;
         rep.captures += 1;
-        hand
+    }
+
+    /// Under `game_end = "opponent-empty"`, whether a capture by `p` has
+    /// just left the opponent without a seed (docs/RULES.md §9).
+    fn game_over_by_capture(&self, pos: &Pos, p: usize) -> bool {
+        self.s.game_end == GameEnd::OpponentEmpty && self.side_seeds(pos, 1 - p) == 0
     }
 
     /// Follows the relays of an endless move once round its cycle, from a
     /// relay lap start that repeated, without touching the position.
     fn cycle(&self, board: &[Vec<u32>], p: usize, landing: (usize, usize), dir: Dir) -> Cycle {
-        let n = self.circuit[p].len();
+        let path = self.path(p, dir);
+        let n = path.len();
         let mut b = board.to_vec();
-        let mut at = self.index(p, landing);
+        let mut at = position_in(path, landing);
         let mut cycle = Cycle {
             boards: Vec::new(),
             sown: Vec::new(),
         };
         loop {
             cycle.boards.push(b.clone());
-            let (r, c) = self.circuit[p][at];
+            let (r, c) = path[at];
             let hand = b[r][c];
             b[r][c] = 0;
             for _ in 0..hand {
-                at = match dir {
-                    Dir::Forward => (at + 1) % n,
-                    Dir::Backward => (at + n - 1) % n,
-                };
-                let (r, c) = self.circuit[p][at];
+                at = (at + 1) % n;
+                let (r, c) = path[at];
                 b[r][c] += 1;
             }
             cycle.sown.push(hand as u64);
-            if b == board && self.circuit[p][at] == landing {
+            if b == board && path[at] == landing {
                 return cycle;
             }
         }
     }
+}
 
-    fn index(&self, p: usize, hole: (usize, usize)) -> usize {
-        self.circuit[p]
-            .iter()
-            .position(|&h| h == hole)
-            .expect("the hole is on the mover's circuit")
-    }
+fn position_in(path: &[(usize, usize)], hole: (usize, usize)) -> usize {
+    path.iter()
+        .position(|&h| h == hole)
+        .expect("the hole is on the mover's circuit")
 }
 
 fn flat(board: &[Vec<u32>]) -> Vec<u16> {
