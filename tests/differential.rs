@@ -19,7 +19,10 @@ use std::collections::BTreeMap;
 use katro::engine::{Dir, Move, MoveEnd, Player, Position, Silent};
 use katro::notation::{board_text, move_name};
 use katro::rng::{GameRng, below, rng_from_seed};
-use katro::rules::{self, DirectionRule, Rules, parse_variant};
+use katro::rules::{
+    self, BackwardCircuit, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeedStep, Rules,
+    Settings, StepSowing, parse_variant,
+};
 use reference::{Pos, Reference};
 
 /// Custom variants: together with the presets, every value of every setting
@@ -208,6 +211,244 @@ capture_trigger = "empty"
 lap_limit = 20000
 "#,
     ),
+    // The five settings of issue 8. Mirrored circuits differ from reversed
+    // ones only with three or more rows a player.
+    (
+        "mirrored-each-6x6",
+        r#"
+[board]
+rows = 6
+holes = 6
+seeds = 2
+[rules]
+direction = "each-move"
+backward_circuit = "mirrored"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "mirrored-once-8x5",
+        r#"
+[board]
+rows = 8
+holes = 5
+seeds = 2
+[rules]
+start = "any"
+direction = "once-per-game"
+backward_circuit = "mirrored"
+capture_trigger = "either"
+capturing_row = "inner"
+victim = "whole-column"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "mirrored-play-out-6x3",
+        r#"
+[board]
+rows = 6
+holes = 3
+seeds = 2
+[rules]
+direction = "each-move"
+backward_circuit = "mirrored"
+game_end = "play-out"
+lap_limit = 20000
+"#,
+    ),
+    // all-ones: with one seed a hole, columns of ones are common.
+    (
+        "all-ones-innermost-empty-4x5",
+        r#"
+[board]
+rows = 4
+holes = 5
+seeds = 1
+[rules]
+capture_trigger = "empty"
+empty_landing_refusal = "all-ones"
+lone_seed = "straight"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "all-ones-innermost-either-6x6",
+        r#"
+[board]
+rows = 6
+holes = 6
+seeds = 1
+[rules]
+capture_trigger = "either"
+empty_landing_refusal = "all-ones"
+lone_seed = "diagonal"
+lone_seed_step = "no-failed-capture"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "all-ones-column-either-6x4",
+        r#"
+[board]
+rows = 6
+holes = 4
+seeds = 1
+[rules]
+direction = "each-move"
+backward_circuit = "mirrored"
+capture_trigger = "either"
+capturing_row = "inner"
+victim = "column"
+empty_landing_refusal = "all-ones"
+lone_seed = "diagonal"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "all-ones-column-empty-4x6",
+        r#"
+[board]
+rows = 4
+holes = 6
+seeds = 1
+[rules]
+start = "any"
+direction = "once-per-game"
+capture_trigger = "empty"
+capturing_row = "inner"
+victim = "column"
+empty_landing_refusal = "all-ones"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "all-ones-whole-empty-6x5",
+        r#"
+[board]
+rows = 6
+holes = 5
+seeds = 1
+[rules]
+capture_trigger = "empty"
+victim = "whole-column"
+empty_landing_refusal = "all-ones"
+lone_seed = "straight"
+lone_seed_step = "no-failed-capture"
+step_sowing = "chosen"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "all-ones-whole-either-4x4",
+        r#"
+[board]
+rows = 4
+holes = 4
+seeds = 1
+[rules]
+start = "any"
+capture_trigger = "either"
+capturing_row = "inner"
+victim = "whole-column"
+empty_landing_refusal = "all-ones"
+lone_seed = "straight"
+step_sowing = "chosen"
+lap_limit = 20000
+"#,
+    ),
+    // Lone seeds: small boards, one seed a hole.
+    (
+        "ludii-small-6x3",
+        r#"
+[board]
+rows = 6
+holes = 3
+seeds = 1
+[rules]
+direction = "each-move"
+backward_circuit = "mirrored"
+capturing_row = "inner"
+victim = "column"
+lone_seed = "straight"
+lone_seed_step = "no-failed-capture"
+step_sowing = "chosen"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "chosen-diagonal-once-4x4",
+        r#"
+[board]
+rows = 4
+holes = 4
+seeds = 1
+[rules]
+direction = "once-per-game"
+lone_seed = "diagonal"
+lone_seed_step = "no-failed-capture"
+step_sowing = "chosen"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "chosen-diagonal-mirrored-8x3",
+        r#"
+[board]
+rows = 8
+holes = 3
+seeds = 1
+[rules]
+direction = "once-per-game"
+backward_circuit = "mirrored"
+capturing_row = "inner"
+lone_seed = "diagonal"
+step_sowing = "chosen"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "no-failed-capture-forward-6x4",
+        r#"
+[board]
+rows = 6
+holes = 4
+seeds = 1
+[rules]
+direction = "once-per-game"
+lone_seed = "diagonal"
+lone_seed_step = "no-failed-capture"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "chosen-straight-play-out-4x3",
+        r#"
+[board]
+rows = 4
+holes = 3
+seeds = 1
+[rules]
+direction = "each-move"
+capture_trigger = "either"
+lone_seed = "straight"
+step_sowing = "chosen"
+game_end = "play-out"
+lap_limit = 20000
+"#,
+    ),
+    (
+        "play-out-4x4",
+        r#"
+[board]
+rows = 4
+holes = 4
+seeds = 2
+[rules]
+game_end = "play-out"
+lap_limit = 20000
+"#,
+    ),
 ];
 
 /// Presets too slow for the reference as shipped; their stand-in above.
@@ -221,6 +462,18 @@ struct Tally {
     laps: u64,
     captures: u64,
     steps: u64,
+    /// Second decisions of a turn under `step_sowing = "chosen"`.
+    continuations: u64,
+    /// Backward moves on a mirrored circuit of three or more rows a player,
+    /// where it differs from the reversed one.
+    mirrored_backward: u64,
+    /// Captures refused by `empty_landing_refusal = "all-ones"` alone.
+    all_ones_refusals: u64,
+    /// Lone-seed steps withheld by `lone_seed_step = "no-failed-capture"`.
+    withheld_steps: u64,
+    /// Moves under `game_end = "play-out"` that went on after a capture
+    /// took the opponent's last seed.
+    played_out: u64,
     ends: BTreeMap<&'static str, u64>,
     statuses: BTreeMap<&'static str, u64>,
 }
@@ -232,6 +485,11 @@ impl Tally {
         self.laps += other.laps;
         self.captures += other.captures;
         self.steps += other.steps;
+        self.continuations += other.continuations;
+        self.mirrored_backward += other.mirrored_backward;
+        self.all_ones_refusals += other.all_ones_refusals;
+        self.withheld_steps += other.withheld_steps;
+        self.played_out += other.played_out;
         for (k, v) in &other.ends {
             *self.ends.entry(k).or_default() += v;
         }
@@ -413,6 +671,17 @@ fn play_game(
         }
         let mv = elegal[below(rng, elegal.len())];
         let before = epos;
+        let mover = rpos.to_move;
+        tally.withheld_steps += reference.withheld_steps(&rpos) as u64;
+        tally.continuations += rpos.pending.is_some() as u64;
+        let backward = match mv.dir {
+            Some(d) => d == Dir::Backward,
+            None => !mv.is_step() && rpos.fixed_dir[mover] == Some(Dir::Backward),
+        };
+        let s = &rules.settings;
+        if backward && s.backward_circuit == BackwardCircuit::Mirrored && s.rows >= 6 {
+            tally.mirrored_backward += 1;
+        }
         let erep = rules.play_unchecked(&mut epos, mv, &mut Silent);
         let rrep = reference.play(&mut rpos, mv);
         history.push(mv);
@@ -420,6 +689,13 @@ fn play_game(
         tally.laps += erep.laps;
         tally.captures += erep.captures as u64;
         tally.steps += mv.is_step() as u64;
+        tally.all_ones_refusals += rrep.all_ones_refusals as u64;
+        if s.game_end == GameEnd::PlayOut
+            && rrep.captures > 0
+            && reference.side_seeds(&rpos, 1 - mover) == 0
+        {
+            tally.played_out += 1;
+        }
         *tally.ends.entry(erep.end.name()).or_default() += 1;
 
         let ereport = (
@@ -550,27 +826,53 @@ fn run_variant(rules: &Rules, games: u64, max_plies: u64, seed: u64) -> Result<T
 
 fn report(name: &str, t: &Tally) {
     println!(
-        "{name}: {} games, {} moves, {} laps, {} captures, {} lone-seed steps; move ends {:?}; \
-         game ends {:?}",
-        t.games, t.moves, t.laps, t.captures, t.steps, t.ends, t.statuses,
+        "{name}: {} games, {} moves, {} laps, {} captures, {} lone-seed steps, {} steps \
+         withheld, {} continuations, {} mirrored backward moves, {} all-ones refusals, {} \
+         moves played out past an empty opponent; move ends {:?}; game ends {:?}",
+        t.games,
+        t.moves,
+        t.laps,
+        t.captures,
+        t.steps,
+        t.withheld_steps,
+        t.continuations,
+        t.mirrored_backward,
+        t.all_ones_refusals,
+        t.played_out,
+        t.ends,
+        t.statuses,
     );
 }
 
 /// Runs every variant, prints what each exercised, and fails on the first
-/// disagreement, or at the end if the engine missed any endless move.
-fn check(variants: &[Rules], games: u64, max_plies: u64) -> Tally {
+/// disagreement. Returns the total and each variant's tally.
+fn check(variants: &[Rules], games: u64, max_plies: u64) -> (Tally, BTreeMap<String, Tally>) {
     let mut all = Tally::default();
+    let mut each = BTreeMap::new();
     for rules in variants {
         let seed = katro::rng::name_hash(&rules.name);
         match run_variant(rules, games, max_plies, seed) {
             Ok(t) => {
                 report(&rules.name, &t);
                 all.add(&t);
+                each.insert(rules.name.clone(), t);
             }
             Err(e) => panic!("engine and reference disagree\n{e}"),
         }
     }
-    all
+    (all, each)
+}
+
+/// Fails unless the named variant's games reached the feature `what`
+/// counts: a comparison that never met a rule proves nothing about it.
+fn reached(each: &BTreeMap<String, Tally>, name: &str, what: &str, count: fn(&Tally) -> u64) {
+    let t = each
+        .get(name)
+        .unwrap_or_else(|| panic!("no variant {name} was played"));
+    assert!(
+        count(t) > 0,
+        "{name}: no {what} in its games: the variant no longer exercises it"
+    );
 }
 
 #[test]
@@ -580,13 +882,27 @@ fn engine_matches_reference_on_every_preset() {
         .filter(|name| !SKIPPED_PRESETS.iter().any(|(n, _)| n == name))
         .map(|name| rules::preset(name).expect("listed presets exist"))
         .collect();
-    let all = check(&presets, 40 * scale(), 400);
+    let (all, each) = check(&presets, 40 * scale(), 400);
     // A harness that compared nothing would fail these.
     assert!(
         all.moves > 1000 && all.captures > 0,
         "too little was played"
     );
     assert!(all.steps > 0, "no lone-seed step was compared");
+    // The Ludii readings of issue 8, each met in its preset's games.
+    reached(&each, "katro-ludii", "continuation", |t| t.continuations);
+    reached(&each, "katro-ludii", "withheld step", |t| t.withheld_steps);
+    reached(&each, "katro-ludii", "mirrored backward move", |t| {
+        t.mirrored_backward
+    });
+    reached(&each, "katra-boaoaka-ludii", "all-ones refusal", |t| {
+        t.all_ones_refusals
+    });
+    for name in ["katro-6x6", "katro-ludii", "katra-boaoaka-ludii"] {
+        reached(&each, name, "opponent-empty end", |t| {
+            t.ends.get("opponent-empty").copied().unwrap_or(0)
+        });
+    }
 }
 
 #[test]
@@ -598,12 +914,14 @@ fn engine_matches_reference_on_custom_variants() {
                 .unwrap_or_else(|e| panic!("custom variant {name} is invalid: {e}"))
         })
         .collect();
-    let all = check(&variants, 25 * scale(), 300);
+    let (all, each) = check(&variants, 25 * scale(), 300);
     // Every way a move or a game can end must have been compared.
     for end in [
         MoveEnd::EmptyHole,
         MoveEnd::NoRelay,
         MoveEnd::Step,
+        MoveEnd::Continues,
+        MoveEnd::OpponentEmpty,
         MoveEnd::Endless,
         MoveEnd::LapLimit,
     ] {
@@ -619,6 +937,119 @@ fn engine_matches_reference_on_custom_variants() {
             "no game ended with status {status}"
         );
     }
+    // Each new setting value where it matters, in the variants written
+    // for it.
+    let mirrored = |t: &Tally| t.mirrored_backward;
+    reached(
+        &each,
+        "mirrored-each-6x6",
+        "mirrored backward move",
+        mirrored,
+    );
+    reached(
+        &each,
+        "mirrored-once-8x5",
+        "mirrored backward move",
+        mirrored,
+    );
+    reached(
+        &each,
+        "mirrored-play-out-6x3",
+        "mirrored backward move",
+        mirrored,
+    );
+    reached(
+        &each,
+        "chosen-diagonal-mirrored-8x3",
+        "mirrored backward move",
+        mirrored,
+    );
+    let refusals = |t: &Tally| t.all_ones_refusals;
+    for name in [
+        "all-ones-innermost-empty-4x5",
+        "all-ones-innermost-either-6x6",
+        "all-ones-column-either-6x4",
+        "all-ones-column-empty-4x6",
+        "all-ones-whole-empty-6x5",
+        "all-ones-whole-either-4x4",
+    ] {
+        reached(&each, name, "all-ones refusal", refusals);
+    }
+    let withheld = |t: &Tally| t.withheld_steps;
+    let continued = |t: &Tally| t.continuations;
+    let steps = |t: &Tally| t.steps;
+    for name in [
+        "all-ones-innermost-either-6x6",
+        "ludii-small-6x3",
+        "chosen-diagonal-once-4x4",
+        "no-failed-capture-forward-6x4",
+    ] {
+        reached(&each, name, "withheld step", withheld);
+        reached(&each, name, "lone-seed step", steps);
+    }
+    for name in [
+        "all-ones-whole-empty-6x5",
+        "all-ones-whole-either-4x4",
+        "ludii-small-6x3",
+        "chosen-diagonal-once-4x4",
+        "chosen-diagonal-mirrored-8x3",
+        "chosen-straight-play-out-4x3",
+    ] {
+        reached(&each, name, "continuation", continued);
+    }
+    let played_out = |t: &Tally| t.played_out;
+    for name in [
+        "mirrored-play-out-6x3",
+        "chosen-straight-play-out-4x3",
+        "play-out-4x4",
+    ] {
+        reached(
+            &each,
+            name,
+            "move played on past an empty opponent",
+            played_out,
+        );
+    }
+}
+
+/// Between them the presets and the custom variants use every value of
+/// the five settings of issue 8 (and the tests above check that each is
+/// reached in play).
+#[test]
+fn every_value_of_the_new_settings_is_compared() {
+    let mut all: Vec<Settings> = rules::preset_names()
+        .into_iter()
+        .map(|name| rules::preset(name).expect("listed presets exist").settings)
+        .collect();
+    for (name, text) in CUSTOM {
+        all.push(
+            parse_variant("custom.toml", text, name)
+                .expect("valid")
+                .settings,
+        );
+    }
+    let has = |f: &dyn Fn(&Settings) -> bool| all.iter().any(f);
+    assert!(has(&|s| s.game_end == GameEnd::OpponentEmpty));
+    assert!(has(&|s| s.game_end == GameEnd::PlayOut));
+    assert!(has(&|s| s.backward_circuit == BackwardCircuit::Reversed
+        && s.direction != DirectionRule::Forward
+        && s.rows >= 6));
+    assert!(has(&|s| s.backward_circuit == BackwardCircuit::Mirrored
+        && s.direction == DirectionRule::EachMove
+        && s.rows == 6));
+    assert!(has(&|s| s.backward_circuit == BackwardCircuit::Mirrored
+        && s.direction == DirectionRule::OncePerGame
+        && s.rows == 8));
+    assert!(has(
+        &|s| s.empty_landing_refusal == EmptyLandingRefusal::BelowMinimum
+    ));
+    assert!(has(
+        &|s| s.empty_landing_refusal == EmptyLandingRefusal::AllOnes
+    ));
+    assert!(has(&|s| s.lone_seed_step == LoneSeedStep::Always));
+    assert!(has(&|s| s.lone_seed_step == LoneSeedStep::NoFailedCapture));
+    assert!(has(&|s| s.step_sowing == StepSowing::Forward));
+    assert!(has(&|s| s.step_sowing == StepSowing::Chosen));
 }
 
 /// Every preset skipped above has a stand-in with the same rules but lower
@@ -745,7 +1176,10 @@ fn reference_plays_the_briefs_worked_examples() {
 /// move is endless (brief §6): the lap limit is only a last resort.
 #[test]
 fn short_relay_cycle_is_endless_not_lap_limit() {
-    let text = "[board]\nrows = 2\nholes = 2\nlayout = [[1, 2], [1, 0]]\n[rules]\nlap_limit = 30\n";
+    // Played out: under the default game_end the capture of a2, North's
+    // only seed, would end the move and the game there.
+    let text = "[board]\nrows = 2\nholes = 2\nlayout = [[1, 2], [1, 0]]\n[rules]\n\
+                game_end = \"play-out\"\nlap_limit = 30\n";
     let rules = parse_variant("tiny.toml", text, "tiny").expect("valid variant");
     let a1 = Move::sow(rules.hole_at(0, 0), None);
 

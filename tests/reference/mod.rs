@@ -56,6 +56,9 @@ pub struct Report {
     pub end: MoveEnd,
     /// For an endless move: the cycle it fell into, from the repeated state.
     pub cycle: Option<Cycle>,
+    /// Captures refused by `empty_landing_refusal = "all-ones"` alone, so
+    /// that tests can show the rule was reached.
+    pub all_ones_refusals: u32,
 }
 
 /// The relay laps of an endless move's cycle, starting from the state that
@@ -286,41 +289,61 @@ impl Reference {
             }
         }
 
-        // The lone-seed step: the mover's whole side holds one seed, not in
-        // the inner row; it steps one row deeper (brief §4).
-        if self.s.lone_seed != LoneSeed::None && self.side_seeds(pos, p) == 1 {
-            let mut lone = None;
-            for &(r, c) in &self.circuit[p] {
-                if b[r][c] == 1 {
-                    lone = Some((r, c));
-                }
-            }
-            let (r, c) = lone.expect("a side holding one seed has a hole holding it");
-            let d = self.depth(r);
-            if d + 1 < self.depths {
-                let to_row = self.row_of(p, d + 1);
-                let from = self.hole(r, c);
-                let mut targets = Vec::new();
-                match self.s.lone_seed {
-                    LoneSeed::Diagonal => {
-                        if c > 0 {
-                            targets.push(c - 1);
-                        }
-                        if c + 1 < self.cols {
-                            targets.push(c + 1);
-                        }
-                    }
-                    LoneSeed::Straight => targets.push(c),
-                    LoneSeed::None => {}
-                }
-                for tc in targets {
-                    if self.step_offered(pos, (r, c), (to_row, tc)) {
-                        moves.push(Move::step(from, self.hole(to_row, tc)));
-                    }
-                }
+        // Lone-seed steps come last.
+        for (from, to) in self.lone_steps(pos) {
+            if self.step_offered(pos, from, to) {
+                moves.push(Move::step(self.hole(from.0, from.1), self.hole(to.0, to.1)));
             }
         }
         moves
+    }
+
+    /// Every step the `lone_seed` shape allows, offered or not: the
+    /// mover's whole side holds one seed, not in the inner row, and it may
+    /// step one row deeper (brief §4, docs/RULES.md §7).
+    fn lone_steps(&self, pos: &Pos) -> Vec<((usize, usize), (usize, usize))> {
+        let p = pos.to_move;
+        let mut steps = Vec::new();
+        if self.s.lone_seed == LoneSeed::None || self.side_seeds(pos, p) != 1 {
+            return steps;
+        }
+        let mut lone = None;
+        for &(r, c) in &self.circuit[p] {
+            if pos.board[r][c] == 1 {
+                lone = Some((r, c));
+            }
+        }
+        let (r, c) = lone.expect("a side holding one seed has a hole holding it");
+        let d = self.depth(r);
+        if d + 1 >= self.depths {
+            return steps;
+        }
+        let to_row = self.row_of(p, d + 1);
+        match self.s.lone_seed {
+            LoneSeed::Diagonal => {
+                if c > 0 {
+                    steps.push(((r, c), (to_row, c - 1)));
+                }
+                if c + 1 < self.cols {
+                    steps.push(((r, c), (to_row, c + 1)));
+                }
+            }
+            LoneSeed::Straight => steps.push(((r, c), (to_row, c))),
+            LoneSeed::None => {}
+        }
+        steps
+    }
+
+    /// How many of the steps the shape allows `lone_seed_step` withholds
+    /// here, so that tests can show the rule was reached.
+    pub fn withheld_steps(&self, pos: &Pos) -> usize {
+        if pos.pending.is_some() {
+            return 0;
+        }
+        self.lone_steps(pos)
+            .into_iter()
+            .filter(|&(from, to)| !self.step_offered(pos, from, to))
+            .count()
     }
 
     /// `lone_seed_step`: under `no-failed-capture` a step into a row that
@@ -374,9 +397,39 @@ impl Reference {
         &self,
         b: &[Vec<u32>],
         p: usize,
+        landing: (usize, usize),
+        was_empty: bool,
+        check_trigger: bool,
+    ) -> Option<Vec<(usize, usize)>> {
+        self.victims_under(b, p, landing, was_empty, check_trigger, true)
+    }
+
+    /// Whether `empty_landing_refusal = "all-ones"`, and nothing else,
+    /// stops this landing from capturing.
+    fn refused_by_all_ones(
+        &self,
+        b: &[Vec<u32>],
+        p: usize,
+        landing: (usize, usize),
+        was_empty: bool,
+        check_trigger: bool,
+    ) -> bool {
+        self.victims_under(b, p, landing, was_empty, check_trigger, false)
+            .is_some()
+            && self
+                .victims(b, p, landing, was_empty, check_trigger)
+                .is_none()
+    }
+
+    /// [`Reference::victims`], with the `all-ones` refusal applied or not.
+    fn victims_under(
+        &self,
+        b: &[Vec<u32>],
+        p: usize,
         (row, col): (usize, usize),
         was_empty: bool,
         check_trigger: bool,
+        refusal: bool,
     ) -> Option<Vec<(usize, usize)>> {
         if check_trigger {
             let fires = match self.s.capture_trigger {
@@ -445,7 +498,7 @@ impl Reference {
         // `all-ones`: after an empty landing (a step's hole was empty too),
         // no capture when every opponent hole of the column holds exactly
         // one seed, whichever holes the victim rule takes (docs/RULES.md §5).
-        if was_empty && self.s.empty_landing_refusal == EmptyLandingRefusal::AllOnes {
+        if refusal && was_empty && self.s.empty_landing_refusal == EmptyLandingRefusal::AllOnes {
             let mut all_ones = true;
             for dd in 0..self.depths {
                 if b[self.row_of(q, dd)][col] != 1 {
@@ -495,6 +548,7 @@ impl Reference {
             seeds_sown: 0,
             end: MoveEnd::EmptyHole,
             cycle: None,
+            all_ones_refusals: 0,
         };
 
         // What the first sowing lap carries, where it starts and which way
@@ -517,6 +571,9 @@ impl Reference {
             let was_empty = pos.board[tr][tc] == 0;
             pos.board[tr][tc] += 1;
             // The step is not a sowing lap: laps count from its capture.
+            if self.refused_by_all_ones(&pos.board, p, (tr, tc), was_empty, false) {
+                rep.all_ones_refusals += 1;
+            }
             match self.victims(&pos.board, p, (tr, tc), was_empty, false) {
                 None => {
                     rep.end = MoveEnd::Step;
@@ -595,6 +652,9 @@ impl Reference {
 
             // Capture first, then relay, else the move ends.
             let victims = self.victims(&pos.board, p, landing, was_empty, true);
+            if self.refused_by_all_ones(&pos.board, p, landing, was_empty, true) {
+                rep.all_ones_refusals += 1;
+            }
             if let Some(v) = &victims {
                 // A capture that leaves the opponent no seed ends the move
                 // and the game there, before the lap limit is asked: the
