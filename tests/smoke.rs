@@ -33,6 +33,18 @@ fn seeds(rules: &Rules, pos: &katro::Position) -> u32 {
     (0..rules.hole_count()).map(|h| pos.seeds(h) as u32).sum()
 }
 
+/// Seeds on each side, South first: South owns rows 1..R/2.
+fn sides(rules: &Rules, pos: &katro::Position) -> [u32; 2] {
+    let s = &rules.settings;
+    let mut out = [0; 2];
+    for row in 0..s.rows {
+        for col in 0..s.holes {
+            out[(row >= s.rows / 2) as usize] += pos.seeds(rules.hole_at(row, col)) as u32;
+        }
+    }
+    out
+}
+
 /// Plays `games` random games and returns how many ended in each status.
 fn smoke(name: &str, games: u64) -> BTreeMap<&'static str, u64> {
     let rules = capped(name);
@@ -74,8 +86,23 @@ fn smoke(name: &str, games: u64) -> BTreeMap<&'static str, u64> {
                 ));
             }
             Status::PlyLimit => assert_eq!(pos.plies(), rules.settings.ply_limit),
-            Status::EndlessMove => assert_eq!(last_end, Some(MoveEnd::Endless)),
-            Status::LapLimit => assert_eq!(last_end, Some(MoveEnd::LapLimit)),
+            Status::EndlessMove | Status::LapLimit => {
+                let end = if status == Status::EndlessMove {
+                    MoveEnd::Endless
+                } else {
+                    MoveEnd::LapLimit
+                };
+                assert_eq!(last_end, Some(end), "{name} game {game}");
+                // Every preset ends the game the moment a capture empties a
+                // side (game_end = "opponent-empty"), and sowing never
+                // empties the mover's own side: an undecided game with a
+                // side empty would be a win reported as undecided.
+                assert!(
+                    !sides(&rules, &pos).contains(&0),
+                    "{name} game {game}: {} with a side empty",
+                    status.name()
+                );
+            }
             Status::Ongoing => unreachable!("the loop ends only on a finished game"),
         }
         *tally.entry(status.name()).or_insert(0) += 1;
@@ -100,6 +127,7 @@ const GAMES: &[(&str, u64)] = &[
     ("katro-wikipedia", 200),
     ("katro-ludii", 3000),
     ("katra-boaoaka-4x8", 3000),
+    ("katra-boaoaka-ludii", 3000),
 ];
 
 fn games(name: &str) -> u64 {
@@ -157,4 +185,9 @@ fn katro_ludii() {
 #[test]
 fn katra_boaoaka_4x8() {
     smoke("katra-boaoaka-4x8", games("katra-boaoaka-4x8"));
+}
+
+#[test]
+fn katra_boaoaka_ludii() {
+    smoke("katra-boaoaka-ludii", games("katra-boaoaka-ludii"));
 }
