@@ -560,6 +560,17 @@ fn check_status(
     if pos.plies() >= rules.settings.ply_limit && !legal.is_empty() {
         return Err("moves listed after the ply limit".into());
     }
+    if let Some(h) = pos.pending() {
+        // The second decision of a turn: only the two continuations.
+        let expected = [
+            Move::sow(h, Some(Dir::Forward)),
+            Move::sow(h, Some(Dir::Backward)),
+        ];
+        if legal != expected || rules.owner(h) != p || pos.seeds(h) == 0 {
+            return Err(format!("continuations of {h}: {legal:?}"));
+        }
+        return Ok(());
+    }
     let choose = match rules.settings.direction {
         DirectionRule::Forward => false,
         DirectionRule::EachMove => true,
@@ -606,12 +617,40 @@ pub fn check_move(
     if seed_total(rules, &after) != rules.total_seeds() {
         return fail(format!("{} seeds after", seed_total(rules, &after)));
     }
-    if after.plies() != pos.plies() + 1 || after.to_move() != pos.to_move().other() {
+    let p = pos.to_move();
+    if report.end == MoveEnd::Continues {
+        if s.step_sowing != StepSowing::Chosen
+            || !mv.is_step()
+            || after.pending() != Some(mv.to as usize)
+            || after.plies() != pos.plies()
+            || after.to_move() != p
+            || report.captures != 1
+            || report.laps != 0
+        {
+            return fail("a paused turn that should not pause".into());
+        }
+    } else if after.plies() != pos.plies() + 1
+        || after.to_move() != p.other()
+        || after.pending().is_some()
+    {
         return fail("the turn did not pass".into());
     }
-    let p = pos.to_move();
+    // Under `opponent-empty` a move leaves the opponent without a seed
+    // exactly when it ends that way, and wins.
+    let emptied = rules.side_seeds(&after, p.other()) == 0;
+    if (report.end == MoveEnd::OpponentEmpty)
+        != (emptied && s.game_end == GameEnd::OpponentEmpty && after.pending().is_none())
+        || (report.end == MoveEnd::OpponentEmpty && rules.status(&after) != Status::Won(p))
+    {
+        return fail(format!(
+            "opponent emptied {emptied}, status {:?}",
+            rules.status(&after)
+        ));
+    }
     let fixed = match (s.direction, mv.is_step(), pos.fixed_dir(p)) {
-        (DirectionRule::OncePerGame, false, None) => Some(mv.dir.unwrap_or(Dir::Forward)),
+        (DirectionRule::OncePerGame, false, None) if pos.pending().is_none() => {
+            Some(mv.dir.unwrap_or(Dir::Forward))
+        }
         (_, _, d) => d,
     };
     if after.fixed_dir(p) != fixed || after.fixed_dir(p.other()) != pos.fixed_dir(p.other()) {
@@ -622,9 +661,10 @@ pub fn check_move(
     }
     if report.laps > s.lap_limit
         || (report.end == MoveEnd::LapLimit && report.laps != s.lap_limit)
-        || report.captures as u64 > report.laps
+        // A capture that ends the game or pauses the turn sows no lap.
+        || report.captures as u64 > report.laps + 1
         || report.seeds_sown < report.laps
-        || (report.end == MoveEnd::Step) != (mv.is_step() && report.laps == 0)
+        || (report.end == MoveEnd::Step) != (mv.is_step() && report.laps == 0 && report.captures == 0)
         || (!mv.is_step() && report.laps == 0)
     {
         return fail("incoherent report".into());

@@ -2,8 +2,8 @@
 //! describe. No I/O, no global state, no heap allocation on the move path.
 
 use crate::rules::{
-    CaptureTrigger, CapturingRow, DirectionRule, EndlessMove, LoneSeed, Relay, Rules, Singletons,
-    StartRule, VictimRule,
+    CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, EndlessMove, GameEnd,
+    LoneSeed, LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
 };
 
 /// Largest board: 8 rows of 16 holes.
@@ -193,6 +193,10 @@ pub struct Position {
     fixed_dir: [Option<Dir>; 2],
     plies: u32,
     ended: Option<Ended>,
+    /// The hole a capturing lone-seed step entered, while its player has
+    /// still to choose the direction of the sowing on (`step_sowing =
+    /// "chosen"`); [`NO_HOLE`] otherwise.
+    pending: u8,
 }
 
 impl Position {
@@ -214,6 +218,12 @@ impl Position {
     pub fn ended(&self) -> Option<Ended> {
         self.ended
     }
+    /// The hole whose seeds the player to move must sow on, in a direction
+    /// of their choice, to finish a turn begun by a capturing lone-seed
+    /// step (RULES.md §7); `None` at the start of a turn.
+    pub fn pending(&self) -> Option<usize> {
+        (self.pending != NO_HOLE).then_some(self.pending as usize)
+    }
 }
 
 fn occupancy(holes: &[u16; MAX_HOLES]) -> u128 {
@@ -233,11 +243,11 @@ pub enum MoveEnd {
     NoRelay,
     /// A lone-seed step that did not capture.
     Step,
-    /// A capturing step under `step_sowing = "chosen"`: the same player
-    /// now chooses the direction of the sowing on (docs/RULES.md §7).
+    /// A capturing lone-seed step under `step_sowing = "chosen"`: the same
+    /// player now chooses the direction of the sowing on (RULES.md §7).
     Continues,
-    /// A capture took the opponent's last seed: the game ends at once
-    /// (docs/RULES.md §9).
+    /// A capture left the opponent without a seed under `game_end =
+    /// "opponent-empty"`: the move and the game are over (RULES.md §9).
     OpponentEmpty,
     /// The mover's side repeated a state: the relays would cycle for ever.
     Endless,
@@ -388,10 +398,7 @@ impl<'a> Lapper<'a> {
             circuit: &t.circuit[pi][di],
             zp: &t.zprefix[pi][di],
             op: &t.occ_prefix[pi][di],
-            at: match dir {
-                Dir::Forward => t.circuit_index[from] as usize,
-                Dir::Backward => t.side - 1 - t.circuit_index[from] as usize,
-            },
+            at: t.circuit_index[di][from] as usize,
             n,
             fp: 0,
             r: Report {
@@ -595,6 +602,7 @@ impl Rules {
             fixed_dir: [None, None],
             plies: 0,
             ended: None,
+            pending: NO_HOLE,
         }
     }
 
@@ -628,6 +636,7 @@ impl Rules {
             fixed_dir,
             plies,
             ended: None,
+            pending: NO_HOLE,
         };
         p.holes[..holes.len()].copy_from_slice(holes);
         p.occ = occupancy(&p.holes);
@@ -739,6 +748,12 @@ impl Rules {
         let p = pos.to_move;
         let pi = p.index();
         let t = &self.t;
+        if pos.pending != NO_HOLE {
+            shape.holes = t.bit[pos.pending as usize];
+            shape.dirs = [Some(Dir::Forward), Some(Dir::Backward)];
+            shape.ndirs = 2;
+            return shape;
+        }
         let side = pos.occ & t.side_mask[pi];
         if side == 0 {
             return shape;
@@ -779,8 +794,10 @@ impl Rules {
                 let row = t.row_of[pi][d + 1] as usize;
                 let c = t.column[h] as usize;
                 let mut push = |to: usize| {
-                    shape.steps[shape.nsteps] = Move::step(h, to);
-                    shape.nsteps += 1;
+                    if self.step_offered(pos, p, h, to) {
+                        shape.steps[shape.nsteps] = Move::step(h, to);
+                        shape.nsteps += 1;
+                    }
                 };
                 match self.settings.lone_seed {
                     LoneSeed::Diagonal => {
@@ -797,6 +814,20 @@ impl Rules {
             }
         }
         shape
+    }
+
+    /// Whether the lone seed in `from` may step to `to` under
+    /// `lone_seed_step` (RULES.md §7): under `no-failed-capture`, not into
+    /// a row that may capture when the step would not capture.
+    fn step_offered(&self, pos: &Position, p: Player, from: usize, to: usize) -> bool {
+        if self.settings.lone_seed_step == LoneSeedStep::Always {
+            return true;
+        }
+        let mut after = *pos;
+        after.holes[from] -= 1;
+        after.holes[to] += 1;
+        after.occ = (after.occ & !self.t.bit[from]) | self.t.bit[to];
+        !self.may_capture_from(&after, p, to) || self.victims(&after, p, to, true).is_some()
     }
 
     /// Plays a move after checking it is legal.
@@ -826,7 +857,17 @@ impl Rules {
         obs: &mut O,
     ) -> MoveReport {
         let p = pos.to_move;
-        let report = if mv.is_step() {
+        let report = if pos.pending != NO_HOLE {
+            // The second decision of a turn begun by a capturing step: sow
+            // the entered hole on in the chosen direction (RULES.md §7).
+            let h = pos.pending as usize;
+            pos.pending = NO_HOLE;
+            let n = pos.holes[h] as u64;
+            pos.holes[h] = 0;
+            pos.occ &= !self.t.bit[h];
+            obs.lap(LapKind::Start, h, n);
+            self.sow_laps(pos, p, mv.dir.unwrap_or(Dir::Forward), h, n, obs)
+        } else if mv.is_step() {
             self.play_step(pos, p, mv, obs)
         } else {
             let dir = match self.settings.direction {
@@ -848,6 +889,10 @@ impl Rules {
             obs.lap(LapKind::Start, h, n);
             self.sow_laps(pos, p, dir, h, n, obs)
         };
+        if report.end == MoveEnd::Continues {
+            // The turn goes on: the same player, the same ply.
+            return report;
+        }
         pos.plies += 1;
         pos.to_move = p.other();
         match report.end {
@@ -885,8 +930,27 @@ impl Rules {
         pos.occ = (pos.occ & !(1u128 << from)) | 1u128 << to;
         obs.step(from, to);
         // The entered hole was empty: the lone seed is the mover's only one.
-        // The capture trigger does not apply to a step (rules brief §4).
+        // The capture trigger does not apply to a step (RULES.md §7).
         if let Some(v) = self.victims(pos, p, to, true) {
+            let paused = if self.ends_game(pos, p, &v) {
+                Some(MoveEnd::OpponentEmpty)
+            } else if self.settings.step_sowing == StepSowing::Chosen {
+                pos.pending = to as u8;
+                Some(MoveEnd::Continues)
+            } else {
+                None
+            };
+            if let Some(end) = paused {
+                self.capture_in_place(pos, to, &v, obs);
+                obs.end(end);
+                return MoveReport {
+                    laps: 0,
+                    captures: 1,
+                    seeds_captured: v.total,
+                    seeds_sown: 0,
+                    end,
+                };
+            }
             let dir = self.step_dir(pos, p);
             let n = self.lift_capture(pos, to, &v, obs);
             let mut r = self.sow_laps(pos, p, dir, to, n, obs);
@@ -939,12 +1003,7 @@ impl Rules {
     ) -> Option<Victims> {
         let t = &self.t;
         let s = &self.settings;
-        let d = t.depth[landing] as usize;
-        let row_ok = match s.capturing_row {
-            CapturingRow::Inner => d + 1 == t.depths,
-            CapturingRow::InnermostNonEmpty => pos.occ & t.deeper[p.index()][d] == 0,
-        };
-        if !row_ok {
+        if !self.may_capture_from(pos, p, landing) {
             return None;
         }
         let o = p.other().index();
@@ -991,10 +1050,60 @@ impl Rules {
         };
         // An empty victim hole (innermost-row rule) leaves total at 0.
         if v.total == 0 || v.total < min as u64 {
-            None
-        } else {
-            Some(v)
+            return None;
         }
+        if was_empty
+            && s.empty_landing_refusal == EmptyLandingRefusal::AllOnes
+            && column.iter().all(|&h| pos.holes[h as usize] == 1)
+        {
+            return None;
+        }
+        Some(v)
+    }
+
+    /// Whether `landing` lies in a row the mover may capture from
+    /// (`capturing_row`, RULES.md §5), judged on the board as it is now.
+    #[inline(always)]
+    fn may_capture_from(&self, pos: &Position, p: Player, landing: usize) -> bool {
+        let t = &self.t;
+        let d = t.depth[landing] as usize;
+        match self.settings.capturing_row {
+            CapturingRow::Inner => d + 1 == t.depths,
+            CapturingRow::InnermostNonEmpty => pos.occ & t.deeper[p.index()][d] == 0,
+        }
+    }
+
+    /// Whether the capture of `v` would leave the mover's opponent without
+    /// a seed, so that under `game_end = "opponent-empty"` it ends the
+    /// game (RULES.md §9).
+    fn ends_game(&self, pos: &Position, p: Player, v: &Victims) -> bool {
+        if self.settings.game_end != GameEnd::OpponentEmpty {
+            return false;
+        }
+        let taken = v.holes[..v.len]
+            .iter()
+            .fold(0u128, |m, &h| m | self.t.bit[h as usize]);
+        pos.occ & self.t.side_mask[p.other().index()] & !taken == 0
+    }
+
+    /// A capture whose seeds are not sown on: the victims' seeds join the
+    /// landing hole's (at the game's end, or before the player chooses the
+    /// direction of a step's sowing on).
+    fn capture_in_place<O: Observer>(
+        &self,
+        pos: &mut Position,
+        landing: usize,
+        v: &Victims,
+        obs: &mut O,
+    ) {
+        let mut list = [(0usize, 0u16); crate::rules::MAX_ROWS / 2];
+        for (i, &h) in v.holes[..v.len].iter().enumerate() {
+            list[i] = (h as usize, pos.holes[h as usize]);
+            pos.holes[h as usize] = 0;
+            pos.occ &= !self.t.bit[h as usize];
+        }
+        obs.capture(landing, pos.holes[landing] as u64, &list[..v.len]);
+        pos.holes[landing] += v.total as u16;
     }
 
     /// Sows `n` seeds lifted from `from` and every relay and capture lap
@@ -1051,6 +1160,13 @@ impl Rules {
                     return Err(lap.r.finish(end));
                 }
                 Landing::Capture(h, v) => {
+                    if self.ends_game(pos, lap.p, &v) {
+                        self.capture_in_place(pos, h, &v, obs);
+                        lap.r.captures += 1;
+                        lap.r.seeds_captured += v.total;
+                        obs.end(MoveEnd::OpponentEmpty);
+                        return Err(lap.r.finish(MoveEnd::OpponentEmpty));
+                    }
                     if lap.r.laps >= self.settings.lap_limit {
                         // A capture here means no state repeated so far.
                         obs.end(MoveEnd::LapLimit);
@@ -1190,6 +1306,9 @@ impl Rules {
         m.occ = occupancy(&m.holes);
         m.to_move = pos.to_move.other();
         m.fixed_dir = [pos.fixed_dir[1], pos.fixed_dir[0]];
+        if pos.pending != NO_HOLE {
+            m.pending = (n - 1 - pos.pending as usize) as u8;
+        }
         m.ended = pos.ended.map(|e| match e {
             Ended::EndlessMoveLost(w) => Ended::EndlessMoveLost(w.other()),
             other => other,

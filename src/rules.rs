@@ -919,10 +919,11 @@ pub(crate) struct Tables {
     pub side: usize,
     /// `circuit[player][dir]`: hole indices in sowing order, written out
     /// twice so a lap of fewer seeds than the circuit never wraps; `dir` 0
-    /// is forward, 1 backward (the forward circuit reversed).
+    /// is forward, 1 backward (as `backward_circuit` says, RULES.md §2).
     pub circuit: [[[u8; 2 * MAX_SIDE]; 2]; 2],
-    /// Position of a hole in its owner's forward circuit.
-    pub circuit_index: [u8; MAX_HOLES],
+    /// `circuit_index[dir][hole]`: position of a hole in its owner's
+    /// circuit of that direction.
+    pub circuit_index: [[u8; MAX_HOLES]; 2],
     pub owner: [Player; MAX_HOLES],
     /// 0 is the owner's outer row, `depths - 1` the inner row.
     pub depth: [u8; MAX_HOLES],
@@ -1002,6 +1003,11 @@ impl Rules {
     pub fn circuit(&self, player: Player) -> &[u8] {
         &self.t.circuit[player.index()][0][..self.t.side]
     }
+    /// A player's holes in sowing order in a direction: backward follows
+    /// `backward_circuit` (RULES.md §2).
+    pub fn circuit_in(&self, player: Player, dir: crate::engine::Dir) -> &[u8] {
+        &self.t.circuit[player.index()][dir as usize][..self.t.side]
+    }
     /// The hole turned through 180 degrees.
     pub fn mirror_hole(&self, hole: usize) -> usize {
         self.t.holes - 1 - hole
@@ -1025,7 +1031,7 @@ impl Tables {
             depths,
             side,
             circuit: [[[0; 2 * MAX_SIDE]; 2]; 2],
-            circuit_index: [0; MAX_HOLES],
+            circuit_index: [[0; MAX_HOLES]; 2],
             owner: [Player::South; MAX_HOLES],
             depth: [0; MAX_HOLES],
             column: [0; MAX_HOLES],
@@ -1057,27 +1063,33 @@ impl Tables {
             }
         }
         // South's forward circuit: row 1 a→last, row 2 last→a, and so on;
-        // North's is South's turned through 180 degrees (rules brief §2).
+        // North's is South's turned through 180 degrees (RULES.md §2).
         let mut i = 0;
         for d in 0..depths {
             for k in 0..cols {
                 let c = if d % 2 == 0 { k } else { cols - 1 - k };
                 let south = d * cols + c;
-                let north = holes - 1 - south;
+                let mirrored = d * cols + (cols - 1 - c);
                 t.circuit[0][0][i] = south as u8;
-                t.circuit[1][0][i] = north as u8;
-                t.circuit_index[south] = i as u8;
-                t.circuit_index[north] = i as u8;
+                t.circuit[1][0][i] = (holes - 1 - south) as u8;
+                if s.backward_circuit == BackwardCircuit::Mirrored {
+                    t.circuit[0][1][i] = mirrored as u8;
+                    t.circuit[1][1][i] = (holes - 1 - mirrored) as u8;
+                }
                 i += 1;
             }
         }
         for p in 0..2 {
-            for j in 0..side {
-                t.circuit[p][1][j] = t.circuit[p][0][side - 1 - j];
+            if s.backward_circuit == BackwardCircuit::Reversed {
+                for j in 0..side {
+                    t.circuit[p][1][j] = t.circuit[p][0][side - 1 - j];
+                }
             }
             for d in 0..2 {
                 for j in 0..side {
-                    t.circuit[p][d][side + j] = t.circuit[p][d][j];
+                    let h = t.circuit[p][d][j];
+                    t.circuit[p][d][side + j] = h;
+                    t.circuit_index[d][h as usize] = j as u8;
                 }
             }
         }

@@ -72,8 +72,16 @@ fn play(rules: &Rules, pos: &Position, mv: &str) -> (Position, MoveReport) {
         total_before,
         "seeds conserved"
     );
-    assert_eq!(after.plies(), pos.plies() + 1);
-    assert_eq!(after.to_move(), pos.to_move().other());
+    // A capturing step under `step_sowing = "chosen"` pauses the turn
+    // (RULES.md §7); every other move passes it.
+    let passes = (report.end != MoveEnd::Continues) as u32;
+    assert_eq!(after.plies(), pos.plies() + passes);
+    let to_move = if passes == 1 {
+        pos.to_move().other()
+    } else {
+        pos.to_move()
+    };
+    assert_eq!(after.to_move(), to_move);
     (after, report)
 }
 
@@ -1032,24 +1040,26 @@ fn min_victim_seeds_after_empty_one() {
     let rules = variant(
         4,
         4,
-        "capture_trigger = \"either\"\nmin_victim_seeds_after_empty = 1",
+        // Played out: under the default game end the first capture, which
+        // leaves North only a4, would not end the game, but the second
+        // would, before its seeds are sown (see `game_end_*`).
+        "capture_trigger = \"either\"\nmin_victim_seeds_after_empty = 1\ngame_end = \"play-out\"",
     );
     let pos = at(&rules, AFTER_EMPTY_POS, Player::South);
     // c2 was empty and takes c3 (1): 2 from c2: b2 a2; a2 was empty; row 3
-    // is now empty, so a2 faces a4 (1) and takes it. North has no seed
-    // left: under the default game_end the move and the game end there,
-    // a4's seed staying in a2 beside the landing seed (docs/RULES.md §9;
-    // the played-out move is golden GAME_END_PLAY_OUT below).
+    // is now empty, so a2 faces a4 (1): 2 from a2: a1 b1; b1 was empty and
+    // row 1 cannot capture while row 2 holds seeds: the move ends. North
+    // has no seed left and no move: South wins.
     let (after, r) = play(&rules, &pos, "d1");
     assert_board(
         &rules,
         &after,
         "4  0 0 0 0
          3  0 0 0 0
-         2  2 1 0 1
-         1  0 0 0 0",
+         2  0 1 0 1
+         1  1 1 0 0",
     );
-    assert_eq!(r, report(2, 2, 2, 2 + 2, MoveEnd::OpponentEmpty));
+    assert_eq!(r, report(3, 2, 2, 2 + 2 + 2, MoveEnd::EmptyHole));
     assert_eq!(rules.status(&after), Status::Won(Player::South));
 }
 
@@ -1285,8 +1295,79 @@ fn lone_seed_straight() {
         Player::South,
     );
     assert_eq!(legal(&rules, &pos), ["b2+", "b2-", "b2>b3"]);
-    // katro-ludii sows on in a direction the player then chooses:
-    // golden STEP_SOWING_CHOSEN_FORWARD below plays b2>b3 b3+.
+    // Under Ludii's `step_sowing = "chosen"` the capture pauses the turn:
+    // the two victims join the stepped seed in b3, South is still to move
+    // at the same ply, and chooses the direction of the sowing on.
+    let (paused, r) = play(&rules, &pos, "b2>b3");
+    assert_board(
+        &rules,
+        &paused,
+        "6  1 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 3 0 0 0 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(0, 1, 2, 0, MoveEnd::Continues));
+    assert_eq!((paused.to_move(), paused.plies()), (Player::South, 0));
+    assert_eq!(legal(&rules, &paused), ["b3+", "b3-"]);
+    // b3+: 3 forward: c3 d3 e3, e3 was empty.
+    let (after, r) = play(&rules, &paused, "b3+");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 1 1 1 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(1, 0, 0, 3, MoveEnd::EmptyHole));
+    assert_eq!((after.to_move(), after.plies()), (Player::North, 1));
+    // b3-: 3 along the mirrored circuit (f3 … a3, then f1): a3 f1 e1.
+    let (after, r) = play(&rules, &paused, "b3-");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  1 0 0 0 0 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 1 1",
+    );
+    assert_eq!(r, report(1, 0, 0, 3, MoveEnd::EmptyHole));
+    // With `step_sowing = "forward"` the same step sows on at once.
+    let rules = variant(
+        6,
+        6,
+        "direction = \"each-move\"\ncapturing_row = \"inner\"\nvictim = \"column\"\n\
+         lone_seed = \"straight\"\nstep_sowing = \"forward\"",
+    );
+    let pos = at(
+        &rules,
+        "6  1 0 0 0 0 0
+         5  0 2 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 0 0 0 0
+         2  0 1 0 0 0 0
+         1  0 0 0 0 0 0",
+        Player::South,
+    );
+    let (after, r) = play(&rules, &pos, "b2>b3");
+    assert_board(
+        &rules,
+        &after,
+        "6  1 0 0 0 0 0
+         5  0 0 0 0 0 0
+         4  0 0 0 0 0 0
+         3  0 0 1 1 1 0
+         2  0 0 0 0 0 0
+         1  0 0 0 0 0 0",
+    );
+    assert_eq!(r, report(1, 1, 2, 3, MoveEnd::EmptyHole));
 }
 
 // ---------------------------------------------------------------------------
@@ -1314,10 +1395,12 @@ const ENDLESS_STATE_A: &str = "
 
 #[test]
 fn endless_move_undecided() {
+    // Played out, so that the move a1 below, whose capture takes North's
+    // last seed, goes on as it did before the game-end setting existed.
     let rules = variant(
         2,
         2,
-        "capture_trigger = \"empty\"\nendless_move = \"undecided\"",
+        "capture_trigger = \"empty\"\nendless_move = \"undecided\"\ngame_end = \"play-out\"",
     );
     let pos = at(&rules, ENDLESS_POS, Player::South);
     assert_eq!(legal(&rules, &pos), ["a1", "b1"]);
@@ -1330,17 +1413,18 @@ fn endless_move_undecided() {
     // The other move ends. a1 lifts 1: b1 (now 4), occupied: relay 4 from
     // b1: a1 b1 a1 b1, the last seed in b1, which held 1 from this lap:
     // relay 2 from b1: a1 b1; b1 was emptied: an empty landing, which
-    // captures under this trigger: b1 faces b2 (1), North's last seed: the
-    // move and the game end (game_end = "opponent-empty"), b2's seed in b1
-    // with the landing seed. a1 got two seeds in lap 2 and one in lap 3.
+    // captures under this trigger: b1 faces b2 (1): 1 + 1 = 2 from b1: a1
+    // b1; b1 was emptied again, and North's row is empty now: no victim,
+    // the move ends. a1 got two seeds in lap 2, one in lap 3, one in lap 4;
+    // North has nothing left: South wins.
     let (after, r) = play(&rules, &pos, "a1");
     assert_board(
         &rules,
         &after,
         "2  0 0
-         1  3 2",
+         1  4 1",
     );
-    assert_eq!(r, report(3, 1, 1, 1 + 4 + 2, MoveEnd::OpponentEmpty));
+    assert_eq!(r, report(4, 1, 1, 1 + 4 + 2 + 2, MoveEnd::EmptyHole));
     assert_eq!(rules.status(&after), Status::Won(Player::South));
 }
 

@@ -6,8 +6,10 @@
 //! - Every legal move of the root is searched; below it, the tree is cut
 //!   `depth` plies from the root, or earlier where the game is over.
 //! - A position's value is from the side of the player to move in it, and
-//!   a parent's value is the largest of its children's values negated
-//!   (negamax). Where the tree is cut, the position is scored by
+//!   a parent's value is the largest of its children's values, each
+//!   negated when the child has the other player to move (negamax; after a
+//!   capturing lone-seed step under `step_sowing = "chosen"` the same
+//!   player moves again, RULES.md §7, and each decision is one level). Where the tree is cut, the position is scored by
 //!   [`evaluate`]:
 //!   - the game is won (by either player, whatever ended it, including an
 //!     endless move under `endless_move = "mover-loses"`):
@@ -91,7 +93,7 @@ pub fn analyse(rules: &Rules, pos: &Position, legal: &MoveList, depth: u32) -> A
     let mut best = Vec::new();
     for child in &children {
         let alpha = if best.is_empty() { -INF } else { value - 1 };
-        let v = -search.negamax(&child.pos, depth - 1, 1, -INF, -alpha);
+        let v = search.child_value(pos, &child.pos, depth - 1, 1, alpha, INF);
         // Above `alpha` a value is exact, so `v == value` is a true tie;
         // at or below it, `v` is only a bound, but below `value` either way.
         if v > value {
@@ -154,6 +156,24 @@ impl Search<'_> {
         children
     }
 
+    /// A child's value from the side of the parent's player to move,
+    /// searched with the parent's window (alpha, beta).
+    fn child_value(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if child.to_move() == parent.to_move() {
+            self.negamax(child, depth, ply, alpha, beta)
+        } else {
+            -self.negamax(child, depth, ply, -beta, -alpha)
+        }
+    }
+
     /// Fail-soft negamax: exact inside (alpha, beta), a bound outside.
     fn negamax(
         &mut self,
@@ -174,7 +194,7 @@ impl Search<'_> {
         let children = self.expand(pos, &legal, ply);
         let mut best = -INF;
         for child in &children {
-            let v = -self.negamax(&child.pos, depth - 1, ply + 1, -beta, -alpha);
+            let v = self.child_value(pos, &child.pos, depth - 1, ply + 1, alpha, beta);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -245,7 +265,8 @@ mod tests {
                 .map(|&mv| {
                     let mut after = *pos;
                     rules.play(&mut after, mv).unwrap();
-                    -minimax(rules, &after, depth - 1, plies + 1, seen)
+                    let v = minimax(rules, &after, depth - 1, plies + 1, seen);
+                    if after.to_move() == me { v } else { -v }
                 })
                 .max()
                 .unwrap(),
@@ -262,7 +283,15 @@ mod tests {
                     .map(|&mv| {
                         let mut after = pos;
                         rules.play(&mut after, mv).unwrap();
-                        (mv, -minimax(rules, &after, depth - 1, 1, &mut seen))
+                        let v = minimax(rules, &after, depth - 1, 1, &mut seen);
+                        (
+                            mv,
+                            if after.to_move() == pos.to_move() {
+                                v
+                            } else {
+                                -v
+                            },
+                        )
                     })
                     .collect();
                 let value = values.iter().map(|v| v.1).max().unwrap();
@@ -304,12 +333,53 @@ mod tests {
 
     #[test]
     fn equals_minimax_when_endless_moves_occur() {
-        let rules = custom(BOARD_4X4, "endless_move = \"undecided\"");
+        // Under `game_end = "play-out"` a mover who took every opposing
+        // seed relays on, so endless moves come up often.
+        let rules = custom(
+            BOARD_4X4,
+            "endless_move = \"undecided\"\ngame_end = \"play-out\"",
+        );
         let seen = check_against_minimax(&rules, 40, 3, 2);
         assert!(seen.endless > 0, "{seen:?}");
-        let rules = custom(BOARD_4X4, "endless_move = \"mover-loses\"");
+        let rules = custom(
+            BOARD_4X4,
+            "endless_move = \"mover-loses\"\ngame_end = \"play-out\"",
+        );
         let seen = check_against_minimax(&rules, 40, 3, 2);
         assert!(seen.won_by_endless > 0, "{seen:?}");
+    }
+
+    #[test]
+    fn equals_minimax_when_a_turn_has_two_decisions() {
+        // Ludii's reading on 6×3 with South's only seed in b2, facing
+        // North's b4: the step b2>b3 captures and South then chooses the
+        // direction of the sowing on, a second decision of the same turn
+        // (RULES.md §7), which the search must not negate.
+        let rules = custom(
+            "rows = 6\nholes = 3\nlayout = [[0, 0, 0], [0, 1, 0], [0, 0, 0], [1, 2, 1], [1, 1, 1], [2, 2, 2]]",
+            "direction = \"each-move\"\nbackward_circuit = \"mirrored\"\ncapturing_row = \"inner\"\n\
+             victim = \"column\"\nlone_seed = \"straight\"\nlone_seed_step = \"no-failed-capture\"\n\
+             step_sowing = \"chosen\"\nlap_limit = 1000",
+        );
+        let start = rules.start();
+        let mut after = start;
+        rules
+            .play(&mut after, crate::engine::Move::step(4, 7))
+            .unwrap();
+        assert_eq!(after.pending(), Some(7), "the step pauses the turn");
+        assert_eq!(
+            analyse(&rules, &start, &rules.legal_moves(&start), 3).value,
+            {
+                let mut seen = Seen::default();
+                minimax(&rules, &start, 3, 0, &mut seen)
+            }
+        );
+        let pending = random_positions(&rules, 60, 4)
+            .iter()
+            .filter(|p| p.pending().is_some())
+            .count();
+        assert!(pending > 0, "no random position awaits a continuation");
+        check_against_minimax(&rules, 60, 3, 4);
     }
 
     #[test]
