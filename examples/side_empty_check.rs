@@ -8,6 +8,13 @@
 //!
 //! `cargo run --release --example side_empty_check -- [GAMES] [PRESET ...]`
 //!
+//! It prints one comma-separated line a preset: `preset`, `games`,
+//! `endless_move_games` (games ended by an endless move),
+//! `endless_move_side_empty` (those of them that ended with South's or
+//! North's rows holding no seed), `lap_limit_games`, `lap_limit_side_empty`
+//! (the same for the lap limit) and `seconds` (wall-clock time for the
+//! preset; the only column that varies between runs).
+//!
 //! GAMES defaults to 100000; with no PRESET every preset is played. Game g
 //! of preset P draws its moves from `game_seed(0, P, "side-empty-check",
 //! g)`, so the counts are the same for any thread count. Presets run with

@@ -1984,6 +1984,15 @@ const AFTER_B2_B3: &str = "
     2  0 0 0 0 0 0
     1  0 0 0 0 0 0";
 
+/// After b2>b3's capture, its 3 seeds sown forward from b3: c3 d3 e3.
+const SOWN_ON_FROM_B3: &str = "
+    6  1 0 0 0 0 0
+    5  0 0 0 0 0 0
+    4  0 0 0 0 0 0
+    3  0 0 1 1 1 0
+    2  0 0 0 0 0 0
+    1  0 0 0 0 0 0";
+
 /// The step's capture pauses the turn: b4 is empty, so b5 (2) per column
 /// joins the stepped seed in b3; South is still to move, no ply counted,
 /// and only the two continuations are legal.
@@ -2035,12 +2044,7 @@ const STEP_SOWING_CHOSEN_FORWARD: Golden = Golden {
         PAUSE,
         Turn {
             mv: "b3+",
-            board: "6  1 0 0 0 0 0
-                    5  0 0 0 0 0 0
-                    4  0 0 0 0 0 0
-                    3  0 0 1 1 1 0
-                    2  0 0 0 0 0 0
-                    1  0 0 0 0 0 0",
+            board: SOWN_ON_FROM_B3,
             report: (1, 0, 0, 3, MoveEnd::EmptyHole),
             to_move: Player::North,
             plies: 1,
@@ -2065,12 +2069,7 @@ victim = \"column\"\nlone_seed = \"straight\"\nlone_seed_step = \"no-failed-capt
     legal: &["b2+", "b2-", "b2>b3"],
     turns: &[Turn {
         mv: "b2>b3",
-        board: "6  1 0 0 0 0 0
-                5  0 0 0 0 0 0
-                4  0 0 0 0 0 0
-                3  0 0 1 1 1 0
-                2  0 0 0 0 0 0
-                1  0 0 0 0 0 0",
+        board: SOWN_ON_FROM_B3,
         report: (1, 1, 2, 3, MoveEnd::EmptyHole),
         to_move: Player::North,
         plies: 1,
