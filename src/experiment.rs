@@ -875,6 +875,70 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
     }
 
     #[test]
+    fn opening_plies_default_and_override() {
+        let text = format!(
+            "opening_plies = 4\n{BASE}\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n\
+             opening_plies = 0\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n"
+        );
+        let e = parse(&text).unwrap();
+        let open: Vec<u32> = e.matchups.iter().map(|m| m.opening_plies).collect();
+        assert_eq!(open, [4, 0, 4]);
+        assert_eq!(e.matchups[2].label(), "greedy vs greedy +open4");
+        assert_eq!(e.matchups[1].label(), "greedy vs greedy");
+        let cells: Vec<u32> = e.cells().iter().map(|c| c.opening_plies).collect();
+        assert_eq!(cells, [4, 0, 4, 4, 0, 4]);
+        assert_eq!(parse(BASE).unwrap().matchups[0].opening_plies, 0);
+        // The same agents with the same opening, twice: refused.
+        let msg = problem(&format!(
+            "{BASE}\n[[matchups]]\np1 = \"random\"\np2 = {{ agent = \"epsilon-greedy\", \
+             epsilon = 0.25 }}\nopening_plies = 0\n"
+        ));
+        assert!(msg.contains("listed twice"), "{msg}");
+    }
+
+    #[test]
+    fn bad_opening_plies_are_reported_with_every_other_problem() {
+        let cases = [
+            (
+                "opening_plies = -1\n",
+                "`opening_plies`: -1 is out of range: the number of random opening plies must be \
+                 from 0 to 1000",
+            ),
+            (
+                "opening_plies = 1001\n",
+                "`opening_plies`: 1001 is out of range",
+            ),
+            (
+                "opening_plies = 2.5\n",
+                "`opening_plies`: expected an integer",
+            ),
+            (
+                "opening_plies = \"4\"\n",
+                "`opening_plies`: expected an integer",
+            ),
+            (
+                "opening_plies = 200\n",
+                "`opening_plies`: 200 random opening plies reach variant `katro-6x6`'s ply \
+                 limit (200)",
+            ),
+        ];
+        for (line, want) in cases {
+            // With a second problem elsewhere: both are reported at once.
+            let text = format!("{line}{}", BASE.replace("seed = 5", "seed = -5"));
+            let msg = problem(&text);
+            assert!(msg.starts_with("exp.toml:1:"), "{line}: {msg}");
+            assert!(msg.contains(want), "{line}: {msg}");
+            assert!(msg.contains("`seed`"), "{line}: {msg}");
+        }
+        let msg =
+            problem(&BASE.replace("epsilon = 0.25 }", "epsilon = 0.25 }\nopening_plies = -3"));
+        assert!(
+            msg.contains("`matchups[0].opening_plies`: -3 is out of range"),
+            "{msg}"
+        );
+    }
+
+    #[test]
     fn the_smallest_cap_applies() {
         let text = format!("{BASE}games = 4\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n");
         let e = parse(&text).unwrap();
