@@ -659,7 +659,7 @@ mod tests {
         assert!(lines[1].ends_with("repeats, few-decided"), "{table}");
         assert!(
             lines[3].starts_with(
-                "warning: katro-4x4, greedy vs greedy, 4 opening plies: only 1 distinct game in 2"
+                "warning: katro-4x4, greedy vs greedy, 4 opening plies: only 1 distinct game in 2 (50.0%)"
             ),
             "{table}"
         );

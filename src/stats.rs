@@ -65,8 +65,8 @@ pub struct DistinctSketch(Vec<u64>);
 /// A cell's number of distinct games.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Distinct {
-    /// Counted exactly (up to 64-bit hash collisions, about n²/2⁶⁵: below
-    /// 3·10⁻⁶ for a million distinct games).
+    /// Counted exactly (up to 64-bit hash collisions, about n²/2⁶⁵:
+    /// 3·10⁻⁸ for a million distinct games).
     Exact(u64),
     /// Estimated by the sketch: the estimate (k - 1) / h and its standard
     /// error, estimate / √(k - 2).
@@ -262,18 +262,21 @@ impl Aggregate {
         let mut out = Vec::new();
         let (n, d) = (self.games, self.decided());
         if self.repeats() {
-            let (what, k) = match self.distinct.count() {
-                Distinct::Exact(k) => (format!("only {k}"), format!("{k}")),
-                Distinct::Estimate { value, se } => (
-                    format!("about {value:.0} (± {se:.0}, one standard error)"),
-                    "these".to_string(),
+            let what = match self.distinct.count() {
+                Distinct::Exact(k) => format!(
+                    "only {k} distinct {} in {n} ({:.1}%)",
+                    if k == 1 { "game" } else { "games" },
+                    100.0 * k as f64 / n as f64
+                ),
+                Distinct::Estimate { value, se } => format!(
+                    "about {value:.0} distinct games (± {se:.0}, one standard error) in {n}"
                 ),
             };
-            let games = if what == "only 1" { "game" } else { "games" };
             let message = format!(
-                "{what} distinct {games} in {n}: games repeat, and the numbers describe {k} \
-                 lines of play, weighted by how often they recur, rather than the variant at \
-                 large; spread the games with `opening_plies` or randomised agents"
+                "{what}: some games are exact repeats, so the cell samples fewer lines of play \
+                 than its game count suggests, and its interval measures the spread of these \
+                 agents' random choices rather than of play at large; spread the games with \
+                 `opening_plies` or randomised agents"
             );
             out.push(CellWarning {
                 kind: "repeats",
