@@ -578,6 +578,16 @@ mod tests {
         (rules, a)
     }
 
+    fn cell<'a>(rules: &'a crate::Rules, p: [&'a AgentSpec; 2], open: u32, games: u64) -> Cell<'a> {
+        Cell {
+            rules,
+            p1: p[0],
+            p2: p[1],
+            opening_plies: open,
+            stop: Stop::Games(games),
+        }
+    }
+
     /// Two games of 50 plies, both stopped by the ply limit, with the same
     /// moves: nothing decided, one distinct game.
     fn undecided() -> Aggregate {
@@ -593,20 +603,8 @@ mod tests {
         let (rules, a) = fixture();
         let other = preset("katro-6x3").unwrap();
         let cells = [
-            Cell {
-                rules: &rules,
-                p1: &AgentSpec::Random,
-                p2: &AgentSpec::Greedy,
-                opening_plies: 0,
-                stop: Stop::Games(4),
-            },
-            Cell {
-                rules: &other,
-                p1: &AgentSpec::Greedy,
-                p2: &AgentSpec::Greedy,
-                opening_plies: 4,
-                stop: Stop::Games(2),
-            },
+            cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
+            cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
         ];
         let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
         // By hand: 4 games with 4 move sequences; decided 3, p1 rate 2/3
@@ -646,13 +644,7 @@ mod tests {
     #[test]
     fn the_table_marks_cells_and_prints_their_warnings() {
         let (rules, a) = fixture();
-        let cells = [Cell {
-            rules: &rules,
-            p1: &AgentSpec::Greedy,
-            p2: &AgentSpec::Greedy,
-            opening_plies: 4,
-            stop: Stop::Games(2),
-        }];
+        let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2)];
         let table = summary_table(&cells, &[undecided()]);
         let lines: Vec<&str> = table.lines().collect();
         assert!(lines[0].contains("opening") && lines[0].ends_with("notes"));
@@ -701,22 +693,8 @@ mod tests {
         ] {
             b.add(&rec(s, len, [0, 0], [0, 0]));
         }
-        let cells = [
-            Cell {
-                rules: &rules,
-                p1: &AgentSpec::Random,
-                p2: &AgentSpec::Random,
-                opening_plies: 3,
-                stop: Stop::Games(4),
-            },
-            Cell {
-                rules: &other,
-                p1: &AgentSpec::Random,
-                p2: &AgentSpec::Random,
-                opening_plies: 3,
-                stop: Stop::Games(4),
-            },
-        ];
+        let random = [&AgentSpec::Random, &AgentSpec::Random];
+        let cells = [cell(&rules, random, 3, 4), cell(&other, random, 3, 4)];
         let third = preset("katro-6x6").unwrap();
         let mut with_undecided = cells.to_vec();
         with_undecided.push(Cell {

@@ -309,6 +309,27 @@ mod tests {
     }
 
     #[test]
+    fn an_opening_changes_the_fingerprint_and_none_keeps_the_old_one() {
+        let rules = preset("katro-4x4").unwrap();
+        let mut cell = Cell {
+            rules: &rules,
+            p1: &AgentSpec::Greedy,
+            p2: &AgentSpec::Greedy,
+            opening_plies: 0,
+            stop: Stop::Games(10),
+        };
+        let none = fingerprint("e", 1, Rows::None, std::slice::from_ref(&cell));
+        // The text fingerprinted before opening plies existed.
+        let old = format!(
+            "katro experiment\nname=e\nseed=1\nrows=None\ncell katro-4x4|{}|greedy|greedy|games=10\n",
+            rules.canonical_string()
+        );
+        assert_eq!(none, format!("{:016x}", name_hash(&old)));
+        cell.opening_plies = 4;
+        assert_ne!(none, fingerprint("e", 1, Rows::None, &[cell]));
+    }
+
+    #[test]
     fn the_header_is_read_from_the_first_bytes() {
         let header = ShardHeader {
             format: SHARD_FORMAT.into(),

@@ -1295,6 +1295,14 @@ mod tests {
             rows: vec![],
         };
         assert!(check_resume(&work, &resume).is_err());
+        // A sketch of distinct games out of order cannot be merged.
+        let mut bad = done.clone();
+        bad.cells[0].segments[0].aggregate.distinct = serde_json::from_str("[5, 2]").unwrap();
+        let resume = Resume {
+            state: bad,
+            rows: vec![],
+        };
+        assert!(check_resume(&work, &resume).is_err());
         let mut bad = done.clone();
         bad.done.insert(40);
         let resume = Resume {

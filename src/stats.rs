@@ -650,6 +650,21 @@ mod tests {
         }
     }
 
+    /// a, b and c merged as (a + b) + c, a + (b + c) and (c + b) + a.
+    fn three_ways<T: Clone>(a: &T, b: &T, c: &T, merge: fn(&mut T, &T)) -> [T; 3] {
+        let mut left = a.clone();
+        merge(&mut left, b);
+        merge(&mut left, c);
+        let mut bc = b.clone();
+        merge(&mut bc, c);
+        let mut right = a.clone();
+        merge(&mut right, &bc);
+        let mut reversed = c.clone();
+        merge(&mut reversed, b);
+        merge(&mut reversed, a);
+        [left, right, reversed]
+    }
+
     proptest! {
         #[test]
         fn merging_is_exact_in_any_order(
@@ -668,19 +683,9 @@ mod tests {
             };
             let (a, b, c) = (part(&recs[..c1]), part(&recs[c1..c2]), part(&recs[c2..]));
             let whole = part(&recs);
-            let mut left = a.clone();
-            left.merge(&b);
-            left.merge(&c);
-            let mut bc = b.clone();
-            bc.merge(&c);
-            let mut right = a.clone();
-            right.merge(&bc);
-            let mut reversed = c.clone();
-            reversed.merge(&b);
-            reversed.merge(&a);
-            prop_assert_eq!(&left, &whole);
-            prop_assert_eq!(&right, &whole);
-            prop_assert_eq!(&reversed, &whole);
+            for merged in three_ways(&a, &b, &c, Aggregate::merge) {
+                prop_assert_eq!(&merged, &whole);
+            }
         }
     }
 
@@ -709,20 +714,10 @@ mod tests {
                 sketch_of(&hashes[c2..]),
             );
             let whole = sketch_of(&hashes);
-            let mut left = a.clone();
-            left.merge(&b);
-            left.merge(&c);
-            let mut bc = b.clone();
-            bc.merge(&c);
-            let mut right = a.clone();
-            right.merge(&bc);
-            let mut reversed = c.clone();
-            reversed.merge(&b);
-            reversed.merge(&a);
             prop_assert!(whole.is_well_formed());
-            prop_assert_eq!(&left, &whole);
-            prop_assert_eq!(&right, &whole);
-            prop_assert_eq!(&reversed, &whole);
+            for merged in three_ways(&a, &b, &c, DistinctSketch::merge) {
+                prop_assert_eq!(&merged, &whole);
+            }
         }
 
         /// Up to `SKETCH_K` distinct games the count is a set's count.
