@@ -253,6 +253,28 @@ fn bad_experiments_exit_2_naming_file_and_key() {
             "\"missing.toml\"",
             &["`variants[1]`", "cannot read variant file `missing.toml`"],
         ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nopening_plies = -2",
+            &[
+                "exp.toml:9:17: `opening_plies`: -2 is out of range",
+                "from 0 to 1000",
+            ],
+        ),
+        (
+            "p2 = \"greedy\"",
+            "p2 = \"greedy\"\nopening_plies = 400",
+            &[
+                "`matchups[1].opening_plies`: 400 random opening plies reach variant \
+                 `katro-4x4`'s ply limit (400)",
+                "fewer than 400",
+            ],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nopening_plies = \"four\"",
+            &["`opening_plies`: expected an integer, got a string"],
+        ),
     ];
     for (from, to, wants) in cases {
         let text = EXPERIMENT.replacen(from, to, 1);
