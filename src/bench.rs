@@ -108,6 +108,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
             rules,
             p1: &p1,
             p2: &p2,
+            opening_plies: 0,
             stop: Stop::Games(games),
         };
         let play = |games: u64| -> Result<Round, Failure> {

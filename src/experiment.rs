@@ -49,13 +49,21 @@ pub struct Matchup {
     pub p2: AgentSpec,
     /// At most this many games (or `max_games`) in the matchup's cells.
     pub cap: Option<u64>,
+    /// Random plies opening each game: the matchup's `opening_plies`, else
+    /// the experiment's, else 0.
+    pub opening_plies: u32,
 }
 
 impl Matchup {
     pub fn label(&self) -> String {
-        matchup_label(&self.p1, &self.p2)
+        matchup_label(&self.p1, &self.p2, self.opening_plies)
     }
 }
+
+/// The most random opening plies a matchup may ask for. Far more than any
+/// useful opening (a few plies spread deterministic agents' games); a
+/// longer one is a random game, which the `random` agent plays.
+pub const MAX_OPENING_PLIES: i64 = 1000;
 
 impl Experiment {
     /// Every cell, variant by variant, each variant's matchups in file order.
@@ -67,6 +75,7 @@ impl Experiment {
                     rules: &v.rules,
                     p1: &m.p1,
                     p2: &m.p2,
+                    opening_plies: m.opening_plies,
                     stop: self.stop_for(v, m),
                 })
             })
@@ -125,6 +134,7 @@ struct RawExperiment {
     moves_in_rows: Option<Sp<bool>>,
     ply_limit: Option<Sp<i64>>,
     lap_limit: Option<Sp<i64>>,
+    opening_plies: Option<Sp<i64>>,
     output: Option<Sp<String>>,
 }
 
@@ -143,6 +153,7 @@ struct RawMatchup {
     p2: Sp<toml::Value>,
     games: Option<Sp<i64>>,
     max_games: Option<Sp<i64>>,
+    opening_plies: Option<Sp<i64>>,
 }
 
 /// `"katro-6x6"`, or `{ variant = "katro-wikipedia", games = 500 }`.
@@ -207,6 +218,7 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     Field::opt("moves_in_rows", Kind::Bool),
     Field::opt("ply_limit", Kind::Int),
     Field::opt("lap_limit", Kind::Int),
+    Field::opt("opening_plies", Kind::Int),
     Field::opt("output", Kind::Str),
 ];
 
@@ -223,6 +235,7 @@ static MATCHUP_FIELDS: &[Field] = &[
     Field::req("p2", Kind::StrOrAnyTable),
     Field::opt("games", Kind::Int),
     Field::opt("max_games", Kind::Int),
+    Field::opt("opening_plies", Kind::Int),
 ];
 
 static PRECISION_FIELDS: &[Field] = &[
@@ -491,6 +504,44 @@ pub fn parse_experiment(
         }
     }
 
+    let opening = |p: &mut Problems, v: &Sp<i64>, key: &str| {
+        ranged(
+            p,
+            v,
+            key,
+            0,
+            MAX_OPENING_PLIES,
+            "the number of random opening plies",
+        )
+        .map(|n| n as u32)
+    };
+    // An opening as long as a variant's ply limit leaves the agents
+    // nothing to play: the cell would measure random play under the
+    // agents' names.
+    let reaches_limit = |p: &mut Problems, n: u32, span: Range<usize>, key: &str| {
+        for v in &variants {
+            let limit = v.rules.settings.ply_limit;
+            if n >= limit {
+                p.add(
+                    Some(span.clone()),
+                    key,
+                    format!(
+                        "{n} random opening plies reach variant `{}`'s ply limit ({limit}): \
+                         the agents would never move; give fewer than {limit} plies",
+                        v.rules.name
+                    ),
+                );
+            }
+        }
+    };
+    // `None` after reporting a problem.
+    let default_opening = match &raw.opening_plies {
+        None => Some(0),
+        Some(v) => opening(&mut p, v, "opening_plies").inspect(|&n| {
+            reaches_limit(&mut p, n, v.span(), "opening_plies");
+        }),
+    };
+
     let mut matchups: Vec<Matchup> = Vec::new();
     if raw.matchups.get_ref().is_empty() {
         p.add(
@@ -510,9 +561,24 @@ pub fn parse_experiment(
             &m.games,
             &m.max_games,
         );
-        if let (Some(p1), Some(p2), Some(cap)) = (p1, p2, cap) {
-            let new = Matchup { p1, p2, cap };
-            if matchups.iter().any(|m| m.p1 == new.p1 && m.p2 == new.p2) {
+        let opening_plies = match &m.opening_plies {
+            None => default_opening,
+            Some(v) => {
+                let key = format!("matchups[{i}].opening_plies");
+                opening(&mut p, v, &key).inspect(|&n| reaches_limit(&mut p, n, v.span(), &key))
+            }
+        };
+        if let (Some(p1), Some(p2), Some(cap), Some(opening_plies)) = (p1, p2, cap, opening_plies) {
+            let new = Matchup {
+                p1,
+                p2,
+                cap,
+                opening_plies,
+            };
+            if matchups
+                .iter()
+                .any(|m| m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies)
+            {
                 p.add(
                     Some(m.p1.span()),
                     &format!("matchups[{i}]"),
@@ -804,6 +870,70 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
         let msg = problem(&BASE.replace(", games = 7", ", games = 70"));
         assert!(
             msg.contains("`variants[1].games`: 70 is more than the experiment's `games` (10)"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn opening_plies_default_and_override() {
+        let text = format!(
+            "opening_plies = 4\n{BASE}\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n\
+             opening_plies = 0\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n"
+        );
+        let e = parse(&text).unwrap();
+        let open: Vec<u32> = e.matchups.iter().map(|m| m.opening_plies).collect();
+        assert_eq!(open, [4, 0, 4]);
+        assert_eq!(e.matchups[2].label(), "greedy vs greedy +open4");
+        assert_eq!(e.matchups[1].label(), "greedy vs greedy");
+        let cells: Vec<u32> = e.cells().iter().map(|c| c.opening_plies).collect();
+        assert_eq!(cells, [4, 0, 4, 4, 0, 4]);
+        assert_eq!(parse(BASE).unwrap().matchups[0].opening_plies, 0);
+        // The same agents with the same opening, twice: refused.
+        let msg = problem(&format!(
+            "{BASE}\n[[matchups]]\np1 = \"random\"\np2 = {{ agent = \"epsilon-greedy\", \
+             epsilon = 0.25 }}\nopening_plies = 0\n"
+        ));
+        assert!(msg.contains("listed twice"), "{msg}");
+    }
+
+    #[test]
+    fn bad_opening_plies_are_reported_with_every_other_problem() {
+        let cases = [
+            (
+                "opening_plies = -1\n",
+                "`opening_plies`: -1 is out of range: the number of random opening plies must be \
+                 from 0 to 1000",
+            ),
+            (
+                "opening_plies = 1001\n",
+                "`opening_plies`: 1001 is out of range",
+            ),
+            (
+                "opening_plies = 2.5\n",
+                "`opening_plies`: expected an integer",
+            ),
+            (
+                "opening_plies = \"4\"\n",
+                "`opening_plies`: expected an integer",
+            ),
+            (
+                "opening_plies = 200\n",
+                "`opening_plies`: 200 random opening plies reach variant `katro-6x6`'s ply \
+                 limit (200)",
+            ),
+        ];
+        for (line, want) in cases {
+            // With a second problem elsewhere: both are reported at once.
+            let text = format!("{line}{}", BASE.replace("seed = 5", "seed = -5"));
+            let msg = problem(&text);
+            assert!(msg.starts_with("exp.toml:1:"), "{line}: {msg}");
+            assert!(msg.contains(want), "{line}: {msg}");
+            assert!(msg.contains("`seed`"), "{line}: {msg}");
+        }
+        let msg =
+            problem(&BASE.replace("epsilon = 0.25 }", "epsilon = 0.25 }\nopening_plies = -3"));
+        assert!(
+            msg.contains("`matchups[0].opening_plies`: -3 is out of range"),
             "{msg}"
         );
     }

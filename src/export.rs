@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::notation::move_name;
 use crate::rules::Settings;
 use crate::runner::{Cell, GameRow, Stop};
-use crate::stats::{Aggregate, Difference, compare_advantage, compare_length};
+use crate::stats::{Aggregate, CellWarning, Difference, compare_advantage, compare_length};
 
 /// Decimal places of every float in the CSV files.
 pub const DECIMALS: usize = 6;
@@ -57,7 +57,10 @@ pub const SUMMARY_COLUMNS: &[&str] = &[
     "rules",
     "p1",
     "p2",
+    "opening_plies",
     "games",
+    "distinct_games",
+    "distinct_exact",
     "p1_wins",
     "p2_wins",
     "undecided_ply_limit",
@@ -92,12 +95,16 @@ pub const SUMMARY_COLUMNS: &[&str] = &[
 pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
     let rows = cells.iter().zip(aggregates).map(|(c, a)| {
         let w = a.p1_win_rate();
+        let (distinct, exact) = a.distinct_games();
         vec![
             c.rules.name.clone(),
             c.rules.canonical_string(),
             c.p1.to_string(),
             c.p2.to_string(),
+            c.opening_plies.to_string(),
             a.games.to_string(),
+            distinct.to_string(),
+            exact.to_string(),
             a.wins[0].to_string(),
             a.wins[1].to_string(),
             a.ply_limit.to_string(),
@@ -190,6 +197,7 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
 pub const COMPARISON_COLUMNS: &[&str] = &[
     "p1",
     "p2",
+    "opening_plies",
     "variant",
     "baseline",
     "games",
@@ -230,6 +238,7 @@ pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8
         let mut row = vec![
             c.p1.to_string(),
             c.p2.to_string(),
+            c.opening_plies.to_string(),
             c.rules.name.clone(),
             cells[base].rules.name.clone(),
             a.games.to_string(),
@@ -327,7 +336,15 @@ pub struct ManifestCell {
     /// How the cell was to stop, e.g. `games=1000` or
     /// `precision:width=0.02,max_games=100000,checkpoint=1000`.
     pub stop: String,
+    /// Random plies opening each game.
+    pub opening_plies: u32,
     pub games: u64,
+    /// As in summary.csv: exact, or the sketch's rounded estimate.
+    pub distinct_games: u64,
+    pub distinct_exact: bool,
+    /// What a reader must know before trusting the cell's numbers (games
+    /// that repeat, few decided games); empty when nothing.
+    pub warnings: Vec<CellWarning>,
 }
 
 pub fn stop_text(stop: &Stop) -> String {
@@ -360,12 +377,19 @@ impl Manifest {
         let cells = cells
             .iter()
             .zip(aggregates)
-            .map(|(c, a)| ManifestCell {
-                variant: c.rules.name.clone(),
-                p1: c.p1.to_string(),
-                p2: c.p2.to_string(),
-                stop: stop_text(&c.stop),
-                games: a.games,
+            .map(|(c, a)| {
+                let (distinct_games, distinct_exact) = a.distinct_games();
+                ManifestCell {
+                    variant: c.rules.name.clone(),
+                    p1: c.p1.to_string(),
+                    p2: c.p2.to_string(),
+                    stop: stop_text(&c.stop),
+                    opening_plies: c.opening_plies,
+                    games: a.games,
+                    distinct_games,
+                    distinct_exact,
+                    warnings: a.warnings(),
+                }
             })
             .collect();
         (variants, cells)
@@ -401,13 +425,18 @@ pub fn utc_timestamp(secs: u64, millis: u32) -> String {
     )
 }
 
-/// The summary as an aligned text table for a terminal.
+/// The summary as an aligned text table for a terminal, followed by the
+/// cells' warnings. A cell with a warning is marked in the `notes` column.
+/// The `opening` column shows only when some cell has opening plies.
 pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
-    let header = [
-        "variant",
-        "p1",
-        "p2",
+    let opening = cells.iter().any(|c| c.opening_plies > 0);
+    let mut header = vec!["variant", "p1", "p2"];
+    if opening {
+        header.push("opening");
+    }
+    header.extend([
         "games",
+        "distinct",
         "p1 wins",
         "p2 wins",
         "undecided",
@@ -415,19 +444,30 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
         "advantage_p1",
         "length mean",
         "p10/p50/p90",
-    ];
+        "notes",
+    ]);
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    let mut notes = String::new();
     for (c, a) in cells.iter().zip(aggregates) {
         let rate = match a.p1_win_rate() {
             Some(w) => format!("{:.3} [{:.3}, {:.3}]", w.estimate, w.low, w.high),
             None => "-".into(),
         };
         let pct = |q| opt(a.length_percentile(q));
-        rows.push(vec![
-            c.rules.name.clone(),
-            c.p1.to_string(),
-            c.p2.to_string(),
+        let (distinct, exact) = a.distinct_games();
+        let warnings = a.warnings();
+        let mut row = vec![c.rules.name.clone(), c.p1.to_string(), c.p2.to_string()];
+        if opening {
+            row.push(c.opening_plies.to_string());
+        }
+        row.extend([
             a.games.to_string(),
+            // `~` marks the sketch's estimate.
+            if exact {
+                distinct.to_string()
+            } else {
+                format!("~{distinct}")
+            },
             a.wins[0].to_string(),
             a.wins[1].to_string(),
             a.undecided().to_string(),
@@ -435,11 +475,28 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             a.advantage_p1().map_or("-".into(), |v| format!("{v:.3}")),
             a.length_mean().map_or("-".into(), |v| format!("{v:.1}")),
             format!("{}/{}/{}", pct(10), pct(50), pct(90)),
+            warnings
+                .iter()
+                .map(|w| w.kind)
+                .collect::<Vec<_>>()
+                .join(", "),
         ]);
+        rows.push(row);
+        for w in warnings {
+            let open = match c.opening_plies {
+                0 => String::new(),
+                n => format!(", {n} opening plies"),
+            };
+            notes.push_str(&format!(
+                "warning: {}, {} vs {}{open}: {}\n",
+                c.rules.name, c.p1, c.p2, w.message
+            ));
+        }
     }
     let widths: Vec<usize> = (0..header.len())
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
+    let last = header.len() - 1;
     let mut out = String::new();
     for r in &rows {
         let line: Vec<String> = r
@@ -447,8 +504,8 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             .zip(&widths)
             .enumerate()
             .map(|(i, (v, &w))| {
-                // Names left-aligned, numbers right-aligned.
-                if i < 3 {
+                // Names and notes left-aligned, numbers right-aligned.
+                if i < 3 || i == last {
                     format!("{v:<w$}")
                 } else {
                     format!("{v:>w$}")
@@ -457,6 +514,10 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             .collect();
         out.push_str(line.join("  ").trim_end());
         out.push('\n');
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        out.push_str(&notes);
     }
     out
 }
@@ -480,6 +541,7 @@ mod tests {
             seeds_sown: 5 * plies as u64,
             legal_moves: 3 * plies as u64,
             choice_turns: plies as u64 / 2,
+            hash: crate::rng::mix64(plies as u64 ^ cap[0] << 32),
         }
     }
 
@@ -516,17 +578,37 @@ mod tests {
         (rules, a)
     }
 
+    fn cell<'a>(rules: &'a crate::Rules, p: [&'a AgentSpec; 2], open: u32, games: u64) -> Cell<'a> {
+        Cell {
+            rules,
+            p1: p[0],
+            p2: p[1],
+            opening_plies: open,
+            stop: Stop::Games(games),
+        }
+    }
+
+    /// Two games of 50 plies, both stopped by the ply limit, with the same
+    /// moves: nothing decided, one distinct game.
+    fn undecided() -> Aggregate {
+        let mut a = Aggregate::new();
+        for _ in 0..2 {
+            a.add(&rec(Status::PlyLimit, 50, [0, 0], [0, 0]));
+        }
+        a
+    }
+
     #[test]
     fn summary_bytes_snapshot() {
         let (rules, a) = fixture();
-        let cells = [Cell {
-            rules: &rules,
-            p1: &AgentSpec::Random,
-            p2: &AgentSpec::Greedy,
-            stop: Stop::Games(4),
-        }];
-        let got = String::from_utf8(summary_csv(&cells, &[a])).unwrap();
-        // By hand: decided 3, p1 rate 2/3 with Wilson [0.207660, 0.938508]
+        let other = preset("katro-6x3").unwrap();
+        let cells = [
+            cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
+            cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
+        ];
+        let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
+        // By hand: 4 games with 4 move sequences; decided 3, p1 rate 2/3
+        // with Wilson [0.207660, 0.938508]
         // (z² = 3.841459: centre (0.666667 + 0.640243) / 2.280486 =
         // 0.573084, half 0.859462 × √(0.074074 + 0.106707) = 0.365424);
         // advantage (2 + 0.5) / 4; balance 1 - 1/4; completion 3/4;
@@ -535,16 +617,66 @@ mod tests {
         // longest move 40 / 2 = 20; captures 6/4 and 5/4; seeds 18/4 and
         // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
         // sown 500/4 = 125.
-        let expected_row = format!(
-            "katro-4x4,\"{}\",random,greedy,4,2,1,1,0,0,3,\
+        let first = format!(
+            "katro-4x4,\"{}\",random,greedy,0,4,4,true,2,1,1,0,0,3,\
              0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
              25.000000,12.909944,10,10,20,40,40,2.000000,20,\
              1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
             rules.canonical_string()
         );
+        // Nothing decided: the win rate, its interval, advantage_p1 and
+        // balance are empty, completion 0; one distinct game of 2; laps
+        // 200 / 100 plies, longest move 25, branching 300/100, choice
+        // turns 50/100, sown 500/2.
+        let second = format!(
+            "katro-6x3,\"{}\",greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
+             ,,,,,0.000000,\
+             50.000000,0.000000,50,50,50,50,50,2.000000,25,\
+             0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
+            other.canonical_string()
+        );
         assert_eq!(
             got,
-            format!("{}\n{expected_row}", SUMMARY_COLUMNS.join(","))
+            format!("{}\n{first}{second}", SUMMARY_COLUMNS.join(","))
+        );
+    }
+
+    #[test]
+    fn the_table_marks_cells_and_prints_their_warnings() {
+        let (rules, a) = fixture();
+        let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2)];
+        let table = summary_table(&cells, &[undecided()]);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].contains("opening") && lines[0].ends_with("notes"));
+        assert!(lines[1].ends_with("repeats, few-decided"), "{table}");
+        assert!(
+            lines[3].starts_with(
+                "warning: katro-4x4, greedy vs greedy, 4 opening plies: only 1 distinct game in 2 (50.0%)"
+            ),
+            "{table}"
+        );
+        assert!(lines[4].contains("no game of 2 was decided"), "{table}");
+        // No opening anywhere: no opening column; nothing to warn of but
+        // few decided games.
+        let cells = [Cell {
+            opening_plies: 0,
+            ..cells[0].clone()
+        }];
+        let table = summary_table(&cells, &[a]);
+        assert!(!table.contains("opening"));
+        assert!(
+            table.lines().nth(1).unwrap().ends_with("  few-decided"),
+            "{table}"
+        );
+        let (_, manifest_cells) = Manifest::describe(&cells, &[undecided()]);
+        let kinds: Vec<&str> = manifest_cells[0].warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, ["repeats", "few-decided"]);
+        assert_eq!(
+            (
+                manifest_cells[0].distinct_games,
+                manifest_cells[0].distinct_exact
+            ),
+            (1, true)
         );
     }
 
@@ -561,22 +693,18 @@ mod tests {
         ] {
             b.add(&rec(s, len, [0, 0], [0, 0]));
         }
-        let cells = [
-            Cell {
-                rules: &rules,
-                p1: &AgentSpec::Random,
-                p2: &AgentSpec::Random,
-                stop: Stop::Games(4),
-            },
-            Cell {
-                rules: &other,
-                p1: &AgentSpec::Random,
-                p2: &AgentSpec::Random,
-                stop: Stop::Games(4),
-            },
-        ];
-        let got =
-            String::from_utf8(comparison_csv(&cells, &[a.clone(), b.clone()]).unwrap()).unwrap();
+        let random = [&AgentSpec::Random, &AgentSpec::Random];
+        let cells = [cell(&rules, random, 3, 4), cell(&other, random, 3, 4)];
+        let third = preset("katro-6x6").unwrap();
+        let mut with_undecided = cells.to_vec();
+        with_undecided.push(Cell {
+            rules: &third,
+            ..cells[0].clone()
+        });
+        let got = String::from_utf8(
+            comparison_csv(&with_undecided, &[a.clone(), b.clone(), undecided()]).unwrap(),
+        )
+        .unwrap();
         // By hand: advantage 0.25 (scores 0,0,1,0: variance 0.25) against
         // 0.625 (scores 1,0,1,½: mean 0.625, Σx² = 2.25, variance
         // (2.25 - 4·0.390625)/3 = 0.229167); diff -0.375, se =
@@ -584,10 +712,16 @@ mod tests {
         // p = 0.278599. Lengths: mean 25 (variance 300) against 25
         // (variance 166.67): diff 0, se √(75 + 41.67) = 10.801234, ±21.170031,
         // p = 1.
+        // Against a cell with no decided game the advantage fields are
+        // empty; lengths still compare: 50 (variance 0, 2 games) against
+        // 25: diff 25, se √(166.67/4) = 6.454972, ±12.651513, z = 3.872983,
+        // p = 0.000108.
         let expected = format!(
-            "{}\nrandom,random,katro-6x3,katro-4x4,4,4,0.250000,0.625000,\
+            "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,0.250000,0.625000,\
              -0.375000,-1.053362,0.303362,0.278599,25.000000,25.000000,\
-             0.000000,-21.170031,21.170031,1.000000\n",
+             0.000000,-21.170031,21.170031,1.000000\n\
+             random,random,3,katro-6x6,katro-4x4,2,4,,0.625000,,,,,\
+             50.000000,25.000000,25.000000,12.348487,37.651513,0.000108\n",
             COMPARISON_COLUMNS.join(",")
         );
         assert_eq!(got, expected);

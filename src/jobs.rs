@@ -1007,6 +1007,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
         rules: &rules,
         p1: &p1,
         p2: &p2,
+        opening_plies: 0,
         stop: Stop::Games(a.games),
     }];
     let threads = threads_or_all(a.threads);

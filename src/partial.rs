@@ -17,19 +17,27 @@ use crate::rng::name_hash;
 use crate::runner::{Cell, CellLayout, GameRow, Layout, Rows, RunState};
 use crate::stats::GameRecord;
 
-pub const SHARD_FORMAT: &str = "katro-shard-1";
-pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-1";
+// 2: aggregates carry the sketch of distinct games, rows their game hash.
+pub const SHARD_FORMAT: &str = "katro-shard-2";
+pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-2";
 
 /// The fingerprint of everything that decides a run's games and outputs:
 /// the name, the master seed, which rows are kept, and every cell's
-/// variant (name and complete rules), agents and stopping rule. Comments
+/// variant (name and complete rules), agents, random opening plies and
+/// stopping rule. Comments
 /// and key order in the experiment file do not change it. FNV-1a, 64
 /// bits, 16 hex digits.
 pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String {
     let mut text = format!("katro experiment\nname={name}\nseed={seed}\nrows={rows:?}\n");
     for c in cells {
+        // Written only when there is an opening, so the fingerprints of
+        // experiments without one are unchanged.
+        let open = match c.opening_plies {
+            0 => String::new(),
+            n => format!("|open={n}"),
+        };
         text.push_str(&format!(
-            "cell {}|{}|{}|{}|{}\n",
+            "cell {}|{}|{}|{}|{}{open}\n",
             c.rules.name,
             c.rules.canonical_string(),
             c.p1,
@@ -160,6 +168,8 @@ pub struct StoredRow {
     pub seeds_sown: u64,
     pub legal_moves: u64,
     pub choice_turns: u64,
+    /// The game's identity hash (see `runner::game_hash_step`).
+    pub hash: u64,
     /// Space-separated; empty when moves were not kept.
     pub moves: String,
 }
@@ -182,6 +192,7 @@ impl StoredRow {
             seeds_sown: g.seeds_sown,
             legal_moves: g.legal_moves,
             choice_turns: g.choice_turns,
+            hash: g.hash,
             moves: r
                 .moves
                 .iter()
@@ -233,6 +244,7 @@ impl StoredRow {
                 seeds_sown: self.seeds_sown,
                 legal_moves: self.legal_moves,
                 choice_turns: self.choice_turns,
+                hash: self.hash,
             },
             moves,
         })
@@ -253,6 +265,7 @@ mod tests {
             rules: &rules,
             p1: &AgentSpec::Random,
             p2: &AgentSpec::Greedy,
+            opening_plies: 0,
             stop: Stop::Games(3),
         }];
         for seed in 0..20 {
@@ -261,6 +274,7 @@ mod tests {
                 &rules,
                 &AgentSpec::Random,
                 &AgentSpec::Greedy,
+                0,
                 seed,
                 Some(&mut moves),
             );
@@ -282,7 +296,7 @@ mod tests {
                 cell: 0,
                 game: 0,
                 seed: 0,
-                record: play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 1, None),
+                record: play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 0, 1, None),
                 moves: vec![],
             },
         );
@@ -292,6 +306,27 @@ mod tests {
         bad.status = "won".into();
         bad.winner = Some(3);
         assert!(bad.to_row(&cells).is_err());
+    }
+
+    #[test]
+    fn an_opening_changes_the_fingerprint_and_none_keeps_the_old_one() {
+        let rules = preset("katro-4x4").unwrap();
+        let mut cell = Cell {
+            rules: &rules,
+            p1: &AgentSpec::Greedy,
+            p2: &AgentSpec::Greedy,
+            opening_plies: 0,
+            stop: Stop::Games(10),
+        };
+        let none = fingerprint("e", 1, Rows::None, std::slice::from_ref(&cell));
+        // The text fingerprinted before opening plies existed.
+        let old = format!(
+            "katro experiment\nname=e\nseed=1\nrows=None\ncell katro-4x4|{}|greedy|greedy|games=10\n",
+            rules.canonical_string()
+        );
+        assert_eq!(none, format!("{:016x}", name_hash(&old)));
+        cell.opening_plies = 4;
+        assert_ne!(none, fingerprint("e", 1, Rows::None, &[cell]));
     }
 
     #[test]

@@ -17,8 +17,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentSpec;
-use crate::engine::{Move, MoveList, Player, Silent, Status};
-use crate::rng::{game_seed, rng_from_seed};
+use crate::engine::{Dir, Move, MoveList, Player, Silent, Status};
+use crate::rng::{game_seed, mix64, rng_from_seed};
 use crate::rules::Rules;
 use crate::stats::{Aggregate, GameRecord};
 
@@ -56,24 +56,50 @@ impl Stop {
     }
 }
 
-/// One cell: a variant, the agents in each seat, and when to stop.
+/// One cell: a variant, the agents in each seat, how many random plies
+/// open each game, and when to stop.
 #[derive(Clone, Debug)]
 pub struct Cell<'a> {
     pub rules: &'a Rules,
     pub p1: &'a AgentSpec,
     pub p2: &'a AgentSpec,
+    /// The first this many plies of every game are uniformly random legal
+    /// moves; the agents play from there.
+    pub opening_plies: u32,
     pub stop: Stop,
 }
 
 impl Cell<'_> {
     pub fn matchup_label(&self) -> String {
-        matchup_label(self.p1, self.p2)
+        matchup_label(self.p1, self.p2, self.opening_plies)
     }
 }
 
-/// The name of a pairing, which also seeds its games: `greedy vs random`.
-pub fn matchup_label(p1: &AgentSpec, p2: &AgentSpec) -> String {
-    format!("{p1} vs {p2}")
+/// The name of a pairing, which also seeds its games: `greedy vs random`,
+/// or `greedy vs greedy +open4` with 4 random opening plies. Without
+/// opening plies the label is the agents alone, so such cells keep the
+/// games they had before opening plies existed.
+pub fn matchup_label(p1: &AgentSpec, p2: &AgentSpec, opening_plies: u32) -> String {
+    if opening_plies == 0 {
+        format!("{p1} vs {p2}")
+    } else {
+        format!("{p1} vs {p2} +open{opening_plies}")
+    }
+}
+
+/// One step of a game's identity hash: the hash so far, chained with the
+/// next move packed into an integer (origin hole in bits 0-7, target hole
+/// in bits 8-15, direction in bits 16-17: 0 none, 1 forward, 2 backward)
+/// through the SplitMix64 finaliser. A game's hash starts at 0 and takes
+/// every move as played, opening plies included; it depends on the moves
+/// alone, not on the seed.
+pub fn game_hash_step(h: u64, mv: Move) -> u64 {
+    let dir = match mv.dir {
+        None => 0,
+        Some(Dir::Forward) => 1,
+        Some(Dir::Backward) => 2,
+    };
+    mix64(h ^ (mv.from as u64 | (mv.to as u64) << 8 | dir << 16))
 }
 
 /// Which per-game rows to keep.
@@ -107,13 +133,14 @@ pub trait Progress: Sync {
 pub struct Quiet;
 impl Progress for Quiet {}
 
-/// Plays one game from the start. The hot path: one move generation per
-/// ply, the game status only once the game is over, and no allocation
-/// unless `moves` is given.
+/// Plays one game from the start: `opening_plies` random plies, then the
+/// agents. The hot path: one move generation per ply, the game status only
+/// once the game is over, and no allocation unless `moves` is given.
 pub fn play_game(
     rules: &Rules,
     p1: &AgentSpec,
     p2: &AgentSpec,
+    opening_plies: u32,
     seed: u64,
     mut moves: Option<&mut Vec<Move>>,
 ) -> GameRecord {
@@ -129,6 +156,7 @@ pub fn play_game(
         seeds_sown: 0,
         legal_moves: 0,
         choice_turns: 0,
+        hash: 0,
     };
     // One buffer for the whole game: filling it is cheaper than building
     // a fresh list every ply.
@@ -147,11 +175,19 @@ pub fn play_game(
             legal[0]
         } else {
             g.choice_turns += 1;
-            let agent = match mover {
-                Player::South => p1,
-                Player::North => p2,
-            };
-            agent.choose(rules, &pos, &legal, &mut rng)
+            // The opening is counted with `pos.plies()`, never by moves
+            // played: one ply need not be one decision of one player.
+            if pos.plies() < opening_plies {
+                rules
+                    .random_move(&pos, &mut rng)
+                    .expect("random_move finds a move whenever legal_moves lists one")
+            } else {
+                let agent = match mover {
+                    Player::South => p1,
+                    Player::North => p2,
+                };
+                agent.choose(rules, &pos, &legal, &mut rng)
+            }
         };
         let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
         g.laps += r.laps;
@@ -159,6 +195,7 @@ pub fn play_game(
         g.captures[mover.index()] += r.captures as u64;
         g.seeds_captured[mover.index()] += r.seeds_captured;
         g.seeds_sown += r.seeds_sown;
+        g.hash = game_hash_step(g.hash, mv);
         if let Some(m) = moves.as_deref_mut() {
             m.push(mv);
         }
@@ -498,6 +535,10 @@ impl RunState {
                 || below[c] != p.settled_games
                 || (!whole && (p.settled_games > 0 || p.stopped))
                 || (p.stopped && !p.segments.is_empty())
+                || !p.settled.distinct.is_well_formed()
+                || p.segments
+                    .iter()
+                    .any(|s| !s.aggregate.distinct.is_well_formed())
             {
                 return Err(format!("cell {} does not add up", c + 1));
             }
@@ -595,6 +636,7 @@ fn play_block(
             cell.rules,
             cell.p1,
             cell.p2,
+            cell.opening_plies,
             seed,
             (rows == Rows::GamesWithMoves).then_some(&mut moves),
         );
@@ -910,6 +952,7 @@ mod tests {
             &rules,
             &AgentSpec::Random,
             &AgentSpec::Random,
+            0,
             7,
             Some(&mut moves),
         );
@@ -928,9 +971,77 @@ mod tests {
         }
         assert_eq!(laps, g.laps);
         assert_eq!(rules.status(&pos), g.status);
+        // The identity is the moves' hash, and nothing else.
+        assert_eq!(g.hash, moves.iter().fold(0, |h, &m| game_hash_step(h, m)));
         // The same seed plays the same game.
-        let again = play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 7, None);
+        let again = play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 0, 7, None);
         assert_eq!(again, g);
+    }
+
+    #[test]
+    fn game_hashes_tell_moves_apart() {
+        use crate::engine::Dir;
+        let moves = [
+            Move::sow(0, None),
+            Move::sow(0, Some(Dir::Forward)),
+            Move::sow(0, Some(Dir::Backward)),
+            Move::sow(1, None),
+            Move::step(1, 2),
+            Move::step(2, 1),
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for a in moves {
+            for b in moves {
+                assert!(seen.insert(game_hash_step(game_hash_step(0, a), b)));
+            }
+            // A one-move game differs from every two-move one.
+            assert!(seen.insert(game_hash_step(0, a)));
+        }
+    }
+
+    fn mirror<'a>(rules: &'a Rules, agent: &'a AgentSpec, opening: u32, games: u64) -> Cell<'a> {
+        Cell {
+            rules,
+            p1: agent,
+            p2: agent,
+            opening_plies: opening,
+            stop: Stop::Games(games),
+        }
+    }
+
+    /// Alpha-beta at depth 3 against itself on katro-6x3 plays one game
+    /// over and over; random opening plies spread its games, the same
+    /// ones on any number of threads.
+    #[test]
+    fn opening_plies_spread_a_deterministic_matchup() {
+        let rules = preset("katro-6x3").unwrap();
+        let ab = AgentSpec::parse("alphabeta:depth=3").unwrap();
+        let without = whole(&[mirror(&rules, &ab, 0, 40)], Rows::None, 1);
+        let a = &without.aggregates()[0];
+        assert_eq!(a.distinct_games(), (1, true));
+        assert!(a.repeats());
+        let cells = [mirror(&rules, &ab, 4, 40)];
+        let one = whole(&cells, Rows::GamesWithMoves, 1);
+        let two = whole(&cells, Rows::GamesWithMoves, 2);
+        assert_eq!(one.aggregates(), two.aggregates());
+        assert_eq!(one.rows, two.rows);
+        let (d, exact) = one.aggregates()[0].distinct_games();
+        assert!(
+            exact && d > 20,
+            "{d} distinct games of 40 with 4 opening plies"
+        );
+        // The openings differ: more than one first move among the games.
+        let firsts: std::collections::HashSet<Move> = one.rows.iter().map(|r| r.moves[0]).collect();
+        assert!(firsts.len() > 1);
+        // A cell with an opening is seeded apart from one without.
+        assert_eq!(
+            cells[0].matchup_label(),
+            "alphabeta:depth=3 vs alphabeta:depth=3 +open4"
+        );
+        assert_eq!(
+            mirror(&rules, &ab, 0, 1).matchup_label(),
+            "alphabeta:depth=3 vs alphabeta:depth=3"
+        );
     }
 
     fn random_pair(rules: &Rules, stop: Stop) -> Cell<'_> {
@@ -938,6 +1049,7 @@ mod tests {
             rules,
             p1: &AgentSpec::Random,
             p2: &AgentSpec::Random,
+            opening_plies: 0,
             stop,
         }
     }
@@ -1018,6 +1130,7 @@ mod tests {
                 rules: &a,
                 p1: &AgentSpec::Random,
                 p2: &greedy,
+                opening_plies: 2,
                 stop: Stop::Games(70),
             },
             random_pair(
@@ -1177,6 +1290,14 @@ mod tests {
         let done = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap().state;
         let mut bad = done.clone();
         bad.cells[0].segments[0].aggregate.games += 1;
+        let resume = Resume {
+            state: bad,
+            rows: vec![],
+        };
+        assert!(check_resume(&work, &resume).is_err());
+        // A sketch of distinct games out of order cannot be merged.
+        let mut bad = done.clone();
+        bad.cells[0].segments[0].aggregate.distinct = serde_json::from_str("[5, 2]").unwrap();
         let resume = Resume {
             state: bad,
             rows: vec![],

@@ -4,6 +4,9 @@
 //! An [`Aggregate`] holds only integers, so merging block aggregates in any
 //! order, on any number of threads or machines, gives the same bits; every
 //! float in the outputs is computed once, at the end, from those integers.
+//! The one part that is not a sum, the sketch of distinct games
+//! ([`DistinctSketch`]), is a set of integers whose merge is a union, so it
+//! too is the same whatever the order.
 
 use std::collections::BTreeMap;
 
@@ -33,6 +36,104 @@ pub struct GameRecord {
     pub legal_moves: u64,
     /// Turns on which the mover had more than one legal move.
     pub choice_turns: u64,
+    /// The game's identity: a hash of its whole move sequence (see
+    /// `runner::game_hash_step`), equal for two games with the same moves
+    /// whatever their seeds.
+    pub hash: u64,
+}
+
+/// How many hashes a [`DistinctSketch`] keeps to estimate from: below this
+/// many distinct games a cell's count is exact.
+pub const SKETCH_K: usize = 4096;
+
+/// The distinct game hashes of a cell, as a KMV ("k minimum values")
+/// sketch: the `SKETCH_K + 1` smallest distinct hashes, sorted. Its size
+/// is bounded whatever the number of games, so a cell of billions of games
+/// takes no more memory than one of thousands.
+///
+/// While the cell has at most `SKETCH_K` distinct games the sketch holds
+/// them all and the count is exact. Beyond, with h the `SKETCH_K`-th
+/// smallest hash as a fraction of 2⁶⁴, the estimate is (k - 1) / h, with a
+/// relative standard error of about 1 / √(k - 2) (1.56% for k = 4096).
+/// The one extra value kept says "there are more than k", so exact and
+/// estimated counts are told apart without a flag. Merging is a union
+/// keeping the smallest values: exact, associative and commutative.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct DistinctSketch(Vec<u64>);
+
+/// A cell's number of distinct games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Distinct {
+    /// Counted exactly (up to 64-bit hash collisions, about n²/2⁶⁵:
+    /// 3·10⁻⁸ for a million distinct games).
+    Exact(u64),
+    /// Estimated by the sketch: the estimate (k - 1) / h and its standard
+    /// error, estimate / √(k - 2).
+    Estimate { value: f64, se: f64 },
+}
+
+impl DistinctSketch {
+    const CAP: usize = SKETCH_K + 1;
+
+    pub fn insert(&mut self, h: u64) {
+        let v = &mut self.0;
+        if v.len() == Self::CAP && v.last().is_some_and(|&m| h >= m) {
+            return;
+        }
+        if let Err(i) = v.binary_search(&h) {
+            v.insert(i, h);
+            v.truncate(Self::CAP);
+        }
+    }
+
+    pub fn merge(&mut self, o: &DistinctSketch) {
+        let (a, b) = (&self.0, &o.0);
+        let mut out = Vec::with_capacity((a.len() + b.len()).min(Self::CAP));
+        let (mut i, mut j) = (0, 0);
+        while out.len() < Self::CAP {
+            let next = match (a.get(i).copied(), b.get(j).copied()) {
+                (Some(x), Some(y)) => {
+                    i += usize::from(x <= y);
+                    j += usize::from(y <= x);
+                    x.min(y)
+                }
+                (Some(x), None) => {
+                    i += 1;
+                    x
+                }
+                (None, Some(y)) => {
+                    j += 1;
+                    y
+                }
+                (None, None) => break,
+            };
+            out.push(next);
+        }
+        self.0 = out;
+    }
+
+    /// The number of distinct hashes inserted: exact up to `SKETCH_K`,
+    /// estimated beyond.
+    pub fn count(&self) -> Distinct {
+        if self.0.len() <= SKETCH_K {
+            return Distinct::Exact(self.0.len() as u64);
+        }
+        let k = SKETCH_K as f64;
+        // The k-th smallest hash as a point of (0, 1]; +1 keeps it above 0.
+        let h = (self.0[SKETCH_K - 1] as f64 + 1.0) / 2f64.powi(64);
+        let value = (k - 1.0) / h;
+        Distinct::Estimate {
+            value,
+            se: value / (k - 2.0).sqrt(),
+        }
+    }
+
+    /// Whether the sketch holds a well-formed set: sorted, no repeats, at
+    /// most `SKETCH_K + 1` values. A damaged checkpoint fails this.
+    pub fn is_well_formed(&self) -> bool {
+        self.0.len() <= Self::CAP && self.0.windows(2).all(|w| w[0] < w[1])
+    }
 }
 
 /// Everything the outputs need about the games of one cell, as exact
@@ -60,7 +161,22 @@ pub struct Aggregate {
     pub seeds_sown: u128,
     pub legal_moves: u128,
     pub choice_turns: u128,
+    /// The games' distinct move sequences.
+    pub distinct: DistinctSketch,
 }
+
+/// Something a reader of a cell's numbers must know: `kind` is
+/// `repeats` (the cell holds fewer distinct games than games) or
+/// `few-decided` (fewer than half, or fewer than 100, of its games had a
+/// winner).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CellWarning {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+/// Below this many decided games a cell is warned about whatever its share.
+pub const MIN_DECIDED: u64 = 100;
 
 impl Aggregate {
     pub fn new() -> Aggregate {
@@ -91,6 +207,7 @@ impl Aggregate {
         self.seeds_sown += g.seeds_sown as u128;
         self.legal_moves += g.legal_moves as u128;
         self.choice_turns += g.choice_turns as u128;
+        self.distinct.insert(g.hash);
     }
 
     pub fn merge(&mut self, o: &Aggregate) {
@@ -115,6 +232,77 @@ impl Aggregate {
         self.seeds_sown += o.seeds_sown;
         self.legal_moves += o.legal_moves;
         self.choice_turns += o.choice_turns;
+        self.distinct.merge(&o.distinct);
+    }
+
+    /// The number of distinct games, as the outputs print it: exact, or
+    /// the sketch's estimate rounded and kept between the distinct hashes
+    /// the sketch holds (more than `SKETCH_K`) and the games played.
+    pub fn distinct_games(&self) -> (u64, bool) {
+        match self.distinct.count() {
+            Distinct::Exact(n) => (n, true),
+            Distinct::Estimate { value, .. } => {
+                let lo = (SKETCH_K + 1) as u64;
+                ((value.round() as u64).clamp(lo, self.games.max(lo)), false)
+            }
+        }
+    }
+
+    /// Whether the cell's games repeat: fewer distinct games than games,
+    /// counted exactly, or estimated more than 3 standard errors below.
+    pub fn repeats(&self) -> bool {
+        match self.distinct.count() {
+            Distinct::Exact(n) => n < self.games,
+            Distinct::Estimate { value, se } => (self.games as f64 - value) > 3.0 * se,
+        }
+    }
+
+    /// What a reader must know before trusting the cell's numbers.
+    pub fn warnings(&self) -> Vec<CellWarning> {
+        let mut out = Vec::new();
+        let (n, d) = (self.games, self.decided());
+        if self.repeats() {
+            let what = match self.distinct.count() {
+                Distinct::Exact(k) => format!(
+                    "only {k} distinct {} in {n} ({:.1}%)",
+                    if k == 1 { "game" } else { "games" },
+                    100.0 * k as f64 / n as f64
+                ),
+                Distinct::Estimate { value, se } => format!(
+                    "about {value:.0} distinct games (± {se:.0}, one standard error) in {n}"
+                ),
+            };
+            let message = format!(
+                "{what}: some games are exact repeats, so the cell samples fewer lines of play \
+                 than its game count suggests, and its interval measures the spread of these \
+                 agents' random choices rather than of play at large; spread the games with \
+                 `opening_plies` or randomised agents"
+            );
+            out.push(CellWarning {
+                kind: "repeats",
+                message,
+            });
+        }
+        if 2 * d < n || d < MIN_DECIDED {
+            let message = if d == 0 {
+                format!(
+                    "no game of {n} was decided: p1_win_rate, its interval, advantage_p1 and \
+                     balance are left empty"
+                )
+            } else {
+                format!(
+                    "only {d} of {n} games were decided: p1_win_rate and its interval rest on \
+                     {d} games, and advantage_p1 and balance count the {} undecided ones as \
+                     draws; read completion beside them",
+                    n - d
+                )
+            };
+            out.push(CellWarning {
+                kind: "few-decided",
+                message,
+            });
+        }
+        out
     }
 
     pub fn wins_of(&self, p: Player) -> u64 {
@@ -133,9 +321,11 @@ impl Aggregate {
     }
 
     /// (wins of player 1 + half the undecided games) / games: the Ludii
-    /// project's definition, the mean of per-game scores 1, 1/2, 0.
+    /// project's definition, the mean of per-game scores 1, 1/2, 0. `None`
+    /// when no game was decided: 0.5 would then read as "no advantage"
+    /// when nothing was measured.
     pub fn advantage_p1(&self) -> Option<f64> {
-        (self.games > 0).then(|| self.score_sum_doubled() as f64 / (2 * self.games) as f64)
+        (self.decided() > 0).then(|| self.score_sum_doubled() as f64 / (2 * self.games) as f64)
     }
 
     /// Twice the sum of player 1's per-game scores (1, 1/2, 0), an integer.
@@ -150,7 +340,7 @@ impl Aggregate {
     /// so every step before the division is an exact integer.
     pub fn advantage_variance(&self) -> Option<f64> {
         let n = self.games as u128;
-        if n < 2 {
+        if n < 2 || self.decided() == 0 {
             return None;
         }
         let four_q = 4 * self.wins[0] as u128 + self.undecided() as u128;
@@ -159,9 +349,10 @@ impl Aggregate {
         Some(num as f64 / (4 * n * (n - 1)) as f64)
     }
 
-    /// 1 - |wins of 1 - wins of 2| / games.
+    /// 1 - |wins of 1 - wins of 2| / games; `None` when no game was
+    /// decided (it would be a perfect 1 for no reason).
     pub fn balance(&self) -> Option<f64> {
-        (self.games > 0)
+        (self.decided() > 0)
             .then(|| 1.0 - self.wins[0].abs_diff(self.wins[1]) as f64 / self.games as f64)
     }
 
@@ -346,6 +537,7 @@ mod tests {
             seeds_sown: plies as u64 * 9,
             legal_moves: plies as u64 * 4,
             choice_turns: plies as u64 / 2,
+            hash: crate::rng::mix64(plies as u64),
         }
     }
 
@@ -458,6 +650,21 @@ mod tests {
         }
     }
 
+    /// a, b and c merged as (a + b) + c, a + (b + c) and (c + b) + a.
+    fn three_ways<T: Clone>(a: &T, b: &T, c: &T, merge: fn(&mut T, &T)) -> [T; 3] {
+        let mut left = a.clone();
+        merge(&mut left, b);
+        merge(&mut left, c);
+        let mut bc = b.clone();
+        merge(&mut bc, c);
+        let mut right = a.clone();
+        merge(&mut right, &bc);
+        let mut reversed = c.clone();
+        merge(&mut reversed, b);
+        merge(&mut reversed, a);
+        [left, right, reversed]
+    }
+
     proptest! {
         #[test]
         fn merging_is_exact_in_any_order(
@@ -476,19 +683,186 @@ mod tests {
             };
             let (a, b, c) = (part(&recs[..c1]), part(&recs[c1..c2]), part(&recs[c2..]));
             let whole = part(&recs);
-            let mut left = a.clone();
-            left.merge(&b);
-            left.merge(&c);
-            let mut bc = b.clone();
-            bc.merge(&c);
-            let mut right = a.clone();
-            right.merge(&bc);
-            let mut reversed = c.clone();
-            reversed.merge(&b);
-            reversed.merge(&a);
-            prop_assert_eq!(&left, &whole);
-            prop_assert_eq!(&right, &whole);
-            prop_assert_eq!(&reversed, &whole);
+            for merged in three_ways(&a, &b, &c, Aggregate::merge) {
+                prop_assert_eq!(&merged, &whole);
+            }
+        }
+    }
+
+    fn sketch_of(hashes: &[u64]) -> DistinctSketch {
+        let mut s = DistinctSketch::default();
+        hashes.iter().for_each(|&h| s.insert(h));
+        s
+    }
+
+    proptest! {
+        /// The sketch past its exact range: three parts merged in any
+        /// order, or inserted one by one, keep the same values.
+        #[test]
+        fn sketch_merging_is_exact_in_any_order(
+            seeds in proptest::collection::vec(0u64..20_000, 0..12_000),
+            cut1 in 0usize..12_000,
+            cut2 in 0usize..12_000,
+        ) {
+            // Few distinct seeds for many values: repeats across parts.
+            let hashes: Vec<u64> = seeds.iter().map(|&x| crate::rng::mix64(x)).collect();
+            let (c1, c2) = (cut1.min(hashes.len()), cut2.min(hashes.len()));
+            let (c1, c2) = (c1.min(c2), c1.max(c2));
+            let (a, b, c) = (
+                sketch_of(&hashes[..c1]),
+                sketch_of(&hashes[c1..c2]),
+                sketch_of(&hashes[c2..]),
+            );
+            let whole = sketch_of(&hashes);
+            prop_assert!(whole.is_well_formed());
+            for merged in three_ways(&a, &b, &c, DistinctSketch::merge) {
+                prop_assert_eq!(&merged, &whole);
+            }
+        }
+
+        /// Up to `SKETCH_K` distinct games the count is a set's count.
+        #[test]
+        fn below_k_the_count_is_exact(
+            seeds in proptest::collection::vec(0u64..6_000, 0..5_000),
+        ) {
+            let hashes: Vec<u64> = seeds.iter().map(|&x| crate::rng::mix64(x)).collect();
+            let set: std::collections::HashSet<u64> = hashes.iter().copied().collect();
+            let s = sketch_of(&hashes);
+            if set.len() <= SKETCH_K {
+                prop_assert_eq!(s.count(), Distinct::Exact(set.len() as u64));
+            } else {
+                let estimated = matches!(s.count(), Distinct::Estimate { .. });
+                prop_assert!(estimated);
+            }
+        }
+    }
+
+    #[test]
+    fn the_count_turns_to_an_estimate_just_past_k() {
+        let k = SKETCH_K as u64;
+        let hashes: Vec<u64> = (0..=k).map(crate::rng::mix64).collect();
+        assert_eq!(sketch_of(&hashes[..SKETCH_K]).count(), Distinct::Exact(k));
+        assert!(matches!(
+            sketch_of(&hashes).count(),
+            Distinct::Estimate { .. }
+        ));
+    }
+
+    /// On synthetic hashes (SplitMix64 of distinct integers, each inserted
+    /// twice), the estimate's error is what the docs state: a relative
+    /// standard error of about 1/√(k - 2) = 1.56%.
+    #[test]
+    fn the_estimate_has_its_stated_error() {
+        let n = 20_000u64;
+        let trials = 24u64;
+        let mut sq = 0.0;
+        for t in 0..trials {
+            let mut s = DistinctSketch::default();
+            for i in 0..n {
+                let h = crate::rng::mix64(t << 40 | i);
+                s.insert(h);
+                s.insert(h);
+            }
+            let Distinct::Estimate { value, se } = s.count() else {
+                panic!("{n} distinct hashes counted exactly");
+            };
+            let err = (value - n as f64) / n as f64;
+            assert!(
+                (value - n as f64).abs() < 4.0 * se,
+                "trial {t}: {value} for {n}, se {se}"
+            );
+            assert!((se / value - 1.0 / ((SKETCH_K - 2) as f64).sqrt()).abs() < 1e-12);
+            sq += err * err;
+        }
+        let rms = (sq / trials as f64).sqrt();
+        assert!(rms > 0.007 && rms < 0.025, "rms relative error {rms}");
+    }
+
+    #[test]
+    fn distinct_games_is_clamped_and_repeats_are_flagged() {
+        let mut a = Aggregate::new();
+        for i in 0..10u32 {
+            let mut r = record(Status::Won(Player::South), 5);
+            r.hash = u64::from(i % 3);
+            a.add(&r);
+        }
+        assert_eq!(a.distinct_games(), (3, true));
+        assert!(a.repeats());
+        let kinds: Vec<&str> = a.warnings().iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, ["repeats", "few-decided"]);
+        // 20,000 distinct games: an estimate no larger than the games
+        // played, and no flag.
+        let mut b = Aggregate::new();
+        for i in 0..20_000u64 {
+            let mut r = record(Status::Won(Player::North), 5);
+            r.hash = crate::rng::mix64(i);
+            b.add(&r);
+        }
+        let (d, exact) = b.distinct_games();
+        assert!(!exact && d <= 20_000 && d > 19_000, "{d}");
+        assert!(!b.repeats());
+        // 6,667 games played three times each: flagged.
+        let mut c = Aggregate::new();
+        for i in 0..20_000u64 {
+            let mut r = record(Status::Won(Player::North), 5);
+            r.hash = crate::rng::mix64(i / 3);
+            c.add(&r);
+        }
+        let (d, exact) = c.distinct_games();
+        assert!(!exact && d > 6_300 && d < 7_000, "{d}");
+        assert!(c.repeats());
+        assert!(
+            c.warnings()[0].message.contains("about"),
+            "{:?}",
+            c.warnings()
+        );
+    }
+
+    #[test]
+    fn nothing_decided_leaves_the_decided_metrics_empty() {
+        let mut a = Aggregate::new();
+        for i in 0..500 {
+            let mut r = record(Status::PlyLimit, 300);
+            r.hash = i;
+            a.add(&r);
+        }
+        assert!(a.p1_win_rate().is_none());
+        assert!(a.advantage_p1().is_none());
+        assert!(a.advantage_variance().is_none());
+        assert!(a.balance().is_none());
+        assert_eq!(a.completion(), Some(0.0));
+        assert!(a.length_mean().is_some());
+        assert!(compare_advantage(&a, &a).is_none());
+        assert!(compare_length(&a, &a).is_some());
+        let w = a.warnings();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].kind, "few-decided");
+        assert!(w[0].message.contains("no game of 500"), "{}", w[0].message);
+    }
+
+    #[test]
+    fn few_decided_games_are_warned_about() {
+        // (decided, undecided) → warned?
+        for (d, u, warned) in [
+            (100, 100, false),
+            (100, 101, true),
+            (99, 0, true),
+            (150, 10, false),
+            (1, 0, true),
+        ] {
+            let mut a = Aggregate::new();
+            for i in 0..d + u {
+                let status = if i < d {
+                    Status::Won(Player::South)
+                } else {
+                    Status::LapLimit
+                };
+                let mut r = record(status, 10);
+                r.hash = i;
+                a.add(&r);
+            }
+            let got = a.warnings().iter().any(|w| w.kind == "few-decided");
+            assert_eq!(got, warned, "{d} decided, {u} undecided");
         }
     }
 
@@ -497,6 +871,7 @@ mod tests {
         let mut a = Aggregate::new();
         a.add(&record(Status::Won(Player::South), 12));
         a.add(&record(Status::LapLimit, 40));
+        assert_eq!(a.distinct_games(), (2, true));
         let json = serde_json::to_string(&a).unwrap();
         let back: Aggregate = serde_json::from_str(&json).unwrap();
         assert_eq!(a, back);

@@ -69,7 +69,7 @@ fn outputs_are_identical_with_one_thread_or_two() {
     // The experiment's ply limit is part of each variant's rules string.
     assert!(lines[1].contains("ply_limit=400"), "{}", lines[1]);
     assert!(lines[3].starts_with("small-6x3,"));
-    assert!(lines[4].contains(",epsilon-greedy:epsilon=0.3,greedy,60,"));
+    assert!(lines[4].contains(",epsilon-greedy:epsilon=0.3,greedy,0,60,"));
 
     let games = read(&dir.path().join("one"), "games.csv");
     let rows: Vec<&str> = games.lines().skip(1).collect();
@@ -158,7 +158,7 @@ p2 = "random"
             .nth(1)
             .unwrap()
             .split(',')
-            .nth(2)
+            .nth(3)
             .unwrap()
             .parse()
             .unwrap();
@@ -252,6 +252,28 @@ fn bad_experiments_exit_2_naming_file_and_key() {
             "\"small.toml\"",
             "\"missing.toml\"",
             &["`variants[1]`", "cannot read variant file `missing.toml`"],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nopening_plies = -2",
+            &[
+                "exp.toml:9:17: `opening_plies`: -2 is out of range",
+                "from 0 to 1000",
+            ],
+        ),
+        (
+            "p2 = \"greedy\"",
+            "p2 = \"greedy\"\nopening_plies = 400",
+            &[
+                "`matchups[1].opening_plies`: 400 random opening plies reach variant \
+                 `katro-4x4`'s ply limit (400)",
+                "fewer than 400",
+            ],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nopening_plies = \"four\"",
+            &["`opening_plies`: expected an integer, got a string"],
         ),
     ];
     for (from, to, wants) in cases {
@@ -355,7 +377,7 @@ fn simulate_prints_a_table_and_writes_only_when_asked() {
         lines
             .next()
             .unwrap()
-            .starts_with("variant    p1      p2      games  p1 wins")
+            .starts_with("variant    p1      p2      games  distinct  p1 wins")
     );
     assert!(
         lines
@@ -395,7 +417,7 @@ fn simulate_prints_a_table_and_writes_only_when_asked() {
             .lines()
             .nth(1)
             .unwrap()
-            .contains(",greedy,random,50,")
+            .contains(",greedy,random,0,50,")
     );
 
     for (args, want) in [
@@ -428,6 +450,106 @@ fn simulate_prints_a_table_and_writes_only_when_asked() {
 
 /// Every shipped experiment parses, names every preset where it says it
 /// does, and stays within its documented size.
+/// A summary.csv as (header → field) maps, one per row.
+fn summary_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            header
+                .iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Alpha-beta at depth 3 against itself on katro-6x3 plays one game 30
+/// times; 4 random opening plies spread it. On katro-6x6 cut to 6 plies no
+/// game is decided. Console and manifest say so; the metrics that need a
+/// decided game are empty.
+#[test]
+fn repeated_and_undecided_cells_are_flagged() {
+    let exp = r#"
+name = "flagged"
+seed = 11
+games = 30
+variants = ["katro-6x3", { variant = "katro-6x6", ply_limit = 6 }]
+
+[[matchups]]
+p1 = "alphabeta:depth=3"
+p2 = "alphabeta:depth=3"
+
+[[matchups]]
+p1 = "alphabeta:depth=3"
+p2 = "alphabeta:depth=3"
+opening_plies = 4
+"#;
+    let dir = setup(exp);
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml", "--threads", "2", "--out", "o"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains(
+            "warning: katro-6x3, alphabeta:depth=3 vs alphabeta:depth=3: only 1 distinct game \
+             in 30 (3.3%): some games are exact repeats"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "warning: katro-6x6, alphabeta:depth=3 vs alphabeta:depth=3, 4 opening plies: no \
+             game of 30 was decided"
+        ),
+        "{stdout}"
+    );
+    let rows = summary_rows(&read(&dir.path().join("o"), "summary.csv"));
+    let get = |i: usize, k: &str| rows[i][k].clone();
+    assert_eq!(get(0, "opening_plies"), "0");
+    assert_eq!(get(0, "distinct_games"), "1");
+    assert_eq!(get(0, "distinct_exact"), "true");
+    assert_eq!(get(1, "opening_plies"), "4");
+    let spread: u64 = get(1, "distinct_games").parse().unwrap();
+    assert!(spread > 10, "{spread} distinct games with 4 opening plies");
+    for i in [2, 3] {
+        assert_eq!(get(i, "decided"), "0");
+        for k in [
+            "p1_win_rate",
+            "p1_win_rate_low",
+            "p1_win_rate_high",
+            "advantage_p1",
+            "balance",
+        ] {
+            assert_eq!(get(i, k), "", "row {i}, {k}");
+        }
+        assert_eq!(get(i, "completion"), "0.000000");
+    }
+    let comparison = read(&dir.path().join("o"), "comparison.csv");
+    for row in summary_rows(&comparison) {
+        assert_eq!(row["advantage_diff"], "", "{comparison}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("o"), "manifest.json")).unwrap();
+    let kinds = |i: usize| -> Vec<String> {
+        manifest["cells"][i]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // 30 games are fewer than 100 decided ones in every cell.
+    assert_eq!(kinds(0), ["repeats", "few-decided"]);
+    assert!(kinds(2).contains(&"few-decided".to_string()));
+    assert_eq!(manifest["cells"][1]["opening_plies"], 4);
+    assert_eq!(manifest["cells"][0]["distinct_games"], 1);
+    assert_eq!(manifest["cells"][0]["distinct_exact"], true);
+}
+
 #[test]
 fn shipped_experiments_are_valid() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
