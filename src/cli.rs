@@ -17,7 +17,9 @@ use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_nam
 #[derive(Parser)]
 #[command(
     name = "katro",
-    version,
+    // The build identity too: the crate version is the same on every
+    // commit, and manifests, checkpoints and shards record this hash.
+    version = concat!(env!("CARGO_PKG_VERSION"), " (build ", env!("KATRO_BUILD"), ")"),
     about = "Rules engine and experiments for the Malagasy mancala Katro and its relatives"
 )]
 struct Cli {
@@ -61,19 +63,31 @@ enum Command {
         /// `katro merge OUT` combines the N shards.
         #[arg(long, value_name = "I/N", value_parser = parse_shard)]
         shard: Option<(u64, u64)>,
-        /// Delete another experiment's results, checkpoint or shards found in
-        /// the output folder (or an unusable checkpoint) instead of refusing.
+        /// Delete the files katro wrote for another experiment or build
+        /// (results, checkpoint, shards) or an unusable checkpoint found in
+        /// the output folder, instead of refusing; files katro did not
+        /// write are kept.
         #[arg(long)]
         force: bool,
+        /// Resume from a checkpoint (or keep shards) of this experiment
+        /// written by another katro build, whose games may differ; the
+        /// manifest lists every build that played.
+        #[arg(long)]
+        allow_other_build: bool,
     },
     /// Combine the shards in DIR/shards into DIR's summary.csv,
     /// comparison.csv, games.csv and manifest.json, as one run would write them.
     Merge {
         /// The output folder the shards were written to.
         dir: String,
-        /// Replace the results of another experiment found in DIR.
+        /// Replace the results of another experiment found in DIR (files
+        /// katro did not write are kept).
         #[arg(long)]
         force: bool,
+        /// Merge shards played by another katro build, whose games may
+        /// differ; the manifest lists every build that played.
+        #[arg(long)]
+        allow_other_build: bool,
     },
     /// Check variant and experiment files and report every problem.
     Validate {
@@ -108,6 +122,10 @@ enum Command {
         /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
+        /// With --out: replace the results of another experiment found
+        /// there (files katro did not write are kept).
+        #[arg(long, requires = "out")]
+        force: bool,
     },
 }
 
@@ -182,14 +200,20 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out,
             shard,
             force,
+            allow_other_build,
         } => crate::jobs::run(crate::jobs::RunArgs {
             experiment: &experiment,
             threads,
             out: out.as_deref(),
             shard,
             force,
+            allow_other_build,
         }),
-        Command::Merge { dir, force } => crate::jobs::merge(&dir, force),
+        Command::Merge {
+            dir,
+            force,
+            allow_other_build,
+        } => crate::jobs::merge(&dir, force, allow_other_build),
         Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {
@@ -200,6 +224,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             seed,
             out,
             threads,
+            force,
         } => crate::jobs::simulate(crate::jobs::SimulateArgs {
             variant: &variant,
             games,
@@ -208,6 +233,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             seed,
             out: out.as_deref(),
             threads,
+            force,
         }),
     }
 }

@@ -251,6 +251,12 @@ pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {
     pub katro_version: String,
+    /// The build that wrote this manifest: `src-` and a hash of the sources
+    /// the engine and runner were built from (`katro --version` prints it).
+    pub katro_build: String,
+    /// Other builds that played some of these games (a checkpoint resumed
+    /// or shards merged with `--allow-other-build`); empty otherwise.
+    pub other_builds: Vec<String>,
     /// The command line that made the run.
     pub command: Vec<String>,
     pub name: String,
@@ -285,6 +291,8 @@ pub struct Manifest {
 pub struct ManifestShard {
     /// `I/N`.
     pub shard: String,
+    /// The build that played the shard.
+    pub katro_build: String,
     pub threads: usize,
     pub start_time: String,
     pub end_time: String,
