@@ -10,9 +10,10 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use katro::Rules;
+use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE, with_limits};
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_names};
+use katro::rules::{InputError, PRESETS, parse_variant, preset, preset_names};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +47,15 @@ enum Command {
         /// Add a lap-by-lap account of every move.
         #[arg(long)]
         trace: bool,
+        /// Replace the variant's ply limit, as an experiment's `ply_limit`
+        /// does (games.csv's `ply_limit` column holds the one each game
+        /// was played with).
+        #[arg(long, allow_negative_numbers = true)]
+        ply_limit: Option<i64>,
+        /// Replace the variant's lap limit, as an experiment's `lap_limit`
+        /// does (games.csv's `lap_limit` column).
+        #[arg(long, allow_negative_numbers = true)]
+        lap_limit: Option<i64>,
     },
     /// Run an experiment file: play every cell, write summary.csv,
     /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
@@ -189,8 +199,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
             variant,
             moves,
             trace,
+            ply_limit,
+            lap_limit,
         } => {
-            let rules = load_variant(&variant)?;
+            let limit = |v: Option<i64>, flag: &str, range: &LimitRange| {
+                v.map(|v| range.check(v).map_err(|e| Failure::input(format!("{flag}: {e}"))))
+                    .transpose()
+            };
+            let rules = with_limits(
+                &load_variant(&variant)?,
+                limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
+                limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
+            );
             let json = replay(&rules, &moves, trace)?;
             emit(&(json + "\n"))
         }
@@ -294,49 +314,56 @@ pub fn load_variant(spec: &str) -> Result<Rules, Failure> {
     Ok(parse_variant(spec, &text, stem)?)
 }
 
+/// The keys of [`katro::Settings`] that go in a variant file's `[board]`;
+/// every other setting goes in `[rules]`.
+const BOARD_KEYS: [&str; 4] = ["rows", "holes", "seeds", "layout"];
+
+/// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A complete, valid variant file: every resolved setting (the settings
+/// come from serialising [`katro::Settings`], so a new setting is shown
+/// without this code changing), and the rules string, the starting board
+/// and the circuits as comments.
 fn show(rules: &Rules) -> String {
-    let s = &rules.settings;
     let mut out = String::new();
-    out.push_str(&format!("name = {:?}\n", rules.name));
+    out.push_str(&format!("# rules string: {}
+", rules.canonical_string()));
+    out.push_str(&format!("name = {}
+", toml_string(&rules.name)));
     if !rules.description.is_empty() {
-        out.push_str(&format!("description = {:?}\n", rules.description));
+        out.push_str(&format!(
+            "description = {}
+",
+            toml_string(&rules.description)
+        ));
     }
     if !rules.source.is_empty() {
-        out.push_str(&format!("source = {:?}\n", rules.source));
+        out.push_str(&format!("source = {}
+", toml_string(&rules.source)));
     }
-    out.push_str(&format!(
-        "rules_string = {:?}\n\n[board]\n",
-        rules.canonical_string()
-    ));
-    out.push_str(&format!("rows = {}\nholes = {}\n", s.rows, s.holes));
-    match (&s.layout, s.seeds) {
-        (Some(layout), _) => out.push_str(&format!("layout = {layout:?}\n")),
-        (None, Some(v)) => out.push_str(&format!("seeds = {v}\n")),
-        (None, None) => {}
+    let settings = toml::to_string(&rules.settings).expect("the settings serialise as TOML");
+    let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();
+    let (board, rest): (Vec<&str>, Vec<&str>) = settings
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .partition(|l| BOARD_KEYS.contains(&key(l).as_str()));
+    out.push_str("\n[board]\n");
+    for line in board {
+        out.push_str(line);
+        out.push('\n');
     }
     out.push_str(&format!(
         "# {} seeds in all\n\n[rules]\n",
         rules.total_seeds()
     ));
-    let lines = [
-        ("start", kebab(&s.start)),
-        ("singletons", kebab(&s.singletons)),
-        ("direction", kebab(&s.direction)),
-        ("relay", kebab(&s.relay)),
-        ("capture_trigger", kebab(&s.capture_trigger)),
-        ("capturing_row", kebab(&s.capturing_row)),
-        ("victim", kebab(&s.victim)),
-        ("lone_seed", kebab(&s.lone_seed)),
-        ("endless_move", kebab(&s.endless_move)),
-    ];
-    for (k, v) in lines {
-        out.push_str(&format!("{k} = \"{v}\"\n"));
+    for line in rest {
+        out.push_str(line);
+        out.push('\n');
     }
-    out.push_str(&format!(
-        "min_victim_seeds = {}\nmin_victim_seeds_after_empty = {}\nply_limit = {}\nlap_limit = {}\n\n",
-        s.min_victim_seeds, s.min_victim_seeds_after_empty, s.ply_limit, s.lap_limit
-    ));
-    out.push_str("# starting board (row 1 is South's outer row)\n");
+    out.push_str("\n# starting board (row 1 is South's outer row)\n");
     for line in board_text(rules, &rules.start()).lines() {
         out.push_str(&format!("#   {line}\n"));
     }

@@ -146,6 +146,8 @@ pub const GAMES_COLUMNS: &[&str] = &[
     "seeds_captured_p2",
     "laps",
     "max_laps_in_move",
+    "ply_limit",
+    "lap_limit",
 ];
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
@@ -177,6 +179,11 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
             g.seeds_captured[1].to_string(),
             g.laps.to_string(),
             g.max_laps_in_move.to_string(),
+            // The limits the game was played under, the experiment's
+            // overrides applied: `katro replay` needs them to reproduce
+            // the status of a game they stopped.
+            c.rules.settings.ply_limit.to_string(),
+            c.rules.settings.lap_limit.to_string(),
         ];
         if moves {
             let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();

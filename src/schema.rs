@@ -58,6 +58,17 @@ impl Field {
             removable: false,
         }
     }
+    /// Required, but the typed pass reads its table without it (its
+    /// field there is an `Option`): a missing or bad value is reported
+    /// here and does not stop the checks of the rest of the file.
+    pub const fn req_soft(name: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            kind,
+            required: true,
+            removable: true,
+        }
+    }
     /// Optional, and safe to drop when bad.
     pub const fn opt(name: &'static str, kind: Kind) -> Field {
         Field {
@@ -208,7 +219,9 @@ impl Walker<'_, '_> {
                 // the table itself otherwise.
                 let at = (span.end > span.start).then(|| span.clone());
                 self.add(at, path, format!("missing field `{}`", join(path, f.name)));
-                self.sound = false;
+                if !f.removable {
+                    self.sound = false;
+                }
             }
         }
     }
@@ -301,9 +314,13 @@ pub fn read<T: serde::de::DeserializeOwned>(
 ) -> Result<(T, Vec<Problem>), InputError> {
     let checked = check(text, fields, hint);
     let mut problems = checked.problems;
-    let fail = |problems: Vec<Problem>| InputError {
-        file: file.to_string(),
-        problems,
+    let fail = |mut problems: Vec<Problem>| {
+        // In file order, as the typed pass reports them.
+        problems.sort_by_key(|q| (q.line, q.column));
+        InputError {
+            file: file.to_string(),
+            problems,
+        }
     };
     if !checked.typed_pass_ok {
         return Err(fail(problems));
