@@ -625,7 +625,7 @@ mod tests {
         assert_eq!(
             got,
             format!(
-                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,5000,10000000,a1 c6 b1\n",
                 GAMES_COLUMNS.join(",")
             )
         );
