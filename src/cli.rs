@@ -10,8 +10,8 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use katro::Rules;
-use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE, with_limits};
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
+use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE, with_limits};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rules::{InputError, PRESETS, parse_variant, preset, preset_names};
 
@@ -203,8 +203,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             lap_limit,
         } => {
             let limit = |v: Option<i64>, flag: &str, range: &LimitRange| {
-                v.map(|v| range.check(v).map_err(|e| Failure::input(format!("{flag}: {e}"))))
-                    .transpose()
+                v.map(|v| {
+                    range
+                        .check(v)
+                        .map_err(|e| Failure::input(format!("{flag}: {e}")))
+                })
+                .transpose()
             };
             let rules = with_limits(
                 &load_variant(&variant)?,
@@ -329,10 +333,16 @@ fn toml_string(s: &str) -> String {
 /// and the circuits as comments.
 fn show(rules: &Rules) -> String {
     let mut out = String::new();
-    out.push_str(&format!("# rules string: {}
-", rules.canonical_string()));
-    out.push_str(&format!("name = {}
-", toml_string(&rules.name)));
+    out.push_str(&format!(
+        "# rules string: {}
+",
+        rules.canonical_string()
+    ));
+    out.push_str(&format!(
+        "name = {}
+",
+        toml_string(&rules.name)
+    ));
     if !rules.description.is_empty() {
         out.push_str(&format!(
             "description = {}
@@ -341,8 +351,11 @@ fn show(rules: &Rules) -> String {
         ));
     }
     if !rules.source.is_empty() {
-        out.push_str(&format!("source = {}
-", toml_string(&rules.source)));
+        out.push_str(&format!(
+            "source = {}
+",
+            toml_string(&rules.source)
+        ));
     }
     let settings = toml::to_string(&rules.settings).expect("the settings serialise as TOML");
     let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();

@@ -527,14 +527,12 @@ pub fn parse_experiment(
     }
     for (i, m) in raw.matchups.get_ref().iter().enumerate() {
         let m = m.get_ref();
-        let p1 = m
-            .p1
-            .as_ref()
-            .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p1")));
-        let p2 = m
-            .p2
-            .as_ref()
-            .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p2")));
+        let p1 =
+            m.p1.as_ref()
+                .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p1")));
+        let p2 =
+            m.p2.as_ref()
+                .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p2")));
         let cap = cap(
             &mut p,
             &stop,

@@ -534,17 +534,18 @@ fn refuse_or_clear(
                 code: 1,
                 message: format!("--force: cannot delete {}: {e}", p.display()),
             })?;
-            deleted.push(format!(
-                "  {}",
-                p.strip_prefix(dir).unwrap_or(p).display()
-            ));
+            deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }
     eprintln!(
         "--force: found in {}:\n{}\n--force: deleted {}{}",
         dir.display(),
         list.join("\n"),
-        if deleted.is_empty() { "nothing" } else { "these katro files:\n" },
+        if deleted.is_empty() {
+            "nothing"
+        } else {
+            "these katro files:\n"
+        },
         deleted.join("\n")
     );
     Ok(())
@@ -882,11 +883,18 @@ fn shard_set_problems(
             listing(&|s| format!("experiment `{}`, hash {}", s.name, s.experiment_hash))
         ));
     }
-    if !allow_other_build && shards.iter().any(|(_, s)| shard_builds(s).any(|b| b != BUILD)) {
+    if !allow_other_build
+        && shards
+            .iter()
+            .any(|(_, s)| shard_builds(s).any(|b| b != BUILD))
+    {
         problems.push(format!(
             "shards played by another katro build than this one ({BUILD}), whose games may \
              differ (--allow-other-build merges them anyway):\n{}",
-            listing(&|s| format!("katro build {}", shard_builds(s).collect::<Vec<_>>().join(", ")))
+            listing(&|s| format!(
+                "katro build {}",
+                shard_builds(s).collect::<Vec<_>>().join(", ")
+            ))
         ));
     }
     if distinct(&|s| s.shards.to_string()) > 1 {

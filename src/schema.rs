@@ -415,6 +415,34 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_soft_key_is_reported_and_the_typed_pass_still_runs() {
+        static ITEM: &[Field] = &[
+            Field::req_soft("p1", Kind::Str),
+            Field::req_soft("p2", Kind::Str),
+        ];
+        static DOC: &[Field] = &[Field::req("m", Kind::List(&Kind::Table(ITEM)))];
+        let c = check("m = [{ p1 = \"a\" }, { p1 = 3, p2 = \"b\" }]\n", DOC, "");
+        assert!(c.typed_pass_ok);
+        let m = messages(&c);
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(m[0].starts_with("1:missing field `m[0].p2`"), "{m:?}");
+        assert!(
+            m[1].starts_with("1:expected a string, got an integer (3)"),
+            "{m:?}"
+        );
+        // The bad value is taken out, not reported again as missing.
+        let list = c
+            .doc
+            .get_ref()
+            .get("m")
+            .unwrap()
+            .get_ref()
+            .as_array()
+            .unwrap();
+        assert_eq!(list[1].get_ref().as_table().unwrap().len(), 1);
+    }
+
+    #[test]
     fn several_syntax_errors_are_reported() {
         let c = check("a = = 1\nb = 2\nc = ]\n", TOP, "");
         assert!(!c.typed_pass_ok);

@@ -145,8 +145,16 @@ fn every_writing_command_refuses_a_folder_it_did_not_write_and_force_keeps_user_
     let d = tmp.path();
     fs::write(d.join("alpha.toml"), ALPHA).unwrap();
     fs::write(d.join("beta.toml"), BETA).unwrap();
-    ok(d, &["run", "alpha.toml", "--out", "alpha", "--threads", "1"]);
-    for f in ["manifest.json", "summary.csv", "comparison.csv", "games.csv"] {
+    ok(
+        d,
+        &["run", "alpha.toml", "--out", "alpha", "--threads", "1"],
+    );
+    for f in [
+        "manifest.json",
+        "summary.csv",
+        "comparison.csv",
+        "games.csv",
+    ] {
         assert!(d.join("alpha").join(f).exists(), "{f}");
     }
     ok(
@@ -170,7 +178,13 @@ fn every_writing_command_refuses_a_folder_it_did_not_write_and_force_keeps_user_
             let folder = format!("{kind}-{n}");
             let args: Vec<&str> = args
                 .iter()
-                .map(|a| if a == "X" { folder.as_str() } else { a.as_str() })
+                .map(|a| {
+                    if a == "X" {
+                        folder.as_str()
+                    } else {
+                        a.as_str()
+                    }
+                })
                 .collect();
             let at = d.join(&folder);
             match kind {
@@ -255,7 +269,21 @@ fn stale_results_are_removed_only_when_a_katro_manifest_listed_them() {
     fs::write(d.join("b/games.csv"), "mine\n").unwrap();
     let out = katro(d, &["run", "beta.toml", "--out", "b", "--threads", "1"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(out.stderr.contains("games.csv: no manifest of this experiment lists it"));
-    ok(d, &["run", "beta.toml", "--out", "b", "--threads", "1", "--force"]);
+    assert!(
+        out.stderr
+            .contains("games.csv: no manifest of this experiment lists it")
+    );
+    ok(
+        d,
+        &[
+            "run",
+            "beta.toml",
+            "--out",
+            "b",
+            "--threads",
+            "1",
+            "--force",
+        ],
+    );
     assert_eq!(fs::read(d.join("b/games.csv")).unwrap(), b"mine\n");
 }

@@ -429,7 +429,10 @@ fn merge_refuses_missing_duplicate_foreign_and_mixed_shards() {
     ok(d, &["merge", "a", "--allow-other-build"]);
     let m: serde_json::Value = serde_json::from_slice(&read(&d.join("a/manifest.json"))).unwrap();
     assert_eq!(m["katro_build"], this_build.as_str());
-    assert_eq!(m["other_builds"], serde_json::json!(["src-0000000000000000"]));
+    assert_eq!(
+        m["other_builds"],
+        serde_json::json!(["src-0000000000000000"])
+    );
     assert_eq!(m["shards"][2]["katro_build"], "src-0000000000000000");
     fs::write(shards.join("shard-3-of-3.json"), &text[..text.len() / 2]).unwrap();
     let msg = fails(d, &["merge", "a"], 2);
@@ -513,7 +516,10 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
             "2",
         ],
     );
-    has(&msg, &["resuming from the checkpoint", "src-0000000000000000"]);
+    has(
+        &msg,
+        &["resuming from the checkpoint", "src-0000000000000000"],
+    );
     let manifest: serde_json::Value =
         serde_json::from_slice(&read(&d.join("other-build/manifest.json"))).unwrap();
     assert!(manifest["resumed_games"].as_u64().unwrap() > 0);
