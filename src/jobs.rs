@@ -287,6 +287,10 @@ struct Writer<'a> {
     allow_other_build: bool,
 }
 
+/// The folder of SLURM job logs that scripts/slurm/submit.sh makes in
+/// the output folder before the shards run (docs/CLUSTER.md).
+const SLURM_LOGS: &str = "slurm";
+
 /// Result files named in a readable katro manifest: files katro wrote.
 fn listed_files(manifest: &serde_json::Value) -> Vec<String> {
     manifest["files"]
@@ -391,6 +395,9 @@ fn survey(dir: &Path, w: &Writer) -> Vec<Foreign> {
         let katro_own = name == "manifest.json"
             || name == checkpoint::FOLDER
             || name == "shards"
+            // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
+            // katro's own, and never written to by this command.
+            || (name == SLURM_LOGS && dir.join(name).is_dir())
             // Temporaries of an interrupted atomic write or writability probe.
             || (name.starts_with('.') && (name.contains(".tmp-") || name.starts_with(".katro-write-test-")));
         if katro_own {

@@ -287,3 +287,45 @@ fn stale_results_are_removed_only_when_a_katro_manifest_listed_them() {
     );
     assert_eq!(fs::read(d.join("b/games.csv")).unwrap(), b"mine\n");
 }
+
+/// scripts/slurm/submit.sh makes OUT/slurm/ for the jobs' logs before the
+/// shards run: the shards and the merge go on beside it, and leave it be.
+#[test]
+fn the_slurm_log_folder_is_not_a_foreign_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    fs::create_dir_all(d.join("out/slurm")).unwrap();
+    fs::write(d.join("out/slurm/shard-1_1.out"), "log\n").unwrap();
+    for i in ["1/2", "2/2"] {
+        ok(
+            d,
+            &[
+                "run",
+                "beta.toml",
+                "--out",
+                "out",
+                "--shard",
+                i,
+                "--threads",
+                "1",
+            ],
+        );
+    }
+    ok(d, &["merge", "out"]);
+    assert!(d.join("out/summary.csv").exists());
+    assert_eq!(
+        fs::read(d.join("out/slurm/shard-1_1.out")).unwrap(),
+        b"log\n"
+    );
+    // A file named `slurm` is the user's, not the log folder.
+    fs::remove_dir_all(d.join("out/slurm")).unwrap();
+    fs::write(d.join("out/slurm"), "mine\n").unwrap();
+    let out = katro(d, &["merge", "out"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("slurm: not a katro output"),
+        "{}",
+        out.stderr
+    );
+}
