@@ -340,10 +340,12 @@ fn survey(dir: &Path, w: &Writer) -> Vec<Foreign> {
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());
         match &value {
-            None => found.push(Foreign {
-                remove: vec![manifest_path.clone()],
-                ..Foreign::new("manifest.json", "katro cannot read it")
-            }),
+            // Perhaps not katro's: kept, and overwritten only once the
+            // results it would describe are written.
+            None => found.push(Foreign::new(
+                "manifest.json",
+                "katro cannot read it (--force overwrites it)",
+            )),
             Some(v) => {
                 let theirs = v["experiment_hash"].as_str();
                 // Manifests from before the fingerprint: compare the text.

@@ -286,6 +286,24 @@ fn stale_results_are_removed_only_when_a_katro_manifest_listed_them() {
         ],
     );
     assert_eq!(fs::read(d.join("b/games.csv")).unwrap(), b"mine\n");
+
+    // A manifest.json katro cannot read may not be katro's: refused, and
+    // with --force replaced by the new one only.
+    fs::write(d.join("b/manifest.json"), "not json").unwrap();
+    let run = ["run", "beta.toml", "--out", "b", "--threads", "1"];
+    let out = katro(d, &run);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("manifest.json: katro cannot read it"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(fs::read(d.join("b/manifest.json")).unwrap(), b"not json");
+    ok(d, &[&run[..], &["--force"]].concat());
+    let m: serde_json::Value =
+        serde_json::from_slice(&fs::read(d.join("b/manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["name"], "beta");
+    assert_eq!(fs::read(d.join("b/games.csv")).unwrap(), b"mine\n");
 }
 
 /// scripts/slurm/submit.sh makes OUT/slurm/ for the jobs' logs before the
