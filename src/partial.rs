@@ -352,5 +352,23 @@ mod tests {
         assert_eq!(sniff_shard_header(&bytes[..cut]), Some(header));
         assert_eq!(sniff_shard_header(b"{\"format\":"), None);
         assert_eq!(sniff_shard_header(b"not json"), None);
+        // A shard from before build identities: its build is unknown,
+        // which is never this build, so it is refused by default.
+        let old = b"{\"format\":\"katro-shard-1\",\"katro_version\":\"0.1.0\",\
+                    \"experiment_hash\":\"0123456789abcdef\",\"name\":\"exp\",\"shard\":1,\
+                    \"shards\":2,\"experiment\":{}}";
+        let h = sniff_shard_header(old).unwrap();
+        assert_eq!(h.katro_build, UNKNOWN_BUILD);
+        assert_ne!(h.katro_build, BUILD);
+    }
+
+    #[test]
+    fn other_builds_are_sorted_once_without_this_one() {
+        assert!(BUILD.starts_with("src-") && BUILD.len() == 20, "{BUILD}");
+        assert_eq!(
+            other_builds("src-b", ["src-c", "src-b", "src-a", "src-c"]),
+            ["src-a", "src-c"]
+        );
+        assert!(other_builds("src-b", ["src-b"]).is_empty());
     }
 }
