@@ -349,7 +349,10 @@ pub fn with_limits(rules: &Rules, ply_limit: Option<u64>, lap_limit: Option<u64>
 }
 
 fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, range: &LimitRange) -> Option<u64> {
-    ranged(p, v, key, range.lo as i64, range.hi as i64, range.what).map(|n| n as u64)
+    range
+        .check(*v.get_ref())
+        .map_err(|e| p.add(Some(v.span()), key, e))
+        .ok()
 }
 
 /// Whether a variant reference names a file rather than a preset.
