@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use katro::partial::{CHECKPOINT_FORMAT, CheckpointFile, StoredRow};
+use katro::partial::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, StoredRow, other_builds};
 use katro::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
 
 use crate::files;
@@ -86,6 +86,8 @@ pub struct Saver<'a> {
     row_files: Mutex<u64>,
     /// Games in the last checkpoint written (or resumed from).
     pub games_saved: AtomicU64,
+    /// Builds other than this one that played the resumed games.
+    pub other_builds: Vec<String>,
 }
 
 impl<'a> Saver<'a> {
@@ -107,6 +109,15 @@ impl<'a> Saver<'a> {
             wall_before: resumed.map_or(0.0, |c| c.wall_seconds),
             row_files: Mutex::new(resumed.map_or(0, |c| c.row_files)),
             games_saved: AtomicU64::new(resumed.map_or(0, |c| c.state.games())),
+            other_builds: resumed.map_or_else(Vec::new, |c| {
+                other_builds(
+                    BUILD,
+                    c.other_builds
+                        .iter()
+                        .map(String::as_str)
+                        .chain([c.katro_build.as_str()]),
+                )
+            }),
         }
     }
 
@@ -149,6 +160,8 @@ impl<'a> Saver<'a> {
         let file = CheckpointFile {
             format: CHECKPOINT_FORMAT.into(),
             katro_version: env!("CARGO_PKG_VERSION").into(),
+            katro_build: BUILD.into(),
+            other_builds: self.other_builds.clone(),
             experiment_hash: self.id.experiment_hash.clone(),
             name: self.id.name.clone(),
             shard: shard_pair(self.id.part),
@@ -200,7 +213,7 @@ pub fn read_identity(dir: &Path) -> Result<CheckpointFile, String> {
 }
 
 /// Loads the checkpoint in `dir` (already known to be this experiment's and
-/// this version's), with its rows; `None` when there is none.
+/// this build's, or another build's allowed by `--allow-other-build`), with its rows; `None` when there is none.
 pub fn load(dir: &Path, cells: &[Cell]) -> Result<Option<(CheckpointFile, Resume)>, String> {
     if !dir.join(STATE).exists() {
         return Ok(None);

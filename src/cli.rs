@@ -11,13 +11,16 @@ use serde::Serialize;
 
 use katro::Rules;
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
+use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE, with_limits};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::rules::{InputError, PRESETS, kebab, parse_variant, preset, preset_names};
+use katro::rules::{InputError, PRESETS, parse_variant, preset, preset_names};
 
 #[derive(Parser)]
 #[command(
     name = "katro",
-    version,
+    // The build identity too: the crate version is the same on every
+    // commit, and manifests, checkpoints and shards record this hash.
+    version = concat!(env!("CARGO_PKG_VERSION"), " (build ", env!("KATRO_BUILD"), ")"),
     about = "Rules engine and experiments for the Malagasy mancala Katro and its relatives"
 )]
 struct Cli {
@@ -44,6 +47,15 @@ enum Command {
         /// Add a lap-by-lap account of every move.
         #[arg(long)]
         trace: bool,
+        /// Replace the variant's ply limit, as an experiment's `ply_limit`
+        /// does (games.csv's `ply_limit` column holds the one each game
+        /// was played with).
+        #[arg(long, allow_negative_numbers = true)]
+        ply_limit: Option<i64>,
+        /// Replace the variant's lap limit, as an experiment's `lap_limit`
+        /// does (games.csv's `lap_limit` column).
+        #[arg(long, allow_negative_numbers = true)]
+        lap_limit: Option<i64>,
     },
     /// Run an experiment file: play every cell, write summary.csv,
     /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
@@ -61,19 +73,31 @@ enum Command {
         /// `katro merge OUT` combines the N shards.
         #[arg(long, value_name = "I/N", value_parser = parse_shard)]
         shard: Option<(u64, u64)>,
-        /// Delete another experiment's results, checkpoint or shards found in
-        /// the output folder (or an unusable checkpoint) instead of refusing.
+        /// Delete the files katro wrote for another experiment or build
+        /// (results, checkpoint, shards) or an unusable checkpoint found in
+        /// the output folder, instead of refusing; files katro did not
+        /// write are kept.
         #[arg(long)]
         force: bool,
+        /// Resume from a checkpoint (or keep shards) of this experiment
+        /// written by another katro build, whose games may differ; the
+        /// manifest lists every build that played.
+        #[arg(long)]
+        allow_other_build: bool,
     },
     /// Combine the shards in DIR/shards into DIR's summary.csv,
     /// comparison.csv, games.csv and manifest.json, as one run would write them.
     Merge {
         /// The output folder the shards were written to.
         dir: String,
-        /// Replace the results of another experiment found in DIR.
+        /// Replace the results of another experiment found in DIR (files
+        /// katro did not write are kept).
         #[arg(long)]
         force: bool,
+        /// Merge shards played by another katro build, whose games may
+        /// differ; the manifest lists every build that played.
+        #[arg(long)]
+        allow_other_build: bool,
     },
     /// Check variant and experiment files and report every problem.
     Validate {
@@ -108,6 +132,10 @@ enum Command {
         /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
+        /// With --out: replace the results of another experiment found
+        /// there (files katro did not write are kept).
+        #[arg(long, requires = "out")]
+        force: bool,
     },
 }
 
@@ -171,8 +199,22 @@ fn run(cli: Cli) -> Result<(), Failure> {
             variant,
             moves,
             trace,
+            ply_limit,
+            lap_limit,
         } => {
-            let rules = load_variant(&variant)?;
+            let limit = |v: Option<i64>, flag: &str, range: &LimitRange| {
+                v.map(|v| {
+                    range
+                        .check(v)
+                        .map_err(|e| Failure::input(format!("{flag}: {e}")))
+                })
+                .transpose()
+            };
+            let rules = with_limits(
+                &load_variant(&variant)?,
+                limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
+                limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
+            );
             let json = replay(&rules, &moves, trace)?;
             emit(&(json + "\n"))
         }
@@ -182,14 +224,20 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out,
             shard,
             force,
+            allow_other_build,
         } => crate::jobs::run(crate::jobs::RunArgs {
             experiment: &experiment,
             threads,
             out: out.as_deref(),
             shard,
             force,
+            allow_other_build,
         }),
-        Command::Merge { dir, force } => crate::jobs::merge(&dir, force),
+        Command::Merge {
+            dir,
+            force,
+            allow_other_build,
+        } => crate::jobs::merge(&dir, force, allow_other_build),
         Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {
@@ -200,6 +248,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             seed,
             out,
             threads,
+            force,
         } => crate::jobs::simulate(crate::jobs::SimulateArgs {
             variant: &variant,
             games,
@@ -208,6 +257,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             seed,
             out: out.as_deref(),
             threads,
+            force,
         }),
     }
 }
@@ -268,54 +318,65 @@ pub fn load_variant(spec: &str) -> Result<Rules, Failure> {
     Ok(parse_variant(spec, &text, stem)?)
 }
 
+/// The keys of [`katro::Settings`] that go in a variant file's `[board]`;
+/// every other setting goes in `[rules]`.
+const BOARD_KEYS: [&str; 4] = ["rows", "holes", "seeds", "layout"];
+
+/// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A complete, valid variant file: every resolved setting (the settings
+/// come from serialising [`katro::Settings`], so a new setting is shown
+/// without this code changing), and the rules string, the starting board
+/// and the circuits as comments.
 fn show(rules: &Rules) -> String {
-    let s = &rules.settings;
     let mut out = String::new();
-    out.push_str(&format!("name = {:?}\n", rules.name));
-    if !rules.description.is_empty() {
-        out.push_str(&format!("description = {:?}\n", rules.description));
-    }
-    if !rules.source.is_empty() {
-        out.push_str(&format!("source = {:?}\n", rules.source));
-    }
     out.push_str(&format!(
-        "rules_string = {:?}\n\n[board]\n",
+        "# rules string: {}
+",
         rules.canonical_string()
     ));
-    out.push_str(&format!("rows = {}\nholes = {}\n", s.rows, s.holes));
-    match (&s.layout, s.seeds) {
-        (Some(layout), _) => out.push_str(&format!("layout = {layout:?}\n")),
-        (None, Some(v)) => out.push_str(&format!("seeds = {v}\n")),
-        (None, None) => {}
+    out.push_str(&format!(
+        "name = {}
+",
+        toml_string(&rules.name)
+    ));
+    if !rules.description.is_empty() {
+        out.push_str(&format!(
+            "description = {}
+",
+            toml_string(&rules.description)
+        ));
+    }
+    if !rules.source.is_empty() {
+        out.push_str(&format!(
+            "source = {}
+",
+            toml_string(&rules.source)
+        ));
+    }
+    let settings = toml::to_string(&rules.settings).expect("the settings serialise as TOML");
+    let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();
+    let (board, rest): (Vec<&str>, Vec<&str>) = settings
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .partition(|l| BOARD_KEYS.contains(&key(l).as_str()));
+    out.push_str("\n[board]\n");
+    for line in board {
+        out.push_str(line);
+        out.push('\n');
     }
     out.push_str(&format!(
         "# {} seeds in all\n\n[rules]\n",
         rules.total_seeds()
     ));
-    let lines = [
-        ("start", kebab(&s.start)),
-        ("singletons", kebab(&s.singletons)),
-        ("direction", kebab(&s.direction)),
-        ("backward_circuit", kebab(&s.backward_circuit)),
-        ("relay", kebab(&s.relay)),
-        ("capture_trigger", kebab(&s.capture_trigger)),
-        ("capturing_row", kebab(&s.capturing_row)),
-        ("victim", kebab(&s.victim)),
-        ("empty_landing_refusal", kebab(&s.empty_landing_refusal)),
-        ("lone_seed", kebab(&s.lone_seed)),
-        ("lone_seed_step", kebab(&s.lone_seed_step)),
-        ("step_sowing", kebab(&s.step_sowing)),
-        ("game_end", kebab(&s.game_end)),
-        ("endless_move", kebab(&s.endless_move)),
-    ];
-    for (k, v) in lines {
-        out.push_str(&format!("{k} = \"{v}\"\n"));
+    for line in rest {
+        out.push_str(line);
+        out.push('\n');
     }
-    out.push_str(&format!(
-        "min_victim_seeds = {}\nmin_victim_seeds_after_empty = {}\nply_limit = {}\nlap_limit = {}\n\n",
-        s.min_victim_seeds, s.min_victim_seeds_after_empty, s.ply_limit, s.lap_limit
-    ));
-    out.push_str("# starting board (row 1 is South's outer row)\n");
+    out.push_str("\n# starting board (row 1 is South's outer row)\n");
     for line in board_text(rules, &rules.start()).lines() {
         out.push_str(&format!("#   {line}\n"));
     }
@@ -447,6 +508,9 @@ fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failur
             )));
         }
         let player = pos.to_move().number();
+        // The ply this move belongs to: both decisions of a turn begun by
+        // a capturing step (RULES.md §7) belong to the same ply.
+        let ply = pos.plies() + 1;
         if !trace {
             // No observer: a move can run for millions of laps, and a
             // sentence per lap would exhaust memory for nothing.
@@ -458,7 +522,7 @@ fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failur
             };
             let report = rules.play_unchecked(&mut pos, mv, &mut w);
             traces.push(MoveTrace {
-                ply: pos.plies(),
+                ply,
                 player,
                 mv: move_name(rules, mv),
                 laps: report.laps,

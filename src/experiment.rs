@@ -149,8 +149,10 @@ struct RawPrecision {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMatchup {
-    p1: Sp<toml::Value>,
-    p2: Sp<toml::Value>,
+    // Options though required: the first pass reports a missing agent,
+    // and the typed pass goes on to check the rest of the file.
+    p1: Option<Sp<toml::Value>>,
+    p2: Option<Sp<toml::Value>>,
     games: Option<Sp<i64>>,
     max_games: Option<Sp<i64>>,
     opening_plies: Option<Sp<i64>>,
@@ -231,8 +233,11 @@ static VARIANT_ENTRY_FIELDS: &[Field] = &[
 ];
 
 static MATCHUP_FIELDS: &[Field] = &[
-    Field::req("p1", Kind::StrOrAnyTable),
-    Field::req("p2", Kind::StrOrAnyTable),
+    // A matchup without an agent is skipped by the typed pass, which
+    // still checks everything else: one missing `p2` must not hide the
+    // file's other problems.
+    Field::req_soft("p1", Kind::StrOrAnyTable),
+    Field::req_soft("p2", Kind::StrOrAnyTable),
     Field::opt("games", Kind::Int),
     Field::opt("max_games", Kind::Int),
     Field::opt("opening_plies", Kind::Int),
@@ -303,8 +308,64 @@ fn cap(
     Some(Some(n))
 }
 
-fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, lo: u64, hi: u64, what: &str) -> Option<u64> {
-    ranged(p, v, key, lo as i64, hi as i64, what).map(|n| n as u64)
+/// The values an override of a variant's limit may take: one definition
+/// for experiment files and `katro replay --ply-limit/--lap-limit`, so a
+/// games.csv row replays under exactly the limits it was played with.
+pub struct LimitRange {
+    pub lo: u64,
+    pub hi: u64,
+    pub what: &'static str,
+}
+
+pub const PLY_LIMIT_RANGE: LimitRange = LimitRange {
+    lo: MIN_PLY_LIMIT,
+    hi: MAX_PLY_LIMIT,
+    what: "the ply limit",
+};
+
+pub const LAP_LIMIT_RANGE: LimitRange = LimitRange {
+    lo: 1,
+    hi: MAX_LAP_LIMIT,
+    what: "the lap limit",
+};
+
+impl LimitRange {
+    /// `v` if in range, else the words an experiment file's problem uses.
+    pub fn check(&self, v: i64) -> Result<u64, String> {
+        if v < self.lo as i64 || v > self.hi as i64 {
+            Err(format!(
+                "{v} is out of range: {} must be from {} to {}",
+                self.what, self.lo, self.hi
+            ))
+        } else {
+            Ok(v as u64)
+        }
+    }
+}
+
+/// `rules` with its ply and lap limits replaced where given (already
+/// checked by [`LimitRange::check`]).
+pub fn with_limits(rules: &Rules, ply_limit: Option<u64>, lap_limit: Option<u64>) -> Rules {
+    let mut settings = rules.settings.clone();
+    if let Some(v) = ply_limit {
+        settings.ply_limit = v as u32;
+    }
+    if let Some(v) = lap_limit {
+        settings.lap_limit = v;
+    }
+    Rules::new(
+        rules.name.clone(),
+        rules.description.clone(),
+        rules.source.clone(),
+        settings,
+    )
+}
+
+fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, range: &LimitRange) -> Option<u64> {
+    range
+        .check(*v.get_ref())
+        .map_err(|e| p.add(Some(v.span()), key, e))
+        .ok()
 }
 
 /// Whether a variant reference names a file rather than a preset.
@@ -418,20 +479,14 @@ pub fn parse_experiment(
         }
     };
 
-    let ply_limit = raw.ply_limit.as_ref().and_then(|v| {
-        limit(
-            &mut p,
-            v,
-            "ply_limit",
-            MIN_PLY_LIMIT,
-            MAX_PLY_LIMIT,
-            "the ply limit",
-        )
-    });
+    let ply_limit = raw
+        .ply_limit
+        .as_ref()
+        .and_then(|v| limit(&mut p, v, "ply_limit", &PLY_LIMIT_RANGE));
     let lap_limit = raw
         .lap_limit
         .as_ref()
-        .and_then(|v| limit(&mut p, v, "lap_limit", 1, MAX_LAP_LIMIT, "the lap limit"));
+        .and_then(|v| limit(&mut p, v, "lap_limit", &LAP_LIMIT_RANGE));
 
     let mut variants = Vec::new();
     if raw.variants.get_ref().is_empty() {
@@ -452,42 +507,16 @@ pub fn parse_experiment(
         let Some(rules) = resolve_variant(&mut p, &key, span.clone(), spec, read_variant) else {
             continue;
         };
-        let mut settings = rules.settings.clone();
         let ply = match &entry.ply_limit {
-            Some(v) => limit(
-                &mut p,
-                v,
-                &format!("{key}.ply_limit"),
-                MIN_PLY_LIMIT,
-                MAX_PLY_LIMIT,
-                "the ply limit",
-            ),
+            Some(v) => limit(&mut p, v, &format!("{key}.ply_limit"), &PLY_LIMIT_RANGE),
             None => ply_limit,
         };
         let lap = match &entry.lap_limit {
-            Some(v) => limit(
-                &mut p,
-                v,
-                &format!("{key}.lap_limit"),
-                1,
-                MAX_LAP_LIMIT,
-                "the lap limit",
-            ),
+            Some(v) => limit(&mut p, v, &format!("{key}.lap_limit"), &LAP_LIMIT_RANGE),
             None => lap_limit,
         };
-        if let Some(v) = ply {
-            settings.ply_limit = v as u32;
-        }
-        if let Some(v) = lap {
-            settings.lap_limit = v;
-        }
         let cap = cap(&mut p, &stop, &key, &entry.games, &entry.max_games);
-        let rules = Rules::new(
-            rules.name.clone(),
-            rules.description.clone(),
-            rules.source.clone(),
-            settings,
-        );
+        let rules = with_limits(&rules, ply, lap);
         if variants
             .iter()
             .any(|v: &VariantPlan| v.rules.name == rules.name)
@@ -552,8 +581,12 @@ pub fn parse_experiment(
     }
     for (i, m) in raw.matchups.get_ref().iter().enumerate() {
         let m = m.get_ref();
-        let p1 = agent(&mut p, &m.p1, &format!("matchups[{i}].p1"));
-        let p2 = agent(&mut p, &m.p2, &format!("matchups[{i}].p2"));
+        let p1 =
+            m.p1.as_ref()
+                .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p1")));
+        let p2 =
+            m.p2.as_ref()
+                .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p2")));
         let cap = cap(
             &mut p,
             &stop,
@@ -580,7 +613,7 @@ pub fn parse_experiment(
                 .any(|m| m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies)
             {
                 p.add(
-                    Some(m.p1.span()),
+                    m.p1.as_ref().map(|v| v.span()),
                     &format!("matchups[{i}]"),
                     format!("`{}` is listed twice", new.label()),
                 );

@@ -153,6 +153,8 @@ pub const GAMES_COLUMNS: &[&str] = &[
     "seeds_captured_p2",
     "laps",
     "max_laps_in_move",
+    "ply_limit",
+    "lap_limit",
 ];
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
@@ -184,6 +186,11 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
             g.seeds_captured[1].to_string(),
             g.laps.to_string(),
             g.max_laps_in_move.to_string(),
+            // The limits the game was played under, the experiment's
+            // overrides applied: `katro replay` needs them to reproduce
+            // the status of a game they stopped.
+            c.rules.settings.ply_limit.to_string(),
+            c.rules.settings.lap_limit.to_string(),
         ];
         if moves {
             let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();
@@ -260,6 +267,12 @@ pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {
     pub katro_version: String,
+    /// The build that wrote this manifest: `src-` and a hash of the sources
+    /// the engine and runner were built from (`katro --version` prints it).
+    pub katro_build: String,
+    /// Other builds that played some of these games (a checkpoint resumed
+    /// or shards merged with `--allow-other-build`); empty otherwise.
+    pub other_builds: Vec<String>,
     /// The command line that made the run.
     pub command: Vec<String>,
     pub name: String,
@@ -294,6 +307,8 @@ pub struct Manifest {
 pub struct ManifestShard {
     /// `I/N`.
     pub shard: String,
+    /// The build that played the shard.
+    pub katro_build: String,
     pub threads: usize,
     pub start_time: String,
     pub end_time: String,
@@ -744,7 +759,7 @@ mod tests {
         assert_eq!(
             got,
             format!(
-                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,5000,10000000,a1 c6 b1\n",
                 GAMES_COLUMNS.join(",")
             )
         );

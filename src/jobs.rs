@@ -18,7 +18,8 @@ use katro::export::{
     summary_table, utc_timestamp,
 };
 use katro::partial::{
-    SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, sniff_shard_header,
+    BUILD, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
+    sniff_shard_header,
 };
 use katro::rules::parse_variant;
 use katro::runner::{
@@ -156,21 +157,28 @@ struct Results<'a> {
 }
 
 /// Writes the CSV files and then the manifest (its presence says the
-/// results are complete), and removes result files of an earlier run that
-/// this one does not make. Returns the files written.
+/// results are complete), and removes result files that the manifest
+/// being replaced lists and this run does not make, so a folder never
+/// mixes two runs' results. A file no katro manifest lists is never
+/// removed: katro may not have written it. Returns the files written.
 fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<String>, String> {
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
-    let mut stale = Vec::new();
     if r.mode != Rows::None {
         let moves = r.mode == Rows::GamesWithMoves;
         outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
-    } else {
-        stale.push("games.csv");
     }
-    match comparison_csv(r.cells, r.aggregates) {
-        Some(bytes) => outputs.push(("comparison.csv", bytes)),
-        None => stale.push("comparison.csv"),
+    if let Some(bytes) = comparison_csv(r.cells, r.aggregates) {
+        outputs.push(("comparison.csv", bytes));
     }
+    let earlier: Vec<String> = fs::read(dir.join("manifest.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .map(|v| listed_files(&v))
+        .unwrap_or_default();
+    let stale: Vec<&str> = ["games.csv", "comparison.csv"]
+        .into_iter()
+        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
+        .collect();
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
     written.push("manifest.json".into());
@@ -206,6 +214,8 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
     let (variants, cells) = Manifest::describe(b.cells, b.aggregates);
     Manifest {
         katro_version: VERSION.to_string(),
+        katro_build: BUILD.to_string(),
+        other_builds: Vec::new(),
         command: std::env::args().collect(),
         name: b.name.to_string(),
         experiment: b.experiment,
@@ -235,79 +245,211 @@ const RESULT_FILES: [&str; 4] = [
     "games.csv",
 ];
 
-/// Something in an output folder that belongs to another experiment (or
-/// another katro version, or cannot be read), and what `--force` deletes.
+/// Something in an output folder that is not this run's to reuse: another
+/// experiment's or another build's files, files no manifest of this
+/// experiment lists, or the user's own files; and what `--force` deletes.
 struct Foreign {
     what: String,
     why: String,
+    /// Files (or, with `folder`, one folder) katro wrote, which `--force`
+    /// deletes. Empty for what `--force` keeps: files katro did not write,
+    /// and result files it will overwrite anyway.
     remove: Vec<PathBuf>,
     folder: bool,
+    /// Whether `--allow-other-build` would make it usable.
+    other_build: bool,
 }
 
-/// What of `dir` would mix with this run's results: results, checkpoints
-/// and (with `shards`) shard files of another experiment. `shards` is the
-/// N of a shard run, which also refuses shards cut for another N; 0 for a
-/// whole run; `None` for a merge, which checks only the results.
-fn survey(dir: &Path, hash: &str, text_fnv: Option<&str>, shards: Option<u64>) -> Vec<Foreign> {
+impl Foreign {
+    fn new(what: impl Into<String>, why: impl Into<String>) -> Foreign {
+        Foreign {
+            what: what.into(),
+            why: why.into(),
+            remove: Vec::new(),
+            folder: false,
+            other_build: false,
+        }
+    }
+}
+
+/// What a command is about to write into a folder, for [`survey`].
+struct Writer<'a> {
+    hash: &'a str,
+    /// FNV-1a of the experiment's text, for manifests from before the
+    /// fingerprint.
+    text_fnv: Option<&'a str>,
+    /// `Some(N)` for shard runs (which also refuse shards cut for another
+    /// N), `Some(0)` for a whole run; `None` for `merge` and `simulate`,
+    /// which write only results and look at no checkpoint.
+    shards: Option<u64>,
+    /// `--allow-other-build`: another build's checkpoint or shards of this
+    /// experiment are usable.
+    allow_other_build: bool,
+}
+
+/// The folder of SLURM job logs that scripts/slurm/submit.sh makes in
+/// the output folder before the shards run (docs/CLUSTER.md).
+const SLURM_LOGS: &str = "slurm";
+
+/// Result files named in a readable katro manifest: files katro wrote.
+fn listed_files(manifest: &serde_json::Value) -> Vec<String> {
+    manifest["files"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .filter(|f| RESULT_FILES.contains(f))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A build mismatch in words, for a checkpoint or a shard.
+fn other_build_words(theirs: &str) -> String {
+    format!(
+        "written by katro build {theirs}, not this build {BUILD}: its games may differ from \
+         this engine's (--allow-other-build uses it anyway)"
+    )
+}
+
+/// Whether `name` is one katro gives shard files.
+fn is_shard_name(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix("shard-")
+        .and_then(|r| r.strip_suffix(".json"))
+    else {
+        return false;
+    };
+    let Some((i, n)) = rest.split_once("-of-") else {
+        return false;
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    digits(i) && digits(n)
+}
+
+/// Everything in `dir` that this command must not silently reuse,
+/// overwrite or mix with its results.
+fn survey(dir: &Path, w: &Writer) -> Vec<Foreign> {
     let mut found = Vec::new();
-    let manifest = dir.join("manifest.json");
-    if manifest.exists() {
-        let value: Option<serde_json::Value> = fs::read(&manifest)
+    let manifest_path = dir.join("manifest.json");
+    // The result files this experiment's own manifest vouches for.
+    let mut ours: Vec<String> = Vec::new();
+    if manifest_path.exists() {
+        let value: Option<serde_json::Value> = fs::read(&manifest_path)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());
-        let why = match &value {
-            None => Some("katro cannot read it".to_string()),
+        match &value {
+            // Perhaps not katro's: kept, and overwritten only once the
+            // results it would describe are written.
+            None => found.push(Foreign::new(
+                "manifest.json",
+                "katro cannot read it (--force overwrites it)",
+            )),
             Some(v) => {
                 let theirs = v["experiment_hash"].as_str();
                 // Manifests from before the fingerprint: compare the text.
                 let legacy = v["experiment"]["fnv1a64"].as_str();
                 let same = match (theirs, legacy) {
-                    (Some(h), _) => h == hash,
-                    (None, Some(f)) => Some(f) == text_fnv,
+                    (Some(h), _) => h == w.hash,
+                    (None, Some(f)) => Some(f) == w.text_fnv,
                     (None, None) => false,
                 };
-                (!same).then(|| {
-                    format!(
-                        "results of experiment `{}` (hash {})",
-                        v["name"].as_str().unwrap_or("?"),
-                        theirs.unwrap_or("not recorded")
-                    )
-                })
+                let listed = listed_files(v);
+                if same {
+                    ours = listed;
+                } else {
+                    let mut remove = vec![manifest_path.clone()];
+                    remove.extend(listed.iter().map(|f| dir.join(f)));
+                    found.push(Foreign {
+                        remove,
+                        ..Foreign::new(
+                            "manifest.json and its results",
+                            format!(
+                                "results of experiment `{}` (hash {})",
+                                v["name"].as_str().unwrap_or("?"),
+                                theirs.unwrap_or("not recorded")
+                            ),
+                        )
+                    });
+                    ours = listed;
+                }
             }
-        };
-        if let Some(why) = why {
-            found.push(Foreign {
-                what: "manifest.json and its results".into(),
-                why,
-                remove: RESULT_FILES.iter().map(|f| dir.join(f)).collect(),
-                folder: false,
-            });
         }
     }
-    let Some(shards) = shards else {
+    // An interrupted write leaves this experiment's result files with its
+    // checkpoint and no manifest yet.
+    let own_checkpoint = w.shards.is_some()
+        && fs::read_dir(dir.join(checkpoint::FOLDER)).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                checkpoint::read_identity(&e.path()).is_ok_and(|c| c.experiment_hash == w.hash)
+            })
+        });
+    let Ok(entries) = fs::read_dir(dir) else {
+        return found;
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    for name in &names {
+        let katro_own = name == "manifest.json"
+            || name == checkpoint::FOLDER
+            || name == "shards"
+            // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
+            // katro's own, and never written to by this command.
+            || (name == SLURM_LOGS && dir.join(name).is_dir())
+            // Temporaries of an interrupted atomic write or writability probe.
+            || (name.starts_with('.') && (name.contains(".tmp-") || name.starts_with(".katro-write-test-")));
+        if katro_own {
+            continue;
+        }
+        if RESULT_FILES.contains(&name.as_str()) {
+            if !ours.contains(name) && !own_checkpoint {
+                found.push(Foreign::new(
+                    name.clone(),
+                    "no manifest of this experiment lists it: katro may not have written it \
+                     (--force overwrites it)",
+                ));
+            }
+            continue;
+        }
+        found.push(Foreign::new(
+            name.clone(),
+            "not a katro output (--force keeps it)",
+        ));
+    }
+    let Some(shards) = w.shards else {
         return found;
     };
     if let Ok(entries) = fs::read_dir(dir.join(checkpoint::FOLDER)) {
         for e in entries.flatten().filter(|e| e.path().is_dir()) {
+            let mut other_build = false;
             let why = match checkpoint::read_identity(&e.path()) {
                 Err(e) => Some(e),
-                Ok(c) if c.experiment_hash != hash => Some(format!(
+                Ok(c) if c.experiment_hash != w.hash => Some(format!(
                     "a checkpoint of experiment `{}` (hash {})",
                     c.name, c.experiment_hash
                 )),
-                Ok(c) if c.katro_version != VERSION => Some(format!(
-                    "a checkpoint written by katro {}, whose games may differ from katro \
-                     {VERSION}'s",
-                    c.katro_version
-                )),
+                Ok(c) if c.katro_build != BUILD && !w.allow_other_build => {
+                    other_build = true;
+                    Some(format!(
+                        "a checkpoint of this experiment {}",
+                        other_build_words(&c.katro_build)
+                    ))
+                }
                 Ok(_) => None,
             };
             if let Some(why) = why {
                 found.push(Foreign {
-                    what: format!("{}/{}", checkpoint::FOLDER, e.file_name().to_string_lossy()),
-                    why,
                     remove: vec![e.path()],
                     folder: true,
+                    other_build,
+                    ..Foreign::new(
+                        format!("{}/{}", checkpoint::FOLDER, e.file_name().to_string_lossy()),
+                        why,
+                    )
                 });
             }
         }
@@ -316,16 +458,23 @@ fn survey(dir: &Path, hash: &str, text_fnv: Option<&str>, shards: Option<u64>) -
         let header = files::read_start(&path, 4096)
             .ok()
             .and_then(|b| sniff_shard_header(&b));
+        let name = file_name(&path);
+        let mut other_build = false;
         let why = match header {
             None => Some("not a katro shard file, or damaged".to_string()),
-            Some(h) if h.experiment_hash != hash => Some(format!(
+            Some(h) if h.experiment_hash != w.hash => Some(format!(
                 "shard {}/{} of experiment `{}` (hash {})",
                 h.shard, h.shards, h.name, h.experiment_hash
             )),
-            Some(h) if h.katro_version != VERSION => Some(format!(
-                "shard {}/{} written by katro {}",
-                h.shard, h.shards, h.katro_version
-            )),
+            Some(h) if h.katro_build != BUILD && !w.allow_other_build => {
+                other_build = true;
+                Some(format!(
+                    "shard {}/{} {}",
+                    h.shard,
+                    h.shards,
+                    other_build_words(&h.katro_build)
+                ))
+            }
             Some(h) if shards > 0 && h.shards != shards => Some(format!(
                 "shard {}/{} of this experiment, cut for N = {} rather than {shards}",
                 h.shard, h.shards, h.shards
@@ -333,19 +482,25 @@ fn survey(dir: &Path, hash: &str, text_fnv: Option<&str>, shards: Option<u64>) -
             Some(_) => None,
         };
         if let Some(why) = why {
+            // A file katro does not name as a shard is the user's: kept.
+            let remove = if is_shard_name(&name) {
+                vec![path.clone()]
+            } else {
+                Vec::new()
+            };
             found.push(Foreign {
-                what: format!("shards/{}", path.file_name().unwrap().to_string_lossy()),
-                why,
-                remove: vec![path],
-                folder: false,
+                remove,
+                other_build,
+                ..Foreign::new(format!("shards/{name}"), why)
             });
         }
     }
     found
 }
 
-/// Refuses to use a folder holding another experiment's files, or with
-/// `force` deletes them.
+/// Refuses to use a folder holding files that are not this run's, or with
+/// `force` deletes those of them katro wrote and goes on; files katro did
+/// not write are never deleted.
 fn refuse_or_clear(
     dir: &Path,
     found: Vec<Foreign>,
@@ -361,34 +516,46 @@ fn refuse_or_clear(
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
     if !force {
+        let allow = if found.iter().all(|f| f.other_build) {
+            " or --allow-other-build to use them as they are,"
+        } else {
+            ""
+        };
         return Err(Failure::input(format!(
-            "the output folder {} holds files of another experiment or katro version:\n{}\n\
-             this is experiment `{name}` (hash {hash}) and katro {VERSION}. Give another \
-             output folder, or --force to delete those files and go on",
+            "the output folder {} holds files of another experiment, another katro build or \
+             not written by katro:\n{}\n\
+             this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
+             output folder,{allow} or --force to delete the files katro wrote there and \
+             replace its results (files katro did not write are kept)",
             dir.display(),
             list.join("\n")
         )));
     }
+    let mut deleted = Vec::new();
     for f in &found {
         for p in &f.remove {
             let r = if f.folder {
                 files::remove_all(p)
             } else {
-                files::remove_stale(
-                    p.parent().unwrap_or(dir),
-                    &p.file_name().unwrap().to_string_lossy(),
-                )
+                files::remove_stale(p.parent().unwrap_or(dir), &file_name(p))
             };
             r.map_err(|e| Failure {
                 code: 1,
                 message: format!("--force: cannot delete {}: {e}", p.display()),
             })?;
+            deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }
     eprintln!(
-        "--force: deleted from {}:\n{}",
+        "--force: found in {}:\n{}\n--force: deleted {}{}",
         dir.display(),
-        list.join("\n")
+        list.join("\n"),
+        if deleted.is_empty() {
+            "nothing"
+        } else {
+            "these katro files:\n"
+        },
+        deleted.join("\n")
     );
     Ok(())
 }
@@ -424,6 +591,7 @@ pub struct RunArgs<'a> {
     /// (I, N) for shard I of N.
     pub shard: Option<(u64, u64)>,
     pub force: bool,
+    pub allow_other_build: bool,
 }
 
 /// `katro run EXPERIMENT.toml [--shard I/N] [--force]`.
@@ -454,7 +622,15 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         Some((index, count)) => Part::Shard { index, count },
     };
     let shards = a.shard.map_or(0, |(_, n)| n);
-    let found = survey(&out_dir, &hash, Some(&source.fnv1a64), Some(shards));
+    let found = survey(
+        &out_dir,
+        &Writer {
+            hash: &hash,
+            text_fnv: Some(&source.fnv1a64),
+            shards: Some(shards),
+            allow_other_build: a.allow_other_build,
+        },
+    );
     refuse_or_clear(&out_dir, found, a.force, &exp.name, &hash)?;
 
     let work = Work {
@@ -504,6 +680,13 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
             plural(resumed_games, "game")
         );
     }
+    if !saver.other_builds.is_empty() {
+        eprintln!(
+            "--allow-other-build: games played by katro build {} are kept; this is build \
+             {BUILD}; the results list both",
+            saver.other_builds.join(", ")
+        );
+    }
     let threads = threads_or_all(a.threads);
     let start_time = now();
     let clock = Instant::now();
@@ -529,6 +712,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
                 session_wall,
             );
             m.resumed_games = resumed_games;
+            m.other_builds = saver.other_builds.clone();
             let new_games = m.games - resumed_games;
             m.games_per_second = if session_wall > 0.0 {
                 new_games as f64 / session_wall
@@ -566,10 +750,12 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
             let shard = ShardFile {
                 format: SHARD_FORMAT.into(),
                 katro_version: VERSION.into(),
+                katro_build: BUILD.into(),
                 experiment_hash: hash.clone(),
                 name: exp.name.clone(),
                 shard: index,
                 shards: count,
+                other_builds: saver.other_builds.clone(),
                 experiment: source,
                 variant_files: l.variant_files.clone(),
                 layout: Layout::new(&cells).cells,
@@ -672,9 +858,19 @@ fn file_name(p: &Path) -> String {
     )
 }
 
-/// Everything wrong with a set of shards as a set: mixed experiments,
-/// versions or N, duplicates, and missing shards.
-fn shard_set_problems(shards: &[(PathBuf, ShardFile)], dir: &Path) -> Vec<String> {
+/// The builds that played a shard's games.
+fn shard_builds(s: &ShardFile) -> impl Iterator<Item = &str> {
+    std::iter::once(s.katro_build.as_str()).chain(s.other_builds.iter().map(String::as_str))
+}
+
+/// Everything wrong with a set of shards as a set: mixed experiments or N,
+/// games of another build (unless `allow_other_build`), duplicates, and
+/// missing shards.
+fn shard_set_problems(
+    shards: &[(PathBuf, ShardFile)],
+    dir: &Path,
+    allow_other_build: bool,
+) -> Vec<String> {
     let mut problems = Vec::new();
     let listing = |f: &dyn Fn(&ShardFile) -> String| -> String {
         shards
@@ -696,10 +892,18 @@ fn shard_set_problems(shards: &[(PathBuf, ShardFile)], dir: &Path) -> Vec<String
             listing(&|s| format!("experiment `{}`, hash {}", s.name, s.experiment_hash))
         ));
     }
-    if distinct(&|s| s.katro_version.clone()) > 1 {
+    if !allow_other_build
+        && shards
+            .iter()
+            .any(|(_, s)| shard_builds(s).any(|b| b != BUILD))
+    {
         problems.push(format!(
-            "the shards were written by different katro versions:\n{}",
-            listing(&|s| format!("katro {}", s.katro_version))
+            "shards played by another katro build than this one ({BUILD}), whose games may \
+             differ (--allow-other-build merges them anyway):\n{}",
+            listing(&|s| format!(
+                "katro build {}",
+                shard_builds(s).collect::<Vec<_>>().join(", ")
+            ))
         ));
     }
     if distinct(&|s| s.shards.to_string()) > 1 {
@@ -753,7 +957,7 @@ fn shard_set_problems(shards: &[(PathBuf, ShardFile)], dir: &Path) -> Vec<String
 }
 
 /// `katro merge DIR`: the shards in DIR/shards into DIR's results.
-pub fn merge(dir: &str, force: bool) -> Result<(), Failure> {
+pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Failure> {
     let dir = PathBuf::from(dir);
     let shards_dir = dir.join("shards");
     let paths = shard_files(&shards_dir);
@@ -775,7 +979,7 @@ pub fn merge(dir: &str, force: bool) -> Result<(), Failure> {
     }
     let mut problems = unreadable;
     if !shards.is_empty() {
-        problems.extend(shard_set_problems(&shards, &dir));
+        problems.extend(shard_set_problems(&shards, &dir, allow_other_build));
     }
     if !problems.is_empty() {
         return Err(Failure::input(format!(
@@ -843,7 +1047,15 @@ pub fn merge(dir: &str, force: bool) -> Result<(), Failure> {
     let (aggregates, rows) =
         merge_parts(&cells, first.shards, &states, rows, exp.rows()).map_err(damaged)?;
 
-    let found = survey(&dir, &hash, Some(&first.experiment.fnv1a64), None);
+    let found = survey(
+        &dir,
+        &Writer {
+            hash: &hash,
+            text_fnv: Some(&first.experiment.fnv1a64),
+            shards: None,
+            allow_other_build,
+        },
+    );
     refuse_or_clear(&dir, found, force, &exp.name, &hash)?;
     files::check_writable(&dir).map_err(|e| {
         Failure::input(format!("cannot write to the folder {}: {e}", dir.display()))
@@ -870,11 +1082,13 @@ pub fn merge(dir: &str, force: bool) -> Result<(), Failure> {
     } else {
         0.0
     };
+    m.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
     m.shards = Some(
         shards
             .iter()
             .map(|(_, s)| ManifestShard {
                 shard: format!("{}/{}", s.shard, s.shards),
+                katro_build: s.katro_build.clone(),
                 threads: s.threads,
                 start_time: s.start_time.clone(),
                 end_time: s.end_time.clone(),
@@ -986,6 +1200,7 @@ pub struct SimulateArgs<'a> {
     pub seed: u64,
     pub out: Option<&'a str>,
     pub threads: Option<u32>,
+    pub force: bool,
 }
 
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
@@ -993,16 +1208,6 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let rules = load_variant(a.variant)?;
     let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
     let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
-    let out = match a.out {
-        Some(o) => {
-            let dir = PathBuf::from(o);
-            files::check_writable(&dir).map_err(|e| {
-                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
-            })?;
-            Some(dir)
-        }
-        None => None,
-    };
     let cells = [Cell {
         rules: &rules,
         p1: &p1,
@@ -1010,6 +1215,29 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
         opening_plies: 0,
         stop: Stop::Games(a.games),
     }];
+    let name = format!("simulate-{}", rules.name);
+    let hash = fingerprint(&name, a.seed, Rows::None, &cells);
+    let out = match a.out {
+        Some(o) => {
+            let dir = PathBuf::from(o);
+            // Checked before a game is played, as `run` does.
+            let found = survey(
+                &dir,
+                &Writer {
+                    hash: &hash,
+                    text_fnv: None,
+                    shards: None,
+                    allow_other_build: false,
+                },
+            );
+            refuse_or_clear(&dir, found, a.force, &name, &hash)?;
+            files::check_writable(&dir).map_err(|e| {
+                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
+            })?;
+            Some(dir)
+        }
+        None => None,
+    };
     let threads = threads_or_all(a.threads);
     let work = Work {
         cells: &cells,
@@ -1025,8 +1253,6 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let aggregates = result.aggregates();
     let mut report = summary_table(&cells, &aggregates);
     if let Some(dir) = out {
-        let name = format!("simulate-{}", rules.name);
-        let hash = fingerprint(&name, a.seed, Rows::None, &cells);
         let mut m = manifest(
             ManifestBase {
                 name: &name,

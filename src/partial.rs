@@ -5,8 +5,9 @@
 //! Both hold a [`RunState`] (exact integer aggregates per segment of each
 //! cell, and the list of finished work units) and, when the experiment
 //! asks for per-game rows, those rows. Both carry the experiment's
-//! fingerprint and the katro version, so a run never resumes from, and a
-//! merge never combines, another experiment's games or another version's.
+//! fingerprint and the build identity ([`BUILD`]), so a run never resumes
+//! from, and a merge never combines, another experiment's games, nor
+//! another engine's unless the user says so (`--allow-other-build`).
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,25 @@ use crate::stats::GameRecord;
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
 pub const SHARD_FORMAT: &str = "katro-shard-2";
+
+/// This build's identity, `src-` and 16 hex digits: a hash of the sources
+/// the engine and runner are built from (see `build.rs`). Two builds with
+/// the same identity play the same games; the crate version cannot say so.
+pub const BUILD: &str = env!("KATRO_BUILD");
+
+/// What a file written before build identities existed is taken to carry.
+pub const UNKNOWN_BUILD: &str = "unknown";
+
+fn unknown_build() -> String {
+    UNKNOWN_BUILD.to_string()
+}
+
+/// The builds among `builds` other than `this`, sorted, each once: what a
+/// manifest, checkpoint or shard lists as `other_builds`.
+pub fn other_builds<'a>(this: &str, builds: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let set: std::collections::BTreeSet<&str> = builds.into_iter().filter(|b| *b != this).collect();
+    set.into_iter().map(str::to_string).collect()
+}
 pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-2";
 
 /// The fingerprint of everything that decides a run's games and outputs:
@@ -55,6 +75,8 @@ pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String 
 pub struct ShardHeader {
     pub format: String,
     pub katro_version: String,
+    #[serde(default = "unknown_build")]
+    pub katro_build: String,
     pub experiment_hash: String,
     pub name: String,
     pub shard: u64,
@@ -79,10 +101,17 @@ pub struct ShardFile {
     // flattened struct's whole input, rows and all.
     pub format: String,
     pub katro_version: String,
+    /// The build that wrote the file (see [`BUILD`]).
+    #[serde(default = "unknown_build")]
+    pub katro_build: String,
     pub experiment_hash: String,
     pub name: String,
     pub shard: u64,
     pub shards: u64,
+    /// Other builds that played some of this shard's games: a checkpoint
+    /// resumed with `--allow-other-build`. Empty when only `katro_build` did.
+    #[serde(default)]
+    pub other_builds: Vec<String>,
     pub experiment: ExperimentSource,
     pub variant_files: Vec<VariantFile>,
     pub layout: Vec<CellLayout>,
@@ -103,6 +132,7 @@ impl ShardFile {
         ShardHeader {
             format: self.format.clone(),
             katro_version: self.katro_version.clone(),
+            katro_build: self.katro_build.clone(),
             experiment_hash: self.experiment_hash.clone(),
             name: self.name.clone(),
             shard: self.shard,
@@ -130,6 +160,13 @@ pub fn sniff_shard_header(start: &[u8]) -> Option<ShardHeader> {
 pub struct CheckpointFile {
     pub format: String,
     pub katro_version: String,
+    /// The build that wrote the last save (see [`BUILD`]).
+    #[serde(default = "unknown_build")]
+    pub katro_build: String,
+    /// Other builds that played some of its games (earlier sessions resumed
+    /// with `--allow-other-build`).
+    #[serde(default)]
+    pub other_builds: Vec<String>,
     pub experiment_hash: String,
     pub name: String,
     /// `[I, N]` for shard I of N; absent for a whole run.
@@ -334,6 +371,7 @@ mod tests {
         let header = ShardHeader {
             format: SHARD_FORMAT.into(),
             katro_version: "0.1.0".into(),
+            katro_build: "src-0123456789abcdef".into(),
             experiment_hash: "0123456789abcdef".into(),
             name: "exp".into(),
             shard: 2,
@@ -349,5 +387,23 @@ mod tests {
         assert_eq!(sniff_shard_header(&bytes[..cut]), Some(header));
         assert_eq!(sniff_shard_header(b"{\"format\":"), None);
         assert_eq!(sniff_shard_header(b"not json"), None);
+        // A shard from before build identities: its build is unknown,
+        // which is never this build, so it is refused by default.
+        let old = b"{\"format\":\"katro-shard-1\",\"katro_version\":\"0.1.0\",\
+                    \"experiment_hash\":\"0123456789abcdef\",\"name\":\"exp\",\"shard\":1,\
+                    \"shards\":2,\"experiment\":{}}";
+        let h = sniff_shard_header(old).unwrap();
+        assert_eq!(h.katro_build, UNKNOWN_BUILD);
+        assert_ne!(h.katro_build, BUILD);
+    }
+
+    #[test]
+    fn other_builds_are_sorted_once_without_this_one() {
+        assert!(BUILD.starts_with("src-") && BUILD.len() == 20, "{BUILD}");
+        assert_eq!(
+            other_builds("src-b", ["src-c", "src-b", "src-a", "src-c"]),
+            ["src-a", "src-c"]
+        );
+        assert!(other_builds("src-b", ["src-b"]).is_empty());
     }
 }

@@ -58,6 +58,17 @@ impl Field {
             removable: false,
         }
     }
+    /// Required, but the typed pass reads its table without it (its
+    /// field there is an `Option`): a missing or bad value is reported
+    /// here and does not stop the checks of the rest of the file.
+    pub const fn req_soft(name: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            kind,
+            required: true,
+            removable: true,
+        }
+    }
     /// Optional, and safe to drop when bad.
     pub const fn opt(name: &'static str, kind: Kind) -> Field {
         Field {
@@ -208,7 +219,9 @@ impl Walker<'_, '_> {
                 // the table itself otherwise.
                 let at = (span.end > span.start).then(|| span.clone());
                 self.add(at, path, format!("missing field `{}`", join(path, f.name)));
-                self.sound = false;
+                if !f.removable {
+                    self.sound = false;
+                }
             }
         }
     }
@@ -301,9 +314,13 @@ pub fn read<T: serde::de::DeserializeOwned>(
 ) -> Result<(T, Vec<Problem>), InputError> {
     let checked = check(text, fields, hint);
     let mut problems = checked.problems;
-    let fail = |problems: Vec<Problem>| InputError {
-        file: file.to_string(),
-        problems,
+    let fail = |mut problems: Vec<Problem>| {
+        // In file order, as the typed pass reports them.
+        problems.sort_by_key(|q| (q.line, q.column));
+        InputError {
+            file: file.to_string(),
+            problems,
+        }
     };
     if !checked.typed_pass_ok {
         return Err(fail(problems));
@@ -395,6 +412,34 @@ mod tests {
         let c = check("list = [1, \"x\", 3]\n[board]\nrows = 1\n", TOP, "");
         assert!(!c.typed_pass_ok);
         assert_eq!(c.problems[0].key.as_deref(), Some("list[1]"));
+    }
+
+    #[test]
+    fn a_missing_soft_key_is_reported_and_the_typed_pass_still_runs() {
+        static ITEM: &[Field] = &[
+            Field::req_soft("p1", Kind::Str),
+            Field::req_soft("p2", Kind::Str),
+        ];
+        static DOC: &[Field] = &[Field::req("m", Kind::List(&Kind::Table(ITEM)))];
+        let c = check("m = [{ p1 = \"a\" }, { p1 = 3, p2 = \"b\" }]\n", DOC, "");
+        assert!(c.typed_pass_ok);
+        let m = messages(&c);
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(m[0].starts_with("1:missing field `m[0].p2`"), "{m:?}");
+        assert!(
+            m[1].starts_with("1:expected a string, got an integer (3)"),
+            "{m:?}"
+        );
+        // The bad value is taken out, not reported again as missing.
+        let list = c
+            .doc
+            .get_ref()
+            .get("m")
+            .unwrap()
+            .get_ref()
+            .as_array()
+            .unwrap();
+        assert_eq!(list[1].get_ref().as_table().unwrap().len(), 1);
     }
 
     #[test]

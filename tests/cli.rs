@@ -93,13 +93,13 @@ fn manifest_path(rel: &str) -> String {
 // Commands that work
 
 #[test]
-fn variants_lists_the_eight_presets() {
+fn variants_lists_the_nine_presets() {
     let out = ok(&["variants"]);
     let names: Vec<&str> = out
         .lines()
         .map(|l| l.split_whitespace().next().unwrap_or(""))
         .collect();
-    // Brief §5, in its order.
+    // RULES.md §11, in its order.
     assert_eq!(
         names,
         [
@@ -111,6 +111,7 @@ fn variants_lists_the_eight_presets() {
             "katro-wikipedia",
             "katro-ludii",
             "katra-boaoaka-4x8",
+            "katra-boaoaka-ludii",
         ]
     );
     // Every line has a description after the name.
@@ -139,24 +140,214 @@ fn show_katro_6x6() {
     assert_eq!(by_path, out);
 }
 
-/// `katro show` of every preset runs, and prints a file `katro show` can
-/// read back: its TOML part parses as a variant with the same settings.
+/// `katro show` of every preset prints a valid variant file, as it is:
+/// `katro validate` passes it, it loads to the preset's rules string, and
+/// showing the file prints it again.
 #[test]
-fn show_output_reads_back_as_a_variant() {
+fn show_prints_a_valid_variant_file() {
     let dir = tempfile::tempdir().unwrap();
     for name in katro::rules::preset_names() {
         let out = ok(&["show", name]);
         let path = dir.path().join(format!("{name}.toml"));
-        // `rules_string` is informative, not a setting.
-        let text: String = out
-            .lines()
-            .filter(|l| !l.starts_with("rules_string"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        std::fs::write(&path, text).unwrap();
-        let again = ok(&["show", path.to_str().unwrap()]);
-        assert_eq!(again, out, "{name}");
+        std::fs::write(&path, &out).unwrap();
+        let file = path.to_str().unwrap();
+        let valid = ok(&["validate", file]);
+        assert_eq!(valid, format!("{file}: valid variant `{name}`\n"));
+        let loaded = katro::rules::parse_variant(file, &out, "x").unwrap();
+        let preset = katro::rules::preset(name).unwrap();
+        assert_eq!(
+            loaded.canonical_string(),
+            preset.canonical_string(),
+            "{name}"
+        );
+        assert_eq!(loaded.description, preset.description, "{name}");
+        assert_eq!(loaded.source, preset.source, "{name}");
+        assert!(out.starts_with(&format!("# rules string: {}\n", preset.canonical_string())));
+        assert_eq!(ok(&["show", file]), out, "{name}");
     }
+}
+
+/// Exact: "ply-limit 50" in a run must replay as "ply-limit", not as
+/// "ongoing": the experiment's limit overrides, given to `replay`.
+#[test]
+fn replay_takes_the_limits_a_game_was_played_with() {
+    let moves: Vec<String> = {
+        // Any legal game prefix of 6 plies: the first legal move each time.
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..6 {
+            let mut args = vec!["replay", "katro-4x4"];
+            args.extend(moves.iter().map(String::as_str));
+            let v: Value = serde_json::from_str(&ok(&args)).unwrap();
+            assert_eq!(v["status"], "ongoing");
+            moves.push(v["legal"][0].as_str().unwrap().to_string());
+        }
+        moves
+    };
+    let mut args = vec![
+        "replay",
+        "katro-4x4",
+        "--ply-limit",
+        "6",
+        "--lap-limit",
+        "500",
+    ];
+    args.extend(moves.iter().map(String::as_str));
+    let v: Value = serde_json::from_str(&ok(&args)).unwrap();
+    assert_eq!(
+        (&v["status"], &v["plies"], &v["legal"]),
+        (&json!("ply-limit"), &json!(6), &json!([]))
+    );
+    // One more move is past the end of the game.
+    let mut longer = args.clone();
+    longer.push(&moves[0]);
+    fails(
+        &longer,
+        &[
+            "move 7",
+            "the game is already over (status ply-limit) after 6 plies",
+        ],
+    );
+    // The experiment's ranges, in the experiment's words.
+    fails(
+        &["replay", "katro-4x4", "--ply-limit", "0"],
+        &["--ply-limit: 0 is out of range: the ply limit must be from 1 to 100000000"],
+    );
+    fails(
+        &["replay", "katro-4x4", "--lap-limit", "-3"],
+        &["--lap-limit: -3 is out of range: the lap limit must be from 1 to 1000000000"],
+    );
+}
+
+/// Every row of a run with overridden ply and lap limits (some games stop
+/// at each) replays through the binary to the row's status, winner and
+/// plies, with the command line docs/OUTPUTS.md gives.
+#[test]
+fn every_games_csv_row_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("limits.toml");
+    std::fs::write(
+        &exp,
+        r#"
+name = "limits"
+seed = 7
+games = 24
+per_game_rows = true
+moves_in_rows = true
+ply_limit = 40
+lap_limit = 30
+variants = ["katro-6x6", { variant = "katro-4x4", ply_limit = 25, lap_limit = 12 }, "katro-wikipedia"]
+[[matchups]]
+p1 = "random"
+p2 = "random"
+[[matchups]]
+p1 = "greedy"
+p2 = "random"
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = katro(&[
+        "run",
+        exp.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut statuses = std::collections::BTreeMap::new();
+    let mut rows = 0;
+    for r in reader.records() {
+        let r = r.unwrap();
+        rows += 1;
+        let mut args = vec![
+            "replay",
+            &r[col("variant")],
+            "--ply-limit",
+            &r[col("ply_limit")],
+            "--lap-limit",
+            &r[col("lap_limit")],
+        ];
+        args.extend(r[col("moves")].split_whitespace());
+        let v: Value = serde_json::from_str(&ok(&args)).unwrap();
+        let winner = v["winner"]
+            .as_u64()
+            .map_or(String::new(), |w| w.to_string());
+        assert_eq!(
+            (
+                v["status"].as_str().unwrap(),
+                winner.as_str(),
+                v["plies"].to_string().as_str()
+            ),
+            (&r[col("status")], &r[col("winner")], &r[col("plies")]),
+            "row {rows}: {:?}",
+            &r
+        );
+        *statuses.entry(r[col("status")].to_string()).or_insert(0) += 1;
+    }
+    assert_eq!(rows, 24 * 3 * 2);
+    // The test means something only if the limits stopped games.
+    for s in ["won", "ply-limit", "lap-limit"] {
+        assert!(statuses.contains_key(s), "no `{s}` game: {statuses:?}");
+    }
+}
+
+#[test]
+fn version_names_the_build() {
+    let out = ok(&["--version"]);
+    let build = out
+        .trim()
+        .strip_prefix(&format!("katro {} (build src-", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(build.len(), 16);
+    assert!(build.bytes().all(|b| b.is_ascii_hexdigit()), "{out}");
+}
+
+/// A matchup without `p2` used to stop the checks: the other problems of
+/// the file were reported only once it was fixed. Now one pass reports
+/// them all, in line order.
+#[test]
+fn a_missing_agent_hides_no_other_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        "name = \"bad name\"\nseed = -3\ngames = 0\nply_limit = 0\n\
+         variants = [\"katro-9x9\", \"katro-4x4\"]\nmoves_in_rows = true\n\n\
+         [[matchups]]\np1 = \"random\"\n\n[[matchups]]\np1 = \"wizard\"\np2 = \"greedy\"\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let err = fails(&["validate", file], &["1 of 1 file has problems"]);
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with(file))
+        .map(|l| &l[file.len()..])
+        .collect();
+    let want = [
+        ":1:8: `name`: \"bad name\" cannot name an output folder",
+        ":2:8: `seed`: -3 is negative",
+        ":3:9: `games`: 0 is out of range",
+        ":4:13: `ply_limit`: 0 is out of range",
+        ":5:13: `variants[0]`: unknown variant `katro-9x9`",
+        ":6:17: `moves_in_rows`: moves go into the per-game rows",
+        ":8:1: `matchups[0]`: missing field `matchups[0].p2`",
+        ":12:6: `matchups[1].p1`: agent `wizard`: unknown agent `wizard`",
+    ];
+    assert_eq!(lines.len(), want.len(), "{err}");
+    for (got, want) in lines.iter().zip(want) {
+        assert!(got.starts_with(want), "wanted {want:?}, got {got:?}");
+    }
+    // `run` reports the same problems.
+    let run = katro(&["run", file]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("missing field `matchups[0].p2`") && run.stderr.contains("katro-9x9")
+    );
 }
 
 /// Brief §3's opening: the printed board, row 6 on top, is, row 1 first:

@@ -113,9 +113,11 @@ fn recorded_moves_replay_to_the_recorded_result() {
     run(dir.path(), "out", "2");
     let games = read(&dir.path().join("out"), "games.csv");
     // The first game of katro-4x4, random vs random.
+    let header: Vec<&str> = games.lines().next().unwrap().split(',').collect();
+    let moves_column = header.iter().position(|h| *h == "moves").unwrap();
     let row = games.lines().nth(1).unwrap();
     let fields: Vec<&str> = row.split(',').collect();
-    let moves: Vec<&str> = fields[14].split(' ').collect();
+    let moves: Vec<&str> = fields[moves_column].split(' ').collect();
     assert_eq!(moves.len(), fields[7].parse::<usize>().unwrap());
     let out = katro()
         .arg("replay")

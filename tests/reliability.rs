@@ -402,19 +402,38 @@ fn merge_refuses_missing_duplicate_foreign_and_mixed_shards() {
     );
     fs::remove_file(shards.join("shard-1-of-2.json")).unwrap();
 
+    // A shard played by another build: refused, unless allowed, and then
+    // the manifest says which builds played.
     let text = read(&shards.join("shard-3-of-3.json"));
-    let version = format!("\"katro_version\":\"{}\"", env!("CARGO_PKG_VERSION"));
-    let older = String::from_utf8(text.clone()).unwrap().replacen(
-        &version,
-        "\"katro_version\":\"0.0.1\"",
-        1,
-    );
-    fs::write(shards.join("shard-3-of-3.json"), older).unwrap();
+    let mut other: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let this_build = other["katro_build"].as_str().unwrap().to_string();
+    assert!(this_build.starts_with("src-"), "{this_build}");
+    other["katro_build"] = "src-0000000000000000".into();
+    fs::write(
+        shards.join("shard-3-of-3.json"),
+        serde_json::to_vec(&other).unwrap(),
+    )
+    .unwrap();
     let msg = fails(d, &["merge", "a"], 2);
     has(
         &msg,
-        &["different katro versions", "shard-3-of-3.json: katro 0.0.1"],
+        &[
+            "shards played by another katro build",
+            &format!("than this one ({this_build})"),
+            "shard-3-of-3.json: katro build src-0000000000000000",
+            "shard-1-of-3.json: katro build src-",
+            "--allow-other-build",
+        ],
     );
+    assert!(!d.join("a/manifest.json").exists());
+    ok(d, &["merge", "a", "--allow-other-build"]);
+    let m: serde_json::Value = serde_json::from_slice(&read(&d.join("a/manifest.json"))).unwrap();
+    assert_eq!(m["katro_build"], this_build.as_str());
+    assert_eq!(
+        m["other_builds"],
+        serde_json::json!(["src-0000000000000000"])
+    );
+    assert_eq!(m["shards"][2]["katro_build"], "src-0000000000000000");
     fs::write(shards.join("shard-3-of-3.json"), &text[..text.len() / 2]).unwrap();
     let msg = fails(d, &["merge", "a"], 2);
     has(
@@ -425,6 +444,8 @@ fn merge_refuses_missing_duplicate_foreign_and_mixed_shards() {
 
     ok(d, &["merge", "a"]);
     assert!(d.join("a/summary.csv").exists());
+    let m: serde_json::Value = serde_json::from_slice(&read(&d.join("a/manifest.json"))).unwrap();
+    assert_eq!(m["other_builds"], serde_json::json!([]));
 }
 
 #[test]
@@ -461,15 +482,56 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
     same_results(&d.join("b-alone"), &d.join("half"), &["summary.csv"]);
     assert!(!d.join("half/.katro-checkpoint").exists());
 
-    // A checkpoint of this experiment from another katro version, then
-    // a damaged one.
+    // A checkpoint of this experiment from another build: refused, with
+    // both ways out named; resumed with --allow-other-build, and the
+    // manifest names the other build.
+    start_and_kill(d, "a.toml", "other-build", "KILL");
+    let state = checkpoint_state(&d.join("other-build"));
+    let mut cp: serde_json::Value = serde_json::from_slice(&read(&state)).unwrap();
+    let this_build = cp["katro_build"].as_str().unwrap().to_string();
+    cp["katro_build"] = "src-0000000000000000".into();
+    fs::write(&state, serde_json::to_vec(&cp).unwrap()).unwrap();
+    let doctored = read(&state);
+    let msg = fails(d, &["run", "a.toml", "--out", "other-build"], 2);
+    has(
+        &msg,
+        &[
+            ".katro-checkpoint/run: a checkpoint of this experiment written by katro build \
+             src-0000000000000000",
+            &format!("not this build {this_build}"),
+            "--allow-other-build",
+            "--force",
+        ],
+    );
+    assert_eq!(read(&state), doctored, "a refusal changes nothing");
+    let msg = ok(
+        d,
+        &[
+            "run",
+            "a.toml",
+            "--out",
+            "other-build",
+            "--allow-other-build",
+            "--threads",
+            "2",
+        ],
+    );
+    has(
+        &msg,
+        &["resuming from the checkpoint", "src-0000000000000000"],
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&read(&d.join("other-build/manifest.json"))).unwrap();
+    assert!(manifest["resumed_games"].as_u64().unwrap() > 0);
+    assert_eq!(manifest["katro_build"], this_build.as_str());
+    assert_eq!(
+        manifest["other_builds"],
+        serde_json::json!(["src-0000000000000000"])
+    );
+
+    // A damaged checkpoint.
     start_and_kill(d, "a.toml", "damaged", "KILL");
     let state = checkpoint_state(&d.join("damaged"));
-    let mut cp: serde_json::Value = serde_json::from_slice(&read(&state)).unwrap();
-    cp["katro_version"] = "0.0.1".into();
-    fs::write(&state, serde_json::to_vec(&cp).unwrap()).unwrap();
-    let msg = fails(d, &["run", "a.toml", "--out", "damaged"], 2);
-    has(&msg, &["a checkpoint written by katro 0.0.1", "--force"]);
     fs::write(&state, b"{\"format\":").unwrap();
     let msg = fails(d, &["run", "a.toml", "--out", "damaged"], 2);
     has(&msg, &["state.json is damaged", "--force"]);

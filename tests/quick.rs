@@ -1,0 +1,81 @@
+//! The committed results/quick/ are what this katro computes: rerun
+//! experiments/quick.toml and compare every CSV byte for byte. When an
+//! engine, runner or output change alters them on purpose, regenerate
+//! them with `katro run experiments/quick.toml --force` (from the
+//! repository's root) and commit the new files with the change.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+const REGENERATE: &str = "cargo run --release -- run experiments/quick.toml --force";
+
+/// The CSV files of a results folder, by name.
+fn csv_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".csv"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn quick_reruns_to_the_committed_results() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let committed = root.join("results/quick");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("quick");
+    let run = cargo_bin_cmd!("katro")
+        .current_dir(root)
+        .args(["run", "experiments/quick.toml", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "katro run experiments/quick.toml failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (want, got) = (csv_names(&committed), csv_names(&out));
+    assert_eq!(
+        want, got,
+        "results/quick holds {want:?} but a rerun writes {got:?}; regenerate with `{REGENERATE}`"
+    );
+    for name in &want {
+        let (a, b) = (
+            fs::read(committed.join(name)).unwrap(),
+            fs::read(out.join(name)).unwrap(),
+        );
+        if a != b {
+            let (a, b) = (String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+            let line = a
+                .lines()
+                .zip(b.lines())
+                .position(|(x, y)| x != y)
+                .map_or_else(
+                    || {
+                        format!(
+                            "line counts {} and {}",
+                            a.lines().count(),
+                            b.lines().count()
+                        )
+                    },
+                    |i| {
+                        format!(
+                            "first at line {}:\n  committed: {}\n  rerun:     {}",
+                            i + 1,
+                            a.lines().nth(i).unwrap(),
+                            b.lines().nth(i).unwrap()
+                        )
+                    },
+                );
+            panic!(
+                "results/quick/{name} differs from a rerun of experiments/quick.toml ({line}).\n\
+                 If the change is intended, regenerate with `{REGENERATE}` and commit it."
+            );
+        }
+    }
+}
