@@ -273,10 +273,8 @@ impl Aggregate {
                 ),
             };
             let message = format!(
-                "{what}: some games are exact repeats, so the cell samples fewer lines of play \
-                 than its game count suggests, and its interval measures the spread of these \
-                 agents' random choices rather than of play at large; spread the games with \
-                 `opening_plies` or randomised agents"
+                "{what}: repeated games sample fewer lines of play than the count suggests \
+                 (docs/OUTPUTS.md, `distinct_games`)"
             );
             out.push(CellWarning {
                 kind: "repeats",

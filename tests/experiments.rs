@@ -498,7 +498,7 @@ opening_plies = 4
     assert!(
         stdout.contains(
             "warning: katro-6x3, alphabeta:depth=3 vs alphabeta:depth=3: only 1 distinct game \
-             in 30 (3.3%): some games are exact repeats"
+             in 30 (3.3%): repeated games sample fewer lines of play"
         ),
         "{stdout}"
     );
