@@ -532,8 +532,14 @@ fn refuse_or_clear(
         )));
     }
     let mut deleted = Vec::new();
+    let mut seen: Vec<&Path> = Vec::new();
     for f in &found {
         for p in &f.remove {
+            // A manifest lists itself among its files: delete and name it once.
+            if seen.contains(&p.as_path()) {
+                continue;
+            }
+            seen.push(p);
             let r = if f.folder {
                 files::remove_all(p)
             } else {
