@@ -75,6 +75,12 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Write DIR/report.html (one self-contained page) and DIR/plots/*.svg
+    /// from a results folder's CSV files.
+    Report {
+        /// A folder written by `katro run`, `katro merge` or `katro simulate --out`.
+        dir: String,
+    },
     /// Check variant and experiment files and report every problem.
     Validate {
         /// Variant or experiment files (told apart by their keys).
@@ -190,6 +196,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             force,
         }),
         Command::Merge { dir, force } => crate::jobs::merge(&dir, force),
+        Command::Report { dir } => crate::pictures::report(&dir),
         Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {

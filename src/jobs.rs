@@ -20,6 +20,7 @@ use katro::export::{
 use katro::partial::{
     SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, sniff_shard_header,
 };
+use katro::report::lengths_csv;
 use katro::rules::parse_variant;
 use katro::runner::{
     self, Cell, GameRow, Layout, NoCheckpoint, Part, Progress, Quiet, Rows, Stop, Work, merge_parts,
@@ -172,6 +173,7 @@ fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<
         None => stale.push("comparison.csv"),
     }
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
+    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
     written.push("manifest.json".into());
     manifest.files = written.clone();
@@ -189,6 +191,10 @@ fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<
         files::remove_stale(dir, name)
             .map_err(|e| format!("cannot remove the stale {}: {e}", dir.join(name).display()))?;
     }
+    // The report reads back the files just written, so it shows exactly
+    // what they say; it is not in the manifest, which marks the results
+    // complete before it is drawn.
+    written.extend(crate::pictures::write_report(dir).map_err(|f| f.message)?);
     Ok(written)
 }
 
@@ -228,11 +234,13 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
 // ---------------------------------------------------------------------------
 // Whose files an output folder holds
 
-const RESULT_FILES: [&str; 4] = [
+const RESULT_FILES: [&str; 6] = [
     "manifest.json",
     "summary.csv",
     "comparison.csv",
     "games.csv",
+    "lengths.csv",
+    "report.html",
 ];
 
 /// Something in an output folder that belongs to another experiment (or

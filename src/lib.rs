@@ -12,6 +12,7 @@ pub mod experiment;
 pub mod export;
 pub mod notation;
 pub mod partial;
+pub mod report;
 pub mod rng;
 pub mod rules;
 pub mod runner;

@@ -1,0 +1,107 @@
+//! The binary's side of the pictures: reads a results folder and writes
+//! `report.html` and `plots/`; writes board diagrams and viewer pages.
+//! The library makes every byte; this only reads and writes files.
+
+use std::fs;
+use std::path::Path;
+
+use katro::report::{Inputs, build};
+
+use crate::cli::Failure;
+use crate::files;
+
+/// Reads an optional file of the folder; `None` when it is not there.
+fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Failure> {
+    match fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Failure::input(format!(
+            "{}: cannot read: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes `DIR/report.html` and `DIR/plots/*.svg` from the folder's CSV
+/// files. Returns the files written, relative to `dir`.
+pub fn write_report(dir: &Path) -> Result<Vec<String>, Failure> {
+    let summary_path = dir.join("summary.csv");
+    let Some(summary) = read_optional(&summary_path)? else {
+        return Err(Failure::input(format!(
+            "{}: not found: give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote",
+            summary_path.display()
+        )));
+    };
+    let comparison = read_optional(&dir.join("comparison.csv"))?;
+    let lengths = read_optional(&dir.join("lengths.csv"))?;
+    // The experiment's name from the manifest, else the folder's.
+    let title = read_optional(&dir.join("manifest.json"))?
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+        .unwrap_or_else(|| {
+            dir.file_name()
+                .map_or("results".into(), |n| n.to_string_lossy().into_owned())
+        });
+    let report = build(&Inputs {
+        summary: &summary,
+        comparison: comparison.as_deref(),
+        lengths: lengths.as_deref(),
+        title: &title,
+    })
+    .map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;
+    let plots = dir.join("plots");
+    fs::create_dir_all(&plots).map_err(|e| Failure {
+        code: 1,
+        message: format!("cannot create {}: {}", plots.display(), files::describe(&e)),
+    })?;
+    let mut written = Vec::new();
+    for c in &report.charts {
+        put(&plots, &c.file, c.svg.as_bytes())?;
+        written.push(format!("plots/{}", c.file));
+    }
+    // A comparison chart of an earlier run of this folder would describe
+    // results that are no longer there.
+    if !report.charts.iter().any(|c| c.file == "comparison.svg") {
+        files::remove_stale(&plots, "comparison.svg").map_err(|e| Failure {
+            code: 1,
+            message: format!(
+                "cannot remove the stale {}: {e}",
+                plots.join("comparison.svg").display()
+            ),
+        })?;
+    }
+    put(dir, "report.html", report.html.as_bytes())?;
+    written.push("report.html".into());
+    Ok(written)
+}
+
+fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+    files::write_atomic(dir, name, bytes).map_err(|e| Failure {
+        code: 1,
+        message: format!(
+            "cannot write {}: {}",
+            dir.join(name).display(),
+            files::describe(&e)
+        ),
+    })
+}
+
+/// `katro report DIR`.
+pub fn report(dir: &str) -> Result<(), Failure> {
+    let path = Path::new(dir);
+    if !path.is_dir() {
+        return Err(Failure::input(format!(
+            "{dir}: not a folder: give a results folder"
+        )));
+    }
+    let written = write_report(path)?;
+    println!(
+        "wrote {}",
+        written
+            .iter()
+            .map(|f| path.join(f).display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(())
+}
