@@ -34,6 +34,9 @@ enum Command {
     Show {
         /// A preset name (see `katro variants`) or a path to a TOML file.
         variant: String,
+        /// Write the starting board as an SVG diagram to FILE instead.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
     },
     /// Play moves from the start and print the game as one JSON object.
     Replay {
@@ -169,9 +172,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             emit(&out)
         }
-        Command::Show { variant } => {
+        Command::Show { variant, svg } => {
             let rules = load_variant(&variant)?;
-            emit(&show(&rules))
+            match svg {
+                Some(file) => crate::pictures::board(&rules, &file),
+                None => emit(&show(&rules)),
+            }
         }
         Command::Replay {
             variant,

@@ -6,6 +6,7 @@
 //! [`Move`]s on them. The `katro` binary is a thin layer over it.
 
 pub mod agents;
+pub mod board_svg;
 pub mod checks;
 pub mod engine;
 pub mod experiment;

@@ -105,3 +105,40 @@ pub fn report(dir: &str) -> Result<(), Failure> {
     );
     Ok(())
 }
+
+/// Writes `bytes` to the file `path` atomically (never half a file).
+pub fn write_file(path: &str, bytes: &[u8]) -> Result<(), Failure> {
+    let p = Path::new(path);
+    let name = p
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| Failure::input(format!("{path}: give a file name to write")))?;
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "{path}: the folder {} does not exist",
+            dir.display()
+        )));
+    }
+    put(dir, name, bytes)
+}
+
+/// `katro show VARIANT --svg FILE`: the starting board.
+pub fn board(rules: &katro::Rules, file: &str) -> Result<(), Failure> {
+    let start = rules.start();
+    let seeds: Vec<u16> = (0..rules.hole_count()).map(|h| start.seeds(h)).collect();
+    let title = format!(
+        "{}: {} rows × {} columns, {} seeds",
+        rules.name,
+        rules.rows(),
+        rules.cols(),
+        rules.total_seeds()
+    );
+    let svg = katro::board_svg::board_svg(rules, &seeds, &title, false);
+    write_file(file, svg.as_bytes())?;
+    println!("wrote {file}");
+    Ok(())
+}
