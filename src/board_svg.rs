@@ -163,7 +163,7 @@ pub fn board_svg(rules: &Rules, seeds: &[u16], title: &str, ids: bool) -> String
             s.push_str(&arrow(rules, p, a, b, id, colour));
         }
     }
-    for hole in 0..rules.hole_count() {
+    for (hole, count) in seeds.iter().enumerate().take(rules.hole_count()) {
         let (x, y) = centre(rules, hole);
         let name = hole_name(rules, hole);
         let (open, close, count_id) = if ids {
@@ -181,7 +181,7 @@ pub fn board_svg(rules: &Rules, seeds: &[u16], title: &str, ids: bool) -> String
              font-size=\"17\" text-anchor=\"middle\">{}</text><text x=\"{}\" y=\"{}\" \
              font-size=\"8\" fill=\"#777\" text-anchor=\"middle\">{name}</text>{close}\n",
             y + 6.0,
-            seeds[hole],
+            count,
             x,
             y + RADIUS - 4.0
         ));
