@@ -40,13 +40,24 @@ enum Command {
     },
     /// Play moves from the start and print the game as one JSON object.
     Replay {
-        /// A preset name or a path to a TOML file.
-        variant: String,
+        /// A preset name or a path to a TOML file (not with --from-csv).
+        #[arg(required_unless_present = "from_csv")]
+        variant: Option<String>,
         /// Moves in the brief's notation: c1, c1+, c1-, b2>c3.
         moves: Vec<String>,
         /// Add a lap-by-lap account of every move.
         #[arg(long)]
         trace: bool,
+        /// Write the game viewer, a self-contained HTML page, to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
+        /// Take the variant and moves from a games.csv written with
+        /// `moves_in_rows = true`.
+        #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]
+        from_csv: Option<String>,
+        /// The row of --from-csv: 1 is the first game after the header.
+        #[arg(long, value_name = "N", requires = "from_csv")]
+        row: Option<u64>,
     },
     /// Run an experiment file: play every cell, write summary.csv,
     /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
@@ -183,10 +194,24 @@ fn run(cli: Cli) -> Result<(), Failure> {
             variant,
             moves,
             trace,
+            html,
+            from_csv,
+            row,
         } => {
-            let rules = load_variant(&variant)?;
+            let (rules, moves) = match (from_csv, row, variant) {
+                (Some(file), Some(row), _) => crate::pictures::game_from_csv(&file, row)?,
+                (_, _, Some(variant)) => (load_variant(&variant)?, moves),
+                _ => {
+                    return Err(Failure::input(
+                        "give VARIANT MOVES... or --from-csv FILE --row N",
+                    ));
+                }
+            };
             let json = replay(&rules, &moves, trace)?;
-            emit(&(json + "\n"))
+            match html {
+                Some(file) => crate::pictures::viewer(&rules, &moves, &file),
+                None => emit(&(json + "\n")),
+            }
         }
         Command::Run {
             experiment,
@@ -424,36 +449,60 @@ impl Observer for TraceWriter<'_> {
     }
 }
 
+/// The moves of a game, each checked legal in turn, with an error naming
+/// the first that is not and the legal moves there.
+pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<katro::Move>, Failure> {
+    let mut pos = rules.start();
+    let mut out = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = check_move(rules, &pos, i, text)?;
+        rules.play_unchecked(&mut pos, mv, &mut Silent);
+        out.push(mv);
+    }
+    Ok(out)
+}
+
+/// Move `i` (0-based) of a game, `text`, if it is legal in `pos`.
+pub fn check_move(
+    rules: &Rules,
+    pos: &katro::Position,
+    i: usize,
+    text: &str,
+) -> Result<katro::Move, Failure> {
+    let legal = rules.legal_moves(pos);
+    let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
+    let status = rules.status(pos);
+    if status.is_over() {
+        return Err(Failure::input(format!(
+            "move {} `{text}`: the game is already over (status {}) after {} plies",
+            i + 1,
+            status.name(),
+            pos.plies()
+        )));
+    }
+    let mv = parse_move(rules, text).map_err(|e| {
+        Failure::input(format!(
+            "move {} {e}; legal moves: {}",
+            i + 1,
+            legal_names.join(" ")
+        ))
+    })?;
+    if !legal.contains(&mv) {
+        return Err(Failure::input(format!(
+            "move {} `{text}` is illegal for player {} here; legal moves: {}",
+            i + 1,
+            pos.to_move().number(),
+            legal_names.join(" ")
+        )));
+    }
+    Ok(mv)
+}
+
 fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
     let mut pos = rules.start();
     let mut traces = Vec::new();
     for (i, text) in moves.iter().enumerate() {
-        let legal = rules.legal_moves(&pos);
-        let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-        let status = rules.status(&pos);
-        if status.is_over() {
-            return Err(Failure::input(format!(
-                "move {} `{text}`: the game is already over (status {}) after {} plies",
-                i + 1,
-                status.name(),
-                pos.plies()
-            )));
-        }
-        let mv = parse_move(rules, text).map_err(|e| {
-            Failure::input(format!(
-                "move {} {e}; legal moves: {}",
-                i + 1,
-                legal_names.join(" ")
-            ))
-        })?;
-        if !legal.contains(&mv) {
-            return Err(Failure::input(format!(
-                "move {} `{text}` is illegal for player {} here; legal moves: {}",
-                i + 1,
-                pos.to_move().number(),
-                legal_names.join(" ")
-            )));
-        }
+        let mv = check_move(rules, &pos, i, text)?;
         let player = pos.to_move().number();
         if !trace {
             // No observer: a move can run for millions of laps, and a

@@ -54,17 +54,17 @@ impl Table {
         self.rows.len()
     }
 
+    pub fn has(&self, column: &str) -> bool {
+        self.headers.iter().any(|h| h == column)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
     /// Fails, naming the file, when a column the report needs is missing.
     fn require(&self, columns: &[&str]) -> Result<(), String> {
-        let missing: Vec<&str> = columns
-            .iter()
-            .copied()
-            .filter(|c| !self.headers.iter().any(|h| h == c))
-            .collect();
+        let missing: Vec<&str> = columns.iter().copied().filter(|c| !self.has(c)).collect();
         if missing.is_empty() {
             Ok(())
         } else {
