@@ -89,6 +89,21 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Play a game in the terminal against an agent: type moves in the
+    /// notation; at the end the game is printed as a `katro replay` command.
+    Play {
+        /// A preset name or a path to a TOML file.
+        variant: String,
+        /// The agent you play against, written as for `katro simulate --p1`.
+        #[arg(long)]
+        against: String,
+        /// Your seat: 1 (South, moves first) or 2 (North).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+        seat: u8,
+        /// Seed of the agent's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Write DIR/report.html (one self-contained page) and DIR/plots/*.svg
     /// from a results folder's CSV files.
     Report {
@@ -227,6 +242,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             force,
         }),
         Command::Merge { dir, force } => crate::jobs::merge(&dir, force),
+        Command::Play {
+            variant,
+            against,
+            seat,
+            seed,
+        } => {
+            let rules = load_variant(&variant)?;
+            crate::pictures::play(&rules, &variant, &against, seat, seed)
+        }
         Command::Report { dir } => crate::pictures::report(&dir),
         Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),

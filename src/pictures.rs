@@ -266,3 +266,147 @@ fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<katro::Rules, Strin
     }
     Ok(parsed)
 }
+
+/// `katro play`: the human's moves from standard input, the agent's from
+/// the library. The player to move is always read from the position: a
+/// player may move twice in a row under some rules.
+pub fn play(
+    rules: &katro::Rules,
+    variant: &str,
+    against: &str,
+    seat: u8,
+    seed: u64,
+) -> Result<(), Failure> {
+    use katro::agents::AgentSpec;
+    use katro::notation::{board_text, move_name, parse_move};
+    use std::io::{BufRead, Write};
+
+    let agent = AgentSpec::parse(against).map_err(Failure::input)?;
+    agent.validate().map_err(Failure::input)?;
+    let mut rng = katro::rng::rng_from_seed(katro::rng::game_seed(
+        seed,
+        &rules.name,
+        &format!("play:{agent}"),
+        0,
+    ));
+    let name = |n: u8| {
+        if n == 1 {
+            "South (player 1)"
+        } else {
+            "North (player 2)"
+        }
+    };
+    let mut pos = rules.start();
+    let mut played: Vec<String> = Vec::new();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| Failure {
+        code: 1,
+        message: format!("cannot write to standard output: {e}"),
+    };
+    writeln!(
+        out,
+        "katro play: {} against {agent}; you are {}. Type a move (e.g. {}), or quit.",
+        rules.name,
+        name(seat),
+        rules
+            .legal_moves(&pos)
+            .first()
+            .map(|&m| move_name(rules, m))
+            .unwrap_or_default()
+    )
+    .map_err(io)?;
+    let mut redraw = true;
+    loop {
+        if redraw {
+            writeln!(out, "\n{}", board_text(rules, &pos)).map_err(io)?;
+        }
+        redraw = true;
+        let status = rules.status(&pos);
+        if status.is_over() {
+            let result = match status.winner() {
+                Some(p) if p.number() == seat => format!("you win ({})", name(p.number())),
+                Some(p) => format!("{agent} wins ({})", name(p.number())),
+                None => format!("no winner: {}", status.name()),
+            };
+            writeln!(out, "game over after {} plies: {result}", pos.plies()).map_err(io)?;
+            break;
+        }
+        let mover = pos.to_move().number();
+        let legal = rules.legal_moves(&pos);
+        let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
+        let mv = if mover == seat {
+            write!(
+                out,
+                "ply {}, your move as {} [{}]: ",
+                pos.plies() + 1,
+                name(mover),
+                legal_names.join(" ")
+            )
+            .map_err(io)?;
+            out.flush().map_err(io)?;
+            let Some(line) = lines.next() else {
+                writeln!(out, "\ninput ended; the game so far:").map_err(io)?;
+                break;
+            };
+            let line =
+                line.map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
+            let text = line.trim();
+            if text == "quit" {
+                writeln!(out, "the game so far:").map_err(io)?;
+                break;
+            }
+            match parse_move(rules, text) {
+                Ok(m) if legal.contains(&m) => m,
+                Ok(_) => {
+                    writeln!(
+                        out,
+                        "`{text}` is not legal here; legal moves: {}",
+                        legal_names.join(" ")
+                    )
+                    .map_err(io)?;
+                    redraw = false;
+                    continue;
+                }
+                Err(e) => {
+                    writeln!(out, "{e}; legal moves: {}", legal_names.join(" ")).map_err(io)?;
+                    redraw = false;
+                    continue;
+                }
+            }
+        } else {
+            let m = agent.choose(rules, &pos, &legal, &mut rng);
+            writeln!(
+                out,
+                "ply {}: {} ({agent}) plays {}",
+                pos.plies() + 1,
+                name(mover),
+                move_name(rules, m)
+            )
+            .map_err(io)?;
+            m
+        };
+        let report = rules.play_unchecked(&mut pos, mv, &mut katro::engine::Silent);
+        if mover == seat {
+            writeln!(
+                out,
+                "ply {}: you play {}",
+                pos.plies(),
+                move_name(rules, mv)
+            )
+            .map_err(io)?;
+        }
+        if report.captures > 0 {
+            writeln!(
+                out,
+                "  {} laps, {} capture(s), {} seeds taken",
+                report.laps, report.captures, report.seeds_captured
+            )
+            .map_err(io)?;
+        }
+        played.push(move_name(rules, mv));
+    }
+    writeln!(out, "katro replay {variant} {}", played.join(" ")).map_err(io)?;
+    Ok(())
+}
