@@ -361,3 +361,37 @@ d4
     let cmd = r.stdout.lines().last().unwrap();
     assert!(cmd.starts_with("katro replay katro-4x4 a1 "), "{cmd}");
 }
+
+#[test]
+fn replay_from_csv_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    fs::write(&csv, "variant,p1,p2,game,moves,new_column\nkatro-4x4,random,random,0,a1 d4,\nmystery,random,random,1,a1,\n").unwrap();
+    let c = csv.to_str().unwrap();
+    let r = katro_in(&["replay", "--from-csv", c, "--row", "3"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--row 3: give a row from 1 to 2"),
+        "{}",
+        r.stderr
+    );
+    let r = katro_in(&["replay", "--from-csv", c, "--row", "2"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("variant `mystery` is not a preset and there is no manifest.json"),
+        "{}",
+        r.stderr
+    );
+    // A preset without a manifest works; without --html it prints the game.
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["replay", "--from-csv", c, "--row", "1"])).unwrap();
+    assert_eq!(json["plies"], 2);
+    fs::write(&csv, "variant,p1\nkatro-4x4,random\n").unwrap();
+    let r = katro_in(&["replay", "--from-csv", c, "--row", "1"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no `moves` column"), "{}", r.stderr);
+    let r = katro_in(&["play", "katro-4x4", "--against", "grandmaster"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("agent `grandmaster`"), "{}", r.stderr);
+}
