@@ -392,58 +392,92 @@ fn draw_win_rates(
     s: &Table,
     labels: &[String],
 ) -> Result<(), String> {
-    let n = s.len();
+    let mut marks = Vec::new();
+    for r in 0..s.len() {
+        let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
+        if let Some(v) = mark(s, r, &cols)? {
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    draw_intervals(
+        area,
+        &Intervals {
+            title: "Player 1's win rate, decided games",
+            labels,
+            label_area: 260,
+            y_desc: "variant, player 1 vs player 2",
+            x: 0.0..1.0,
+            x_desc: "player 1's wins / decided games (fraction)",
+            reference: (0.5, "0.5: no advantage"),
+            marks,
+            colour: colour(0),
+            interval: "95% Wilson interval",
+            dot: "win rate (p1_win_rate)",
+        },
+    )
+}
+
+/// A dot-and-whisker chart: one row per mark, a reference line.
+struct Intervals<'a> {
+    title: &'a str,
+    /// One per row, top to bottom (empty strings for none).
+    labels: &'a [String],
+    label_area: u32,
+    y_desc: &'a str,
+    x: std::ops::Range<f64>,
+    x_desc: &'a str,
+    reference: (f64, &'a str),
+    /// (row, estimate, low, high).
+    marks: Vec<(usize, f64, f64, f64)>,
+    colour: RGBColor,
+    interval: &'a str,
+    dot: &'a str,
+}
+
+fn draw_intervals(area: &DrawingArea<SVGBackend, Shift>, p: &Intervals) -> Result<(), String> {
+    let n = p.labels.len();
     let mut chart = ChartBuilder::on(area)
-        .caption("Player 1's win rate, decided games", ("sans-serif", 18))
+        .caption(p.title, ("sans-serif", 18))
         .margin(10)
         .x_label_area_size(40)
-        .y_label_area_size(260)
-        .build_cartesian_2d(0f64..1f64, (0..n + LEGEND_ROWS).into_segmented())
+        .y_label_area_size(p.label_area)
+        .build_cartesian_2d(p.x.clone(), (0..n + LEGEND_ROWS).into_segmented())
         .map_err(drawing)?;
     chart
         .configure_mesh()
         .y_labels(n + LEGEND_ROWS)
-        .y_label_formatter(&row_labels(labels))
-        .x_desc("player 1's wins / decided games (fraction)")
-        .y_desc("variant, player 1 vs player 2")
+        .y_label_formatter(&row_labels(p.labels))
+        .x_desc(p.x_desc)
+        .y_desc(p.y_desc)
         .disable_y_mesh()
         .draw()
         .map_err(drawing)?;
+    let (at, what) = p.reference;
     chart
         .draw_series(LineSeries::new(
-            [(0.5, SegmentValue::Exact(0)), (0.5, SegmentValue::Exact(n))],
+            [(at, SegmentValue::Exact(0)), (at, SegmentValue::Exact(n))],
             ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
         ))
         .map_err(drawing)?
-        .label("0.5: no advantage")
+        .label(what)
         .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.6)));
-    let mut marks = Vec::new();
-    for r in 0..n {
-        if let Some(v) = mark(
-            s,
-            r,
-            &["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"],
-        )? {
-            marks.push((r, v[0], v[1], v[2]));
-        }
-    }
-    let blue = colour(0);
+    let c = p.colour;
     chart
-        .draw_series(marks.iter().map(|&(r, _, lo, hi)| {
-            ErrorBar::new_horizontal(seg(n, r), lo, (lo + hi) / 2.0, hi, blue.stroke_width(2), 10)
+        .draw_series(p.marks.iter().map(|&(r, _, lo, hi)| {
+            ErrorBar::new_horizontal(seg(n, r), lo, (lo + hi) / 2.0, hi, c.stroke_width(2), 10)
         }))
         .map_err(drawing)?
-        .label("95% Wilson interval")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], blue.stroke_width(2)));
+        .label(p.interval)
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(2)));
     chart
         .draw_series(
-            marks
+            p.marks
                 .iter()
-                .map(|&(r, p, _, _)| Circle::new((p, seg(n, r)), 5, blue.filled())),
+                .map(|&(r, v, _, _)| Circle::new((v, seg(n, r)), 5, c.filled())),
         )
         .map_err(drawing)?
-        .label("win rate (p1_win_rate)")
-        .legend(move |(x, y)| Circle::new((x + 8, y), 5, blue.filled()));
+        .label(p.dot)
+        .legend(move |(x, y)| Circle::new((x + 8, y), 5, c.filled()));
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -821,63 +855,23 @@ fn draw_differences(
         }
     }
     let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(label_area)
-        .build_cartesian_2d(
-            lo_all - pad..hi_all + pad,
-            (0..n + LEGEND_ROWS).into_segmented(),
-        )
-        .map_err(drawing)?;
     let empty: Vec<String> = vec![String::new(); n];
-    let shown = if labels.is_empty() {
-        &empty[..]
-    } else {
-        labels
-    };
-    chart
-        .configure_mesh()
-        .y_labels(n + LEGEND_ROWS)
-        .y_label_formatter(&row_labels(shown))
-        .x_desc(xdesc)
-        .disable_y_mesh()
-        .draw()
-        .map_err(drawing)?;
-    chart
-        .draw_series(LineSeries::new(
-            [(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
-            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-        ))
-        .map_err(drawing)?
-        .label("0: no difference")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.6)));
-    let c0 = colour(1);
-    chart
-        .draw_series(marks.iter().map(|&(r, _, lo, hi)| {
-            ErrorBar::new_horizontal(seg(n, r), lo, (lo + hi) / 2.0, hi, c0.stroke_width(2), 10)
-        }))
-        .map_err(drawing)?
-        .label("95% interval")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c0.stroke_width(2)));
-    chart
-        .draw_series(
-            marks
-                .iter()
-                .map(|&(r, d, _, _)| Circle::new((d, seg(n, r)), 5, c0.filled())),
-        )
-        .map_err(drawing)?
-        .label("difference")
-        .legend(move |(x, y)| Circle::new((x + 8, y), 5, c0.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(drawing)?;
-    Ok(())
+    draw_intervals(
+        area,
+        &Intervals {
+            title,
+            labels: if labels.is_empty() { &empty } else { labels },
+            label_area,
+            y_desc: "",
+            x: lo_all - pad..hi_all + pad,
+            x_desc: xdesc,
+            reference: (0.0, "0: no difference"),
+            marks,
+            colour: colour(1),
+            interval: "95% interval",
+            dot: "difference",
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------
