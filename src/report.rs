@@ -295,6 +295,20 @@ fn drawing<E: std::fmt::Debug>(e: E) -> String {
     format!("cannot draw a chart: {e:?}")
 }
 
+/// The legend, boxed on a faint white so grid lines do not cross it.
+fn legend<'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    at: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(at)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(drawing)
+}
+
 /// A numeric field that must be there for a mark to be drawn.
 fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, String> {
     let mut v = Vec::new();
@@ -338,40 +352,23 @@ fn win_rate_chart(s: &Table) -> Result<Chart, String> {
         draw_endings(&right, s)?;
         root.present().map_err(drawing)?;
     }
-    let mut table = table_head(&[
-        "variant",
-        "p1",
-        "p2",
-        "games",
-        "decided",
-        "p1_win_rate",
-        "p1_win_rate_low",
-        "p1_win_rate_high",
-        "undecided_ply_limit",
-        "undecided_endless_move",
-        "undecided_lap_limit",
-    ]);
-    for r in 0..n {
-        table.push_str(&table_row(
-            s,
-            "summary.csv",
-            r,
-            &[
-                "variant",
-                "p1",
-                "p2",
-                "games",
-                "decided",
-                "p1_win_rate",
-                "p1_win_rate_low",
-                "p1_win_rate_high",
-                "undecided_ply_limit",
-                "undecided_endless_move",
-                "undecided_lap_limit",
-            ],
-        ));
-    }
-    table.push_str("</table>\n");
+    let table = numbers_table(
+        s,
+        "summary.csv",
+        &[
+            "variant",
+            "p1",
+            "p2",
+            "games",
+            "decided",
+            "p1_win_rate",
+            "p1_win_rate_low",
+            "p1_win_rate_high",
+            "undecided_ply_limit",
+            "undecided_endless_move",
+            "undecided_lap_limit",
+        ],
+    );
     Ok(Chart {
         file: "win-rate.svg".into(),
         title: "First-player win rate among decided games".into(),
@@ -478,13 +475,7 @@ fn draw_intervals(area: &DrawingArea<SVGBackend, Shift>, p: &Intervals) -> Resul
         .map_err(drawing)?
         .label(p.dot)
         .legend(move |(x, y)| Circle::new((x + 8, y), 5, c.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(drawing)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }
 
@@ -542,13 +533,7 @@ fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), 
             .label(*name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(drawing)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     Ok(())
 }
 
@@ -596,11 +581,7 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
         "length_p90",
         "length_max",
     ];
-    let mut table = table_head(&cols);
-    for r in 0..s.len() {
-        table.push_str(&table_row(s, "summary.csv", r, &cols));
-    }
-    table.push_str("</table>\n");
+    let table = numbers_table(s, "summary.csv", &cols);
     let source = if hist.is_some() {
         "Curves: each cell's exact length histogram (lengths.csv) as the share of its games \
          per ply, summed over bins of equal width (the bin width is in the axis label). "
@@ -751,13 +732,7 @@ fn draw_lengths(
                 .map_err(drawing)?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(drawing)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }
 
@@ -815,11 +790,7 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
         "length_diff_high",
         "length_p_value",
     ];
-    let mut table = table_head(&cols);
-    for r in 0..n {
-        table.push_str(&table_row(c, "comparison.csv", r, &cols));
-    }
-    table.push_str("</table>\n");
+    let table = numbers_table(c, "comparison.csv", &cols);
     Ok(Chart {
         file: "comparison.svg".into(),
         title: "Differences from the baseline variant".into(),
@@ -877,12 +848,17 @@ fn draw_differences(
 // ---------------------------------------------------------------------------
 // The page
 
-fn table_head(cols: &[&str]) -> String {
+/// The columns `cols` of every row of `t`, as an HTML table of CSV text.
+fn numbers_table(t: &Table, file: &str, cols: &[&str]) -> String {
     let mut s = String::from("<table>\n<tr>");
     for c in cols {
         s.push_str(&format!("<th>{}</th>", escape(c)));
     }
     s.push_str("</tr>\n");
+    for r in 0..t.len() {
+        s.push_str(&table_row(t, file, r, cols));
+    }
+    s.push_str("</table>\n");
     s
 }
 
