@@ -165,7 +165,7 @@ const COMPARISON_COLUMNS: [&str; 10] = [
 ];
 
 /// Colour-blind-safe (Okabe and Ito), dark enough on white.
-const PALETTE: [RGBColor; 7] = [
+const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),
@@ -173,6 +173,7 @@ const PALETTE: [RGBColor; 7] = [
     RGBColor(230, 159, 0),
     RGBColor(86, 180, 233),
     RGBColor(0, 0, 0),
+    RGBColor(117, 80, 160),
 ];
 
 fn colour(i: usize) -> RGBColor {
@@ -651,12 +652,13 @@ fn draw_lengths(
             curves.push((r, pts));
         }
     }
-    if ymax == 0.0 {
-        ymax = 1.0;
-    }
-    let ymax = ymax * 1.08;
-    // The strip below zero holds one quantile line per variant.
-    let step = ymax / 14.0;
+    // Without curves only the strip of quantile lines is drawn.
+    let drawn = !curves.is_empty();
+    let (ymax, step) = if drawn {
+        (ymax * 1.08, ymax * 1.08 / 14.0)
+    } else {
+        (0.5, 1.0)
+    };
     let ymin = -step * (rows.len() as f64 + 1.0);
     let xdesc = if hist.is_some() {
         format!(
@@ -686,7 +688,7 @@ fn draw_lengths(
             ""
         })
         .y_label_formatter(&|y| {
-            if *y < 0.0 {
+            if *y < 0.0 || !drawn {
                 String::new()
             } else {
                 format!("{y:.3}")
