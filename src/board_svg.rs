@@ -41,7 +41,7 @@ fn centre(rules: &Rules, hole: usize) -> (f64, f64) {
 
 /// The rows (0-based) that capture for each player on this board: the inner
 /// row, or under `innermost-non-empty` the innermost row holding a seed.
-fn capturing_rows(rules: &Rules, seeds: &[u16]) -> [Option<usize>; 2] {
+pub fn capturing_rows(rules: &Rules, seeds: &[u16]) -> [Option<usize>; 2] {
     let half = rules.rows() / 2;
     let rows_of = |p: Player| -> Vec<usize> {
         // Outer row first.
@@ -112,27 +112,40 @@ pub fn board_svg(rules: &Rules, seeds: &[u16], title: &str, ids: bool) -> String
         CapturingRow::Inner => "the inner row",
         CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
     };
-    for (p, name, colour) in [
-        (Player::South, "South", SOUTH),
-        (Player::North, "North", NORTH),
+    // The viewer gets a box for every row a player owns and shows the one
+    // that captures in the board it shows; a static diagram has just that one.
+    let half = rows / 2;
+    for (p, name, colour, own) in [
+        (Player::South, "South", SOUTH, 0..half),
+        (Player::North, "North", NORTH, half..rows),
     ] {
-        let Some(r) = capture[p.index()] else {
-            continue;
-        };
-        let y = by + CELL * (rows - 1 - r) as f64;
-        s.push_str(&format!(
-            "<rect class=\"capturing\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" \
-             stroke=\"{colour}\" stroke-width=\"2.5\" stroke-dasharray=\"7 4\"/>\n",
-            bx + 2.0,
-            y + 2.0,
-            bw - 4.0,
-            CELL - 4.0
-        ));
-        s.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" font-size=\"13\" fill=\"{colour}\">{name}'s capturing row</text>\n",
-            bx + bw + LANE + 10.0,
-            y + CELL / 2.0 + 4.0
-        ));
+        for r in own {
+            let current = capture[p.index()] == Some(r);
+            if !ids && !current {
+                continue;
+            }
+            let (id, hidden) = if ids {
+                (
+                    format!(" id=\"capturing-{}-{r}\"", p.number()),
+                    if current { "" } else { " display=\"none\"" },
+                )
+            } else {
+                (String::new(), "")
+            };
+            let y = by + CELL * (rows - 1 - r) as f64;
+            s.push_str(&format!(
+                "<g class=\"capturing\"{id}{hidden}><rect x=\"{}\" y=\"{}\" width=\"{}\" \
+                 height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" \
+                 stroke-dasharray=\"7 4\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" \
+                 fill=\"{colour}\">{name}'s capturing row</text></g>\n",
+                bx + 2.0,
+                y + 2.0,
+                bw - 4.0,
+                CELL - 4.0,
+                bx + bw + LANE + 10.0,
+                y + CELL / 2.0 + 4.0
+            ));
+        }
     }
     // Row numbers and column letters, as in the notation.
     for r in 0..rows {
@@ -283,7 +296,11 @@ mod tests {
         // One arrow per circuit step, both players.
         let arrows = svg.matches("marker-end=\"url(#arrow-").count();
         assert_eq!(arrows, rules.hole_count() + 2, "circuit arrows plus legend");
-        assert_eq!(svg.matches("class=\"capturing\"").count(), 2);
+        // Every row has its box in the viewer, one per player shown.
+        assert_eq!(svg.matches("class=\"capturing\"").count(), rules.rows());
+        assert_eq!(svg.matches("display=\"none\"").count(), rules.rows() - 2);
+        let still = board_svg(&rules, &seeds, "katro-6x6", false);
+        assert_eq!(still.matches("class=\"capturing\"").count(), 2);
         assert!(svg.contains("South's capturing row"));
     }
 

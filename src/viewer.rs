@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use crate::board_svg::board_svg;
+use crate::board_svg::{board_svg, capturing_rows};
 use crate::engine::{Dir, LapKind, Move, MoveEnd, Observer, Player, Position};
 use crate::notation::{hole_name, move_name};
 use crate::report::escape;
@@ -50,6 +50,8 @@ pub struct Frame {
     pub text: String,
     /// Captures so far by player 1 and player 2.
     pub captures: [u32; 2],
+    /// The row (0-based) each player captures from on this board.
+    pub capturing: [Option<usize>; 2],
     /// The game's status at this frame ("ongoing" inside a move).
     pub status: String,
 }
@@ -97,6 +99,7 @@ impl Shadow<'_> {
             captured: std::mem::take(&mut self.pending_captured),
             text,
             captures: self.captures,
+            capturing: [None, None],
             status: "ongoing".into(),
         });
     }
@@ -194,6 +197,14 @@ fn seeds_of(rules: &Rules, pos: &Position) -> Vec<u16> {
 /// which is the board after the move. `moves` must be legal in turn (the
 /// caller checks them, with its own error messages).
 pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
+    let mut out = frames_of_moves(rules, moves)?;
+    for f in &mut out {
+        f.capturing = capturing_rows(rules, &f.board);
+    }
+    Ok(out)
+}
+
+fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
     let mut pos = rules.start();
     let mut out = vec![Frame {
         ply: 0,
@@ -209,6 +220,7 @@ pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
         captured: vec![],
         text: "the start".into(),
         captures: [0, 0],
+        capturing: [None, None],
         status: rules.status(&pos).name().into(),
     }];
     let mut captures = [0u32; 2];
@@ -301,6 +313,7 @@ pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
                     report.laps
                 ),
                 captures,
+                capturing: [None, None],
                 status: status.name().into(),
             }),
         }
@@ -408,6 +421,10 @@ function show(i) {
     "ply " + f.ply + " of " + game.moves.length + " | lap " + lap + " | " + mover +
     " | captures: South " + f.captures[0] + ", North " + f.captures[1] + " | status: " + f.status;
   document.getElementById("what").textContent = f.text;
+  document.querySelectorAll("g.capturing").forEach(g => {
+    const [, p, r] = g.id.split("-").map(Number);
+    g.setAttribute("display", f.capturing[p - 1] === r ? "inline" : "none");
+  });
   document.querySelectorAll("#moves li").forEach(li =>
     li.classList.toggle("current", Number(li.dataset.ply) === f.ply));
   const cur = document.getElementById("move-" + f.ply);

@@ -335,6 +335,12 @@ fn report_and_viewer_in_chromium() {
         assert_eq!(s.counts(), boards[k as usize], "next, ply {k}");
     }
     s.screenshot("viewer-end.png");
+    // One capturing row shown a player, the inner one under Ludii's rules.
+    let shown = s.script(
+        "return Array.from(document.querySelectorAll('g.capturing')) \
+         .filter(g => g.getAttribute('display') !== 'none').map(g => g.id);",
+    );
+    assert_eq!(shown, json!(["capturing-1-2", "capturing-2-3"]));
     for k in (0..plies).rev() {
         s.click("#prev-ply");
         assert_eq!(s.counts(), boards[k as usize], "previous, ply {k}");
