@@ -395,3 +395,38 @@ fn replay_from_csv_errors() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("agent `grandmaster`"), "{}", r.stderr);
 }
+
+#[test]
+fn play_from_the_second_seat_lets_the_agent_move_first() {
+    let mut input = String::new();
+    for _ in 0..600 {
+        for h in ["a4", "b4", "c4", "d4", "a3", "b3", "c3", "d3"] {
+            input.push_str(h);
+            input.push('\n');
+        }
+    }
+    let r = katro_in(
+        &[
+            "play",
+            "katro-4x4",
+            "--against",
+            "random",
+            "--seat",
+            "2",
+            "--seed",
+            "8",
+        ],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("ply 1: South (player 1) (random) plays "),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("game over after "));
+    let cmd = r.stdout.lines().last().unwrap();
+    let replay: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+    let json: serde_json::Value = serde_json::from_str(&ok(&replay)).unwrap();
+    assert_ne!(json["status"], "ongoing");
+}
