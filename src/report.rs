@@ -376,7 +376,7 @@ fn win_rate_chart(s: &Table) -> Result<Chart, String> {
         svg,
         caption: "Left: player 1's share of the decided games (p1_win_rate) with its 95% \
                   Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per variant \
-                  and matchup (player 1's agent vs player 2's); the dashed line is 0.5, no \
+                  and matchup (player 1's agent vs player 2's); the grey vertical line is 0.5, no \
                   advantage. A row without a dot had no decided game. Right: the share of \
                   all games that were decided, stopped at the ply limit, ended by an endless \
                   move (undecided) or stopped at the lap limit."
@@ -461,8 +461,10 @@ fn draw_intervals(area: &DrawingArea<SVGBackend, Shift>, p: &Intervals) -> Resul
         .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.6)));
     let c = p.colour;
     chart
-        .draw_series(p.marks.iter().map(|&(r, _, lo, hi)| {
-            ErrorBar::new_horizontal(seg(n, r), lo, (lo + hi) / 2.0, hi, c.stroke_width(2), 10)
+        // plotters rings the middle value: that must be the estimate (a
+        // Wilson interval is not centred on it), hidden under the dot.
+        .draw_series(p.marks.iter().map(|&(r, v, lo, hi)| {
+            ErrorBar::new_horizontal(seg(n, r), lo, v, hi, c.stroke_width(2), 10)
         }))
         .map_err(drawing)?
         .label(p.interval)
@@ -800,7 +802,7 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
         caption: "Each variant minus the baseline (the experiment's first variant with the \
                   matchup), matchup by matchup, with the 95% interval of the difference \
                   (normal approximation with Welch's standard error, docs/OUTPUTS.md). The \
-                  dashed line is no difference."
+                  grey vertical line is no difference."
             .into(),
         table,
     })
