@@ -37,11 +37,15 @@ enum Command {
     Show {
         /// A preset name (see `katro variants`) or a path to a TOML file.
         variant: String,
+        /// Write the starting board as an SVG diagram to FILE instead.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
     },
     /// Play moves from the start and print the game as one JSON object.
     Replay {
-        /// A preset name or a path to a TOML file.
-        variant: String,
+        /// A preset name or a path to a TOML file (not with --from-csv).
+        #[arg(required_unless_present = "from_csv")]
+        variant: Option<String>,
         /// Moves in the brief's notation: c1, c1+, c1-, b2>c3.
         moves: Vec<String>,
         /// Add a lap-by-lap account of every move.
@@ -56,6 +60,16 @@ enum Command {
         /// does (games.csv's `lap_limit` column).
         #[arg(long, allow_negative_numbers = true)]
         lap_limit: Option<i64>,
+        /// Write the game viewer, a self-contained HTML page, to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
+        /// Take the variant and moves from a games.csv written with
+        /// `moves_in_rows = true`.
+        #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]
+        from_csv: Option<String>,
+        /// The row of --from-csv: 1 is the first game after the header.
+        #[arg(long, value_name = "N", requires = "from_csv")]
+        row: Option<u64>,
     },
     /// Run an experiment file: play every cell, write summary.csv,
     /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
@@ -98,6 +112,27 @@ enum Command {
         /// differ; the manifest lists every build that played.
         #[arg(long)]
         allow_other_build: bool,
+    },
+    /// Play a game in the terminal against an agent: type moves in the
+    /// notation; at the end the game is printed as a `katro replay` command.
+    Play {
+        /// A preset name or a path to a TOML file.
+        variant: String,
+        /// The agent you play against, written as for `katro simulate --p1`.
+        #[arg(long)]
+        against: String,
+        /// Your seat: 1 (South, moves first) or 2 (North).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+        seat: u8,
+        /// Seed of the agent's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Write DIR/report.html (one self-contained page) and DIR/plots/*.svg
+    /// from a results folder's CSV files.
+    Report {
+        /// A folder written by `katro run`, `katro merge` or `katro simulate --out`.
+        dir: String,
     },
     /// Check variant and experiment files and report every problem.
     Validate {
@@ -191,9 +226,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             emit(&out)
         }
-        Command::Show { variant } => {
+        Command::Show { variant, svg } => {
             let rules = load_variant(&variant)?;
-            emit(&show(&rules))
+            match svg {
+                Some(file) => crate::pictures::board(&rules, &file),
+                None => emit(&show(&rules)),
+            }
         }
         Command::Replay {
             variant,
@@ -201,7 +239,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
             trace,
             ply_limit,
             lap_limit,
+            html,
+            from_csv,
+            row,
         } => {
+            let (rules, moves) = match (from_csv, row, variant) {
+                (Some(file), Some(row), _) => crate::pictures::game_from_csv(&file, row)?,
+                (_, _, Some(variant)) => (load_variant(&variant)?, moves),
+                _ => {
+                    return Err(Failure::input(
+                        "give VARIANT MOVES... or --from-csv FILE --row N",
+                    ));
+                }
+            };
             let limit = |v: Option<i64>, flag: &str, range: &LimitRange| {
                 v.map(|v| {
                     range
@@ -211,12 +261,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .transpose()
             };
             let rules = with_limits(
-                &load_variant(&variant)?,
+                &rules,
                 limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
                 limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
             );
             let json = replay(&rules, &moves, trace)?;
-            emit(&(json + "\n"))
+            match html {
+                Some(file) => crate::pictures::viewer(&rules, &moves, &file),
+                None => emit(&(json + "\n")),
+            }
         }
         Command::Run {
             experiment,
@@ -238,6 +291,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             force,
             allow_other_build,
         } => crate::jobs::merge(&dir, force, allow_other_build),
+        Command::Play {
+            variant,
+            against,
+            seat,
+            seed,
+        } => {
+            let rules = load_variant(&variant)?;
+            crate::pictures::play(&rules, &variant, &against, seat, seed)
+        }
+        Command::Report { dir } => crate::pictures::report(&dir),
         Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {
@@ -477,36 +540,60 @@ impl Observer for TraceWriter<'_> {
     }
 }
 
+/// The moves of a game, each checked legal in turn, with an error naming
+/// the first that is not and the legal moves there.
+pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<katro::Move>, Failure> {
+    let mut pos = rules.start();
+    let mut out = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = check_move(rules, &pos, i, text)?;
+        rules.play_unchecked(&mut pos, mv, &mut Silent);
+        out.push(mv);
+    }
+    Ok(out)
+}
+
+/// Move `i` (0-based) of a game, `text`, if it is legal in `pos`.
+pub fn check_move(
+    rules: &Rules,
+    pos: &katro::Position,
+    i: usize,
+    text: &str,
+) -> Result<katro::Move, Failure> {
+    let legal = rules.legal_moves(pos);
+    let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
+    let status = rules.status(pos);
+    if status.is_over() {
+        return Err(Failure::input(format!(
+            "move {} `{text}`: the game is already over (status {}) after {} plies",
+            i + 1,
+            status.name(),
+            pos.plies()
+        )));
+    }
+    let mv = parse_move(rules, text).map_err(|e| {
+        Failure::input(format!(
+            "move {} {e}; legal moves: {}",
+            i + 1,
+            legal_names.join(" ")
+        ))
+    })?;
+    if !legal.contains(&mv) {
+        return Err(Failure::input(format!(
+            "move {} `{text}` is illegal for player {} here; legal moves: {}",
+            i + 1,
+            pos.to_move().number(),
+            legal_names.join(" ")
+        )));
+    }
+    Ok(mv)
+}
+
 fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
     let mut pos = rules.start();
     let mut traces = Vec::new();
     for (i, text) in moves.iter().enumerate() {
-        let legal = rules.legal_moves(&pos);
-        let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-        let status = rules.status(&pos);
-        if status.is_over() {
-            return Err(Failure::input(format!(
-                "move {} `{text}`: the game is already over (status {}) after {} plies",
-                i + 1,
-                status.name(),
-                pos.plies()
-            )));
-        }
-        let mv = parse_move(rules, text).map_err(|e| {
-            Failure::input(format!(
-                "move {} {e}; legal moves: {}",
-                i + 1,
-                legal_names.join(" ")
-            ))
-        })?;
-        if !legal.contains(&mv) {
-            return Err(Failure::input(format!(
-                "move {} `{text}` is illegal for player {} here; legal moves: {}",
-                i + 1,
-                pos.to_move().number(),
-                legal_names.join(" ")
-            )));
-        }
+        let mv = check_move(rules, &pos, i, text)?;
         let player = pos.to_move().number();
         // The ply this move belongs to: both decisions of a turn begun by
         // a capturing step (RULES.md §7) belong to the same ply.

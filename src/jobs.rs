@@ -21,6 +21,7 @@ use katro::partial::{
     BUILD, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
     sniff_shard_header,
 };
+use katro::report::lengths_csv;
 use katro::rules::parse_variant;
 use katro::runner::{
     self, Cell, GameRow, Layout, NoCheckpoint, Part, Progress, Quiet, Rows, Stop, Work, merge_parts,
@@ -180,10 +181,8 @@ fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<
         .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
         .collect();
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
+    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
-    written.push("manifest.json".into());
-    manifest.files = written.clone();
-    outputs.push(("manifest.json", manifest.to_bytes()));
     for (name, bytes) in &outputs {
         files::write_atomic(dir, name, bytes).map_err(|e| {
             format!(
@@ -197,6 +196,20 @@ fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<
         files::remove_stale(dir, name)
             .map_err(|e| format!("cannot remove the stale {}: {e}", dir.join(name).display()))?;
     }
+    // The report reads back the files just written, so it shows exactly
+    // what they say; the manifest, written last, lists it with the rest.
+    written.extend(
+        crate::pictures::write_report_titled(dir, Some(&manifest.name)).map_err(|f| f.message)?,
+    );
+    written.push("manifest.json".into());
+    manifest.files = written.clone();
+    files::write_atomic(dir, "manifest.json", &manifest.to_bytes()).map_err(|e| {
+        format!(
+            "cannot write {}: {}",
+            dir.join("manifest.json").display(),
+            files::describe(&e)
+        )
+    })?;
     Ok(written)
 }
 
@@ -238,11 +251,13 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
 // ---------------------------------------------------------------------------
 // Whose files an output folder holds
 
-const RESULT_FILES: [&str; 4] = [
+const RESULT_FILES: [&str; 6] = [
     "manifest.json",
     "summary.csv",
     "comparison.csv",
     "games.csv",
+    "lengths.csv",
+    "report.html",
 ];
 
 /// Something in an output folder that is not this run's to reuse: another
@@ -293,12 +308,18 @@ const SLURM_LOGS: &str = "slurm";
 
 /// Result files named in a readable katro manifest: files katro wrote.
 fn listed_files(manifest: &serde_json::Value) -> Vec<String> {
+    // The report's charts, `plots/NAME.svg`: one level down, no other path.
+    let chart = |f: &str| {
+        f.strip_prefix("plots/").is_some_and(|n| {
+            n.ends_with(".svg") && !n.contains('/') && !n.contains('\\') && !n.starts_with('.')
+        })
+    };
     manifest["files"]
         .as_array()
         .map(|a| {
             a.iter()
                 .filter_map(|v| v.as_str())
-                .filter(|f| RESULT_FILES.contains(f))
+                .filter(|f| RESULT_FILES.contains(f) || chart(f))
                 .map(str::to_string)
                 .collect()
         })
@@ -397,6 +418,10 @@ fn survey(dir: &Path, w: &Writer) -> Vec<Foreign> {
         let katro_own = name == "manifest.json"
             || name == checkpoint::FOLDER
             || name == "shards"
+            // The report's charts, when a manifest of this experiment or
+            // of the one being replaced lists them (the files themselves
+            // are judged by that listing).
+            || (name == "plots" && ours.iter().any(|f| f.starts_with("plots/")))
             // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
             // katro's own, and never written to by this command.
             || (name == SLURM_LOGS && dir.join(name).is_dir())

@@ -6,17 +6,20 @@
 //! [`Move`]s on them. The `katro` binary is a thin layer over it.
 
 pub mod agents;
+pub mod board_svg;
 pub mod checks;
 pub mod engine;
 pub mod experiment;
 pub mod export;
 pub mod notation;
 pub mod partial;
+pub mod report;
 pub mod rng;
 pub mod rules;
 pub mod runner;
 pub mod schema;
 pub mod stats;
+pub mod viewer;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
 pub use rules::{InputError, Rules, Settings};

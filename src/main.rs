@@ -5,6 +5,7 @@ mod checkpoint;
 mod cli;
 mod files;
 mod jobs;
+mod pictures;
 
 fn main() -> ExitCode {
     cli::main()

@@ -101,7 +101,10 @@ fn outputs_are_identical_with_one_thread_or_two() {
         [
             "comparison.csv",
             "games.csv",
+            "lengths.csv",
             "manifest.json",
+            "plots",
+            "report.html",
             "summary.csv"
         ]
     );

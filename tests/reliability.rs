@@ -72,7 +72,16 @@ fn same_results(a: &Path, b: &Path, names: &[&str]) {
     }
 }
 
-const ALL: &[&str] = &["summary.csv", "comparison.csv", "games.csv"];
+const ALL: &[&str] = &[
+    "summary.csv",
+    "comparison.csv",
+    "games.csv",
+    "lengths.csv",
+    "report.html",
+    "plots/win-rate.svg",
+    "plots/lengths.svg",
+    "plots/comparison.svg",
+];
 
 /// Games per cell for a run of a few seconds on two cores in this build
 /// (a debug build plays about six times slower).

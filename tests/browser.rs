@@ -1,0 +1,395 @@
+//! The report and the game viewer in a real browser: Debian's chromium,
+//! driven through chromedriver's W3C WebDriver protocol (JSON over HTTP,
+//! spoken here with the blocking `ureq` client).
+//!
+//! Ignored by a plain `cargo test`, which must pass on a machine without a
+//! browser; `.ci/run` installs chromium and chromium-driver and runs it
+//! with `cargo test --release --test browser -- --ignored`, where a missing
+//! browser is a failure. Screenshots go to target/browser-artifacts/.
+
+use std::fs;
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use base64::Engine;
+use serde_json::{Value, json};
+
+fn katro(args: &[&str]) -> String {
+    let out = cargo_bin_cmd!("katro").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "katro {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// chromedriver, stopped when dropped.
+struct Driver {
+    child: Child,
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(
+                "chromedriver is not installed: apt-get install chromium chromium-driver \
+                 (.ci/run does this)",
+            );
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        let d = Driver {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            agent,
+        };
+        let t = Instant::now();
+        loop {
+            if let Ok(mut r) = d.agent.get(format!("{}/status", d.base)).call() {
+                let v: Value =
+                    serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+                if v["value"]["ready"] == true {
+                    break;
+                }
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        d
+    }
+
+    fn send(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}{path}", self.base);
+        let mut resp = match body {
+            Some(b) => self
+                .agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(b.to_string())
+                .unwrap(),
+            None if method == "DELETE" => self.agent.delete(&url).call().unwrap(),
+            None => self.agent.get(&url).call().unwrap(),
+        };
+        let status = resp.status();
+        let text = resp.body_mut().read_to_string().unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        assert!(status.is_success(), "{method} {path}: {status}: {text}");
+        v["value"].clone()
+    }
+}
+
+struct Session<'a> {
+    d: &'a Driver,
+    id: String,
+}
+
+impl Session<'_> {
+    fn new(d: &Driver) -> Session<'_> {
+        let profile = tempfile::tempdir().unwrap().keep();
+        let mut opts = json!({
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=1200,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        });
+        if Path::new("/usr/bin/chromium").exists() {
+            opts["binary"] = json!("/usr/bin/chromium");
+        }
+        let v = d.send(
+            "POST",
+            "/session",
+            Some(json!({"capabilities": {"alwaysMatch": {
+                "browserName": "chrome",
+                "goog:chromeOptions": opts,
+                "goog:loggingPrefs": {"browser": "ALL"}
+            }}})),
+        );
+        Session {
+            d,
+            id: v["sessionId"].as_str().unwrap().to_string(),
+        }
+    }
+
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.d
+            .send(method, &format!("/session/{}{path}", self.id), body)
+    }
+
+    fn open(&self, file: &Path) {
+        let url = format!("file://{}", file.canonicalize().unwrap().display());
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    fn script(&self, js: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": js, "args": []})),
+        )
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = e
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(|v| v.as_str())
+            .unwrap()
+            .to_string();
+        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    fn key(&self, key: &str) {
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(
+                json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+                    {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}
+                ]}]}),
+            ),
+        );
+    }
+
+    /// Console messages at level SEVERE (errors) since the last call.
+    fn console_errors(&self) -> Vec<String> {
+        let logs = self.cmd("POST", "/se/log", Some(json!({"type": "browser"})));
+        logs.as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["level"] == "SEVERE")
+            .map(|l| l["message"].to_string())
+            .collect()
+    }
+
+    fn screenshot(&self, name: &str) -> PathBuf {
+        let b64 = self.cmd("GET", "/screenshot", None);
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().unwrap())
+            .unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-artifacts");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        fs::write(&path, png).unwrap();
+        path
+    }
+
+    /// The seed counts the viewer shows, by hole index.
+    fn counts(&self) -> Vec<u64> {
+        let v = self.script(
+            "const n = document.querySelectorAll('[id^=\"count-\"]').length; \
+             const out = []; for (let h = 0; h < n; h++) \
+             out.push(Number(document.getElementById('count-' + h).textContent)); return out;",
+        );
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect()
+    }
+
+    fn ply(&self) -> u64 {
+        self.script("return Number(document.body.dataset.ply);")
+            .as_u64()
+            .unwrap()
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let _ = self
+            .d
+            .agent
+            .delete(format!("{}/session/{}", self.d.base, self.id))
+            .call();
+    }
+}
+
+const ARROW_LEFT: &str = "\u{E012}";
+const ARROW_UP: &str = "\u{E013}";
+const ARROW_RIGHT: &str = "\u{E014}";
+const ARROW_DOWN: &str = "\u{E015}";
+
+#[test]
+#[ignore = "needs chromium and chromedriver; .ci/run runs it with --ignored"]
+fn report_and_viewer_in_chromium() {
+    let started = Instant::now();
+    let tmp = tempfile::tempdir().unwrap();
+    // A small study with moves in games.csv, and its report.
+    let exp = tmp.path().join("browser.toml");
+    fs::write(
+        &exp,
+        "name = \"browser\"\nseed = 9\nvariants = [\"katro-4x4\", \"katro-ludii\"]\ngames = 40\n\
+         per_game_rows = true\nmoves_in_rows = true\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    katro(&[
+        "run",
+        exp.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    // A Ludii game (directions, lone-seed steps) for the viewer.
+    let page = tmp.path().join("game.html");
+    katro(&[
+        "replay",
+        "--from-csv",
+        out.join("games.csv").to_str().unwrap(),
+        "--row",
+        "41",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    let mut rd = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    let headers = rd.headers().unwrap().clone();
+    let col = headers.iter().position(|h| h == "moves").unwrap();
+    let rec = rd.records().nth(40).unwrap().unwrap();
+    let moves: Vec<&str> = rec[col].split_whitespace().collect();
+    // What `katro replay` prints for every ply.
+    let mut args = vec!["replay", "katro-ludii", "--trace"];
+    args.extend(&moves);
+    let trace: Value = serde_json::from_str(&katro(&args)).unwrap();
+    let flat = |b: &Value| -> Vec<u64> {
+        b.as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()))
+            .collect()
+    };
+    let start =
+        flat(&serde_json::from_str::<Value>(&katro(&["replay", "katro-ludii"])).unwrap()["board"]);
+    let mut boards = vec![start];
+    for t in trace["trace"].as_array().unwrap() {
+        boards.push(flat(&t["board"]));
+    }
+    let plies = moves.len() as u64;
+    assert!(plies >= 3, "a game of {plies} plies is too short to test");
+
+    let driver = Driver::start();
+    let s = Session::new(&driver);
+
+    // The report: every chart drawn with a non-zero size, no console error.
+    s.open(&out.join("report.html"));
+    let sizes = s.script(
+        "return Array.from(document.querySelectorAll('figure')).map(f => { \
+           const svg = f.querySelector('svg'); const r = svg.getBoundingClientRect(); \
+           return [f.id, r.width, r.height]; });",
+    );
+    let sizes = sizes.as_array().unwrap();
+    let ids: Vec<&str> = sizes.iter().map(|v| v[0].as_str().unwrap()).collect();
+    assert_eq!(ids, ["win-rate", "lengths", "comparison"]);
+    for v in sizes {
+        assert!(
+            v[1].as_f64().unwrap() > 100.0 && v[2].as_f64().unwrap() > 100.0,
+            "{v}"
+        );
+    }
+    let shot = s.screenshot("report.png");
+    assert_eq!(s.console_errors(), Vec::<String>::new(), "report console");
+
+    // The viewer: buttons and keys, checked against `katro replay` at every ply.
+    s.open(&page);
+    assert_eq!(s.counts(), boards[0]);
+    for k in 1..=plies {
+        s.click("#next-ply");
+        assert_eq!(s.ply(), k);
+        assert_eq!(s.counts(), boards[k as usize], "next, ply {k}");
+    }
+    s.screenshot("viewer-end.png");
+    // One capturing row shown a player, the inner one under Ludii's rules.
+    let shown = s.script(
+        "return Array.from(document.querySelectorAll('g.capturing')) \
+         .filter(g => g.getAttribute('display') !== 'none').map(g => g.id);",
+    );
+    assert_eq!(shown, json!(["capturing-1-2", "capturing-2-3"]));
+    for k in (0..plies).rev() {
+        s.click("#prev-ply");
+        assert_eq!(s.counts(), boards[k as usize], "previous, ply {k}");
+    }
+    for k in 1..=plies {
+        s.key(ARROW_RIGHT);
+        assert_eq!(s.counts(), boards[k as usize], "right arrow, ply {k}");
+    }
+    for k in (0..plies).rev() {
+        s.key(ARROW_LEFT);
+        assert_eq!(s.counts(), boards[k as usize], "left arrow, ply {k}");
+    }
+    // Lap by lap with the down arrow: at each move's last lap the board is
+    // the ply's; the up arrow walks back to the start.
+    let frames = s
+        .script("return JSON.parse(document.getElementById('game').textContent).frames.length;")
+        .as_u64()
+        .unwrap();
+    let mut ends = 0;
+    for _ in 1..frames {
+        s.key(ARROW_DOWN);
+        if s.script("return document.body.dataset.end;") == "true" {
+            ends += 1;
+            assert_eq!(
+                s.counts(),
+                boards[s.ply() as usize],
+                "down arrow, ply {}",
+                s.ply()
+            );
+        }
+    }
+    assert_eq!(ends, plies);
+    s.click("#prev-lap");
+    s.key(ARROW_UP);
+    s.screenshot("viewer-laps.png");
+    s.click("#first");
+    assert_eq!(s.counts(), boards[0]);
+    assert_eq!(s.console_errors(), Vec::<String>::new(), "viewer console");
+    // No request went out: the pages are self-contained.
+    let mut html = String::new();
+    fs::File::open(&page)
+        .unwrap()
+        .read_to_string(&mut html)
+        .unwrap();
+    assert!(!html.contains("<script src"));
+    eprintln!(
+        "browser test: {} plies, {frames} frames, screenshots in {}, {:.1} s",
+        plies,
+        shot.parent().unwrap().display(),
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,432 @@
+//! The pictures through the real binary: `katro report`, the report that
+//! `katro run` writes, `katro show --svg`, `katro replay --html` and
+//! `--from-csv`, and `katro play` with piped input.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn katro_in(args: &[&str], stdin: &str) -> Run {
+    let out = cargo_bin_cmd!("katro")
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .output()
+        .expect("the binary runs");
+    let run = Run {
+        code: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    };
+    assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
+    run
+}
+
+fn ok(args: &[&str]) -> String {
+    let r = katro_in(args, "");
+    assert_eq!(r.code, 0, "katro {args:?}: {}", r.stderr);
+    r.stdout
+}
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+/// Every field of a CSV by column name, row by row.
+fn csv_rows(path: &Path) -> Vec<Vec<(String, String)>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            headers
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// The page is one file that fetches nothing.
+fn assert_self_contained(html: &str) {
+    for bad in [
+        "<script src",
+        "<link",
+        "src=\"http",
+        "href=\"http",
+        "@import",
+        "url(http",
+    ] {
+        assert!(!html.contains(bad), "the page loads something: {bad}");
+    }
+}
+
+#[test]
+fn report_on_a_committed_results_folder_shows_the_csv_numbers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("quick");
+    fs::create_dir(&dir).unwrap();
+    for f in ["summary.csv", "comparison.csv", "manifest.json"] {
+        fs::copy(repo(&format!("results/quick/{f}")), dir.join(f)).unwrap();
+    }
+    ok(&["report", dir.to_str().unwrap()]);
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_self_contained(&html);
+    for chart in ["win-rate", "lengths", "comparison"] {
+        let svg = fs::read_to_string(dir.join("plots").join(format!("{chart}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg"), "{chart}");
+        // The same chart is inline in the page.
+        assert!(html.contains(&svg), "{chart} is not inline");
+        assert!(html.contains(&format!("<figure id=\"{chart}\">")));
+    }
+    // A sample of numbers, each found on the page as the CSV writes it,
+    // in its own row and column.
+    let summary = csv_rows(&dir.join("summary.csv"));
+    let mut checked = 0;
+    for (r, row) in summary.iter().enumerate().step_by(3) {
+        for (col, value) in row {
+            if [
+                "games",
+                "decided",
+                "p1_win_rate",
+                "p1_win_rate_low",
+                "p1_win_rate_high",
+                "length_mean",
+                "length_p50",
+                "length_p90",
+            ]
+            .contains(&col.as_str())
+            {
+                let cell = format!(
+                    "data-file=\"summary.csv\" data-row=\"{r}\" data-col=\"{col}\">{value}</td>"
+                );
+                assert!(html.contains(&cell), "missing {cell}");
+                checked += 1;
+            }
+        }
+        // The caption names the exact rules.
+        let rules = &row.iter().find(|(c, _)| c == "rules").unwrap().1;
+        assert!(html.contains(rules), "rules of row {r}");
+    }
+    let comparison = csv_rows(&dir.join("comparison.csv"));
+    for (r, row) in comparison.iter().enumerate() {
+        for (col, value) in row {
+            if col.starts_with("advantage_diff") || col.starts_with("length_diff") {
+                let cell = format!(
+                    "data-file=\"comparison.csv\" data-row=\"{r}\" data-col=\"{col}\">{value}</td>"
+                );
+                assert!(html.contains(&cell), "missing {cell}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} numbers checked");
+}
+
+#[test]
+fn run_writes_lengths_and_the_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("tiny.toml");
+    fs::write(
+        &exp,
+        "name = \"tiny\"\nseed = 4\nvariants = [\"katro-4x4\", \"katro-6x3\"]\ngames = 30\n\
+         per_game_rows = true\nmoves_in_rows = true\n\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    ok(&[
+        "run",
+        exp.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    for f in [
+        "report.html",
+        "plots/win-rate.svg",
+        "plots/lengths.svg",
+        "lengths.csv",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    // lengths.csv holds every game once, at the length games.csv gives it.
+    let games = csv_rows(&out.join("games.csv"));
+    let lengths = csv_rows(&out.join("lengths.csv"));
+    let mut from_games = std::collections::BTreeMap::new();
+    for g in &games {
+        let get = |c: &str| g.iter().find(|(k, _)| k == c).unwrap().1.clone();
+        *from_games
+            .entry((get("variant"), get("plies")))
+            .or_insert(0u64) += 1;
+    }
+    let mut from_lengths = std::collections::BTreeMap::new();
+    for l in &lengths {
+        let get = |c: &str| l.iter().find(|(k, _)| k == c).unwrap().1.clone();
+        from_lengths.insert(
+            (get("variant"), get("length")),
+            get("games").parse().unwrap(),
+        );
+    }
+    assert_eq!(from_games, from_lengths);
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("exact length histogram"));
+    // `katro report` on the folder gives the same page.
+    ok(&["report", out.to_str().unwrap()]);
+    assert_eq!(fs::read_to_string(out.join("report.html")).unwrap(), html);
+
+    // The viewer opens a game of the study: the variant comes from the
+    // manifest, and the page embeds what `katro replay` computes.
+    let page = tmp.path().join("game.html");
+    let csv = out.join("games.csv");
+    ok(&[
+        "replay",
+        "--from-csv",
+        csv.to_str().unwrap(),
+        "--row",
+        "31",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    let html = fs::read_to_string(&page).unwrap();
+    assert_self_contained(&html);
+    assert!(html.contains("katro-6x3: "));
+    let row = &games[30];
+    let moves = &row.iter().find(|(k, _)| k == "moves").unwrap().1;
+    let mut args = vec!["replay", "katro-6x3"];
+    args.extend(moves.split_whitespace());
+    let json: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    let board: Vec<u16> = json["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u16)
+        })
+        .collect();
+    // The last frame's board, as the page's JSON holds it.
+    let data = html
+        .split("<script id=\"game\" type=\"application/json\">")
+        .nth(1)
+        .unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(data.split("</script>").next().unwrap()).unwrap();
+    let last = data["frames"].as_array().unwrap().last().unwrap();
+    let shown: Vec<u16> = last["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u16)
+        .collect();
+    assert_eq!(shown, board);
+}
+
+#[test]
+fn report_errors_name_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = katro_in(&["report", tmp.path().to_str().unwrap()], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("summary.csv: not found"), "{}", r.stderr);
+    fs::write(tmp.path().join("summary.csv"), "variant,p1\nx,random\n").unwrap();
+    let r = katro_in(&["report", tmp.path().to_str().unwrap()], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("summary.csv: missing column(s) rules"),
+        "{}",
+        r.stderr
+    );
+    assert!(!tmp.path().join("report.html").exists());
+}
+
+#[test]
+fn show_svg_draws_the_board() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("b.svg");
+    ok(&["show", "katro-4x4", "--svg", f.to_str().unwrap()]);
+    let svg = fs::read_to_string(&f).unwrap();
+    assert!(svg.starts_with("<svg"));
+    for name in ["a1", "d4", "capturing row"] {
+        assert!(svg.contains(name), "{name}");
+    }
+    let r = katro_in(&["show", "katro-4x4", "--svg", "/no/such/folder/b.svg"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("does not exist"), "{}", r.stderr);
+}
+
+#[test]
+fn replay_html_refuses_an_illegal_move_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("g.html");
+    let r = katro_in(
+        &[
+            "replay",
+            "katro-6x6",
+            "a1",
+            "a1",
+            "--html",
+            f.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("move 2 `a1` is illegal"), "{}", r.stderr);
+    assert!(!f.exists());
+}
+
+#[test]
+fn play_answers_bad_input_and_prints_a_replay_command_that_replays() {
+    // South's eight holes over and over: each turn one of any eight lines
+    // is legal (katro-4x4 has no directions and no steps), the rest are
+    // answered with the legal moves; the game ends long before the input.
+    let holes = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"];
+    let mut input = String::from(
+        "zz
+d4
+",
+    );
+    for _ in 0..600 {
+        for h in holes {
+            input.push_str(h);
+            input.push('\n');
+        }
+    }
+    let args = [
+        "play",
+        "katro-4x4",
+        "--against",
+        "greedy",
+        "--seat",
+        "1",
+        "--seed",
+        "3",
+    ];
+    let r = katro_in(&args, &input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("`zz` is not a move"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("`d4` is not legal here; legal moves: a1 b1 c1 d1")
+    );
+    assert!(r.stdout.contains("game over after "), "{}", r.stdout);
+    // The same seed and input play the same game.
+    assert_eq!(katro_in(&args, &input).stdout, r.stdout);
+    let cmd = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("katro replay katro-4x4 "))
+        .expect("a replay command");
+    let replay: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+    let json: serde_json::Value = serde_json::from_str(&ok(&replay)).unwrap();
+    assert_eq!(json["plies"].as_u64().unwrap() as usize, replay.len() - 2);
+    assert_ne!(json["status"], "ongoing");
+    // The board the terminal showed last is the replayed one.
+    let last_board: Vec<&str> = r
+        .stdout
+        .split("\n\n")
+        .filter(|b| {
+            let last = b.trim_end().lines().last().unwrap_or("");
+            last.split_whitespace().collect::<Vec<_>>() == ["a", "b", "c", "d"]
+        })
+        .last()
+        .unwrap()
+        .lines()
+        .collect();
+    let rows = json["board"].as_array().unwrap();
+    for (i, line) in last_board.iter().take(4).enumerate() {
+        let want: Vec<String> = rows[3 - i]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        let got: Vec<&str> = line.split_whitespace().skip(1).collect();
+        assert_eq!(got, want, "row {}", 4 - i);
+    }
+    // Against quit: the game so far, still a valid replay command.
+    let r = katro_in(&args, "a1\nquit\n");
+    assert!(r.stdout.contains("the game so far:"));
+    let cmd = r.stdout.lines().last().unwrap();
+    assert!(cmd.starts_with("katro replay katro-4x4 a1 "), "{cmd}");
+}
+
+#[test]
+fn replay_from_csv_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("games.csv");
+    fs::write(&csv, "variant,p1,p2,game,moves,new_column\nkatro-4x4,random,random,0,a1 d4,\nmystery,random,random,1,a1,\n").unwrap();
+    let c = csv.to_str().unwrap();
+    let r = katro_in(&["replay", "--from-csv", c, "--row", "3"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--row 3: give a row from 1 to 2"),
+        "{}",
+        r.stderr
+    );
+    let r = katro_in(&["replay", "--from-csv", c, "--row", "2"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("variant `mystery` is not a preset and there is no manifest.json"),
+        "{}",
+        r.stderr
+    );
+    // A preset without a manifest works; without --html it prints the game.
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["replay", "--from-csv", c, "--row", "1"])).unwrap();
+    assert_eq!(json["plies"], 2);
+    fs::write(&csv, "variant,p1\nkatro-4x4,random\n").unwrap();
+    let r = katro_in(&["replay", "--from-csv", c, "--row", "1"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no `moves` column"), "{}", r.stderr);
+    let r = katro_in(&["play", "katro-4x4", "--against", "grandmaster"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("agent `grandmaster`"), "{}", r.stderr);
+}
+
+#[test]
+fn play_from_the_second_seat_lets_the_agent_move_first() {
+    let mut input = String::new();
+    for _ in 0..600 {
+        for h in ["a4", "b4", "c4", "d4", "a3", "b3", "c3", "d3"] {
+            input.push_str(h);
+            input.push('\n');
+        }
+    }
+    let r = katro_in(
+        &[
+            "play",
+            "katro-4x4",
+            "--against",
+            "random",
+            "--seat",
+            "2",
+            "--seed",
+            "8",
+        ],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("ply 1: South (player 1) (random) plays "),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("game over after "));
+    let cmd = r.stdout.lines().last().unwrap();
+    let replay: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+    let json: serde_json::Value = serde_json::from_str(&ok(&replay)).unwrap();
+    assert_ne!(json["status"], "ongoing");
+}
