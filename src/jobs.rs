@@ -577,6 +577,12 @@ fn refuse_or_clear(
             deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }
+    // The report's `plots/` folder, katro's own, once its listed charts are
+    // gone: removed only if nothing else is left in it.
+    let plots = dir.join("plots");
+    if seen.iter().any(|p| p.parent() == Some(plots.as_path())) && fs::remove_dir(&plots).is_ok() {
+        deleted.push("  plots/".to_string());
+    }
     eprintln!(
         "--force: found in {}:\n{}\n--force: deleted {}{}",
         dir.display(),

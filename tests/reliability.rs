@@ -101,7 +101,7 @@ fn fixed_experiment(games: u64) -> String {
         r#"
 name = "fixed"
 seed = 31
-variants = ["katro-4x4", {{ variant = "small.toml", games = {} }}]
+variants = ["katro-6x6", {{ variant = "small.toml", games = {} }}]
 games = {games}
 lap_limit = 10000
 per_game_rows = true
@@ -126,7 +126,7 @@ fn precision_experiment(max_games: u64, checkpoint: u64, width: f64) -> String {
         r#"
 name = "precise"
 seed = 5
-variants = ["katro-4x4", "small.toml"]
+variants = ["katro-6x6", "small.toml"]
 lap_limit = 10000
 
 [precision]
