@@ -1,0 +1,232 @@
+//! Prototype of a faster engine core (issue 9, item 4): lanes of seed
+//! counts in one `u128` a side, one table record per lap, kernels compiled
+//! per rule set. Plays random-vs-random games exactly as
+//! `katro::runner::play_game` does, checks that against the current engine
+//! game by game, and times both. Design and results: examples/lanes/NOTES.md.
+//!
+//! ```text
+//! cargo build --release --example lanes
+//! target/release/examples/lanes check [GAMES]           # exactness, all three presets
+//! target/release/examples/lanes time [GAMES] [ROUNDS]   # games/s, kernel and engine
+//! target/release/examples/lanes count VARIANT GAMES kernel|engine|none  # for callgrind
+//! ```
+
+#[path = "lanes/kernel.rs"]
+mod kernel;
+
+use kernel::{Boaoaka4x8, Canonical6x6, Kernel, Ludii6x6, NoRecord, Outcome, Spec};
+use katro::agents::AgentSpec;
+use katro::rules::preset;
+use katro::runner::play_game;
+use std::time::Instant;
+
+const VARIANTS: [&str; 3] = ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"];
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, default: u64| -> Result<u64, String> {
+        match args.get(i) {
+            Some(s) => s.parse().map_err(|e| format!("argument {i}: {s}: {e}")),
+            None => Ok(default),
+        }
+    };
+    match args.first().map(String::as_str) {
+        Some("check") => {
+            let games = num(1, 20_000)?;
+            let mut bad = 0;
+            for v in VARIANTS {
+                bad += dispatch(v, |k, s| check(k, s, games))?;
+            }
+            if bad > 0 {
+                return Err(format!("{bad} games differ"));
+            }
+            Ok(())
+        }
+        Some("time") => {
+            let games = num(1, 20_000)?;
+            let rounds = num(2, 3)?.max(1) as usize;
+            for v in VARIANTS {
+                dispatch(v, |k, s| time(k, s, games, rounds))?;
+            }
+            Ok(())
+        }
+        Some("count") => {
+            let v = args.get(1).ok_or("count VARIANT GAMES kernel|engine|none")?;
+            let games = num(2, 2_000)?;
+            let which = args.get(3).map(String::as_str).unwrap_or("kernel");
+            dispatch(v, |k, s| count(k, s, games, which))?;
+            Ok(())
+        }
+        _ => Err("usage: lanes check [GAMES] | time [GAMES] [ROUNDS] | count VARIANT GAMES kernel|engine|none".into()),
+    }
+}
+
+/// Which kernel plays a variant: the three compiled here.
+#[derive(Clone, Copy)]
+enum Which {
+    Canonical,
+    Ludii,
+    Boaoaka,
+}
+
+fn dispatch(
+    name: &str,
+    f: impl FnOnce(&Kernel, Which) -> Result<u32, String>,
+) -> Result<u32, String> {
+    let rules = preset(name).ok_or(format!("no preset {name}"))?;
+    let (k, w) = match name {
+        "katro-6x6" => (Kernel::new::<Canonical6x6>(rules)?, Which::Canonical),
+        "katro-ludii" => (Kernel::new::<Ludii6x6>(rules)?, Which::Ludii),
+        "katra-boaoaka-4x8" => (Kernel::new::<Boaoaka4x8>(rules)?, Which::Boaoaka),
+        _ => return Err(format!("no kernel for {name}")),
+    };
+    f(&k, w)
+}
+
+fn play_kernel<R: kernel::Recorder>(k: &Kernel, w: Which, seed: u64, rec: &mut R) -> Outcome {
+    match w {
+        Which::Canonical => k.play::<Canonical6x6, R>(seed, rec),
+        Which::Ludii => k.play::<Ludii6x6, R>(seed, rec),
+        Which::Boaoaka => k.play::<Boaoaka4x8, R>(seed, rec),
+    }
+}
+
+fn name_of(w: Which) -> &'static str {
+    match w {
+        Which::Canonical => Canonical6x6::NAME,
+        Which::Ludii => Ludii6x6::NAME,
+        Which::Boaoaka => Boaoaka4x8::NAME,
+    }
+}
+
+/// Plays `games` games both ways and compares every decision and result.
+fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
+    let (mut bad, mut fallbacks, mut plies, mut laps) = (0u32, 0u64, 0u64, 0u64);
+    let mut statuses = std::collections::BTreeMap::new();
+    for seed in 0..games {
+        let mut want = Vec::new();
+        let g = play_game(
+            &k.rules,
+            &AgentSpec::Random,
+            &AgentSpec::Random,
+            seed,
+            Some(&mut want),
+        );
+        let mut got = Vec::new();
+        let o = play_kernel(k, w, seed, &mut got);
+        let same = got == want
+            && o.status == Some(g.status)
+            && o.plies == g.plies
+            && o.laps == g.laps
+            && o.sown == g.seeds_sown
+            && o.captures == g.captures;
+        if !same {
+            bad += 1;
+            if bad <= 3 {
+                let first = got.iter().zip(&want).position(|(a, b)| a != b);
+                eprintln!(
+                    "{}: game {seed} differs: engine {:?} plies {} laps {} sown {} captures {:?} ({} moves); \
+                     kernel {:?} plies {} laps {} sown {} captures {:?} ({} moves); first differing move {:?}",
+                    name_of(w),
+                    g.status,
+                    g.plies,
+                    g.laps,
+                    g.seeds_sown,
+                    g.captures,
+                    want.len(),
+                    o.status,
+                    o.plies,
+                    o.laps,
+                    o.sown,
+                    o.captures,
+                    got.len(),
+                    first.map(|i| (i, want[i], got[i]))
+                );
+            }
+        }
+        fallbacks += o.fallbacks as u64;
+        plies += g.plies as u64;
+        laps += g.laps;
+        *statuses.entry(g.status.name()).or_insert(0u64) += 1;
+    }
+    println!(
+        "{}: {games} games, {bad} differ; {plies} plies, {laps} laps; statuses {statuses:?}; \
+         {fallbacks} turns handed to the engine (moves past {} laps)",
+        name_of(w),
+        kernel::FALLBACK_LAPS
+    );
+    Ok(bad)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Games/s of the kernel and of the current engine on the same games.
+fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> {
+    let mut kr = Vec::new();
+    let mut er = Vec::new();
+    let (mut plies, mut laps) = (0u64, 0u64);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let (mut p, mut l) = (0u64, 0u64);
+        for seed in 0..games {
+            let o = play_kernel(k, w, seed, &mut NoRecord);
+            p += o.plies as u64;
+            l += o.laps;
+        }
+        kr.push(games as f64 / t.elapsed().as_secs_f64());
+        (plies, laps) = (p, l);
+        let t = Instant::now();
+        let mut l2 = 0u64;
+        for seed in 0..games {
+            l2 += play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None).laps;
+        }
+        er.push(games as f64 / t.elapsed().as_secs_f64());
+        if l2 != l {
+            return Err(format!("{}: laps differ: {l} against {l2}", name_of(w)));
+        }
+    }
+    let best = |v: &Vec<f64>| v.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "{}: {games} games x {rounds} rounds ({:.1} plies, {:.1} laps a game): kernel best {:.0} median {:.0} games/s; \
+         engine best {:.0} median {:.0} games/s; ratio of medians {:.2}",
+        name_of(w),
+        plies as f64 / games as f64,
+        laps as f64 / games as f64,
+        best(&kr),
+        median(kr.clone()),
+        best(&er),
+        median(er.clone()),
+        median(kr) / median(er)
+    );
+    Ok(0)
+}
+
+/// Plays a fixed number of games one way, for instruction counts.
+fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
+    let (mut plies, mut laps, mut fb) = (0u64, 0u64, 0u64);
+    for seed in 0..games {
+        match which {
+            "kernel" => {
+                let o = play_kernel(k, w, seed, &mut NoRecord);
+                plies += o.plies as u64;
+                laps += o.laps;
+                fb += o.fallbacks as u64;
+            }
+            "engine" => {
+                let g = play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None);
+                plies += g.plies as u64;
+                laps += g.laps;
+            }
+            "none" => {}
+            other => return Err(format!("count: {other}: kernel, engine or none")),
+        }
+    }
+    println!(
+        "{} {which}: {games} games, {plies} plies, {laps} laps, {fb} fallbacks",
+        name_of(w)
+    );
+    Ok(0)
+}

@@ -1,0 +1,794 @@
+//! The lane kernel: each side is one `u128` of seed counts ("lanes"), seen
+//! from its owner (the mover's side and the opponent's side swap every
+//! ply), and a lap is one table record per (direction, lifted lane, seeds
+//! in hand) holding the whole lap's add mask with full rounds folded in and
+//! the landing lane. See NOTES.md beside this file for the design and the
+//! measurements.
+
+use katro::engine::{Dir, Move, Player, Silent, Status};
+use katro::rng::{below, rng_from_seed};
+use katro::rules::{
+    BackwardCircuit, CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, GameEnd,
+    LoneSeed, LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
+};
+
+/// Lanes a side may have (a power of two so an index masked by it needs no
+/// bounds check).
+const LANES: usize = 32;
+/// Seeds in hand a lap may carry, plus one (a power of two, as above).
+const HANDS: usize = 256;
+const REC_LEN: usize = 2 * LANES * HANDS;
+
+/// Laps after which a move is handed to the current engine, which detects
+/// endless moves exactly and applies the lap limit (docs/RULES.md §8).
+/// Almost every move ends sooner; the engine itself starts its cycle
+/// search at lap 64.
+pub const FALLBACK_LAPS: u64 = 64;
+
+/// How a direction is chosen (docs/RULES.md §3).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DirKind {
+    Forward,
+    EachMove,
+    OncePerGame,
+}
+
+/// The capture rules a kernel is compiled for (docs/RULES.md §5): trigger,
+/// capturing row and victim rule together, because together they decide
+/// what the lap loop tests.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CapKind {
+    /// Occupied trigger, innermost non-empty capturing row, victim in the
+    /// opponent's innermost non-empty row.
+    Canonical,
+    /// Occupied trigger, inner capturing row, first occupied hole of the
+    /// facing column (Ludii).
+    InnerColumn,
+    /// Either trigger, inner capturing row, the whole facing column
+    /// (Katra Boaoaka).
+    InnerWholeColumn,
+}
+
+/// A rule set's shape as constants, so each kernel is compiled with its
+/// tests decided and no setting is read inside the lap loop.
+pub trait Spec {
+    const NAME: &'static str;
+    /// Bits per lane: it must hold the whole seed total.
+    const W: u32;
+    /// Lanes per 64-bit half: no lane straddles the halves, so a lane is
+    /// read with one shift of one half.
+    const LPW: u32;
+    const START_ANY: bool;
+    const DIR: DirKind;
+    const CAP: CapKind;
+    /// Ludii's lone seed: a straight step, offered into the inner row only
+    /// when it captures, the onward direction chosen as a second decision.
+    const LONE_STRAIGHT: bool;
+}
+
+pub struct Canonical6x6;
+impl Spec for Canonical6x6 {
+    const NAME: &'static str = "katro-6x6";
+    const W: u32 = 7;
+    const LPW: u32 = 9;
+    const START_ANY: bool = false;
+    const DIR: DirKind = DirKind::Forward;
+    const CAP: CapKind = CapKind::Canonical;
+    const LONE_STRAIGHT: bool = false;
+}
+
+pub struct Ludii6x6;
+impl Spec for Ludii6x6 {
+    const NAME: &'static str = "katro-ludii";
+    const W: u32 = 7;
+    const LPW: u32 = 9;
+    const START_ANY: bool = false;
+    const DIR: DirKind = DirKind::EachMove;
+    const CAP: CapKind = CapKind::InnerColumn;
+    const LONE_STRAIGHT: bool = true;
+}
+
+pub struct Boaoaka4x8;
+impl Spec for Boaoaka4x8 {
+    const NAME: &'static str = "katra-boaoaka-4x8";
+    const W: u32 = 8;
+    const LPW: u32 = 8;
+    const START_ANY: bool = true;
+    const DIR: DirKind = DirKind::OncePerGame;
+    const CAP: CapKind = CapKind::InnerWholeColumn;
+    const LONE_STRAIGHT: bool = false;
+}
+
+/// One lap: what it adds to the mover's side and where it lands.
+#[derive(Clone, Copy, Default)]
+struct Rec {
+    add: u128,
+    /// Index of the record block of the landing lane in this direction:
+    /// the next lap's record is `next + seeds in hand`.
+    next: u32,
+    /// Bit offset of the landing lane.
+    shift: u8,
+    land: u8,
+}
+
+/// What a landing lane needs for its tests.
+#[derive(Clone, Copy, Default)]
+struct LaneInfo {
+    /// Every bit but the lane's: lifting it.
+    clear: u128,
+    /// The mover's rows deeper than this lane's (canonical capturing row).
+    deeper: u128,
+    /// The facing column on the opponent's side, in their lanes.
+    facing: u128,
+    /// Bit offsets of the facing column's opponent lanes, inner row first.
+    facing_shift: [u8; 4],
+    /// The same lanes' clear masks.
+    facing_clear: [u128; 4],
+    inner: bool,
+    depth: u8,
+}
+
+pub struct Kernel {
+    pub rules: Rules,
+    w: u32,
+    lpw: u32,
+    cols: usize,
+    depths: usize,
+    side: usize,
+    rec: Box<[Rec]>,
+    lane: [LaneInfo; LANES],
+    /// `unit[l]`: one seed in lane `l`.
+    unit: [u128; LANES],
+    /// High bit of every lane of a row, by depth: with [`Kernel::nz`]'s
+    /// output, the occupied holes of that row.
+    row_high: [u128; 4],
+    /// Every lane bit of a row, by depth.
+    row_all: [u128; 4],
+    low: u128,
+    high: u128,
+    /// Lane of each lane's high bit.
+    bit_lane: [u8; 128],
+    /// `hole[player][lane]`: board hole of a lane.
+    hole: [[u8; LANES]; 2],
+    /// `lane_of[hole]`: the lane of a hole on its owner's side.
+    lane_of: [u8; 128],
+    /// `vic[d][l]`: canonical victim of a landing in lane `l` when the
+    /// opponent's innermost non-empty row is depth `d`: (shift, clear).
+    vic_shift: [[u8; LANES]; 4],
+    vic_clear: [[u128; LANES]; 4],
+    min_occupied: u32,
+    min_empty: u32,
+    ply_limit: u32,
+}
+
+fn lane_off(l: usize, w: u32, lpw: u32) -> u32 {
+    (l as u32 / lpw) * 64 + (l as u32 % lpw) * w
+}
+
+/// The seeds of the lane at bit offset `shift`.
+#[inline(always)]
+fn val<S: Spec>(x: u128, shift: u8) -> u32 {
+    let half = if shift >= 64 { (x >> 64) as u64 } else { x as u64 };
+    ((half >> (shift & 63)) & ((1u64 << S::W) - 1)) as u32
+}
+
+/// Receives the decisions of a game, for comparison with the engine.
+pub trait Recorder {
+    fn record(&mut self, m: Move);
+}
+pub struct NoRecord;
+impl Recorder for NoRecord {
+    #[inline(always)]
+    fn record(&mut self, _: Move) {}
+}
+impl Recorder for Vec<Move> {
+    fn record(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Outcome {
+    pub status: Option<Status>,
+    pub plies: u32,
+    pub laps: u64,
+    pub sown: u64,
+    pub captures: [u64; 2],
+    /// Turns handed to the current engine after [`FALLBACK_LAPS`] laps.
+    pub fallbacks: u32,
+}
+
+impl Kernel {
+    /// Builds the tables for `rules`, if `S` is the kernel for its
+    /// settings; otherwise says which setting differs.
+    pub fn new<S: Spec>(rules: Rules) -> Result<Kernel, String> {
+        let s = &rules.settings;
+        let need = |ok: bool, what: &str| {
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("kernel {} cannot play {}: {what}", S::NAME, rules.name))
+            }
+        };
+        need(
+            s.start
+                == if S::START_ANY {
+                    StartRule::Any
+                } else {
+                    StartRule::OutermostNonEmpty
+                },
+            "start",
+        )?;
+        need(s.singletons == Singletons::Allowed, "singletons")?;
+        need(
+            s.direction
+                == match S::DIR {
+                    DirKind::Forward => DirectionRule::Forward,
+                    DirKind::EachMove => DirectionRule::EachMove,
+                    DirKind::OncePerGame => DirectionRule::OncePerGame,
+                },
+            "direction",
+        )?;
+        need(s.relay == Relay::Occupied, "relay")?;
+        let (trigger, row, victim) = match S::CAP {
+            CapKind::Canonical => (
+                CaptureTrigger::Occupied,
+                CapturingRow::InnermostNonEmpty,
+                VictimRule::InnermostRow,
+            ),
+            CapKind::InnerColumn => (
+                CaptureTrigger::Occupied,
+                CapturingRow::Inner,
+                VictimRule::Column,
+            ),
+            CapKind::InnerWholeColumn => (
+                CaptureTrigger::Either,
+                CapturingRow::Inner,
+                VictimRule::WholeColumn,
+            ),
+        };
+        need(s.capture_trigger == trigger, "capture_trigger")?;
+        need(s.capturing_row == row, "capturing_row")?;
+        need(s.victim == victim, "victim")?;
+        need(
+            s.empty_landing_refusal == EmptyLandingRefusal::BelowMinimum,
+            "empty_landing_refusal",
+        )?;
+        if S::LONE_STRAIGHT {
+            need(s.lone_seed == LoneSeed::Straight, "lone_seed")?;
+            need(
+                s.lone_seed_step == LoneSeedStep::NoFailedCapture,
+                "lone_seed_step",
+            )?;
+            need(s.step_sowing == StepSowing::Chosen, "step_sowing")?;
+        } else {
+            need(s.lone_seed == LoneSeed::None, "lone_seed")?;
+        }
+        need(s.game_end == GameEnd::OpponentEmpty, "game_end")?;
+        let _ = BackwardCircuit::Reversed; // any circuit: it is in the tables
+        let (rows, cols) = (rules.rows(), rules.cols());
+        let depths = rows / 2;
+        let side = depths * cols;
+        let total = rules.total_seeds() as usize;
+        need(total < (1 << S::W) && total < HANDS, "seed total too big for a lane")?;
+        need(
+            side <= LANES && side.div_ceil(S::LPW as usize) <= 2 && S::LPW * S::W <= 64,
+            "side too big for one u128",
+        )?;
+        let holes = rules.hole_count();
+        let (w, lpw) = (S::W, S::LPW);
+        let off = |l: usize| lane_off(l, w, lpw);
+        let lanebits = |l: usize| ((1u128 << w) - 1) << off(l);
+        let mut k = Kernel {
+            w,
+            lpw,
+            cols,
+            depths,
+            side,
+            rec: vec![Rec::default(); REC_LEN].into_boxed_slice(),
+            lane: [LaneInfo::default(); LANES],
+            unit: [0; LANES],
+            row_high: [0; 4],
+            row_all: [0; 4],
+            low: 0,
+            high: 0,
+            bit_lane: [0; 128],
+            hole: [[0; LANES]; 2],
+            lane_of: [0; 128],
+            vic_shift: [[0; LANES]; 4],
+            vic_clear: [[0; LANES]; 4],
+            min_occupied: s.min_victim_seeds as u32,
+            min_empty: s.min_victim_seeds_after_empty as u32,
+            ply_limit: s.ply_limit,
+            rules: rules.clone(),
+        };
+        // A side's lanes in its owner's reading order: depth (outer row
+        // first), then column from the owner's left, so North's lane i is
+        // hole `holes - 1 - i`, South's turned through 180 degrees.
+        for l in 0..side {
+            k.hole[0][l] = l as u8;
+            k.hole[1][l] = (holes - 1 - l) as u8;
+            k.lane_of[l] = l as u8;
+            k.lane_of[holes - 1 - l] = l as u8;
+            need(rules.owner(l) == Player::South, "board layout")?;
+            need(rules.depth(l) == l / cols, "board layout")?;
+            k.unit[l] = 1u128 << off(l);
+            let top = off(l) + w - 1;
+            k.high |= 1u128 << top;
+            k.low |= lanebits(l) & !(1u128 << top);
+            k.bit_lane[top as usize] = l as u8;
+            k.row_high[l / cols] |= 1u128 << top;
+            k.row_all[l / cols] |= lanebits(l);
+        }
+        // Circuits in lanes: the same for both players, which the tables
+        // rely on; checked here rather than assumed.
+        let mut circ = [[0usize; LANES]; 2];
+        for (d, dir) in [Dir::Forward, Dir::Backward].into_iter().enumerate() {
+            let south: Vec<usize> = rules
+                .circuit_in(Player::South, dir)
+                .iter()
+                .map(|&h| h as usize)
+                .collect();
+            let north: Vec<usize> = rules
+                .circuit_in(Player::North, dir)
+                .iter()
+                .map(|&h| k.lane_of[h as usize] as usize)
+                .collect();
+            need(south == north, "North's circuit is not South's turned")?;
+            circ[d][..side].copy_from_slice(&south);
+        }
+        for d in 0..2 {
+            let mut pos = [0usize; LANES];
+            for (i, &l) in circ[d][..side].iter().enumerate() {
+                pos[l] = i;
+            }
+            for from in 0..side {
+                for n in 0..=total {
+                    let mut add = 0u128;
+                    for j in 1..=n {
+                        add += k.unit[circ[d][(pos[from] + j) % side]];
+                    }
+                    let land = circ[d][(pos[from] + n) % side];
+                    k.rec[(d * LANES + from) * HANDS + n] = Rec {
+                        add,
+                        next: ((d * LANES + land) * HANDS) as u32,
+                        shift: off(land) as u8,
+                        land: land as u8,
+                    };
+                }
+            }
+        }
+        for l in 0..side {
+            let (dep, col) = (l / cols, l % cols);
+            let mut info = LaneInfo {
+                clear: !lanebits(l),
+                inner: dep + 1 == depths,
+                depth: dep as u8,
+                ..LaneInfo::default()
+            };
+            for dd in dep + 1..depths {
+                info.deeper |= k.row_all[dd];
+            }
+            // The facing hole on the opponent's side has their column
+            // `cols - 1 - col` (the board turned through 180 degrees).
+            for i in 0..depths {
+                let od = depths - 1 - i;
+                let ol = od * cols + (cols - 1 - col);
+                info.facing |= lanebits(ol);
+                info.facing_shift[i] = off(ol) as u8;
+                info.facing_clear[i] = !lanebits(ol);
+                k.vic_shift[od][l] = off(ol) as u8;
+                k.vic_clear[od][l] = !lanebits(ol);
+            }
+            k.lane[l] = info;
+        }
+        Ok(k)
+    }
+
+    /// The high bit of every lane holding seeds.
+    #[inline(always)]
+    fn nz(&self, x: u128) -> u128 {
+        ((x & self.low).wrapping_add(self.low) | x) & self.high
+    }
+
+    /// The opponent's innermost non-empty row (canonical victims).
+    #[inline(always)]
+    fn inner_row(&self, opp: u128) -> usize {
+        let mut d = 0;
+        for dd in 1..self.depths {
+            if opp & self.row_all[dd & 3] != 0 {
+                d = dd;
+            }
+        }
+        d
+    }
+
+    fn to_engine_move(&self, p: usize, l: usize) -> usize {
+        self.hole[p][l & (LANES - 1)] as usize
+    }
+
+    /// Plays one random-vs-random game as `katro::runner::play_game` does.
+    pub fn play<S: Spec, R: Recorder>(&self, seed: u64, rec: &mut R) -> Outcome {
+        let mut rng = rng_from_seed(seed);
+        let mut sides = [0u128; 2];
+        let start = self.rules.start();
+        for l in 0..self.side {
+            for p in 0..2 {
+                sides[p] += self.unit[l] * start.holes()[self.hole[p][l] as usize] as u128;
+            }
+        }
+        let (mut me, mut opp) = (sides[0], sides[1]);
+        let mut o = Outcome::default();
+        let mut mover = 0usize;
+        // 0: not fixed; 1 forward; 2 backward (once-per-game).
+        let mut fixed = [0u8; 2];
+        loop {
+            if o.plies >= self.ply_limit {
+                o.status = Some(if me == 0 {
+                    Status::Won(player(1 - mover))
+                } else {
+                    Status::PlyLimit
+                });
+                break;
+            }
+            let turn_start = (me, opp, fixed, o.laps, o.sown, o.captures);
+            // This turn's decisions, for the engine should the move be long.
+            let mut turn = [Move::sow(0, None); 2];
+            let nturn;
+            let nzm = self.nz(me);
+            let cand = if S::START_ANY {
+                nzm
+            } else {
+                let mut c = 0;
+                for d in (0..self.depths).rev() {
+                    let r = nzm & self.row_high[d & 3];
+                    if r != 0 {
+                        c = r;
+                    }
+                }
+                c
+            };
+            if cand == 0 {
+                // No seed: singletons are allowed, so no move at all.
+                o.status = Some(Status::Won(player(1 - mover)));
+                break;
+            }
+            let two = match S::DIR {
+                DirKind::Forward => false,
+                DirKind::EachMove => true,
+                DirKind::OncePerGame => fixed[mover] == 0,
+            };
+            let nholes = cand.count_ones();
+            let sowing = nholes << two as u32;
+            let mut step_to = usize::MAX;
+            let mut lone = usize::MAX;
+            if S::LONE_STRAIGHT && nzm.count_ones() == 1 {
+                let l = self.bit_lane[(nzm.trailing_zeros() & 127) as usize] as usize;
+                let info = &self.lane[l & (LANES - 1)];
+                if val::<S>(me, lane_off(l, self.w, self.lpw) as u8) == 1
+                    && (info.depth as usize) + 1 < self.depths
+                {
+                    let to = l + self.cols;
+                    let ti = &self.lane[to & (LANES - 1)];
+                    // no-failed-capture: into the inner row only to capture.
+                    if !ti.inner || self.step_victim::<S>(opp, to).is_some() {
+                        step_to = to;
+                        lone = l;
+                    }
+                }
+            }
+            let count = sowing + (step_to != usize::MAX) as u32;
+            let k = if count == 1 {
+                0
+            } else {
+                below(&mut rng, count as usize) as u32
+            };
+            let seeds;
+            let from;
+            let dir;
+            if k < sowing {
+                let idx = k >> two as u32;
+                let idx = if mover == 0 { idx } else { nholes - 1 - idx };
+                let lane = self.bit_lane[(select(cand, idx) & 127) as usize] as usize;
+                let d = if two { k & 1 } else { 0 } as usize;
+                dir = match S::DIR {
+                    DirKind::Forward => 0,
+                    DirKind::EachMove => d,
+                    DirKind::OncePerGame => {
+                        if fixed[mover] == 0 {
+                            fixed[mover] = d as u8 + 1;
+                        }
+                        (fixed[mover] - 1) as usize
+                    }
+                };
+                let h = self.to_engine_move(mover, lane);
+                turn[0] = Move::sow(h, two.then_some(dir_of(d)));
+                nturn = 1;
+                rec.record(turn[0]);
+                let info = &self.lane[lane & (LANES - 1)];
+                seeds = val::<S>(me, lane_off(lane, self.w, self.lpw) as u8);
+                me &= info.clear;
+                from = lane;
+            } else {
+                // The lone seed's step (Ludii): the entered hole was empty.
+                let (a, b) = (lone, step_to);
+                turn[0] = Move::step(self.to_engine_move(mover, a), self.to_engine_move(mover, b));
+                rec.record(turn[0]);
+                me = me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
+                let Some((x, clear)) = self.step_victim::<S>(opp, b) else {
+                    o.plies += 1;
+                    std::mem::swap(&mut me, &mut opp);
+                    mover = 1 - mover;
+                    continue;
+                };
+                opp &= clear;
+                o.captures[mover] += 1;
+                me += self.unit[b & (LANES - 1)] * x as u128;
+                if opp == 0 {
+                    o.plies += 1;
+                    std::mem::swap(&mut me, &mut opp);
+                    mover = 1 - mover;
+                    continue;
+                }
+                // The second decision: the direction of the sowing on.
+                let d = below(&mut rng, 2);
+                turn[1] = Move::sow(self.to_engine_move(mover, b), Some(dir_of(d)));
+                nturn = 2;
+                rec.record(turn[1]);
+                seeds = val::<S>(me, lane_off(b, self.w, self.lpw) as u8);
+                me &= self.lane[b & (LANES - 1)].clear;
+                from = b;
+                dir = d;
+            }
+            if !self.sow::<S>(&mut me, &mut opp, dir, from, seeds, &mut o, mover) {
+                // A long move: the current engine replays the whole turn
+                // from its start, with the decisions already drawn, and
+                // settles endless moves and the lap limit exactly.
+                let (m0, o0, f0, l0, s0, c0) = turn_start;
+                let mut pos = self.engine_position(m0, o0, mover, f0, o.plies);
+                (o.laps, o.sown, o.captures) = (l0, s0, c0);
+                o.fallbacks += 1;
+                for &mv in &turn[..nturn] {
+                    let r = self.rules.play_unchecked(&mut pos, mv, &mut Silent);
+                    o.laps += r.laps;
+                    o.sown += r.seeds_sown;
+                    o.captures[mover] += r.captures as u64;
+                }
+                if pos.ended().is_some() {
+                    o.plies = pos.plies();
+                    o.status = Some(self.rules.status(&pos));
+                    break;
+                }
+                (me, opp) = self.lanes_of(&pos, 1 - mover);
+                fixed = [
+                    dir_code(pos.fixed_dir(Player::South)),
+                    dir_code(pos.fixed_dir(Player::North)),
+                ];
+                o.plies += 1;
+                mover = 1 - mover;
+                continue;
+            }
+            o.plies += 1;
+            std::mem::swap(&mut me, &mut opp);
+            mover = 1 - mover;
+        }
+        o
+    }
+
+    /// The victim of a lone seed's step into lane `to` (an empty hole, so
+    /// `min_victim_seeds_after_empty` applies): seeds and clear mask.
+    #[inline(always)]
+    fn step_victim<S: Spec>(&self, opp: u128, to: usize) -> Option<(u32, u128)> {
+        let info = &self.lane[to & (LANES - 1)];
+        if !info.inner {
+            return None;
+        }
+        for i in 0..self.depths {
+            let x = val::<S>(opp, info.facing_shift[i & 3]);
+            if x > 0 {
+                return (x >= self.min_empty).then_some((x, info.facing_clear[i & 3]));
+            }
+        }
+        None
+    }
+
+    /// Sows `n` seeds lifted from lane `from` and every lap after it.
+    /// Returns false if the move reached [`FALLBACK_LAPS`] laps: the caller
+    /// then has the current engine replay the turn.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn sow<S: Spec>(
+        &self,
+        me: &mut u128,
+        opp: &mut u128,
+        dir: usize,
+        from: usize,
+        n: u32,
+        o: &mut Outcome,
+        mover: usize,
+    ) -> bool {
+        let mut idx = (dir * LANES + from) * HANDS + n as usize;
+        let mut n = n;
+        let mut laps = 0u64;
+        let mut vrow = if S::CAP == CapKind::Canonical {
+            self.inner_row(*opp)
+        } else {
+            0
+        };
+        let (mut m, mut op) = (*me, *opp);
+        let done = loop {
+            let r = &self.rec[idx & (REC_LEN - 1)];
+            m = m.wrapping_add(r.add);
+            laps += 1;
+            o.sown += n as u64;
+            let l = r.land as usize;
+            let v = val::<S>(m, r.shift);
+            let info = &self.lane[l & (LANES - 1)];
+            let empty = v == 1;
+            // Whether this landing may capture, in straight-line code; the
+            // exact test (minimum seeds) is made on the rare path.
+            let maybe = match S::CAP {
+                CapKind::Canonical => {
+                    let x = val::<S>(op, self.vic_shift[vrow & 3][l & (LANES - 1)]);
+                    !empty & (m & info.deeper == 0) & (x != 0)
+                }
+                CapKind::InnerColumn => !empty & info.inner & (op & info.facing != 0),
+                CapKind::InnerWholeColumn => info.inner & (op & info.facing != 0),
+            };
+            if empty | maybe {
+                if maybe && let Some(x) = self.capture::<S>(&mut op, l, empty, vrow) {
+                    o.captures[mover] += 1;
+                    if op == 0 {
+                        // The capture took the opponent's last seed: the
+                        // move and the game end (docs/RULES.md §9).
+                        break true;
+                    }
+                    if S::CAP == CapKind::Canonical {
+                        vrow = self.inner_row(op);
+                    }
+                    n = v + x;
+                    m &= info.clear;
+                    idx = r.next as usize + n as usize;
+                    if laps >= FALLBACK_LAPS {
+                        break false;
+                    }
+                    continue;
+                }
+                if empty {
+                    break true;
+                }
+            }
+            if laps >= FALLBACK_LAPS {
+                break false;
+            }
+            m &= info.clear;
+            n = v;
+            idx = r.next as usize + v as usize;
+        };
+        *me = m;
+        *opp = op;
+        o.laps += laps;
+        done
+    }
+
+    /// The exact capture test of a landing in lane `l` that may capture;
+    /// lifts the victims and returns their seeds if it does.
+    #[inline(always)]
+    fn capture<S: Spec>(&self, op: &mut u128, l: usize, empty: bool, vrow: usize) -> Option<u32> {
+        let info = &self.lane[l & (LANES - 1)];
+        let min = if empty {
+            self.min_empty
+        } else {
+            self.min_occupied
+        };
+        match S::CAP {
+            CapKind::Canonical => {
+                let x = val::<S>(*op, self.vic_shift[vrow & 3][l & (LANES - 1)]);
+                if x >= min {
+                    *op &= self.vic_clear[vrow & 3][l & (LANES - 1)];
+                    return Some(x);
+                }
+                None
+            }
+            CapKind::InnerColumn => {
+                for i in 0..self.depths {
+                    let x = val::<S>(*op, info.facing_shift[i & 3]);
+                    if x > 0 {
+                        if x >= min {
+                            *op &= info.facing_clear[i & 3];
+                            return Some(x);
+                        }
+                        return None;
+                    }
+                }
+                None
+            }
+            CapKind::InnerWholeColumn => {
+                let mut x = 0;
+                for i in 0..self.depths {
+                    x += val::<S>(*op, info.facing_shift[i & 3]);
+                }
+                if x > 0 && x >= min {
+                    *op &= !info.facing;
+                    return Some(x);
+                }
+                None
+            }
+        }
+    }
+
+    fn engine_position(
+        &self,
+        me: u128,
+        opp: u128,
+        mover: usize,
+        fixed: [u8; 2],
+        plies: u32,
+    ) -> katro::Position {
+        let n = self.rules.hole_count();
+        let mut holes = vec![0u16; n];
+        for l in 0..self.side {
+            let off = lane_off(l, self.w, self.lpw);
+            let get = |x: u128| ((x >> off) & ((1u128 << self.w) - 1)) as u16;
+            holes[self.hole[mover][l] as usize] = get(me);
+            holes[self.hole[1 - mover][l] as usize] = get(opp);
+        }
+        let fd = [dir_from_code(fixed[0]), dir_from_code(fixed[1])];
+        self.rules
+            .position(&holes, player(mover), fd, plies)
+            .expect("a position of the same rules")
+    }
+
+    /// The lanes of an engine position, `mover`'s side first.
+    fn lanes_of(&self, pos: &katro::Position, mover: usize) -> (u128, u128) {
+        let mut s = [0u128; 2];
+        for l in 0..self.side {
+            for p in 0..2 {
+                s[p] += self.unit[l] * pos.seeds(self.hole[p][l] as usize) as u128;
+            }
+        }
+        (s[mover], s[1 - mover])
+    }
+}
+
+fn select(m: u128, k: u32) -> u32 {
+    let lo = m as u64;
+    let c = lo.count_ones();
+    if k < c {
+        select64(lo, k)
+    } else {
+        64 + select64((m >> 64) as u64, k - c)
+    }
+}
+
+#[inline(always)]
+fn select64(mut x: u64, k: u32) -> u32 {
+    for _ in 0..k {
+        x &= x - 1;
+    }
+    x.trailing_zeros()
+}
+
+fn player(i: usize) -> Player {
+    if i == 0 { Player::South } else { Player::North }
+}
+
+fn dir_of(d: usize) -> Dir {
+    if d == 0 { Dir::Forward } else { Dir::Backward }
+}
+
+fn dir_code(d: Option<Dir>) -> u8 {
+    match d {
+        None => 0,
+        Some(Dir::Forward) => 1,
+        Some(Dir::Backward) => 2,
+    }
+}
+
+fn dir_from_code(c: u8) -> Option<Dir> {
+    match c {
+        0 => None,
+        1 => Some(Dir::Forward),
+        _ => Some(Dir::Backward),
+    }
+}
