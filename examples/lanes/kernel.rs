@@ -58,6 +58,8 @@ pub trait Spec {
     /// Lanes per 64-bit half: no lane straddles the halves, so a lane is
     /// read with one shift of one half.
     const LPW: u32;
+    /// Rows a side: loops over rows unroll.
+    const DEPTHS: usize;
     const START_ANY: bool;
     const DIR: DirKind;
     const CAP: CapKind;
@@ -71,6 +73,7 @@ impl Spec for Canonical6x6 {
     const NAME: &'static str = "katro-6x6";
     const W: u32 = 7;
     const LPW: u32 = 9;
+    const DEPTHS: usize = 3;
     const START_ANY: bool = false;
     const DIR: DirKind = DirKind::Forward;
     const CAP: CapKind = CapKind::Canonical;
@@ -82,6 +85,7 @@ impl Spec for Ludii6x6 {
     const NAME: &'static str = "katro-ludii";
     const W: u32 = 7;
     const LPW: u32 = 9;
+    const DEPTHS: usize = 3;
     const START_ANY: bool = false;
     const DIR: DirKind = DirKind::EachMove;
     const CAP: CapKind = CapKind::InnerColumn;
@@ -93,6 +97,7 @@ impl Spec for Boaoaka4x8 {
     const NAME: &'static str = "katra-boaoaka-4x8";
     const W: u32 = 8;
     const LPW: u32 = 8;
+    const DEPTHS: usize = 2;
     const START_ANY: bool = true;
     const DIR: DirKind = DirKind::OncePerGame;
     const CAP: CapKind = CapKind::InnerWholeColumn;
@@ -159,6 +164,12 @@ pub struct Kernel {
     min_occupied: u32,
     min_empty: u32,
     ply_limit: u32,
+    /// Laps after which a move goes to the engine: [`FALLBACK_LAPS`], or
+    /// the lap limit if lower, so the limit is always the engine's to
+    /// apply.
+    fallback_laps: u64,
+    /// The starting lanes, South's side first.
+    start: (u128, u128),
 }
 
 fn lane_off(l: usize, w: u32, lpw: u32) -> u32 {
@@ -174,10 +185,14 @@ fn val<S: Spec>(x: u128, shift: u8) -> u32 {
 
 /// Receives the decisions of a game, for comparison with the engine.
 pub trait Recorder {
+    /// False for the recorder that records nothing, so the moves are not
+    /// even built.
+    const ON: bool = true;
     fn record(&mut self, m: Move);
 }
 pub struct NoRecord;
 impl Recorder for NoRecord {
+    const ON: bool = false;
     #[inline(always)]
     fn record(&mut self, _: Move) {}
 }
@@ -265,6 +280,7 @@ impl Kernel {
             need(s.lone_seed == LoneSeed::None, "lone_seed")?;
         }
         need(s.game_end == GameEnd::OpponentEmpty, "game_end")?;
+        need(rules.rows() / 2 == S::DEPTHS, "rows")?;
         let _ = BackwardCircuit::Reversed; // any circuit: it is in the tables
         let (rows, cols) = (rules.rows(), rules.cols());
         let depths = rows / 2;
@@ -300,6 +316,8 @@ impl Kernel {
             min_occupied: s.min_victim_seeds as u32,
             min_empty: s.min_victim_seeds_after_empty as u32,
             ply_limit: s.ply_limit,
+            fallback_laps: FALLBACK_LAPS.min(s.lap_limit),
+            start: (0, 0),
             rules: rules.clone(),
         };
         // A side's lanes in its owner's reading order: depth (outer row
@@ -358,6 +376,7 @@ impl Kernel {
                 }
             }
         }
+        k.start = k.lanes_of(&rules.start(), 0);
         for l in 0..side {
             let (dep, col) = (l / cols, l % cols);
             let mut info = LaneInfo {
@@ -393,31 +412,18 @@ impl Kernel {
 
     /// The opponent's innermost non-empty row (canonical victims).
     #[inline(always)]
-    fn inner_row(&self, opp: u128) -> usize {
+    fn inner_row<S: Spec>(&self, opp: u128) -> usize {
         let mut d = 0;
-        for dd in 1..self.depths {
-            if opp & self.row_all[dd & 3] != 0 {
-                d = dd;
-            }
+        for dd in 1..S::DEPTHS {
+            d = if opp & self.row_all[dd & 3] != 0 { dd } else { d };
         }
         d
-    }
-
-    fn to_engine_move(&self, p: usize, l: usize) -> usize {
-        self.hole[p][l & (LANES - 1)] as usize
     }
 
     /// Plays one random-vs-random game as `katro::runner::play_game` does.
     pub fn play<S: Spec, R: Recorder>(&self, seed: u64, rec: &mut R) -> Outcome {
         let mut rng = rng_from_seed(seed);
-        let mut sides = [0u128; 2];
-        let start = self.rules.start();
-        for l in 0..self.side {
-            for p in 0..2 {
-                sides[p] += self.unit[l] * start.holes()[self.hole[p][l] as usize] as u128;
-            }
-        }
-        let (mut me, mut opp) = (sides[0], sides[1]);
+        let (mut me, mut opp) = self.start;
         let mut o = Outcome::default();
         let mut mover = 0usize;
         // 0: not fixed; 1 forward; 2 backward (once-per-game).
@@ -431,20 +437,15 @@ impl Kernel {
                 });
                 break;
             }
-            let turn_start = (me, opp, fixed, o.laps, o.sown, o.captures);
-            // This turn's decisions, for the engine should the move be long.
-            let mut turn = [Move::sow(0, None); 2];
-            let nturn;
             let nzm = self.nz(me);
             let cand = if S::START_ANY {
                 nzm
             } else {
-                let mut c = 0;
-                for d in (0..self.depths).rev() {
+                // The outermost non-empty row, unrolled by the constant depth.
+                let mut c = nzm & self.row_high[(S::DEPTHS - 1) & 3];
+                for d in (0..S::DEPTHS - 1).rev() {
                     let r = nzm & self.row_high[d & 3];
-                    if r != 0 {
-                        c = r;
-                    }
+                    c = if r != 0 { r } else { c };
                 }
                 c
             };
@@ -458,15 +459,16 @@ impl Kernel {
                 DirKind::EachMove => true,
                 DirKind::OncePerGame => fixed[mover] == 0,
             };
-            let nholes = cand.count_ones();
+            let (nlo, nhi) = self.count_halves::<S>(cand);
+            let nholes = nlo + nhi;
             let sowing = nholes << two as u32;
             let mut step_to = usize::MAX;
             let mut lone = usize::MAX;
-            if S::LONE_STRAIGHT && nzm.count_ones() == 1 {
+            if S::LONE_STRAIGHT && nzm & (nzm - 1) == 0 {
                 let l = self.bit_lane[(nzm.trailing_zeros() & 127) as usize] as usize;
                 let info = &self.lane[l & (LANES - 1)];
-                if val::<S>(me, lane_off(l, self.w, self.lpw) as u8) == 1
-                    && (info.depth as usize) + 1 < self.depths
+                if val::<S>(me, lane_off(l, S::W, S::LPW) as u8) == 1
+                    && (info.depth as usize) + 1 < S::DEPTHS
                 {
                     let to = l + self.cols;
                     let ti = &self.lane[to & (LANES - 1)];
@@ -483,14 +485,25 @@ impl Kernel {
             } else {
                 below(&mut rng, count as usize) as u32
             };
+            let turn_start = (me, opp, fixed);
             let seeds;
             let from;
             let dir;
+            // The turn's decisions, rebuilt as engine moves only for the
+            // record or a long move.
+            let (lane, d);
+            let mut cont = usize::MAX;
+            let mut step_caps = 0;
             if k < sowing {
                 let idx = k >> two as u32;
                 let idx = if mover == 0 { idx } else { nholes - 1 - idx };
-                let lane = self.bit_lane[(select(cand, idx) & 127) as usize] as usize;
-                let d = if two { k & 1 } else { 0 } as usize;
+                let bit = if idx < nlo {
+                    select64(cand as u64, idx)
+                } else {
+                    64 + select64((cand >> 64) as u64, idx - nlo)
+                };
+                lane = self.bit_lane[(bit & 127) as usize] as usize;
+                d = if two { k & 1 } else { 0 } as usize;
                 dir = match S::DIR {
                     DirKind::Forward => 0,
                     DirKind::EachMove => d,
@@ -501,19 +514,20 @@ impl Kernel {
                         (fixed[mover] - 1) as usize
                     }
                 };
-                let h = self.to_engine_move(mover, lane);
-                turn[0] = Move::sow(h, two.then_some(dir_of(d)));
-                nturn = 1;
-                rec.record(turn[0]);
+                if R::ON {
+                    rec.record(self.decisions(mover, lane, two, d, usize::MAX, true)[0]);
+                }
                 let info = &self.lane[lane & (LANES - 1)];
-                seeds = val::<S>(me, lane_off(lane, self.w, self.lpw) as u8);
+                seeds = val::<S>(me, lane_off(lane, S::W, S::LPW) as u8);
                 me &= info.clear;
                 from = lane;
             } else {
                 // The lone seed's step (Ludii): the entered hole was empty.
                 let (a, b) = (lone, step_to);
-                turn[0] = Move::step(self.to_engine_move(mover, a), self.to_engine_move(mover, b));
-                rec.record(turn[0]);
+                lane = a;
+                if R::ON {
+                    rec.record(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
+                }
                 me = me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
                 let Some((x, clear)) = self.step_victim::<S>(opp, b) else {
                     o.plies += 1;
@@ -523,6 +537,7 @@ impl Kernel {
                 };
                 opp &= clear;
                 o.captures[mover] += 1;
+                step_caps = 1;
                 me += self.unit[b & (LANES - 1)] * x as u128;
                 if opp == 0 {
                     o.plies += 1;
@@ -531,11 +546,12 @@ impl Kernel {
                     continue;
                 }
                 // The second decision: the direction of the sowing on.
-                let d = below(&mut rng, 2);
-                turn[1] = Move::sow(self.to_engine_move(mover, b), Some(dir_of(d)));
-                nturn = 2;
-                rec.record(turn[1]);
-                seeds = val::<S>(me, lane_off(b, self.w, self.lpw) as u8);
+                cont = b;
+                d = below(&mut rng, 2);
+                if R::ON {
+                    rec.record(Move::sow(self.hole_of(mover, b), Some(dir_of(d))));
+                }
+                seeds = val::<S>(me, lane_off(b, S::W, S::LPW) as u8);
                 me &= self.lane[b & (LANES - 1)].clear;
                 from = b;
                 dir = d;
@@ -544,27 +560,13 @@ impl Kernel {
                 // A long move: the current engine replays the whole turn
                 // from its start, with the decisions already drawn, and
                 // settles endless moves and the lap limit exactly.
-                let (m0, o0, f0, l0, s0, c0) = turn_start;
-                let mut pos = self.engine_position(m0, o0, mover, f0, o.plies);
-                (o.laps, o.sown, o.captures) = (l0, s0, c0);
+                o.captures[mover] -= step_caps;
                 o.fallbacks += 1;
-                for &mv in &turn[..nturn] {
-                    let r = self.rules.play_unchecked(&mut pos, mv, &mut Silent);
-                    o.laps += r.laps;
-                    o.sown += r.seeds_sown;
-                    o.captures[mover] += r.captures as u64;
+                let moves = self.decisions(mover, lane, two, d, cont, k < sowing);
+                match self.fallback(&mut o, mover, turn_start, &moves) {
+                    Some(next) => (me, opp, fixed) = next,
+                    None => break,
                 }
-                if pos.ended().is_some() {
-                    o.plies = pos.plies();
-                    o.status = Some(self.rules.status(&pos));
-                    break;
-                }
-                (me, opp) = self.lanes_of(&pos, 1 - mover);
-                fixed = [
-                    dir_code(pos.fixed_dir(Player::South)),
-                    dir_code(pos.fixed_dir(Player::North)),
-                ];
-                o.plies += 1;
                 mover = 1 - mover;
                 continue;
             }
@@ -573,6 +575,80 @@ impl Kernel {
             mover = 1 - mover;
         }
         o
+    }
+
+    /// Lanes holding seeds in each half of a mask of lane high bits, by
+    /// one multiply a half (no popcount instruction in the baseline x86-64
+    /// target).
+    #[inline(always)]
+    fn count_halves<S: Spec>(&self, high: u128) -> (u32, u32) {
+        let ones: u64 = (0..S::LPW).fold(0, |m, i| m | 1 << (i * S::W));
+        let top = S::W * (S::LPW - 1);
+        let mask = (1u64 << S::W) - 1;
+        let flags = high >> (S::W - 1);
+        let sum = |x: u64| ((x.wrapping_mul(ones) >> top) & mask) as u32;
+        (sum(flags as u64), sum((flags >> 64) as u64))
+    }
+
+    fn hole_of(&self, p: usize, l: usize) -> usize {
+        self.hole[p][l & (LANES - 1)] as usize
+    }
+
+    /// The engine moves of a turn: a sowing move from `lane` (with its
+    /// direction when the player chose one), or a step from `lane` and
+    /// the continuation from `cont` in direction `d`.
+    fn decisions(
+        &self,
+        p: usize,
+        lane: usize,
+        two: bool,
+        d: usize,
+        cont: usize,
+        sowing: bool,
+    ) -> Vec<Move> {
+        if sowing {
+            vec![Move::sow(self.hole_of(p, lane), two.then_some(dir_of(d)))]
+        } else {
+            let to = lane + self.cols;
+            let mut v = vec![Move::step(self.hole_of(p, lane), self.hole_of(p, to))];
+            if cont != usize::MAX {
+                v.push(Move::sow(self.hole_of(p, cont), Some(dir_of(d))));
+            }
+            v
+        }
+    }
+
+    /// Has the current engine play a turn from its start; returns the
+    /// next mover's lanes and the fixed directions, or `None` (status
+    /// set) if the game ended.
+    fn fallback(
+        &self,
+        o: &mut Outcome,
+        mover: usize,
+        (me, opp, fixed): (u128, u128, [u8; 2]),
+        moves: &[Move],
+    ) -> Option<(u128, u128, [u8; 2])> {
+        let mut pos = self.engine_position(me, opp, mover, fixed, o.plies);
+        for &mv in moves {
+            let r = self.rules.play_unchecked(&mut pos, mv, &mut Silent);
+            o.laps += r.laps;
+            o.sown += r.seeds_sown;
+            o.captures[mover] += r.captures as u64;
+        }
+        o.plies = pos.plies();
+        if pos.ended().is_some() {
+            o.status = Some(self.rules.status(&pos));
+            return None;
+        }
+        let (a, b) = self.lanes_of(&pos, 1 - mover);
+        Some((
+            a,
+            b,
+            [
+                dir_code(pos.fixed_dir(Player::South)),
+                dir_code(pos.fixed_dir(Player::North)),
+            ],
+        ))
     }
 
     /// The victim of a lone seed's step into lane `to` (an empty hole, so
@@ -609,18 +685,20 @@ impl Kernel {
     ) -> bool {
         let mut idx = (dir * LANES + from) * HANDS + n as usize;
         let mut n = n;
-        let mut laps = 0u64;
+        // Counted locally and added to `o` only when the move ends here.
+        let (mut laps, mut sown, mut caps) = (0u64, 0u64, 0u64);
         let mut vrow = if S::CAP == CapKind::Canonical {
-            self.inner_row(*opp)
+            self.inner_row::<S>(*opp)
         } else {
             0
         };
         let (mut m, mut op) = (*me, *opp);
-        let done = loop {
+        let limit = self.fallback_laps;
+        loop {
             let r = &self.rec[idx & (REC_LEN - 1)];
             m = m.wrapping_add(r.add);
             laps += 1;
-            o.sown += n as u64;
+            sown += n as u64;
             let l = r.land as usize;
             let v = val::<S>(m, r.shift);
             let info = &self.lane[l & (LANES - 1)];
@@ -637,38 +715,40 @@ impl Kernel {
             };
             if empty | maybe {
                 if maybe && let Some(x) = self.capture::<S>(&mut op, l, empty, vrow) {
-                    o.captures[mover] += 1;
+                    caps += 1;
                     if op == 0 {
                         // The capture took the opponent's last seed: the
                         // move and the game end (docs/RULES.md §9).
-                        break true;
+                        break;
                     }
                     if S::CAP == CapKind::Canonical {
-                        vrow = self.inner_row(op);
+                        vrow = self.inner_row::<S>(op);
                     }
                     n = v + x;
                     m &= info.clear;
                     idx = r.next as usize + n as usize;
-                    if laps >= FALLBACK_LAPS {
-                        break false;
+                    if laps >= limit {
+                        return false;
                     }
                     continue;
                 }
                 if empty {
-                    break true;
+                    break;
                 }
             }
-            if laps >= FALLBACK_LAPS {
-                break false;
+            if laps >= limit {
+                return false;
             }
             m &= info.clear;
             n = v;
             idx = r.next as usize + v as usize;
-        };
+        }
         *me = m;
         *opp = op;
         o.laps += laps;
-        done
+        o.sown += sown;
+        o.captures[mover] += caps;
+        true
     }
 
     /// The exact capture test of a landing in lane `l` that may capture;
@@ -748,16 +828,6 @@ impl Kernel {
             }
         }
         (s[mover], s[1 - mover])
-    }
-}
-
-fn select(m: u128, k: u32) -> u32 {
-    let lo = m as u64;
-    let c = lo.count_ones();
-    if k < c {
-        select64(lo, k)
-    } else {
-        64 + select64((m >> 64) as u64, k - c)
     }
 }
 
