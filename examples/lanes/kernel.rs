@@ -108,6 +108,8 @@ impl Spec for Boaoaka4x8 {
 #[derive(Clone, Copy, Default)]
 struct Rec {
     add: u128,
+    /// Lanes the lap drops a seed into, one bit a lane.
+    occ: u32,
     /// Index of the record block of the landing lane in this direction:
     /// the next lap's record is `next + seeds in hand`.
     next: u32,
@@ -121,46 +123,41 @@ struct Rec {
 struct LaneInfo {
     /// Every bit but the lane's: lifting it.
     clear: u128,
-    /// The mover's rows deeper than this lane's (canonical capturing row).
-    deeper: u128,
-    /// The facing column on the opponent's side, in their lanes.
-    facing: u128,
-    /// Bit offsets of the facing column's opponent lanes, inner row first.
-    facing_shift: [u8; 4],
-    /// The same lanes' clear masks.
-    facing_clear: [u128; 4],
+    /// The lane's occupancy bit.
+    bit: u32,
+    /// The mover's rows deeper than this lane's (canonical capturing
+    /// row), as occupancy bits.
+    deeper: u32,
+    /// The facing column on the opponent's side, as their occupancy bits.
+    facing: u32,
     inner: bool,
-    depth: u8,
 }
 
 pub struct Kernel {
     pub rules: Rules,
-    w: u32,
-    lpw: u32,
+    /// One lane's bits.
+    wmask: u64,
     cols: usize,
-    depths: usize,
     side: usize,
     rec: Box<[Rec]>,
     lane: [LaneInfo; LANES],
-    /// `unit[l]`: one seed in lane `l`.
+    /// `shift[l]`: bit offset of lane `l`.
+    shift: [u8; LANES],
+    /// `clear[l]`: every bit but lane `l`'s.
+    clear: [u128; LANES],
     unit: [u128; LANES],
-    /// High bit of every lane of a row, by depth: with [`Kernel::nz`]'s
-    /// output, the occupied holes of that row.
-    row_high: [u128; 4],
-    /// Every lane bit of a row, by depth.
-    row_all: [u128; 4],
-    low: u128,
-    high: u128,
-    /// Lane of each lane's high bit.
-    bit_lane: [u8; 128],
+    /// `row_of[l]`: the depth of lane `l`.
+    row_of: [u8; LANES],
+    /// Occupied holes of one row (a pattern of `cols` bits): how many, and
+    /// the k-th of them.
+    count: Box<[u8]>,
+    nth: Box<[[u8; 16]]>,
+    /// `vic[d][l]`: the lane of the canonical victim of a landing in lane
+    /// `l` when the opponent's innermost non-empty row is depth `d`.
+    vic: [[u8; LANES]; 4],
     /// `hole[player][lane]`: board hole of a lane.
     hole: [[u8; LANES]; 2],
-    /// `lane_of[hole]`: the lane of a hole on its owner's side.
     lane_of: [u8; 128],
-    /// `vic[d][l]`: canonical victim of a landing in lane `l` when the
-    /// opponent's innermost non-empty row is depth `d`: (shift, clear).
-    vic_shift: [[u8; LANES]; 4],
-    vic_clear: [[u128; LANES]; 4],
     min_occupied: u32,
     min_empty: u32,
     ply_limit: u32,
@@ -168,8 +165,24 @@ pub struct Kernel {
     /// the lap limit if lower, so the limit is always the engine's to
     /// apply.
     fallback_laps: u64,
-    /// The starting lanes, South's side first.
-    start: (u128, u128),
+    /// The starting position, South's side first.
+    start: Side2,
+}
+
+/// Both sides: lanes and occupancy bits, the mover's first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Side2 {
+    me: u128,
+    opp: u128,
+    occ: u32,
+    oocc: u32,
+}
+
+impl Side2 {
+    fn swap(&mut self) {
+        std::mem::swap(&mut self.me, &mut self.opp);
+        std::mem::swap(&mut self.occ, &mut self.oocc);
+    }
 }
 
 fn lane_off(l: usize, w: u32, lpw: u32) -> u32 {
@@ -291,35 +304,43 @@ impl Kernel {
             side <= LANES && side.div_ceil(S::LPW as usize) <= 2 && S::LPW * S::W <= 64,
             "side too big for one u128",
         )?;
+        need(cols <= 8, "more than 8 holes a row (row pattern tables)")?;
         let holes = rules.hole_count();
         let (w, lpw) = (S::W, S::LPW);
         let off = |l: usize| lane_off(l, w, lpw);
         let lanebits = |l: usize| ((1u128 << w) - 1) << off(l);
         let mut k = Kernel {
-            w,
-            lpw,
+            wmask: (1 << w) - 1,
             cols,
-            depths,
             side,
             rec: vec![Rec::default(); REC_LEN].into_boxed_slice(),
             lane: [LaneInfo::default(); LANES],
+            shift: [0; LANES],
+            clear: [!0; LANES],
             unit: [0; LANES],
-            row_high: [0; 4],
-            row_all: [0; 4],
-            low: 0,
-            high: 0,
-            bit_lane: [0; 128],
+            row_of: [0; LANES],
+            count: vec![0; 1 << cols].into_boxed_slice(),
+            nth: vec![[0; 16]; 1 << cols].into_boxed_slice(),
+            vic: [[0; LANES]; 4],
             hole: [[0; LANES]; 2],
             lane_of: [0; 128],
-            vic_shift: [[0; LANES]; 4],
-            vic_clear: [[0; LANES]; 4],
             min_occupied: s.min_victim_seeds as u32,
             min_empty: s.min_victim_seeds_after_empty as u32,
             ply_limit: s.ply_limit,
             fallback_laps: FALLBACK_LAPS.min(s.lap_limit),
-            start: (0, 0),
+            start: Side2::default(),
             rules: rules.clone(),
         };
+        for p in 0..1usize << cols {
+            let mut c = 0;
+            for b in 0..cols {
+                if p >> b & 1 == 1 {
+                    k.nth[p][c] = b as u8;
+                    c += 1;
+                }
+            }
+            k.count[p] = c as u8;
+        }
         // A side's lanes in its owner's reading order: depth (outer row
         // first), then column from the owner's left, so North's lane i is
         // hole `holes - 1 - i`, South's turned through 180 degrees.
@@ -331,12 +352,9 @@ impl Kernel {
             need(rules.owner(l) == Player::South, "board layout")?;
             need(rules.depth(l) == l / cols, "board layout")?;
             k.unit[l] = 1u128 << off(l);
-            let top = off(l) + w - 1;
-            k.high |= 1u128 << top;
-            k.low |= lanebits(l) & !(1u128 << top);
-            k.bit_lane[top as usize] = l as u8;
-            k.row_high[l / cols] |= 1u128 << top;
-            k.row_all[l / cols] |= lanebits(l);
+            k.shift[l] = off(l) as u8;
+            k.clear[l] = !lanebits(l);
+            k.row_of[l] = (l / cols) as u8;
         }
         // Circuits in lanes: the same for both players, which the tables
         // rely on; checked here rather than assumed.
@@ -362,13 +380,16 @@ impl Kernel {
             }
             for from in 0..side {
                 for n in 0..=total {
-                    let mut add = 0u128;
+                    let (mut add, mut occ) = (0u128, 0u32);
                     for j in 1..=n {
-                        add += k.unit[circ[d][(pos[from] + j) % side]];
+                        let l = circ[d][(pos[from] + j) % side];
+                        add += k.unit[l];
+                        occ |= 1 << l;
                     }
                     let land = circ[d][(pos[from] + n) % side];
                     k.rec[(d * LANES + from) * HANDS + n] = Rec {
                         add,
+                        occ,
                         next: ((d * LANES + land) * HANDS) as u32,
                         shift: off(land) as u8,
                         land: land as u8,
@@ -376,104 +397,99 @@ impl Kernel {
                 }
             }
         }
-        k.start = k.lanes_of(&rules.start(), 0);
+        k.start = k.sides_of(&rules.start(), 0);
         for l in 0..side {
             let (dep, col) = (l / cols, l % cols);
             let mut info = LaneInfo {
                 clear: !lanebits(l),
+                bit: 1 << l,
                 inner: dep + 1 == depths,
-                depth: dep as u8,
                 ..LaneInfo::default()
             };
             for dd in dep + 1..depths {
-                info.deeper |= k.row_all[dd];
+                info.deeper |= ((1u32 << cols) - 1) << (dd * cols);
             }
             // The facing hole on the opponent's side has their column
             // `cols - 1 - col` (the board turned through 180 degrees).
-            for i in 0..depths {
-                let od = depths - 1 - i;
+            for od in 0..depths {
                 let ol = od * cols + (cols - 1 - col);
-                info.facing |= lanebits(ol);
-                info.facing_shift[i] = off(ol) as u8;
-                info.facing_clear[i] = !lanebits(ol);
-                k.vic_shift[od][l] = off(ol) as u8;
-                k.vic_clear[od][l] = !lanebits(ol);
+                info.facing |= 1 << ol;
+                k.vic[od][l] = ol as u8;
             }
             k.lane[l] = info;
         }
         Ok(k)
     }
 
-    /// The high bit of every lane holding seeds.
+    /// The depth of the highest occupied lane of a non-empty side: the
+    /// innermost non-empty row.
     #[inline(always)]
-    fn nz(&self, x: u128) -> u128 {
-        ((x & self.low).wrapping_add(self.low) | x) & self.high
+    fn inner_row(&self, occ: u32) -> usize {
+        self.row_of[(31 - occ.leading_zeros()) as usize & (LANES - 1)] as usize
     }
 
-    /// The opponent's innermost non-empty row (canonical victims).
+    fn hole_of(&self, p: usize, l: usize) -> usize {
+        self.hole[p][l & (LANES - 1)] as usize
+    }
+
+    /// The occupied holes of row `d` as a pattern of `cols` bits.
     #[inline(always)]
-    fn inner_row<S: Spec>(&self, opp: u128) -> usize {
-        let mut d = 0;
-        for dd in 1..S::DEPTHS {
-            d = if opp & self.row_all[dd & 3] != 0 { dd } else { d };
-        }
-        d
+    fn row_bits(&self, occ: u32, d: usize) -> usize {
+        (occ >> (d * self.cols)) as usize & ((1 << self.cols) - 1)
     }
 
     /// Plays one random-vs-random game as `katro::runner::play_game` does.
     pub fn play<S: Spec, R: Recorder>(&self, seed: u64, rec: &mut R) -> Outcome {
         let mut rng = rng_from_seed(seed);
-        let (mut me, mut opp) = self.start;
+        let mut s = self.start;
         let mut o = Outcome::default();
         let mut mover = 0usize;
         // 0: not fixed; 1 forward; 2 backward (once-per-game).
         let mut fixed = [0u8; 2];
+        let mask = (1usize << self.cols) - 1;
         loop {
             if o.plies >= self.ply_limit {
-                o.status = Some(if me == 0 {
+                o.status = Some(if s.occ == 0 {
                     Status::Won(player(1 - mover))
                 } else {
                     Status::PlyLimit
                 });
                 break;
             }
-            let nzm = self.nz(me);
-            let cand = if S::START_ANY {
-                nzm
-            } else {
-                // The outermost non-empty row, unrolled by the constant depth.
-                let mut c = nzm & self.row_high[(S::DEPTHS - 1) & 3];
-                for d in (0..S::DEPTHS - 1).rev() {
-                    let r = nzm & self.row_high[d & 3];
-                    c = if r != 0 { r } else { c };
-                }
-                c
-            };
-            if cand == 0 {
+            if s.occ == 0 {
                 // No seed: singletons are allowed, so no move at all.
                 o.status = Some(Status::Won(player(1 - mover)));
                 break;
             }
+            // Candidate rows: the outermost non-empty one, or all.
+            let (row0, nrows) = if S::START_ANY {
+                (0, S::DEPTHS)
+            } else {
+                (self.row_of[s.occ.trailing_zeros() as usize & (LANES - 1)] as usize, 1)
+            };
+            let mut nholes = 0;
+            for i in 0..if S::START_ANY { S::DEPTHS } else { 1 } {
+                nholes += self.count[self.row_bits(s.occ, row0 + i) & mask] as u32;
+            }
+            let _ = nrows;
             let two = match S::DIR {
                 DirKind::Forward => false,
                 DirKind::EachMove => true,
                 DirKind::OncePerGame => fixed[mover] == 0,
             };
-            let (nlo, nhi) = self.count_halves::<S>(cand);
-            let nholes = nlo + nhi;
             let sowing = nholes << two as u32;
             let mut step_to = usize::MAX;
             let mut lone = usize::MAX;
-            if S::LONE_STRAIGHT && nzm & (nzm - 1) == 0 {
-                let l = self.bit_lane[(nzm.trailing_zeros() & 127) as usize] as usize;
-                let info = &self.lane[l & (LANES - 1)];
-                if val::<S>(me, lane_off(l, S::W, S::LPW) as u8) == 1
-                    && (info.depth as usize) + 1 < S::DEPTHS
+            if S::LONE_STRAIGHT && s.occ.is_power_of_two() {
+                let l = s.occ.trailing_zeros() as usize;
+                if val::<S>(s.me, self.shift[l & (LANES - 1)]) == 1
+                    && (self.row_of[l & (LANES - 1)] as usize) + 1 < S::DEPTHS
                 {
                     let to = l + self.cols;
-                    let ti = &self.lane[to & (LANES - 1)];
                     // no-failed-capture: into the inner row only to capture.
-                    if !ti.inner || self.step_victim::<S>(opp, to).is_some() {
+                    if !self.lane[to & (LANES - 1)].inner
+                        || self.step_victim::<S>(&s, to).is_some()
+                    {
                         step_to = to;
                         lone = l;
                     }
@@ -485,24 +501,30 @@ impl Kernel {
             } else {
                 below(&mut rng, count as usize) as u32
             };
-            let turn_start = (me, opp, fixed);
+            let turn_start = (s, fixed);
             let seeds;
             let from;
             let dir;
-            // The turn's decisions, rebuilt as engine moves only for the
-            // record or a long move.
             let (lane, d);
             let mut cont = usize::MAX;
             let mut step_caps = 0;
             if k < sowing {
+                // Board order is the lane order for South, reversed for
+                // North; `+` before `-` for each hole.
                 let idx = k >> two as u32;
-                let idx = if mover == 0 { idx } else { nholes - 1 - idx };
-                let bit = if idx < nlo {
-                    select64(cand as u64, idx)
-                } else {
-                    64 + select64((cand >> 64) as u64, idx - nlo)
-                };
-                lane = self.bit_lane[(bit & 127) as usize] as usize;
+                let mut idx = if mover == 0 { idx } else { nholes - 1 - idx };
+                let mut row = row0;
+                if S::START_ANY {
+                    for _ in 0..S::DEPTHS - 1 {
+                        let c = self.count[self.row_bits(s.occ, row) & mask] as u32;
+                        if idx >= c {
+                            idx -= c;
+                            row += 1;
+                        }
+                    }
+                }
+                let pat = self.row_bits(s.occ, row) & mask;
+                lane = row * self.cols + self.nth[pat][idx as usize & 15] as usize;
                 d = if two { k & 1 } else { 0 } as usize;
                 dir = match S::DIR {
                     DirKind::Forward => 0,
@@ -517,9 +539,10 @@ impl Kernel {
                 if R::ON {
                     rec.record(self.decisions(mover, lane, two, d, usize::MAX, true)[0]);
                 }
-                let info = &self.lane[lane & (LANES - 1)];
-                seeds = val::<S>(me, lane_off(lane, S::W, S::LPW) as u8);
-                me &= info.clear;
+                let li = lane & (LANES - 1);
+                seeds = val::<S>(s.me, self.shift[li]);
+                s.me &= self.clear[li];
+                s.occ &= !(1 << li);
                 from = lane;
             } else {
                 // The lone seed's step (Ludii): the entered hole was empty.
@@ -528,20 +551,22 @@ impl Kernel {
                 if R::ON {
                     rec.record(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
                 }
-                me = me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
-                let Some((x, clear)) = self.step_victim::<S>(opp, b) else {
+                s.me = s.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
+                s.occ = 1 << b;
+                let Some((x, vl)) = self.step_victim::<S>(&s, b) else {
                     o.plies += 1;
-                    std::mem::swap(&mut me, &mut opp);
+                    s.swap();
                     mover = 1 - mover;
                     continue;
                 };
-                opp &= clear;
+                s.opp &= self.clear[vl & (LANES - 1)];
+                s.oocc &= !(1 << vl);
                 o.captures[mover] += 1;
                 step_caps = 1;
-                me += self.unit[b & (LANES - 1)] * x as u128;
-                if opp == 0 {
+                s.me += self.unit[b & (LANES - 1)] * x as u128;
+                if s.oocc == 0 {
                     o.plies += 1;
-                    std::mem::swap(&mut me, &mut opp);
+                    s.swap();
                     mover = 1 - mover;
                     continue;
                 }
@@ -551,12 +576,13 @@ impl Kernel {
                 if R::ON {
                     rec.record(Move::sow(self.hole_of(mover, b), Some(dir_of(d))));
                 }
-                seeds = val::<S>(me, lane_off(b, S::W, S::LPW) as u8);
-                me &= self.lane[b & (LANES - 1)].clear;
+                seeds = val::<S>(s.me, self.shift[b & (LANES - 1)]);
+                s.me &= self.clear[b & (LANES - 1)];
+                s.occ = 0;
                 from = b;
                 dir = d;
             }
-            if !self.sow::<S>(&mut me, &mut opp, dir, from, seeds, &mut o, mover) {
+            if !self.sow::<S>(&mut s, dir, from, seeds, &mut o, mover) {
                 // A long move: the current engine replays the whole turn
                 // from its start, with the decisions already drawn, and
                 // settles endless moves and the lap limit exactly.
@@ -564,34 +590,17 @@ impl Kernel {
                 o.fallbacks += 1;
                 let moves = self.decisions(mover, lane, two, d, cont, k < sowing);
                 match self.fallback(&mut o, mover, turn_start, &moves) {
-                    Some(next) => (me, opp, fixed) = next,
+                    Some(next) => (s, fixed) = next,
                     None => break,
                 }
                 mover = 1 - mover;
                 continue;
             }
             o.plies += 1;
-            std::mem::swap(&mut me, &mut opp);
+            s.swap();
             mover = 1 - mover;
         }
         o
-    }
-
-    /// Lanes holding seeds in each half of a mask of lane high bits, by
-    /// one multiply a half (no popcount instruction in the baseline x86-64
-    /// target).
-    #[inline(always)]
-    fn count_halves<S: Spec>(&self, high: u128) -> (u32, u32) {
-        let ones: u64 = (0..S::LPW).fold(0, |m, i| m | 1 << (i * S::W));
-        let top = S::W * (S::LPW - 1);
-        let mask = (1u64 << S::W) - 1;
-        let flags = high >> (S::W - 1);
-        let sum = |x: u64| ((x.wrapping_mul(ones) >> top) & mask) as u32;
-        (sum(flags as u64), sum((flags >> 64) as u64))
-    }
-
-    fn hole_of(&self, p: usize, l: usize) -> usize {
-        self.hole[p][l & (LANES - 1)] as usize
     }
 
     /// The engine moves of a turn: a sowing move from `lane` (with its
@@ -619,16 +628,16 @@ impl Kernel {
     }
 
     /// Has the current engine play a turn from its start; returns the
-    /// next mover's lanes and the fixed directions, or `None` (status
+    /// next mover's sides and the fixed directions, or `None` (status
     /// set) if the game ended.
     fn fallback(
         &self,
         o: &mut Outcome,
         mover: usize,
-        (me, opp, fixed): (u128, u128, [u8; 2]),
+        (s, fixed): (Side2, [u8; 2]),
         moves: &[Move],
-    ) -> Option<(u128, u128, [u8; 2])> {
-        let mut pos = self.engine_position(me, opp, mover, fixed, o.plies);
+    ) -> Option<(Side2, [u8; 2])> {
+        let mut pos = self.engine_position(&s, mover, fixed, o.plies);
         for &mv in moves {
             let r = self.rules.play_unchecked(&mut pos, mv, &mut Silent);
             o.laps += r.laps;
@@ -640,10 +649,8 @@ impl Kernel {
             o.status = Some(self.rules.status(&pos));
             return None;
         }
-        let (a, b) = self.lanes_of(&pos, 1 - mover);
         Some((
-            a,
-            b,
+            self.sides_of(&pos, 1 - mover),
             [
                 dir_code(pos.fixed_dir(Player::South)),
                 dir_code(pos.fixed_dir(Player::North)),
@@ -652,31 +659,27 @@ impl Kernel {
     }
 
     /// The victim of a lone seed's step into lane `to` (an empty hole, so
-    /// `min_victim_seeds_after_empty` applies): seeds and clear mask.
+    /// `min_victim_seeds_after_empty` applies): its seeds and lane.
     #[inline(always)]
-    fn step_victim<S: Spec>(&self, opp: u128, to: usize) -> Option<(u32, u128)> {
+    fn step_victim<S: Spec>(&self, s: &Side2, to: usize) -> Option<(u32, usize)> {
         let info = &self.lane[to & (LANES - 1)];
-        if !info.inner {
+        let col = s.oocc & info.facing;
+        if !info.inner || col == 0 {
             return None;
         }
-        for i in 0..self.depths {
-            let x = val::<S>(opp, info.facing_shift[i & 3]);
-            if x > 0 {
-                return (x >= self.min_empty).then_some((x, info.facing_clear[i & 3]));
-            }
-        }
-        None
+        // The first occupied hole going outward: the highest lane.
+        let vl = (31 - col.leading_zeros()) as usize;
+        let x = val::<S>(s.opp, self.shift[vl & (LANES - 1)]);
+        (x >= self.min_empty).then_some((x, vl))
     }
 
     /// Sows `n` seeds lifted from lane `from` and every lap after it.
-    /// Returns false if the move reached [`FALLBACK_LAPS`] laps: the caller
-    /// then has the current engine replay the turn.
+    /// Returns false if the move reached the fallback lap count: the
+    /// caller then has the current engine replay the turn.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn sow<S: Spec>(
         &self,
-        me: &mut u128,
-        opp: &mut u128,
+        s: &mut Side2,
         dir: usize,
         from: usize,
         n: u32,
@@ -687,45 +690,49 @@ impl Kernel {
         let mut n = n;
         // Counted locally and added to `o` only when the move ends here.
         let (mut laps, mut sown, mut caps) = (0u64, 0u64, 0u64);
-        let mut vrow = if S::CAP == CapKind::Canonical {
-            self.inner_row::<S>(*opp)
+        let mut vic = &self.vic[if S::CAP == CapKind::Canonical {
+            self.inner_row(s.oocc) & 3
         } else {
             0
-        };
-        let (mut m, mut op) = (*me, *opp);
+        }];
+        let (mut m, mut occ, mut op, mut oocc) = (s.me, s.occ, s.opp, s.oocc);
         let limit = self.fallback_laps;
         loop {
             let r = &self.rec[idx & (REC_LEN - 1)];
             m = m.wrapping_add(r.add);
+            occ |= r.occ;
             laps += 1;
             sown += n as u64;
-            let l = r.land as usize;
+            let l = r.land as usize & (LANES - 1);
             let v = val::<S>(m, r.shift);
-            let info = &self.lane[l & (LANES - 1)];
+            let info = &self.lane[l];
             let empty = v == 1;
             // Whether this landing may capture, in straight-line code; the
             // exact test (minimum seeds) is made on the rare path.
             let maybe = match S::CAP {
                 CapKind::Canonical => {
-                    let x = val::<S>(op, self.vic_shift[vrow & 3][l & (LANES - 1)]);
-                    !empty & (m & info.deeper == 0) & (x != 0)
+                    !empty & (occ & info.deeper == 0) & (oocc >> (vic[l] & 31) & 1 != 0)
                 }
-                CapKind::InnerColumn => !empty & info.inner & (op & info.facing != 0),
-                CapKind::InnerWholeColumn => info.inner & (op & info.facing != 0),
+                CapKind::InnerColumn => !empty & info.inner & (oocc & info.facing != 0),
+                CapKind::InnerWholeColumn => info.inner & (oocc & info.facing != 0),
             };
             if empty | maybe {
-                if maybe && let Some(x) = self.capture::<S>(&mut op, l, empty, vrow) {
+                if maybe
+                    && let Some(x) =
+                        self.capture::<S>(&mut op, &mut oocc, info, vic[l] as usize, empty)
+                {
                     caps += 1;
-                    if op == 0 {
+                    if oocc == 0 {
                         // The capture took the opponent's last seed: the
                         // move and the game end (docs/RULES.md §9).
                         break;
                     }
                     if S::CAP == CapKind::Canonical {
-                        vrow = self.inner_row::<S>(op);
+                        vic = &self.vic[self.inner_row(oocc) & 3];
                     }
                     n = v + x;
                     m &= info.clear;
+                    occ &= !info.bit;
                     idx = r.next as usize + n as usize;
                     if laps >= limit {
                         return false;
@@ -740,67 +747,74 @@ impl Kernel {
                 return false;
             }
             m &= info.clear;
+            occ &= !info.bit;
             n = v;
             idx = r.next as usize + v as usize;
         }
-        *me = m;
-        *opp = op;
+        *s = Side2 {
+            me: m,
+            opp: op,
+            occ,
+            oocc,
+        };
         o.laps += laps;
         o.sown += sown;
         o.captures[mover] += caps;
         true
     }
 
-    /// The exact capture test of a landing in lane `l` that may capture;
-    /// lifts the victims and returns their seeds if it does.
+    /// The exact capture test of a landing that may capture; lifts the
+    /// victims and returns their seeds if it does. `vl` is the canonical
+    /// victim's lane.
     #[inline(always)]
-    fn capture<S: Spec>(&self, op: &mut u128, l: usize, empty: bool, vrow: usize) -> Option<u32> {
-        let info = &self.lane[l & (LANES - 1)];
+    fn capture<S: Spec>(
+        &self,
+        op: &mut u128,
+        oocc: &mut u32,
+        info: &LaneInfo,
+        vl: usize,
+        empty: bool,
+    ) -> Option<u32> {
         let min = if empty {
             self.min_empty
         } else {
             self.min_occupied
         };
-        match S::CAP {
-            CapKind::Canonical => {
-                let x = val::<S>(*op, self.vic_shift[vrow & 3][l & (LANES - 1)]);
-                if x >= min {
-                    *op &= self.vic_clear[vrow & 3][l & (LANES - 1)];
-                    return Some(x);
-                }
-                None
-            }
-            CapKind::InnerColumn => {
-                for i in 0..self.depths {
-                    let x = val::<S>(*op, info.facing_shift[i & 3]);
-                    if x > 0 {
-                        if x >= min {
-                            *op &= info.facing_clear[i & 3];
-                            return Some(x);
-                        }
-                        return None;
-                    }
-                }
-                None
-            }
+        let vl = match S::CAP {
+            CapKind::Canonical => vl,
+            // The first occupied hole of the column going outward.
+            CapKind::InnerColumn => (31 - (*oocc & info.facing).leading_zeros()) as usize,
             CapKind::InnerWholeColumn => {
                 let mut x = 0;
-                for i in 0..self.depths {
-                    x += val::<S>(*op, info.facing_shift[i & 3]);
+                let mut col = *oocc & info.facing;
+                while col != 0 {
+                    x += val::<S>(*op, self.shift[col.trailing_zeros() as usize & (LANES - 1)]);
+                    col &= col - 1;
                 }
-                if x > 0 && x >= min {
-                    *op &= !info.facing;
+                if x >= min {
+                    let mut col = *oocc & info.facing;
+                    while col != 0 {
+                        *op &= self.clear[col.trailing_zeros() as usize & (LANES - 1)];
+                        col &= col - 1;
+                    }
+                    *oocc &= !info.facing;
                     return Some(x);
                 }
-                None
+                return None;
             }
+        } & (LANES - 1);
+        let x = val::<S>(*op, self.shift[vl]);
+        if x > 0 && x >= min {
+            *op &= self.clear[vl];
+            *oocc &= !(1 << vl);
+            return Some(x);
         }
+        None
     }
 
     fn engine_position(
         &self,
-        me: u128,
-        opp: u128,
+        s: &Side2,
         mover: usize,
         fixed: [u8; 2],
         plies: u32,
@@ -808,10 +822,9 @@ impl Kernel {
         let n = self.rules.hole_count();
         let mut holes = vec![0u16; n];
         for l in 0..self.side {
-            let off = lane_off(l, self.w, self.lpw);
-            let get = |x: u128| ((x >> off) & ((1u128 << self.w) - 1)) as u16;
-            holes[self.hole[mover][l] as usize] = get(me);
-            holes[self.hole[1 - mover][l] as usize] = get(opp);
+            let get = |x: u128| ((x >> self.shift[l]) as u64 & self.wmask) as u16;
+            holes[self.hole[mover][l] as usize] = get(s.me);
+            holes[self.hole[1 - mover][l] as usize] = get(s.opp);
         }
         let fd = [dir_from_code(fixed[0]), dir_from_code(fixed[1])];
         self.rules
@@ -819,26 +832,29 @@ impl Kernel {
             .expect("a position of the same rules")
     }
 
-    /// The lanes of an engine position, `mover`'s side first.
-    fn lanes_of(&self, pos: &katro::Position, mover: usize) -> (u128, u128) {
-        let mut s = [0u128; 2];
+    /// The sides of an engine position, `mover`'s first.
+    fn sides_of(&self, pos: &katro::Position, mover: usize) -> Side2 {
+        let mut lanes = [0u128; 2];
+        let mut occ = [0u32; 2];
         for l in 0..self.side {
             for p in 0..2 {
-                s[p] += self.unit[l] * pos.seeds(self.hole[p][l] as usize) as u128;
+                let v = pos.seeds(self.hole[p][l] as usize);
+                lanes[p] += self.unit[l] * v as u128;
+                if v > 0 {
+                    occ[p] |= 1 << l;
+                }
             }
         }
-        (s[mover], s[1 - mover])
+        Side2 {
+            me: lanes[mover],
+            opp: lanes[1 - mover],
+            occ: occ[mover],
+            oocc: occ[1 - mover],
+        }
     }
 }
 
 #[inline(always)]
-fn select64(mut x: u64, k: u32) -> u32 {
-    for _ in 0..k {
-        x &= x - 1;
-    }
-    x.trailing_zeros()
-}
-
 fn player(i: usize) -> Player {
     if i == 0 { Player::South } else { Player::North }
 }
