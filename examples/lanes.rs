@@ -206,7 +206,7 @@ fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> 
 
 /// Plays a fixed number of games one way, for instruction counts.
 fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
-    let (mut plies, mut laps, mut fb) = (0u64, 0u64, 0u64);
+    let (mut plies, mut laps, mut fb, mut fbl) = (0u64, 0u64, 0u64, 0u64);
     for seed in 0..games {
         match which {
             "kernel" => {
@@ -214,6 +214,7 @@ fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
                 plies += o.plies as u64;
                 laps += o.laps;
                 fb += o.fallbacks as u64;
+                fbl += o.fallback_laps;
             }
             "engine" => {
                 let g = play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None);
@@ -225,7 +226,7 @@ fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
         }
     }
     println!(
-        "{} {which}: {games} games, {plies} plies, {laps} laps, {fb} fallbacks",
+        "{} {which}: {games} games, {plies} plies, {laps} laps, {fb} fallbacks of {fbl} laps",
         name_of(w)
     );
     Ok(0)

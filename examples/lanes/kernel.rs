@@ -139,7 +139,7 @@ pub struct Kernel {
     wmask: u64,
     cols: usize,
     side: usize,
-    rec: Box<[Rec]>,
+    rec: Box<[Rec; REC_LEN]>,
     lane: [LaneInfo; LANES],
     /// `shift[l]`: bit offset of lane `l`.
     shift: [u8; LANES],
@@ -150,8 +150,10 @@ pub struct Kernel {
     row_of: [u8; LANES],
     /// Occupied holes of one row (a pattern of `cols` bits): how many, and
     /// the k-th of them.
-    count: Box<[u8]>,
-    nth: Box<[[u8; 16]]>,
+    count: [u8; 256],
+    nth: [[u8; 8]; 256],
+    /// `row_base[l]`: the first lane of lane `l`'s row.
+    row_base: [u8; LANES],
     /// `vic[d][l]`: the lane of the canonical victim of a landing in lane
     /// `l` when the opponent's innermost non-empty row is depth `d`.
     vic: [[u8; LANES]; 4],
@@ -224,6 +226,8 @@ pub struct Outcome {
     pub captures: [u64; 2],
     /// Turns handed to the current engine after [`FALLBACK_LAPS`] laps.
     pub fallbacks: u32,
+    /// Laps of those turns.
+    pub fallback_laps: u64,
 }
 
 impl Kernel {
@@ -313,14 +317,18 @@ impl Kernel {
             wmask: (1 << w) - 1,
             cols,
             side,
-            rec: vec![Rec::default(); REC_LEN].into_boxed_slice(),
+            rec: vec![Rec::default(); REC_LEN]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             lane: [LaneInfo::default(); LANES],
             shift: [0; LANES],
             clear: [!0; LANES],
             unit: [0; LANES],
             row_of: [0; LANES],
-            count: vec![0; 1 << cols].into_boxed_slice(),
-            nth: vec![[0; 16]; 1 << cols].into_boxed_slice(),
+            count: [0; 256],
+            nth: [[0; 8]; 256],
+            row_base: [0; LANES],
             vic: [[0; LANES]; 4],
             hole: [[0; LANES]; 2],
             lane_of: [0; 128],
@@ -355,6 +363,7 @@ impl Kernel {
             k.shift[l] = off(l) as u8;
             k.clear[l] = !lanebits(l);
             k.row_of[l] = (l / cols) as u8;
+            k.row_base[l] = (l / cols * cols) as u8;
         }
         // Circuits in lanes: the same for both players, which the tables
         // rely on; checked here rather than assumed.
@@ -432,10 +441,11 @@ impl Kernel {
         self.hole[p][l & (LANES - 1)] as usize
     }
 
-    /// The occupied holes of row `d` as a pattern of `cols` bits.
+    /// The occupied holes of the row from lane `base` as a pattern of
+    /// `cols` bits.
     #[inline(always)]
-    fn row_bits(&self, occ: u32, d: usize) -> usize {
-        (occ >> (d * self.cols)) as usize & ((1 << self.cols) - 1)
+    fn row_bits(&self, occ: u32, base: usize) -> usize {
+        (occ >> (base & 31)) as usize & 255
     }
 
     /// Plays one random-vs-random game as `katro::runner::play_game` does.
@@ -462,16 +472,16 @@ impl Kernel {
                 break;
             }
             // Candidate rows: the outermost non-empty one, or all.
-            let (row0, nrows) = if S::START_ANY {
-                (0, S::DEPTHS)
+            // The first lane of the outermost non-empty row.
+            let base0 = if S::START_ANY {
+                0
             } else {
-                (self.row_of[s.occ.trailing_zeros() as usize & (LANES - 1)] as usize, 1)
+                self.row_base[s.occ.trailing_zeros() as usize & (LANES - 1)] as usize
             };
             let mut nholes = 0;
             for i in 0..if S::START_ANY { S::DEPTHS } else { 1 } {
-                nholes += self.count[self.row_bits(s.occ, row0 + i) & mask] as u32;
+                nholes += self.count[self.row_bits(s.occ, base0 + i * self.cols) & mask] as u32;
             }
-            let _ = nrows;
             let two = match S::DIR {
                 DirKind::Forward => false,
                 DirKind::EachMove => true,
@@ -513,18 +523,18 @@ impl Kernel {
                 // North; `+` before `-` for each hole.
                 let idx = k >> two as u32;
                 let mut idx = if mover == 0 { idx } else { nholes - 1 - idx };
-                let mut row = row0;
+                let mut base = base0;
                 if S::START_ANY {
                     for _ in 0..S::DEPTHS - 1 {
-                        let c = self.count[self.row_bits(s.occ, row) & mask] as u32;
+                        let c = self.count[self.row_bits(s.occ, base) & mask] as u32;
                         if idx >= c {
                             idx -= c;
-                            row += 1;
+                            base += self.cols;
                         }
                     }
                 }
-                let pat = self.row_bits(s.occ, row) & mask;
-                lane = row * self.cols + self.nth[pat][idx as usize & 15] as usize;
+                let pat = self.row_bits(s.occ, base) & mask;
+                lane = base + self.nth[pat][idx as usize & 7] as usize;
                 d = if two { k & 1 } else { 0 } as usize;
                 dir = match S::DIR {
                     DirKind::Forward => 0,
@@ -641,6 +651,7 @@ impl Kernel {
         for &mv in moves {
             let r = self.rules.play_unchecked(&mut pos, mv, &mut Silent);
             o.laps += r.laps;
+            o.fallback_laps += r.laps;
             o.sown += r.seeds_sown;
             o.captures[mover] += r.captures as u64;
         }
