@@ -158,6 +158,26 @@ fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
     Ok(bad)
 }
 
+/// Nanoseconds this thread has run on a CPU (Linux schedstat): on a
+/// machine shared with other work, a steadier clock than the wall.
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs `f`, returning games per wall second and per CPU second.
+fn rate(games: u64, f: impl FnOnce()) -> (f64, f64) {
+    let c = cpu_ns();
+    let t = Instant::now();
+    f();
+    let wall = t.elapsed().as_secs_f64();
+    let cpu = match (c, cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+        _ => f64::NAN,
+    };
+    (games as f64 / wall, games as f64 / cpu)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -165,41 +185,46 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Games/s of the kernel and of the current engine on the same games.
 fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> {
-    let mut kr = Vec::new();
-    let mut er = Vec::new();
-    let (mut plies, mut laps) = (0u64, 0u64);
+    let (mut kw, mut kc, mut ew, mut ec) = (vec![], vec![], vec![], vec![]);
+    let (mut plies, mut laps, mut laps2) = (0u64, 0u64, 0u64);
     for _ in 0..rounds {
-        let t = Instant::now();
-        let (mut p, mut l) = (0u64, 0u64);
-        for seed in 0..games {
-            let o = play_kernel(k, w, seed, &mut NoRecord);
-            p += o.plies as u64;
-            l += o.laps;
+        let (w1, c1) = rate(games, || {
+            let (mut p, mut l) = (0u64, 0u64);
+            for seed in 0..games {
+                let o = play_kernel(k, w, seed, &mut NoRecord);
+                p += o.plies as u64;
+                l += o.laps;
+            }
+            (plies, laps) = (p, l);
+        });
+        let (w2, c2) = rate(games, || {
+            laps2 = (0..games)
+                .map(|seed| play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None).laps)
+                .sum();
+        });
+        if laps2 != laps {
+            return Err(format!("{}: laps differ: {laps} against {laps2}", name_of(w)));
         }
-        kr.push(games as f64 / t.elapsed().as_secs_f64());
-        (plies, laps) = (p, l);
-        let t = Instant::now();
-        let mut l2 = 0u64;
-        for seed in 0..games {
-            l2 += play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None).laps;
-        }
-        er.push(games as f64 / t.elapsed().as_secs_f64());
-        if l2 != l {
-            return Err(format!("{}: laps differ: {l} against {l2}", name_of(w)));
-        }
+        kw.push(w1);
+        kc.push(c1);
+        ew.push(w2);
+        ec.push(c2);
     }
     let best = |v: &Vec<f64>| v.iter().cloned().fold(0.0, f64::max);
+    let show = |v: &Vec<f64>| format!("best {:.0} median {:.0}", best(v), median(v.clone()));
     println!(
-        "{}: {games} games x {rounds} rounds ({:.1} plies, {:.1} laps a game): kernel best {:.0} median {:.0} games/s; \
-         engine best {:.0} median {:.0} games/s; ratio of medians {:.2}",
+        "{}: {games} games x {rounds} rounds ({:.1} plies, {:.1} laps a game)\n  \
+         kernel games/s: wall {}, cpu {}\n  engine games/s: wall {}, cpu {}\n  \
+         kernel/engine, medians: wall {:.2}, cpu {:.2}",
         name_of(w),
         plies as f64 / games as f64,
         laps as f64 / games as f64,
-        best(&kr),
-        median(kr.clone()),
-        best(&er),
-        median(er.clone()),
-        median(kr) / median(er)
+        show(&kw),
+        show(&kc),
+        show(&ew),
+        show(&ec),
+        median(kw.clone()) / median(ew.clone()),
+        median(kc.clone()) / median(ec.clone()),
     );
     Ok(0)
 }
