@@ -511,7 +511,9 @@ impl Kernel {
             } else {
                 below(&mut rng, count as usize) as u32
             };
-            let turn_start = (s, fixed);
+            // The turn's start, for the engine should the move be long;
+            // a sowing move's is rebuilt from the lifted hole instead.
+            let mut step_start = None;
             let seeds;
             let from;
             let dir;
@@ -556,6 +558,7 @@ impl Kernel {
                 from = lane;
             } else {
                 // The lone seed's step (Ludii): the entered hole was empty.
+                step_start = Some(s);
                 let (a, b) = (lone, step_to);
                 lane = a;
                 if R::ON {
@@ -598,8 +601,18 @@ impl Kernel {
                 // settles endless moves and the lap limit exactly.
                 o.captures[mover] -= step_caps;
                 o.fallbacks += 1;
+                let start = step_start.unwrap_or_else(|| {
+                    let mut st = s;
+                    st.me += self.unit[lane & (LANES - 1)] * seeds as u128;
+                    st.occ |= 1 << (lane & (LANES - 1));
+                    st
+                });
+                let mut before = fixed;
+                if S::DIR == DirKind::OncePerGame && two {
+                    before[mover] = 0;
+                }
                 let moves = self.decisions(mover, lane, two, d, cont, k < sowing);
-                match self.fallback(&mut o, mover, turn_start, &moves) {
+                match self.fallback(&mut o, mover, (start, before), &moves) {
                     Some(next) => (s, fixed) = next,
                     None => break,
                 }
