@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! cargo build --release --example lanes
-//! target/release/examples/lanes check [GAMES]           # exactness, all three presets
+//! target/release/examples/lanes check [GAMES] [EXTRA]   # exactness: presets, then rare paths
 //! target/release/examples/lanes time [GAMES] [ROUNDS]   # games/s, kernel and engine
 //! target/release/examples/lanes count VARIANT GAMES kernel|engine|none  # for callgrind
 //! ```
@@ -14,10 +14,12 @@
 #[path = "lanes/kernel.rs"]
 mod kernel;
 
-use kernel::{Boaoaka4x8, Canonical6x6, Kernel, Ludii6x6, NoRecord, Outcome, Spec};
 use katro::agents::AgentSpec;
-use katro::rules::preset;
+use katro::rules::{GameEnd, Rules, preset};
 use katro::runner::play_game;
+use kernel::{
+    Boaoaka4x8, Canonical2xN, Canonical4xN, Canonical6x6, Kernel, Ludii6x6, NoRecord, Outcome, Spec,
+};
 use std::time::Instant;
 
 const VARIANTS: [&str; 3] = ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"];
@@ -33,10 +35,8 @@ fn main() -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("check") => {
             let games = num(1, 20_000)?;
-            let mut bad = 0;
-            for v in VARIANTS {
-                bad += dispatch(v, |k, s| check(k, s, games))?;
-            }
+            let extra = num(2, 2_000)?;
+            let bad = check_all(games, extra)?;
             if bad > 0 {
                 return Err(format!("{bad} games differ"));
             }
@@ -65,6 +65,8 @@ fn main() -> Result<(), String> {
 #[derive(Clone, Copy)]
 enum Which {
     Canonical,
+    Canonical2,
+    Canonical1,
     Ludii,
     Boaoaka,
 }
@@ -73,19 +75,126 @@ fn dispatch(
     name: &str,
     f: impl FnOnce(&Kernel, Which) -> Result<u32, String>,
 ) -> Result<u32, String> {
-    let rules = preset(name).ok_or(format!("no preset {name}"))?;
-    let (k, w) = match name {
-        "katro-6x6" => (Kernel::new::<Canonical6x6>(rules)?, Which::Canonical),
-        "katro-ludii" => (Kernel::new::<Ludii6x6>(rules)?, Which::Ludii),
-        "katra-boaoaka-4x8" => (Kernel::new::<Boaoaka4x8>(rules)?, Which::Boaoaka),
-        _ => return Err(format!("no kernel for {name}")),
+    dispatch_rules(preset(name).ok_or(format!("no preset {name}"))?, f)
+}
+
+/// The kernel compiled for a rule set: tried in turn, each checking the
+/// settings it was compiled for.
+fn dispatch_rules(
+    rules: Rules,
+    f: impl FnOnce(&Kernel, Which) -> Result<u32, String>,
+) -> Result<u32, String> {
+    dispatch_with(rules, None, f)
+}
+
+fn dispatch_with(
+    rules: Rules,
+    fallback_laps: Option<u64>,
+    f: impl FnOnce(&Kernel, Which) -> Result<u32, String>,
+) -> Result<u32, String> {
+    let (k, w) = if let Ok(k) = Kernel::new::<Canonical6x6>(rules.clone()) {
+        (k, Which::Canonical)
+    } else if let Ok(k) = Kernel::new::<Canonical4xN>(rules.clone()) {
+        (k, Which::Canonical2)
+    } else if let Ok(k) = Kernel::new::<Canonical2xN>(rules.clone()) {
+        (k, Which::Canonical1)
+    } else if let Ok(k) = Kernel::new::<Ludii6x6>(rules.clone()) {
+        (k, Which::Ludii)
+    } else {
+        (Kernel::new::<Boaoaka4x8>(rules)?, Which::Boaoaka)
     };
+    let mut k = k;
+    if let Some(laps) = fallback_laps {
+        k.set_fallback_laps(laps);
+    }
     f(&k, w)
+}
+
+/// Presets as shipped, then the paths those games rarely or never take:
+/// endless moves and the lap limit on small boards, moves stopped by a
+/// low lap limit (every turn past it replayed by the engine, lone-seed
+/// steps and continuations included), and the ply limit.
+fn check_all(games: u64, extra: u64) -> Result<u32, String> {
+    let mut bad = 0;
+    for v in VARIANTS {
+        bad += dispatch(v, |k, s| check(k, s, games))?;
+    }
+    for v in ["katro-4x4", "katro-6x3", "katro-4x6"] {
+        bad += dispatch(v, |k, s| check(k, s, extra))?;
+    }
+    // Every move of more than one lap replayed by the engine from the
+    // turn's start: the hand-over itself, lone-seed steps and their
+    // continuations included.
+    for v in VARIANTS {
+        let r = preset(v).ok_or("preset")?;
+        println!("(engine after 1 lap)");
+        bad += dispatch_with(r, Some(1), |k, s| check(k, s, extra))?;
+    }
+    // More seeds a hole: relay cycles that never capture, so endless moves.
+    for v in VARIANTS.iter().chain(&["katro-4x4", "katro-6x3"]) {
+        let mut r = preset(v).ok_or("preset")?;
+        r.settings.game_end = GameEnd::PlayOut;
+        r.settings.lap_limit = 100_000;
+        let name = format!("{v}, play-out, lap_limit = 100000");
+        let r = Rules::new(name, String::new(), String::new(), r.settings);
+        bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
+    }
+    for (v, rows, cols, seeds) in [
+        ("katro-6x6", 6, 6, 3u16),
+        ("katro-6x6", 2, 4, 2),
+        ("katro-6x6", 2, 6, 2),
+        ("katro-6x6", 2, 6, 3),
+        ("katro-6x6", 2, 8, 3),
+    ] {
+        let mut r = preset(v).ok_or("preset")?;
+        r.settings.seeds = Some(seeds);
+        r.settings.rows = rows;
+        r.settings.holes = cols;
+        let name = format!("{v} on {rows}x{cols} with {seeds} seeds a hole");
+        let r = Rules::new(name, String::new(), String::new(), r.settings);
+        bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
+    }
+    // Starting layouts with endless moves: tests/differential.rs's 2x2
+    // position (b1's relays cycle), and small 2xC ones.
+    for (layout, lap_limit) in [
+        (vec![vec![1u16, 2], vec![1, 0]], 30u64),
+        (vec![vec![1, 2], vec![1, 0]], 1_000),
+        (vec![vec![1, 3], vec![0, 1]], 100),
+        (vec![vec![1, 3, 0], vec![1, 0, 1]], 100),
+        (vec![vec![2, 3, 1], vec![0, 1, 2]], 100),
+        (vec![vec![3, 1, 2, 0], vec![1, 0, 2, 1]], 100),
+    ] {
+        let mut r = preset("katro-6x6").ok_or("preset")?;
+        r.settings.rows = 2;
+        r.settings.holes = layout[0].len();
+        r.settings.seeds = None;
+        r.settings.layout = Some(layout.clone());
+        r.settings.lap_limit = lap_limit;
+        r.settings.game_end = GameEnd::PlayOut;
+        let name = format!("layout {layout:?}, play-out, lap_limit = {lap_limit}");
+        let r = Rules::new(name, String::new(), String::new(), r.settings);
+        bad += dispatch_rules(r, |k, s| check(k, s, extra.min(200)))?;
+    }
+    for v in VARIANTS {
+        for (key, value) in [("lap_limit", 12u64), ("ply_limit", 40)] {
+            let mut r = preset(v).ok_or("preset")?;
+            match key {
+                "lap_limit" => r.settings.lap_limit = value,
+                _ => r.settings.ply_limit = value as u32,
+            }
+            let name = format!("{v} with {key} = {value}");
+            let r = Rules::new(name, String::new(), String::new(), r.settings);
+            bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
+        }
+    }
+    Ok(bad)
 }
 
 fn play_kernel<R: kernel::Recorder>(k: &Kernel, w: Which, seed: u64, rec: &mut R) -> Outcome {
     match w {
         Which::Canonical => k.play::<Canonical6x6, R>(seed, rec),
+        Which::Canonical2 => k.play::<Canonical4xN, R>(seed, rec),
+        Which::Canonical1 => k.play::<Canonical2xN, R>(seed, rec),
         Which::Ludii => k.play::<Ludii6x6, R>(seed, rec),
         Which::Boaoaka => k.play::<Boaoaka4x8, R>(seed, rec),
     }
@@ -94,6 +203,8 @@ fn play_kernel<R: kernel::Recorder>(k: &Kernel, w: Which, seed: u64, rec: &mut R
 fn name_of(w: Which) -> &'static str {
     match w {
         Which::Canonical => Canonical6x6::NAME,
+        Which::Canonical2 => Canonical4xN::NAME,
+        Which::Canonical1 => Canonical2xN::NAME,
         Which::Ludii => Ludii6x6::NAME,
         Which::Boaoaka => Boaoaka4x8::NAME,
     }
@@ -102,6 +213,7 @@ fn name_of(w: Which) -> &'static str {
 /// Plays `games` games both ways and compares every decision and result.
 fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
     let (mut bad, mut fallbacks, mut plies, mut laps) = (0u32, 0u64, 0u64, 0u64);
+    let mut fallback_steps = 0u64;
     let mut statuses = std::collections::BTreeMap::new();
     for seed in 0..games {
         let mut want = Vec::new();
@@ -145,15 +257,16 @@ fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
             }
         }
         fallbacks += o.fallbacks as u64;
+        fallback_steps += o.fallback_steps as u64;
         plies += g.plies as u64;
         laps += g.laps;
         *statuses.entry(g.status.name()).or_insert(0u64) += 1;
     }
     println!(
-        "{}: {games} games, {bad} differ; {plies} plies, {laps} laps; statuses {statuses:?}; \
-         {fallbacks} turns handed to the engine (moves past {} laps)",
+        "{} ({} kernel): {games} games, {bad} differ; {plies} plies, {laps} laps; statuses {statuses:?}; \
+         {fallbacks} turns handed to the engine ({fallback_steps} of them a step and its continuation)",
+        k.rules.name,
         name_of(w),
-        kernel::FALLBACK_LAPS
     );
     Ok(bad)
 }
@@ -199,11 +312,16 @@ fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> 
         });
         let (w2, c2) = rate(games, || {
             laps2 = (0..games)
-                .map(|seed| play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None).laps)
+                .map(|seed| {
+                    play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None).laps
+                })
                 .sum();
         });
         if laps2 != laps {
-            return Err(format!("{}: laps differ: {laps} against {laps2}", name_of(w)));
+            return Err(format!(
+                "{}: laps differ: {laps} against {laps2}",
+                name_of(w)
+            ));
         }
         kw.push(w1);
         kc.push(c1);

@@ -70,7 +70,7 @@ pub trait Spec {
 
 pub struct Canonical6x6;
 impl Spec for Canonical6x6 {
-    const NAME: &'static str = "katro-6x6";
+    const NAME: &'static str = "canonical, 3 rows a side";
     const W: u32 = 7;
     const LPW: u32 = 9;
     const DEPTHS: usize = 3;
@@ -80,9 +80,35 @@ impl Spec for Canonical6x6 {
     const LONE_STRAIGHT: bool = false;
 }
 
+/// The canonical rules on boards of two rows a side (katro-4x4, 4x6).
+pub struct Canonical4xN;
+impl Spec for Canonical4xN {
+    const NAME: &'static str = "canonical, 2 rows a side";
+    const W: u32 = 7;
+    const LPW: u32 = 9;
+    const DEPTHS: usize = 2;
+    const START_ANY: bool = false;
+    const DIR: DirKind = DirKind::Forward;
+    const CAP: CapKind = CapKind::Canonical;
+    const LONE_STRAIGHT: bool = false;
+}
+
+/// The canonical rules on boards of one row a side (Katrayo's shape).
+pub struct Canonical2xN;
+impl Spec for Canonical2xN {
+    const NAME: &'static str = "canonical, 1 row a side";
+    const W: u32 = 7;
+    const LPW: u32 = 9;
+    const DEPTHS: usize = 1;
+    const START_ANY: bool = false;
+    const DIR: DirKind = DirKind::Forward;
+    const CAP: CapKind = CapKind::Canonical;
+    const LONE_STRAIGHT: bool = false;
+}
+
 pub struct Ludii6x6;
 impl Spec for Ludii6x6 {
-    const NAME: &'static str = "katro-ludii";
+    const NAME: &'static str = "Ludii, 3 rows a side";
     const W: u32 = 7;
     const LPW: u32 = 9;
     const DEPTHS: usize = 3;
@@ -94,7 +120,7 @@ impl Spec for Ludii6x6 {
 
 pub struct Boaoaka4x8;
 impl Spec for Boaoaka4x8 {
-    const NAME: &'static str = "katra-boaoaka-4x8";
+    const NAME: &'static str = "Katra Boaoaka, 2 rows a side";
     const W: u32 = 8;
     const LPW: u32 = 8;
     const DEPTHS: usize = 2;
@@ -163,6 +189,9 @@ pub struct Kernel {
     min_occupied: u32,
     min_empty: u32,
     ply_limit: u32,
+    /// `game_end = "opponent-empty"`: a capture of the opponent's last
+    /// seed ends the move; under `play-out` the move goes on.
+    empty_ends: bool,
     /// Laps after which a move goes to the engine: [`FALLBACK_LAPS`], or
     /// the lap limit if lower, so the limit is always the engine's to
     /// apply.
@@ -194,7 +223,11 @@ fn lane_off(l: usize, w: u32, lpw: u32) -> u32 {
 /// The seeds of the lane at bit offset `shift`.
 #[inline(always)]
 fn val<S: Spec>(x: u128, shift: u8) -> u32 {
-    let half = if shift >= 64 { (x >> 64) as u64 } else { x as u64 };
+    let half = if shift >= 64 {
+        (x >> 64) as u64
+    } else {
+        x as u64
+    };
     ((half >> (shift & 63)) & ((1u64 << S::W) - 1)) as u32
 }
 
@@ -228,6 +261,9 @@ pub struct Outcome {
     pub fallbacks: u32,
     /// Laps of those turns.
     pub fallback_laps: u64,
+    /// Those turns that began with a lone seed's step and its
+    /// continuation (Ludii).
+    pub fallback_steps: u32,
 }
 
 impl Kernel {
@@ -239,7 +275,11 @@ impl Kernel {
             if ok {
                 Ok(())
             } else {
-                Err(format!("kernel {} cannot play {}: {what}", S::NAME, rules.name))
+                Err(format!(
+                    "kernel {} cannot play {}: {what}",
+                    S::NAME,
+                    rules.name
+                ))
             }
         };
         need(
@@ -296,14 +336,16 @@ impl Kernel {
         } else {
             need(s.lone_seed == LoneSeed::None, "lone_seed")?;
         }
-        need(s.game_end == GameEnd::OpponentEmpty, "game_end")?;
         need(rules.rows() / 2 == S::DEPTHS, "rows")?;
         let _ = BackwardCircuit::Reversed; // any circuit: it is in the tables
         let (rows, cols) = (rules.rows(), rules.cols());
         let depths = rows / 2;
         let side = depths * cols;
         let total = rules.total_seeds() as usize;
-        need(total < (1 << S::W) && total < HANDS, "seed total too big for a lane")?;
+        need(
+            total < (1 << S::W) && total < HANDS,
+            "seed total too big for a lane",
+        )?;
         need(
             side <= LANES && side.div_ceil(S::LPW as usize) <= 2 && S::LPW * S::W <= 64,
             "side too big for one u128",
@@ -335,6 +377,7 @@ impl Kernel {
             min_occupied: s.min_victim_seeds as u32,
             min_empty: s.min_victim_seeds_after_empty as u32,
             ply_limit: s.ply_limit,
+            empty_ends: s.game_end == GameEnd::OpponentEmpty,
             fallback_laps: FALLBACK_LAPS.min(s.lap_limit),
             start: Side2::default(),
             rules: rules.clone(),
@@ -382,20 +425,20 @@ impl Kernel {
             need(south == north, "North's circuit is not South's turned")?;
             circ[d][..side].copy_from_slice(&south);
         }
-        for d in 0..2 {
+        for (d, circ) in circ.iter().enumerate() {
             let mut pos = [0usize; LANES];
-            for (i, &l) in circ[d][..side].iter().enumerate() {
+            for (i, &l) in circ[..side].iter().enumerate() {
                 pos[l] = i;
             }
             for from in 0..side {
                 for n in 0..=total {
                     let (mut add, mut occ) = (0u128, 0u32);
                     for j in 1..=n {
-                        let l = circ[d][(pos[from] + j) % side];
+                        let l = circ[(pos[from] + j) % side];
                         add += k.unit[l];
                         occ |= 1 << l;
                     }
-                    let land = circ[d][(pos[from] + n) % side];
+                    let land = circ[(pos[from] + n) % side];
                     k.rec[(d * LANES + from) * HANDS + n] = Rec {
                         add,
                         occ,
@@ -430,11 +473,18 @@ impl Kernel {
         Ok(k)
     }
 
+    /// Hands moves to the engine after `laps` laps instead (at most the
+    /// lap limit): for testing the hand-over itself.
+    pub fn set_fallback_laps(&mut self, laps: u64) {
+        self.fallback_laps = laps.clamp(1, self.rules.settings.lap_limit);
+    }
+
     /// The depth of the highest occupied lane of a non-empty side: the
     /// innermost non-empty row.
     #[inline(always)]
     fn inner_row(&self, occ: u32) -> usize {
-        self.row_of[(31 - occ.leading_zeros()) as usize & (LANES - 1)] as usize
+        // 31 ^ lz is 31 - lz without overflow for an empty side (play-out).
+        self.row_of[(31 ^ occ.leading_zeros()) as usize & (LANES - 1)] as usize
     }
 
     fn hole_of(&self, p: usize, l: usize) -> usize {
@@ -497,8 +547,7 @@ impl Kernel {
                 {
                     let to = l + self.cols;
                     // no-failed-capture: into the inner row only to capture.
-                    if !self.lane[to & (LANES - 1)].inner
-                        || self.step_victim::<S>(&s, to).is_some()
+                    if !self.lane[to & (LANES - 1)].inner || self.step_victim::<S>(&s, to).is_some()
                     {
                         step_to = to;
                         lone = l;
@@ -577,7 +626,7 @@ impl Kernel {
                 o.captures[mover] += 1;
                 step_caps = 1;
                 s.me += self.unit[b & (LANES - 1)] * x as u128;
-                if s.oocc == 0 {
+                if s.oocc == 0 && self.empty_ends {
                     o.plies += 1;
                     s.swap();
                     mover = 1 - mover;
@@ -601,6 +650,7 @@ impl Kernel {
                 // settles endless moves and the lap limit exactly.
                 o.captures[mover] -= step_caps;
                 o.fallbacks += 1;
+                o.fallback_steps += step_caps as u32;
                 let start = step_start.unwrap_or_else(|| {
                     let mut st = s;
                     st.me += self.unit[lane & (LANES - 1)] * seeds as u128;
@@ -746,7 +796,7 @@ impl Kernel {
                         self.capture::<S>(&mut op, &mut oocc, info, vic[l] as usize, empty)
                 {
                     caps += 1;
-                    if oocc == 0 {
+                    if oocc == 0 && self.empty_ends {
                         // The capture took the opponent's last seed: the
                         // move and the game end (docs/RULES.md §9).
                         break;
