@@ -334,7 +334,7 @@ fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> 
         "{}: {games} games x {rounds} rounds ({:.1} plies, {:.1} laps a game)\n  \
          kernel games/s: wall {}, cpu {}\n  engine games/s: wall {}, cpu {}\n  \
          kernel/engine, medians: wall {:.2}, cpu {:.2}",
-        name_of(w),
+        k.rules.name,
         plies as f64 / games as f64,
         laps as f64 / games as f64,
         show(&kw),

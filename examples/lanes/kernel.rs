@@ -133,15 +133,30 @@ impl Spec for Boaoaka4x8 {
 /// One lap: what it adds to the mover's side and where it lands.
 #[derive(Clone, Copy, Default)]
 struct Rec {
-    add: u128,
+    /// The lap's add mask, low and high halves: added without a carry
+    /// between them (no lane straddles the halves or overflows), so
+    /// neither half waits for the other.
+    add_lo: u64,
+    add_hi: u64,
     /// Lanes the lap drops a seed into, one bit a lane.
     occ: u32,
-    /// Index of the record block of the landing lane in this direction:
-    /// the next lap's record is `next + seeds in hand`.
-    next: u32,
-    /// Bit offset of the landing lane.
-    shift: u8,
+    /// 32 times the index of the record block of the landing lane in
+    /// this direction: the next lap's record is `(next32 + 32 *
+    /// seeds in hand) / 32`, and [`lane32`] gives 32 times the seeds
+    /// directly, so no shift sits between one lap's load and the next.
+    next32: u32,
+    /// The landing lane's half (bit 6) and the rotation that brings it
+    /// to bits 5.. of that half (bits 0..6).
+    rot: u8,
     land: u8,
+}
+
+/// 32 times the seeds of a lane, by one rotation of its half: `rot` is
+/// [`Rec::rot`].
+#[inline(always)]
+fn lane32<S: Spec>(lo: u64, hi: u64, rot: u8) -> u32 {
+    let half = if rot & 64 != 0 { hi } else { lo };
+    (half.rotate_right(rot as u32 & 63) & (((1u64 << S::W) - 1) << 5)) as u32
 }
 
 /// What a landing lane needs for its tests.
@@ -439,11 +454,13 @@ impl Kernel {
                         occ |= 1 << l;
                     }
                     let land = circ[(pos[from] + n) % side];
+                    let o = off(land);
                     k.rec[(d * LANES + from) * HANDS + n] = Rec {
-                        add,
+                        add_lo: add as u64,
+                        add_hi: (add >> 64) as u64,
                         occ,
-                        next: ((d * LANES + land) * HANDS) as u32,
-                        shift: off(land) as u8,
+                        next32: ((d * LANES + land) * HANDS * 32) as u32,
+                        rot: (o & 64) as u8 | ((o + 64 - 5) & 63) as u8,
                         land: land as u8,
                     };
                 }
@@ -761,26 +778,32 @@ impl Kernel {
         mover: usize,
     ) -> bool {
         let mut idx = (dir * LANES + from) * HANDS + n as usize;
-        let mut n = n;
-        // Counted locally and added to `o` only when the move ends here.
-        let (mut laps, mut sown, mut caps) = (0u64, 0u64, 0u64);
+        // Counted locally and added to `o` only when the move ends here;
+        // seeds sown times 32.
+        let (mut laps, mut sown32, mut caps) = (0u64, 0u64, 0u64);
         let mut vic = &self.vic[if S::CAP == CapKind::Canonical {
             self.inner_row(s.oocc) & 3
         } else {
             0
         }];
-        let (mut m, mut occ, mut op, mut oocc) = (s.me, s.occ, s.opp, s.oocc);
+        let (mut op, mut oocc) = (s.opp, s.oocc);
+        let (mut lo, mut hi, mut occ) = (s.me as u64, (s.me >> 64) as u64, s.occ);
         let limit = self.fallback_laps;
+        // 32 times the seeds in hand.
+        let mut n32 = ((idx & (HANDS - 1)) * 32) as u32;
         loop {
-            let r = &self.rec[idx & (REC_LEN - 1)];
-            m = m.wrapping_add(r.add);
+            // Indexed with a bounds check, not a mask: the check is a
+            // predicted branch beside the chain, a mask would lengthen it.
+            let r = &self.rec[idx];
+            lo = lo.wrapping_add(r.add_lo);
+            hi = hi.wrapping_add(r.add_hi);
             occ |= r.occ;
             laps += 1;
-            sown += n as u64;
+            sown32 += n32 as u64;
             let l = r.land as usize & (LANES - 1);
-            let v = val::<S>(m, r.shift);
+            let v32 = lane32::<S>(lo, hi, r.rot);
             let info = &self.lane[l];
-            let empty = v == 1;
+            let empty = v32 == 32;
             // Whether this landing may capture, in straight-line code; the
             // exact test (minimum seeds) is made on the rare path.
             let maybe = match S::CAP {
@@ -804,10 +827,11 @@ impl Kernel {
                     if S::CAP == CapKind::Canonical {
                         vic = &self.vic[self.inner_row(oocc) & 3];
                     }
-                    n = v + x;
-                    m &= info.clear;
+                    n32 = v32 + 32 * x;
+                    lo &= info.clear as u64;
+                    hi &= (info.clear >> 64) as u64;
                     occ &= !info.bit;
-                    idx = r.next as usize + n as usize;
+                    idx = (r.next32 + n32) as usize / 32;
                     if laps >= limit {
                         return false;
                     }
@@ -820,19 +844,20 @@ impl Kernel {
             if laps >= limit {
                 return false;
             }
-            m &= info.clear;
+            lo &= info.clear as u64;
+            hi &= (info.clear >> 64) as u64;
             occ &= !info.bit;
-            n = v;
-            idx = r.next as usize + v as usize;
+            n32 = v32;
+            idx = (r.next32 + v32) as usize / 32;
         }
         *s = Side2 {
-            me: m,
+            me: (hi as u128) << 64 | lo as u128,
             opp: op,
             occ,
             oocc,
         };
         o.laps += laps;
-        o.sown += sown;
+        o.sown += sown32 / 32;
         o.captures[mover] += caps;
         true
     }
