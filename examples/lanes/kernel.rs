@@ -140,23 +140,38 @@ struct Rec {
     add_hi: u64,
     /// Lanes the lap drops a seed into, one bit a lane.
     occ: u32,
-    /// 32 times the index of the record block of the landing lane in
-    /// this direction: the next lap's record is `(next32 + 32 *
-    /// seeds in hand) / 32`, and [`lane32`] gives 32 times the seeds
-    /// directly, so no shift sits between one lap's load and the next.
-    next32: u32,
+    /// Word index (in [`Kernel::words`]) of the record block of the
+    /// landing lane in this direction: the next lap's record starts at
+    /// word `next4 + 4 * seeds in hand`, and [`lane4`] gives 4 times the
+    /// seeds directly, so no shift sits between one lap's load and the
+    /// next (the address scales by 8 for free).
+    next4: u32,
     /// The landing lane's half (bit 6) and the rotation that brings it
-    /// to bits 5.. of that half (bits 0..6).
+    /// to bits 2.. of that half (bits 0..6).
     rot: u8,
     land: u8,
 }
 
-/// 32 times the seeds of a lane, by one rotation of its half: `rot` is
+/// 4 times the seeds of a lane, by one rotation of its half: `rot` is
 /// [`Rec::rot`].
 #[inline(always)]
-fn lane32<S: Spec>(lo: u64, hi: u64, rot: u8) -> u32 {
+fn lane4<S: Spec>(lo: u64, hi: u64, rot: u8) -> u32 {
     let half = if rot & 64 != 0 { hi } else { lo };
-    (half.rotate_right(rot as u32 & 63) & (((1u64 << S::W) - 1) << 5)) as u32
+    (half.rotate_right(rot as u32 & 63) & (((1u64 << S::W) - 1) << 2)) as u32
+}
+
+impl Rec {
+    #[inline(always)]
+    fn unpack(w: &[u64; 4]) -> Rec {
+        Rec {
+            add_lo: w[0],
+            add_hi: w[1],
+            occ: w[2] as u32,
+            next4: (w[2] >> 32) as u32,
+            rot: w[3] as u8,
+            land: (w[3] >> 8) as u8,
+        }
+    }
 }
 
 /// What a landing lane needs for its tests.
@@ -180,7 +195,9 @@ pub struct Kernel {
     wmask: u64,
     cols: usize,
     side: usize,
-    rec: Box<[Rec; REC_LEN]>,
+    /// The records, four words each: add low, add high, occ | next4 <<
+    /// 32, rot | land << 8.
+    words: Box<[u64]>,
     lane: [LaneInfo; LANES],
     /// `shift[l]`: bit offset of lane `l`.
     shift: [u8; LANES],
@@ -374,10 +391,7 @@ impl Kernel {
             wmask: (1 << w) - 1,
             cols,
             side,
-            rec: vec![Rec::default(); REC_LEN]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!()),
+            words: vec![0; 4 * REC_LEN].into_boxed_slice(),
             lane: [LaneInfo::default(); LANES],
             shift: [0; LANES],
             clear: [!0; LANES],
@@ -455,14 +469,11 @@ impl Kernel {
                     }
                     let land = circ[(pos[from] + n) % side];
                     let o = off(land);
-                    k.rec[(d * LANES + from) * HANDS + n] = Rec {
-                        add_lo: add as u64,
-                        add_hi: (add >> 64) as u64,
-                        occ,
-                        next32: ((d * LANES + land) * HANDS * 32) as u32,
-                        rot: (o & 64) as u8 | ((o + 64 - 5) & 63) as u8,
-                        land: land as u8,
-                    };
+                    let i = 4 * ((d * LANES + from) * HANDS + n);
+                    k.words[i] = add as u64;
+                    k.words[i + 1] = (add >> 64) as u64;
+                    k.words[i + 2] = occ as u64 | ((4 * (d * LANES + land) * HANDS) as u64) << 32;
+                    k.words[i + 3] = ((o & 64) | ((o + 64 - 2) & 63)) as u64 | (land as u64) << 8;
                 }
             }
         }
@@ -777,7 +788,7 @@ impl Kernel {
         o: &mut Outcome,
         mover: usize,
     ) -> bool {
-        let mut idx = (dir * LANES + from) * HANDS + n as usize;
+        let mut idx = 4 * ((dir * LANES + from) * HANDS + n as usize);
         // Counted locally and added to `o` only when the move ends here;
         // seeds sown times 32.
         let (mut laps, mut sown32, mut caps) = (0u64, 0u64, 0u64);
@@ -789,21 +800,22 @@ impl Kernel {
         let (mut op, mut oocc) = (s.opp, s.oocc);
         let (mut lo, mut hi, mut occ) = (s.me as u64, (s.me >> 64) as u64, s.occ);
         let limit = self.fallback_laps;
-        // 32 times the seeds in hand.
-        let mut n32 = ((idx & (HANDS - 1)) * 32) as u32;
+        // 4 times the seeds in hand.
+        let mut n32 = 4 * n;
         loop {
             // Indexed with a bounds check, not a mask: the check is a
             // predicted branch beside the chain, a mask would lengthen it.
-            let r = &self.rec[idx];
+            let w: &[u64; 4] = self.words[idx..idx + 4].try_into().unwrap_or(&[0; 4]);
+            let r = Rec::unpack(w);
             lo = lo.wrapping_add(r.add_lo);
             hi = hi.wrapping_add(r.add_hi);
             occ |= r.occ;
             laps += 1;
             sown32 += n32 as u64;
             let l = r.land as usize & (LANES - 1);
-            let v32 = lane32::<S>(lo, hi, r.rot);
+            let v32 = lane4::<S>(lo, hi, r.rot);
             let info = &self.lane[l];
-            let empty = v32 == 32;
+            let empty = v32 == 4;
             // Whether this landing may capture, in straight-line code; the
             // exact test (minimum seeds) is made on the rare path.
             let maybe = match S::CAP {
@@ -827,11 +839,11 @@ impl Kernel {
                     if S::CAP == CapKind::Canonical {
                         vic = &self.vic[self.inner_row(oocc) & 3];
                     }
-                    n32 = v32 + 32 * x;
+                    n32 = v32 + 4 * x;
                     lo &= info.clear as u64;
                     hi &= (info.clear >> 64) as u64;
                     occ &= !info.bit;
-                    idx = (r.next32 + n32) as usize / 32;
+                    idx = (r.next4 + n32) as usize;
                     if laps >= limit {
                         return false;
                     }
@@ -848,7 +860,7 @@ impl Kernel {
             hi &= (info.clear >> 64) as u64;
             occ &= !info.bit;
             n32 = v32;
-            idx = (r.next32 + v32) as usize / 32;
+            idx = (r.next4 + v32) as usize;
         }
         *s = Side2 {
             me: (hi as u128) << 64 | lo as u128,
@@ -857,7 +869,7 @@ impl Kernel {
             oocc,
         };
         o.laps += laps;
-        o.sown += sown32 / 32;
+        o.sown += sown32 / 4;
         o.captures[mover] += caps;
         true
     }
