@@ -209,7 +209,11 @@ pub struct Kernel {
     /// Occupied holes of one row (a pattern of `cols` bits): how many, and
     /// the k-th of them.
     count: [u8; 256],
-    nth: [[u8; 8]; 256],
+    /// `pick[base][pattern][k]`: the k-th occupied hole of the row from
+    /// lane `base` with that pattern: its lane, and above bit 8 the
+    /// rotation [`lane4`] reads it with; one load from the choice to the
+    /// first record.
+    pick: Box<[[[u16; 8]; 256]; LANES]>,
     /// `row_base[l]`: the first lane of lane `l`'s row.
     row_base: [u8; LANES],
     /// `vic[d][l]`: the lane of the canonical victim of a landing in lane
@@ -398,7 +402,10 @@ impl Kernel {
             unit: [0; LANES],
             row_of: [0; LANES],
             count: [0; 256],
-            nth: [[0; 8]; 256],
+            pick: vec![[[0; 8]; 256]; LANES]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             row_base: [0; LANES],
             vic: [[0; LANES]; 4],
             hole: [[0; LANES]; 2],
@@ -411,11 +418,17 @@ impl Kernel {
             start: Side2::default(),
             rules: rules.clone(),
         };
+        let rot4 = |l: usize| {
+            let o = off(l) as usize;
+            (o & 64) | ((o + 64 - 2) & 63)
+        };
         for p in 0..1usize << cols {
             let mut c = 0;
             for b in 0..cols {
                 if p >> b & 1 == 1 {
-                    k.nth[p][c] = b as u8;
+                    for base in (0..side).step_by(cols) {
+                        k.pick[base][p][c] = ((base + b) | rot4(base + b) << 8) as u16;
+                    }
                     c += 1;
                 }
             }
@@ -591,7 +604,8 @@ impl Kernel {
             // The turn's start, for the engine should the move be long;
             // a sowing move's is rebuilt from the lifted hole instead.
             let mut step_start = None;
-            let seeds;
+            // Four times the seeds lifted.
+            let seeds4;
             let from;
             let dir;
             let (lane, d);
@@ -613,7 +627,8 @@ impl Kernel {
                     }
                 }
                 let pat = self.row_bits(s.occ, base) & mask;
-                lane = base + self.nth[pat][idx as usize & 7] as usize;
+                let pick = self.pick[base & (LANES - 1)][pat][idx as usize & 7];
+                lane = (pick & 255) as usize;
                 d = if two { k & 1 } else { 0 } as usize;
                 dir = match S::DIR {
                     DirKind::Forward => 0,
@@ -629,7 +644,7 @@ impl Kernel {
                     rec.record(self.decisions(mover, lane, two, d, usize::MAX, true)[0]);
                 }
                 let li = lane & (LANES - 1);
-                seeds = val::<S>(s.me, self.shift[li]);
+                seeds4 = lane4::<S>(s.me as u64, (s.me >> 64) as u64, (pick >> 8) as u8);
                 s.me &= self.clear[li];
                 s.occ &= !(1 << li);
                 from = lane;
@@ -666,13 +681,13 @@ impl Kernel {
                 if R::ON {
                     rec.record(Move::sow(self.hole_of(mover, b), Some(dir_of(d))));
                 }
-                seeds = val::<S>(s.me, self.shift[b & (LANES - 1)]);
+                seeds4 = 4 * val::<S>(s.me, self.shift[b & (LANES - 1)]);
                 s.me &= self.clear[b & (LANES - 1)];
                 s.occ = 0;
                 from = b;
                 dir = d;
             }
-            if !self.sow::<S>(&mut s, dir, from, seeds, &mut o, mover) {
+            if !self.sow::<S>(&mut s, dir, from, seeds4, &mut o, mover) {
                 // A long move: the current engine replays the whole turn
                 // from its start, with the decisions already drawn, and
                 // settles endless moves and the lap limit exactly.
@@ -681,7 +696,7 @@ impl Kernel {
                 o.fallback_steps += step_caps as u32;
                 let start = step_start.unwrap_or_else(|| {
                     let mut st = s;
-                    st.me += self.unit[lane & (LANES - 1)] * seeds as u128;
+                    st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
                     st.occ |= 1 << (lane & (LANES - 1));
                     st
                 });
@@ -784,11 +799,11 @@ impl Kernel {
         s: &mut Side2,
         dir: usize,
         from: usize,
-        n: u32,
+        n4: u32,
         o: &mut Outcome,
         mover: usize,
     ) -> bool {
-        let mut idx = 4 * ((dir * LANES + from) * HANDS + n as usize);
+        let mut idx = 4 * (dir * LANES + from) * HANDS + n4 as usize;
         // Counted locally and added to `o` only when the move ends here;
         // seeds sown times 32.
         let (mut laps, mut sown32, mut caps) = (0u64, 0u64, 0u64);
@@ -801,7 +816,7 @@ impl Kernel {
         let (mut lo, mut hi, mut occ) = (s.me as u64, (s.me >> 64) as u64, s.occ);
         let limit = self.fallback_laps;
         // 4 times the seeds in hand.
-        let mut n32 = 4 * n;
+        let mut n32 = n4;
         loop {
             // Indexed with a bounds check, not a mask: the check is a
             // predicted branch beside the chain, a mask would lengthen it.
