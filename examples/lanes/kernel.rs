@@ -236,6 +236,16 @@ pub struct Kernel {
     start: Side2,
 }
 
+/// A sowing move chosen, its hole not yet lifted.
+#[derive(Clone, Copy)]
+struct Pick {
+    lane: usize,
+    /// The rotation [`lane4`] reads the lane with.
+    rot: u8,
+    /// The direction drawn (0 forward, 1 backward) when `two`.
+    d: usize,
+}
+
 /// Both sides: lanes and occupancy bits, the mover's first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Side2 {
@@ -539,6 +549,60 @@ impl Kernel {
         (occ >> (base & 31)) as usize & 255
     }
 
+    /// The sowing moves of a side: the first lane of the candidate row
+    /// (row 1's under `start = "any"`) and how many holes may start.
+    #[inline(always)]
+    fn sowing_holes<S: Spec>(&self, occ: u32) -> (usize, u32) {
+        let mask = (1usize << self.cols) - 1;
+        // The first lane of the outermost non-empty row.
+        let base0 = if S::START_ANY {
+            0
+        } else {
+            self.row_base[occ.trailing_zeros() as usize & (LANES - 1)] as usize
+        };
+        let mut nholes = 0;
+        for i in 0..if S::START_ANY { S::DEPTHS } else { 1 } {
+            nholes += self.count[self.row_bits(occ, base0 + i * self.cols) & mask] as u32;
+        }
+        (base0, nholes)
+    }
+
+    /// The `k`-th sowing move in the listing order (board order: the lane
+    /// order for South, reversed for North; `+` before `-`).
+    #[inline(always)]
+    fn pick<S: Spec>(&self, occ: u32, mover: usize, two: bool, k: u32, base0: usize, nholes: u32) -> Pick {
+        let mask = (1usize << self.cols) - 1;
+        let idx = k >> two as u32;
+        let mut idx = if mover == 0 { idx } else { nholes - 1 - idx };
+        let mut base = base0;
+        if S::START_ANY {
+            for _ in 0..S::DEPTHS - 1 {
+                let c = self.count[self.row_bits(occ, base) & mask] as u32;
+                if idx >= c {
+                    idx -= c;
+                    base += self.cols;
+                }
+            }
+        }
+        let pat = self.row_bits(occ, base) & mask;
+        let pick = self.pick[base & (LANES - 1)][pat][idx as usize & 7];
+        Pick {
+            lane: (pick & 255) as usize,
+            rot: (pick >> 8) as u8,
+            d: if two { k & 1 } else { 0 } as usize,
+        }
+    }
+
+    /// Whether the mover chooses a direction this turn.
+    #[inline(always)]
+    fn two_dirs<S: Spec>(fixed: u8) -> bool {
+        match S::DIR {
+            DirKind::Forward => false,
+            DirKind::EachMove => true,
+            DirKind::OncePerGame => fixed == 0,
+        }
+    }
+
     /// Plays one random-vs-random game as `katro::runner::play_game` does.
     pub fn play<S: Spec, R: Recorder>(&self, seed: u64, rec: &mut R) -> Outcome {
         let mut rng = rng_from_seed(seed);
@@ -547,7 +611,9 @@ impl Kernel {
         let mut mover = 0usize;
         // 0: not fixed; 1 forward; 2 backward (once-per-game).
         let mut fixed = [0u8; 2];
-        let mask = (1usize << self.cols) - 1;
+        // The next mover's choice, drawn while the current move was sown
+        // (see below), if no capture changed their side meanwhile.
+        let mut ahead: Option<Pick> = None;
         loop {
             if o.plies >= self.ply_limit {
                 o.status = Some(if s.occ == 0 {
@@ -562,74 +628,96 @@ impl Kernel {
                 o.status = Some(Status::Won(player(1 - mover)));
                 break;
             }
-            // Candidate rows: the outermost non-empty one, or all.
-            // The first lane of the outermost non-empty row.
-            let base0 = if S::START_ANY {
-                0
-            } else {
-                self.row_base[s.occ.trailing_zeros() as usize & (LANES - 1)] as usize
-            };
-            let mut nholes = 0;
-            for i in 0..if S::START_ANY { S::DEPTHS } else { 1 } {
-                nholes += self.count[self.row_bits(s.occ, base0 + i * self.cols) & mask] as u32;
-            }
-            let two = match S::DIR {
-                DirKind::Forward => false,
-                DirKind::EachMove => true,
-                DirKind::OncePerGame => fixed[mover] == 0,
-            };
-            let sowing = nholes << two as u32;
-            let mut step_to = usize::MAX;
-            let mut lone = usize::MAX;
-            if S::LONE_STRAIGHT && s.occ.is_power_of_two() {
-                let l = s.occ.trailing_zeros() as usize;
-                if val::<S>(s.me, self.shift[l & (LANES - 1)]) == 1
-                    && (self.row_of[l & (LANES - 1)] as usize) + 1 < S::DEPTHS
-                {
-                    let to = l + self.cols;
-                    // no-failed-capture: into the inner row only to capture.
-                    if !self.lane[to & (LANES - 1)].inner || self.step_victim::<S>(&s, to).is_some()
-                    {
-                        step_to = to;
-                        lone = l;
-                    }
-                }
-            }
-            let count = sowing + (step_to != usize::MAX) as u32;
-            let k = if count == 1 {
-                0
-            } else {
-                below(&mut rng, count as usize) as u32
-            };
+            let two = Self::two_dirs::<S>(fixed[mover]);
             // The turn's start, for the engine should the move be long;
             // a sowing move's is rebuilt from the lifted hole instead.
             let mut step_start = None;
-            // Four times the seeds lifted.
-            let seeds4;
-            let from;
-            let dir;
-            let (lane, d);
+            // Four times the seeds lifted, the hole sown from, the
+            // direction sown, the hole chosen, the direction drawn.
+            let (mut seeds4, mut from, mut dir, mut lane, mut d) = (0, 0, 0, 0, 0);
             let mut cont = usize::MAX;
             let mut step_caps = 0;
-            if k < sowing {
-                // Board order is the lane order for South, reversed for
-                // North; `+` before `-` for each hole.
-                let idx = k >> two as u32;
-                let mut idx = if mover == 0 { idx } else { nholes - 1 - idx };
-                let mut base = base0;
-                if S::START_ANY {
-                    for _ in 0..S::DEPTHS - 1 {
-                        let c = self.count[self.row_bits(s.occ, base) & mask] as u32;
-                        if idx >= c {
-                            idx -= c;
-                            base += self.cols;
+            let mut sowing = true;
+            let chosen = match ahead.take() {
+                Some(p) => Some(p),
+                None => {
+                    let (base0, nholes) = self.sowing_holes::<S>(s.occ);
+                    let nsow = nholes << two as u32;
+                    let mut step_to = usize::MAX;
+                    let mut lone = usize::MAX;
+                    if S::LONE_STRAIGHT && s.occ.is_power_of_two() {
+                        let l = s.occ.trailing_zeros() as usize;
+                        if val::<S>(s.me, self.shift[l & (LANES - 1)]) == 1
+                            && (self.row_of[l & (LANES - 1)] as usize) + 1 < S::DEPTHS
+                        {
+                            let to = l + self.cols;
+                            // no-failed-capture: into the inner row only to
+                            // capture.
+                            if !self.lane[to & (LANES - 1)].inner
+                                || self.step_victim::<S>(&s, to).is_some()
+                            {
+                                step_to = to;
+                                lone = l;
+                            }
                         }
                     }
+                    let count = nsow + (step_to != usize::MAX) as u32;
+                    let k = if count == 1 {
+                        0
+                    } else {
+                        below(&mut rng, count as usize) as u32
+                    };
+                    if k < nsow {
+                        Some(self.pick::<S>(s.occ, mover, two, k, base0, nholes))
+                    } else {
+                        // The lone seed's step (Ludii): the entered hole
+                        // was empty.
+                        sowing = false;
+                        step_start = Some(s);
+                        let (a, b) = (lone, step_to);
+                        if R::ON {
+                            rec.record(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
+                        }
+                        s.me = s.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
+                        s.occ = 1 << b;
+                        let Some((x, vl)) = self.step_victim::<S>(&s, b) else {
+                            o.plies += 1;
+                            s.swap();
+                            mover = 1 - mover;
+                            continue;
+                        };
+                        s.opp &= self.clear[vl & (LANES - 1)];
+                        s.oocc &= !(1 << vl);
+                        o.captures[mover] += 1;
+                        step_caps = 1;
+                        s.me += self.unit[b & (LANES - 1)] * x as u128;
+                        if s.oocc == 0 && self.empty_ends {
+                            o.plies += 1;
+                            s.swap();
+                            mover = 1 - mover;
+                            continue;
+                        }
+                        // The second decision: the direction of the sowing
+                        // on.
+                        cont = b;
+                        let dd = below(&mut rng, 2);
+                        if R::ON {
+                            rec.record(Move::sow(self.hole_of(mover, b), Some(dir_of(dd))));
+                        }
+                        seeds4 = 4 * val::<S>(s.me, self.shift[b & (LANES - 1)]);
+                        s.me &= self.clear[b & (LANES - 1)];
+                        s.occ = 0;
+                        from = b;
+                        dir = dd;
+                        lane = a;
+                        d = dd;
+                        None
+                    }
                 }
-                let pat = self.row_bits(s.occ, base) & mask;
-                let pick = self.pick[base & (LANES - 1)][pat][idx as usize & 7];
-                lane = (pick & 255) as usize;
-                d = if two { k & 1 } else { 0 } as usize;
+            };
+            if let Some(p) = chosen {
+                lane = p.lane;
+                d = p.d;
                 dir = match S::DIR {
                     DirKind::Forward => 0,
                     DirKind::EachMove => d,
@@ -644,53 +732,42 @@ impl Kernel {
                     rec.record(self.decisions(mover, lane, two, d, usize::MAX, true)[0]);
                 }
                 let li = lane & (LANES - 1);
-                seeds4 = lane4::<S>(s.me as u64, (s.me >> 64) as u64, (pick >> 8) as u8);
+                seeds4 = lane4::<S>(s.me as u64, (s.me >> 64) as u64, p.rot);
                 s.me &= self.clear[li];
                 s.occ &= !(1 << li);
                 from = lane;
-            } else {
-                // The lone seed's step (Ludii): the entered hole was empty.
-                step_start = Some(s);
-                let (a, b) = (lone, step_to);
-                lane = a;
-                if R::ON {
-                    rec.record(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
-                }
-                s.me = s.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
-                s.occ = 1 << b;
-                let Some((x, vl)) = self.step_victim::<S>(&s, b) else {
-                    o.plies += 1;
-                    s.swap();
-                    mover = 1 - mover;
-                    continue;
-                };
-                s.opp &= self.clear[vl & (LANES - 1)];
-                s.oocc &= !(1 << vl);
-                o.captures[mover] += 1;
-                step_caps = 1;
-                s.me += self.unit[b & (LANES - 1)] * x as u128;
-                if s.oocc == 0 && self.empty_ends {
-                    o.plies += 1;
-                    s.swap();
-                    mover = 1 - mover;
-                    continue;
-                }
-                // The second decision: the direction of the sowing on.
-                cont = b;
-                d = below(&mut rng, 2);
-                if R::ON {
-                    rec.record(Move::sow(self.hole_of(mover, b), Some(dir_of(d))));
-                }
-                seeds4 = 4 * val::<S>(s.me, self.shift[b & (LANES - 1)]);
-                s.me &= self.clear[b & (LANES - 1)];
-                s.occ = 0;
-                from = b;
-                dir = d;
             }
+            // Draw the next mover's choice now, from their side as it is:
+            // it does not depend on this move's laps, which change only
+            // the mover's side unless they capture. So the choice's chain
+            // of loads runs beside the laps' chain instead of after it; a
+            // capture (or a long move) takes the draw back. Not when the
+            // next turn might draw nothing (the ply limit) or might offer a
+            // lone seed's step (which depends on this side).
+            let them = 1 - mover;
+            let spec = (o.plies + 1 < self.ply_limit
+                && s.oocc != 0
+                && !(S::LONE_STRAIGHT && s.oocc.is_power_of_two()))
+            .then(|| {
+                let saved = rng.clone();
+                let two = Self::two_dirs::<S>(fixed[them]);
+                let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
+                let count = nholes << two as u32;
+                let k = if count == 1 {
+                    0
+                } else {
+                    below(&mut rng, count as usize) as u32
+                };
+                (saved, self.pick::<S>(s.oocc, them, two, k, base0, nholes))
+            });
+            let oocc_before = s.oocc;
             if !self.sow::<S>(&mut s, dir, from, seeds4, &mut o, mover) {
                 // A long move: the current engine replays the whole turn
                 // from its start, with the decisions already drawn, and
                 // settles endless moves and the lap limit exactly.
+                if let Some((saved, _)) = spec {
+                    rng = saved;
+                }
                 o.captures[mover] -= step_caps;
                 o.fallbacks += 1;
                 o.fallback_steps += step_caps as u32;
@@ -701,16 +778,24 @@ impl Kernel {
                     st
                 });
                 let mut before = fixed;
-                if S::DIR == DirKind::OncePerGame && two {
+                if S::DIR == DirKind::OncePerGame && two && sowing {
                     before[mover] = 0;
                 }
-                let moves = self.decisions(mover, lane, two, d, cont, k < sowing);
+                let moves = self.decisions(mover, lane, two, d, cont, sowing);
                 match self.fallback(&mut o, mover, (start, before), &moves) {
                     Some(next) => (s, fixed) = next,
                     None => break,
                 }
                 mover = 1 - mover;
                 continue;
+            }
+            if let Some((saved, p)) = spec {
+                // A capture empties a hole of theirs: their side changed.
+                if s.oocc == oocc_before {
+                    ahead = Some(p);
+                } else {
+                    rng = saved;
+                }
             }
             o.plies += 1;
             s.swap();
