@@ -350,6 +350,7 @@ fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> 
 /// Plays a fixed number of games one way, for instruction counts.
 fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
     let (mut plies, mut laps, mut fb, mut fbl) = (0u64, 0u64, 0u64, 0u64);
+    let (mut kept, mut dropped) = (0u64, 0u64);
     for seed in 0..games {
         match which {
             "kernel" => {
@@ -358,6 +359,8 @@ fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
                 laps += o.laps;
                 fb += o.fallbacks as u64;
                 fbl += o.fallback_laps;
+                kept += o.ahead_kept as u64;
+                dropped += o.ahead_dropped as u64;
             }
             "engine" => {
                 let g = play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None);
@@ -369,8 +372,9 @@ fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
         }
     }
     println!(
-        "{} {which}: {games} games, {plies} plies, {laps} laps, {fb} fallbacks of {fbl} laps",
-        name_of(w)
+        "{} {which}: {games} games, {plies} plies, {laps} laps, {fb} fallbacks of {fbl} laps; \
+         next choices drawn ahead: {kept} kept, {dropped} taken back",
+        k.rules.name
     );
     Ok(0)
 }

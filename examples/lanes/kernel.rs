@@ -310,6 +310,10 @@ pub struct Outcome {
     /// Those turns that began with a lone seed's step and its
     /// continuation (Ludii).
     pub fallback_steps: u32,
+    /// Turns whose choice was drawn during the previous move and kept.
+    pub ahead_kept: u32,
+    /// Turns whose choice was drawn then and taken back.
+    pub ahead_dropped: u32,
 }
 
 impl Kernel {
@@ -793,8 +797,10 @@ impl Kernel {
                 // A capture empties a hole of theirs: their side changed.
                 if s.oocc == oocc_before {
                     ahead = Some(p);
+                    o.ahead_kept += 1;
                 } else {
                     rng = saved;
+                    o.ahead_dropped += 1;
                 }
             }
             o.plies += 1;
