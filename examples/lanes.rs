@@ -214,6 +214,8 @@ fn name_of(w: Which) -> &'static str {
 fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
     let (mut bad, mut fallbacks, mut plies, mut laps) = (0u32, 0u64, 0u64, 0u64);
     let mut fallback_steps = 0u64;
+    // Lone-seed steps among the moves compared.
+    let mut steps = 0u64;
     let mut statuses = std::collections::BTreeMap::new();
     for seed in 0..games {
         let mut want = Vec::new();
@@ -224,6 +226,7 @@ fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
             seed,
             Some(&mut want),
         );
+        steps += want.iter().filter(|m| m.is_step()).count() as u64;
         let mut got = Vec::new();
         let o = play_kernel(k, w, seed, &mut got);
         let same = got == want
@@ -263,7 +266,7 @@ fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
         *statuses.entry(g.status.name()).or_insert(0u64) += 1;
     }
     println!(
-        "{} ({} kernel): {games} games, {bad} differ; {plies} plies, {laps} laps; statuses {statuses:?}; \
+        "{} ({} kernel): {games} games, {bad} differ; {plies} plies ({steps} lone-seed steps), {laps} laps; statuses {statuses:?}; \
          {fallbacks} turns handed to the engine ({fallback_steps} of them a step and its continuation)",
         k.rules.name,
         name_of(w),
