@@ -574,7 +574,15 @@ impl Kernel {
     /// The `k`-th sowing move in the listing order (board order: the lane
     /// order for South, reversed for North; `+` before `-`).
     #[inline(always)]
-    fn pick<S: Spec>(&self, occ: u32, mover: usize, two: bool, k: u32, base0: usize, nholes: u32) -> Pick {
+    fn pick<S: Spec>(
+        &self,
+        occ: u32,
+        mover: usize,
+        two: bool,
+        k: u32,
+        base0: usize,
+        nholes: u32,
+    ) -> Pick {
         let mask = (1usize << self.cols) - 1;
         let idx = k >> two as u32;
         let mut idx = if mover == 0 { idx } else { nholes - 1 - idx };
