@@ -8,8 +8,8 @@
 use katro::engine::{Dir, Move, Player, Silent, Status};
 use katro::rng::{below, rng_from_seed};
 use katro::rules::{
-    BackwardCircuit, CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, GameEnd,
-    LoneSeed, LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
+    CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeed,
+    LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
 };
 
 /// Lanes a side may have (a power of two so an index masked by it needs no
@@ -387,7 +387,7 @@ impl Kernel {
             need(s.lone_seed == LoneSeed::None, "lone_seed")?;
         }
         need(rules.rows() / 2 == S::DEPTHS, "rows")?;
-        let _ = BackwardCircuit::Reversed; // any circuit: it is in the tables
+        // backward_circuit needs no check: any circuit is in the tables.
         let (rows, cols) = (rules.rows(), rules.cols());
         let depths = rows / 2;
         let side = depths * cols;
