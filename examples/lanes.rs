@@ -61,7 +61,7 @@ fn main() -> Result<(), String> {
     }
 }
 
-/// Which kernel plays a variant: the three compiled here.
+/// Which kernel plays a variant: the five compiled here.
 #[derive(Clone, Copy)]
 enum Which {
     Canonical,
@@ -130,7 +130,9 @@ fn check_all(games: u64, extra: u64) -> Result<u32, String> {
         println!("(engine after 1 lap)");
         bad += dispatch_with(r, Some(1), |k, s| check(k, s, extra))?;
     }
-    // More seeds a hole: relay cycles that never capture, so endless moves.
+    // Play-out: a mover who has taken every seed relays on, so moves reach
+    // endless cycles and the lap limit (under opponent-empty, random games
+    // of these boards showed none).
     for v in VARIANTS.iter().chain(&["katro-4x4", "katro-6x3"]) {
         let mut r = preset(v).ok_or("preset")?;
         r.settings.game_end = GameEnd::PlayOut;
@@ -139,6 +141,8 @@ fn check_all(games: u64, extra: u64) -> Result<u32, String> {
         let r = Rules::new(name, String::new(), String::new(), r.settings);
         bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
     }
+    // Other seed counts and board shapes (the kernels for one and two rows
+    // a side).
     for (v, rows, cols, seeds) in [
         ("katro-6x6", 6, 6, 3u16),
         ("katro-6x6", 2, 4, 2),
@@ -154,8 +158,9 @@ fn check_all(games: u64, extra: u64) -> Result<u32, String> {
         let r = Rules::new(name, String::new(), String::new(), r.settings);
         bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
     }
-    // Starting layouts with endless moves: tests/differential.rs's 2x2
-    // position (b1's relays cycle), and small 2xC ones.
+    // Starting layouts under play-out: tests/differential.rs's 2x2 position
+    // (a relay cycle after the capture), and small 2xC ones, some of which
+    // lead random games into endless moves.
     for (layout, lap_limit) in [
         (vec![vec![1u16, 2], vec![1, 0]], 30u64),
         (vec![vec![1, 2], vec![1, 0]], 1_000),
