@@ -68,67 +68,50 @@ pub trait Spec {
     const LONE_STRAIGHT: bool;
 }
 
-pub struct Canonical6x6;
-impl Spec for Canonical6x6 {
-    const NAME: &'static str = "canonical, 3 rows a side";
-    const W: u32 = 7;
-    const LPW: u32 = 9;
-    const DEPTHS: usize = 3;
-    const START_ANY: bool = false;
-    const DIR: DirKind = DirKind::Forward;
-    const CAP: CapKind = CapKind::Canonical;
-    const LONE_STRAIGHT: bool = false;
+/// A kernel: a type whose [`Spec`] constants are the given values.
+macro_rules! spec {
+    ($(#[$doc:meta])* $ty:ident: $name:literal, lanes $w:literal bits, $lpw:literal a half,
+     $depths:literal rows, start any $any:literal, $dir:ident, $cap:ident, lone straight $lone:literal) => {
+        $(#[$doc])*
+        pub struct $ty;
+        impl Spec for $ty {
+            const NAME: &'static str = $name;
+            const W: u32 = $w;
+            const LPW: u32 = $lpw;
+            const DEPTHS: usize = $depths;
+            const START_ANY: bool = $any;
+            const DIR: DirKind = DirKind::$dir;
+            const CAP: CapKind = CapKind::$cap;
+            const LONE_STRAIGHT: bool = $lone;
+        }
+    };
 }
 
-/// The canonical rules on boards of two rows a side (katro-4x4, 4x6).
-pub struct Canonical4xN;
-impl Spec for Canonical4xN {
-    const NAME: &'static str = "canonical, 2 rows a side";
-    const W: u32 = 7;
-    const LPW: u32 = 9;
-    const DEPTHS: usize = 2;
-    const START_ANY: bool = false;
-    const DIR: DirKind = DirKind::Forward;
-    const CAP: CapKind = CapKind::Canonical;
-    const LONE_STRAIGHT: bool = false;
-}
-
-/// The canonical rules on boards of one row a side (Katrayo's shape).
-pub struct Canonical2xN;
-impl Spec for Canonical2xN {
-    const NAME: &'static str = "canonical, 1 row a side";
-    const W: u32 = 7;
-    const LPW: u32 = 9;
-    const DEPTHS: usize = 1;
-    const START_ANY: bool = false;
-    const DIR: DirKind = DirKind::Forward;
-    const CAP: CapKind = CapKind::Canonical;
-    const LONE_STRAIGHT: bool = false;
-}
-
-pub struct Ludii6x6;
-impl Spec for Ludii6x6 {
-    const NAME: &'static str = "Ludii, 3 rows a side";
-    const W: u32 = 7;
-    const LPW: u32 = 9;
-    const DEPTHS: usize = 3;
-    const START_ANY: bool = false;
-    const DIR: DirKind = DirKind::EachMove;
-    const CAP: CapKind = CapKind::InnerColumn;
-    const LONE_STRAIGHT: bool = true;
-}
-
-pub struct Boaoaka4x8;
-impl Spec for Boaoaka4x8 {
-    const NAME: &'static str = "Katra Boaoaka, 2 rows a side";
-    const W: u32 = 8;
-    const LPW: u32 = 8;
-    const DEPTHS: usize = 2;
-    const START_ANY: bool = true;
-    const DIR: DirKind = DirKind::OncePerGame;
-    const CAP: CapKind = CapKind::InnerWholeColumn;
-    const LONE_STRAIGHT: bool = false;
-}
+spec!(
+    /// katro-6x6, and the canonical rules on any board of three rows a side.
+    Canonical6x6: "canonical, 3 rows a side", lanes 7 bits, 9 a half, 3 rows,
+    start any false, Forward, Canonical, lone straight false
+);
+spec!(
+    /// The canonical rules on boards of two rows a side (katro-4x4, 4x6).
+    Canonical4xN: "canonical, 2 rows a side", lanes 7 bits, 9 a half, 2 rows,
+    start any false, Forward, Canonical, lone straight false
+);
+spec!(
+    /// The canonical rules on boards of one row a side (Katrayo's shape).
+    Canonical2xN: "canonical, 1 row a side", lanes 7 bits, 9 a half, 1 rows,
+    start any false, Forward, Canonical, lone straight false
+);
+spec!(
+    /// katro-ludii.
+    Ludii6x6: "Ludii, 3 rows a side", lanes 7 bits, 9 a half, 3 rows,
+    start any false, EachMove, InnerColumn, lone straight true
+);
+spec!(
+    /// katra-boaoaka-4x8.
+    Boaoaka4x8: "Katra Boaoaka, 2 rows a side", lanes 8 bits, 8 a half, 2 rows,
+    start any true, OncePerGame, InnerWholeColumn, lone straight false
+);
 
 /// One lap: what it adds to the mover's side and where it lands.
 #[derive(Clone, Copy, Default)]
