@@ -228,6 +228,7 @@ fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
             &k.rules,
             &AgentSpec::Random,
             &AgentSpec::Random,
+            0,
             seed,
             Some(&mut want),
         );
@@ -321,7 +322,15 @@ fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> 
         let (w2, c2) = rate(games, || {
             laps2 = (0..games)
                 .map(|seed| {
-                    play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None).laps
+                    play_game(
+                        &k.rules,
+                        &AgentSpec::Random,
+                        &AgentSpec::Random,
+                        0,
+                        seed,
+                        None,
+                    )
+                    .laps
                 })
                 .sum();
         });
@@ -371,7 +380,14 @@ fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
                 dropped += o.ahead_dropped as u64;
             }
             "engine" => {
-                let g = play_game(&k.rules, &AgentSpec::Random, &AgentSpec::Random, seed, None);
+                let g = play_game(
+                    &k.rules,
+                    &AgentSpec::Random,
+                    &AgentSpec::Random,
+                    0,
+                    seed,
+                    None,
+                );
                 plies += g.plies as u64;
                 laps += g.laps;
             }
