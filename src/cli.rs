@@ -133,6 +133,9 @@ enum Command {
     Report {
         /// A folder written by `katro run`, `katro merge` or `katro simulate --out`.
         dir: String,
+        /// Overwrite a report.html or chart in DIR that katro did not write.
+        #[arg(long)]
+        force: bool,
     },
     /// Check variant and experiment files and report every problem.
     Validate {
@@ -300,7 +303,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let rules = load_variant(&variant)?;
             crate::pictures::play(&rules, &variant, &against, seat, seed)
         }
-        Command::Report { dir } => crate::pictures::report(&dir),
+        Command::Report { dir, force } => crate::pictures::report(&dir, force),
         Command::Validate { files } => crate::jobs::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {

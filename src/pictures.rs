@@ -72,7 +72,9 @@ pub fn write_report_titled(dir: &Path, name: Option<&str>) -> Result<Vec<String>
     })?;
     let mut written = Vec::new();
     for c in &report.charts {
-        put(&plots, &c.file, c.svg.as_bytes())?;
+        debug_assert!(katro::report::CHART_FILES.contains(&c.file.as_str()));
+        let marked = format!("<!-- {} -->\n{}", katro::report::GENERATOR, c.svg);
+        put(&plots, &c.file, marked.as_bytes())?;
         written.push(format!("plots/{}", c.file));
     }
     // A comparison chart of an earlier run of this folder would describe
@@ -129,12 +131,35 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
     })
 }
 
-/// `katro report DIR`.
-pub fn report(dir: &str) -> Result<(), Failure> {
+/// `katro report DIR`: refuses to overwrite a `report.html` or chart that
+/// `katro report` did not write, unless `force`.
+pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
     let path = Path::new(dir);
     if !path.is_dir() {
         return Err(Failure::input(format!(
             "{dir}: not a folder: give a results folder"
+        )));
+    }
+    let targets = std::iter::once("report.html".to_string()).chain(
+        katro::report::CHART_FILES
+            .iter()
+            .map(|f| format!("plots/{f}")),
+    );
+    let mut foreign = Vec::new();
+    for t in targets {
+        if let Some(bytes) = read_optional(&path.join(&t))? {
+            let head = &bytes[..bytes.len().min(1024)];
+            let marker = katro::report::GENERATOR.as_bytes();
+            if !head.windows(marker.len()).any(|w| w == marker) {
+                foreign.push(format!("  {t}"));
+            }
+        }
+    }
+    if !foreign.is_empty() && !force {
+        return Err(Failure::input(format!(
+            "{dir} holds files a report would replace that `katro report` did not write:\n{}\n\
+             move them away, or give --force to overwrite them",
+            foreign.join("\n")
         )));
     }
     let written = write_report(path)?;

@@ -113,6 +113,14 @@ pub struct Inputs<'a> {
     pub title: &'a str,
 }
 
+/// What marks a file as written by `katro report` (a `generator` meta tag
+/// in the page, a comment at the top of each chart), so that a later
+/// report overwrites its own files and refuses anyone else's.
+pub const GENERATOR: &str = "katro report";
+
+/// Every chart file a report may write under `plots/`.
+pub const CHART_FILES: [&str; 3] = ["win-rate.svg", "lengths.svg", "comparison.svg"];
+
 /// One chart: `plots/FILE` and the same SVG inline in the page.
 pub struct Chart {
     pub file: String,
@@ -889,6 +897,9 @@ code{font-size:0.85em;word-break:break-all}details{margin:0.3em 0}";
 fn page(title: &str, s: &Table, charts: &[Chart]) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    h.push_str(&format!(
+        "<meta name=\"generator\" content=\"{GENERATOR}\">\n"
+    ));
     h.push_str(&format!(
         "<title>katro report: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         escape(title)

@@ -347,3 +347,31 @@ fn the_slurm_log_folder_is_not_a_foreign_file() {
         out.stderr
     );
 }
+
+/// `katro report DIR` redraws its own report and charts, but never replaces
+/// a `report.html` or chart that `katro report` did not write, unless
+/// `--force`; the folder's other files are never touched.
+#[test]
+fn report_refuses_to_replace_a_page_or_chart_it_did_not_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    ok(d, &["run", "beta.toml", "--out", "b", "--threads", "1"]);
+    // Its own report: redrawn.
+    ok(d, &["report", "b"]);
+    for user in ["report.html", "plots/lengths.svg"] {
+        let own = fs::read(d.join("b").join(user)).unwrap();
+        fs::write(d.join("b").join(user), "mine\n").unwrap();
+        let before = snapshot(&d.join("b"));
+        let out = katro(d, &["report", "b"]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains(user), "{}", out.stderr);
+        assert!(out.stderr.contains("--force"), "{}", out.stderr);
+        assert!(
+            snapshot(&d.join("b")) == before,
+            "report changed b/ although it refused"
+        );
+        ok(d, &["report", "b", "--force"]);
+        assert_eq!(fs::read(d.join("b").join(user)).unwrap(), own, "{user}");
+    }
+}
