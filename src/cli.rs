@@ -46,7 +46,7 @@ enum Command {
         /// A preset name or a path to a TOML file (not with --from-csv).
         #[arg(required_unless_present = "from_csv")]
         variant: Option<String>,
-        /// Moves in the brief's notation: c1, c1+, c1-, b2>c3.
+        /// Moves in RULES.md's notation: c1, c1+, c1-, b2>c3.
         moves: Vec<String>,
         /// Add a lap-by-lap account of every move.
         #[arg(long)]
@@ -492,7 +492,7 @@ struct MoveTrace {
     board: Vec<Vec<u16>>,
 }
 
-/// Writes each lap as a sentence, in the words of the brief's examples.
+/// Writes each lap as a sentence, in the words of RULES.md §13's examples.
 struct TraceWriter<'a> {
     rules: &'a Rules,
     events: Vec<String>,

@@ -158,7 +158,7 @@ pub const GAMES_COLUMNS: &[&str] = &[
 ];
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
-/// the game's moves in the brief's notation, separated by spaces.
+/// the game's moves in RULES.md's notation, separated by spaces.
 pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
     let mut header = GAMES_COLUMNS.to_vec();
     if moves {

@@ -13,6 +13,7 @@ pub mod experiment;
 pub mod export;
 pub mod notation;
 pub mod partial;
+pub mod reference;
 pub mod report;
 pub mod rng;
 pub mod rules;

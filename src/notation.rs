@@ -1,4 +1,4 @@
-//! Move notation of the rules brief, section 2: `c1`, `c1+`, `c1-`,
+//! Move notation of the RULES.md §1 and §3: `c1`, `c1+`, `c1-`,
 //! `b2>c3`; and the board as rows of numbers.
 
 use std::fmt;
@@ -11,7 +11,7 @@ pub fn hole_name(rules: &Rules, hole: usize) -> String {
     format!("{}{}", column_letter(rules.col(hole)), rules.row(hole) + 1)
 }
 
-/// A move written as in the rules brief.
+/// A move written as in docs/RULES.md.
 pub fn move_name(rules: &Rules, mv: Move) -> String {
     if mv.is_step() {
         return format!(
@@ -111,7 +111,7 @@ pub fn board_rows(rules: &Rules, pos: &Position) -> Vec<Vec<u16>> {
         .collect()
 }
 
-/// The board as in the rules brief: row R on top, column letters below.
+/// The board as in docs/RULES.md: row R on top, column letters below.
 pub fn board_text(rules: &Rules, pos: &Position) -> String {
     let width = (0..rules.hole_count())
         .map(|h| pos.seeds(h).to_string().len())
@@ -136,7 +136,7 @@ pub fn board_text(rules: &Rules, pos: &Position) -> String {
     out
 }
 
-/// A board from the brief's printed form (row R on top, an optional
+/// A board from RULES.md's printed form (row R on top, an optional
 /// trailing column-letter line), for tests and golden files.
 pub fn parse_board_text(rules: &Rules, text: &str) -> Result<Vec<u16>, String> {
     let mut rows: Vec<(usize, Vec<u16>)> = Vec::new();

@@ -189,7 +189,7 @@ impl CheckpointFile {
 }
 
 /// One game as a checkpoint or shard stores it; its moves in the rules
-/// brief's notation, so the file reads without the engine's numbering.
+/// RULES.md's notation, so the file reads without the engine's numbering.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredRow {
     pub cell: usize,

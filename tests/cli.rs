@@ -1,5 +1,5 @@
 //! The real `katro` binary on real files: output compared with golden
-//! files under tests/golden/ (each checked by hand against the rules brief,
+//! files under tests/golden/ (each checked by hand against docs/RULES.md,
 //! see the comments), and every kind of bad input ending in exit code 2
 //! with a message naming the file and the key or line, never a panic.
 //!
@@ -120,10 +120,10 @@ fn variants_lists_the_nine_presets() {
 }
 
 /// The golden file was checked by hand: the settings are the canonical
-/// ones of brief §1 (outermost-non-empty start, singletons allowed, forward,
+/// ones of RULES.md §11 (outermost-non-empty start, singletons allowed, forward,
 /// occupied relay and trigger, innermost-non-empty capturing row,
 /// innermost-row victim, no lone-seed step), 72 seeds on 6×6, and the
-/// circuits are brief §2's: South a1 … f1, f2 … a2, a3 … f3; North f6 … a6,
+/// circuits are RULES.md §2's: South a1 … f1, f2 … a2, a3 … f3; North f6 … a6,
 /// a5 … f5, f4 … a4.
 #[test]
 fn show_katro_6x6() {
@@ -353,7 +353,7 @@ fn a_missing_agent_hides_no_other_problem() {
 /// Brief §3's opening: the printed board, row 6 on top, is, row 1 first:
 /// 0 3 1 0 1 4 / 3 0 3 3 1 4 / 3 0 3 3 3 3 / 2 0 2 2 2 2 / 2… / 2….
 #[test]
-fn replay_the_brief_opening() {
+fn replay_the_worked_opening() {
     let out = ok(&["replay", "katro-6x6", "c1"]);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
@@ -383,7 +383,7 @@ fn replay_the_brief_opening() {
     assert_eq!(v["legal"], json!(["a1", "b1", "c1", "d1", "e1", "f1"]));
 }
 
-/// The trace tells the brief's §3 account of c1, lap by lap.
+/// The trace tells the RULES.md §13 account of c1, lap by lap.
 #[test]
 fn replay_trace() {
     let out = ok(&["replay", "katro-6x6", "c1", "--trace"]);

@@ -1,5 +1,6 @@
 //! The engine against the plain reference implementation of
-//! `tests/reference/mod.rs`, move by move, on random games from the start and
+//! `src/reference/` (`katro::reference`, compared by
+//! `katro::reference::compare`), move by move, on random games from the start and
 //! from random positions, for every preset and for custom variants that
 //! between them use every value of every setting.
 //!
@@ -12,18 +13,15 @@
 //! hunts in release mode: `KATRO_DIFF_SCALE=50 cargo test --release --test
 //! differential -- --nocapture`.
 
-mod reference;
-
 use std::collections::BTreeMap;
 
-use katro::engine::{Dir, Move, MoveEnd, Player, Position, Silent};
-use katro::notation::{board_text, move_name};
-use katro::rng::{GameRng, below, rng_from_seed};
+use katro::engine::{Move, MoveEnd, Silent};
+use katro::reference::Reference;
+use katro::reference::compare::{Tally, run_variant};
 use katro::rules::{
     self, BackwardCircuit, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeedStep, Rules,
     Settings, StepSowing, parse_variant,
 };
-use reference::{Pos, Reference};
 
 /// Custom variants: together with the presets, every value of every setting
 /// appears at least once, on boards from 2×3 to 8×16. Lap limits are low
@@ -454,374 +452,11 @@ lap_limit = 20000
 /// Presets too slow for the reference as shipped; their stand-in above.
 const SKIPPED_PRESETS: &[(&str, &str)] = &[("katro-wikipedia", "wikipedia-short")];
 
-/// What the games of one variant exercised, to show (and check) coverage.
-#[derive(Default)]
-struct Tally {
-    games: u64,
-    moves: u64,
-    laps: u64,
-    captures: u64,
-    steps: u64,
-    /// Second decisions of a turn under `step_sowing = "chosen"`.
-    continuations: u64,
-    /// Backward moves on a mirrored circuit of three or more rows a player,
-    /// where it differs from the reversed one.
-    mirrored_backward: u64,
-    /// Captures refused by `empty_landing_refusal = "all-ones"` alone.
-    all_ones_refusals: u64,
-    /// Lone-seed steps withheld by `lone_seed_step = "no-failed-capture"`.
-    withheld_steps: u64,
-    /// Moves under `game_end = "play-out"` that went on after a capture
-    /// took the opponent's last seed.
-    played_out: u64,
-    ends: BTreeMap<&'static str, u64>,
-    statuses: BTreeMap<&'static str, u64>,
-}
-
-impl Tally {
-    fn add(&mut self, other: &Tally) {
-        self.games += other.games;
-        self.moves += other.moves;
-        self.laps += other.laps;
-        self.captures += other.captures;
-        self.steps += other.steps;
-        self.continuations += other.continuations;
-        self.mirrored_backward += other.mirrored_backward;
-        self.all_ones_refusals += other.all_ones_refusals;
-        self.withheld_steps += other.withheld_steps;
-        self.played_out += other.played_out;
-        for (k, v) in &other.ends {
-            *self.ends.entry(k).or_default() += v;
-        }
-        for (k, v) in &other.statuses {
-            *self.statuses.entry(k).or_default() += v;
-        }
-    }
-}
-
 fn scale() -> u64 {
     std::env::var("KATRO_DIFF_SCALE")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1)
-}
-
-fn engine_position(rules: &Rules, pos: &Pos) -> Position {
-    let holes: Vec<u16> = pos.board.iter().flatten().map(|&v| v as u16).collect();
-    rules
-        .position(
-            &holes,
-            reference::player(pos.to_move),
-            pos.fixed_dir,
-            pos.plies,
-        )
-        .expect("reference positions fit the engine")
-}
-
-fn describe(rules: &Rules, pos: &Position) -> String {
-    let dirs = |p: Player| match pos.fixed_dir(p) {
-        None => "none",
-        Some(Dir::Forward) => "+",
-        Some(Dir::Backward) => "-",
-    };
-    format!(
-        "{}to move: {}, plies: {}, fixed directions: South {} North {}, ended: {:?}",
-        board_text(rules, pos),
-        pos.to_move().number(),
-        pos.plies(),
-        dirs(Player::South),
-        dirs(Player::North),
-        pos.ended()
-    )
-}
-
-fn names(rules: &Rules, moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|&m| move_name(rules, m))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Every difference between the engine's position and the reference's.
-fn differences(rules: &Rules, reference: &Reference, e: &Position, r: &Pos) -> Vec<String> {
-    let mut out = Vec::new();
-    for row in 0..reference.rows() {
-        for col in 0..reference.cols() {
-            let hole = rules.hole_at(row, col);
-            if e.seeds(hole) as u32 != r.board[row][col] {
-                out.push(format!(
-                    "hole {}: engine {}, reference {}",
-                    katro::notation::hole_name(rules, hole),
-                    e.seeds(hole),
-                    r.board[row][col]
-                ));
-            }
-        }
-    }
-    if e.to_move() != reference::player(r.to_move) {
-        out.push(format!(
-            "to move: engine {}, reference {}",
-            e.to_move().number(),
-            r.to_move + 1
-        ));
-    }
-    if e.plies() != r.plies {
-        out.push(format!(
-            "plies: engine {}, reference {}",
-            e.plies(),
-            r.plies
-        ));
-    }
-    for p in [Player::South, Player::North] {
-        if e.fixed_dir(p) != r.fixed_dir[p.index()] {
-            out.push(format!(
-                "fixed direction of player {}: engine {:?}, reference {:?}",
-                p.number(),
-                e.fixed_dir(p),
-                r.fixed_dir[p.index()]
-            ));
-        }
-    }
-    let es = rules.status(e);
-    let rs = reference.status(r);
-    if es != rs {
-        out.push(format!("status: engine {es:?}, reference {rs:?}"));
-    }
-    out
-}
-
-/// How a game was set up, to reproduce it from the failure message.
-enum Setup {
-    Start,
-    Random(Box<Position>),
-}
-
-/// Plays one random game in both implementations, at most `max_plies`
-/// moves, comparing after every move.
-fn play_game(
-    rules: &Rules,
-    reference: &Reference,
-    setup: Setup,
-    mut rpos: Pos,
-    rng: &mut GameRng,
-    max_plies: u64,
-    tally: &mut Tally,
-) -> Result<(), String> {
-    let mut epos = match &setup {
-        Setup::Start => rules.start(),
-        Setup::Random(p) => **p,
-    };
-    let mut history: Vec<Move> = Vec::new();
-    let failure = |history: &[Move], what: String| {
-        let how = match &setup {
-            Setup::Start => format!(
-                "from the start: katro replay {} {}",
-                rules.name,
-                names(rules, history)
-            ),
-            Setup::Random(p) => format!(
-                "from the random position\n{}\nthen moves: {}",
-                describe(rules, p),
-                names(rules, history)
-            ),
-        };
-        format!(
-            "variant {} ({})\ngame {how}\n{what}",
-            rules.name,
-            rules.canonical_string()
-        )
-    };
-    tally.games += 1;
-    loop {
-        let diffs = differences(rules, reference, &epos, &rpos);
-        if !diffs.is_empty() {
-            return Err(failure(
-                &history,
-                format!(
-                    "positions differ:\n{}\nengine position:\n{}",
-                    diffs.join("\n"),
-                    describe(rules, &epos)
-                ),
-            ));
-        }
-        let elegal = rules.legal_moves(&epos);
-        let rlegal = reference.legal_moves(&rpos);
-        if elegal.as_slice() != rlegal.as_slice() {
-            return Err(failure(
-                &history,
-                format!(
-                    "legal moves differ in\n{}\nengine:    {}\nreference: {}",
-                    describe(rules, &epos),
-                    names(rules, &elegal),
-                    names(rules, &rlegal)
-                ),
-            ));
-        }
-        if elegal.is_empty() {
-            *tally
-                .statuses
-                .entry(rules.status(&epos).name())
-                .or_default() += 1;
-            return Ok(());
-        }
-        if history.len() as u64 >= max_plies {
-            *tally.statuses.entry("capped").or_default() += 1;
-            return Ok(());
-        }
-        let mv = elegal[below(rng, elegal.len())];
-        let before = epos;
-        let mover = rpos.to_move;
-        tally.withheld_steps += reference.withheld_steps(&rpos) as u64;
-        tally.continuations += rpos.pending.is_some() as u64;
-        let backward = match mv.dir {
-            Some(d) => d == Dir::Backward,
-            None => !mv.is_step() && rpos.fixed_dir[mover] == Some(Dir::Backward),
-        };
-        let s = &rules.settings;
-        if backward && s.backward_circuit == BackwardCircuit::Mirrored && s.rows >= 6 {
-            tally.mirrored_backward += 1;
-        }
-        let erep = rules.play_unchecked(&mut epos, mv, &mut Silent);
-        let rrep = reference.play(&mut rpos, mv);
-        history.push(mv);
-        tally.moves += 1;
-        tally.laps += erep.laps;
-        tally.captures += erep.captures as u64;
-        tally.steps += mv.is_step() as u64;
-        tally.all_ones_refusals += rrep.all_ones_refusals as u64;
-        if s.game_end == GameEnd::PlayOut
-            && rrep.captures > 0
-            && reference.side_seeds(&rpos, 1 - mover) == 0
-        {
-            tally.played_out += 1;
-        }
-        *tally.ends.entry(erep.end.name()).or_default() += 1;
-
-        let ereport = (
-            erep.laps,
-            erep.captures,
-            erep.seeds_captured,
-            erep.seeds_sown,
-            erep.end,
-        );
-        let rreport = (
-            rrep.laps,
-            rrep.captures,
-            rrep.seeds_captured,
-            rrep.seeds_sown,
-            rrep.end,
-        );
-        let diffs = differences(rules, reference, &epos, &rpos);
-        if ereport != rreport || !diffs.is_empty() {
-            let rboard = engine_position(rules, &rpos);
-            let message = failure(
-                &history[..history.len() - 1],
-                format!(
-                    "move {} (ply {}) from\n{}\ngives different results:\n{}\n\
-                     report (laps, captures, seeds captured, seeds sown, end):\n  \
-                     engine    {ereport:?}\n  reference {rreport:?}\n\
-                     engine board after:\n{}reference board after:\n{}",
-                    move_name(rules, mv),
-                    history.len(),
-                    describe(rules, &before),
-                    diffs.join("\n"),
-                    board_text(rules, &epos),
-                    board_text(rules, &rboard),
-                ),
-            );
-            return Err(message);
-        }
-    }
-}
-
-/// A random position of this variant: the starting seed total spread at
-/// random, or a handful of seeds, or a mover down to one lone seed (where
-/// the lone-seed rules act); random player to move, directions and plies.
-fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> Pos {
-    let s = &rules.settings;
-    let (rows, cols) = (s.rows, s.holes);
-    let half = rows / 2;
-    let to_move = below(rng, 2);
-    let mut board = vec![vec![0u32; cols]; rows];
-    let drop = |board: &mut Vec<Vec<u32>>, rng: &mut GameRng, row_lo: usize, n: u32| {
-        for _ in 0..n {
-            let r = row_lo + below(rng, half);
-            let c = below(rng, cols);
-            board[r][c] += 1;
-        }
-    };
-    let mover_rows = if to_move == 0 { 0 } else { half };
-    let other_rows = half - mover_rows;
-    match below(rng, 3) {
-        0 => {
-            // The starting total, spread over the whole board.
-            for _ in 0..rules.total_seeds() {
-                board[below(rng, rows)][below(rng, cols)] += 1;
-            }
-        }
-        1 => {
-            let mover = 1 + below(rng, 6) as u32;
-            let other = 1 + below(rng, 10) as u32;
-            drop(&mut board, rng, mover_rows, mover);
-            drop(&mut board, rng, other_rows, other);
-        }
-        _ => {
-            let other = 1 + below(rng, 10) as u32;
-            drop(&mut board, rng, mover_rows, 1);
-            drop(&mut board, rng, other_rows, other);
-        }
-    }
-    let mut fixed_dir = [None, None];
-    if s.direction == DirectionRule::OncePerGame {
-        for d in fixed_dir.iter_mut() {
-            *d = [None, Some(Dir::Forward), Some(Dir::Backward)][below(rng, 3)];
-        }
-    }
-    // Sometimes right at the ply limit, to meet it.
-    let plies = if below(rng, 4) == 0 {
-        s.ply_limit.saturating_sub(below(rng, 3) as u32)
-    } else {
-        below(rng, 50) as u32
-    };
-    let mut pos = reference.start();
-    pos.board = board;
-    pos.to_move = to_move;
-    pos.fixed_dir = fixed_dir;
-    pos.plies = plies;
-    pos
-}
-
-/// Plays `games` random games from the start and `games` from random
-/// positions, each capped at `max_plies` moves.
-fn run_variant(rules: &Rules, games: u64, max_plies: u64, seed: u64) -> Result<Tally, String> {
-    let reference = Reference::new(&rules.settings);
-    let mut tally = Tally::default();
-    for g in 0..games {
-        let mut rng = rng_from_seed(seed ^ (g * 2));
-        play_game(
-            rules,
-            &reference,
-            Setup::Start,
-            reference.start(),
-            &mut rng,
-            max_plies,
-            &mut tally,
-        )?;
-        let mut rng = rng_from_seed(seed ^ (g * 2 + 1));
-        let rpos = random_position(rules, &reference, &mut rng);
-        let epos = engine_position(rules, &rpos);
-        play_game(
-            rules,
-            &reference,
-            Setup::Random(Box::new(epos)),
-            rpos,
-            &mut rng,
-            max_plies.min(60),
-            &mut tally,
-        )?;
-    }
-    Ok(tally)
 }
 
 fn report(name: &str, t: &Tally) {
@@ -1071,9 +706,9 @@ fn skipped_presets_have_stand_ins() {
     }
 }
 
-/// A board printed as in the brief (row R on top, no letters) as the
+/// A board printed as in RULES.md §13 (row R on top, no letters) as the
 /// reference's rows, row 1 first.
-fn brief_board(text: &str) -> Vec<Vec<u32>> {
+fn printed_board(text: &str) -> Vec<Vec<u32>> {
     let mut rows: Vec<Vec<u32>> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -1084,11 +719,11 @@ fn brief_board(text: &str) -> Vec<Vec<u32>> {
 }
 
 /// The reference is only a check if it is right: it must play the worked
-/// examples of the brief, §3, exactly (boards copied from the brief; the
+/// examples of RULES.md §13, exactly (boards copied from RULES.md; the
 /// expected boards of examples A, B and C worked out by hand from the
-/// brief's own account of each move).
+/// RULES.md §13's own account of each move).
 #[test]
-fn reference_plays_the_briefs_worked_examples() {
+fn reference_plays_the_worked_examples() {
     let rules = rules::preset("katro-6x6").expect("katro-6x6 exists");
     let reference = Reference::new(&rules.settings);
     let c1 = Move::sow(rules.hole_at(0, 2), None);
@@ -1099,7 +734,7 @@ fn reference_plays_the_briefs_worked_examples() {
     let rep = reference.play(&mut pos, c1);
     assert_eq!(
         pos.board,
-        brief_board(
+        printed_board(
             "2 2 2 2 2 2
              2 2 2 2 2 2
              2 0 2 2 2 2
@@ -1108,16 +743,16 @@ fn reference_plays_the_briefs_worked_examples() {
              0 3 1 0 1 4"
         )
     );
-    // Laps (brief §3): c1, relays from e1, e2 and b2, the capture at b3,
+    // Laps (RULES.md §13): c1, relays from e1, e2 and b2, the capture at b3,
     // relays from a1 and d1: 7 laps, one capture of b4's 2 seeds.
     assert_eq!((rep.laps, rep.captures, rep.seeds_captured), (7, 1, 2));
     assert_eq!(rep.end, katro::engine::MoveEnd::EmptyHole);
 
     let example = |board: &str, expected: &str| {
         let mut pos = reference.start();
-        pos.board = brief_board(board);
+        pos.board = printed_board(board);
         reference.play(&mut pos, f1);
-        assert_eq!(pos.board, brief_board(expected), "from\n{board}");
+        assert_eq!(pos.board, printed_board(expected), "from\n{board}");
     };
     // A: f4 is empty, so no capture; relays from f2 and d2, ends in b2.
     example(
@@ -1168,12 +803,12 @@ fn reference_plays_the_briefs_worked_examples() {
 
 /// The smallest case of the engine bug the differential test found: a
 /// relay cycle that repeats after 5 laps, under a lap limit of 30.
-/// Worked by hand from the brief: South a1=1 b1=2, North a2=1; South plays
+/// Worked by hand from RULES.md: South a1=1 b1=2, North a2=1; South plays
 /// a1. Lap 1 sows b1 (3), no victim in b2: relay 3 a1 b1 a1 (lap 2); a1
 /// held 1, a2 is occupied: capture 1 + 2 (lap 3) b1 a1 b1; North is empty
 /// now, so b1 (3) relays: a1 b1 a1 (lap 4), a1 (3) relays: b1 a1 b1 (lap 5)
 /// and b1 holds 3 with a1 at 1: the state that started lap 4 again. The
-/// move is endless (brief §6): the lap limit is only a last resort.
+/// move is endless (RULES.md §8): the lap limit is only a last resort.
 #[test]
 fn short_relay_cycle_is_endless_not_lap_limit() {
     // Played out: under the default game_end the capture of a2, North's

@@ -215,6 +215,19 @@ proptest! {
         check_game(&rules, &mut Choices::new(game)).map_err(TestCaseError::fail)?;
     }
 
+    /// Random valid settings: the engine and the plain reference
+    /// implementation play the same games move by move (the property-test
+    /// twin of the `engine_vs_reference` fuzz target).
+    #[test]
+    fn random_rules_play_as_the_reference_does(
+        settings in prop::collection::vec(any::<u64>(), 0..320),
+        seed in any::<u64>(),
+    ) {
+        let rules = generated(settings);
+        katro::reference::compare::run_variant(&rules, 1, 200, seed)
+            .map_err(TestCaseError::fail)?;
+    }
+
     /// The parser never panics on damaged preset files; what it refuses it
     /// refuses with a well-formed error, and what it accepts round-trips.
     #[test]

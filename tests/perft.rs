@@ -10,7 +10,7 @@
 //! hand-checked numbers below are asserted separately, so blessing cannot
 //! change them silently. The canonical presets are also cross-checked at
 //! depths 1 to 3 against a second, deliberately naive implementation of the
-//! brief's rules written here (seed-by-seed sowing, no tables).
+//! RULES.md's rules written here (seed-by-seed sowing, no tables).
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -131,7 +131,7 @@ fn every_preset_has_a_perft_depth() {
 //
 // katro-6x6: South's outermost non-empty row is row 1, six holes of 2: six
 // moves. The six resulting boards are worked out seed by seed in
-// tests/rules_examples.rs (`brief_opening_c1`, `every_opening_of_katro_6x6`)
+// tests/rules_examples.rs (`worked_opening_c1`, `every_opening_of_katro_6x6`)
 // and have six different rows 1: 6 positions, 6 paths. In each, South took
 // at most two holes of North's row 4 and never touched rows 5 and 6 (a
 // victim lies in the innermost non-empty row, and row 4 still holds seeds),
@@ -221,8 +221,8 @@ fn katra_boaoaka_ludii() {
 }
 
 // ---------------------------------------------------------------------------
-// A second implementation of the canonical rules (brief §1, §2), written
-// from the brief's text alone: boards as plain vectors, circuits built hole
+// A second implementation of the canonical rules (RULES.md §2–§6), written
+// from RULES.md's text alone: boards as plain vectors, circuits built hole
 // by hole, one seed dropped at a time.
 
 struct Naive {

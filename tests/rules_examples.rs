@@ -1,11 +1,11 @@
-//! Golden tests: the worked examples of the rules brief (section 3) and at
+//! Golden tests: the worked examples of RULES.md §13 and at
 //! least one hand-worked case for every value of every rule setting.
 //!
 //! Every expected board and report below was worked out by hand from the
-//! rules brief, seed by seed, in the comment above it; none was copied from
-//! the engine's output. Boards are written as in the brief: row R on top.
+//! RULES.md, seed by seed, in the comment above it; none was copied from
+//! the engine's output. Boards are written as in RULES.md §13: row R on top.
 //!
-//! Circuits used below (brief §2):
+//! Circuits used below (RULES.md §2):
 //! - 6×6 South: a1 b1 c1 d1 e1 f1, f2 e2 d2 c2 b2 a2, a3 b3 c3 d3 e3 f3, a1 …
 //!   North: f6 … a6, a5 … f5, f4 … a4, f6 …
 //! - 4×4 South: a1 b1 c1 d1, d2 c2 b2 a2, a1 …   North: d4 c4 b4 a4, a3 b3 c3 d3, d4 …
@@ -14,7 +14,7 @@
 // The reference is used only to check this file's goldens; most of it is
 // for tests/differential.rs.
 #[allow(dead_code)]
-mod reference;
+use katro::reference;
 
 use katro::engine::{Dir, MoveEnd, MoveReport, Player, Position, Status};
 use katro::notation::{board_text, move_name, parse_board_text, parse_move};
@@ -33,7 +33,7 @@ fn shipped(name: &str) -> Rules {
     preset(name).unwrap_or_else(|| panic!("no preset {name}"))
 }
 
-/// A position from a board printed as in the brief, with no direction fixed
+/// A position from a board printed as in RULES.md §13, with no direction fixed
 /// and no plies played.
 fn at(rules: &Rules, board: &str, to_move: Player) -> Position {
     at_ply(rules, board, to_move, 0)
@@ -54,7 +54,7 @@ fn legal(rules: &Rules, pos: &Position) -> Vec<String> {
         .collect()
 }
 
-/// Plays a move written in the brief's notation; it must be legal.
+/// Plays a move written in RULES.md's notation; it must be legal.
 fn play(rules: &Rules, pos: &Position, mv: &str) -> (Position, MoveReport) {
     let m = parse_move(rules, mv).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(move_name(rules, m), mv, "notation round trip");
@@ -129,10 +129,10 @@ fn report(
 }
 
 // ---------------------------------------------------------------------------
-// Brief §3: the opening c1, with the exact board printed in the brief.
+// RULES.md §13: the opening c1, with the exact board printed there.
 
 #[test]
-fn brief_opening_c1() {
+fn worked_opening_c1() {
     let rules = shipped("katro-6x6");
     let start = rules.start();
     // Six legal first moves: South's outermost non-empty row is row 1, full.
@@ -232,7 +232,7 @@ fn every_opening_of_katro_6x6() {
 // seed falls into f2, now 2, in South's innermost non-empty row (row 2).
 
 #[test]
-fn brief_priority_example_a() {
+fn priority_example_a() {
     let rules = shipped("katro-6x6");
     let pos = at(
         &rules,
@@ -263,7 +263,7 @@ fn brief_priority_example_a() {
 }
 
 #[test]
-fn brief_priority_example_b() {
+fn priority_example_b() {
     let rules = shipped("katro-6x6");
     let pos = at(
         &rules,
@@ -292,7 +292,7 @@ fn brief_priority_example_b() {
 }
 
 #[test]
-fn brief_priority_example_c() {
+fn priority_example_c() {
     let rules = shipped("katro-6x6");
     let pos = at(
         &rules,
@@ -320,7 +320,7 @@ fn brief_priority_example_c() {
     assert_eq!(r, report(3, 0, 0, 5, MoveEnd::EmptyHole));
 }
 
-/// The brief's opening seen from North: North's circuit is South's turned
+/// RULES.md §13's opening seen from North: North's circuit is South's turned
 /// through 180 degrees, so North's d6 (c1 turned) gives the turned board.
 #[test]
 fn north_plays_the_turned_opening() {
@@ -338,7 +338,7 @@ fn north_plays_the_turned_opening() {
     // North's circuit: f6 e6 d6 c6 b6 a6, a5 … f5, f4 … a4. d6 lifts 2: c6
     // b6; relay 3 b6: a6 a5 b5; relay 3 b5: c5 d5 e5; relay 3 e5: f5 f4 e4;
     // e4 takes e3 (2): 5 from e4: d4 c4 b4 a4 f6; relay 3 f6: e6 d6 c6;
-    // relay 4 c6: b6 a6 a5 b5, b5 was empty. The brief's board turned.
+    // relay 4 c6: b6 a6 a5 b5, b5 was empty. RULES.md §13's board turned.
     let (after, r) = play(&rules, &pos, "d6");
     assert_board(
         &rules,
@@ -893,7 +893,7 @@ fn capturing_row_inner() {
 }
 
 // ---------------------------------------------------------------------------
-// victim. The position of the brief's example A: f2 (now 2) can capture;
+// victim. The position of RULES.md §13's example A: f2 (now 2) can capture;
 // North's row 4 holds b4=2 but f4 is empty; f5=3, f6=1.
 const EXAMPLE_A: &str = "
     6  1 0 0 0 0 1
@@ -906,7 +906,7 @@ const EXAMPLE_A: &str = "
 #[test]
 fn victim_innermost_row() {
     // Judged on the whole row: row 4 holds seeds, f4 is empty: no capture
-    // (the brief's example A, played above on the preset; here named).
+    // (RULES.md §13's example A, played above on the preset; here named).
     let rules = variant(6, 6, r#"victim = "innermost-row""#);
     let (after, r) = play(&rules, &at(&rules, EXAMPLE_A, Player::South), "f1");
     assert_board(
@@ -985,7 +985,7 @@ fn victim_whole_column() {
 }
 
 // ---------------------------------------------------------------------------
-// min_victim_seeds: the brief's example B (victim f5 holds 3).
+// min_victim_seeds: RULES.md §13's example B (victim f5 holds 3).
 const EXAMPLE_B: &str = "
     6  1 0 0 0 0 1
     5  0 0 0 0 0 3

@@ -74,7 +74,7 @@ pub fn wins(rules: &Rules, a: &AgentSpec, b: &AgentSpec, games: u64, seed: u64) 
 
 /// On a 4×4 board with canonical capture rules: South holds a1 = 1,
 /// b1 = 1, North only b3 = 1, South to move at ply 0. Worked by hand from
-/// the rules brief §1: South's `a1` drops its seed in b1 (now 2), in
+/// RULES.md §11 (the canonical rules): South's `a1` drops its seed in b1 (now 2), in
 /// South's innermost non-empty row (row 2 is empty); North's inner row
 /// holds seeds, so the victim is b3 (1 seed): 1 + 2 = 3 seeds are sown
 /// c1 d1 d2, d2 was empty, the move ends, and North, with no seed left,

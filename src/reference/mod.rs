@@ -1,10 +1,12 @@
 //! A second, deliberately plain implementation of the Katro rules, used only
-//! to check the engine (`tests/differential.rs`).
+//! to check the engine: the oracle of `tests/differential.rs` and of the
+//! `engine_vs_reference` fuzz target, through [`compare`]. Read it beside
+//! docs/RULES.md to check the rules: it follows that document's order.
 //!
-//! It was written from the rules brief (`katro-rules-brief.md`), docs/RULES.md
+//! It was written from docs/RULES.md
 //! and the meanings documented on each setting value in `src/rules.rs`,
 //! without reading `src/engine.rs`, so that a misreading of the rules in one
-//! is unlikely to be repeated in the other. Where the brief is silent it follows
+//! is unlikely to be repeated in the other. Where it is silent it follows
 //! the project's stated conventions (listed where they are used below).
 //!
 //! Speed does not matter here: the board is a `Vec<Vec<u32>>` indexed
@@ -13,8 +15,10 @@
 
 use std::collections::HashSet;
 
-use katro::engine::{Dir, Move, MoveEnd, Player, Status};
-use katro::rules::{
+pub mod compare;
+
+use crate::engine::{Dir, Move, MoveEnd, Player, Status};
+use crate::rules::{
     BackwardCircuit, CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, EndlessMove,
     GameEnd, LoneSeed, LoneSeedStep, Relay, Settings, Singletons, StartRule, StepSowing,
     VictimRule,
@@ -35,7 +39,7 @@ pub enum Ended {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pos {
-    /// `board[row][col]`, row 0 is the brief's row 1.
+    /// `board[row][col]`, row 0 is RULES.md's row 1.
     pub board: Vec<Vec<u32>>,
     pub to_move: usize,
     pub fixed_dir: [Option<Dir>; 2],
@@ -94,7 +98,7 @@ impl Reference {
         let cols = s.holes;
         let depths = rows / 2;
         // South: row 1 from a to the last column, row 2 back, and so on
-        // (brief §2). North's circuit is South's turned through 180 degrees.
+        // (RULES.md §2). North's circuit is South's turned through 180 degrees.
         let mut south = Vec::new();
         for d in 0..depths {
             for k in 0..cols {
@@ -300,7 +304,7 @@ impl Reference {
 
     /// Every step the `lone_seed` shape allows, offered or not: the
     /// mover's whole side holds one seed, not in the inner row, and it may
-    /// step one row deeper (brief §4, docs/RULES.md §7).
+    /// step one row deeper (RULES.md §7).
     fn lone_steps(&self, pos: &Pos) -> Vec<((usize, usize), (usize, usize))> {
         let p = pos.to_move;
         let mut steps = Vec::new();
@@ -372,7 +376,7 @@ impl Reference {
             Some(Ended::EndlessLost(w)) => return Status::Won(player(w)),
             None => {}
         }
-        // No legal move on your turn: you lose (brief §1, "End").
+        // No legal move on your turn: you lose (RULES.md §9).
         if self.candidate_moves(pos).is_empty() {
             return Status::Won(player(1 - pos.to_move));
         }
