@@ -1519,7 +1519,7 @@ fn ply_limit_does_not_hide_a_win() {
 // position, then one or more decisions with the exact board, report,
 // player to move, plies, status and legal moves after each. Every one is
 // run on the engine by its own test and, all together, on the independent
-// reference implementation (tests/reference) by
+// reference implementation (src/reference) by
 // `goldens_hold_on_the_reference`, so a golden that the reference does
 // not play as written by hand fails even while the engine is wrong.
 //
