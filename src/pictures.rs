@@ -72,7 +72,7 @@ pub fn write_report_titled(dir: &Path, name: Option<&str>) -> Result<Vec<String>
     })?;
     let mut written = Vec::new();
     for c in &report.charts {
-        debug_assert!(katro::report::CHART_FILES.contains(&c.file.as_str()));
+        debug_assert!(katro::report::is_chart_file(&c.file));
         let marked = format!("<!-- {} -->\n{}", katro::report::GENERATOR, c.svg);
         put(&plots, &c.file, marked.as_bytes())?;
         written.push(format!("plots/{}", c.file));
@@ -140,11 +140,28 @@ pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
             "{dir}: not a folder: give a results folder"
         )));
     }
-    let targets = std::iter::once("report.html".to_string()).chain(
-        katro::report::CHART_FILES
-            .iter()
-            .map(|f| format!("plots/{f}")),
-    );
+    // The page and every chart a report may write: the fixed ones, and the
+    // sweep charts already there.
+    let sweeps: Vec<String> = fs::read_dir(path.join("plots"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| katro::report::is_chart_file(n))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut targets = vec!["report.html".to_string()];
+    for f in katro::report::CHART_FILES
+        .iter()
+        .map(|f| f.to_string())
+        .chain(sweeps)
+    {
+        let t = format!("plots/{f}");
+        if !targets.contains(&t) {
+            targets.push(t);
+        }
+    }
     let mut foreign = Vec::new();
     for t in targets {
         if let Some(bytes) = read_optional(&path.join(&t))? {

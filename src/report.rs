@@ -118,8 +118,19 @@ pub struct Inputs<'a> {
 /// report overwrites its own files and refuses anyone else's.
 pub const GENERATOR: &str = "katro report";
 
-/// Every chart file a report may write under `plots/`.
+/// Every chart file a report may write under `plots/`, besides one
+/// `sweep-KEY.svg` per swept setting ([`is_chart_file`]).
 pub const CHART_FILES: [&str; 3] = ["win-rate.svg", "lengths.svg", "comparison.svg"];
+
+/// Whether `name` (a file under `plots/`) is one a report writes.
+pub fn is_chart_file(name: &str) -> bool {
+    CHART_FILES.contains(&name)
+        || name.strip_prefix("sweep-").is_some_and(|k| {
+            k.strip_suffix(".svg").is_some_and(|k| {
+                !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+            })
+        })
+}
 
 /// One chart: `plots/FILE` and the same SVG inline in the page.
 pub struct Chart {
@@ -232,8 +243,245 @@ pub fn build(inputs: &Inputs) -> Result<Report, String> {
     if let Some(c) = comparison.as_ref().filter(|c| !c.is_empty()) {
         charts.push(comparison_chart(c)?);
     }
+    charts.extend(sweep_charts(&summary)?);
     let html = page(inputs.title, &summary, &charts);
     Ok(Report { html, charts })
+}
+
+// ---------------------------------------------------------------------------
+// Sweeps
+
+/// The board keys and rule settings, in the order of `Settings`: the tidy
+/// columns of summary.csv (docs/OUTPUTS.md) that a sweep varies.
+fn setting_columns() -> Vec<String> {
+    match serde_json::to_value(crate::rules::Settings::canonical()) {
+        Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The settings whose column takes two or more values across the rows:
+/// what the experiment swept (a hand-made list of variants that differ in
+/// a setting is drawn the same way).
+fn swept_keys(s: &Table) -> Vec<String> {
+    setting_columns()
+        .into_iter()
+        .filter(|k| s.has(k))
+        .filter(|k| {
+            let mut seen: Vec<&str> = Vec::new();
+            for r in 0..s.len() {
+                let v = s.text(r, k);
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+            }
+            seen.len() > 1
+        })
+        .collect()
+}
+
+/// A swept key's values in plotting order: numerically when every value is
+/// a number, else in the order the rows give them.
+fn sweep_values(s: &Table, key: &str) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    for r in 0..s.len() {
+        let v = s.text(r, key).to_string();
+        if !values.contains(&v) {
+            values.push(v);
+        }
+    }
+    if values.iter().all(|v| v.parse::<f64>().is_ok()) {
+        values.sort_by(|a, b| {
+            a.parse::<f64>()
+                .unwrap()
+                .total_cmp(&b.parse::<f64>().unwrap())
+        });
+    }
+    values
+}
+
+/// One chart per swept setting: the first-player win rate among decided
+/// games with its 95% interval, the share of games decided and the mean
+/// length, against the setting's value; one line per matchup and values
+/// of the other swept settings.
+fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
+    let keys = swept_keys(s);
+    let mut charts = Vec::new();
+    for key in &keys {
+        let values = sweep_values(s, key);
+        let others: Vec<&String> = keys.iter().filter(|k| *k != key).collect();
+        // Series: the matchup, then the other swept values, in row order.
+        let mut series: Vec<(String, Vec<usize>)> = Vec::new();
+        for r in 0..s.len() {
+            let mut label = format!("{} vs {}", s.text(r, "p1"), s.text(r, "p2"));
+            if s.has("opening_plies") && !matches!(s.text(r, "opening_plies"), "" | "0") {
+                label.push_str(&format!(" +open{}", s.text(r, "opening_plies")));
+            }
+            for o in &others {
+                label.push_str(&format!(", {o}={}", s.text(r, o)));
+            }
+            match series.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, rows)) => rows.push(r),
+                None => series.push((label, vec![r])),
+            }
+        }
+        let x_of = |r: usize| values.iter().position(|v| v == s.text(r, key)).unwrap_or(0);
+        let legend_height = 20 * series.len() as u32;
+        let mut svg = String::new();
+        {
+            let root =
+                SVGBackend::with_string(&mut svg, (1100, 420 + legend_height)).into_drawing_area();
+            root.fill(&WHITE).map_err(drawing)?;
+            let (plots, key_area) = root.split_vertically(400);
+            let panels = plots.split_evenly((1, 3));
+            let metrics: [(&str, &str, Option<[&str; 2]>); 3] = [
+                (
+                    "p1_win_rate",
+                    "player 1's wins / decided games (fraction)",
+                    Some(["p1_win_rate_low", "p1_win_rate_high"]),
+                ),
+                ("completion", "decided games / games (fraction)", None),
+                ("length_mean", "mean game length (plies)", None),
+            ];
+            for (panel, (col, desc, whiskers)) in panels.iter().zip(metrics) {
+                let mut points: Vec<(usize, usize, f64, Option<(f64, f64)>)> = Vec::new();
+                let mut top: f64 = 0.0;
+                for (i, (_, rows)) in series.iter().enumerate() {
+                    for &r in rows {
+                        let Some(v) = s.num(r, col)? else { continue };
+                        let w = match whiskers {
+                            Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
+                                (Some(a), Some(b)) => Some((a, b)),
+                                _ => None,
+                            },
+                            None => None,
+                        };
+                        top = top.max(w.map_or(v, |(_, b)| b.max(v)));
+                        points.push((i, x_of(r), v, w));
+                    }
+                }
+                let y = if col == "length_mean" {
+                    0.0..(top * 1.1).max(1.0)
+                } else {
+                    0.0..1.0
+                };
+                let mut chart = ChartBuilder::on(panel)
+                    .caption(col, ("sans-serif", 16))
+                    .margin(10)
+                    .x_label_area_size(40)
+                    .y_label_area_size(50)
+                    .build_cartesian_2d((0..values.len().saturating_sub(1)).into_segmented(), y)
+                    .map_err(drawing)?;
+                chart
+                    .configure_mesh()
+                    .x_labels(values.len())
+                    .x_label_formatter(&|v: &SegmentValue<usize>| match v {
+                        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                            values.get(*i).cloned().unwrap_or_default()
+                        }
+                        SegmentValue::Last => String::new(),
+                    })
+                    .x_desc(key.as_str())
+                    .y_desc(desc)
+                    .draw()
+                    .map_err(drawing)?;
+                if col == "p1_win_rate" {
+                    chart
+                        .draw_series(LineSeries::new(
+                            [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
+                            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+                        ))
+                        .map_err(drawing)?;
+                }
+                for (i, _) in series.iter().enumerate() {
+                    let c = colour(i);
+                    let mut line: Vec<(SegmentValue<usize>, f64)> = points
+                        .iter()
+                        .filter(|p| p.0 == i)
+                        .map(|p| (SegmentValue::CenterOf(p.1), p.2))
+                        .collect();
+                    line.sort_by_key(|p| match p.0 {
+                        SegmentValue::CenterOf(x) => x,
+                        _ => 0,
+                    });
+                    chart
+                        .draw_series(LineSeries::new(line.iter().cloned(), c.stroke_width(2)))
+                        .map_err(drawing)?;
+                    chart
+                        .draw_series(
+                            line.iter()
+                                .map(|(x, v)| Circle::new((x.clone(), *v), 4, c.filled())),
+                        )
+                        .map_err(drawing)?;
+                    chart
+                        .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
+                            p.3.map(|(lo, hi)| {
+                                ErrorBar::new_vertical(
+                                    SegmentValue::CenterOf(p.1),
+                                    lo,
+                                    p.2,
+                                    hi,
+                                    c.stroke_width(1),
+                                    8,
+                                )
+                            })
+                        }))
+                        .map_err(drawing)?;
+                }
+            }
+            for (i, (label, _)) in series.iter().enumerate() {
+                let y = 5 + 20 * i as i32;
+                key_area
+                    .draw(&PathElement::new(
+                        [(60, y + 7), (90, y + 7)],
+                        colour(i).stroke_width(2),
+                    ))
+                    .map_err(drawing)?;
+                key_area
+                    .draw(&Text::new(label.clone(), (100, y), ("sans-serif", 14)))
+                    .map_err(drawing)?;
+            }
+            root.present().map_err(drawing)?;
+        }
+        let mut cols: Vec<&str> = vec!["variant", "p1", "p2"];
+        cols.push(key.as_str());
+        cols.extend([
+            "games",
+            "decided",
+            "p1_win_rate",
+            "p1_win_rate_low",
+            "p1_win_rate_high",
+            "completion",
+            "length_mean",
+        ]);
+        let table = numbers_table(s, "summary.csv", &cols);
+        charts.push(Chart {
+            file: format!("sweep-{key}.svg"),
+            title: format!("Against the swept setting `{key}`"),
+            svg,
+            caption: format!(
+                "Each metric of summary.csv against `{key}` (its tidy column), one line per \
+                 matchup{}: left, player 1's share of the decided games (p1_win_rate) with its \
+                 95% Wilson interval, the grey line at 0.5; middle, the share of games decided \
+                 (completion); right, the mean length in plies (length_mean). A value with no \
+                 decided game has no win-rate mark.",
+                if others.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " and value of the other swept setting(s) ({})",
+                        others
+                            .iter()
+                            .map(|o| o.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            ),
+            table,
+        });
+    }
+    Ok(charts)
 }
 
 // ---------------------------------------------------------------------------
@@ -976,6 +1224,67 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         ));
         assert!(r.html.contains("katro(rows=6)"));
         assert!(r.charts.iter().all(|c| c.svg.starts_with("<svg")));
+    }
+
+    #[test]
+    fn a_swept_setting_gets_a_chart_against_its_values() {
+        // Tidy columns: holes swept 3, 8, 4 (drawn in numeric order), seeds
+        // swept too, start the same in every row (not swept).
+        let mut text = String::from(
+            "variant,rules,p1,p2,opening_plies,rows,holes,seeds,start,games,p1_wins,p2_wins,\
+             undecided_ply_limit,undecided_endless_move,undecided_lap_limit,decided,p1_win_rate,\
+             p1_win_rate_low,p1_win_rate_high,completion,length_mean,length_min,length_p10,\
+             length_p50,length_p90,length_max\n",
+        );
+        for (holes, seeds) in [(3, 1), (8, 1), (4, 1), (3, 2), (8, 2), (4, 2)] {
+            for p2 in ["random", "greedy"] {
+                text.push_str(&format!(
+                    "v{holes}s{seeds},\"katro(holes={holes})\",random,{p2},0,4,{holes},{seeds},\
+                     outermost-non-empty,10,5,5,0,0,0,10,0.500000,0.237,0.763,1.000000,\
+                     {holes}.500000,1,2,3,4,5\n"
+                ));
+            }
+        }
+        let r = build(&Inputs {
+            summary: text.as_bytes(),
+            comparison: None,
+            lengths: None,
+            title: "t",
+        })
+        .unwrap();
+        let files: Vec<&str> = r.charts.iter().map(|c| c.file.as_str()).collect();
+        assert_eq!(
+            files,
+            [
+                "win-rate.svg",
+                "lengths.svg",
+                "sweep-holes.svg",
+                "sweep-seeds.svg"
+            ]
+        );
+        let holes = &r.charts[2];
+        // The SVG's texts, in drawing order.
+        let texts: Vec<&str> = holes
+            .svg
+            .split("</text>")
+            .filter_map(|t| t.rsplit_once('>').map(|(_, x)| x.trim()))
+            .collect();
+        // Values in numeric order on the axis, a line per matchup and seeds.
+        let at = |v: &str| texts.iter().position(|t| *t == v).unwrap();
+        assert!(at("3") < at("4") && at("4") < at("8"), "axis order: {texts:?}");
+        assert!(texts.contains(&"random vs greedy, seeds=2"), "{texts:?}");
+        assert!(holes.caption.contains("other swept setting(s) (seeds)"));
+        assert!(holes.table.contains("data-col=\"holes\">8</td>"));
+        assert!(is_chart_file("sweep-holes.svg") && !is_chart_file("sweep-../x.svg"));
+        // Nothing swept: no sweep chart.
+        let r = build(&Inputs {
+            summary: SUMMARY.as_bytes(),
+            comparison: None,
+            lengths: None,
+            title: "t",
+        })
+        .unwrap();
+        assert!(r.charts.iter().all(|c| !c.file.starts_with("sweep-")));
     }
 
     #[test]
