@@ -300,6 +300,9 @@ fn sweep_values(s: &Table, key: &str) -> Vec<String> {
     values
 }
 
+/// A mark of a sweep chart: series, value index, the metric, its interval.
+type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
+
 /// One chart per swept setting: the first-player win rate among decided
 /// games with its 95% interval, the share of games decided and the mean
 /// length, against the setting's value; one line per matchup and values
@@ -344,7 +347,7 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
                 ("length_mean", "mean game length (plies)", None),
             ];
             for (panel, (col, desc, whiskers)) in panels.iter().zip(metrics) {
-                let mut points: Vec<(usize, usize, f64, Option<(f64, f64)>)> = Vec::new();
+                let mut points: Vec<SweepPoint> = Vec::new();
                 let mut top: f64 = 0.0;
                 for (i, (_, rows)) in series.iter().enumerate() {
                     for &r in rows {
