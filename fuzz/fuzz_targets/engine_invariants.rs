@@ -4,23 +4,14 @@
 
 #![no_main]
 
+#[path = "input.rs"]
+mod input;
+
+use input::Input;
 use katro::Rules;
-use katro::checks::{Draw, check_game, check_rules, draw_settings};
+use katro::checks::{check_game, check_rules, draw_settings};
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-
-/// The fuzzer's bytes as choices. `int_in_range` takes only the bytes a
-/// range needs, and gives its low end once they run out.
-struct Input<'a>(Unstructured<'a>);
-
-impl Draw for Input<'_> {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0.int_in_range(0..=n - 1).unwrap_or(0)
-    }
-    fn exhausted(&self) -> bool {
-        self.0.is_empty()
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(Unstructured::new(data));

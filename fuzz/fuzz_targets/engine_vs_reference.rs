@@ -6,23 +6,15 @@
 
 #![no_main]
 
+#[path = "input.rs"]
+mod input;
+
+use input::Input;
 use katro::Rules;
 use katro::checks::{Draw, draw_settings};
 use katro::reference::compare::run_variant;
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-
-/// The fuzzer's bytes as choices, as in `engine_invariants`.
-struct Input<'a>(Unstructured<'a>);
-
-impl Draw for Input<'_> {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0.int_in_range(0..=n - 1).unwrap_or(0)
-    }
-    fn exhausted(&self) -> bool {
-        self.0.is_empty()
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(Unstructured::new(data));
