@@ -24,7 +24,7 @@ use katro::partial::{
 use katro::report::lengths_csv;
 use katro::rules::parse_variant;
 use katro::runner::{
-    self, Cell, GameRow, Layout, NoCheckpoint, Part, Progress, Quiet, Rows, Stop, Work, merge_parts,
+    self, Cell, GameRow, Layout, NoCheckpoint, Part, Progress, Rows, Stop, Work, merge_parts,
 };
 use katro::schema::top_level_keys;
 use katro::stats::Aggregate;
@@ -67,23 +67,132 @@ fn progress_bar() -> Option<Bar> {
     Some(Bar(bar))
 }
 
-/// Plays `work` with a progress bar when stderr is a terminal.
+/// Progress as a line on stderr every `every`, for runs whose stderr is a
+/// log file (SLURM, `nohup`): a bar would write nothing readable there.
+#[derive(Default)]
+struct Lines {
+    state: std::sync::Mutex<LineState>,
+}
+
+#[derive(Default)]
+struct LineState {
+    total: u64,
+    done: u64,
+    /// Games done before this session (a resumed checkpoint): the runner's
+    /// first `advance` reports them, and the rate leaves them out.
+    before: Option<u64>,
+    finished: bool,
+}
+
+impl Progress for Lines {
+    fn set_total(&self, games: u64) {
+        lock(&self.state).total = games;
+    }
+    fn advance(&self, games: u64) {
+        let mut s = lock(&self.state);
+        s.done += games;
+        if s.before.is_none() {
+            s.before = Some(s.done);
+        }
+    }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One progress line: games done of the total, the session's rate and the
+/// time left at that rate.
+fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64) -> String {
+    let pct = if total == 0 {
+        100.0
+    } else {
+        100.0 * done as f64 / total as f64
+    };
+    let rate = if seconds > 0.0 {
+        session_games as f64 / seconds
+    } else {
+        0.0
+    };
+    let left = if rate > 0.0 {
+        format!("{:.0} s left", total.saturating_sub(done) as f64 / rate)
+    } else {
+        "time left unknown".to_string()
+    };
+    format!("progress: {done}/{total} games ({pct:.1}%), {rate:.0} games/s, {left}")
+}
+
+/// How often a run whose stderr is not a terminal prints a progress line:
+/// `KATRO_PROGRESS_SECONDS`, 10 by default.
+fn progress_interval() -> Result<std::time::Duration, String> {
+    checkpoint::env_seconds(
+        "KATRO_PROGRESS_SECONDS",
+        10.0,
+        "give the seconds between progress lines",
+    )
+}
+
+/// Plays `work` with a progress bar when stderr is a terminal, else with a
+/// progress line every `every`.
 fn play(
     work: &Work,
     threads: usize,
     saver: &dyn runner::Checkpoint,
     resume: Option<runner::Resume>,
+    every: std::time::Duration,
 ) -> Result<runner::RunResult, String> {
-    let bar = progress_bar();
-    let progress: &dyn Progress = match &bar {
-        Some(b) => b,
-        None => &Quiet,
-    };
-    let result = runner::run(work, threads, progress, saver, resume);
-    if let Some(b) = &bar {
-        b.0.finish_and_clear();
+    if let Some(bar) = progress_bar() {
+        let result = runner::run(work, threads, &bar, saver, resume);
+        bar.0.finish_and_clear();
+        return result;
     }
-    result
+    let lines = Lines::default();
+    let wake = std::sync::Condvar::new();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let clock = Instant::now();
+            let mut s = lock(&lines.state);
+            loop {
+                // A zero interval would print without pause.
+                let pause = every.max(std::time::Duration::from_millis(10));
+                s = wake
+                    .wait_timeout(s, pause)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                if s.finished {
+                    return;
+                }
+                let session = s.done - s.before.unwrap_or(0);
+                eprintln!(
+                    "{}",
+                    progress_line(s.done, s.total, session, clock.elapsed().as_secs_f64())
+                );
+            }
+        });
+        let result = runner::run(work, threads, &lines, saver, resume);
+        lock(&lines.state).finished = true;
+        wake.notify_all();
+        result
+    })
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::progress_line;
+
+    #[test]
+    fn a_progress_line_gives_games_rate_and_time_left() {
+        // 300 of 1000 done, 200 of them in 4 s this session: 50 games/s,
+        // 700 left at 50/s = 14 s.
+        assert_eq!(
+            progress_line(300, 1000, 200, 4.0),
+            "progress: 300/1000 games (30.0%), 50 games/s, 14 s left"
+        );
+        assert_eq!(
+            progress_line(0, 10, 0, 0.0),
+            "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
+        );
+    }
 }
 
 fn now() -> String {
@@ -697,6 +806,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         }
     };
     let every = checkpoint::interval().map_err(Failure::input)?;
+    let progress_every = progress_interval().map_err(Failure::input)?;
     let id = Identity {
         experiment_hash: hash.clone(),
         name: exp.name.clone(),
@@ -727,8 +837,14 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     let threads = threads_or_all(a.threads);
     let start_time = now();
     let clock = Instant::now();
-    let result =
-        play(&work, threads, &saver, loaded.map(|(_, r)| r)).map_err(|e| interrupted(e, &saver))?;
+    let result = play(
+        &work,
+        threads,
+        &saver,
+        loaded.map(|(_, r)| r),
+        progress_every,
+    )
+    .map_err(|e| interrupted(e, &saver))?;
     let session_wall = clock.elapsed().as_secs_f64();
     let end_time = now();
 
@@ -1245,6 +1361,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let rules = load_variant(a.variant)?;
     let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
     let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
+    let progress_every = progress_interval().map_err(Failure::input)?;
     let cells = [Cell {
         rules: &rules,
         p1: &p1,
@@ -1284,7 +1401,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     };
     let start_time = now();
     let clock = Instant::now();
-    let result = play(&work, threads, &NoCheckpoint, None)
+    let result = play(&work, threads, &NoCheckpoint, None, progress_every)
         .map_err(|message| Failure { code: 1, message })?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
