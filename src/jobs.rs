@@ -176,25 +176,6 @@ fn play(
     })
 }
 
-#[cfg(test)]
-mod progress_tests {
-    use super::progress_line;
-
-    #[test]
-    fn a_progress_line_gives_games_rate_and_time_left() {
-        // 300 of 1000 done, 200 of them in 4 s this session: 50 games/s,
-        // 700 left at 50/s = 14 s.
-        assert_eq!(
-            progress_line(300, 1000, 200, 4.0),
-            "progress: 300/1000 games (30.0%), 50 games/s, 14 s left"
-        );
-        assert_eq!(
-            progress_line(0, 10, 0, 0.0),
-            "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
-        );
-    }
-}
-
 fn now() -> String {
     let d = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -1445,4 +1426,23 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
         ));
     }
     emit(&report)
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::progress_line;
+
+    #[test]
+    fn a_progress_line_gives_games_rate_and_time_left() {
+        // 300 of 1000 done, 200 of them in 4 s this session: 50 games/s,
+        // 700 left at 50/s = 14 s.
+        assert_eq!(
+            progress_line(300, 1000, 200, 4.0),
+            "progress: 300/1000 games (30.0%), 50 games/s, 14 s left"
+        );
+        assert_eq!(
+            progress_line(0, 10, 0, 0.0),
+            "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
+        );
+    }
 }
