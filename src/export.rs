@@ -39,7 +39,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-fn csv_bytes(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
+fn csv_bytes<H: AsRef<[u8]>>(header: &[H], rows: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
@@ -52,6 +52,93 @@ fn csv_bytes(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Ve
     w.into_inner().expect("writing to memory cannot fail")
 }
 
+/// One `(name, value)` pair per setting of a variant, in the order of
+/// [`Settings`]'s fields, for the tidy columns of summary.csv and
+/// games.csv. The settings are enumerated by serialising them, so a new
+/// setting gets its column without this code changing. A value is written
+/// as in a variant file; an absent one (`seeds` of a layout board) is
+/// empty; a layout is written as in the rules string, rows separated by
+/// `/`, holes by `.`.
+pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
+    struct Ordered(Vec<(String, serde_json::Value)>);
+    impl<'de> Deserialize<'de> for Ordered {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Ordered;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("the settings as a map")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Ordered, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some(entry) = map.next_entry()? {
+                        out.push(entry);
+                    }
+                    Ok(Ordered(out))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+    fn text(v: &serde_json::Value, sep: &[&str]) -> String {
+        use serde_json::Value;
+        match v {
+            Value::Null => String::new(),
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|i| text(i, sep.get(1..).unwrap_or(&[])))
+                .collect::<Vec<_>>()
+                .join(sep.first().copied().unwrap_or(".")),
+            other => other.to_string(),
+        }
+    }
+    // The struct serialises its fields in declaration order; reading the
+    // JSON back entry by entry keeps that order.
+    let json = serde_json::to_string(settings).expect("the settings serialise");
+    let Ordered(entries) = serde_json::from_str(&json).expect("the settings serialise as a map");
+    entries
+        .into_iter()
+        .map(|(k, v)| {
+            let value = text(&v, &["/", "."]);
+            (k, value)
+        })
+        .collect()
+}
+
+/// The names of the setting columns: every variant has the same settings,
+/// so the first cell's (or the canonical rules') names them all.
+fn setting_names(cells: &[Cell]) -> Vec<String> {
+    let settings = cells
+        .first()
+        .map_or_else(Settings::canonical, |c| c.rules.settings.clone());
+    setting_fields(&settings)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+fn setting_values(settings: &Settings) -> Vec<String> {
+    setting_fields(settings)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
+}
+
+/// `fixed` with the setting columns inserted after the column `after`.
+fn with_settings(fixed: &[&str], after: &str, settings: &[String]) -> Vec<String> {
+    let at = fixed.iter().position(|c| *c == after).map_or(0, |i| i + 1);
+    let mut out: Vec<String> = fixed[..at].iter().map(|s| s.to_string()).collect();
+    out.extend(settings.iter().cloned());
+    out.extend(fixed[at..].iter().map(|s| s.to_string()));
+    out
+}
+
+/// summary.csv's columns before and after the setting columns, which
+/// follow `rules`.
 pub const SUMMARY_COLUMNS: &[&str] = &[
     "variant",
     "rules",
@@ -91,14 +178,21 @@ pub const SUMMARY_COLUMNS: &[&str] = &[
     "seeds_sown_per_game",
 ];
 
+/// summary.csv's header: [`SUMMARY_COLUMNS`] with the setting columns of
+/// `cells` after `rules`.
+pub fn summary_header(cells: &[Cell]) -> Vec<String> {
+    with_settings(SUMMARY_COLUMNS, "rules", &setting_names(cells))
+}
+
 /// One row per cell, in the cells' order.
 pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
+    let header = summary_header(cells);
     let rows = cells.iter().zip(aggregates).map(|(c, a)| {
         let w = a.p1_win_rate();
         let (distinct, exact) = a.distinct_games();
-        vec![
-            c.rules.name.clone(),
-            c.rules.canonical_string(),
+        let mut row = vec![c.rules.name.clone(), c.rules.canonical_string()];
+        row.extend(setting_values(&c.rules.settings));
+        row.extend([
             c.p1.to_string(),
             c.p2.to_string(),
             c.opening_plies.to_string(),
@@ -133,11 +227,15 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
             float(a.branching()),
             float(a.choice_share()),
             float(a.per_game(a.seeds_sown)),
-        ]
+        ]);
+        row
     });
-    csv_bytes(SUMMARY_COLUMNS, rows)
+    csv_bytes(&header, rows)
 }
 
+/// games.csv's columns before and after the setting columns, which
+/// follow `variant` (the settings include `ply_limit` and `lap_limit`,
+/// which `katro replay` needs).
 pub const GAMES_COLUMNS: &[&str] = &[
     "variant",
     "p1",
@@ -153,17 +251,20 @@ pub const GAMES_COLUMNS: &[&str] = &[
     "seeds_captured_p2",
     "laps",
     "max_laps_in_move",
-    "ply_limit",
-    "lap_limit",
 ];
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
 /// the game's moves in the brief's notation, separated by spaces.
 pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
-    let mut header = GAMES_COLUMNS.to_vec();
+    let mut header = with_settings(GAMES_COLUMNS, "variant", &setting_names(cells));
     if moves {
-        header.push("moves");
+        header.push("moves".to_string());
     }
+    // Each cell's setting fields once, not once per game.
+    let settings: Vec<Vec<String>> = cells
+        .iter()
+        .map(|c| setting_values(&c.rules.settings))
+        .collect();
     let labels: Vec<[String; 2]> = cells
         .iter()
         .map(|c| [c.p1.to_string(), c.p2.to_string()])
@@ -171,8 +272,12 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
         let g = &r.record;
-        let mut row = vec![
-            c.rules.name.clone(),
+        let mut row = vec![c.rules.name.clone()];
+        // The limits the game was played under, the experiment's overrides
+        // applied, are among the settings: `katro replay` needs them to
+        // reproduce the status of a game they stopped.
+        row.extend(settings[r.cell].iter().cloned());
+        row.extend([
             labels[r.cell][0].clone(),
             labels[r.cell][1].clone(),
             r.game.to_string(),
@@ -186,12 +291,7 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
             g.seeds_captured[1].to_string(),
             g.laps.to_string(),
             g.max_laps_in_move.to_string(),
-            // The limits the game was played under, the experiment's
-            // overrides applied: `katro replay` needs them to reproduce
-            // the status of a game they stopped.
-            c.rules.settings.ply_limit.to_string(),
-            c.rules.settings.lap_limit.to_string(),
-        ];
+        ]);
         if moves {
             let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();
             row.push(names.join(" "));
@@ -613,6 +713,44 @@ mod tests {
         a
     }
 
+    /// The rule settings of the presets used here after the board keys, as
+    /// written by hand from the canonical rules (docs/RULES.md).
+    const SETTING_NAMES: &str = "start,singletons,direction,backward_circuit,relay,\
+        capture_trigger,capturing_row,victim,min_victim_seeds,min_victim_seeds_after_empty,\
+        empty_landing_refusal,lone_seed,lone_seed_step,step_sowing,game_end,endless_move,\
+        ply_limit,lap_limit";
+    const RULES_DEFAULT: &str = "outermost-non-empty,allowed,forward,reversed,occupied,\
+        occupied,innermost-non-empty,innermost-row,1,1,below-minimum,none,always,forward,\
+        opponent-empty,undecided,5000,10000000";
+
+    #[test]
+    fn setting_fields_follow_the_settings_and_write_layouts_like_the_rules_string() {
+        let rules = crate::rules::parse_variant(
+            "t.toml",
+            "name = \"t\"\n[board]\nrows = 2\nholes = 3\nlayout = [[1, 3, 0], [0, 1, 12]]\n\
+             [rules]\nply_limit = 77\n",
+            "t",
+        )
+        .unwrap();
+        let fields = setting_fields(&rules.settings);
+        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names.join(","),
+            format!("rows,holes,seeds,layout,{SETTING_NAMES}")
+        );
+        let values: Vec<&str> = fields.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(&values[..4], ["2", "3", "", "1.3.0/0.1.12"]);
+        assert_eq!(
+            values[names.iter().position(|&n| n == "ply_limit").unwrap()],
+            "77"
+        );
+        assert!(
+            rules
+                .canonical_string()
+                .contains(&format!("layout={}", values[3]))
+        );
+    }
+
     #[test]
     fn summary_bytes_snapshot() {
         let (rules, a) = fixture();
@@ -633,7 +771,7 @@ mod tests {
         // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
         // sown 500/4 = 125.
         let first = format!(
-            "katro-4x4,\"{}\",random,greedy,0,4,4,true,2,1,1,0,0,3,\
+            "katro-4x4,\"{}\",4,4,2,,{RULES_DEFAULT},random,greedy,0,4,4,true,2,1,1,0,0,3,\
              0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
              25.000000,12.909944,10,10,20,40,40,2.000000,20,\
              1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
@@ -644,16 +782,18 @@ mod tests {
         // 200 / 100 plies, longest move 25, branching 300/100, choice
         // turns 50/100, sown 500/2.
         let second = format!(
-            "katro-6x3,\"{}\",greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
+            "katro-6x3,\"{}\",6,3,2,,{RULES_DEFAULT},greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
              ,,,,,0.000000,\
              50.000000,0.000000,50,50,50,50,50,2.000000,25,\
              0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
             other.canonical_string()
         );
-        assert_eq!(
-            got,
-            format!("{}\n{first}{second}", SUMMARY_COLUMNS.join(","))
+        let header = SUMMARY_COLUMNS.join(",").replacen(
+            "rules,",
+            &format!("rules,rows,holes,seeds,layout,{SETTING_NAMES},"),
+            1,
         );
+        assert_eq!(got, format!("{header}\n{first}{second}"));
     }
 
     #[test]
@@ -759,8 +899,12 @@ mod tests {
         assert_eq!(
             got,
             format!(
-                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,5000,10000000,a1 c6 b1\n",
-                GAMES_COLUMNS.join(",")
+                "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                GAMES_COLUMNS.join(",").replacen(
+                    "variant,",
+                    &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),
+                    1
+                )
             )
         );
     }
