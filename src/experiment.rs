@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
+use crate::export::Compare;
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
     preset, preset_names, ranged,
@@ -32,6 +33,8 @@ pub struct Experiment {
     pub moves_in_rows: bool,
     /// The output folder as written in the file, if it names one.
     pub output: Option<String>,
+    /// What comparison.csv compares: `baseline` or `compare`.
+    pub compare: Compare,
 }
 
 /// A variant with the experiment's limit overrides applied.
@@ -106,6 +109,22 @@ impl Experiment {
         }
     }
 
+    /// The run's fingerprint ([`crate::partial::fingerprint`]), which also
+    /// covers what comparison.csv compares when that is not the default,
+    /// so the fingerprints of experiments without `baseline` or `compare`
+    /// are unchanged.
+    pub fn fingerprint(&self) -> String {
+        let cells = self.cells();
+        let base = crate::partial::fingerprint(&self.name, self.seed, self.rows(), &cells);
+        match &self.compare {
+            Compare::Baseline(None) => base,
+            other => format!(
+                "{:016x}",
+                crate::rng::name_hash(&format!("{base}\ncompare={other:?}"))
+            ),
+        }
+    }
+
     pub fn rows(&self) -> Rows {
         match (self.per_game_rows, self.moves_in_rows) {
             (false, _) => Rows::None,
@@ -136,6 +155,8 @@ struct RawExperiment {
     lap_limit: Option<Sp<i64>>,
     opening_plies: Option<Sp<i64>>,
     output: Option<Sp<String>>,
+    baseline: Option<Sp<String>>,
+    compare: Option<Sp<String>>,
 }
 
 #[derive(Deserialize)]
@@ -222,6 +243,8 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     Field::opt("lap_limit", Kind::Int),
     Field::opt("opening_plies", Kind::Int),
     Field::opt("output", Kind::Str),
+    Field::opt("baseline", Kind::Str),
+    Field::opt("compare", Kind::Str),
 ];
 
 static VARIANT_ENTRY_FIELDS: &[Field] = &[
@@ -489,6 +512,8 @@ pub fn parse_experiment(
         .and_then(|v| limit(&mut p, v, "lap_limit", &LAP_LIMIT_RANGE));
 
     let mut variants = Vec::new();
+    // Whether every entry of `variants` gave a variant.
+    let mut variants_complete = true;
     if raw.variants.get_ref().is_empty() {
         p.add(
             Some(raw.variants.span()),
@@ -505,6 +530,7 @@ pub fn parse_experiment(
         let entry = &item.get_ref().0;
         let spec = entry.variant.get_ref();
         let Some(rules) = resolve_variant(&mut p, &key, span.clone(), spec, read_variant) else {
+            variants_complete = false;
             continue;
         };
         let ply = match &entry.ply_limit {
@@ -645,6 +671,8 @@ pub fn parse_experiment(
         );
     }
 
+    let compare = comparison_plan(&mut p, &raw, &variants, variants_complete);
+
     if !p.list.is_empty() {
         // In file order, whatever order the checks ran in.
         p.list.sort_by_key(|q| (q.line, q.column));
@@ -662,7 +690,65 @@ pub fn parse_experiment(
         per_game_rows: raw.per_game_rows,
         moves_in_rows,
         output,
+        compare,
     })
+}
+
+/// `baseline` and `compare`: what comparison.csv compares. A baseline
+/// must name one of the experiment's variants; that is checked only when
+/// every variant was read (`complete`), so a broken variant entry is not
+/// reported twice.
+fn comparison_plan(
+    p: &mut Problems,
+    raw: &RawExperiment,
+    variants: &[VariantPlan],
+    complete: bool,
+) -> Compare {
+    let all_pairs = match &raw.compare {
+        None => false,
+        Some(v) => match v.get_ref().as_str() {
+            "all-pairs" => true,
+            "baseline" => false,
+            other => {
+                p.add(
+                    Some(v.span()),
+                    "compare",
+                    format!(
+                        "{other:?} is not a comparison: give \"baseline\" (every variant \
+                         against the baseline, the default) or \"all-pairs\""
+                    ),
+                );
+                false
+            }
+        },
+    };
+    let Some(b) = &raw.baseline else {
+        return if all_pairs {
+            Compare::AllPairs
+        } else {
+            Compare::default()
+        };
+    };
+    if all_pairs {
+        p.add(
+            Some(b.span()),
+            "baseline",
+            "`compare = \"all-pairs\"` compares every pair: leave out `baseline`, or drop \
+             `compare`",
+        );
+    } else if complete && !variants.iter().any(|v| v.rules.name == *b.get_ref()) {
+        let names: Vec<&str> = variants.iter().map(|v| v.rules.name.as_str()).collect();
+        p.add(
+            Some(b.span()),
+            "baseline",
+            format!(
+                "`{}` is not a variant of this experiment: give one of {}",
+                b.get_ref(),
+                names.join(", ")
+            ),
+        );
+    }
+    Compare::Baseline(Some(b.get_ref().clone()))
 }
 
 fn resolve_variant(

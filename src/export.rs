@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::notation::move_name;
 use crate::rules::Settings;
 use crate::runner::{Cell, GameRow, Stop};
-use crate::stats::{Aggregate, CellWarning, Difference, compare_advantage, compare_length};
+use crate::stats::{
+    Aggregate, CellWarning, Difference, compare_advantage, compare_length, compare_win_rate, holm,
+};
 
 /// Decimal places of every float in the CSV files.
 pub const DECIMALS: usize = 6;
@@ -309,18 +311,29 @@ pub const COMPARISON_COLUMNS: &[&str] = &[
     "baseline",
     "games",
     "baseline_games",
+    "decided",
+    "baseline_decided",
+    "p1_win_rate",
+    "baseline_p1_win_rate",
+    "win_rate_diff",
+    "win_rate_diff_low",
+    "win_rate_diff_high",
+    "win_rate_p_value",
+    "win_rate_p_holm",
     "advantage_p1",
     "baseline_advantage_p1",
     "advantage_diff",
     "advantage_diff_low",
     "advantage_diff_high",
     "advantage_p_value",
+    "advantage_p_holm",
     "length_mean",
     "baseline_length_mean",
     "length_diff",
     "length_diff_low",
     "length_diff_high",
     "length_p_value",
+    "length_p_holm",
 ];
 
 fn diff_fields(d: Option<Difference>) -> [String; 4] {
@@ -332,34 +345,104 @@ fn diff_fields(d: Option<Difference>) -> [String; 4] {
     ]
 }
 
-/// For each matchup, every variant after the first against the first one
-/// with that matchup; `None` when no matchup is played on two variants.
-pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8>> {
-    let mut rows = Vec::new();
+/// Which pairs of cells comparison.csv compares; only cells of the same
+/// matchup (agents and opening) are ever compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Every other variant against this one (by name); `None`: the
+    /// experiment's first variant.
+    Baseline(Option<String>),
+    /// Every pair of variants, the later one in file order against the
+    /// earlier one.
+    AllPairs,
+}
+
+impl Default for Compare {
+    fn default() -> Self {
+        Compare::Baseline(None)
+    }
+}
+
+/// The (compared, baseline) pairs of cell indices, in summary.csv's order
+/// of the compared cell, then of the baseline.
+pub fn comparison_pairs(cells: &[Cell], compare: &Compare) -> Vec<(usize, usize)> {
     let labels: Vec<String> = cells.iter().map(Cell::matchup_label).collect();
-    for (i, c) in cells.iter().enumerate() {
-        let Some(base) = (0..i).find(|&j| labels[j] == labels[i]) else {
-            continue;
-        };
-        let (a, b) = (&aggregates[i], &aggregates[base]);
+    let mut pairs = Vec::new();
+    for i in 0..cells.len() {
+        let same = |j: &usize| labels[*j] == labels[i];
+        match compare {
+            Compare::AllPairs => pairs.extend((0..i).filter(same).map(|j| (i, j))),
+            Compare::Baseline(name) => {
+                let base = (0..cells.len()).filter(same).find(|&j| match name {
+                    Some(n) => cells[j].rules.name == *n,
+                    None => true,
+                });
+                if let Some(j) = base.filter(|&j| j != i) {
+                    pairs.push((i, j));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// The compared cells against their baselines (see [`Compare`]); `None`
+/// when there is no pair. Each metric's p-values are also Holm-adjusted
+/// over all the rows of the file (the family: every comparison of that
+/// metric in the file with a defined p-value).
+pub fn comparison_csv(
+    cells: &[Cell],
+    aggregates: &[Aggregate],
+    compare: &Compare,
+) -> Option<Vec<u8>> {
+    let pairs = comparison_pairs(cells, compare);
+    if pairs.is_empty() {
+        return None;
+    }
+    type Metric = fn(&Aggregate, &Aggregate) -> Option<Difference>;
+    let metrics: [Metric; 3] = [compare_win_rate, compare_advantage, compare_length];
+    let diffs: Vec<[Option<Difference>; 3]> = pairs
+        .iter()
+        .map(|&(i, j)| metrics.map(|m| m(&aggregates[i], &aggregates[j])))
+        .collect();
+    let holms: Vec<Vec<Option<f64>>> = (0..3)
+        .map(|k| {
+            holm(
+                &diffs
+                    .iter()
+                    .map(|d| d[k].map(|d| d.p_value))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let rows = pairs.iter().enumerate().map(|(r, &(i, j))| {
+        let (c, base) = (&cells[i], &cells[j]);
+        let (a, b) = (&aggregates[i], &aggregates[j]);
+        let rate = |x: &Aggregate| float(x.p1_win_rate().map(|w| w.estimate));
         let mut row = vec![
             c.p1.to_string(),
             c.p2.to_string(),
             c.opening_plies.to_string(),
             c.rules.name.clone(),
-            cells[base].rules.name.clone(),
+            base.rules.name.clone(),
             a.games.to_string(),
             b.games.to_string(),
-            float(a.advantage_p1()),
-            float(b.advantage_p1()),
+            a.decided().to_string(),
+            b.decided().to_string(),
         ];
-        row.extend(diff_fields(compare_advantage(a, b)));
-        row.push(float(a.length_mean()));
-        row.push(float(b.length_mean()));
-        row.extend(diff_fields(compare_length(a, b)));
-        rows.push(row);
-    }
-    (!rows.is_empty()).then(|| csv_bytes(COMPARISON_COLUMNS, rows))
+        let pair = [
+            [rate(a), rate(b)],
+            [float(a.advantage_p1()), float(b.advantage_p1())],
+            [float(a.length_mean()), float(b.length_mean())],
+        ];
+        for (k, values) in pair.into_iter().enumerate() {
+            row.extend(values);
+            row.extend(diff_fields(diffs[r][k]));
+            row.push(float(holms[k][r]));
+        }
+        row
+    });
+    Some(csv_bytes(COMPARISON_COLUMNS, rows))
 }
 
 /// Everything about a run that is not a result: what was asked, with what
@@ -857,30 +940,62 @@ mod tests {
             ..cells[0].clone()
         });
         let got = String::from_utf8(
-            comparison_csv(&with_undecided, &[a.clone(), b.clone(), undecided()]).unwrap(),
+            comparison_csv(
+                &with_undecided,
+                &[a.clone(), b.clone(), undecided()],
+                &Compare::default(),
+            )
+            .unwrap(),
         )
         .unwrap();
-        // By hand: advantage 0.25 (scores 0,0,1,0: variance 0.25) against
+        // By hand: win rates among decided games 1/4 against 2/3: diff
+        // -0.416667, se = √(0.25·0.75/4 + (2/3)(1/3)/3) = 0.347777,
+        // interval ±0.681631, z = 1.198087, p = 0.230884.
+        // Advantage 0.25 (scores 0,0,1,0: variance 0.25) against
         // 0.625 (scores 1,0,1,½: mean 0.625, Σx² = 2.25, variance
         // (2.25 - 4·0.390625)/3 = 0.229167); diff -0.375, se =
         // √(0.0625 + 0.057292) = 0.346109, interval ±0.678362, z = 1.083473,
         // p = 0.278599. Lengths: mean 25 (variance 300) against 25
         // (variance 166.67): diff 0, se √(75 + 41.67) = 10.801234, ±21.170031,
         // p = 1.
-        // Against a cell with no decided game the advantage fields are
-        // empty; lengths still compare: 50 (variance 0, 2 games) against
-        // 25: diff 25, se √(166.67/4) = 6.454972, ±12.651513, z = 3.872983,
-        // p = 0.000108.
+        // Against a cell with no decided game the win-rate and advantage
+        // fields are empty; lengths still compare: 50 (variance 0, 2 games)
+        // against 25: diff 25, se √(166.67/4) = 6.454972, ±12.651513,
+        // z = 3.872983, p = 0.000108 (0.00010751).
+        // Holm: the win-rate and advantage families have one member each,
+        // so the adjusted p is the raw one; lengths have two: 0.00010751 ×
+        // 2 = 0.000215, and 1 × 1 = 1.
         let expected = format!(
-            "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,0.250000,0.625000,\
-             -0.375000,-1.053362,0.303362,0.278599,25.000000,25.000000,\
-             0.000000,-21.170031,21.170031,1.000000\n\
-             random,random,3,katro-6x6,katro-4x4,2,4,,0.625000,,,,,\
-             50.000000,25.000000,25.000000,12.348487,37.651513,0.000108\n",
+            "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,4,3,0.250000,0.666667,\
+             -0.416667,-1.098298,0.264964,0.230884,0.230884,0.250000,0.625000,\
+             -0.375000,-1.053362,0.303362,0.278599,0.278599,25.000000,25.000000,\
+             0.000000,-21.170031,21.170031,1.000000,1.000000\n\
+             random,random,3,katro-6x6,katro-4x4,2,4,0,3,,0.666667,,,,,,,0.625000,,,,,,\
+             50.000000,25.000000,25.000000,12.348487,37.651513,0.000108,0.000215\n",
             COMPARISON_COLUMNS.join(",")
         );
         assert_eq!(got, expected);
-        assert!(comparison_csv(&cells[..1], &[a]).is_none());
+        assert!(comparison_csv(&cells[..1], &[a], &Compare::default()).is_none());
+        // The pairs compared: all pairs, later against earlier; a named
+        // baseline against every other variant.
+        assert_eq!(
+            comparison_pairs(&with_undecided, &Compare::AllPairs),
+            [(1, 0), (2, 0), (2, 1)]
+        );
+        assert_eq!(
+            comparison_pairs(
+                &with_undecided,
+                &Compare::Baseline(Some("katro-6x3".into()))
+            ),
+            [(0, 1), (2, 1)]
+        );
+        // Only the same matchup and opening is compared.
+        let mut other_opening = with_undecided.clone();
+        other_opening[2].opening_plies = 0;
+        assert_eq!(
+            comparison_pairs(&other_opening, &Compare::AllPairs),
+            [(1, 0)]
+        );
 
         let mut rec1 = rec(Status::Won(Player::North), 3, [0, 1], [0, 2]);
         rec1.laps = 7;

@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use katro::agents::AgentSpec;
 use katro::experiment::{Experiment, parse_experiment};
 use katro::export::{
-    ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
+    Compare, ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
     summary_table, utc_timestamp,
 };
 use katro::partial::{
@@ -245,6 +245,7 @@ struct Results<'a> {
     aggregates: &'a [Aggregate],
     rows: &'a [GameRow],
     mode: Rows,
+    compare: &'a Compare,
 }
 
 /// Writes the CSV files and then the manifest (its presence says the
@@ -258,7 +259,7 @@ fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<
         let moves = r.mode == Rows::GamesWithMoves;
         outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
     }
-    if let Some(bytes) = comparison_csv(r.cells, r.aggregates) {
+    if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
     let earlier: Vec<String> = fs::read(dir.join("manifest.json"))
@@ -742,7 +743,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     })?;
     let cells = exp.cells();
     let rows = exp.rows();
-    let hash = fingerprint(&exp.name, exp.seed, rows, &cells);
+    let hash = exp.fingerprint();
     let source = ExperimentSource::new(path, &l.text);
     let part = match a.shard {
         None => Part::Whole,
@@ -860,6 +861,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
                     aggregates: &aggregates,
                     rows: &result.rows,
                     mode: rows,
+                    compare: &exp.compare,
                 },
                 m,
             )
@@ -1153,7 +1155,7 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
         ))
     })?;
     let cells = exp.cells();
-    let hash = fingerprint(&exp.name, exp.seed, exp.rows(), &cells);
+    let hash = exp.fingerprint();
     if hash != first.experiment_hash {
         return Err(damaged(format!(
             "{} says experiment hash {}, but its experiment gives {hash}",
@@ -1238,6 +1240,7 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
             aggregates: &aggregates,
             rows: &rows,
             mode: exp.rows(),
+            compare: &exp.compare,
         },
         m,
     )
@@ -1413,6 +1416,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
                 aggregates: &aggregates,
                 rows: &[],
                 mode: Rows::None,
+                compare: &Compare::default(),
             },
             m,
         )

@@ -73,3 +73,130 @@ fn a_run_with_piped_stderr_prints_progress_lines() {
     assert!(!dir.path().join("o2/summary.csv").exists());
     let _ = read;
 }
+
+/// Three small variants, random play: cheap in a debug or release build.
+const THREE: &str = r#"
+name = "three"
+seed = 5
+variants = ["katro-4x4", "katro-6x3", "katro-6x6"]
+games = 300
+COMPARE
+
+[[matchups]]
+p1 = "random"
+p2 = "random"
+"#;
+
+fn run_ok(dir: &Path, file: &str, out: &str) -> std::process::Output {
+    let o = katro()
+        .current_dir(dir)
+        .args(["run", file, "--threads", "2", "--out", out])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// The fields of `column` in every data row.
+fn column(csv_text: &str, column: &str) -> Vec<String> {
+    let mut r = csv::Reader::from_reader(csv_text.as_bytes());
+    let at = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == column)
+        .unwrap_or_else(|| panic!("no column {column}"));
+    r.records()
+        .map(|rec| rec.unwrap()[at].to_string())
+        .collect()
+}
+
+#[test]
+fn comparisons_against_a_named_baseline_or_all_pairs_with_holm() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("pairs.toml"),
+        THREE.replace("COMPARE", "compare = \"all-pairs\""),
+    )
+    .unwrap();
+    fs::write(
+        d.join("base.toml"),
+        THREE.replace("COMPARE", "baseline = \"katro-6x6\""),
+    )
+    .unwrap();
+    run_ok(d, "pairs.toml", "pairs");
+    run_ok(d, "base.toml", "base");
+    let pairs = read(&d.join("pairs"), "comparison.csv");
+    assert_eq!(
+        column(&pairs, "variant"),
+        ["katro-6x3", "katro-6x6", "katro-6x6"]
+    );
+    assert_eq!(
+        column(&pairs, "baseline"),
+        ["katro-4x4", "katro-4x4", "katro-6x3"]
+    );
+    let base = read(&d.join("base"), "comparison.csv");
+    assert_eq!(column(&base, "variant"), ["katro-4x4", "katro-6x3"]);
+    assert_eq!(column(&base, "baseline"), ["katro-6x6", "katro-6x6"]);
+    // The same cells give the same summaries whatever is compared.
+    assert_eq!(
+        read(&d.join("pairs"), "summary.csv"),
+        read(&d.join("base"), "summary.csv")
+    );
+    // Holm over the file's three comparisons of each metric: recomputed
+    // here from the printed raw p-values (6 places), so within 1e-5.
+    for metric in ["win_rate", "advantage", "length"] {
+        let raw: Vec<f64> = column(&pairs, &format!("{metric}_p_value"))
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let adjusted: Vec<f64> = column(&pairs, &format!("{metric}_p_holm"))
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let mut order: Vec<usize> = (0..3).collect();
+        order.sort_by(|&a, &b| raw[a].partial_cmp(&raw[b]).unwrap());
+        let mut running: f64 = 0.0;
+        for (rank, &i) in order.iter().enumerate() {
+            running = running.max(((3 - rank) as f64 * raw[i]).min(1.0));
+            assert!((adjusted[i] - running).abs() < 1e-5, "{metric}: {pairs}");
+            assert!(adjusted[i] >= raw[i]);
+        }
+    }
+    // The win-rate difference is the difference of summary's win rates.
+    let summary = read(&d.join("pairs"), "summary.csv");
+    let rate: Vec<f64> = column(&summary, "p1_win_rate")
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let diff: f64 = column(&pairs, "win_rate_diff")[2].parse().unwrap();
+    assert!((diff - (rate[2] - rate[1])).abs() < 2e-6, "{diff}");
+
+    // A baseline that is no variant, and a bad `compare`, are reported
+    // together with their lines; nothing is played.
+    fs::write(
+        d.join("bad.toml"),
+        THREE.replace(
+            "COMPARE",
+            "baseline = \"katro-9x9\"\ncompare = \"everything\"",
+        ),
+    )
+    .unwrap();
+    let o = katro()
+        .current_dir(d)
+        .args(["run", "bad.toml", "--out", "bad"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("bad.toml:6:12: `baseline`: `katro-9x9` is not a variant of this experiment"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.toml:7:11: `compare`: \"everything\" is not a comparison"),
+        "{err}"
+    );
+    assert!(!d.join("bad/summary.csv").exists());
+}
