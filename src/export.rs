@@ -85,6 +85,22 @@ pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
             d.deserialize_map(V)
         }
     }
+    // The struct serialises its fields in declaration order; reading the
+    // JSON back entry by entry keeps that order.
+    let json = serde_json::to_string(settings).expect("the settings serialise");
+    let Ordered(entries) = serde_json::from_str(&json).expect("the settings serialise as a map");
+    entries
+        .into_iter()
+        .map(|(k, v)| {
+            let value = value_text(&v);
+            (k, value)
+        })
+        .collect()
+}
+
+/// A setting's value as the CSV files and sweep names write it: as in a
+/// variant file, empty when absent, a layout as in the rules string.
+pub fn value_text(v: &serde_json::Value) -> String {
     fn text(v: &serde_json::Value, sep: &[&str]) -> String {
         use serde_json::Value;
         match v {
@@ -98,17 +114,7 @@ pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
             other => other.to_string(),
         }
     }
-    // The struct serialises its fields in declaration order; reading the
-    // JSON back entry by entry keeps that order.
-    let json = serde_json::to_string(settings).expect("the settings serialise");
-    let Ordered(entries) = serde_json::from_str(&json).expect("the settings serialise as a map");
-    entries
-        .into_iter()
-        .map(|(k, v)| {
-            let value = text(&v, &["/", "."]);
-            (k, value)
-        })
-        .collect()
+    text(v, &["/", "."])
 }
 
 /// The names of the setting columns: every variant has the same settings,
@@ -481,6 +487,10 @@ pub struct Manifest {
     /// For `katro merge`: the shards merged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<ManifestShard>>,
+    /// Sweep combinations left out under `skip_invalid = true`, each with
+    /// the variant parser's reasons; absent when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_variants: Vec<crate::sweep::Skipped>,
     /// The files written next to this manifest.
     pub files: Vec<String>,
 }

@@ -335,8 +335,26 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
         resumed_games: 0,
         games_per_second: 0.0,
         shards: None,
+        skipped_variants: Vec::new(),
         files: Vec::new(),
     }
+}
+
+/// The sweep combinations an experiment leaves out, as told on the
+/// console; empty when none.
+fn skipped_text(exp: &Experiment) -> String {
+    let mut out = String::new();
+    if !exp.skipped.is_empty() {
+        out.push_str(&format!(
+            "skip_invalid: {} left out:
+",
+            plural(exp.skipped.len() as u64, "invalid sweep combination")
+        ));
+        for s in &exp.skipped {
+            out.push_str(&format!("  {}: {}\n", s.variant, s.reasons.join("; ")));
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------
@@ -727,6 +745,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     let l = load_experiment(a.experiment)?;
     let path = &l.path;
     let exp = &l.exp;
+    eprint!("{}", skipped_text(exp));
     let (out_dir, origin) = match (a.out, &exp.output) {
         (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
         (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
@@ -848,6 +867,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
             );
             m.resumed_games = resumed_games;
             m.other_builds = saver.other_builds.clone();
+            m.skipped_variants = exp.skipped.clone();
             let new_games = m.games - resumed_games;
             m.games_per_second = if session_wall > 0.0 {
                 new_games as f64 / session_wall
@@ -1213,6 +1233,7 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
         (start.unwrap_or_default(), end.unwrap_or_default()),
         wall,
     );
+    m.skipped_variants = exp.skipped.clone();
     m.games_per_second = if wall > 0.0 {
         played as f64 / wall
     } else {
@@ -1279,8 +1300,21 @@ fn validate_one(path: &str) -> Result<String, String> {
         let l = load_experiment(path).map_err(|f| f.message)?;
         let cells = l.exp.cells();
         let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
+        let skipped = match l.exp.skipped.len() {
+            0 => String::new(),
+            n => format!(
+                "; {} left out (skip_invalid): {}",
+                plural(n as u64, "invalid sweep combination"),
+                l.exp
+                    .skipped
+                    .iter()
+                    .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
+        };
         return Ok(format!(
-            "experiment `{}`: {}, at most {}",
+            "experiment `{}`: {}, at most {}{skipped}",
             l.exp.name,
             plural(cells.len() as u64, "cell"),
             plural(most, "game")

@@ -200,3 +200,113 @@ fn comparisons_against_a_named_baseline_or_all_pairs_with_holm() {
     );
     assert!(!d.join("bad/summary.csv").exists());
 }
+
+#[test]
+fn a_sweep_runs_its_product_with_tidy_columns_or_lists_what_is_invalid() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sweep = r#"
+name = "sweep"
+seed = 11
+games = 40
+per_game_rows = true
+
+[[sweep]]
+base = "katro-6x6"
+holes = { from = 3, to = 4 }
+seeds = [2, 3]
+
+[[matchups]]
+p1 = "random"
+p2 = "greedy"
+"#;
+    fs::write(d.join("sweep.toml"), sweep).unwrap();
+    run_ok(d, "sweep.toml", "o");
+    let summary = read(&d.join("o"), "summary.csv");
+    assert_eq!(
+        column(&summary, "variant"),
+        [
+            "katro-6x6+holes=3+seeds=2",
+            "katro-6x6+holes=3+seeds=3",
+            "katro-6x6+holes=4+seeds=2",
+            "katro-6x6+holes=4+seeds=3"
+        ]
+    );
+    assert_eq!(column(&summary, "rows"), ["6", "6", "6", "6"]);
+    assert_eq!(column(&summary, "holes"), ["3", "3", "4", "4"]);
+    assert_eq!(column(&summary, "seeds"), ["2", "3", "2", "3"]);
+    assert_eq!(column(&summary, "layout"), ["", "", "", ""]);
+    // Each setting column agrees with the rules string.
+    for (rules, holes) in column(&summary, "rules")
+        .iter()
+        .zip(column(&summary, "holes"))
+    {
+        assert!(rules.contains(&format!(",holes={holes},")), "{rules}");
+    }
+    let games = read(&d.join("o"), "games.csv");
+    assert_eq!(column(&games, "holes").len(), 160);
+    assert_eq!(column(&games, "seeds")[40], "3");
+    // Three comparisons against the first combination.
+    assert_eq!(
+        read(&d.join("o"), "comparison.csv").lines().count(),
+        4,
+        "a header and three rows"
+    );
+
+    // Invalid combinations: every one listed with the parser's reason,
+    // exit 2, nothing written.
+    let bad = sweep.replace("seeds = [2, 3]", "rows = [4, 5]\nseeds = [2, 9000]");
+    fs::write(d.join("bad.toml"), &bad).unwrap();
+    let o = katro()
+        .current_dir(d)
+        .args(["run", "bad.toml", "--out", "bad"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    let listed: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("bad.toml:7:1: `sweep[0]`: combination `"))
+        .collect();
+    // rows=5 (4 combinations of holes and seeds) and seeds=9000 on 4 rows
+    // (2 more): 6 of the 8.
+    assert_eq!(listed.len(), 6, "{err}");
+    assert!(
+        err.contains("5 rows cannot be split between two players"),
+        "{err}"
+    );
+    assert!(err.contains("the engine holds at most 65535"), "{err}");
+    assert!(!d.join("bad").exists());
+
+    // With skip_invalid they are left out, on the console and in the
+    // manifest.
+    fs::write(
+        d.join("skip.toml"),
+        bad.replace(
+            "seeds = [2, 9000]",
+            "seeds = [2, 9000]\nskip_invalid = true",
+        ),
+    )
+    .unwrap();
+    let o = run_ok(d, "skip.toml", "skip");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("skip_invalid: 6 invalid sweep combinations left out:\n  katro-6x6+rows=4+holes=3+seeds=9000: `board.seeds`:"),
+        "{err}"
+    );
+    let summary = read(&d.join("skip"), "summary.csv");
+    assert_eq!(
+        column(&summary, "variant"),
+        [
+            "katro-6x6+rows=4+holes=3+seeds=2",
+            "katro-6x6+rows=4+holes=4+seeds=2"
+        ]
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&d.join("skip"), "manifest.json")).unwrap();
+    assert_eq!(manifest["skipped_variants"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        manifest["skipped_variants"][0]["variant"],
+        "katro-6x6+rows=4+holes=3+seeds=9000"
+    );
+}
