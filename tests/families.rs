@@ -310,3 +310,55 @@ p2 = "greedy"
         "katro-6x6+rows=4+holes=3+seeds=9000"
     );
 }
+
+#[test]
+fn a_sweep_gives_the_same_bytes_whole_in_shards_and_on_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("t.toml"),
+        r#"
+name = "t"
+seed = 4
+games = 30
+per_game_rows = true
+moves_in_rows = true
+compare = "all-pairs"
+
+[[sweep]]
+base = "katro-4x4"
+rows = [2]
+holes = [2]
+layout = [[[1, 2], [3, 1]], [[2, 2], [2, 2]]]
+
+[[matchups]]
+p1 = "random"
+p2 = "random"
+"#,
+    )
+    .unwrap();
+    let k = |args: &[&str]| {
+        let o = katro().current_dir(d).args(args).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    k(&["run", "t.toml", "--out", "one", "--threads", "1"]);
+    k(&["run", "t.toml", "--out", "two", "--threads", "2"]);
+    k(&["run", "t.toml", "--out", "s", "--shard", "1/2"]);
+    k(&["run", "t.toml", "--out", "s", "--shard", "2/2"]);
+    k(&["merge", "s"]);
+    for f in ["summary.csv", "games.csv", "comparison.csv", "lengths.csv"] {
+        let one = read(&d.join("one"), f);
+        assert_eq!(one, read(&d.join("two"), f), "{f}");
+        assert_eq!(one, read(&d.join("s"), f), "{f}");
+    }
+    let summary = read(&d.join("one"), "summary.csv");
+    assert_eq!(column(&summary, "seeds"), ["", ""]);
+    assert_eq!(column(&summary, "layout"), ["1.2/3.1", "2.2/2.2"]);
+    assert_eq!(
+        column(&summary, "variant"),
+        [
+            "katro-4x4+rows=2+holes=2+layout=1.2/3.1",
+            "katro-4x4+rows=2+holes=2+layout=2.2/2.2"
+        ]
+    );
+}
