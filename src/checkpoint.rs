@@ -39,20 +39,25 @@ fn rows_file(n: u64) -> String {
 /// default. Writing one takes milliseconds, so once a second costs well
 /// under 1% of a run and loses at most a second of games.
 pub fn interval() -> Result<Duration, String> {
-    match std::env::var("KATRO_CHECKPOINT_SECONDS") {
-        Err(_) => Ok(Duration::from_secs(1)),
+    env_seconds(
+        "KATRO_CHECKPOINT_SECONDS",
+        1.0,
+        "give the seconds between checkpoints",
+    )
+}
+
+/// Seconds from the environment variable `var` (from 0 to a day), or
+/// `default` when it is not set; `what` tells the user what to give.
+pub fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, String> {
+    match std::env::var(var) {
+        Err(_) => Ok(Duration::from_secs_f64(default)),
         Ok(v) => v
             .trim()
             .parse::<f64>()
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| {
-                format!(
-                    "KATRO_CHECKPOINT_SECONDS={v:?}: give the seconds between checkpoints, \
-                     from 0 to 86400"
-                )
-            }),
+            .ok_or_else(|| format!("{var}={v:?}: {what}, from 0 to 86400")),
     }
 }
 

@@ -384,10 +384,6 @@ pub fn load_variant(spec: &str) -> Result<Rules, Failure> {
     Ok(parse_variant(spec, &text, stem)?)
 }
 
-/// The keys of [`katro::Settings`] that go in a variant file's `[board]`;
-/// every other setting goes in `[rules]`.
-const BOARD_KEYS: [&str; 4] = ["rows", "holes", "seeds", "layout"];
-
 /// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
 fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -428,7 +424,7 @@ fn show(rules: &Rules) -> String {
     let (board, rest): (Vec<&str>, Vec<&str>) = settings
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .partition(|l| BOARD_KEYS.contains(&key(l).as_str()));
+        .partition(|l| katro::sweep::BOARD_KEYS.contains(&key(l).as_str()));
     out.push_str("\n[board]\n");
     for line in board {
         out.push_str(line);

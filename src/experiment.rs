@@ -12,12 +12,14 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
+use crate::export::Compare;
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
     preset, preset_names, ranged,
 };
 use crate::runner::{Cell, Rows, Stop, matchup_label};
 use crate::schema::{self, Field, Kind};
+use crate::sweep::{RawSweep, Skipped, expand};
 
 /// A validated experiment.
 #[derive(Clone, Debug)]
@@ -32,6 +34,10 @@ pub struct Experiment {
     pub moves_in_rows: bool,
     /// The output folder as written in the file, if it names one.
     pub output: Option<String>,
+    /// What comparison.csv compares: `baseline` or `compare`.
+    pub compare: Compare,
+    /// Sweep combinations left out under `skip_invalid = true`, with why.
+    pub skipped: Vec<Skipped>,
 }
 
 /// A variant with the experiment's limit overrides applied.
@@ -106,6 +112,22 @@ impl Experiment {
         }
     }
 
+    /// The run's fingerprint ([`crate::partial::fingerprint`]), which also
+    /// covers what comparison.csv compares when that is not the default,
+    /// so the fingerprints of experiments without `baseline` or `compare`
+    /// are unchanged.
+    pub fn fingerprint(&self) -> String {
+        let cells = self.cells();
+        let base = crate::partial::fingerprint(&self.name, self.seed, self.rows(), &cells);
+        match &self.compare {
+            Compare::Baseline(None) => base,
+            other => format!(
+                "{:016x}",
+                crate::rng::name_hash(&format!("{base}\ncompare={other:?}"))
+            ),
+        }
+    }
+
     pub fn rows(&self) -> Rows {
         match (self.per_game_rows, self.moves_in_rows) {
             (false, _) => Rows::None,
@@ -125,7 +147,8 @@ type Sp<T> = toml::Spanned<T>;
 struct RawExperiment {
     name: Sp<String>,
     seed: Sp<i64>,
-    variants: Sp<Vec<Sp<RawVariantRef>>>,
+    variants: Option<Sp<Vec<Sp<RawVariantRef>>>>,
+    sweep: Option<Sp<Vec<Sp<RawSweep>>>>,
     matchups: Sp<Vec<Sp<RawMatchup>>>,
     games: Option<Sp<i64>>,
     precision: Option<Sp<RawPrecision>>,
@@ -136,6 +159,8 @@ struct RawExperiment {
     lap_limit: Option<Sp<i64>>,
     opening_plies: Option<Sp<i64>>,
     output: Option<Sp<String>>,
+    baseline: Option<Sp<String>>,
+    compare: Option<Sp<String>>,
 }
 
 #[derive(Deserialize)]
@@ -207,10 +232,14 @@ const EXPERIMENT_HINT: &str = "see docs/EXPERIMENTS.md for every key";
 static EXPERIMENT_FIELDS: &[Field] = &[
     Field::req("name", Kind::Str),
     Field::req("seed", Kind::Int),
-    Field::req(
+    // `variants`, `[[sweep]]` or both: the typed pass reports neither.
+    Field::opt_kept(
         "variants",
         Kind::List(&Kind::StrOrTable(VARIANT_ENTRY_FIELDS)),
     ),
+    // A sweep's keys are settings, checked against the settings by the
+    // typed pass (`katro::sweep`).
+    Field::opt_kept("sweep", Kind::List(&Kind::StrOrAnyTable)),
     Field::req("matchups", Kind::List(&Kind::Table(MATCHUP_FIELDS))),
     // Without `games` or `[precision]` the typed pass reports a missing
     // stopping rule, and `moves_in_rows` needs `per_game_rows`.
@@ -222,6 +251,8 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     Field::opt("lap_limit", Kind::Int),
     Field::opt("opening_plies", Kind::Int),
     Field::opt("output", Kind::Str),
+    Field::opt("baseline", Kind::Str),
+    Field::opt("compare", Kind::Str),
 ];
 
 static VARIANT_ENTRY_FIELDS: &[Field] = &[
@@ -489,47 +520,142 @@ pub fn parse_experiment(
         .and_then(|v| limit(&mut p, v, "lap_limit", &LAP_LIMIT_RANGE));
 
     let mut variants = Vec::new();
-    if raw.variants.get_ref().is_empty() {
+    // Whether every entry of `variants` gave a variant.
+    let mut variants_complete = true;
+    let no_variants = match (&raw.variants, &raw.sweep) {
+        (Some(v), _) if v.get_ref().is_empty() => Some(Some(v.span())),
+        (None, None) => Some(None),
+        _ => None,
+    };
+    if let Some(span) = no_variants {
         p.add(
-            Some(raw.variants.span()),
+            span,
             "variants",
             format!(
-                "is empty: list at least one preset ({}) or variant file",
+                "is empty: list at least one preset ({}) or variant file, or give a `[[sweep]]`",
                 preset_names().join(", ")
             ),
         );
     }
-    for (i, item) in raw.variants.get_ref().iter().enumerate() {
-        let key = format!("variants[{i}]");
-        let span = item.span();
-        let entry = &item.get_ref().0;
-        let spec = entry.variant.get_ref();
-        let Some(rules) = resolve_variant(&mut p, &key, span.clone(), spec, read_variant) else {
-            continue;
-        };
-        let ply = match &entry.ply_limit {
-            Some(v) => limit(&mut p, v, &format!("{key}.ply_limit"), &PLY_LIMIT_RANGE),
-            None => ply_limit,
-        };
-        let lap = match &entry.lap_limit {
-            Some(v) => limit(&mut p, v, &format!("{key}.lap_limit"), &LAP_LIMIT_RANGE),
-            None => lap_limit,
-        };
-        let cap = cap(&mut p, &stop, &key, &entry.games, &entry.max_games);
-        let rules = with_limits(&rules, ply, lap);
-        if variants
-            .iter()
-            .any(|v: &VariantPlan| v.rules.name == rules.name)
-        {
-            p.add(
-                Some(span),
-                &key,
-                format!("variant `{}` is listed twice", rules.name),
-            );
-            continue;
+    // Explicit variants first, then each sweep's, in file order.
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, item) in raw.variants.iter().flat_map(|v| v.get_ref()).enumerate() {
+        entries.push((
+            format!("variants[{i}]"),
+            item.span(),
+            &item.get_ref().0,
+            None,
+        ));
+    }
+    let sweep_bases: Vec<(String, Range<usize>, Option<RawVariantEntry>)> = raw
+        .sweep
+        .iter()
+        .flat_map(|s| s.get_ref())
+        .enumerate()
+        .map(|(i, t)| {
+            let key = format!("sweep[{i}]");
+            let base = match t.get_ref().get("base") {
+                Some(b) => match b.get_ref().as_str() {
+                    Some(spec) => Some(RawVariantEntry {
+                        variant: Sp::new(b.span(), spec.to_string()),
+                        games: None,
+                        max_games: None,
+                        ply_limit: None,
+                        lap_limit: None,
+                    }),
+                    None => {
+                        p.add(
+                            Some(b.span()),
+                            &format!("{key}.base"),
+                            "give the base variant: a preset name or a path to a variant file",
+                        );
+                        None
+                    }
+                },
+                None => {
+                    p.add(
+                        Some(t.span()),
+                        &key,
+                        "missing `base`: give the variant to sweep from, a preset name or a \
+                         path to a variant file",
+                    );
+                    None
+                }
+            };
+            if base.is_none() {
+                variants_complete = false;
+            }
+            (key, t.span(), base)
+        })
+        .collect();
+    for (i, (key, span, base)) in sweep_bases.iter().enumerate() {
+        if let Some(entry) = base {
+            let table = &raw.sweep.as_ref().map(|s| &s.get_ref()[i]);
+            entries.push((key.clone(), span.clone(), entry, *table));
         }
-        if let Some(cap) = cap {
-            variants.push(VariantPlan { rules, cap });
+    }
+    let mut overridden = Vec::new();
+    if ply_limit.is_some() {
+        overridden.push("ply_limit");
+    }
+    if lap_limit.is_some() {
+        overridden.push("lap_limit");
+    }
+    let mut skipped = Vec::new();
+    for (key, span, entry, sweep) in entries {
+        let key = key.as_str();
+        let spec = entry.variant.get_ref();
+        let place = if sweep.is_some() {
+            entry.variant.span()
+        } else {
+            span.clone()
+        };
+        let base_key = match sweep {
+            Some(_) => format!("{key}.base"),
+            None => key.to_string(),
+        };
+        let Some(rules) = resolve_variant(&mut p, &base_key, place, spec, read_variant) else {
+            variants_complete = false;
+            continue;
+        };
+        let made = match sweep {
+            None => vec![rules],
+            Some(t) => match expand(&mut p, key, span.clone(), t.get_ref(), &rules, &overridden) {
+                Some((made, mut left_out)) => {
+                    skipped.append(&mut left_out);
+                    made
+                }
+                None => {
+                    variants_complete = false;
+                    continue;
+                }
+            },
+        };
+        for rules in made {
+            let ply = match &entry.ply_limit {
+                Some(v) => limit(&mut p, v, &format!("{key}.ply_limit"), &PLY_LIMIT_RANGE),
+                None => ply_limit,
+            };
+            let lap = match &entry.lap_limit {
+                Some(v) => limit(&mut p, v, &format!("{key}.lap_limit"), &LAP_LIMIT_RANGE),
+                None => lap_limit,
+            };
+            let cap = cap(&mut p, &stop, key, &entry.games, &entry.max_games);
+            let rules = with_limits(&rules, ply, lap);
+            if variants
+                .iter()
+                .any(|v: &VariantPlan| v.rules.name == rules.name)
+            {
+                p.add(
+                    Some(span.clone()),
+                    key,
+                    format!("variant `{}` is listed twice", rules.name),
+                );
+                continue;
+            }
+            if let Some(cap) = cap {
+                variants.push(VariantPlan { rules, cap });
+            }
         }
     }
 
@@ -645,6 +771,8 @@ pub fn parse_experiment(
         );
     }
 
+    let compare = comparison_plan(&mut p, &raw, &variants, variants_complete);
+
     if !p.list.is_empty() {
         // In file order, whatever order the checks ran in.
         p.list.sort_by_key(|q| (q.line, q.column));
@@ -662,8 +790,76 @@ pub fn parse_experiment(
         per_game_rows: raw.per_game_rows,
         moves_in_rows,
         output,
+        compare,
+        skipped,
     })
 }
+
+/// `baseline` and `compare`: what comparison.csv compares. A baseline
+/// must name one of the experiment's variants; that is checked only when
+/// every variant was read (`complete`), so a broken variant entry is not
+/// reported twice.
+fn comparison_plan(
+    p: &mut Problems,
+    raw: &RawExperiment,
+    variants: &[VariantPlan],
+    complete: bool,
+) -> Compare {
+    let all_pairs = match &raw.compare {
+        None => false,
+        Some(v) => match v.get_ref().as_str() {
+            "all-pairs" => true,
+            "baseline" => false,
+            other => {
+                p.add(
+                    Some(v.span()),
+                    "compare",
+                    format!(
+                        "{other:?} is not a comparison: give \"baseline\" (every variant \
+                         against the baseline, the default) or \"all-pairs\""
+                    ),
+                );
+                false
+            }
+        },
+    };
+    let Some(b) = &raw.baseline else {
+        return if all_pairs {
+            Compare::AllPairs
+        } else {
+            Compare::default()
+        };
+    };
+    if all_pairs {
+        p.add(
+            Some(b.span()),
+            "baseline",
+            "`compare = \"all-pairs\"` compares every pair: leave out `baseline`, or drop \
+             `compare`",
+        );
+    } else if complete && !variants.iter().any(|v| v.rules.name == *b.get_ref()) {
+        let names: Vec<&str> = variants.iter().map(|v| v.rules.name.as_str()).collect();
+        p.add(
+            Some(b.span()),
+            "baseline",
+            format!(
+                "`{}` is not a variant of this experiment: give one of {}",
+                b.get_ref(),
+                names.join(", ")
+            ),
+        );
+    }
+    Compare::Baseline(Some(b.get_ref().clone()))
+}
+
+/// One source of variants: a `variants` entry, or a sweep with its base
+/// (key, place, entry, sweep table).
+type Entry<'a> = (
+    String,
+    Range<usize>,
+    &'a RawVariantEntry,
+    Option<&'a Sp<RawSweep>>,
+);
 
 fn resolve_variant(
     p: &mut Problems,

@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::notation::move_name;
 use crate::rules::Settings;
 use crate::runner::{Cell, GameRow, Stop};
-use crate::stats::{Aggregate, CellWarning, Difference, compare_advantage, compare_length};
+use crate::stats::{
+    Aggregate, CellWarning, Difference, compare_advantage, compare_length, compare_win_rate, holm,
+};
 
 /// Decimal places of every float in the CSV files.
 pub const DECIMALS: usize = 6;
@@ -39,7 +41,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-fn csv_bytes(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
+fn csv_bytes<H: AsRef<[u8]>>(header: &[H], rows: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
@@ -52,6 +54,99 @@ fn csv_bytes(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Ve
     w.into_inner().expect("writing to memory cannot fail")
 }
 
+/// One `(name, value)` pair per setting of a variant, in the order of
+/// [`Settings`]'s fields, for the tidy columns of summary.csv and
+/// games.csv. The settings are enumerated by serialising them, so a new
+/// setting gets its column without this code changing. A value is written
+/// as in a variant file; an absent one (`seeds` of a layout board) is
+/// empty; a layout is written as in the rules string, rows separated by
+/// `/`, holes by `.`.
+pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
+    struct Ordered(Vec<(String, serde_json::Value)>);
+    impl<'de> Deserialize<'de> for Ordered {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Ordered;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("the settings as a map")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Ordered, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some(entry) = map.next_entry()? {
+                        out.push(entry);
+                    }
+                    Ok(Ordered(out))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+    // The struct serialises its fields in declaration order; reading the
+    // JSON back entry by entry keeps that order.
+    let json = serde_json::to_string(settings).expect("the settings serialise");
+    let Ordered(entries) = serde_json::from_str(&json).expect("the settings serialise as a map");
+    entries
+        .into_iter()
+        .map(|(k, v)| {
+            let value = value_text(&v);
+            (k, value)
+        })
+        .collect()
+}
+
+/// A setting's value as the CSV files and sweep names write it: as in a
+/// variant file, empty when absent, a layout as in the rules string.
+pub fn value_text(v: &serde_json::Value) -> String {
+    fn text(v: &serde_json::Value, sep: &[&str]) -> String {
+        use serde_json::Value;
+        match v {
+            Value::Null => String::new(),
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|i| text(i, sep.get(1..).unwrap_or(&[])))
+                .collect::<Vec<_>>()
+                .join(sep.first().copied().unwrap_or(".")),
+            other => other.to_string(),
+        }
+    }
+    text(v, &["/", "."])
+}
+
+/// The names of the setting columns: every variant has the same settings,
+/// so the first cell's (or the canonical rules') names them all.
+fn setting_names(cells: &[Cell]) -> Vec<String> {
+    let settings = cells
+        .first()
+        .map_or_else(Settings::canonical, |c| c.rules.settings.clone());
+    setting_fields(&settings)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+fn setting_values(settings: &Settings) -> Vec<String> {
+    setting_fields(settings)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
+}
+
+/// `fixed` with the setting columns inserted after the column `after`.
+fn with_settings(fixed: &[&str], after: &str, settings: &[String]) -> Vec<String> {
+    let at = fixed.iter().position(|c| *c == after).map_or(0, |i| i + 1);
+    let mut out: Vec<String> = fixed[..at].iter().map(|s| s.to_string()).collect();
+    out.extend(settings.iter().cloned());
+    out.extend(fixed[at..].iter().map(|s| s.to_string()));
+    out
+}
+
+/// summary.csv's columns before and after the setting columns, which
+/// follow `rules`.
 pub const SUMMARY_COLUMNS: &[&str] = &[
     "variant",
     "rules",
@@ -91,14 +186,21 @@ pub const SUMMARY_COLUMNS: &[&str] = &[
     "seeds_sown_per_game",
 ];
 
+/// summary.csv's header: [`SUMMARY_COLUMNS`] with the setting columns of
+/// `cells` after `rules`.
+pub fn summary_header(cells: &[Cell]) -> Vec<String> {
+    with_settings(SUMMARY_COLUMNS, "rules", &setting_names(cells))
+}
+
 /// One row per cell, in the cells' order.
 pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
+    let header = summary_header(cells);
     let rows = cells.iter().zip(aggregates).map(|(c, a)| {
         let w = a.p1_win_rate();
         let (distinct, exact) = a.distinct_games();
-        vec![
-            c.rules.name.clone(),
-            c.rules.canonical_string(),
+        let mut row = vec![c.rules.name.clone(), c.rules.canonical_string()];
+        row.extend(setting_values(&c.rules.settings));
+        row.extend([
             c.p1.to_string(),
             c.p2.to_string(),
             c.opening_plies.to_string(),
@@ -133,11 +235,15 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
             float(a.branching()),
             float(a.choice_share()),
             float(a.per_game(a.seeds_sown)),
-        ]
+        ]);
+        row
     });
-    csv_bytes(SUMMARY_COLUMNS, rows)
+    csv_bytes(&header, rows)
 }
 
+/// games.csv's columns before and after the setting columns, which
+/// follow `variant` (the settings include `ply_limit` and `lap_limit`,
+/// which `katro replay` needs).
 pub const GAMES_COLUMNS: &[&str] = &[
     "variant",
     "p1",
@@ -153,17 +259,20 @@ pub const GAMES_COLUMNS: &[&str] = &[
     "seeds_captured_p2",
     "laps",
     "max_laps_in_move",
-    "ply_limit",
-    "lap_limit",
 ];
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
 /// the game's moves in RULES.md's notation, separated by spaces.
 pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
-    let mut header = GAMES_COLUMNS.to_vec();
+    let mut header = with_settings(GAMES_COLUMNS, "variant", &setting_names(cells));
     if moves {
-        header.push("moves");
+        header.push("moves".to_string());
     }
+    // Each cell's setting fields once, not once per game.
+    let settings: Vec<Vec<String>> = cells
+        .iter()
+        .map(|c| setting_values(&c.rules.settings))
+        .collect();
     let labels: Vec<[String; 2]> = cells
         .iter()
         .map(|c| [c.p1.to_string(), c.p2.to_string()])
@@ -171,8 +280,12 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
         let g = &r.record;
-        let mut row = vec![
-            c.rules.name.clone(),
+        let mut row = vec![c.rules.name.clone()];
+        // The limits the game was played under, the experiment's overrides
+        // applied, are among the settings: `katro replay` needs them to
+        // reproduce the status of a game they stopped.
+        row.extend(settings[r.cell].iter().cloned());
+        row.extend([
             labels[r.cell][0].clone(),
             labels[r.cell][1].clone(),
             r.game.to_string(),
@@ -186,12 +299,7 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
             g.seeds_captured[1].to_string(),
             g.laps.to_string(),
             g.max_laps_in_move.to_string(),
-            // The limits the game was played under, the experiment's
-            // overrides applied: `katro replay` needs them to reproduce
-            // the status of a game they stopped.
-            c.rules.settings.ply_limit.to_string(),
-            c.rules.settings.lap_limit.to_string(),
-        ];
+        ]);
         if moves {
             let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();
             row.push(names.join(" "));
@@ -209,18 +317,29 @@ pub const COMPARISON_COLUMNS: &[&str] = &[
     "baseline",
     "games",
     "baseline_games",
+    "decided",
+    "baseline_decided",
+    "p1_win_rate",
+    "baseline_p1_win_rate",
+    "win_rate_diff",
+    "win_rate_diff_low",
+    "win_rate_diff_high",
+    "win_rate_p_value",
+    "win_rate_p_holm",
     "advantage_p1",
     "baseline_advantage_p1",
     "advantage_diff",
     "advantage_diff_low",
     "advantage_diff_high",
     "advantage_p_value",
+    "advantage_p_holm",
     "length_mean",
     "baseline_length_mean",
     "length_diff",
     "length_diff_low",
     "length_diff_high",
     "length_p_value",
+    "length_p_holm",
 ];
 
 fn diff_fields(d: Option<Difference>) -> [String; 4] {
@@ -232,34 +351,104 @@ fn diff_fields(d: Option<Difference>) -> [String; 4] {
     ]
 }
 
-/// For each matchup, every variant after the first against the first one
-/// with that matchup; `None` when no matchup is played on two variants.
-pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8>> {
-    let mut rows = Vec::new();
+/// Which pairs of cells comparison.csv compares; only cells of the same
+/// matchup (agents and opening) are ever compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Every other variant against this one (by name); `None`: the
+    /// experiment's first variant.
+    Baseline(Option<String>),
+    /// Every pair of variants, the later one in file order against the
+    /// earlier one.
+    AllPairs,
+}
+
+impl Default for Compare {
+    fn default() -> Self {
+        Compare::Baseline(None)
+    }
+}
+
+/// The (compared, baseline) pairs of cell indices, in summary.csv's order
+/// of the compared cell, then of the baseline.
+pub fn comparison_pairs(cells: &[Cell], compare: &Compare) -> Vec<(usize, usize)> {
     let labels: Vec<String> = cells.iter().map(Cell::matchup_label).collect();
-    for (i, c) in cells.iter().enumerate() {
-        let Some(base) = (0..i).find(|&j| labels[j] == labels[i]) else {
-            continue;
-        };
-        let (a, b) = (&aggregates[i], &aggregates[base]);
+    let mut pairs = Vec::new();
+    for i in 0..cells.len() {
+        let same = |j: &usize| labels[*j] == labels[i];
+        match compare {
+            Compare::AllPairs => pairs.extend((0..i).filter(same).map(|j| (i, j))),
+            Compare::Baseline(name) => {
+                let base = (0..cells.len()).filter(same).find(|&j| match name {
+                    Some(n) => cells[j].rules.name == *n,
+                    None => true,
+                });
+                if let Some(j) = base.filter(|&j| j != i) {
+                    pairs.push((i, j));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// The compared cells against their baselines (see [`Compare`]); `None`
+/// when there is no pair. Each metric's p-values are also Holm-adjusted
+/// over all the rows of the file (the family: every comparison of that
+/// metric in the file with a defined p-value).
+pub fn comparison_csv(
+    cells: &[Cell],
+    aggregates: &[Aggregate],
+    compare: &Compare,
+) -> Option<Vec<u8>> {
+    let pairs = comparison_pairs(cells, compare);
+    if pairs.is_empty() {
+        return None;
+    }
+    type Metric = fn(&Aggregate, &Aggregate) -> Option<Difference>;
+    let metrics: [Metric; 3] = [compare_win_rate, compare_advantage, compare_length];
+    let diffs: Vec<[Option<Difference>; 3]> = pairs
+        .iter()
+        .map(|&(i, j)| metrics.map(|m| m(&aggregates[i], &aggregates[j])))
+        .collect();
+    let holms: Vec<Vec<Option<f64>>> = (0..3)
+        .map(|k| {
+            holm(
+                &diffs
+                    .iter()
+                    .map(|d| d[k].map(|d| d.p_value))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let rows = pairs.iter().enumerate().map(|(r, &(i, j))| {
+        let (c, base) = (&cells[i], &cells[j]);
+        let (a, b) = (&aggregates[i], &aggregates[j]);
+        let rate = |x: &Aggregate| float(x.p1_win_rate().map(|w| w.estimate));
         let mut row = vec![
             c.p1.to_string(),
             c.p2.to_string(),
             c.opening_plies.to_string(),
             c.rules.name.clone(),
-            cells[base].rules.name.clone(),
+            base.rules.name.clone(),
             a.games.to_string(),
             b.games.to_string(),
-            float(a.advantage_p1()),
-            float(b.advantage_p1()),
+            a.decided().to_string(),
+            b.decided().to_string(),
         ];
-        row.extend(diff_fields(compare_advantage(a, b)));
-        row.push(float(a.length_mean()));
-        row.push(float(b.length_mean()));
-        row.extend(diff_fields(compare_length(a, b)));
-        rows.push(row);
-    }
-    (!rows.is_empty()).then(|| csv_bytes(COMPARISON_COLUMNS, rows))
+        let pair = [
+            [rate(a), rate(b)],
+            [float(a.advantage_p1()), float(b.advantage_p1())],
+            [float(a.length_mean()), float(b.length_mean())],
+        ];
+        for (k, values) in pair.into_iter().enumerate() {
+            row.extend(values);
+            row.extend(diff_fields(diffs[r][k]));
+            row.push(float(holms[k][r]));
+        }
+        row
+    });
+    Some(csv_bytes(COMPARISON_COLUMNS, rows))
 }
 
 /// Everything about a run that is not a result: what was asked, with what
@@ -298,6 +487,10 @@ pub struct Manifest {
     /// For `katro merge`: the shards merged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<ManifestShard>>,
+    /// Sweep combinations left out under `skip_invalid = true`, each with
+    /// the variant parser's reasons; absent when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_variants: Vec<crate::sweep::Skipped>,
     /// The files written next to this manifest.
     pub files: Vec<String>,
 }
@@ -613,6 +806,44 @@ mod tests {
         a
     }
 
+    /// The rule settings of the presets used here after the board keys, as
+    /// written by hand from the canonical rules (docs/RULES.md).
+    const SETTING_NAMES: &str = "start,singletons,direction,backward_circuit,relay,\
+        capture_trigger,capturing_row,victim,min_victim_seeds,min_victim_seeds_after_empty,\
+        empty_landing_refusal,lone_seed,lone_seed_step,step_sowing,game_end,endless_move,\
+        ply_limit,lap_limit";
+    const RULES_DEFAULT: &str = "outermost-non-empty,allowed,forward,reversed,occupied,\
+        occupied,innermost-non-empty,innermost-row,1,1,below-minimum,none,always,forward,\
+        opponent-empty,undecided,5000,10000000";
+
+    #[test]
+    fn setting_fields_follow_the_settings_and_write_layouts_like_the_rules_string() {
+        let rules = crate::rules::parse_variant(
+            "t.toml",
+            "name = \"t\"\n[board]\nrows = 2\nholes = 3\nlayout = [[1, 3, 0], [0, 1, 12]]\n\
+             [rules]\nply_limit = 77\n",
+            "t",
+        )
+        .unwrap();
+        let fields = setting_fields(&rules.settings);
+        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names.join(","),
+            format!("rows,holes,seeds,layout,{SETTING_NAMES}")
+        );
+        let values: Vec<&str> = fields.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(&values[..4], ["2", "3", "", "1.3.0/0.1.12"]);
+        assert_eq!(
+            values[names.iter().position(|&n| n == "ply_limit").unwrap()],
+            "77"
+        );
+        assert!(
+            rules
+                .canonical_string()
+                .contains(&format!("layout={}", values[3]))
+        );
+    }
+
     #[test]
     fn summary_bytes_snapshot() {
         let (rules, a) = fixture();
@@ -633,7 +864,7 @@ mod tests {
         // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
         // sown 500/4 = 125.
         let first = format!(
-            "katro-4x4,\"{}\",random,greedy,0,4,4,true,2,1,1,0,0,3,\
+            "katro-4x4,\"{}\",4,4,2,,{RULES_DEFAULT},random,greedy,0,4,4,true,2,1,1,0,0,3,\
              0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
              25.000000,12.909944,10,10,20,40,40,2.000000,20,\
              1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
@@ -644,16 +875,18 @@ mod tests {
         // 200 / 100 plies, longest move 25, branching 300/100, choice
         // turns 50/100, sown 500/2.
         let second = format!(
-            "katro-6x3,\"{}\",greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
+            "katro-6x3,\"{}\",6,3,2,,{RULES_DEFAULT},greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
              ,,,,,0.000000,\
              50.000000,0.000000,50,50,50,50,50,2.000000,25,\
              0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
             other.canonical_string()
         );
-        assert_eq!(
-            got,
-            format!("{}\n{first}{second}", SUMMARY_COLUMNS.join(","))
+        let header = SUMMARY_COLUMNS.join(",").replacen(
+            "rules,",
+            &format!("rules,rows,holes,seeds,layout,{SETTING_NAMES},"),
+            1,
         );
+        assert_eq!(got, format!("{header}\n{first}{second}"));
     }
 
     #[test]
@@ -717,30 +950,62 @@ mod tests {
             ..cells[0].clone()
         });
         let got = String::from_utf8(
-            comparison_csv(&with_undecided, &[a.clone(), b.clone(), undecided()]).unwrap(),
+            comparison_csv(
+                &with_undecided,
+                &[a.clone(), b.clone(), undecided()],
+                &Compare::default(),
+            )
+            .unwrap(),
         )
         .unwrap();
-        // By hand: advantage 0.25 (scores 0,0,1,0: variance 0.25) against
+        // By hand: win rates among decided games 1/4 against 2/3: diff
+        // -0.416667, se = √(0.25·0.75/4 + (2/3)(1/3)/3) = 0.347777,
+        // interval ±0.681631, z = 1.198087, p = 0.230884.
+        // Advantage 0.25 (scores 0,0,1,0: variance 0.25) against
         // 0.625 (scores 1,0,1,½: mean 0.625, Σx² = 2.25, variance
         // (2.25 - 4·0.390625)/3 = 0.229167); diff -0.375, se =
         // √(0.0625 + 0.057292) = 0.346109, interval ±0.678362, z = 1.083473,
         // p = 0.278599. Lengths: mean 25 (variance 300) against 25
         // (variance 166.67): diff 0, se √(75 + 41.67) = 10.801234, ±21.170031,
         // p = 1.
-        // Against a cell with no decided game the advantage fields are
-        // empty; lengths still compare: 50 (variance 0, 2 games) against
-        // 25: diff 25, se √(166.67/4) = 6.454972, ±12.651513, z = 3.872983,
-        // p = 0.000108.
+        // Against a cell with no decided game the win-rate and advantage
+        // fields are empty; lengths still compare: 50 (variance 0, 2 games)
+        // against 25: diff 25, se √(166.67/4) = 6.454972, ±12.651513,
+        // z = 3.872983, p = 0.000108 (0.00010751).
+        // Holm: the win-rate and advantage families have one member each,
+        // so the adjusted p is the raw one; lengths have two: 0.00010751 ×
+        // 2 = 0.000215, and 1 × 1 = 1.
         let expected = format!(
-            "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,0.250000,0.625000,\
-             -0.375000,-1.053362,0.303362,0.278599,25.000000,25.000000,\
-             0.000000,-21.170031,21.170031,1.000000\n\
-             random,random,3,katro-6x6,katro-4x4,2,4,,0.625000,,,,,\
-             50.000000,25.000000,25.000000,12.348487,37.651513,0.000108\n",
+            "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,4,3,0.250000,0.666667,\
+             -0.416667,-1.098298,0.264964,0.230884,0.230884,0.250000,0.625000,\
+             -0.375000,-1.053362,0.303362,0.278599,0.278599,25.000000,25.000000,\
+             0.000000,-21.170031,21.170031,1.000000,1.000000\n\
+             random,random,3,katro-6x6,katro-4x4,2,4,0,3,,0.666667,,,,,,,0.625000,,,,,,\
+             50.000000,25.000000,25.000000,12.348487,37.651513,0.000108,0.000215\n",
             COMPARISON_COLUMNS.join(",")
         );
         assert_eq!(got, expected);
-        assert!(comparison_csv(&cells[..1], &[a]).is_none());
+        assert!(comparison_csv(&cells[..1], &[a], &Compare::default()).is_none());
+        // The pairs compared: all pairs, later against earlier; a named
+        // baseline against every other variant.
+        assert_eq!(
+            comparison_pairs(&with_undecided, &Compare::AllPairs),
+            [(1, 0), (2, 0), (2, 1)]
+        );
+        assert_eq!(
+            comparison_pairs(
+                &with_undecided,
+                &Compare::Baseline(Some("katro-6x3".into()))
+            ),
+            [(0, 1), (2, 1)]
+        );
+        // Only the same matchup and opening is compared.
+        let mut other_opening = with_undecided.clone();
+        other_opening[2].opening_plies = 0;
+        assert_eq!(
+            comparison_pairs(&other_opening, &Compare::AllPairs),
+            [(1, 0)]
+        );
 
         let mut rec1 = rec(Status::Won(Player::North), 3, [0, 1], [0, 2]);
         rec1.laps = 7;
@@ -759,8 +1024,12 @@ mod tests {
         assert_eq!(
             got,
             format!(
-                "{},moves\nkatro-6x3,random,random,9,12345,2,won,3,0,1,0,2,7,1,5000,10000000,a1 c6 b1\n",
-                GAMES_COLUMNS.join(",")
+                "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                GAMES_COLUMNS.join(",").replacen(
+                    "variant,",
+                    &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),
+                    1
+                )
             )
         );
     }

@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use katro::agents::AgentSpec;
 use katro::experiment::{Experiment, parse_experiment};
 use katro::export::{
-    ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
+    Compare, ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
     summary_table, utc_timestamp,
 };
 use katro::partial::{
@@ -24,7 +24,7 @@ use katro::partial::{
 use katro::report::lengths_csv;
 use katro::rules::parse_variant;
 use katro::runner::{
-    self, Cell, GameRow, Layout, NoCheckpoint, Part, Progress, Quiet, Rows, Stop, Work, merge_parts,
+    self, Cell, GameRow, Layout, NoCheckpoint, Part, Progress, Rows, Stop, Work, merge_parts,
 };
 use katro::schema::top_level_keys;
 use katro::stats::Aggregate;
@@ -67,23 +67,113 @@ fn progress_bar() -> Option<Bar> {
     Some(Bar(bar))
 }
 
-/// Plays `work` with a progress bar when stderr is a terminal.
+/// Progress as a line on stderr every `every`, for runs whose stderr is a
+/// log file (SLURM, `nohup`): a bar would write nothing readable there.
+#[derive(Default)]
+struct Lines {
+    state: std::sync::Mutex<LineState>,
+}
+
+#[derive(Default)]
+struct LineState {
+    total: u64,
+    done: u64,
+    /// Games done before this session (a resumed checkpoint): the runner's
+    /// first `advance` reports them, and the rate leaves them out.
+    before: Option<u64>,
+    finished: bool,
+}
+
+impl Progress for Lines {
+    fn set_total(&self, games: u64) {
+        lock(&self.state).total = games;
+    }
+    fn advance(&self, games: u64) {
+        let mut s = lock(&self.state);
+        s.done += games;
+        if s.before.is_none() {
+            s.before = Some(s.done);
+        }
+    }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One progress line: games done of the total, the session's rate and the
+/// time left at that rate.
+fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64) -> String {
+    let pct = if total == 0 {
+        100.0
+    } else {
+        100.0 * done as f64 / total as f64
+    };
+    let rate = if seconds > 0.0 {
+        session_games as f64 / seconds
+    } else {
+        0.0
+    };
+    let left = if rate > 0.0 {
+        format!("{:.0} s left", total.saturating_sub(done) as f64 / rate)
+    } else {
+        "time left unknown".to_string()
+    };
+    format!("progress: {done}/{total} games ({pct:.1}%), {rate:.0} games/s, {left}")
+}
+
+/// How often a run whose stderr is not a terminal prints a progress line:
+/// `KATRO_PROGRESS_SECONDS`, 10 by default.
+fn progress_interval() -> Result<std::time::Duration, String> {
+    checkpoint::env_seconds(
+        "KATRO_PROGRESS_SECONDS",
+        10.0,
+        "give the seconds between progress lines",
+    )
+}
+
+/// Plays `work` with a progress bar when stderr is a terminal, else with a
+/// progress line every `every`.
 fn play(
     work: &Work,
     threads: usize,
     saver: &dyn runner::Checkpoint,
     resume: Option<runner::Resume>,
+    every: std::time::Duration,
 ) -> Result<runner::RunResult, String> {
-    let bar = progress_bar();
-    let progress: &dyn Progress = match &bar {
-        Some(b) => b,
-        None => &Quiet,
-    };
-    let result = runner::run(work, threads, progress, saver, resume);
-    if let Some(b) = &bar {
-        b.0.finish_and_clear();
+    if let Some(bar) = progress_bar() {
+        let result = runner::run(work, threads, &bar, saver, resume);
+        bar.0.finish_and_clear();
+        return result;
     }
-    result
+    let lines = Lines::default();
+    let wake = std::sync::Condvar::new();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let clock = Instant::now();
+            let mut s = lock(&lines.state);
+            loop {
+                // A zero interval would print without pause.
+                let pause = every.max(std::time::Duration::from_millis(10));
+                s = wake
+                    .wait_timeout(s, pause)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                if s.finished {
+                    return;
+                }
+                let session = s.done - s.before.unwrap_or(0);
+                eprintln!(
+                    "{}",
+                    progress_line(s.done, s.total, session, clock.elapsed().as_secs_f64())
+                );
+            }
+        });
+        let result = runner::run(work, threads, &lines, saver, resume);
+        lock(&lines.state).finished = true;
+        wake.notify_all();
+        result
+    })
 }
 
 fn now() -> String {
@@ -155,6 +245,7 @@ struct Results<'a> {
     aggregates: &'a [Aggregate],
     rows: &'a [GameRow],
     mode: Rows,
+    compare: &'a Compare,
 }
 
 /// Writes the CSV files and then the manifest (its presence says the
@@ -168,7 +259,7 @@ fn write_results(dir: &Path, r: &Results, mut manifest: Manifest) -> Result<Vec<
         let moves = r.mode == Rows::GamesWithMoves;
         outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
     }
-    if let Some(bytes) = comparison_csv(r.cells, r.aggregates) {
+    if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
     let earlier: Vec<String> = fs::read(dir.join("manifest.json"))
@@ -244,8 +335,26 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
         resumed_games: 0,
         games_per_second: 0.0,
         shards: None,
+        skipped_variants: Vec::new(),
         files: Vec::new(),
     }
+}
+
+/// The sweep combinations an experiment leaves out, as told on the
+/// console; empty when none.
+fn skipped_text(exp: &Experiment) -> String {
+    let mut out = String::new();
+    if !exp.skipped.is_empty() {
+        out.push_str(&format!(
+            "skip_invalid: {} left out:
+",
+            plural(exp.skipped.len() as u64, "invalid sweep combination")
+        ));
+        for s in &exp.skipped {
+            out.push_str(&format!("  {}: {}\n", s.variant, s.reasons.join("; ")));
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------
@@ -636,6 +745,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     let l = load_experiment(a.experiment)?;
     let path = &l.path;
     let exp = &l.exp;
+    eprint!("{}", skipped_text(exp));
     let (out_dir, origin) = match (a.out, &exp.output) {
         (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
         (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
@@ -652,7 +762,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     })?;
     let cells = exp.cells();
     let rows = exp.rows();
-    let hash = fingerprint(&exp.name, exp.seed, rows, &cells);
+    let hash = exp.fingerprint();
     let source = ExperimentSource::new(path, &l.text);
     let part = match a.shard {
         None => Part::Whole,
@@ -697,6 +807,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         }
     };
     let every = checkpoint::interval().map_err(Failure::input)?;
+    let progress_every = progress_interval().map_err(Failure::input)?;
     let id = Identity {
         experiment_hash: hash.clone(),
         name: exp.name.clone(),
@@ -727,8 +838,14 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
     let threads = threads_or_all(a.threads);
     let start_time = now();
     let clock = Instant::now();
-    let result =
-        play(&work, threads, &saver, loaded.map(|(_, r)| r)).map_err(|e| interrupted(e, &saver))?;
+    let result = play(
+        &work,
+        threads,
+        &saver,
+        loaded.map(|(_, r)| r),
+        progress_every,
+    )
+    .map_err(|e| interrupted(e, &saver))?;
     let session_wall = clock.elapsed().as_secs_f64();
     let end_time = now();
 
@@ -750,6 +867,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
             );
             m.resumed_games = resumed_games;
             m.other_builds = saver.other_builds.clone();
+            m.skipped_variants = exp.skipped.clone();
             let new_games = m.games - resumed_games;
             m.games_per_second = if session_wall > 0.0 {
                 new_games as f64 / session_wall
@@ -763,6 +881,7 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
                     aggregates: &aggregates,
                     rows: &result.rows,
                     mode: rows,
+                    compare: &exp.compare,
                 },
                 m,
             )
@@ -1056,7 +1175,7 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
         ))
     })?;
     let cells = exp.cells();
-    let hash = fingerprint(&exp.name, exp.seed, exp.rows(), &cells);
+    let hash = exp.fingerprint();
     if hash != first.experiment_hash {
         return Err(damaged(format!(
             "{} says experiment hash {}, but its experiment gives {hash}",
@@ -1114,6 +1233,7 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
         (start.unwrap_or_default(), end.unwrap_or_default()),
         wall,
     );
+    m.skipped_variants = exp.skipped.clone();
     m.games_per_second = if wall > 0.0 {
         played as f64 / wall
     } else {
@@ -1141,6 +1261,7 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
             aggregates: &aggregates,
             rows: &rows,
             mode: exp.rows(),
+            compare: &exp.compare,
         },
         m,
     )
@@ -1179,8 +1300,21 @@ fn validate_one(path: &str) -> Result<String, String> {
         let l = load_experiment(path).map_err(|f| f.message)?;
         let cells = l.exp.cells();
         let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
+        let skipped = match l.exp.skipped.len() {
+            0 => String::new(),
+            n => format!(
+                "; {} left out (skip_invalid): {}",
+                plural(n as u64, "invalid sweep combination"),
+                l.exp
+                    .skipped
+                    .iter()
+                    .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
+        };
         return Ok(format!(
-            "experiment `{}`: {}, at most {}",
+            "experiment `{}`: {}, at most {}{skipped}",
             l.exp.name,
             plural(cells.len() as u64, "cell"),
             plural(most, "game")
@@ -1245,6 +1379,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let rules = load_variant(a.variant)?;
     let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
     let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
+    let progress_every = progress_interval().map_err(Failure::input)?;
     let cells = [Cell {
         rules: &rules,
         p1: &p1,
@@ -1284,7 +1419,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     };
     let start_time = now();
     let clock = Instant::now();
-    let result = play(&work, threads, &NoCheckpoint, None)
+    let result = play(&work, threads, &NoCheckpoint, None, progress_every)
         .map_err(|message| Failure { code: 1, message })?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
@@ -1315,6 +1450,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
                 aggregates: &aggregates,
                 rows: &[],
                 mode: Rows::None,
+                compare: &Compare::default(),
             },
             m,
         )
@@ -1328,4 +1464,23 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
         ));
     }
     emit(&report)
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::progress_line;
+
+    #[test]
+    fn a_progress_line_gives_games_rate_and_time_left() {
+        // 300 of 1000 done, 200 of them in 4 s this session: 50 games/s,
+        // 700 left at 50/s = 14 s.
+        assert_eq!(
+            progress_line(300, 1000, 200, 4.0),
+            "progress: 300/1000 games (30.0%), 50 games/s, 14 s left"
+        );
+        assert_eq!(
+            progress_line(0, 10, 0, 0.0),
+            "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
+        );
+    }
 }

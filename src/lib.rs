@@ -20,6 +20,7 @@ pub mod rules;
 pub mod runner;
 pub mod schema;
 pub mod stats;
+pub mod sweep;
 pub mod viewer;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};

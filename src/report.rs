@@ -1058,10 +1058,12 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
         file: "comparison.svg".into(),
         title: "Differences from the baseline variant".into(),
         svg,
-        caption: "Each variant minus the baseline (the experiment's first variant with the \
-                  matchup), matchup by matchup, with the 95% interval of the difference \
-                  (normal approximation with Welch's standard error, docs/OUTPUTS.md). The \
-                  grey vertical line is no difference."
+        caption: "Each variant minus its baseline (the row's `baseline`: the experiment's \
+                  `baseline` variant, by default its first, or with `compare = \"all-pairs\"` \
+                  the earlier variant of each pair), matchup by matchup, with the 95% interval \
+                  of the difference (normal approximation with Welch's standard error, \
+                  docs/OUTPUTS.md). The p-values beside the raw ones in comparison.csv are \
+                  Holm-adjusted. The grey vertical line is no difference."
             .into(),
         table,
     })

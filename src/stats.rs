@@ -511,6 +511,44 @@ pub fn compare_advantage(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
     ))
 }
 
+/// Comparison of two cells' player-1 win rate among decided games
+/// (`p1_win_rate`): a difference of two proportions w₁/d, each with the
+/// Bernoulli variance p(1 - p), through [`difference`] (unpooled standard
+/// error, so the test rejects exactly when the interval leaves out 0).
+pub fn compare_win_rate(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
+    let side = |x: &Aggregate| {
+        let p = x.p1_win_rate()?.estimate;
+        Some((p, p * (1.0 - p), x.decided()))
+    };
+    Some(difference(side(a)?, side(b)?))
+}
+
+/// Holm's step-down adjustment of a family of p-values: with the m
+/// p-values sorted, p₍₁₎ ≤ … ≤ p₍ₘ₎, the adjusted p₍ᵢ₎ is
+/// max over j ≤ i of min(1, (m - j + 1)·p₍ⱼ₎). `None`s (undefined
+/// comparisons) are not members of the family and stay `None`. Controls
+/// the chance of any false rejection in the family at the level used.
+pub fn holm(p_values: &[Option<f64>]) -> Vec<Option<f64>> {
+    let mut order: Vec<usize> = (0..p_values.len())
+        .filter(|&i| p_values[i].is_some())
+        .collect();
+    // Ties keep their row order; the adjusted values do not depend on it.
+    order.sort_by(|&i, &j| {
+        p_values[i]
+            .partial_cmp(&p_values[j])
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let m = order.len();
+    let mut out = vec![None; p_values.len()];
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        let p = p_values[i].unwrap_or(1.0);
+        running = running.max(((m - rank) as f64 * p).min(1.0));
+        out[i] = Some(running);
+    }
+    out
+}
+
 /// Comparison of two cells' mean game length.
 pub fn compare_length(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
     Some(difference(
@@ -523,6 +561,53 @@ pub fn compare_length(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn holm_matches_a_hand_computation() {
+        // p = 0.01, 0.04, 0.03, 0.005, undefined; m = 4.
+        // Sorted: 0.005 ×4 = 0.02; 0.01 ×3 = 0.03; 0.03 ×2 = 0.06;
+        // 0.04 ×1 = 0.04, raised to 0.06 (the running maximum).
+        let got = holm(&[Some(0.01), Some(0.04), Some(0.03), Some(0.005), None]);
+        let want = [Some(0.03), Some(0.06), Some(0.06), Some(0.02), None];
+        for (g, w) in got.iter().zip(want) {
+            match (g, w) {
+                (Some(g), Some(w)) => assert!((g - w).abs() < 1e-12, "{got:?}"),
+                (None, None) => {}
+                _ => panic!("{got:?}"),
+            }
+        }
+        // Capped at 1.
+        assert_eq!(holm(&[Some(0.6), Some(0.7)]), [Some(1.0), Some(1.0)]);
+        assert_eq!(holm(&[]), []);
+    }
+
+    #[test]
+    fn win_rate_difference_by_hand() {
+        // a: 30 of 40 decided (0.75), b: 20 of 40 (0.5); 10 undecided in a.
+        let mut a = Aggregate::new();
+        let mut b = Aggregate::new();
+        for i in 0..40 {
+            a.add(&record(
+                Status::Won(if i < 30 { Player::South } else { Player::North }),
+                10,
+            ));
+            b.add(&record(
+                Status::Won(if i < 20 { Player::South } else { Player::North }),
+                10,
+            ));
+        }
+        for _ in 0..10 {
+            a.add(&record(Status::PlyLimit, 10));
+        }
+        // se = √(0.1875/40 + 0.25/40) = 0.104583; z = 0.25/se = 2.390457;
+        // p = erfc(z/√2) = 0.016827; interval 0.25 ± 0.204978.
+        let d = compare_win_rate(&a, &b).unwrap();
+        assert!((d.diff - 0.25).abs() < 1e-12);
+        assert!((d.low - 0.045022).abs() < 1e-6, "{d:?}");
+        assert!((d.high - 0.454978).abs() < 1e-6, "{d:?}");
+        assert!((d.p_value - 0.016827).abs() < 1e-6, "{d:?}");
+        assert!(compare_win_rate(&a, &Aggregate::new()).is_none());
+    }
 
     fn record(status: Status, plies: u32) -> GameRecord {
         GameRecord {

@@ -52,6 +52,20 @@ fn read(dir: &Path, name: &str) -> String {
     fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The field of `column` in each data row of a CSV text.
+fn column(csv_text: &str, column: &str) -> Vec<String> {
+    let mut r = csv::Reader::from_reader(csv_text.as_bytes());
+    let at = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == column)
+        .unwrap_or_else(|| panic!("no column {column}"));
+    r.records()
+        .map(|rec| rec.unwrap()[at].to_string())
+        .collect()
+}
+
 #[test]
 fn outputs_are_identical_with_one_thread_or_two() {
     let dir = setup(EXPERIMENT);
@@ -75,11 +89,12 @@ fn outputs_are_identical_with_one_thread_or_two() {
     let rows: Vec<&str> = games.lines().skip(1).collect();
     assert_eq!(rows.len(), 4 * 60);
     // Rows come in (cell, game index) order.
-    for (i, row) in rows.iter().enumerate() {
-        let game: usize = row.split(',').nth(3).unwrap().parse().unwrap();
-        assert_eq!(game, i % 60, "{row}");
+    for (i, game) in column(&games, "game").iter().enumerate() {
+        assert_eq!(game.parse::<usize>().unwrap(), i % 60, "{}", rows[i]);
     }
-    assert!(rows[0].starts_with("katro-4x4,random,random,0,"));
+    assert_eq!(column(&games, "variant")[0], "katro-4x4");
+    assert_eq!(column(&games, "p1")[0], "random");
+    assert_eq!(column(&games, "p2")[0], "random");
     let comparison = read(&dir.path().join("one"), "comparison.csv");
     assert_eq!(comparison.lines().count(), 3, "one row per matchup");
 
@@ -121,7 +136,8 @@ fn recorded_moves_replay_to_the_recorded_result() {
     let row = games.lines().nth(1).unwrap();
     let fields: Vec<&str> = row.split(',').collect();
     let moves: Vec<&str> = fields[moves_column].split(' ').collect();
-    assert_eq!(moves.len(), fields[7].parse::<usize>().unwrap());
+    let at = |name: &str| fields[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(moves.len(), at("plies").parse::<usize>().unwrap());
     let out = katro()
         .arg("replay")
         .arg("katro-4x4")
@@ -129,10 +145,10 @@ fn recorded_moves_replay_to_the_recorded_result() {
         .assert()
         .success();
     let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(json["status"], fields[6]);
-    assert_eq!(json["plies"], fields[7].parse::<u64>().unwrap());
-    if fields[6] == "won" {
-        assert_eq!(json["winner"].to_string(), fields[5]);
+    assert_eq!(json["status"], at("status"));
+    assert_eq!(json["plies"], at("plies").parse::<u64>().unwrap());
+    if at("status") == "won" {
+        assert_eq!(json["winner"].to_string(), at("winner"));
     }
 }
 
@@ -157,16 +173,8 @@ p2 = "random"
     run(dir.path(), "two", "2");
     let one = read(&dir.path().join("one"), "summary.csv");
     assert_eq!(one, read(&dir.path().join("two"), "summary.csv"));
-    for row in one.lines().skip(1) {
-        let games: u64 = row
-            .split("\",")
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .nth(3)
-            .unwrap()
-            .parse()
-            .unwrap();
+    for (row, games) in one.lines().skip(1).zip(column(&one, "games")) {
+        let games: u64 = games.parse().unwrap();
         assert_eq!(games % 9, 0, "stopped off a checkpoint: {row}");
         assert!(
             games < 400,

@@ -784,13 +784,13 @@ p2 = "random"
         &["run", "exp.toml", "--out", "o", "--threads", "2"],
     );
     let summary = String::from_utf8(read(&dir.path().join("o/summary.csv"))).unwrap();
-    let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let mut reader = csv::Reader::from_reader(summary.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let fields = reader.records().next().unwrap().unwrap();
     let row = summary.lines().nth(1).unwrap();
-    let fields: Vec<&str> = row.rsplit("\",").next().unwrap().split(',').collect();
-    // Columns after `rules`: p1, p2, games, ...
     let col = |name: &str| -> u64 {
-        let i = header.iter().position(|h| *h == name).unwrap();
-        fields[i - 2].parse().unwrap()
+        let i = header.iter().position(|h| h == name).unwrap();
+        fields[i].parse().unwrap()
     };
     assert_eq!(col("games"), 200);
     assert!(col("undecided_ply_limit") > 0, "{row}");
