@@ -97,7 +97,7 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
         let w = a.p1_win_rate();
         let (distinct, exact) = a.distinct_games();
         vec![
-            c.rules.name.clone(),
+            c.rules.name().to_string(),
             c.rules.canonical_string(),
             c.p1.to_string(),
             c.p2.to_string(),
@@ -172,7 +172,7 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
         let c = &cells[r.cell];
         let g = &r.record;
         let mut row = vec![
-            c.rules.name.clone(),
+            c.rules.name().to_string(),
             labels[r.cell][0].clone(),
             labels[r.cell][1].clone(),
             r.game.to_string(),
@@ -189,8 +189,8 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
             // The limits the game was played under, the experiment's
             // overrides applied: `katro replay` needs them to reproduce
             // the status of a game they stopped.
-            c.rules.settings.ply_limit.to_string(),
-            c.rules.settings.lap_limit.to_string(),
+            c.rules.settings().ply_limit.to_string(),
+            c.rules.settings().lap_limit.to_string(),
         ];
         if moves {
             let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();
@@ -246,8 +246,8 @@ pub fn comparison_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Option<Vec<u8
             c.p1.to_string(),
             c.p2.to_string(),
             c.opening_plies.to_string(),
-            c.rules.name.clone(),
-            cells[base].rules.name.clone(),
+            c.rules.name().to_string(),
+            cells[base].rules.name().to_string(),
             a.games.to_string(),
             b.games.to_string(),
             float(a.advantage_p1()),
@@ -381,11 +381,11 @@ impl Manifest {
     ) -> (Vec<ManifestVariant>, Vec<ManifestCell>) {
         let mut variants: Vec<ManifestVariant> = Vec::new();
         for c in cells {
-            if !variants.iter().any(|v| v.name == c.rules.name) {
+            if !variants.iter().any(|v| v.name == c.rules.name()) {
                 variants.push(ManifestVariant {
-                    name: c.rules.name.clone(),
+                    name: c.rules.name().to_string(),
                     rules: c.rules.canonical_string(),
-                    settings: c.rules.settings.clone(),
+                    settings: c.rules.settings().clone(),
                 });
             }
         }
@@ -395,7 +395,7 @@ impl Manifest {
             .map(|(c, a)| {
                 let (distinct_games, distinct_exact) = a.distinct_games();
                 ManifestCell {
-                    variant: c.rules.name.clone(),
+                    variant: c.rules.name().to_string(),
                     p1: c.p1.to_string(),
                     p2: c.p2.to_string(),
                     stop: stop_text(&c.stop),
@@ -471,7 +471,11 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
         let pct = |q| opt(a.length_percentile(q));
         let (distinct, exact) = a.distinct_games();
         let warnings = a.warnings();
-        let mut row = vec![c.rules.name.clone(), c.p1.to_string(), c.p2.to_string()];
+        let mut row = vec![
+            c.rules.name().to_string(),
+            c.p1.to_string(),
+            c.p2.to_string(),
+        ];
         if opening {
             row.push(c.opening_plies.to_string());
         }
@@ -504,7 +508,10 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             };
             notes.push_str(&format!(
                 "warning: {}, {} vs {}{open}: {}\n",
-                c.rules.name, c.p1, c.p2, w.message
+                c.rules.name(),
+                c.p1,
+                c.p2,
+                w.message
             ));
         }
     }

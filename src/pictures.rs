@@ -176,7 +176,7 @@ pub fn board(rules: &katro::Rules, file: &str) -> Result<(), Failure> {
     let seeds: Vec<u16> = (0..rules.hole_count()).map(|h| start.seeds(h)).collect();
     let title = format!(
         "{}: {} rows × {} columns, {} seeds",
-        rules.name,
+        rules.name(),
         rules.rows(),
         rules.cols(),
         rules.total_seeds()
@@ -278,7 +278,9 @@ pub fn game_from_csv(file: &str, row: u64) -> Result<(katro::Rules, Vec<String>)
             *slot = Some(v);
         }
     }
-    let rules = katro::experiment::with_limits(&rules, limits[0], limits[1]);
+    let rules = rules
+        .with_limits(limits[0], limits[1])
+        .map_err(|e| Failure::input(format!("{file}: row {row}: {e}")))?;
     Ok((rules, moves))
 }
 
@@ -347,7 +349,7 @@ pub fn play(
     agent.validate().map_err(Failure::input)?;
     let mut rng = katro::rng::rng_from_seed(katro::rng::game_seed(
         seed,
-        &rules.name,
+        &rules.name(),
         &format!("play:{agent}"),
         0,
     ));
@@ -370,7 +372,7 @@ pub fn play(
     writeln!(
         out,
         "katro play: {} against {agent}; you are {}. Type a move (e.g. {}), or quit.",
-        rules.name,
+        rules.name(),
         name(seat),
         rules
             .legal_moves(&pos)

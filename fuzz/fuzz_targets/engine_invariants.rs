@@ -25,7 +25,10 @@ impl Draw for Input<'_> {
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(Unstructured::new(data));
     let settings = draw_settings(&mut input);
-    let rules = Rules::new("fuzz".into(), String::new(), String::new(), settings);
+    let rules = match Rules::new("fuzz".into(), String::new(), String::new(), settings) {
+        Ok(r) => r,
+        Err(e) => panic!("the generator of valid settings drew invalid ones: {e}"),
+    };
     if let Err(e) = check_rules(&rules).and_then(|()| check_game(&rules, &mut input).map(drop)) {
         panic!("{e}");
     }
