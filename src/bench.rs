@@ -142,7 +142,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         for _ in 0..a.rounds {
             rounds.push(play(games)?);
         }
-        emit(&report(&rules.name(), threads, &rounds))?;
+        emit(&report(rules.name(), threads, &rounds))?;
     }
     emit(&format!(
         "peak resident memory of this process: {}\n",

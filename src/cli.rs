@@ -13,7 +13,7 @@ use katro::Rules;
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::rules::{InputError, PRESETS, parse_variant, preset, preset_names};
+use katro::rules::{BOARD_SETTINGS, InputError, PRESETS, parse_variant, preset, preset_names};
 
 #[derive(Parser)]
 #[command(
@@ -382,10 +382,6 @@ pub fn load_variant(spec: &str) -> Result<Rules, Failure> {
     Ok(parse_variant(spec, &text, stem)?)
 }
 
-/// The keys of [`katro::Settings`] that go in a variant file's `[board]`;
-/// every other setting goes in `[rules]`.
-const BOARD_KEYS: [&str; 4] = ["rows", "holes", "seeds", "layout"];
-
 /// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
 fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -405,28 +401,27 @@ fn show(rules: &Rules) -> String {
     out.push_str(&format!(
         "name = {}
 ",
-        toml_string(&rules.name())
+        toml_string(rules.name())
     ));
     if !rules.description().is_empty() {
         out.push_str(&format!(
             "description = {}
 ",
-            toml_string(&rules.description())
+            toml_string(rules.description())
         ));
     }
     if !rules.source().is_empty() {
         out.push_str(&format!(
             "source = {}
 ",
-            toml_string(&rules.source())
+            toml_string(rules.source())
         ));
     }
     let settings = toml::to_string(&rules.settings()).expect("the settings serialise as TOML");
     let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();
-    let (board, rest): (Vec<&str>, Vec<&str>) = settings
+    let board = settings
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .partition(|l| BOARD_KEYS.contains(&key(l).as_str()));
+        .filter(|l| BOARD_SETTINGS.iter().any(|i| i.name() == key(l)));
     out.push_str("\n[board]\n");
     for line in board {
         out.push_str(line);
@@ -436,9 +431,8 @@ fn show(rules: &Rules) -> String {
         "# {} seeds in all\n\n[rules]\n",
         rules.total_seeds()
     ));
-    for line in rest {
-        out.push_str(line);
-        out.push('\n');
+    for (info, value) in rules.settings().rule_values() {
+        out.push_str(&format!("{} = {}\n", info.name(), value.toml()));
     }
     out.push_str("\n# starting board (row 1 is South's outer row)\n");
     for line in board_text(rules, &rules.start()).lines() {

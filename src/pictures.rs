@@ -349,7 +349,7 @@ pub fn play(
     agent.validate().map_err(Failure::input)?;
     let mut rng = katro::rng::rng_from_seed(katro::rng::game_seed(
         seed,
-        &rules.name(),
+        rules.name(),
         &format!("play:{agent}"),
         0,
     ));

@@ -245,7 +245,7 @@ pub fn lengths_csv(
         for (len, n) in &a.length_histogram {
             out.push_str(&format!(
                 "{},{},{},{len},{n}\n",
-                csv_field(&c.rules.name()),
+                csv_field(c.rules.name()),
                 csv_field(&c.p1.to_string()),
                 csv_field(&c.p2.to_string())
             ));

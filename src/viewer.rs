@@ -325,7 +325,7 @@ fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> 
 pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
     let names: Vec<String> = moves.iter().map(|&m| move_name(rules, m)).collect();
     let title = format!("{}: {} plies", rules.name(), moves.len());
-    let board = board_svg(rules, &frames[0].board, &rules.name(), true);
+    let board = board_svg(rules, &frames[0].board, rules.name(), true);
     let data = serde_json::json!({
         "variant": rules.name(),
         "rules": rules.canonical_string(),

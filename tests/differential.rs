@@ -795,7 +795,7 @@ fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> P
 /// Plays `games` random games from the start and `games` from random
 /// positions, each capped at `max_plies` moves.
 fn run_variant(rules: &Rules, games: u64, max_plies: u64, seed: u64) -> Result<Tally, String> {
-    let reference = Reference::new(&rules.settings());
+    let reference = Reference::new(rules.settings());
     let mut tally = Tally::default();
     for g in 0..games {
         let mut rng = rng_from_seed(seed ^ (g * 2));
@@ -850,10 +850,10 @@ fn check(variants: &[Rules], games: u64, max_plies: u64) -> (Tally, BTreeMap<Str
     let mut all = Tally::default();
     let mut each = BTreeMap::new();
     for rules in variants {
-        let seed = katro::rng::name_hash(&rules.name());
+        let seed = katro::rng::name_hash(rules.name());
         match run_variant(rules, games, max_plies, seed) {
             Ok(t) => {
-                report(&rules.name(), &t);
+                report(rules.name(), &t);
                 all.add(&t);
                 each.insert(rules.name().to_string(), t);
             }
@@ -1096,7 +1096,7 @@ fn brief_board(text: &str) -> Vec<Vec<u32>> {
 #[test]
 fn reference_plays_the_briefs_worked_examples() {
     let rules = rules::preset("katro-6x6").expect("katro-6x6 exists");
-    let reference = Reference::new(&rules.settings());
+    let reference = Reference::new(rules.settings());
     let c1 = Move::sow(rules.hole_at(0, 2), None);
     let f1 = Move::sow(rules.hole_at(0, 5), None);
 
@@ -1189,7 +1189,7 @@ fn short_relay_cycle_is_endless_not_lap_limit() {
     let rules = parse_variant("tiny.toml", text, "tiny").expect("valid variant");
     let a1 = Move::sow(rules.hole_at(0, 0), None);
 
-    let reference = Reference::new(&rules.settings());
+    let reference = Reference::new(rules.settings());
     let mut rpos = reference.start();
     let rrep = reference.play(&mut rpos, a1);
     assert_eq!(

@@ -774,3 +774,147 @@ settings! {
     meaning: "laps after which a move is stopped (§8)",
     source: "the engine's backstop (docs/RULES.md §8): endless moves are detected exactly";
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `1234567` as docs/RULES.md writes it: `1,234,567`.
+    fn thousands(v: i128) -> String {
+        let digits = v.unsigned_abs().to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        if v < 0 { format!("-{out}") } else { out }
+    }
+
+    /// The table row docs/RULES.md §10 must have for a setting: key,
+    /// meaning, allowed values, default.
+    fn doc_row(info: &SettingInfo) -> [String; 4] {
+        let (allowed, default) = match (info.allowed, info.default) {
+            (Allowed::Board { allowed, default }, _) => (allowed.to_string(), default.to_string()),
+            (Allowed::Values(names), Some(Value::Name(d))) => (
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                format!("`{d}`"),
+            ),
+            (Allowed::Range { lo, hi, .. }, Some(Value::Int(d))) => (
+                format!("{} to {}", thousands(lo), thousands(hi)),
+                thousands(d),
+            ),
+            other => panic!(
+                "{}: a default that does not match its kind: {other:?}",
+                info.key
+            ),
+        };
+        [
+            format!("`{}`", info.key),
+            info.meaning.to_string(),
+            allowed,
+            default,
+        ]
+    }
+
+    /// docs/RULES.md §10's settings table lists exactly the declared
+    /// settings, in order, with their meanings, allowed values and
+    /// defaults: the table cannot drift from what the parser accepts.
+    #[test]
+    fn rules_md_lists_exactly_the_declared_settings() {
+        let doc = include_str!("../../docs/RULES.md");
+        let start = doc.find("## 10. Settings").expect("RULES.md has §10");
+        let end = start + doc[start..].find("\n## 11.").expect("RULES.md has §11");
+        let rows: Vec<Vec<String>> = doc[start..end]
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                l.trim()
+                    .trim_matches('|')
+                    .split(" | ")
+                    .map(|c| c.trim().to_string())
+                    .collect()
+            })
+            .collect();
+        let declared: Vec<Vec<String>> = SETTINGS.iter().map(|i| doc_row(i).to_vec()).collect();
+        assert_eq!(rows.len(), declared.len(), "rows of the table: {rows:?}");
+        for (doc_row, declared) in rows.iter().zip(&declared) {
+            assert_eq!(doc_row, declared);
+        }
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(1), "1");
+        assert_eq!(thousands(5_000), "5,000");
+        assert_eq!(thousands(65_535), "65,535");
+        assert_eq!(thousands(1_000_000_000), "1,000,000,000");
+    }
+
+    /// The variant parser's fuzz dictionary holds every declared key and
+    /// every named value, so the fuzzer can write each one.
+    #[test]
+    fn fuzz_dictionary_has_every_setting() {
+        let dict = include_str!("../../fuzz/variant.dict");
+        for info in SETTINGS {
+            let key = format!("\"{} = \"", info.name());
+            assert!(dict.contains(&key), "fuzz/variant.dict lacks {key}");
+            if let Allowed::Values(names) = info.allowed {
+                for n in names {
+                    let v = format!("\"\\x22{n}\\x22\"");
+                    let plain = format!("\"\\\"{n}\\\"\"");
+                    assert!(
+                        dict.contains(&v) || dict.contains(&plain),
+                        "fuzz/variant.dict lacks {n}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Rules settings the checks refuse, each reported under its key with
+    /// its range; a value no field could hold is reported as written.
+    #[test]
+    fn out_of_range_integers_are_reported_by_key() {
+        let mut s = Settings::canonical();
+        s.ply_limit = 0;
+        s.lap_limit = u64::MAX;
+        s.min_victim_seeds = 0;
+        let keys: Vec<_> = settings_problems(&s).iter().map(|p| p.key).collect();
+        assert_eq!(
+            keys,
+            [
+                "rules.min_victim_seeds",
+                "rules.ply_limit",
+                "rules.lap_limit"
+            ]
+        );
+        assert_eq!(
+            settings_problems(&s)[2].message,
+            format!(
+                "{} is out of range: the lap limit must be from 1 to 1000000000",
+                u64::MAX
+            )
+        );
+    }
+
+    /// The canonical string is made from the declaration in
+    /// declaration order, as it was written out by hand before.
+    #[test]
+    fn canonical_string_of_the_canonical_rules() {
+        assert_eq!(
+            Settings::canonical().canonical_string(),
+            "katro(rows=6,holes=6,seeds=2,start=outermost-non-empty,singletons=allowed,\
+             direction=forward,backward_circuit=reversed,relay=occupied,capture_trigger=occupied,\
+             capturing_row=innermost-non-empty,victim=innermost-row,min_victim_seeds=1,\
+             min_victim_seeds_after_empty=1,empty_landing_refusal=below-minimum,lone_seed=none,\
+             lone_seed_step=always,step_sowing=forward,game_end=opponent-empty,\
+             endless_move=undecided,ply_limit=5000,lap_limit=10000000)"
+        );
+    }
+}
