@@ -2,7 +2,7 @@
 //! to check the engine (`tests/differential.rs`).
 //!
 //! It was written from the rules brief (`katro-rules-brief.md`), docs/RULES.md
-//! and the meanings documented on each setting value in `src/rules.rs`,
+//! and the meanings documented on each setting value in `src/rules/settings.rs`,
 //! without reading `src/engine.rs`, so that a misreading of the rules in one
 //! is unlikely to be repeated in the other. Where the brief is silent it follows
 //! the project's stated conventions (listed where they are used below).
