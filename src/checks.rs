@@ -98,16 +98,9 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
         }
         (None, Some(board))
     };
-    let mut s = Settings {
-        rows,
-        holes,
-        seeds,
-        layout,
-        ..Settings::canonical()
-    };
     // Every rules setting from its declaration, in declaration order: a
     // new setting is drawn with no change here.
-    s.choose_rules(&mut |info| match info.allowed {
+    with_board(rows, holes, seeds, layout, &mut |info| match info.allowed {
         Allowed::Values(names) => d.below(names.len() as u64) as i128,
         Allowed::Range { lo, hi, .. } => {
             let lo = lo.max(0) as u64;
@@ -122,7 +115,26 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
                 } as i128
         }
         Allowed::Board { .. } => 0,
-    });
+    })
+}
+
+/// Settings of this board, every rules setting as `choose` answers
+/// ([`Settings::choose_rules`]).
+fn with_board(
+    rows: usize,
+    holes: usize,
+    seeds: Option<u16>,
+    layout: Option<Vec<Vec<u16>>>,
+    choose: &mut dyn FnMut(&'static SettingInfo) -> i128,
+) -> Settings {
+    let mut s = Settings {
+        rows,
+        holes,
+        seeds,
+        layout,
+        ..Settings::canonical()
+    };
+    s.choose_rules(choose);
     s
 }
 
@@ -166,29 +178,27 @@ pub fn draw_any_settings(d: &mut impl Draw) -> Settings {
             })
             .collect()
     });
-    let mut s = Settings {
+    with_board(
         rows,
         holes,
         seeds,
         layout,
-        ..Settings::canonical()
-    };
-    s.choose_rules(&mut |info: &SettingInfo| match info.allowed {
-        Allowed::Values(names) => d.below(names.len() as u64) as i128,
-        Allowed::Range { lo, hi, .. } => match d.below(12) {
-            0 => 0,
-            1 => lo - 1,
-            2 => hi + 1,
-            3 => hi,
-            4..=10 => lo,
-            // Anything a TOML integer holds, so the settings can be
-            // written as a file; a value too big for a field keeps the
-            // default.
-            _ => d.below(i64::MAX as u64) as i128,
+        &mut |info: &SettingInfo| match info.allowed {
+            Allowed::Values(names) => d.below(names.len() as u64) as i128,
+            Allowed::Range { lo, hi, .. } => match d.below(12) {
+                0 => 0,
+                1 => lo - 1,
+                2 => hi + 1,
+                3 => hi,
+                4..=10 => lo,
+                // Anything a TOML integer holds, so the settings can be
+                // written as a file; a value too big for a field keeps the
+                // default.
+                _ => d.below(i64::MAX as u64) as i128,
+            },
+            Allowed::Board { .. } => 0,
         },
-        Allowed::Board { .. } => 0,
-    });
-    s
+    )
 }
 
 // ---------------------------------------------------------------------------
