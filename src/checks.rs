@@ -185,16 +185,18 @@ pub fn draw_any_settings(d: &mut impl Draw) -> Settings {
         layout,
         &mut |info: &SettingInfo| match info.allowed {
             Allowed::Values(names) => d.below(names.len() as u64) as i128,
-            Allowed::Range { lo, hi, .. } => match d.below(12) {
+            // Mostly in range, so that whole settings are valid often
+            // enough for the comparison with the parser to cover both.
+            Allowed::Range { lo, hi, .. } => match d.below(24) {
                 0 => 0,
                 1 => lo - 1,
                 2 => hi + 1,
                 3 => hi,
-                4..=10 => lo,
                 // Anything a TOML integer holds, so the settings can be
                 // written as a file; a value too big for a field keeps the
                 // default.
-                _ => d.below(i64::MAX as u64) as i128,
+                4 => d.below(i64::MAX as u64) as i128,
+                _ => lo,
             },
             Allowed::Board { .. } => 0,
         },
