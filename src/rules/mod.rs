@@ -338,3 +338,57 @@ impl Tables {
         t
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canonical() -> Rules {
+        Rules::new(
+            "c".into(),
+            String::new(),
+            String::new(),
+            Settings::canonical(),
+        )
+        .expect("the canonical settings are valid")
+    }
+
+    #[test]
+    fn with_limits_checks_the_override() {
+        let r = canonical();
+        let capped = r.with_limits(Some(40), Some(12)).expect("in range");
+        assert_eq!(
+            (capped.settings().ply_limit, capped.settings().lap_limit),
+            (40, 12)
+        );
+        assert_eq!(capped.name(), "c");
+        let e = r.with_limits(Some(u32::MAX as u64 + 1), None).unwrap_err();
+        assert_eq!(e.problems[0].key, "rules.ply_limit");
+        assert_eq!(
+            e.problems[0].message,
+            "4294967296 is out of range: the ply limit must be from 1 to 100000000"
+        );
+        let e = r.with_limits(None, Some(0)).unwrap_err();
+        assert_eq!(e.problems[0].key, "rules.lap_limit");
+    }
+
+    #[test]
+    fn new_reports_every_problem() {
+        let mut s = Settings::canonical();
+        s.rows = 3;
+        s.holes = 1;
+        s.layout = Some(vec![vec![1]]);
+        s.ply_limit = 0;
+        let e = Rules::new("x".into(), String::new(), String::new(), s).unwrap_err();
+        let keys: Vec<_> = e.problems.iter().map(|p| p.key).collect();
+        assert_eq!(
+            keys,
+            [
+                "board.rows",
+                "board.holes",
+                "board.layout",
+                "rules.ply_limit"
+            ]
+        );
+    }
+}

@@ -15,9 +15,14 @@
 //! [`board_problems`]; their metadata is declared here beside the rest.
 //!
 //! Adding a rules setting (as `game_end` was, for the issue "Numbers you
-//! can publish") takes one entry in the table below, the engine logic that
-//! reads it, and its row in docs/RULES.md §10 (which a test demands):
-//! nothing else.
+//! can publish") now takes one entry in the table below and the engine
+//! logic that reads it (`src/engine.rs`, and the reference model of
+//! `tests/reference/` that the differential tests compare it with). Tests
+//! then demand its row in docs/RULES.md §10 and its key and values in
+//! `fuzz/variant.dict`. Nothing else: the parser, schema, `katro show`,
+//! the manifest, the generators and their coverage test all follow the
+//! table. The canonical rules string gains the key, so every variant's
+//! string (and with it the committed results) changes.
 
 use std::fmt;
 
