@@ -28,9 +28,10 @@ fn positions(rules: &Rules, games: u64) -> Vec<Position> {
 /// the limit (10 million laps) does not swamp what is being measured.
 fn short_moves(name: &str) -> Rules {
     let rules = preset(name).expect("a shipped preset");
-    let mut s = rules.settings.clone();
+    let mut s = rules.settings().clone();
     s.lap_limit = 100_000;
-    Rules::new(rules.name.clone(), String::new(), String::new(), s)
+    Rules::new(rules.name().to_string(), String::new(), String::new(), s)
+        .expect("a valid lap limit")
 }
 
 fn bench(c: &mut Criterion) {

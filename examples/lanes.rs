@@ -134,11 +134,11 @@ fn check_all(games: u64, extra: u64) -> Result<u32, String> {
     // endless cycles and the lap limit (under opponent-empty, random games
     // of these boards showed none).
     for v in VARIANTS.iter().chain(&["katro-4x4", "katro-6x3"]) {
-        let mut r = preset(v).ok_or("preset")?;
-        r.settings.game_end = GameEnd::PlayOut;
-        r.settings.lap_limit = 100_000;
+        let mut r = preset(v).ok_or("preset")?.settings().clone();
+        r.game_end = GameEnd::PlayOut;
+        r.lap_limit = 100_000;
         let name = format!("{v}, play-out, lap_limit = 100000");
-        let r = Rules::new(name, String::new(), String::new(), r.settings);
+        let r = Rules::new(name, String::new(), String::new(), r).map_err(|e| e.to_string())?;
         bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
     }
     // Other seed counts and board shapes (the kernels for one and two rows
@@ -150,12 +150,12 @@ fn check_all(games: u64, extra: u64) -> Result<u32, String> {
         ("katro-6x6", 2, 6, 3),
         ("katro-6x6", 2, 8, 3),
     ] {
-        let mut r = preset(v).ok_or("preset")?;
-        r.settings.seeds = Some(seeds);
-        r.settings.rows = rows;
-        r.settings.holes = cols;
+        let mut r = preset(v).ok_or("preset")?.settings().clone();
+        r.seeds = Some(seeds);
+        r.rows = rows;
+        r.holes = cols;
         let name = format!("{v} on {rows}x{cols} with {seeds} seeds a hole");
-        let r = Rules::new(name, String::new(), String::new(), r.settings);
+        let r = Rules::new(name, String::new(), String::new(), r).map_err(|e| e.to_string())?;
         bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
     }
     // Starting layouts under play-out: tests/differential.rs's 2x2 position
@@ -169,26 +169,26 @@ fn check_all(games: u64, extra: u64) -> Result<u32, String> {
         (vec![vec![2, 3, 1], vec![0, 1, 2]], 100),
         (vec![vec![3, 1, 2, 0], vec![1, 0, 2, 1]], 100),
     ] {
-        let mut r = preset("katro-6x6").ok_or("preset")?;
-        r.settings.rows = 2;
-        r.settings.holes = layout[0].len();
-        r.settings.seeds = None;
-        r.settings.layout = Some(layout.clone());
-        r.settings.lap_limit = lap_limit;
-        r.settings.game_end = GameEnd::PlayOut;
+        let mut r = preset("katro-6x6").ok_or("preset")?.settings().clone();
+        r.rows = 2;
+        r.holes = layout[0].len();
+        r.seeds = None;
+        r.layout = Some(layout.clone());
+        r.lap_limit = lap_limit;
+        r.game_end = GameEnd::PlayOut;
         let name = format!("layout {layout:?}, play-out, lap_limit = {lap_limit}");
-        let r = Rules::new(name, String::new(), String::new(), r.settings);
+        let r = Rules::new(name, String::new(), String::new(), r).map_err(|e| e.to_string())?;
         bad += dispatch_rules(r, |k, s| check(k, s, extra.min(200)))?;
     }
     for v in VARIANTS {
         for (key, value) in [("lap_limit", 12u64), ("ply_limit", 40)] {
-            let mut r = preset(v).ok_or("preset")?;
+            let mut r = preset(v).ok_or("preset")?.settings().clone();
             match key {
-                "lap_limit" => r.settings.lap_limit = value,
-                _ => r.settings.ply_limit = value as u32,
+                "lap_limit" => r.lap_limit = value,
+                _ => r.ply_limit = value as u32,
             }
             let name = format!("{v} with {key} = {value}");
-            let r = Rules::new(name, String::new(), String::new(), r.settings);
+            let r = Rules::new(name, String::new(), String::new(), r).map_err(|e| e.to_string())?;
             bad += dispatch_rules(r, |k, s| check(k, s, extra))?;
         }
     }
@@ -274,7 +274,7 @@ fn check(k: &Kernel, w: Which, games: u64) -> Result<u32, String> {
     println!(
         "{} ({} kernel): {games} games, {bad} differ; {plies} plies ({steps} lone-seed steps), {laps} laps; statuses {statuses:?}; \
          {fallbacks} turns handed to the engine ({fallback_steps} of them a step and its continuation)",
-        k.rules.name,
+        k.rules.name(),
         name_of(w),
     );
     Ok(bad)
@@ -351,7 +351,7 @@ fn time(k: &Kernel, w: Which, games: u64, rounds: usize) -> Result<u32, String> 
         "{}: {games} games x {rounds} rounds ({:.1} plies, {:.1} laps a game)\n  \
          kernel games/s: wall {}, cpu {}\n  engine games/s: wall {}, cpu {}\n  \
          kernel/engine, medians: wall {:.2}, cpu {:.2}",
-        k.rules.name,
+        k.rules.name(),
         plies as f64 / games as f64,
         laps as f64 / games as f64,
         show(&kw),
@@ -398,7 +398,7 @@ fn count(k: &Kernel, w: Which, games: u64, which: &str) -> Result<u32, String> {
     println!(
         "{} {which}: {games} games, {plies} plies, {laps} laps, {fb} fallbacks of {fbl} laps; \
          next choices drawn ahead: {kept} kept, {dropped} taken back",
-        k.rules.name
+        k.rules.name()
     );
     Ok(0)
 }

@@ -42,7 +42,7 @@ fn main() -> Result<(), String> {
     }
     println!(
         "{}: {games} games (seeds 0..{games}), {total_laps} laps; {} moves of more than 1,000 laps:",
-        rules.name,
+        rules.name(),
         long.len()
     );
     for (g, ply, laps, end) in long {

@@ -54,7 +54,7 @@ impl Count {
 
 /// Whether South's rows (1..R/2) or North's hold no seed.
 fn a_side_is_empty(rules: &Rules, pos: &Position) -> bool {
-    let s = &rules.settings;
+    let s = &rules.settings();
     let mut sides = [0u32; 2];
     for row in 0..s.rows {
         for col in 0..s.holes {

@@ -277,10 +277,9 @@ mod tests {
     /// A preset with a low lap limit: the tests only need the rules of
     /// capture, and a long endless move would cost seconds in debug builds.
     fn capped(name: &str) -> Rules {
-        let r = variant(name);
-        let mut settings = r.settings.clone();
-        settings.lap_limit = 2_000;
-        Rules::new(r.name, r.description, r.source, settings)
+        variant(name)
+            .with_limits(None, Some(2_000))
+            .expect("a valid lap limit")
     }
 
     /// Variants that differ in every setting a move's captures depend on:
@@ -343,7 +342,7 @@ mod tests {
                 for seed in 0..4 {
                     let mv = greedy(rules, &pos, &legal, &mut rng_from_seed(seed));
                     let got = caps.iter().find(|c| c.0 == mv).expect("a legal move").1;
-                    assert_eq!(got, max, "{}: {mv:?} in {pos:?}", rules.name);
+                    assert_eq!(got, max, "{}: {mv:?} in {pos:?}", rules.name());
                 }
             }
         }

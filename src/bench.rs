@@ -84,14 +84,9 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                     katro::rules::MAX_LAP_LIMIT
                 )));
             }
-            let mut s = rules.settings.clone();
-            s.lap_limit = l;
-            rules = katro::Rules::new(
-                rules.name.clone(),
-                rules.description.clone(),
-                rules.source.clone(),
-                s,
-            );
+            rules = rules
+                .with_limits(None, Some(l))
+                .map_err(|e| Failure::input(format!("--lap-limit {l}: {e}")))?;
         }
         variants.push(rules);
     }
@@ -147,7 +142,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         for _ in 0..a.rounds {
             rounds.push(play(games)?);
         }
-        emit(&report(&rules.name, threads, &rounds))?;
+        emit(&report(rules.name(), threads, &rounds))?;
     }
     emit(&format!(
         "peak resident memory of this process: {}\n",

@@ -53,7 +53,7 @@ pub fn capturing_rows(rules: &Rules, seeds: &[u16]) -> [Option<usize>; 2] {
     let mut out = [None, None];
     for p in [Player::South, Player::North] {
         let rows = rows_of(p);
-        out[p.index()] = match rules.settings.capturing_row {
+        out[p.index()] = match rules.settings().capturing_row {
             CapturingRow::Inner => rows.last().copied(),
             CapturingRow::InnermostNonEmpty => rows
                 .iter()
@@ -108,7 +108,7 @@ pub fn board_svg(rules: &Rules, seeds: &[u16], title: &str, ids: bool) -> String
         ));
     }
     let capture = capturing_rows(rules, seeds);
-    let rule = match rules.settings.capturing_row {
+    let rule = match rules.settings().capturing_row {
         CapturingRow::Inner => "the inner row",
         CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
     };

@@ -15,103 +15,10 @@ use crate::engine::{
 use crate::experiment::{Experiment, parse_experiment};
 use crate::rng::{below, rng_from_seed};
 use crate::rules::{
-    BackwardCircuit, CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, EndlessMove,
-    GameEnd, InputError, LoneSeed, LoneSeedStep, MAX_HOLES_PER_ROW, MAX_ROWS, MAX_TOTAL_SEEDS,
-    MIN_HOLES_PER_ROW, MIN_ROWS, Relay, Rules, Settings, Singletons, StartRule, StepSowing,
-    VictimRule, parse_variant,
+    Allowed, DirectionRule, EndlessMove, GameEnd, InputError, LoneSeed, MAX_HOLES_PER_ROW,
+    MAX_ROWS, MAX_TOTAL_SEEDS, MIN_HOLES_PER_ROW, MIN_ROWS, Rules, SettingInfo, Settings,
+    StepSowing, Value, parse_variant,
 };
-
-// ---------------------------------------------------------------------------
-// Every value of every setting
-
-pub const START_RULES: [StartRule; 3] = [
-    StartRule::OutermostNonEmpty,
-    StartRule::InnermostNonEmpty,
-    StartRule::Any,
-];
-pub const SINGLETONS: [Singletons; 3] = [
-    Singletons::Allowed,
-    Singletons::LastResort,
-    Singletons::Forbidden,
-];
-pub const DIRECTION_RULES: [DirectionRule; 3] = [
-    DirectionRule::Forward,
-    DirectionRule::EachMove,
-    DirectionRule::OncePerGame,
-];
-pub const RELAYS: [Relay; 3] = [Relay::Occupied, Relay::OuterRow, Relay::Never];
-pub const CAPTURE_TRIGGERS: [CaptureTrigger; 3] = [
-    CaptureTrigger::Occupied,
-    CaptureTrigger::Empty,
-    CaptureTrigger::Either,
-];
-pub const CAPTURING_ROWS: [CapturingRow; 2] =
-    [CapturingRow::InnermostNonEmpty, CapturingRow::Inner];
-pub const VICTIM_RULES: [VictimRule; 3] = [
-    VictimRule::InnermostRow,
-    VictimRule::Column,
-    VictimRule::WholeColumn,
-];
-pub const LONE_SEEDS: [LoneSeed; 3] = [LoneSeed::None, LoneSeed::Diagonal, LoneSeed::Straight];
-pub const ENDLESS_MOVES: [EndlessMove; 2] = [EndlessMove::Undecided, EndlessMove::MoverLoses];
-pub const BACKWARD_CIRCUITS: [BackwardCircuit; 2] =
-    [BackwardCircuit::Reversed, BackwardCircuit::Mirrored];
-pub const EMPTY_LANDING_REFUSALS: [EmptyLandingRefusal; 2] = [
-    EmptyLandingRefusal::BelowMinimum,
-    EmptyLandingRefusal::AllOnes,
-];
-pub const LONE_SEED_STEPS: [LoneSeedStep; 2] =
-    [LoneSeedStep::Always, LoneSeedStep::NoFailedCapture];
-pub const STEP_SOWINGS: [StepSowing; 2] = [StepSowing::Forward, StepSowing::Chosen];
-pub const GAME_ENDS: [GameEnd; 2] = [GameEnd::OpponentEmpty, GameEnd::PlayOut];
-
-/// Fails to compile when a setting gains a value, so the lists above, and
-/// with them the generator, cannot silently miss it.
-#[allow(dead_code)]
-fn lists_are_complete(s: &Settings) {
-    match s.start {
-        StartRule::OutermostNonEmpty | StartRule::InnermostNonEmpty | StartRule::Any => {}
-    }
-    match s.singletons {
-        Singletons::Allowed | Singletons::LastResort | Singletons::Forbidden => {}
-    }
-    match s.direction {
-        DirectionRule::Forward | DirectionRule::EachMove | DirectionRule::OncePerGame => {}
-    }
-    match s.relay {
-        Relay::Occupied | Relay::OuterRow | Relay::Never => {}
-    }
-    match s.capture_trigger {
-        CaptureTrigger::Occupied | CaptureTrigger::Empty | CaptureTrigger::Either => {}
-    }
-    match s.capturing_row {
-        CapturingRow::InnermostNonEmpty | CapturingRow::Inner => {}
-    }
-    match s.victim {
-        VictimRule::InnermostRow | VictimRule::Column | VictimRule::WholeColumn => {}
-    }
-    match s.lone_seed {
-        LoneSeed::None | LoneSeed::Diagonal | LoneSeed::Straight => {}
-    }
-    match s.endless_move {
-        EndlessMove::Undecided | EndlessMove::MoverLoses => {}
-    }
-    match s.backward_circuit {
-        BackwardCircuit::Reversed | BackwardCircuit::Mirrored => {}
-    }
-    match s.empty_landing_refusal {
-        EmptyLandingRefusal::BelowMinimum | EmptyLandingRefusal::AllOnes => {}
-    }
-    match s.lone_seed_step {
-        LoneSeedStep::Always | LoneSeedStep::NoFailedCapture => {}
-    }
-    match s.step_sowing {
-        StepSowing::Forward | StepSowing::Chosen => {}
-    }
-    match s.game_end {
-        GameEnd::OpponentEmpty | GameEnd::PlayOut => {}
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Random valid settings
@@ -191,30 +98,109 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
         }
         (None, Some(board))
     };
-    Settings {
+    // Every rules setting from its declaration, in declaration order: a
+    // new setting is drawn with no change here.
+    with_board(rows, holes, seeds, layout, &mut |info| match info.allowed {
+        Allowed::Values(names) => d.below(names.len() as u64) as i128,
+        Allowed::Range { lo, hi, .. } => {
+            let lo = lo.max(0) as u64;
+            let hi = hi.max(0) as u64;
+            lo as i128
+                + match info.name() {
+                    // Low limits, so a case runs in milliseconds and the
+                    // limit endings come up often.
+                    "ply_limit" => d.below(GEN_MAX_PLY_LIMIT.min(hi - lo + 1)),
+                    "lap_limit" => d.below(GEN_MAX_LAP_LIMIT.min(hi - lo + 1)),
+                    _ => count(d, 2, hi - lo),
+                } as i128
+        }
+        Allowed::Board { .. } => 0,
+    })
+}
+
+/// Settings of this board, every rules setting as `choose` answers
+/// ([`Settings::choose_rules`]).
+fn with_board(
+    rows: usize,
+    holes: usize,
+    seeds: Option<u16>,
+    layout: Option<Vec<Vec<u16>>>,
+    choose: &mut dyn FnMut(&'static SettingInfo) -> i128,
+) -> Settings {
+    let mut s = Settings {
         rows,
         holes,
         seeds,
         layout,
-        start: pick(d, &START_RULES),
-        singletons: pick(d, &SINGLETONS),
-        direction: pick(d, &DIRECTION_RULES),
-        backward_circuit: pick(d, &BACKWARD_CIRCUITS),
-        relay: pick(d, &RELAYS),
-        capture_trigger: pick(d, &CAPTURE_TRIGGERS),
-        capturing_row: pick(d, &CAPTURING_ROWS),
-        victim: pick(d, &VICTIM_RULES),
-        min_victim_seeds: 1 + count(d, 2, u16::MAX as u64 - 1) as u16,
-        min_victim_seeds_after_empty: 1 + count(d, 2, u16::MAX as u64 - 1) as u16,
-        empty_landing_refusal: pick(d, &EMPTY_LANDING_REFUSALS),
-        lone_seed: pick(d, &LONE_SEEDS),
-        lone_seed_step: pick(d, &LONE_SEED_STEPS),
-        step_sowing: pick(d, &STEP_SOWINGS),
-        game_end: pick(d, &GAME_ENDS),
-        endless_move: pick(d, &ENDLESS_MOVES),
-        ply_limit: 1 + d.below(GEN_MAX_PLY_LIMIT) as u32,
-        lap_limit: 1 + d.below(GEN_MAX_LAP_LIMIT),
-    }
+        ..Settings::canonical()
+    };
+    s.choose_rules(choose);
+    s
+}
+
+/// Random settings, valid or not, that still fit [`Settings`]' fields:
+/// rows 0 to 20, holes 0 to 40 (or a board in range, half the time), seeds or a layout or both or neither,
+/// huge seed counts, ragged layouts, and every rules integer anywhere in
+/// its field (zero limits included), each drawn near its range's ends
+/// now and then. What [`Rules::new`] must take without panicking.
+pub fn draw_any_settings(d: &mut impl Draw) -> Settings {
+    // Half the boards are in range, so that valid settings come up too.
+    let (rows, holes) = if d.below(2) == 0 {
+        (d.below(21) as usize, d.below(41) as usize)
+    } else {
+        (2 + 2 * d.below(4) as usize, 2 + d.below(15) as usize)
+    };
+    let seeds = match d.below(4) {
+        0 => None,
+        1 => Some(d.below(u16::MAX as u64 + 1) as u16),
+        _ => Some(d.below(6) as u16),
+    };
+    let layout = (d.below(2) == 0).then(|| {
+        let n = if d.below(2) == 0 {
+            rows
+        } else {
+            d.below(10) as usize
+        };
+        (0..n)
+            .map(|_| {
+                let w = if d.below(4) == 0 {
+                    d.below(20) as usize
+                } else {
+                    holes
+                };
+                (0..w)
+                    .map(|_| match d.below(8) {
+                        0 => d.below(u16::MAX as u64 + 1) as u16,
+                        1..=3 => 0,
+                        _ => d.below(4) as u16,
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    with_board(
+        rows,
+        holes,
+        seeds,
+        layout,
+        &mut |info: &SettingInfo| match info.allowed {
+            Allowed::Values(names) => d.below(names.len() as u64) as i128,
+            // Mostly in range, so that whole settings are valid often
+            // enough for the comparison with the parser to cover both.
+            Allowed::Range { lo, hi, .. } => match d.below(24) {
+                0 => 0,
+                1 => lo - 1,
+                2 => hi + 1,
+                3 => hi,
+                // Anything a TOML integer holds, so the settings can be
+                // written as a file; a value too big for a field keeps the
+                // default.
+                4 => d.below(i64::MAX as u64) as i128,
+                _ => lo,
+            },
+            Allowed::Board { .. } => 0,
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -223,23 +209,47 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
 /// A variant file that gives every setting of `rules` explicitly: what
 /// parsing it must give back.
 pub fn variant_file(rules: &Rules) -> String {
+    variant_file_of(
+        rules.name(),
+        rules.description(),
+        rules.source(),
+        rules.settings(),
+    )
+}
+
+/// A variant file that gives every one of `settings` explicitly, whether
+/// they are valid or not.
+pub fn variant_file_of(name: &str, description: &str, source: &str, s: &Settings) -> String {
     let mut board = toml::Table::new();
+    board.insert("rows".into(), (s.rows as i64).into());
+    board.insert("holes".into(), (s.holes as i64).into());
+    if let Some(v) = s.seeds {
+        board.insert("seeds".into(), (v as i64).into());
+    }
+    if let Some(l) = &s.layout {
+        let rows: Vec<toml::Value> = l
+            .iter()
+            .map(|r| toml::Value::Array(r.iter().map(|&v| (v as i64).into()).collect()))
+            .collect();
+        board.insert("layout".into(), toml::Value::Array(rows));
+    }
     let mut rule_table = toml::Table::new();
-    let all = toml::Value::try_from(&rules.settings).expect("settings serialise");
-    let all = all.as_table().expect("settings serialise to a table");
-    for (key, value) in all.clone() {
-        match key.as_str() {
-            "rows" | "holes" | "seeds" | "layout" => board.insert(key, value),
-            _ => rule_table.insert(key, value),
+    for (info, value) in s.rule_values() {
+        let v = match value {
+            Value::Name(n) => toml::Value::from(n),
+            // Every rules integer fits an i64 (the widest is a u64 lap
+            // limit, whose range ends far below).
+            Value::Int(v) => toml::Value::Integer(i64::try_from(v).unwrap_or(i64::MAX)),
         };
+        rule_table.insert(info.name().into(), v);
     }
     let mut file = toml::Table::new();
-    file.insert("name".into(), rules.name.clone().into());
-    file.insert("description".into(), rules.description.clone().into());
-    file.insert("source".into(), rules.source.clone().into());
+    file.insert("name".into(), name.into());
+    file.insert("description".into(), description.into());
+    file.insert("source".into(), source.into());
     file.insert("board".into(), board.into());
     file.insert("rules".into(), rule_table.into());
-    toml::to_string(&file).expect("a table serialises")
+    toml::to_string(&file).unwrap_or_default()
 }
 
 /// Text for the parsers from raw fuzzer bytes: as they are when they are
@@ -375,7 +385,7 @@ pub fn check_experiment(exp: &Experiment) -> Result<(), String> {
 /// position holds the seeds they say, and writing them out as a file and
 /// parsing that gives the same rules.
 pub fn check_rules(rules: &Rules) -> Result<(), String> {
-    let s = &rules.settings;
+    let s = &rules.settings();
     let fail = |what: &str| Err(format!("{what}: {}", s.canonical_string()));
     if !(MIN_ROWS..=MAX_ROWS).contains(&s.rows) || !s.rows.is_multiple_of(2) {
         return fail("rows out of range");
@@ -432,14 +442,14 @@ pub fn check_rules(rules: &Rules) -> Result<(), String> {
     let text = variant_file(rules);
     let again = parse_variant("round-trip.toml", &text, "unnamed")
         .map_err(|e| format!("written rules do not parse back: {e}\n{text}"))?;
-    if again.settings != *s
-        || again.name != rules.name
-        || again.description != rules.description
-        || again.source != rules.source
+    if again.settings() != *s
+        || again.name() != rules.name()
+        || again.description() != rules.description()
+        || again.source() != rules.source()
     {
         return Err(format!(
             "rules changed in a round trip through\n{text}\nfrom {s:?}\nto {:?}",
-            again.settings
+            again.settings()
         ));
     }
     Ok(())
@@ -549,7 +559,7 @@ fn check_status(
         Status::Won(w) if pos.ended().is_none() && w != p.other() => {
             return Err(format!("{w:?} won on their own turn"));
         }
-        Status::PlyLimit if pos.plies() < rules.settings.ply_limit => {
+        Status::PlyLimit if pos.plies() < rules.settings().ply_limit => {
             return Err(format!("ply limit at ply {}", pos.plies()));
         }
         Status::EndlessMove | Status::LapLimit if pos.ended().is_none() => {
@@ -557,7 +567,7 @@ fn check_status(
         }
         _ => {}
     }
-    if pos.plies() >= rules.settings.ply_limit && !legal.is_empty() {
+    if pos.plies() >= rules.settings().ply_limit && !legal.is_empty() {
         return Err("moves listed after the ply limit".into());
     }
     if let Some(h) = pos.pending() {
@@ -571,7 +581,7 @@ fn check_status(
         }
         return Ok(());
     }
-    let choose = match rules.settings.direction {
+    let choose = match rules.settings().direction {
         DirectionRule::Forward => false,
         DirectionRule::EachMove => true,
         DirectionRule::OncePerGame => pos.fixed_dir(p).is_none(),
@@ -583,7 +593,7 @@ fn check_status(
         }
         if mv.is_step() {
             let to = mv.to as usize;
-            if rules.settings.lone_seed == LoneSeed::None
+            if rules.settings().lone_seed == LoneSeed::None
                 || mv.dir.is_some()
                 || to >= rules.hole_count()
                 || rules.owner(to) != p
@@ -608,7 +618,7 @@ pub fn check_move(
     pos: &Position,
     mv: Move,
 ) -> Result<(Position, MoveReport), String> {
-    let s = &rules.settings;
+    let s = &rules.settings();
     let mut after = *pos;
     let report = rules
         .play(&mut after, mv)

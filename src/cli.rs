@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use katro::Rules;
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
-use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE, with_limits};
+use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::rules::{InputError, PRESETS, parse_variant, preset, preset_names};
+use katro::rules::{BOARD_SETTINGS, InputError, PRESETS, parse_variant, preset, preset_names};
 
 #[derive(Parser)]
 #[command(
@@ -225,7 +225,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let mut out = String::new();
             for name in preset_names() {
                 let rules = preset(name).expect("listed presets exist");
-                out.push_str(&format!("{name:<20} {}\n", rules.description));
+                out.push_str(&format!("{name:<20} {}\n", rules.description()));
             }
             emit(&out)
         }
@@ -263,11 +263,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 })
                 .transpose()
             };
-            let rules = with_limits(
-                &rules,
-                limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
-                limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
-            );
+            let rules = rules
+                .with_limits(
+                    limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
+                    limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
+                )
+                .map_err(|e| Failure::input(e.to_string()))?;
             let json = replay(&rules, &moves, trace)?;
             match html {
                 Some(file) => crate::pictures::viewer(&rules, &moves, &file),
@@ -403,28 +404,27 @@ fn show(rules: &Rules) -> String {
     out.push_str(&format!(
         "name = {}
 ",
-        toml_string(&rules.name)
+        toml_string(rules.name())
     ));
-    if !rules.description.is_empty() {
+    if !rules.description().is_empty() {
         out.push_str(&format!(
             "description = {}
 ",
-            toml_string(&rules.description)
+            toml_string(rules.description())
         ));
     }
-    if !rules.source.is_empty() {
+    if !rules.source().is_empty() {
         out.push_str(&format!(
             "source = {}
 ",
-            toml_string(&rules.source)
+            toml_string(rules.source())
         ));
     }
-    let settings = toml::to_string(&rules.settings).expect("the settings serialise as TOML");
+    let settings = toml::to_string(rules.settings()).expect("the settings serialise as TOML");
     let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();
-    let (board, rest): (Vec<&str>, Vec<&str>) = settings
+    let board = settings
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .partition(|l| katro::sweep::BOARD_KEYS.contains(&key(l).as_str()));
+        .filter(|l| BOARD_SETTINGS.iter().any(|i| i.name() == key(l)));
     out.push_str("\n[board]\n");
     for line in board {
         out.push_str(line);
@@ -434,9 +434,8 @@ fn show(rules: &Rules) -> String {
         "# {} seeds in all\n\n[rules]\n",
         rules.total_seeds()
     ));
-    for line in rest {
-        out.push_str(line);
-        out.push('\n');
+    for (info, value) in rules.settings().rule_values() {
+        out.push_str(&format!("{} = {}\n", info.name(), value.toml()));
     }
     out.push_str("\n# starting board (row 1 is South's outer row)\n");
     for line in board_text(rules, &rules.start()).lines() {
@@ -623,7 +622,7 @@ fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failur
     }
     let status = rules.status(&pos);
     let out = ReplayOut {
-        variant: rules.name.clone(),
+        variant: rules.name().to_string(),
         board: board_rows(rules, &pos),
         to_move: pos.to_move().number(),
         plies: pos.plies(),

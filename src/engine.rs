@@ -420,7 +420,7 @@ impl<'a> Lapper<'a> {
     fn sow<O: Observer>(&mut self, pos: &mut Position, obs: &mut O) -> Landing {
         let rules = self.rules;
         let t = &rules.t;
-        let s = &rules.settings;
+        let s = &rules.settings();
         let m = t.side;
         let (at, n) = (self.at, self.n);
         self.r.laps += 1;
@@ -661,7 +661,7 @@ impl Rules {
         if !self.has_legal_move(pos) {
             return Status::Won(pos.to_move.other());
         }
-        if pos.plies >= self.settings.ply_limit {
+        if pos.plies >= self.settings().ply_limit {
             return Status::PlyLimit;
         }
         Status::Ongoing
@@ -683,7 +683,7 @@ impl Rules {
     /// [`Rules::legal_moves`] into a list the caller reuses, so a playout
     /// does not rebuild the buffer every ply.
     pub fn legal_moves_into(&self, pos: &Position, list: &mut MoveList) {
-        if pos.plies < self.settings.ply_limit {
+        if pos.plies < self.settings().ply_limit {
             self.generate(pos, list);
         } else {
             list.len = 0;
@@ -710,7 +710,7 @@ impl Rules {
     /// same move, drawing the same numbers, as `legal[below(rng,
     /// legal.len())]` on [`Rules::legal_moves`], without building the list.
     pub fn random_move(&self, pos: &Position, rng: &mut crate::rng::GameRng) -> Option<Move> {
-        if pos.plies >= self.settings.ply_limit {
+        if pos.plies >= self.settings().ply_limit {
             return None;
         }
         let shape = self.shape(pos);
@@ -759,14 +759,14 @@ impl Rules {
             return shape;
         }
         let row = |d: usize| pos.occ & t.row_mask[t.row_of[pi][d] as usize];
-        let cand = match self.settings.start {
+        let cand = match self.settings().start {
             StartRule::Any => side,
             StartRule::OutermostNonEmpty => (0..t.depths).map(row).find(|&r| r != 0).unwrap_or(0),
             StartRule::InnermostNonEmpty => {
                 (0..t.depths).rev().map(row).find(|&r| r != 0).unwrap_or(0)
             }
         };
-        let single_ok = match self.settings.singletons {
+        let single_ok = match self.settings().singletons {
             Singletons::Allowed => true,
             Singletons::LastResort => !bits(cand).any(|h| pos.holes[h] > 1),
             Singletons::Forbidden => false,
@@ -778,7 +778,7 @@ impl Rules {
                 .filter(|&h| pos.holes[h] > 1)
                 .fold(0, |m, h| m | 1u128 << h)
         };
-        let choose = match self.settings.direction {
+        let choose = match self.settings().direction {
             DirectionRule::Forward => false,
             DirectionRule::EachMove => true,
             DirectionRule::OncePerGame => pos.fixed_dir[pi].is_none(),
@@ -787,7 +787,7 @@ impl Rules {
             shape.dirs = [Some(Dir::Forward), Some(Dir::Backward)];
             shape.ndirs = 2;
         }
-        if self.settings.lone_seed != LoneSeed::None && side.count_ones() == 1 {
+        if self.settings().lone_seed != LoneSeed::None && side.count_ones() == 1 {
             let h = side.trailing_zeros() as usize;
             let d = t.depth[h] as usize;
             if pos.holes[h] == 1 && d + 1 < t.depths {
@@ -799,7 +799,7 @@ impl Rules {
                         shape.nsteps += 1;
                     }
                 };
-                match self.settings.lone_seed {
+                match self.settings().lone_seed {
                     LoneSeed::Diagonal => {
                         if c > 0 {
                             push(row * t.cols + c - 1);
@@ -820,7 +820,7 @@ impl Rules {
     /// `lone_seed_step` (RULES.md §7): under `no-failed-capture`, not into
     /// a row that may capture when the step would not capture.
     fn step_offered(&self, pos: &Position, p: Player, from: usize, to: usize) -> bool {
-        if self.settings.lone_seed_step == LoneSeedStep::Always {
+        if self.settings().lone_seed_step == LoneSeedStep::Always {
             return true;
         }
         let mut after = *pos;
@@ -870,7 +870,7 @@ impl Rules {
         } else if mv.is_step() {
             self.play_step(pos, p, mv, obs)
         } else {
-            let dir = match self.settings.direction {
+            let dir = match self.settings().direction {
                 DirectionRule::Forward => Dir::Forward,
                 DirectionRule::EachMove => mv.dir.unwrap_or(Dir::Forward),
                 DirectionRule::OncePerGame => match pos.fixed_dir[p.index()] {
@@ -897,7 +897,7 @@ impl Rules {
         pos.to_move = p.other();
         match report.end {
             MoveEnd::Endless => {
-                pos.ended = Some(match self.settings.endless_move {
+                pos.ended = Some(match self.settings().endless_move {
                     EndlessMove::Undecided => Ended::EndlessMove,
                     EndlessMove::MoverLoses => Ended::EndlessMoveLost(p.other()),
                 })
@@ -911,7 +911,7 @@ impl Rules {
     /// The direction a lone seed's capture sows in: the player's fixed
     /// direction if they have one, else forward (the sources are silent).
     fn step_dir(&self, pos: &Position, p: Player) -> Dir {
-        match self.settings.direction {
+        match self.settings().direction {
             DirectionRule::OncePerGame => pos.fixed_dir[p.index()].unwrap_or(Dir::Forward),
             _ => Dir::Forward,
         }
@@ -934,7 +934,7 @@ impl Rules {
         if let Some(v) = self.victims(pos, p, to, true) {
             let paused = if self.ends_game(pos, p, &v) {
                 Some(MoveEnd::OpponentEmpty)
-            } else if self.settings.step_sowing == StepSowing::Chosen {
+            } else if self.settings().step_sowing == StepSowing::Chosen {
                 pos.pending = to as u8;
                 Some(MoveEnd::Continues)
             } else {
@@ -1002,7 +1002,7 @@ impl Rules {
         was_empty: bool,
     ) -> Option<Victims> {
         let t = &self.t;
-        let s = &self.settings;
+        let s = &self.settings();
         if !self.may_capture_from(pos, p, landing) {
             return None;
         }
@@ -1067,7 +1067,7 @@ impl Rules {
     fn may_capture_from(&self, pos: &Position, p: Player, landing: usize) -> bool {
         let t = &self.t;
         let d = t.depth[landing] as usize;
-        match self.settings.capturing_row {
+        match self.settings().capturing_row {
             CapturingRow::Inner => d + 1 == t.depths,
             CapturingRow::InnermostNonEmpty => pos.occ & t.deeper[p.index()][d] == 0,
         }
@@ -1077,7 +1077,7 @@ impl Rules {
     /// a seed, so that under `game_end = "opponent-empty"` it ends the
     /// game (RULES.md §9).
     fn ends_game(&self, pos: &Position, p: Player, v: &Victims) -> bool {
-        if self.settings.game_end != GameEnd::OpponentEmpty {
+        if self.settings().game_end != GameEnd::OpponentEmpty {
             return false;
         }
         let taken = v.holes[..v.len]
@@ -1134,7 +1134,7 @@ impl Rules {
                 Ok((h, _)) => h,
                 Err(report) => return report,
             };
-            if lap.r.laps >= CYCLE_CHECK_AFTER || lap.r.laps >= self.settings.lap_limit {
+            if lap.r.laps >= CYCLE_CHECK_AFTER || lap.r.laps >= self.settings().lap_limit {
                 return self.sow_long(pos, snap, lap, landing, obs);
             }
             lap.lift_relay(pos, landing, obs);
@@ -1167,7 +1167,7 @@ impl Rules {
                         obs.end(MoveEnd::OpponentEmpty);
                         return Err(lap.r.finish(MoveEnd::OpponentEmpty));
                     }
-                    if lap.r.laps >= self.settings.lap_limit {
+                    if lap.r.laps >= self.settings().lap_limit {
                         // A capture here means no state repeated so far.
                         obs.end(MoveEnd::LapLimit);
                         return Err(lap.r.finish(MoveEnd::LapLimit));
@@ -1202,7 +1202,7 @@ impl Rules {
                 obs.end(MoveEnd::Endless);
                 return end.1.finish(MoveEnd::Endless);
             }
-            if lap.r.laps >= self.settings.lap_limit {
+            if lap.r.laps >= self.settings().lap_limit {
                 if let Some(end) = self.repeat_after_limit(pos, &snap, &lap, landing, &mut cycles) {
                     *pos = end.0;
                     obs.end(MoveEnd::Endless);
@@ -1235,7 +1235,7 @@ impl Rules {
         landing: usize,
         cycles: &mut CycleSearch,
     ) -> Option<(Position, Report)> {
-        let limit = self.settings.lap_limit;
+        let limit = self.settings().lap_limit;
         let bound = limit
             .saturating_mul(2)
             .saturating_add(2 * CYCLE_CHECK_AFTER);

@@ -374,24 +374,6 @@ impl LimitRange {
     }
 }
 
-/// `rules` with its ply and lap limits replaced where given (already
-/// checked by [`LimitRange::check`]).
-pub fn with_limits(rules: &Rules, ply_limit: Option<u64>, lap_limit: Option<u64>) -> Rules {
-    let mut settings = rules.settings.clone();
-    if let Some(v) = ply_limit {
-        settings.ply_limit = v as u32;
-    }
-    if let Some(v) = lap_limit {
-        settings.lap_limit = v;
-    }
-    Rules::new(
-        rules.name.clone(),
-        rules.description.clone(),
-        rules.source.clone(),
-        settings,
-    )
-}
-
 fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, range: &LimitRange) -> Option<u64> {
     range
         .check(*v.get_ref())
@@ -641,15 +623,21 @@ pub fn parse_experiment(
                 None => lap_limit,
             };
             let cap = cap(&mut p, &stop, key, &entry.games, &entry.max_games);
-            let rules = with_limits(&rules, ply, lap);
+            let rules = match rules.with_limits(ply, lap) {
+                Ok(r) => r,
+                Err(e) => {
+                    p.add(Some(span.clone()), key, e.to_string());
+                    continue;
+                }
+            };
             if variants
                 .iter()
-                .any(|v: &VariantPlan| v.rules.name == rules.name)
+                .any(|v: &VariantPlan| v.rules.name() == rules.name())
             {
                 p.add(
                     Some(span.clone()),
                     key,
-                    format!("variant `{}` is listed twice", rules.name),
+                    format!("variant `{}` is listed twice", rules.name()),
                 );
                 continue;
             }
@@ -675,7 +663,7 @@ pub fn parse_experiment(
     // agents' names.
     let reaches_limit = |p: &mut Problems, n: u32, span: Range<usize>, key: &str| {
         for v in &variants {
-            let limit = v.rules.settings.ply_limit;
+            let limit = v.rules.settings().ply_limit;
             if n >= limit {
                 p.add(
                     Some(span.clone()),
@@ -683,7 +671,7 @@ pub fn parse_experiment(
                     format!(
                         "{n} random opening plies reach variant `{}`'s ply limit ({limit}): \
                          the agents would never move; give fewer than {limit} plies",
-                        v.rules.name
+                        v.rules.name()
                     ),
                 );
             }
@@ -837,8 +825,8 @@ fn comparison_plan(
             "`compare = \"all-pairs\"` compares every pair: leave out `baseline`, or drop \
              `compare`",
         );
-    } else if complete && !variants.iter().any(|v| v.rules.name == *b.get_ref()) {
-        let names: Vec<&str> = variants.iter().map(|v| v.rules.name.as_str()).collect();
+    } else if complete && !variants.iter().any(|v| v.rules.name() == *b.get_ref()) {
+        let names: Vec<&str> = variants.iter().map(|v| v.rules.name()).collect();
         p.add(
             Some(b.span()),
             "baseline",
@@ -965,8 +953,8 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
         assert_eq!(e.variants.len(), 2);
         let stops: Vec<Stop> = e.cells().iter().map(|c| c.stop).collect();
         assert_eq!(stops, [Stop::Games(10), Stop::Games(7)]);
-        assert_eq!(e.variants[0].rules.settings.ply_limit, 200);
-        assert_eq!(e.variants[1].rules.settings.ply_limit, 300);
+        assert_eq!(e.variants[0].rules.settings().ply_limit, 200);
+        assert_eq!(e.variants[1].rules.settings().ply_limit, 300);
         assert!(
             e.variants[1]
                 .rules
@@ -1067,7 +1055,7 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
             ))
         };
         let e = parse_experiment("exp.toml", &text, &mut read).unwrap();
-        assert_eq!(e.variants[0].rules.name, "mine");
+        assert_eq!(e.variants[0].rules.name(), "mine");
         let mut bad = |_: &str| -> Result<(String, String), String> {
             Ok((
                 "dir/mine.toml".into(),

@@ -122,7 +122,7 @@ pub fn value_text(v: &serde_json::Value) -> String {
 fn setting_names(cells: &[Cell]) -> Vec<String> {
     let settings = cells
         .first()
-        .map_or_else(Settings::canonical, |c| c.rules.settings.clone());
+        .map_or_else(Settings::canonical, |c| c.rules.settings().clone());
     setting_fields(&settings)
         .into_iter()
         .map(|(k, _)| k)
@@ -198,8 +198,8 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
     let rows = cells.iter().zip(aggregates).map(|(c, a)| {
         let w = a.p1_win_rate();
         let (distinct, exact) = a.distinct_games();
-        let mut row = vec![c.rules.name.clone(), c.rules.canonical_string()];
-        row.extend(setting_values(&c.rules.settings));
+        let mut row = vec![c.rules.name().to_string(), c.rules.canonical_string()];
+        row.extend(setting_values(c.rules.settings()));
         row.extend([
             c.p1.to_string(),
             c.p2.to_string(),
@@ -271,7 +271,7 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
     // Each cell's setting fields once, not once per game.
     let settings: Vec<Vec<String>> = cells
         .iter()
-        .map(|c| setting_values(&c.rules.settings))
+        .map(|c| setting_values(c.rules.settings()))
         .collect();
     let labels: Vec<[String; 2]> = cells
         .iter()
@@ -280,7 +280,7 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
         let g = &r.record;
-        let mut row = vec![c.rules.name.clone()];
+        let mut row = vec![c.rules.name().to_string()];
         // The limits the game was played under, the experiment's overrides
         // applied, are among the settings: `katro replay` needs them to
         // reproduce the status of a game they stopped.
@@ -380,7 +380,7 @@ pub fn comparison_pairs(cells: &[Cell], compare: &Compare) -> Vec<(usize, usize)
             Compare::AllPairs => pairs.extend((0..i).filter(same).map(|j| (i, j))),
             Compare::Baseline(name) => {
                 let base = (0..cells.len()).filter(same).find(|&j| match name {
-                    Some(n) => cells[j].rules.name == *n,
+                    Some(n) => cells[j].rules.name() == *n,
                     None => true,
                 });
                 if let Some(j) = base.filter(|&j| j != i) {
@@ -429,8 +429,8 @@ pub fn comparison_csv(
             c.p1.to_string(),
             c.p2.to_string(),
             c.opening_plies.to_string(),
-            c.rules.name.clone(),
-            base.rules.name.clone(),
+            c.rules.name().to_string(),
+            base.rules.name().to_string(),
             a.games.to_string(),
             b.games.to_string(),
             a.decided().to_string(),
@@ -574,11 +574,11 @@ impl Manifest {
     ) -> (Vec<ManifestVariant>, Vec<ManifestCell>) {
         let mut variants: Vec<ManifestVariant> = Vec::new();
         for c in cells {
-            if !variants.iter().any(|v| v.name == c.rules.name) {
+            if !variants.iter().any(|v| v.name == c.rules.name()) {
                 variants.push(ManifestVariant {
-                    name: c.rules.name.clone(),
+                    name: c.rules.name().to_string(),
                     rules: c.rules.canonical_string(),
-                    settings: c.rules.settings.clone(),
+                    settings: c.rules.settings().clone(),
                 });
             }
         }
@@ -588,7 +588,7 @@ impl Manifest {
             .map(|(c, a)| {
                 let (distinct_games, distinct_exact) = a.distinct_games();
                 ManifestCell {
-                    variant: c.rules.name.clone(),
+                    variant: c.rules.name().to_string(),
                     p1: c.p1.to_string(),
                     p2: c.p2.to_string(),
                     stop: stop_text(&c.stop),
@@ -664,7 +664,11 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
         let pct = |q| opt(a.length_percentile(q));
         let (distinct, exact) = a.distinct_games();
         let warnings = a.warnings();
-        let mut row = vec![c.rules.name.clone(), c.p1.to_string(), c.p2.to_string()];
+        let mut row = vec![
+            c.rules.name().to_string(),
+            c.p1.to_string(),
+            c.p2.to_string(),
+        ];
         if opening {
             row.push(c.opening_plies.to_string());
         }
@@ -697,7 +701,10 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             };
             notes.push_str(&format!(
                 "warning: {}, {} vs {}{open}: {}\n",
-                c.rules.name, c.p1, c.p2, w.message
+                c.rules.name(),
+                c.p1,
+                c.p2,
+                w.message
             ));
         }
     }
@@ -825,7 +832,7 @@ mod tests {
             "t",
         )
         .unwrap();
-        let fields = setting_fields(&rules.settings);
+        let fields = setting_fields(rules.settings());
         let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(
             names.join(","),

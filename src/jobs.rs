@@ -1293,7 +1293,7 @@ fn validate_one(path: &str) -> Result<String, String> {
         .unwrap_or("variant");
     if keys.iter().any(|k| k == "board") {
         return parse_variant(path, &text, stem)
-            .map(|r| format!("variant `{}`", r.name))
+            .map(|r| format!("variant `{}`", r.name()))
             .map_err(|e| e.to_string());
     }
     if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
@@ -1387,7 +1387,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
         opening_plies: 0,
         stop: Stop::Games(a.games),
     }];
-    let name = format!("simulate-{}", rules.name);
+    let name = format!("simulate-{}", rules.name());
     let hash = fingerprint(&name, a.seed, Rows::None, &cells);
     let out = match a.out {
         Some(o) => {

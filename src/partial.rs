@@ -58,7 +58,7 @@ pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String 
         };
         text.push_str(&format!(
             "cell {}|{}|{}|{}|{}{open}\n",
-            c.rules.name,
+            c.rules.name(),
             c.rules.canonical_string(),
             c.p1,
             c.p2,

@@ -77,14 +77,24 @@ pub fn write_report_titled(dir: &Path, name: Option<&str>) -> Result<Vec<String>
         put(&plots, &c.file, marked.as_bytes())?;
         written.push(format!("plots/{}", c.file));
     }
-    // A comparison chart of an earlier run of this folder would describe
-    // results that are no longer there.
-    if !report.charts.iter().any(|c| c.file == "comparison.svg") {
-        files::remove_stale(&plots, "comparison.svg").map_err(|e| Failure {
+    // A chart of an earlier run of this folder that this report does not
+    // draw (a comparison, a sweep) would describe results no longer there.
+    let stale: Vec<String> = fs::read_dir(&plots)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| katro::report::is_chart_file(n))
+                .filter(|n| !report.charts.iter().any(|c| &c.file == n))
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in stale {
+        files::remove_stale(&plots, &name).map_err(|e| Failure {
             code: 1,
             message: format!(
                 "cannot remove the stale {}: {e}",
-                plots.join("comparison.svg").display()
+                plots.join(&name).display()
             ),
         })?;
     }
@@ -218,7 +228,7 @@ pub fn board(rules: &katro::Rules, file: &str) -> Result<(), Failure> {
     let seeds: Vec<u16> = (0..rules.hole_count()).map(|h| start.seeds(h)).collect();
     let title = format!(
         "{}: {} rows × {} columns, {} seeds",
-        rules.name,
+        rules.name(),
         rules.rows(),
         rules.cols(),
         rules.total_seeds()
@@ -320,7 +330,9 @@ pub fn game_from_csv(file: &str, row: u64) -> Result<(katro::Rules, Vec<String>)
             *slot = Some(v);
         }
     }
-    let rules = katro::experiment::with_limits(&rules, limits[0], limits[1]);
+    let rules = rules
+        .with_limits(limits[0], limits[1])
+        .map_err(|e| Failure::input(format!("{file}: row {row}: {e}")))?;
     Ok((rules, moves))
 }
 
@@ -389,7 +401,7 @@ pub fn play(
     agent.validate().map_err(Failure::input)?;
     let mut rng = katro::rng::rng_from_seed(katro::rng::game_seed(
         seed,
-        &rules.name,
+        rules.name(),
         &format!("play:{agent}"),
         0,
     ));
@@ -412,7 +424,7 @@ pub fn play(
     writeln!(
         out,
         "katro play: {} against {agent}; you are {}. Type a move (e.g. {}), or quit.",
-        rules.name,
+        rules.name(),
         name(seat),
         rules
             .legal_moves(&pos)

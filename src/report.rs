@@ -260,13 +260,24 @@ fn setting_columns() -> Vec<String> {
     }
 }
 
-/// The settings whose column takes two or more values across the rows:
-/// what the experiment swept (a hand-made list of variants that differ in
-/// a setting is drawn the same way).
+/// The settings a `[[sweep]]` varied: named in the sweep variants' names
+/// (`base+holes=4+seeds=3`, docs/EXPERIMENTS.md) and taking two or more
+/// values in their tidy column. Presets that merely differ in a setting
+/// are not a sweep and get no chart.
 fn swept_keys(s: &Table) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for r in 0..s.len() {
+        for part in s.text(r, "variant").split('+').skip(1) {
+            if let Some((k, _)) = part.split_once('=')
+                && !named.iter().any(|n| n == k)
+            {
+                named.push(k.to_string());
+            }
+        }
+    }
     setting_columns()
         .into_iter()
-        .filter(|k| s.has(k))
+        .filter(|k| s.has(k) && named.contains(k))
         .filter(|k| {
             let mut seen: Vec<&str> = Vec::new();
             for r in 0..s.len() {
@@ -504,7 +515,7 @@ pub fn lengths_csv(
         for (len, n) in &a.length_histogram {
             out.push_str(&format!(
                 "{},{},{},{len},{n}\n",
-                csv_field(&c.rules.name),
+                csv_field(c.rules.name()),
                 csv_field(&c.p1.to_string()),
                 csv_field(&c.p2.to_string())
             ));
@@ -1244,7 +1255,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         for (holes, seeds) in [(3, 1), (8, 1), (4, 1), (3, 2), (8, 2), (4, 2)] {
             for p2 in ["random", "greedy"] {
                 text.push_str(&format!(
-                    "v{holes}s{seeds},\"katro(holes={holes})\",random,{p2},0,4,{holes},{seeds},\
+                    "katro-4x4+holes={holes}+seeds={seeds},\"katro(holes={holes})\",random,{p2},0,4,{holes},{seeds},\
                      outermost-non-empty,10,5,5,0,0,0,10,0.500000,0.237,0.763,1.000000,\
                      {holes}.500000,1,2,3,4,5\n"
                 ));
@@ -1276,11 +1287,26 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             .collect();
         // Values in numeric order on the axis, a line per matchup and seeds.
         let at = |v: &str| texts.iter().position(|t| *t == v).unwrap();
-        assert!(at("3") < at("4") && at("4") < at("8"), "axis order: {texts:?}");
+        assert!(
+            at("3") < at("4") && at("4") < at("8"),
+            "axis order: {texts:?}"
+        );
         assert!(texts.contains(&"random vs greedy, seeds=2"), "{texts:?}");
         assert!(holes.caption.contains("other swept setting(s) (seeds)"));
         assert!(holes.table.contains("data-col=\"holes\">8</td>"));
         assert!(is_chart_file("sweep-holes.svg") && !is_chart_file("sweep-../x.svg"));
+        // Variants that differ in a setting without being a sweep's: no chart.
+        let plain = text
+            .replace("katro-4x4+holes=", "v")
+            .replace("+seeds=", "s");
+        let r = build(&Inputs {
+            summary: plain.as_bytes(),
+            comparison: None,
+            lengths: None,
+            title: "t",
+        })
+        .unwrap();
+        assert!(r.charts.iter().all(|c| !c.file.starts_with("sweep-")));
         // Nothing swept: no sweep chart.
         let r = build(&Inputs {
             summary: SUMMARY.as_bytes(),

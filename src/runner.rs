@@ -210,7 +210,7 @@ pub fn play_game(
 
 /// The seed of game `game` of a cell.
 pub fn cell_game_seed(master: u64, cell: &Cell, label: &str, game: u64) -> u64 {
-    game_seed(master, &cell.rules.name, label, game)
+    game_seed(master, cell.rules.name(), label, game)
 }
 
 // ---------------------------------------------------------------------------

@@ -97,7 +97,7 @@ pub fn expand(
     base: &Rules,
     overridden: &[&str],
 ) -> Option<(Vec<Rules>, Vec<Skipped>)> {
-    let names: Vec<String> = setting_fields(&base.settings)
+    let names: Vec<String> = setting_fields(base.settings())
         .into_iter()
         .map(|(k, _)| k)
         .collect();
@@ -176,7 +176,7 @@ pub fn expand(
         return None;
     }
     swept.sort_by_key(|(at, _, _)| *at);
-    let base_table = match toml::Value::try_from(&base.settings) {
+    let base_table = match toml::Value::try_from(base.settings()) {
         Ok(toml::Value::Table(t)) => t,
         _ => unreachable!("the settings serialise as a table"),
     };
@@ -193,7 +193,7 @@ pub fn expand(
             rest /= vals.len();
         }
         let mut settings = base_table.clone();
-        let mut name = base.name.clone();
+        let mut name = base.name().to_string();
         for (i, (_, k, vals)) in swept.iter().enumerate() {
             let v = &vals[choice[i]];
             // `seeds` and `layout` are two ways to fill the board: sweeping
@@ -207,11 +207,8 @@ pub fn expand(
             let shown = serde_json::to_value(v).map_or_else(|_| v.to_string(), |j| value_text(&j));
             name.push_str(&format!("+{k}={shown}"));
         }
-        match combination(base, settings) {
-            Ok(mut rules) => {
-                rules.name = name;
-                variants.push(rules);
-            }
+        match combination(base, &name, settings) {
+            Ok(rules) => variants.push(rules),
             Err(reasons) => {
                 if skip_invalid {
                     skipped.push(Skipped {
@@ -255,16 +252,24 @@ pub fn expand(
 
 /// Reads one combination's settings as a variant file would be read:
 /// `Err` holds the parser's problems, each `key: message`.
-fn combination(base: &Rules, settings: toml::Table) -> Result<Rules, Vec<String>> {
+fn combination(base: &Rules, name: &str, settings: toml::Table) -> Result<Rules, Vec<String>> {
     let (board, rules): (toml::Table, toml::Table) = settings
         .into_iter()
         .partition(|(k, _)| BOARD_KEYS.contains(&k.as_str()));
     let mut doc = toml::Table::new();
-    doc.insert("name".into(), toml::Value::String(base.name.clone()));
+    doc.insert("name".into(), toml::Value::String(name.to_string()));
+    doc.insert(
+        "description".into(),
+        toml::Value::String(base.description().to_string()),
+    );
+    doc.insert(
+        "source".into(),
+        toml::Value::String(base.source().to_string()),
+    );
     doc.insert("board".into(), toml::Value::Table(board));
     doc.insert("rules".into(), toml::Value::Table(rules));
     let text = toml::to_string(&doc).map_err(|e| vec![e.to_string()])?;
-    let mut rules = parse_variant("sweep", &text, &base.name).map_err(|e| {
+    parse_variant("sweep", &text, name).map_err(|e| {
         e.problems
             .iter()
             .map(|q| match &q.key {
@@ -272,10 +277,7 @@ fn combination(base: &Rules, settings: toml::Table) -> Result<Rules, Vec<String>
                 None => q.message.clone(),
             })
             .collect::<Vec<_>>()
-    })?;
-    rules.description = base.description.clone();
-    rules.source = base.source.clone();
-    Ok(rules)
+    })
 }
 
 #[cfg(test)]
@@ -290,7 +292,10 @@ mod tests {
                         [[matchups]]\np1 = \"random\"\np2 = \"random\"\n";
 
     fn names(e: &crate::experiment::Experiment) -> Vec<String> {
-        e.variants.iter().map(|v| v.rules.name.clone()).collect()
+        e.variants
+            .iter()
+            .map(|v| v.rules.name().to_string())
+            .collect()
     }
 
     #[test]
@@ -311,7 +316,7 @@ mod tests {
                 "katro-6x6+holes=5+seeds=2+direction=each-move",
             ]
         );
-        let s = &e.variants[1].rules.settings;
+        let s = &e.variants[1].rules.settings();
         assert_eq!((s.rows, s.holes, s.seeds), (6, 4, Some(2)));
         assert!(
             e.variants[1]
@@ -321,8 +326,8 @@ mod tests {
         );
         // The other settings are the base's.
         let base = crate::rules::preset("katro-6x6").unwrap();
-        assert_eq!(s.relay, base.settings.relay);
-        assert_eq!(s.ply_limit, base.settings.ply_limit);
+        assert_eq!(s.relay, base.settings().relay);
+        assert_eq!(s.ply_limit, base.settings().ply_limit);
         assert!(e.skipped.is_empty());
     }
 
@@ -334,7 +339,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(names(&e), ["katro-4x4+rows=2+holes=2+layout=1.2/3.4"]);
-        let s = &e.variants[0].rules.settings;
+        let s = &e.variants[0].rules.settings();
         assert_eq!(
             (s.seeds, s.layout.clone()),
             (None, Some(vec![vec![1, 2], vec![3, 4]]))

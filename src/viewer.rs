@@ -324,10 +324,10 @@ fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> 
 /// The viewer page.
 pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
     let names: Vec<String> = moves.iter().map(|&m| move_name(rules, m)).collect();
-    let title = format!("{}: {} plies", rules.name, moves.len());
-    let board = board_svg(rules, &frames[0].board, &rules.name, true);
+    let title = format!("{}: {} plies", rules.name(), moves.len());
+    let board = board_svg(rules, &frames[0].board, rules.name(), true);
     let data = serde_json::json!({
-        "variant": rules.name,
+        "variant": rules.name(),
         "rules": rules.canonical_string(),
         "moves": names,
         "holes": (0..rules.hole_count()).map(|h| hole_name(rules, h)).collect::<Vec<_>>(),
@@ -344,7 +344,7 @@ pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
             escape(n)
         ));
     }
-    let command = format!("katro replay {} {}", rules.name, names.join(" "));
+    let command = format!("katro replay {} {}", rules.name(), names.join(" "));
     VIEWER_TEMPLATE
         .replace("{{TITLE}}", &escape(&title))
         .replace("{{RULES}}", &escape(&rules.canonical_string()))

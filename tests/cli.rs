@@ -160,8 +160,8 @@ fn show_prints_a_valid_variant_file() {
             preset.canonical_string(),
             "{name}"
         );
-        assert_eq!(loaded.description, preset.description, "{name}");
-        assert_eq!(loaded.source, preset.source, "{name}");
+        assert_eq!(loaded.description(), preset.description(), "{name}");
+        assert_eq!(loaded.source(), preset.source(), "{name}");
         assert!(out.starts_with(&format!("# rules string: {}\n", preset.canonical_string())));
         assert_eq!(ok(&["show", file]), out, "{name}");
     }

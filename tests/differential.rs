@@ -485,12 +485,12 @@ fn check(variants: &[Rules], games: u64, max_plies: u64) -> (Tally, BTreeMap<Str
     let mut all = Tally::default();
     let mut each = BTreeMap::new();
     for rules in variants {
-        let seed = katro::rng::name_hash(&rules.name);
+        let seed = katro::rng::name_hash(rules.name());
         match run_variant(rules, games, max_plies, seed) {
             Ok(t) => {
-                report(&rules.name, &t);
+                report(rules.name(), &t);
                 all.add(&t);
-                each.insert(rules.name.clone(), t);
+                each.insert(rules.name().to_string(), t);
             }
             Err(e) => panic!("engine and reference disagree\n{e}"),
         }
@@ -654,13 +654,19 @@ fn engine_matches_reference_on_custom_variants() {
 fn every_value_of_the_new_settings_is_compared() {
     let mut all: Vec<Settings> = rules::preset_names()
         .into_iter()
-        .map(|name| rules::preset(name).expect("listed presets exist").settings)
+        .map(|name| {
+            rules::preset(name)
+                .expect("listed presets exist")
+                .settings()
+                .clone()
+        })
         .collect();
     for (name, text) in CUSTOM {
         all.push(
             parse_variant("custom.toml", text, name)
                 .expect("valid")
-                .settings,
+                .settings()
+                .clone(),
         );
     }
     let has = |f: &dyn Fn(&Settings) -> bool| all.iter().any(f);
@@ -698,8 +704,8 @@ fn skipped_presets_have_stand_ins() {
             .find(|(n, _)| n == stand_in)
             .expect("stand-in exists");
         let custom = parse_variant("stand-in", text, stand_in).expect("stand-in parses");
-        let mut a = shipped.settings.clone();
-        let b = &custom.settings;
+        let mut a = shipped.settings().clone();
+        let b = custom.settings();
         a.ply_limit = b.ply_limit;
         a.lap_limit = b.lap_limit;
         assert_eq!(&a, b, "{stand_in} must differ from {preset} only in limits");
@@ -725,7 +731,7 @@ fn printed_board(text: &str) -> Vec<Vec<u32>> {
 #[test]
 fn reference_plays_the_worked_examples() {
     let rules = rules::preset("katro-6x6").expect("katro-6x6 exists");
-    let reference = Reference::new(&rules.settings);
+    let reference = Reference::new(rules.settings());
     let c1 = Move::sow(rules.hole_at(0, 2), None);
     let f1 = Move::sow(rules.hole_at(0, 5), None);
 
@@ -818,7 +824,7 @@ fn short_relay_cycle_is_endless_not_lap_limit() {
     let rules = parse_variant("tiny.toml", text, "tiny").expect("valid variant");
     let a1 = Move::sow(rules.hole_at(0, 0), None);
 
-    let reference = Reference::new(&rules.settings);
+    let reference = Reference::new(rules.settings());
     let mut rpos = reference.start();
     let rrep = reference.play(&mut rpos, a1);
     assert_eq!(

@@ -586,7 +586,7 @@ fn shipped_experiments_are_valid() {
             "{stem}: no opening comment"
         );
         if stem != "quick" {
-            let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name.as_str()).collect();
+            let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
             assert_eq!(
                 variants,
                 katro::rules::preset_names(),

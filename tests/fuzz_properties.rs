@@ -7,14 +7,12 @@
 use std::collections::BTreeSet;
 
 use katro::checks::{
-    BACKWARD_CIRCUITS, CAPTURE_TRIGGERS, CAPTURING_ROWS, DIRECTION_RULES, Draw,
-    EMPTY_LANDING_REFUSALS, ENDLESS_MOVES, GAME_ENDS, GEN_MAX_LAP_LIMIT, GEN_MAX_PLY_LIMIT,
-    LONE_SEED_STEPS, LONE_SEEDS, RELAYS, SINGLETONS, START_RULES, STEP_SOWINGS, VICTIM_RULES,
-    check_experiment_input, check_experiment_text, check_game, check_rules, check_variant_input,
-    check_variant_text, draw_settings,
+    Draw, GEN_MAX_LAP_LIMIT, GEN_MAX_PLY_LIMIT, check_experiment_input, check_experiment_text,
+    check_game, check_rules, check_variant_input, check_variant_text, draw_any_settings,
+    draw_settings, variant_file_of,
 };
 use katro::rng::{below, rng_from_seed};
-use katro::rules::{PRESETS, Rules, kebab};
+use katro::rules::{Allowed, PRESETS, Rules, SETTINGS, parse_variant};
 use proptest::prelude::*;
 
 /// The shipped experiment files, for the mutation tests (compiled in, like
@@ -55,6 +53,7 @@ impl Draw for Choices {
 fn generated(choices: Vec<u64>) -> Rules {
     let settings = draw_settings(&mut Choices::new(choices));
     Rules::new("generated".into(), String::new(), String::new(), settings)
+        .unwrap_or_else(|e| panic!("the generator of valid settings drew invalid ones: {e}"))
 }
 
 /// One way to damage a line-oriented TOML file.
@@ -200,6 +199,38 @@ fn mutate(text: &str, mutations: &[Mutation]) -> String {
 }
 
 proptest! {
+    // No game is played: a case costs microseconds, and only about one in
+    // thirteen draws is valid (`any_settings_are_both_valid_and_invalid`).
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// `Rules::new` takes any settings, valid or not, without panicking,
+    /// and accepts exactly those the variant parser accepts when they are
+    /// written out as a file: one set of checks for both ways in.
+    #[test]
+    fn rules_new_checks_any_settings(
+        choices in prop::collection::vec(any::<u64>(), 0..400),
+    ) {
+        let settings = draw_any_settings(&mut Choices::new(choices));
+        let built = Rules::new("any".into(), String::new(), String::new(), settings.clone());
+        let text = variant_file_of("any", "", "", &settings);
+        let parsed = parse_variant("any.toml", &text, "any");
+        match (&built, &parsed) {
+            (Ok(r), Ok(p)) => prop_assert_eq!(r.settings(), p.settings()),
+            (Err(e), Err(f)) => {
+                // The same problems, each placed in the file.
+                let keys: Vec<_> = e.problems.iter().map(|q| (q.key.to_string(), q.message.clone())).collect();
+                let placed: Vec<_> = f.problems.iter().map(|q| (q.key.clone().unwrap_or_default(), q.message.clone())).collect();
+                let mut keys = keys; keys.sort();
+                let mut placed = placed; placed.sort();
+                prop_assert_eq!(keys, placed, "{}", text);
+                prop_assert!(f.problems.iter().all(|q| q.line.is_some()), "{}", f);
+            }
+            _ => prop_assert!(false, "Rules::new {:?}, parser {:?}, file:\n{}", built.as_ref().map(drop), parsed.as_ref().map(drop), text),
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Random valid settings (every board size and rule value) are valid
@@ -295,7 +326,7 @@ fn generator_reaches_every_setting() {
         let choices: Vec<u64> = (0..320)
             .map(|_| below(&mut rng, usize::MAX) as u64)
             .collect();
-        let s = generated(choices).settings;
+        let s = generated(choices).settings().clone();
         // Every rule setting is a string in its serialised form; keyed,
         // because values repeat across settings ("occupied").
         let json = serde_json::to_value(&s).expect("settings serialise");
@@ -319,35 +350,13 @@ fn generator_reaches_every_setting() {
         assert!(s.lap_limit <= GEN_MAX_LAP_LIMIT && s.ply_limit as u64 <= GEN_MAX_PLY_LIMIT);
     }
     let mut expected: BTreeSet<String> = BTreeSet::new();
-    let mut expect = |key: &str, values: Vec<String>| {
-        expected.extend(values.into_iter().map(|v| format!("{key}={v}")));
-    };
-    expect("start", START_RULES.iter().map(kebab).collect());
-    expect("singletons", SINGLETONS.iter().map(kebab).collect());
-    expect("direction", DIRECTION_RULES.iter().map(kebab).collect());
-    expect("relay", RELAYS.iter().map(kebab).collect());
-    expect(
-        "capture_trigger",
-        CAPTURE_TRIGGERS.iter().map(kebab).collect(),
-    );
-    expect("capturing_row", CAPTURING_ROWS.iter().map(kebab).collect());
-    expect("victim", VICTIM_RULES.iter().map(kebab).collect());
-    expect("lone_seed", LONE_SEEDS.iter().map(kebab).collect());
-    expect("endless_move", ENDLESS_MOVES.iter().map(kebab).collect());
-    expect(
-        "backward_circuit",
-        BACKWARD_CIRCUITS.iter().map(kebab).collect(),
-    );
-    expect(
-        "empty_landing_refusal",
-        EMPTY_LANDING_REFUSALS.iter().map(kebab).collect(),
-    );
-    expect(
-        "lone_seed_step",
-        LONE_SEED_STEPS.iter().map(kebab).collect(),
-    );
-    expect("step_sowing", STEP_SOWINGS.iter().map(kebab).collect());
-    expect("game_end", GAME_ENDS.iter().map(kebab).collect());
+    // Every value of every declared setting: a new setting is expected
+    // with no change here.
+    for info in SETTINGS {
+        if let Allowed::Values(names) = info.allowed {
+            expected.extend(names.iter().map(|v| format!("{}={v}", info.name())));
+        }
+    }
     for rows in [2, 4, 6, 8] {
         for holes in 2..=16 {
             expected.insert(format!("{rows}x{holes}"));
@@ -356,6 +365,28 @@ fn generator_reaches_every_setting() {
     expected.extend(["layout", "seeds", "low lap limit"].map(String::from));
     let missing: Vec<_> = expected.difference(&seen).collect();
     assert!(missing.is_empty(), "never generated: {missing:?}");
+}
+
+/// The settings `rules_new_checks_any_settings` draws are both accepted
+/// and refused often enough for its comparison to mean something.
+#[test]
+fn any_settings_are_both_valid_and_invalid() {
+    let mut rng = rng_from_seed(11);
+    let (mut ok, mut refused) = (0, 0);
+    for _ in 0..2000 {
+        let choices: Vec<u64> = (0..400)
+            .map(|_| below(&mut rng, usize::MAX) as u64)
+            .collect();
+        let s = draw_any_settings(&mut Choices::new(choices));
+        match Rules::new("any".into(), String::new(), String::new(), s) {
+            Ok(_) => ok += 1,
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(
+        ok >= 100 && refused >= 100,
+        "{ok} accepted, {refused} refused"
+    );
 }
 
 /// The shipped presets and experiments pass the parsers' checks, round

@@ -25,9 +25,10 @@ fn presets() -> &'static [Rules] {
             .into_iter()
             .map(|name| {
                 let rules = preset(name).expect("listed presets exist");
-                let mut settings = rules.settings.clone();
-                settings.lap_limit = settings.lap_limit.min(100_000);
-                Rules::new(rules.name, rules.description, rules.source, settings)
+                let lap_limit = rules.settings().lap_limit.min(100_000);
+                rules
+                    .with_limits(None, Some(lap_limit))
+                    .expect("a valid lap limit")
             })
             .collect()
     })
@@ -61,7 +62,7 @@ struct Drawn {
 impl Drawn {
     fn position(&self, rules: &Rules) -> Position {
         let dir = |d: Option<bool>| d.map(|f| if f { Dir::Forward } else { Dir::Backward });
-        let fixed = if rules.settings.direction == DirectionRule::OncePerGame {
+        let fixed = if rules.settings().direction == DirectionRule::OncePerGame {
             [dir(self.fixed[0]), dir(self.fixed[1])]
         } else {
             [None, None]
@@ -145,7 +146,7 @@ fn every_move(rules: &Rules) -> Vec<Move> {
 }
 
 fn check_position(rules: &Rules, pos: &Position) -> Result<(), TestCaseError> {
-    let name = &rules.name;
+    let name = &rules.name();
     // Clone, equality, hash.
     let copy = *pos;
     prop_assert_eq!(copy, *pos);
@@ -259,13 +260,18 @@ proptest! {
 fn every_preset_starts_playable() {
     for rules in presets() {
         let start = rules.start();
-        assert_eq!(start.to_move(), Player::South, "{}", rules.name);
-        assert_eq!(total(rules, &start), rules.total_seeds(), "{}", rules.name);
-        assert!(!rules.legal_moves(&start).is_empty(), "{}", rules.name);
+        assert_eq!(start.to_move(), Player::South, "{}", rules.name());
+        assert_eq!(
+            total(rules, &start),
+            rules.total_seeds(),
+            "{}",
+            rules.name()
+        );
+        assert!(!rules.legal_moves(&start).is_empty(), "{}", rules.name());
         assert!(
-            rules.settings.ply_limit >= 5_000,
+            rules.settings().ply_limit >= 5_000,
             "{}: issue 2 asks for ≥ 5000",
-            rules.name
+            rules.name()
         );
     }
 }

@@ -1600,12 +1600,12 @@ fn on_engine(g: &Golden) {
 
 fn on_reference(g: &Golden) {
     let rules = golden_rules(g);
-    let r = reference::Reference::new(&rules.settings);
+    let r = reference::Reference::new(rules.settings());
     let as_rows = |text: &str| -> Vec<Vec<u32>> {
         let holes = parse_board_text(&rules, text).unwrap_or_else(|e| panic!("{e}"));
-        (0..rules.settings.rows)
+        (0..rules.settings().rows)
             .map(|row| {
-                (0..rules.settings.holes)
+                (0..rules.settings().holes)
                     .map(|col| holes[rules.hole_at(row, col)] as u32)
                     .collect()
             })

@@ -25,9 +25,10 @@ const SMOKE_LAP_LIMIT: u64 = 100_000;
 
 fn capped(name: &str) -> Rules {
     let rules = preset(name).unwrap_or_else(|| panic!("no preset {name}"));
-    let mut settings = rules.settings.clone();
-    settings.lap_limit = settings.lap_limit.min(SMOKE_LAP_LIMIT);
-    Rules::new(rules.name, rules.description, rules.source, settings)
+    let lap_limit = rules.settings().lap_limit.min(SMOKE_LAP_LIMIT);
+    rules
+        .with_limits(None, Some(lap_limit))
+        .expect("a valid lap limit")
 }
 
 fn seeds(rules: &Rules, pos: &katro::Position) -> u32 {
@@ -36,7 +37,7 @@ fn seeds(rules: &Rules, pos: &katro::Position) -> u32 {
 
 /// Seeds on each side, South first: South owns rows 1..R/2.
 fn sides(rules: &Rules, pos: &katro::Position) -> [u32; 2] {
-    let s = &rules.settings;
+    let s = &rules.settings();
     let mut out = [0; 2];
     for row in 0..s.rows {
         for col in 0..s.holes {
@@ -71,7 +72,7 @@ fn smoke(name: &str, games: u64) -> BTreeMap<&'static str, u64> {
                 .play(&mut pos, mv)
                 .unwrap_or_else(|_| panic!("{name} game {game}: listed move {mv:?} rejected"));
             assert_eq!(seeds(&rules, &pos), total, "{name} game {game}: seeds");
-            assert!(pos.plies() <= rules.settings.ply_limit);
+            assert!(pos.plies() <= rules.settings().ply_limit);
             last_end = Some(report.end);
         };
         // The status must agree with how the game ended.
@@ -86,7 +87,7 @@ fn smoke(name: &str, games: u64) -> BTreeMap<&'static str, u64> {
                     Some(MoveEnd::Endless | MoveEnd::LapLimit)
                 ));
             }
-            Status::PlyLimit => assert_eq!(pos.plies(), rules.settings.ply_limit),
+            Status::PlyLimit => assert_eq!(pos.plies(), rules.settings().ply_limit),
             Status::EndlessMove | Status::LapLimit => {
                 let end = if status == Status::EndlessMove {
                     MoveEnd::Endless

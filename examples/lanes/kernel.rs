@@ -303,7 +303,7 @@ impl Kernel {
     /// Builds the tables for `rules`, if `S` is the kernel for its
     /// settings; otherwise says which setting differs.
     pub fn new<S: Spec>(rules: Rules) -> Result<Kernel, String> {
-        let s = &rules.settings;
+        let s = &rules.settings();
         let need = |ok: bool, what: &str| {
             if ok {
                 Ok(())
@@ -311,7 +311,7 @@ impl Kernel {
                 Err(format!(
                     "kernel {} cannot play {}: {what}",
                     S::NAME,
-                    rules.name
+                    rules.name()
                 ))
             }
         };
@@ -514,7 +514,7 @@ impl Kernel {
     /// Hands moves to the engine after `laps` laps instead (at most the
     /// lap limit): for testing the hand-over itself.
     pub fn set_fallback_laps(&mut self, laps: u64) {
-        self.fallback_laps = laps.clamp(1, self.rules.settings.lap_limit);
+        self.fallback_laps = laps.clamp(1, self.rules.settings().lap_limit);
     }
 
     /// The depth of the highest occupied lane of a non-empty side: the

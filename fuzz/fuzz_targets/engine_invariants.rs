@@ -16,7 +16,10 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(Unstructured::new(data));
     let settings = draw_settings(&mut input);
-    let rules = Rules::new("fuzz".into(), String::new(), String::new(), settings);
+    let rules = match Rules::new("fuzz".into(), String::new(), String::new(), settings) {
+        Ok(r) => r,
+        Err(e) => panic!("the generator of valid settings drew invalid ones: {e}"),
+    };
     if let Err(e) = check_rules(&rules).and_then(|()| check_game(&rules, &mut input).map(drop)) {
         panic!("{e}");
     }

@@ -20,7 +20,10 @@ fuzz_target!(|data: &[u8]| {
     let mut input = Input(Unstructured::new(data));
     let settings = draw_settings(&mut input);
     let seed = input.below(u64::MAX);
-    let rules = Rules::new("fuzz".into(), String::new(), String::new(), settings);
+    let rules = match Rules::new("fuzz".into(), String::new(), String::new(), settings) {
+        Ok(r) => r,
+        Err(e) => panic!("the generator of valid settings drew invalid ones: {e}"),
+    };
     // 200 plies a game: the reference sows seed by seed.
     if let Err(e) = run_variant(&rules, 1, 200, seed) {
         panic!("{e}");

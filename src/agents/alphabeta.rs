@@ -302,11 +302,17 @@ mod tests {
                     .collect();
                 optimal.sort_unstable();
                 let found = analyse(rules, &pos, &legal, depth);
-                assert_eq!(found.value, value, "{}, depth {depth}: {pos:?}", rules.name);
                 assert_eq!(
-                    found.best, optimal,
+                    found.value,
+                    value,
                     "{}, depth {depth}: {pos:?}",
-                    rules.name
+                    rules.name()
+                );
+                assert_eq!(
+                    found.best,
+                    optimal,
+                    "{}, depth {depth}: {pos:?}",
+                    rules.name()
                 );
                 for s in 0..3 {
                     let mv = choose(rules, &pos, &legal, depth, &mut rng_from_seed(s));

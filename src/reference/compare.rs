@@ -165,7 +165,7 @@ fn play_game(
         let how = match &setup {
             Setup::Start => format!(
                 "from the start: katro replay {} {}",
-                rules.name,
+                rules.name(),
                 names(rules, history)
             ),
             Setup::Random(p) => format!(
@@ -176,7 +176,7 @@ fn play_game(
         };
         format!(
             "variant {} ({})\ngame {how}\n{what}",
-            rules.name,
+            rules.name(),
             rules.canonical_string()
         )
     };
@@ -226,7 +226,7 @@ fn play_game(
             Some(d) => d == Dir::Backward,
             None => !mv.is_step() && rpos.fixed_dir[mover] == Some(Dir::Backward),
         };
-        let s = &rules.settings;
+        let s = &rules.settings();
         if backward && s.backward_circuit == BackwardCircuit::Mirrored && s.rows >= 6 {
             tally.mirrored_backward += 1;
         }
@@ -287,7 +287,7 @@ fn play_game(
 /// random, or a handful of seeds, or a mover down to one lone seed (where
 /// the lone-seed rules act); random player to move, directions and plies.
 fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> Pos {
-    let s = &rules.settings;
+    let s = &rules.settings();
     let (rows, cols) = (s.rows, s.holes);
     let half = rows / 2;
     let to_move = below(rng, 2);
@@ -343,7 +343,7 @@ fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> P
 /// Plays `games` random games from the start and `games` from random
 /// positions, each capped at `max_plies` moves.
 pub fn run_variant(rules: &Rules, games: u64, max_plies: u64, seed: u64) -> Result<Tally, String> {
-    let reference = Reference::new(&rules.settings);
+    let reference = Reference::new(rules.settings());
     let mut tally = Tally::default();
     for g in 0..games {
         let mut rng = rng_from_seed(seed ^ (g * 2));

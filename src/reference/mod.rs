@@ -4,7 +4,7 @@
 //! docs/RULES.md to check the rules: it follows that document's order.
 //!
 //! It was written from docs/RULES.md
-//! and the meanings documented on each setting value in `src/rules.rs`,
+//! and the meanings documented on each setting value in `src/rules/settings.rs`,
 //! without reading `src/engine.rs`, so that a misreading of the rules in one
 //! is unlikely to be repeated in the other. Where it is silent it follows
 //! the project's stated conventions (listed where they are used below).
