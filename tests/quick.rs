@@ -79,3 +79,24 @@ fn quick_reruns_to_the_committed_results() {
         }
     }
 }
+
+/// The README's chart is the committed quick run's, so what the README
+/// shows is what the results say.
+#[test]
+fn the_readme_chart_is_the_committed_one() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let committed = std::fs::read_to_string(root.join("results/quick/plots/win-rate.svg")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/img/quick-win-rate.svg")).unwrap();
+    let chart = committed
+        .split_once('\n')
+        .map(|(mark, rest)| {
+            assert_eq!(mark, "<!-- katro report -->");
+            rest
+        })
+        .unwrap();
+    assert!(
+        readme == chart,
+        "docs/img/quick-win-rate.svg is not results/quick/plots/win-rate.svg: copy it \
+         (without its first line) after regenerating results/quick"
+    );
+}
