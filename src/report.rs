@@ -311,6 +311,13 @@ fn sweep_values(s: &Table, key: &str) -> Vec<String> {
     values
 }
 
+/// Series `i`'s point shape: the palette's colours repeat every eight
+/// series, so the shape changes with each round (circle, triangle, cross)
+/// and no two of the first 24 series look alike.
+fn shape_of(i: usize) -> usize {
+    (i / PALETTE.len()) % 3
+}
+
 /// A mark of a sweep chart: series, value index, the metric, its interval.
 type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
 
@@ -421,12 +428,13 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
                     chart
                         .draw_series(LineSeries::new(line.iter().cloned(), c.stroke_width(2)))
                         .map_err(drawing)?;
-                    chart
-                        .draw_series(
-                            line.iter()
-                                .map(|(x, v)| Circle::new((x.clone(), *v), 4, c.filled())),
-                        )
-                        .map_err(drawing)?;
+                    let at = line.iter().map(|(x, v)| (x.clone(), *v));
+                    match shape_of(i) {
+                        0 => chart.draw_series(at.map(|p| Circle::new(p, 4, c.filled()))),
+                        1 => chart.draw_series(at.map(|p| TriangleMarker::new(p, 6, c.filled()))),
+                        _ => chart.draw_series(at.map(|p| Cross::new(p, 5, c.stroke_width(2)))),
+                    }
+                    .map_err(drawing)?;
                     chart
                         .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
                             p.3.map(|(lo, hi)| {
@@ -451,6 +459,13 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
                         colour(i).stroke_width(2),
                     ))
                     .map_err(drawing)?;
+                let (at, c) = ((75, y + 7), colour(i));
+                match shape_of(i) {
+                    0 => key_area.draw(&Circle::new(at, 4, c.filled())),
+                    1 => key_area.draw(&TriangleMarker::new(at, 6, c.filled())),
+                    _ => key_area.draw(&Cross::new(at, 5, c.stroke_width(2))),
+                }
+                .map_err(drawing)?;
                 key_area
                     .draw(&Text::new(label.clone(), (100, y), ("sans-serif", 14)))
                     .map_err(drawing)?;

@@ -22,6 +22,8 @@ const EXPERIMENTS: &[&str] = &[
     include_str!("../experiments/first-player-advantage.toml"),
     include_str!("../experiments/game-length.toml"),
     include_str!("../experiments/variant-balance.toml"),
+    include_str!("../experiments/boards.toml"),
+    include_str!("../experiments/readings.toml"),
 ];
 
 /// Choices drawn by proptest: each is taken modulo the range asked for,
