@@ -287,6 +287,12 @@ impl Aggregate {
                     "no game of {n} was decided: p1_win_rate, its interval, advantage_p1 and \
                      balance are left empty"
                 )
+            } else if d == n {
+                // Every game decided, but too few of them to lean on.
+                format!(
+                    "only {d} games, all decided: p1_win_rate and its interval rest on fewer \
+                     than {MIN_DECIDED} games"
+                )
             } else {
                 format!(
                     "only {d} of {n} games were decided: p1_win_rate and its interval rest on \
@@ -944,8 +950,21 @@ mod tests {
                 r.hash = i;
                 a.add(&r);
             }
-            let got = a.warnings().iter().any(|w| w.kind == "few-decided");
-            assert_eq!(got, warned, "{d} decided, {u} undecided");
+            let w = a.warnings();
+            let got = w.iter().find(|w| w.kind == "few-decided");
+            assert_eq!(got.is_some(), warned, "{d} decided, {u} undecided");
+            // The message never calls all of the games "only" some of them.
+            if let Some(w) = got
+                && u == 0
+            {
+                assert_eq!(
+                    w.message,
+                    format!(
+                        "only {d} games, all decided: p1_win_rate and its interval rest on \
+                         fewer than 100 games"
+                    )
+                );
+            }
         }
     }
 
