@@ -164,7 +164,7 @@ pub static BOARD_SETTINGS: [SettingInfo; 4] = [
         },
         default: None,
         meaning: "rows on the board",
-        source: "canonical 6 (brief §1); 4 in the field notes (brief §5) and Katra Boaoaka (Linton 1933); 2 and 8 for study",
+        source: "canonical 6 (Mancala World / de Voogt 1998); 4 in de Voogt's field notes and Katra Boaoaka (Linton 1933); 2 and 8 for study",
     },
     SettingInfo {
         key: "board.holes",
@@ -174,7 +174,7 @@ pub static BOARD_SETTINGS: [SettingInfo; 4] = [
         },
         default: None,
         meaning: "holes per row",
-        source: "canonical 6 (brief §1); 3 and 4 in the field notes (brief §5); 8 in Katra Boaoaka (Linton 1933); the rest for study",
+        source: "canonical 6 (Mancala World / de Voogt 1998); 3 and 4 in de Voogt's field notes; 8 in Katra Boaoaka (Linton 1933); the rest for study",
     },
     SettingInfo {
         key: "board.seeds",
@@ -184,7 +184,7 @@ pub static BOARD_SETTINGS: [SettingInfo; 4] = [
         },
         default: None,
         meaning: "seeds in every hole at the start",
-        source: "2 a hole in every source (brief §1, §5)",
+        source: "2 a hole in every source (RULES.md §11)",
     },
     SettingInfo {
         key: "board.layout",
@@ -509,7 +509,7 @@ macro_rules! settings {
         }
 
         impl Settings {
-            /// The canonical rules (section 1 of the rules brief) on a 6×6
+            /// The canonical rules (RULES.md §11, Mancala World / de Voogt 1998) on a 6×6
             /// board.
             pub fn canonical() -> Settings {
                 Settings {
@@ -693,12 +693,12 @@ settings! {
     min_victim_seeds: u16 = 1,
     range(1, u16::MAX), what: "the minimum victim seeds",
     meaning: "fewest victim seeds (in all) for a capture on an occupied landing",
-    source: "canonical: 1 (brief §1)";
+    source: "canonical: 1 (Mancala World / de Voogt 1998)";
 
     min_victim_seeds_after_empty: u16 = 1,
     range(1, u16::MAX), what: "the minimum victim seeds after an empty landing",
     meaning: "the same on an empty landing, and for a lone seed's step",
-    source: "canonical: 1 (brief §1); Katra Boaoaka: 2 (Linton 1933)";
+    source: "canonical: 1 (Mancala World / de Voogt 1998); Katra Boaoaka: 2 (Linton 1933)";
 
     empty_landing_refusal: EmptyLandingRefusal = EmptyLandingRefusal::BelowMinimum,
     values {
@@ -709,7 +709,7 @@ settings! {
         AllOnes = "all-ones",
     },
     meaning: "which captures after an empty landing are also refused (§5)",
-    source: "canonical: below-minimum (brief §1); all-ones: Katra Boaoaka as Ludii 1.3.13 plays it";
+    source: "canonical: below-minimum (Mancala World / de Voogt 1998); all-ones: Katra Boaoaka as Ludii 1.3.13 plays it";
 
     lone_seed: LoneSeed = LoneSeed::None,
     values {
@@ -722,7 +722,7 @@ settings! {
         Straight = "straight",
     },
     meaning: "extra move of a player with one seed (§7)",
-    source: "canonical and Wikipedia: none; diagonal: de Voogt's field notes (brief §1 notes); straight: Ludii";
+    source: "canonical and Wikipedia: none; diagonal: de Voogt's field notes; straight: Ludii";
 
     lone_seed_step: LoneSeedStep = LoneSeedStep::Always,
     values {
@@ -734,7 +734,7 @@ settings! {
         NoFailedCapture = "no-failed-capture",
     },
     meaning: "which lone-seed steps are offered (§7)",
-    source: "always: brief §4; no-failed-capture: Ludii 1.3.13";
+    source: "always: the step as RULES.md §7 defines it; no-failed-capture: Ludii 1.3.13";
 
     step_sowing: StepSowing = StepSowing::Forward,
     values {
@@ -745,7 +745,7 @@ settings! {
         Chosen = "chosen",
     },
     meaning: "direction of the sowing on after a capturing step (§7)",
-    source: "forward: brief §4; chosen: Ludii 1.3.13";
+    source: "forward: RULES.md §12; chosen: Ludii 1.3.13";
 
     game_end: GameEnd = GameEnd::OpponentEmpty,
     values {
@@ -757,7 +757,7 @@ settings! {
         PlayOut = "play-out",
     },
     meaning: "whether a capture taking the opponent's last seed ends the game at once (§9)",
-    source: "opponent-empty: canonical (brief §1), Ludii; play-out: for comparison";
+    source: "opponent-empty: canonical (Mancala World / de Voogt 1998), Ludii; play-out: for comparison";
 
     endless_move: EndlessMove = EndlessMove::Undecided,
     values {
@@ -772,7 +772,7 @@ settings! {
     ply_limit: u32 = DEFAULT_PLY_LIMIT,
     range(MIN_PLY_LIMIT, MAX_PLY_LIMIT), what: "the ply limit",
     meaning: "plies after which the game ends undecided (§9)",
-    source: "brief §6 (issue 2 asks for at least 5,000)";
+    source: "a game that never ends must end (RULES.md §9)";
 
     lap_limit: u64 = DEFAULT_LAP_LIMIT,
     range(1, MAX_LAP_LIMIT), what: "the lap limit",
