@@ -8,31 +8,13 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{Value, json};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod common;
+use common::{Run, katro_in};
 
 fn katro(args: &[&str]) -> Run {
-    let out = cargo_bin_cmd!("katro")
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    let run = Run {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "katro {args:?} panicked:\n{}",
-        run.stderr
-    );
-    run
+    katro_in(args, "")
 }
 
 /// Runs a command that must succeed and returns its standard output.

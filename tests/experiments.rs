@@ -7,6 +7,9 @@ use std::path::Path;
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+mod common;
+use common::column;
+
 fn katro() -> Command {
     Command::cargo_bin("katro").unwrap()
 }
@@ -50,20 +53,6 @@ fn run(dir: &Path, out: &str, threads: &str) {
 
 fn read(dir: &Path, name: &str) -> String {
     fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// The field of `column` in each data row of a CSV text.
-fn column(csv_text: &str, column: &str) -> Vec<String> {
-    let mut r = csv::Reader::from_reader(csv_text.as_bytes());
-    let at = r
-        .headers()
-        .unwrap()
-        .iter()
-        .position(|h| h == column)
-        .unwrap_or_else(|| panic!("no column {column}"));
-    r.records()
-        .map(|rec| rec.unwrap()[at].to_string())
-        .collect()
 }
 
 #[test]

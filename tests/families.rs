@@ -7,6 +7,9 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+mod common;
+use common::column;
+
 fn katro() -> Command {
     Command::cargo_bin("katro").unwrap()
 }
@@ -95,20 +98,6 @@ fn run_ok(dir: &Path, file: &str, out: &str) -> std::process::Output {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     o
-}
-
-/// The fields of `column` in every data row.
-fn column(csv_text: &str, column: &str) -> Vec<String> {
-    let mut r = csv::Reader::from_reader(csv_text.as_bytes());
-    let at = r
-        .headers()
-        .unwrap()
-        .iter()
-        .position(|h| h == column)
-        .unwrap_or_else(|| panic!("no column {column}"));
-    r.records()
-        .map(|rec| rec.unwrap()[at].to_string())
-        .collect()
 }
 
 #[test]

@@ -5,28 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn katro_in(args: &[&str], stdin: &str) -> Run {
-    let out = cargo_bin_cmd!("katro")
-        .args(args)
-        .write_stdin(stdin.to_string())
-        .output()
-        .expect("the binary runs");
-    let run = Run {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    };
-    assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
-    run
-}
+mod common;
+use common::katro_in;
 
 fn ok(args: &[&str]) -> String {
     let r = katro_in(args, "");
