@@ -16,9 +16,12 @@ use serde::Serialize;
 use crate::export::{setting_fields, value_text};
 use crate::rules::{Problems, Rules, parse_variant};
 
-/// The keys of [`crate::Settings`] that go in a variant file's `[board]`;
-/// every other setting goes in `[rules]`.
-pub const BOARD_KEYS: [&str; 4] = ["rows", "holes", "seeds", "layout"];
+/// Whether a key of [`crate::Settings`] goes in a variant file's
+/// `[board]` (as the rules module declares them); every other setting goes
+/// in `[rules]`.
+fn is_board_key(key: &str) -> bool {
+    crate::rules::BOARD_SETTINGS.iter().any(|i| i.name() == key)
+}
 
 /// The most variants one sweep may make: far beyond a study anyone runs,
 /// low enough that a typo (`to = 100000`) is an error, not hours of parsing.
@@ -255,7 +258,7 @@ pub fn expand(
 fn combination(base: &Rules, name: &str, settings: toml::Table) -> Result<Rules, Vec<String>> {
     let (board, rules): (toml::Table, toml::Table) = settings
         .into_iter()
-        .partition(|(k, _)| BOARD_KEYS.contains(&k.as_str()));
+        .partition(|(k, _)| is_board_key(k));
     let mut doc = toml::Table::new();
     doc.insert("name".into(), toml::Value::String(name.to_string()));
     doc.insert(
