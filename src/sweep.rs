@@ -256,9 +256,8 @@ pub fn expand(
 /// Reads one combination's settings as a variant file would be read:
 /// `Err` holds the parser's problems, each `key: message`.
 fn combination(base: &Rules, name: &str, settings: toml::Table) -> Result<Rules, Vec<String>> {
-    let (board, rules): (toml::Table, toml::Table) = settings
-        .into_iter()
-        .partition(|(k, _)| is_board_key(k));
+    let (board, rules): (toml::Table, toml::Table) =
+        settings.into_iter().partition(|(k, _)| is_board_key(k));
     let mut doc = toml::Table::new();
     doc.insert("name".into(), toml::Value::String(name.to_string()));
     doc.insert(
