@@ -15,8 +15,9 @@
 //! (the same for the lap limit) and `seconds` (wall-clock time for the
 //! preset; the only column that varies between runs).
 //!
-//! GAMES defaults to 100000; with no PRESET every preset is played. Game g
-//! of preset P draws its moves from `game_seed(0, P, "side-empty-check",
+//! GAMES is a count N (games 0..N) or a range A..B of game indices, so a
+//! long check can run in parts whose counts add up; it defaults to 100000.
+//! With no PRESET every preset is played. Game g of preset P draws its moves from `game_seed(0, P, "side-empty-check",
 //! g)`, so the counts are the same for any thread count. Presets run with
 //! their shipped limits, lap limit included: a move that runs to the
 //! 10,000,000-lap limit takes seconds, and katro-wikipedia games are long
@@ -103,15 +104,23 @@ fn play(rules: &Rules, name: &str, game: u64) -> Count {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let games: u64 = match args.next() {
-        Some(n) => match n.parse() {
-            Ok(n) => n,
-            Err(_) => {
-                eprintln!("error: GAMES must be a whole number, not {n:?}");
-                std::process::exit(2);
+    // GAMES is a count N (games 0..N) or a range A..B of game indices, so a
+    // long check can be played in parts whose counts add up.
+    let games: std::ops::Range<u64> = match args.next() {
+        Some(n) => {
+            let parsed = match n.split_once("..") {
+                Some((a, b)) => a.parse().and_then(|a| b.parse().map(|b| a..b)),
+                None => n.parse().map(|n| 0..n),
+            };
+            match parsed {
+                Ok(r) => r,
+                Err(_) => {
+                    eprintln!("error: GAMES must be a whole number N or a range A..B, not {n:?}");
+                    std::process::exit(2);
+                }
             }
-        },
-        None => 100_000,
+        }
+        None => 0..100_000,
     };
     let mut names: Vec<String> = args.collect();
     if names.is_empty() {
@@ -131,7 +140,8 @@ fn main() {
             std::process::exit(2);
         };
         let clock = Instant::now();
-        let c = (0..games)
+        let c = games
+            .clone()
             .into_par_iter()
             .map(|g| play(&rules, name, g))
             .reduce(Count::default, Count::add);
