@@ -18,11 +18,11 @@
 //! GAMES is a count N (games 0..N) or a range A..B of game indices, so a
 //! long check can run in parts whose counts add up; it defaults to 100000.
 //! With no PRESET every preset is played. Game g of preset P draws its
-//! moves from `game_seed(0, P, "side-empty-check", g)`, so the counts
-//! are the same for any thread count. Presets run with their shipped limits, lap limit included: a move that runs to the
-//! 10,000,000-lap limit takes seconds, and katro-wikipedia games are long
-//! (docs/PERFORMANCE.md), so a full run takes a long time on a small
-//! machine.
+//! moves from `game_seed(0, P, "side-empty-check", g)`, so the counts are
+//! the same for any thread count. Presets run with their shipped limits,
+//! lap limit included: a move that runs to the 10,000,000-lap limit takes
+//! seconds, and katro-wikipedia games are long (docs/PERFORMANCE.md), so a
+//! full run takes a long time on a small machine.
 
 use std::time::Instant;
 
