@@ -7,12 +7,12 @@
 //! it; `docs/RULES.md` gives each one's meaning and sources. An omitted
 //! setting takes the canonical value (Mancala World / de Voogt 1998).
 
-use crate::engine::{MAX_HOLES, MAX_SIDE, Player};
-
+mod board;
 mod presets;
 mod settings;
 mod variant;
 
+pub use board::{Dir, MAX_HOLES, MAX_SIDE, Player};
 pub use presets::{PRESETS, preset, preset_names};
 pub use settings::{
     Allowed, BOARD_SETTINGS, BackwardCircuit, CaptureTrigger, CapturingRow, DEFAULT_LAP_LIMIT,
@@ -204,8 +204,8 @@ impl Rules {
     }
     /// A player's holes in sowing order in a direction: backward follows
     /// `backward_circuit` (RULES.md §2).
-    pub fn circuit_in(&self, player: Player, dir: crate::engine::Dir) -> &[u8] {
-        &self.t.circuit[player.index()][dir as usize][..self.t.side]
+    pub fn circuit_in(&self, player: Player, dir: Dir) -> &[u8] {
+        &self.t.circuit[player.index()][dir.index()][..self.t.side]
     }
     /// The hole turned through 180 degrees.
     pub fn mirror_hole(&self, hole: usize) -> usize {
