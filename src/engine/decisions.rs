@@ -119,7 +119,7 @@ impl Rules {
                 (0..t.depths).rev().map(row).find(|&r| r != 0).unwrap_or(0)
             }
         };
-        // §3.2 singletons, filtering the start rule's candidates.
+        // §3.2 singletons, filtering the start rule's candidates (§12.1).
         let single_ok = match self.settings().singletons {
             Singletons::Allowed => true,
             Singletons::LastResort => !bits(cand).any(|h| pos.holes[h] > 1),
@@ -204,7 +204,7 @@ impl Rules {
 
     /// What a lap's last seed in `landing` leads to, judged on the board
     /// after it dropped, in RULES.md §4's order: a capture (§5) replaces
-    /// the relay (§6); otherwise the move ends.
+    /// the relay (§6, §12.3); otherwise the move ends.
     #[inline(always)]
     pub(super) fn land(
         &self,
@@ -398,7 +398,7 @@ impl Rules {
         pos.occ = (pos.occ & !(1u128 << from)) | 1u128 << to;
         obs.step(from, to);
         // The entered hole was empty: the lone seed is the mover's only one.
-        // The capture trigger does not apply to a step.
+        // The capture trigger does not apply to a step (§12.6).
         let Some(v) = self.victims(pos, p, to, true) else {
             obs.end(MoveEnd::Step);
             return Report::default().finish(MoveEnd::Step);
@@ -431,7 +431,7 @@ impl Rules {
 
     /// The direction a step's capture sows on in under `step_sowing =
     /// "forward"`: the player's fixed direction if they have one, else
-    /// forward (the sources are silent, RULES.md §12).
+    /// forward (the sources are silent, RULES.md §12.5).
     fn step_dir(&self, pos: &Position, p: Player) -> Dir {
         match self.settings().direction {
             DirectionRule::OncePerGame => pos.fixed_dir[p.index()].unwrap_or(Dir::Forward),
@@ -487,7 +487,8 @@ impl Rules {
         }
     }
 
-    /// The game's status, checked in RULES.md §9's order.
+    /// The game's status, checked in RULES.md §9's order: a player without
+    /// a move loses even on the last allowed ply (§12.9).
     pub fn status(&self, pos: &Position) -> Status {
         match pos.ended {
             Some(Ended::EndlessMove) => return Status::EndlessMove,

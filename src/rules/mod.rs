@@ -12,6 +12,7 @@ mod presets;
 mod settings;
 mod variant;
 
+pub use crate::schema::{InputError, Problem, Problems, line_col};
 pub use board::{Dir, MAX_HOLES, MAX_SIDE, Player};
 pub use presets::{PRESETS, preset, preset_names};
 pub use settings::{
@@ -22,8 +23,8 @@ pub use settings::{
     Settings, SettingsError, Singletons, StartRule, StepSowing, Value, VictimRule, board_problems,
     column_letter, range_problem, settings_problems,
 };
-pub use variant::{InputError, Problem, Problems, line_col, parse_variant};
-pub(crate) use variant::{escape_controls, ranged};
+pub use variant::parse_variant;
+pub(crate) use variant::ranged;
 
 // ---------------------------------------------------------------------------
 // The rules object
