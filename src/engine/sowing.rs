@@ -164,12 +164,7 @@ impl Rules {
         v: &Victims,
         obs: &mut O,
     ) -> u64 {
-        let mut list = [(0usize, 0u16); MAX_ROWS / 2];
-        for (i, &h) in v.holes[..v.len].iter().enumerate() {
-            list[i] = (h as usize, pos.holes[h as usize]);
-            pos.holes[h as usize] = 0;
-            pos.occ &= !self.t.bit[h as usize];
-        }
+        let list = self.take_victims(pos, v);
         let own = pos.holes[landing] as u64;
         pos.holes[landing] = 0;
         pos.occ &= !self.t.bit[landing];
@@ -177,6 +172,21 @@ impl Rules {
         let n = own + v.total;
         obs.lap(LapKind::Capture, landing, n);
         n
+    }
+
+    /// Empties the victims' holes; returns each with the seeds it held,
+    /// for the observer. Inlined as the two copies it replaced were:
+    /// without, callgrind counts 2–3% more instructions a game on
+    /// katro-ludii and katra-boaoaka-4x8.
+    #[inline(always)]
+    fn take_victims(&self, pos: &mut Position, v: &Victims) -> [(usize, u16); MAX_ROWS / 2] {
+        let mut list = [(0usize, 0u16); MAX_ROWS / 2];
+        for (i, &h) in v.holes[..v.len].iter().enumerate() {
+            list[i] = (h as usize, pos.holes[h as usize]);
+            pos.holes[h as usize] = 0;
+            pos.occ &= !self.t.bit[h as usize];
+        }
+        list
     }
 
     /// A capture whose seeds are not sown on: the victims' seeds join the
@@ -189,12 +199,7 @@ impl Rules {
         v: &Victims,
         obs: &mut O,
     ) {
-        let mut list = [(0usize, 0u16); MAX_ROWS / 2];
-        for (i, &h) in v.holes[..v.len].iter().enumerate() {
-            list[i] = (h as usize, pos.holes[h as usize]);
-            pos.holes[h as usize] = 0;
-            pos.occ &= !self.t.bit[h as usize];
-        }
+        let list = self.take_victims(pos, v);
         obs.capture(landing, pos.holes[landing] as u64, &list[..v.len]);
         pos.holes[landing] += v.total as u16;
     }
