@@ -174,6 +174,8 @@ impl Rules {
         }
         pos.plies += 1;
         pos.to_move = p.other();
+        // §8: a move that repeated a state, or reached the lap limit, ends
+        // the game.
         match report.end {
             MoveEnd::Endless => pos.ended = Some(self.endless_outcome(p)),
             MoveEnd::LapLimit => pos.ended = Some(Ended::LapLimit),
