@@ -19,6 +19,7 @@ pub mod rng;
 pub mod rules;
 pub mod runner;
 pub mod schema;
+pub mod solve;
 pub mod stats;
 pub mod sweep;
 pub mod viewer;

@@ -6,6 +6,7 @@ mod cli;
 mod files;
 mod jobs;
 mod pictures;
+mod solve_cmd;
 
 fn main() -> ExitCode {
     cli::main()
