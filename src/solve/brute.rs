@@ -36,21 +36,21 @@ enum Next {
     Over(Value),
 }
 
-/// Every position reachable from the start, by its board, player to move,
-/// fixed directions and pending hole, with its value for the player to
-/// move. Panics past `limit` positions: it is a test helper.
-pub fn solve(rules: &Rules, limit: usize) -> HashMap<Id, Value> {
+/// Every position reachable from the start (one per board, player to
+/// move, fixed directions and pending hole), with its value for the player
+/// to move. Panics past `limit` positions: it is a test helper.
+pub fn solve(rules: &Rules, limit: usize) -> Vec<(Position, Value)> {
     // The ply limit is ignored, as by the solver: plies only grow here.
     let rules = rules
         .with_limits(Some(crate::rules::MAX_PLY_LIMIT), None)
         .expect("the largest ply limit is valid");
     let mut ids: HashMap<Id, usize> = HashMap::new();
-    let mut order: Vec<Id> = Vec::new();
+    let mut order: Vec<Position> = Vec::new();
     let mut moves: Vec<Vec<Next>> = Vec::new();
     let mut todo: Vec<(usize, Position)> = Vec::new();
     let start = rules.start();
     ids.insert(id(&rules, &start), 0);
-    order.push(id(&rules, &start));
+    order.push(start);
     moves.push(Vec::new());
     todo.push((0, start));
     while let Some((i, pos)) = todo.pop() {
@@ -71,8 +71,8 @@ pub fn solve(rules: &Rules, limit: usize) -> HashMap<Id, Value> {
                         Some(&j) => j,
                         None => {
                             let j = order.len();
-                            ids.insert(key.clone(), j);
-                            order.push(key);
+                            ids.insert(key, j);
+                            order.push(after);
                             moves.push(Vec::new());
                             todo.push((j, after));
                             j
