@@ -1379,6 +1379,11 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let rules = load_variant(a.variant)?;
     let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
     let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
+    for (flag, agent) in [("--p1", &p1), ("--p2", &p2)] {
+        agent
+            .check_variant(&rules)
+            .map_err(|e| Failure::input(format!("{flag}: {e}")))?;
+    }
     let progress_every = progress_interval().map_err(Failure::input)?;
     let cells = [Cell {
         rules: &rules,

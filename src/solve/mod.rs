@@ -700,35 +700,4 @@ mod tests {
         }
         assert!(check_size(&board(2, 4, 2, ""), 1 << 30).is_ok());
     }
-
-    /// Every position's value is the best of its moves' values, checked
-    /// over the whole table by walking the positions again from the start.
-    #[test]
-    fn every_value_is_the_best_of_its_moves() {
-        for r in ["", "direction = \"each-move\"\ncapture_trigger = \"empty\""] {
-            let rules = board(2, 3, 2, r);
-            let table = solve(&rules, &mut |_, _, _| {}).unwrap();
-            let mut seen = std::collections::HashSet::new();
-            let mut stack = vec![rules.start()];
-            while let Some(pos) = stack.pop() {
-                if !seen.insert(key(&rules, &pos)) {
-                    continue;
-                }
-                let v = table
-                    .value(&rules, &pos)
-                    .expect("reachable positions are in the table");
-                let moves = move_values(&table, &rules, &pos);
-                let best = moves.first().map_or(Value::Loss(0), |m| m.1.unwrap());
-                assert_eq!(v, best, "{:?}", pos.holes()[..6].to_vec());
-                for (mv, _) in moves {
-                    let mut after = pos;
-                    rules.play(&mut after, mv).unwrap();
-                    if after.ended().is_none() {
-                        stack.push(after);
-                    }
-                }
-            }
-            assert_eq!(seen.len(), table.len());
-        }
-    }
 }
