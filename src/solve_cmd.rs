@@ -121,7 +121,7 @@ pub fn solve_command(variant: &str, out: Option<&str>, max_gib: f64) -> Result<(
     }
     let t0 = Instant::now();
     let (table, stats) =
-        solve_with_stats(&rules, &mut progress_printer()).map_err(|e| Failure::input(e))?;
+        solve_with_stats(&rules, &mut progress_printer()).map_err(Failure::input)?;
     let seconds = t0.elapsed().as_secs_f64();
     let mut text = report(&rules, &table, &stats, seconds);
     if let Some(out) = out {
@@ -242,11 +242,36 @@ pub fn family_command(out: &str, max_gib: f64) -> Result<(), Failure> {
     let dir = Path::new(out);
     files::check_writable(dir)
         .map_err(|e| Failure::input(format!("--out {out}: {}", files::describe(&e))))?;
+    let header = "reading,rules,rows,holes,seeds,status,value,start_distance,longest_win,\
+                  positions,moves,upper_bound,memory_bytes\n";
+    // Only a solved.csv this command wrote (its header) is replaced.
+    let csv_path = dir.join("solved.csv");
+    if csv_path.exists() {
+        let head = files::read_start(&csv_path, header.len() as u64).unwrap_or_default();
+        if head != header.as_bytes() {
+            return Err(Failure::input(format!(
+                "{}: exists and was not written by `katro solve-family`; \
+                 move it away or choose another --out",
+                csv_path.display()
+            )));
+        }
+    }
+    let manifest_path = dir.join("manifest.json");
+    if manifest_path.exists() {
+        let ours = std::fs::read(&manifest_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| v.get("boards").is_some() && v.get("max_memory_gib").is_some());
+        if !ours {
+            return Err(Failure::input(format!(
+                "{}: exists and was not written by `katro solve-family`; \
+                 move it away or choose another --out",
+                manifest_path.display()
+            )));
+        }
+    }
     let t0 = Instant::now();
-    let mut csv = String::from(
-        "reading,rules,rows,holes,seeds,status,value,start_distance,longest_win,positions,\
-         moves,upper_bound,memory_bytes\n",
-    );
+    let mut csv = String::from(header);
     let mut times = Vec::new();
     for (reading, base) in readings() {
         for rows in [2usize, 4] {
@@ -271,7 +296,7 @@ pub fn family_command(out: &str, max_gib: f64) -> Result<(), Failure> {
                     eprintln!("solve-family: {reading} {rows}×{holes}, {seeds} a hole");
                     let t = Instant::now();
                     let (table, stats) = solve_with_stats(&rules, &mut progress_printer())
-                        .map_err(|e| Failure::input(e))?;
+                        .map_err(Failure::input)?;
                     times.push(BoardTime {
                         reading: reading.clone(),
                         rows,

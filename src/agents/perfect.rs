@@ -23,9 +23,12 @@ use crate::solve::{Table, check_size, solve};
 /// `katro solve` reckons it).
 pub const MAX_BYTES: u64 = 2 << 30;
 
+/// A rule set's solved table.
+type Entry = (Settings, Arc<Table>);
+
 /// Tables solved so far, one per rule set; shared by clones.
 #[derive(Clone, Default)]
-pub struct Solved(Arc<Mutex<Vec<(Settings, Arc<Table>)>>>);
+pub struct Solved(Arc<Mutex<Vec<Entry>>>);
 
 impl std::fmt::Debug for Solved {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -472,7 +472,7 @@ fn explore(
         }
         offsets.push(ends.len() as u64);
         next += 1;
-        if next % (1 << 20) == 0 {
+        if next.is_multiple_of(1 << 20) {
             progress(Phase::Explore, next as u64, keys.len() as u64);
         }
     }
@@ -619,7 +619,7 @@ pub fn solve_with_stats(
         done += next.len() as u64;
         std::mem::swap(&mut layer, &mut next);
         d += 1;
-        if d % 16 == 0 {
+        if d.is_multiple_of(16) {
             progress(Phase::Solve, done, n as u64);
         }
     }
