@@ -304,3 +304,28 @@ fn an_experiment_cannot_give_the_perfect_agent_a_board_too_big() {
     assert!(run.stderr.contains("matchups[0].p1"), "{}", run.stderr);
     assert!(run.stderr.contains("too big to solve"), "{}", run.stderr);
 }
+
+#[test]
+fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fam");
+    let out = out.to_str().unwrap();
+    // About 1 MiB: only the smallest boards are solved, the rest refused.
+    let args = ["solve-family", "--out", out, "--max-memory", "0.001"];
+    let first = katro_in(&args, "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let csv = std::fs::read_to_string(format!("{out}/solved.csv")).unwrap();
+    let status = common::column(&csv, "status");
+    // 6 readings × 2 row counts × 7 hole counts × 4 seed counts.
+    assert_eq!(status.len(), 336);
+    assert!(status.iter().any(|s| s == "solved") && status.iter().any(|s| s == "refused"));
+    let again = katro_in(&args, "");
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(), csv);
+
+    std::fs::write(format!("{out}/solved.csv"), "my,own\n").unwrap();
+    let run = katro_in(&args, "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("not written by `katro solve-family`"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(), "my,own\n");
+}
