@@ -321,11 +321,21 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     assert!(status.iter().any(|s| s == "solved") && status.iter().any(|s| s == "refused"));
     let again = katro_in(&args, "");
     assert_eq!(again.code, 0, "{}", again.stderr);
-    assert_eq!(std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(), csv);
+    assert_eq!(
+        std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(),
+        csv
+    );
 
     std::fs::write(format!("{out}/solved.csv"), "my,own\n").unwrap();
     let run = katro_in(&args, "");
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("not written by `katro solve-family`"), "{}", run.stderr);
-    assert_eq!(std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(), "my,own\n");
+    assert!(
+        run.stderr.contains("not written by `katro solve-family`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(),
+        "my,own\n"
+    );
 }
