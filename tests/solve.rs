@@ -339,3 +339,34 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
         "my,own\n"
     );
 }
+
+/// `perfect` in an experiment, played by `katro run` on two threads: as
+/// player 1 on a board won for player 1 it wins every game.
+#[test]
+fn the_perfect_agent_plays_in_an_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = variant_file(dir.path(), "k43", 4, 3, 1);
+    let exp = dir.path().join("e.toml");
+    std::fs::write(
+        &exp,
+        format!(
+            "name = \"e\"\nseed = 5\nvariants = [{v:?}]\ngames = 12\n\
+             [[matchups]]\np1 = \"perfect\"\np2 = \"mcts:iterations=100\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "run",
+        exp.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "2",
+    ];
+    let run = katro_in(&args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert_eq!(common::column(&summary, "games"), ["12"]);
+    assert_eq!(common::column(&summary, "p1_wins"), ["12"]);
+}
