@@ -18,11 +18,16 @@
 //! - `mcts`: UCT with uniformly random rollouts, `iterations` simulations
 //!   from the current position, the most visited move played; see [`mcts`].
 //!
+//! - `perfect`: the best move by an exact solution of the variant (fastest
+//!   win, else a draw, else slowest loss), drawn uniformly among equals;
+//!   only for boards small enough to solve; see [`perfect`].
+//!
 //! The two search agents play a position's only legal move without
 //! searching and without drawing a random number.
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod perfect;
 #[cfg(test)]
 mod testing;
 
@@ -58,6 +63,11 @@ pub enum AgentSpec {
         #[serde(default = "default_exploration")]
         exploration: f64,
     },
+    /// Plays from the variant's solved table (solved on its first move).
+    Perfect {
+        #[serde(skip)]
+        solved: perfect::Solved,
+    },
 }
 
 /// The serde form read before validation. serde ignores
@@ -80,6 +90,7 @@ enum RawAgentSpec {
         #[serde(default = "default_exploration")]
         exploration: f64,
     },
+    Perfect {},
 }
 
 impl TryFrom<RawAgentSpec> for AgentSpec {
@@ -96,6 +107,9 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
             } => AgentSpec::Mcts {
                 iterations,
                 exploration,
+            },
+            RawAgentSpec::Perfect {} => AgentSpec::Perfect {
+                solved: perfect::Solved::default(),
             },
         };
         spec.validate()?;
@@ -115,7 +129,7 @@ pub fn agent_words(serde_message: &str) -> String {
         .replacen("unknown variant", "unknown agent", 1)
 }
 
-pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts";
+pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
 pub const MAX_DEPTH: u32 = 12;
 pub const MAX_ITERATIONS: u32 = 1_000_000;
 
@@ -157,7 +171,7 @@ impl AgentSpec {
     /// Checks every setting is in range.
     pub fn validate(&self) -> Result<(), String> {
         match *self {
-            AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect { .. } => Ok(()),
             AgentSpec::EpsilonGreedy { epsilon } => {
                 if (0.0..=1.0).contains(&epsilon) {
                     Ok(())
@@ -193,6 +207,15 @@ impl AgentSpec {
         }
     }
 
+    /// Whether the agent can play `rules` at all: only `perfect` cannot,
+    /// on a board too big to solve.
+    pub fn check_variant(&self, rules: &Rules) -> Result<(), String> {
+        match self {
+            AgentSpec::Perfect { .. } => perfect::check_variant(rules),
+            _ => Ok(()),
+        }
+    }
+
     /// Chooses a move; `legal` must be the non-empty legal moves of `pos`.
     pub fn choose(
         &self,
@@ -217,6 +240,7 @@ impl AgentSpec {
                 iterations,
                 exploration,
             } => mcts::choose(rules, pos, legal, iterations, exploration, rng),
+            AgentSpec::Perfect { ref solved } => perfect::choose(solved, rules, pos, legal, rng),
         }
     }
 }
@@ -233,6 +257,7 @@ impl fmt::Display for AgentSpec {
                 iterations,
                 exploration,
             } => write!(f, "mcts:iterations={iterations},exploration={exploration}"),
+            AgentSpec::Perfect { .. } => write!(f, "perfect"),
         }
     }
 }

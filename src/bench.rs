@@ -88,6 +88,11 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                 .with_limits(None, Some(l))
                 .map_err(|e| Failure::input(format!("--lap-limit {l}: {e}")))?;
         }
+        for agent in [&p1, &p2] {
+            agent
+                .check_variant(&rules)
+                .map_err(|e| Failure::input(format!("--agents: {e}")))?;
+        }
         variants.push(rules);
     }
 

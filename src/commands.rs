@@ -328,10 +328,19 @@ pub struct SimulateArgs<'a> {
 
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
 pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
+    let rules = load_variant(a.variant)?;
+    let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
+    let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
+    // A `perfect` agent on a board too big to solve is refused before any game.
+    for (flag, agent) in [("--p1", &p1), ("--p2", &p2)] {
+        agent
+            .check_variant(&rules)
+            .map_err(|e| Failure::input(format!("{flag}: {e}")))?;
+    }
     let opts = jobs::SimulateOptions {
-        rules: load_variant(a.variant)?,
-        p1: AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?,
-        p2: AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?,
+        rules,
+        p1,
+        p2,
         games: a.games,
         seed: a.seed,
         out: a.out.map(str::to_string),

@@ -715,6 +715,20 @@ pub fn parse_experiment(
                 opening(&mut p, v, &key).inspect(|&n| reaches_limit(&mut p, n, v.span(), &key))
             }
         };
+        for (seat, spec, raw) in [("p1", &p1, &m.p1), ("p2", &p2, &m.p2)] {
+            for v in spec
+                .iter()
+                .flat_map(|a| variants.iter().map(move |v| (a, v)))
+            {
+                if let Err(e) = v.0.check_variant(&v.1.rules) {
+                    p.add(
+                        raw.as_ref().map(|r| r.span()),
+                        &format!("matchups[{i}].{seat}"),
+                        e,
+                    );
+                }
+            }
+        }
         if let (Some(p1), Some(p2), Some(cap), Some(opening_plies)) = (p1, p2, cap, opening_plies) {
             let new = Matchup {
                 p1,
