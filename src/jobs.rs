@@ -1377,8 +1377,12 @@ pub struct SimulateArgs<'a> {
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
 pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let rules = load_variant(a.variant)?;
-    let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
-    let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
+    let seat = |flag: &str, text: &str| {
+        AgentSpec::parse(text)
+            .and_then(|a| a.reproducible().map(|()| a))
+            .map_err(|e| Failure::input(format!("{flag}: {e}")))
+    };
+    let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
     let progress_every = progress_interval().map_err(Failure::input)?;
     let cells = [Cell {
         rules: &rules,
