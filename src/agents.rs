@@ -201,7 +201,9 @@ impl AgentSpec {
                 if let Some(t) = time_ms
                     && !(1..=MAX_TIME_MS).contains(&t)
                 {
-                    Err(format!("time_ms is {t}; it must be from 1 to {MAX_TIME_MS}"))
+                    Err(format!(
+                        "time_ms is {t}; it must be from 1 to {MAX_TIME_MS}"
+                    ))
                 } else if !(1..=MAX_ITERATIONS).contains(&iterations) {
                     Err(format!(
                         "iterations is {iterations}; it must be from 1 to {MAX_ITERATIONS}"

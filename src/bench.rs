@@ -331,10 +331,7 @@ fn mcts_report(name: &str, rounds: &[SearchRound]) -> String {
     let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
     let r0 = &rounds[0];
     let rows = [
-        (
-            "iterations/s",
-            per(&|r| r.iterations as f64 / r.seconds),
-        ),
+        ("iterations/s", per(&|r| r.iterations as f64 / r.seconds)),
         (
             "rollout plies/s",
             per(&|r| r.rollout_plies as f64 / r.seconds),

@@ -397,10 +397,15 @@ mod tests {
             variant("katra-boaoaka-4x8")
                 .with_limits(None, Some(2_000))
                 .unwrap(),
-            variant("katro-ludii").with_limits(None, Some(2_000)).unwrap(),
+            variant("katro-ludii")
+                .with_limits(None, Some(2_000))
+                .unwrap(),
         ];
         for (v, rules) in boards.iter().enumerate() {
-            for (i, pos) in random_positions(rules, 15, 40 + v as u64).iter().enumerate() {
+            for (i, pos) in random_positions(rules, 15, 40 + v as u64)
+                .iter()
+                .enumerate()
+            {
                 let mut tree = Tree {
                     rules,
                     exploration: 1.0,
@@ -410,7 +415,12 @@ mod tests {
                 let (mut a, mut b) = (rng_from_seed(i as u64), rng_from_seed(i as u64));
                 let fast = tree.rollout(*pos, &mut a);
                 let (listed, plies) = listed_rollout(rules, *pos, &mut b);
-                assert_eq!((fast, tree.rollout_plies), (listed, plies), "{}", rules.name());
+                assert_eq!(
+                    (fast, tree.rollout_plies),
+                    (listed, plies),
+                    "{}",
+                    rules.name()
+                );
                 assert_eq!(a.next_u64(), b.next_u64(), "the same numbers drawn");
             }
         }
@@ -424,7 +434,14 @@ mod tests {
         let rules = custom("rows = 4\nholes = 4\nseeds = 2", "ply_limit = 2");
         let pos = one_move_from_a_win(&rules);
         let legal = rules.legal_moves(&pos);
-        let found = search(&rules, &pos, &legal, iterations(2), 1.4, &mut rng_from_seed(0));
+        let found = search(
+            &rules,
+            &pos,
+            &legal,
+            iterations(2),
+            1.4,
+            &mut rng_from_seed(0),
+        );
         let b1 = found.moves[1];
         assert_eq!(found.iterations, 2);
         assert_eq!(found.rollout_plies, u64::from(b1.visits));
@@ -453,7 +470,10 @@ mod tests {
         let start = Instant::now();
         let found = search(&rules, &pos, &legal, short, 1.4, &mut rng_from_seed(1));
         let took = start.elapsed();
-        assert!(found.iterations > 1 && found.iterations < 1_000_000, "{found:?}");
+        assert!(
+            found.iterations > 1 && found.iterations < 1_000_000,
+            "{found:?}"
+        );
         assert!(took >= Duration::from_millis(20), "{took:?}");
         assert!(took < Duration::from_secs(2), "{took:?}");
         // An iteration cap reached first stops the search too.
@@ -472,7 +492,15 @@ mod tests {
         let pos = rules.start();
         let legal = rules.legal_moves(&pos);
         assert_eq!(legal.len(), 32);
-        let stats = search(&rules, &pos, &legal, iterations(5), 1.4, &mut rng_from_seed(1)).moves;
+        let stats = search(
+            &rules,
+            &pos,
+            &legal,
+            iterations(5),
+            1.4,
+            &mut rng_from_seed(1),
+        )
+        .moves;
         assert_eq!(stats.len(), 5);
         assert!(stats.iter().all(|s| s.visits == 1));
     }
