@@ -171,6 +171,11 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
     ))
 }
 
+/// One figure of a report: its label, median and [min, max].
+fn figure_line(label: &str, (m, lo, hi): (f64, f64, f64)) -> String {
+    format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n")
+}
+
 fn median_spread(mut v: Vec<f64>) -> (f64, f64, f64) {
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -210,8 +215,8 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
         laps / games,
         sown / games
     );
-    for (label, (m, lo, hi)) in rows {
-        out.push_str(&format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n"));
+    for (label, figure) in rows {
+        out.push_str(&figure_line(label, figure));
     }
     out
 }
@@ -337,8 +342,8 @@ fn mcts_report(name: &str, rounds: &[SearchRound]) -> String {
             per(&|r| r.rollout_plies as f64 / r.seconds),
         ),
         (
-            "ms per search",
-            per(&|r| r.seconds * 1e3 / r.searches as f64),
+            "µs per search",
+            per(&|r| r.seconds * 1e6 / r.searches as f64),
         ),
     ];
     let mut out = format!(
@@ -346,8 +351,8 @@ fn mcts_report(name: &str, rounds: &[SearchRound]) -> String {
         r0.searches,
         r0.rollout_plies as f64 / r0.iterations as f64
     );
-    for (label, (m, lo, hi)) in rows {
-        out.push_str(&format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n"));
+    for (label, figure) in rows {
+        out.push_str(&figure_line(label, figure));
     }
     out
 }

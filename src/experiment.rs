@@ -1163,7 +1163,7 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
             "{ agent = \"mcts\", iterations = 50, time_ms = 100 }",
         ] {
             let msg = problem(&BASE.replace("p1 = \"random\"", &format!("p1 = {agent}")));
-            assert!(msg.starts_with("exp.toml:12:"), "{msg}");
+            assert!(msg.starts_with("exp.toml:9:"), "{msg}");
             assert!(msg.contains("`matchups[0].p1`"), "{msg}");
             assert!(msg.contains("would not reproduce"), "{msg}");
         }
