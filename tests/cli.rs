@@ -821,7 +821,7 @@ fn bench_mcts_reports_simulations_per_second() {
             .unwrap()
             .parse()
             .unwrap();
-        assert!(searches >= 3 && searches % 3 == 0, "{block}");
+        assert!(searches >= 3 && searches.is_multiple_of(3), "{block}");
         let per_second = bench_figure(block, "iterations/s");
         let us = bench_figure(block, "µs per search");
         assert!(per_second > 0.0 && us > 0.0, "{block}");
