@@ -329,14 +329,16 @@ pub struct SimulateArgs<'a> {
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
 pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     let rules = load_variant(a.variant)?;
-    let p1 = AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?;
-    let p2 = AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?;
-    // A `perfect` agent on a board too big to solve is refused before any game.
-    for (flag, agent) in [("--p1", &p1), ("--p2", &p2)] {
-        agent
-            .check_variant(&rules)
-            .map_err(|e| Failure::input(format!("{flag}: {e}")))?;
-    }
+    // Refused before any game: an agent whose games would not reproduce
+    // (an `mcts` time budget), and a `perfect` agent on a board too big to
+    // solve.
+    let seat = |flag: &str, text: &str| {
+        AgentSpec::parse(text)
+            .and_then(|a| a.reproducible().map(|()| a))
+            .and_then(|a| a.check_variant(&rules).map(|()| a))
+            .map_err(|e| Failure::input(format!("{flag}: {e}")))
+    };
+    let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
     let opts = jobs::SimulateOptions {
         rules,
         p1,

@@ -925,7 +925,8 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
             .map_err(|e| format!("{} (agents: {AGENT_NAMES})", agent_words(e.message())))
             .and_then(|a| a.validate().map(|()| a)),
         other => Err(format!("got {}; {AGENT_FORMS}", other.type_str())),
-    };
+    }
+    .and_then(|a| a.reproducible().map(|()| a));
     match parsed {
         Ok(a) => Some(a),
         Err(e) => {
@@ -1167,6 +1168,19 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
             msg.contains("`matchups[0].opening_plies`: -3 is out of range"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn a_time_budget_is_refused_in_either_form() {
+        for agent in [
+            "\"mcts:time_ms=100\"",
+            "{ agent = \"mcts\", iterations = 50, time_ms = 100 }",
+        ] {
+            let msg = problem(&BASE.replace("p1 = \"random\"", &format!("p1 = {agent}")));
+            assert!(msg.starts_with("exp.toml:9:"), "{msg}");
+            assert!(msg.contains("`matchups[0].p1`"), "{msg}");
+            assert!(msg.contains("would not reproduce"), "{msg}");
+        }
     }
 
     #[test]
