@@ -6,6 +6,9 @@ use crate::rules::{
     LoneSeed, LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
 };
 
+/// The lane kernel: whole games of the rule sets it supports, faster.
+pub(crate) mod kernel;
+
 /// Largest board: 8 rows of 16 holes.
 pub const MAX_HOLES: usize = 128;
 /// Largest side: 4 rows of 16 holes.

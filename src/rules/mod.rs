@@ -7,6 +7,9 @@
 //! it; `docs/RULES.md` gives each one's meaning and sources. An omitted
 //! setting takes the canonical value (Mancala World / de Voogt 1998).
 
+use std::sync::{Arc, OnceLock};
+
+use crate::engine::kernel::Kernel;
 use crate::engine::{MAX_HOLES, MAX_SIDE, Player};
 
 mod presets;
@@ -37,6 +40,10 @@ pub struct Rules {
     source: String,
     settings: Settings,
     pub(crate) t: Tables,
+    /// The lane kernel for these rules, built on first use (its tables
+    /// take half a megabyte and a fraction of a millisecond), `None` if
+    /// it cannot play them. Shared by clones and threads.
+    kernel: OnceLock<Option<Arc<Kernel>>>,
 }
 
 /// Lookup tables derived from the board shape, so the engine never
@@ -109,6 +116,7 @@ impl Rules {
             source,
             settings,
             t,
+            kernel: OnceLock::new(),
         })
     }
 
@@ -161,6 +169,13 @@ impl Rules {
     pub fn source(&self) -> &str {
         &self.source
     }
+    /// The lane kernel, if it can play these rules.
+    pub(crate) fn kernel(&self) -> Option<&Kernel> {
+        self.kernel
+            .get_or_init(|| Kernel::for_rules(self).ok().map(Arc::new))
+            .as_deref()
+    }
+
     /// The checked settings these rules were built from.
     pub fn settings(&self) -> &Settings {
         &self.settings
