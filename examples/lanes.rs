@@ -110,6 +110,9 @@ fn count(rules: &Rules, a: &AgentSpec, games: u64, which: &str) -> Result<(), St
         plies += g.plies as u64;
         laps += g.laps;
     }
-    println!("{} {which} ({a}): {games} games, {plies} plies, {laps} laps", rules.name());
+    println!(
+        "{} {which} ({a}): {games} games, {plies} plies, {laps} laps",
+        rules.name()
+    );
     Ok(())
 }

@@ -410,12 +410,30 @@ impl Kernel {
         seed: u64,
         rec: &mut impl FnMut(Move),
     ) -> Outcome {
+        // Random games get a kernel of their own, with no agent test in
+        // the ply loop and no greedy code beside it.
+        if agents == [Agent::Random; 2] {
+            self.play_with::<false>(rules, agents, opening, seed, rec)
+        } else {
+            self.play_with::<true>(rules, agents, opening, seed, rec)
+        }
+    }
+
+    fn play_with<const G: bool>(
+        &self,
+        rules: &Rules,
+        agents: [Agent; 2],
+        opening: u32,
+        seed: u64,
+        rec: &mut impl FnMut(Move),
+    ) -> Outcome {
+        let a = (agents, opening, seed);
         match self.which {
-            Which::Canonical3 => self.play_as::<Canonical6x6>(rules, agents, opening, seed, rec),
-            Which::Canonical2 => self.play_as::<Canonical4xN>(rules, agents, opening, seed, rec),
-            Which::Canonical1 => self.play_as::<Canonical2xN>(rules, agents, opening, seed, rec),
-            Which::Ludii => self.play_as::<Ludii6x6>(rules, agents, opening, seed, rec),
-            Which::Boaoaka => self.play_as::<Boaoaka4x8>(rules, agents, opening, seed, rec),
+            Which::Canonical3 => self.play_as::<Canonical6x6, G>(rules, a, rec),
+            Which::Canonical2 => self.play_as::<Canonical4xN, G>(rules, a, rec),
+            Which::Canonical1 => self.play_as::<Canonical2xN, G>(rules, a, rec),
+            Which::Ludii => self.play_as::<Ludii6x6, G>(rules, a, rec),
+            Which::Boaoaka => self.play_as::<Boaoaka4x8, G>(rules, a, rec),
         }
     }
 }
@@ -723,10 +741,15 @@ impl Kernel {
 
     /// The agent choosing at ply `plies`: the opening plies are random
     /// (as `Rules::random_move` draws them: `below(n)` over the legal
-    /// moves, the random agent's draw).
+    /// moves, the random agent's draw). `G`: some agent is not random.
     #[inline(always)]
-    fn agent_at(agents: [Agent; 2], opening: u32, plies: u32, mover: usize) -> Agent {
-        if plies < opening {
+    fn agent_at<const G: bool>(
+        agents: [Agent; 2],
+        opening: u32,
+        plies: u32,
+        mover: usize,
+    ) -> Agent {
+        if !G || plies < opening {
             Agent::Random
         } else {
             agents[mover]
@@ -750,12 +773,10 @@ impl Kernel {
         }
     }
 
-    fn play_as<S: Spec>(
+    fn play_as<S: Spec, const G: bool>(
         &self,
         rules: &Rules,
-        agents: [Agent; 2],
-        opening: u32,
-        seed: u64,
+        (agents, opening, seed): ([Agent; 2], u32, u64),
         rec: &mut impl FnMut(Move),
     ) -> Outcome {
         let mut rng = rng_from_seed(seed);
@@ -782,7 +803,7 @@ impl Kernel {
                 o.status = Some(Status::Won(player(1 - mover)));
                 break;
             }
-            let agent = Self::agent_at(agents, opening, o.plies, mover);
+            let agent = Self::agent_at::<G>(agents, opening, o.plies, mover);
             let two = Self::two_dirs::<S>(fixed[mover]);
             // The turn's start, for the engine should the move be long;
             // a sowing move's is rebuilt from the lifted hole instead.
@@ -937,7 +958,7 @@ impl Kernel {
             // (the ply limit) or might offer a lone seed's step (which
             // depends on this side).
             let them = 1 - mover;
-            let spec = (Self::agent_at(agents, opening, o.plies + 1, them) == Agent::Random
+            let spec = (Self::agent_at::<G>(agents, opening, o.plies + 1, them) == Agent::Random
                 && o.plies + 1 < self.ply_limit
                 && s.oocc != 0
                 && !(S::LONE_STRAIGHT && s.oocc.is_power_of_two()))
