@@ -220,6 +220,9 @@ pub(crate) struct Kernel {
     /// `game_end = "opponent-empty"`: a capture of the opponent's last
     /// seed ends the move; under `play-out` the move goes on.
     empty_ends: bool,
+    /// `empty_landing_refusal = "all-ones"`: no capture after an empty
+    /// landing when every facing hole holds one seed (docs/RULES.md §5).
+    all_ones: bool,
     /// Laps after which a move goes to the engine: [`FALLBACK_LAPS`], or
     /// the lap limit if lower, so the limit is always the engine's to
     /// apply.
@@ -494,10 +497,6 @@ impl Kernel {
         need(s.capture_trigger == trigger, "capture_trigger")?;
         need(s.capturing_row == row, "capturing_row")?;
         need(s.victim == victim, "victim")?;
-        need(
-            s.empty_landing_refusal == EmptyLandingRefusal::BelowMinimum,
-            "empty_landing_refusal",
-        )?;
         if S::LONE_STRAIGHT {
             need(s.lone_seed == LoneSeed::Straight, "lone_seed")?;
             need(
@@ -550,6 +549,7 @@ impl Kernel {
             min_empty: s.min_victim_seeds_after_empty as u32,
             ply_limit: s.ply_limit,
             empty_ends: s.game_end == GameEnd::OpponentEmpty,
+            all_ones: s.empty_landing_refusal == EmptyLandingRefusal::AllOnes,
             fallback_laps: FALLBACK_LAPS.min(s.lap_limit),
             lap_limit: s.lap_limit,
             start: Side2::default(),
@@ -1182,6 +1182,23 @@ impl Kernel {
         ))
     }
 
+    /// Whether `all-ones` refuses a capture after an empty landing facing
+    /// `info`'s column: every hole of it holds exactly one seed.
+    #[inline(always)]
+    fn refused<S: Spec>(&self, op: u128, oocc: u32, info: &LaneInfo) -> bool {
+        if !self.all_ones || oocc & info.facing != info.facing {
+            return false;
+        }
+        let mut col = info.facing;
+        while col != 0 {
+            if val::<S>(op, self.shift[col.trailing_zeros() as usize & (LANES - 1)]) != 1 {
+                return false;
+            }
+            col &= col - 1;
+        }
+        true
+    }
+
     /// The victim of a lone seed's step into lane `to` (an empty hole, so
     /// `min_victim_seeds_after_empty` applies): its seeds and lane.
     #[inline(always)]
@@ -1194,7 +1211,7 @@ impl Kernel {
         // The first occupied hole going outward: the highest lane.
         let vl = (31 - col.leading_zeros()) as usize;
         let x = val::<S>(s.opp, self.shift[vl & (LANES - 1)]);
-        (x >= self.min_empty).then_some((x, vl))
+        (x >= self.min_empty && !self.refused::<S>(s.opp, s.oocc, info)).then_some((x, vl))
     }
 
     /// Sows `n` seeds lifted from lane `from` and every lap after it.
@@ -1319,7 +1336,7 @@ impl Kernel {
                     x += val::<S>(*op, self.shift[col.trailing_zeros() as usize & (LANES - 1)]);
                     col &= col - 1;
                 }
-                if x >= min {
+                if x >= min && !(empty && self.refused::<S>(*op, *oocc, info)) {
                     let mut col = *oocc & info.facing;
                     while col != 0 {
                         *op &= self.clear[col.trailing_zeros() as usize & (LANES - 1)];
@@ -1332,7 +1349,7 @@ impl Kernel {
             }
         } & (LANES - 1);
         let x = val::<S>(*op, self.shift[vl]);
-        if x > 0 && x >= min {
+        if x > 0 && x >= min && !(empty && self.refused::<S>(*op, *oocc, info)) {
             *op &= self.clear[vl];
             *oocc &= !(1 << vl);
             return Some(x);
@@ -1476,6 +1493,7 @@ mod tests {
             "katro-6x6",
             "katro-ludii",
             "katra-boaoaka-4x8",
+            "katra-boaoaka-ludii",
             "katro-4x4",
             "katro-4x6",
             "katro-6x3",
@@ -1490,11 +1508,7 @@ mod tests {
 
     #[test]
     fn unsupported_rules_fall_back_to_the_engine() {
-        for v in [
-            "katro-wikipedia",
-            "katra-boaoaka-ludii",
-            "katro-6x6-diagonal",
-        ] {
+        for v in ["katro-wikipedia", "katro-6x6-diagonal"] {
             let r = preset(v).expect("a preset");
             assert!(Kernel::for_rules(&r).is_err(), "{v}");
         }
@@ -1667,6 +1681,10 @@ mod tests {
                 s.min_victim_seeds = 1 + pick(3) as u16;
                 s.min_victim_seeds_after_empty = 1 + pick(3) as u16;
                 s.game_end = [GameEnd::OpponentEmpty, GameEnd::PlayOut][pick(2) as usize];
+                s.empty_landing_refusal = [
+                    EmptyLandingRefusal::BelowMinimum,
+                    EmptyLandingRefusal::AllOnes,
+                ][pick(2) as usize];
                 s.endless_move =
                     [EndlessMove::Undecided, EndlessMove::MoverLoses][pick(2) as usize];
                 s.ply_limit = [20, 300, 5_000][pick(3) as usize];
