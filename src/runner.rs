@@ -136,7 +136,7 @@ impl Progress for Quiet {}
 
 /// Plays one game from the start: `opening_plies` random plies, then the
 /// agents. On the lane kernel when it can play the rules and both agents
-/// are random or greedy (docs/PERFORMANCE.md), else on the engine
+/// are random, greedy or epsilon-greedy (docs/PERFORMANCE.md), else on the engine
 /// ([`play_game_on_engine`]): the same game either way.
 pub fn play_game(
     rules: &Rules,
@@ -175,10 +175,11 @@ pub fn play_game(
 }
 
 /// The agents the lane kernel plays itself.
-fn kernel_agent(a: &AgentSpec) -> Option<Agent> {
-    match a {
+pub(crate) fn kernel_agent(a: &AgentSpec) -> Option<Agent> {
+    match *a {
         AgentSpec::Random => Some(Agent::Random),
         AgentSpec::Greedy => Some(Agent::Greedy),
+        AgentSpec::EpsilonGreedy { epsilon } => Some(Agent::EpsilonGreedy(epsilon)),
         _ => None,
     }
 }

@@ -1,8 +1,8 @@
 //! Random valid rule settings built from the input, then games played
 //! through `katro::runner::play_game` (the lane kernel, when it can play
 //! the rules) and `play_game_on_engine`, compared record for record and
-//! move for move, random and greedy agents, with and without random
-//! opening plies. Half the cases keep the drawn board, seeds and limits
+//! move for move, random, greedy and epsilon-greedy agents, with and
+//! without random opening plies. Half the cases keep the drawn board, seeds and limits
 //! but take the rule settings of a preset the kernel plays, so most of
 //! them reach the kernel rather than its fallback.
 
@@ -42,13 +42,21 @@ fuzz_target!(|data: &[u8]| {
         Ok(r) => r,
         Err(e) => panic!("the generator of valid settings drew invalid ones: {e}"),
     };
-    let agents = [AgentSpec::Random, AgentSpec::Greedy];
-    let p1 = &agents[input.below(2) as usize];
-    let p2 = &agents[input.below(2) as usize];
+    let agents = [
+        AgentSpec::Random,
+        AgentSpec::Greedy,
+        AgentSpec::EpsilonGreedy { epsilon: 0.25 },
+    ];
+    let p1 = &agents[input.below(3) as usize];
+    let p2 = &agents[input.below(3) as usize];
     let opening = input.below(4) as u32;
     let seed = input.below(u64::MAX);
     let (mut want, mut got) = (Vec::new(), Vec::new());
     let g = play_game_on_engine(&rules, p1, p2, opening, seed, Some(&mut want));
     let k = play_game(&rules, p1, p2, opening, seed, Some(&mut got));
-    assert_eq!((k, got), (g, want), "kernel, then engine: {p1} vs {p2}, seed {seed}");
+    assert_eq!(
+        (k, got),
+        (g, want),
+        "kernel, then engine: {p1} vs {p2}, seed {seed}"
+    );
 });

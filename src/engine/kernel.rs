@@ -15,7 +15,7 @@
 use std::fmt;
 
 use super::{Dir, MAX_HOLES, Move, NO_HOLE, Player, Position, Silent, Status, occupancy};
-use crate::rng::{GameRng, below, rng_from_seed};
+use crate::rng::{GameRng, below, rng_from_seed, unit};
 use crate::rules::{
     CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeed,
     LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
@@ -315,11 +315,26 @@ fn val<S: Spec>(x: u128, shift: u8) -> u32 {
 }
 
 /// Who chooses the moves of a side, among the agents the kernel plays
-/// itself (`agents::AgentSpec::Random` and `Greedy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// itself (`agents::AgentSpec`'s random, greedy and epsilon-greedy).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Agent {
     Random,
     Greedy,
+    /// Greedy, but the random agent's choice with this probability.
+    EpsilonGreedy(f64),
+}
+
+impl Agent {
+    /// Whether this turn's choice is greedy's: `epsilon-greedy` first
+    /// draws `unit` and plays at random below epsilon (`AgentSpec::choose`).
+    #[inline(always)]
+    fn greedy_now(self, rng: &mut GameRng) -> bool {
+        match self {
+            Agent::Random => false,
+            Agent::Greedy => true,
+            Agent::EpsilonGreedy(e) => unit(rng) >= e,
+        }
+    }
 }
 
 /// What one game did, as the runner's `GameRecord` counts it.
@@ -847,9 +862,9 @@ impl Kernel {
                         0
                     } else {
                         o.choice_turns += 1;
-                        match agent {
-                            Agent::Random => below(&mut rng, count as usize) as u32,
-                            Agent::Greedy => {
+                        match agent.greedy_now(&mut rng) {
+                            false => below(&mut rng, count as usize) as u32,
+                            true => {
                                 let turn = Turn {
                                     mover,
                                     fixed,
@@ -904,9 +919,9 @@ impl Kernel {
                         cont = b;
                         o.legal_moves += 2;
                         o.choice_turns += 1;
-                        let dd = match agent {
-                            Agent::Random => below(&mut rng, 2),
-                            Agent::Greedy => {
+                        let dd = match agent.greedy_now(&mut rng) {
+                            false => below(&mut rng, 2),
+                            true => {
                                 let turn = Turn {
                                     mover,
                                     fixed,
@@ -1436,6 +1451,7 @@ mod tests {
 
     const RANDOM: AgentSpec = AgentSpec::Random;
     const GREEDY: AgentSpec = AgentSpec::Greedy;
+    const EPSILON: AgentSpec = AgentSpec::EpsilonGreedy { epsilon: 0.3 };
 
     /// Plays games `0..games` on the kernel (through `play_game`) and on
     /// the engine, comparing every decision and every counted figure;
@@ -1475,10 +1491,7 @@ mod tests {
     }
 
     fn kernel_agent(a: &AgentSpec) -> Agent {
-        match a {
-            AgentSpec::Greedy => Agent::Greedy,
-            _ => Agent::Random,
-        }
+        crate::runner::kernel_agent(a).expect("an agent the kernel plays")
     }
 
     fn custom(base: &str, name: &str, f: impl FnOnce(&mut crate::rules::Settings)) -> Rules {
@@ -1503,6 +1516,7 @@ mod tests {
             same_games(&r, (&GREEDY, &GREEDY), 0, 300);
             same_games(&r, (&GREEDY, &RANDOM), 3, 300);
             same_games(&r, (&RANDOM, &GREEDY), 0, 300);
+            same_games(&r, (&EPSILON, &GREEDY), 2, 300);
         }
     }
 
@@ -1515,8 +1529,8 @@ mod tests {
         // Agents the kernel does not play take the engine too: the same
         // record as the engine's.
         let r = preset("katro-6x6").expect("a preset");
-        let eps = AgentSpec::EpsilonGreedy { epsilon: 0.5 };
-        let a = play_game(&r, &eps, &RANDOM, 0, 3, None);
+        let ab = AgentSpec::Alphabeta { depth: 1 };
+        let a = play_game(&r, &ab, &RANDOM, 0, 3, None);
         for (rows, cols) in [(6, 7), (6, 8), (8, 2)] {
             let big = custom("katro-6x6", "big", |s| {
                 s.rows = rows;
@@ -1524,7 +1538,7 @@ mod tests {
             });
             assert!(Kernel::for_rules(&big).is_err(), "{rows}x{cols}");
         }
-        assert_eq!(a, play_game_on_engine(&r, &eps, &RANDOM, 0, 3, None));
+        assert_eq!(a, play_game_on_engine(&r, &ab, &RANDOM, 0, 3, None));
     }
 
     /// Endless moves, the lap limit, the ply limit, play-out, other
@@ -1534,7 +1548,7 @@ mod tests {
         let mut seen = BTreeMap::new();
         let mut fallbacks = 0;
         let mut run = |r: Rules, games: u64| {
-            for agents in [(&RANDOM, &RANDOM), (&GREEDY, &GREEDY)] {
+            for agents in [(&RANDOM, &RANDOM), (&GREEDY, &GREEDY), (&EPSILON, &EPSILON)] {
                 let (st, fb) = same_games(&r, agents, 0, games);
                 for (k, v) in st {
                     *seen.entry(k).or_insert(0) += v;
@@ -1622,7 +1636,7 @@ mod tests {
             k.set_fallback_laps(1);
             let mut handed = 0;
             for seed in 0..500 {
-                for agents in [[RANDOM, RANDOM], [GREEDY, GREEDY]] {
+                for agents in [[RANDOM, RANDOM], [GREEDY, GREEDY], [EPSILON, EPSILON]] {
                     let mut want = Vec::new();
                     let g =
                         play_game_on_engine(&r, &agents[0], &agents[1], 0, seed, Some(&mut want));
@@ -1690,8 +1704,12 @@ mod tests {
                 s.ply_limit = [20, 300, 5_000][pick(3) as usize];
                 s.lap_limit = [1, 70, 2_000][pick(3) as usize];
             });
-            let agents =
-                [(&RANDOM, &RANDOM), (&GREEDY, &GREEDY), (&GREEDY, &RANDOM)][pick(3) as usize];
+            let agents = [
+                (&RANDOM, &RANDOM),
+                (&GREEDY, &GREEDY),
+                (&GREEDY, &RANDOM),
+                (&EPSILON, &RANDOM),
+            ][pick(4) as usize];
             same_games(&r, agents, pick(3) as u32, 20);
             *played.entry(base).or_insert(0) += 1;
         }
