@@ -24,9 +24,10 @@ use crate::rules::{
 /// Lanes a side may have (a power of two so an index masked by it needs no
 /// bounds check).
 const LANES: usize = 32;
-/// Seeds in hand a lap may carry, plus one (a power of two, as above).
+/// Seeds in hand a lap may carry, plus one: above any lane width.
 const HANDS: usize = 256;
-const REC_LEN: usize = 2 * LANES * HANDS;
+/// Rows a side a kernel plays, at most.
+const DEPTHS: usize = 3;
 
 /// Laps after which a move is handed to the current engine, which detects
 /// endless moves exactly and applies the lap limit (docs/RULES.md §8).
@@ -188,8 +189,13 @@ pub(crate) struct Kernel {
     cols: usize,
     side: usize,
     /// The records, four words each: add low, add high, occ | next4 <<
-    /// 32, rot | land << 8.
+    /// 32, rot | land << 8; for each direction and lane, one per seed
+    /// count from 0 to the seed total (sized to the rules, not to the
+    /// largest board: a sweep may hold thousands of rule sets).
     words: Box<[u64]>,
+    /// `start4[dir][lane]`: word index of the records of a lap from that
+    /// lane in that direction.
+    start4: [[u32; LANES]; 2],
     lane: [LaneInfo; LANES],
     /// `shift[l]`: bit offset of lane `l`.
     shift: [u8; LANES],
@@ -201,11 +207,11 @@ pub(crate) struct Kernel {
     /// Occupied holes of one row (a pattern of `cols` bits): how many, and
     /// the k-th of them.
     count: [u8; 256],
-    /// `pick[base][pattern][k]`: the k-th occupied hole of the row from
-    /// lane `base` with that pattern: its lane, and above bit 8 the
+    /// `pick[row][pattern][k]`: the k-th occupied hole of the row at
+    /// depth `row` with that pattern: its lane, and above bit 8 the
     /// rotation [`lane4`] reads it with; one load from the choice to the
     /// first record.
-    pick: Box<[[[u16; 8]; 256]; LANES]>,
+    pick: Box<[[[u16; 8]; 256]; DEPTHS]>,
     /// `row_base[l]`: the first lane of lane `l`'s row.
     row_base: [u8; LANES],
     /// `vic[d][l]`: the lane of the canonical victim of a landing in lane
@@ -529,7 +535,7 @@ impl Kernel {
         let side = depths * cols;
         let total = rules.total_seeds() as usize;
         need(
-            total < (1 << S::W) && total < HANDS,
+            total < (1 << S::W) && total < HANDS && S::DEPTHS <= DEPTHS,
             "seed total too big for a lane",
         )?;
         need(
@@ -545,14 +551,15 @@ impl Kernel {
             wmask: (1 << w) - 1,
             cols,
             side,
-            words: vec![0; 4 * REC_LEN].into_boxed_slice(),
+            words: vec![0; 4 * 2 * side * (total + 1)].into_boxed_slice(),
+            start4: [[0; LANES]; 2],
             lane: [LaneInfo::default(); LANES],
             shift: [0; LANES],
             clear: [!0; LANES],
             unit: [0; LANES],
             row_of: [0; LANES],
             count: [0; 256],
-            pick: vec![[[0; 8]; 256]; LANES]
+            pick: vec![[[0; 8]; 256]; DEPTHS]
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
@@ -578,8 +585,8 @@ impl Kernel {
             let mut c = 0;
             for b in 0..cols {
                 if p >> b & 1 == 1 {
-                    for base in (0..side).step_by(cols) {
-                        k.pick[base][p][c] = ((base + b) | rot4(base + b) << 8) as u16;
+                    for (row, base) in (0..side).step_by(cols).enumerate() {
+                        k.pick[row][p][c] = ((base + b) | rot4(base + b) << 8) as u16;
                     }
                     c += 1;
                 }
@@ -619,6 +626,11 @@ impl Kernel {
             need(south == north, "North's circuit is not South's turned")?;
             circ[d][..side].copy_from_slice(&south);
         }
+        for d in 0..2 {
+            for l in 0..side {
+                k.start4[d][l] = (4 * (d * side + l) * (total + 1)) as u32;
+            }
+        }
         for (d, circ) in circ.iter().enumerate() {
             let mut pos = [0usize; LANES];
             for (i, &l) in circ[..side].iter().enumerate() {
@@ -634,10 +646,10 @@ impl Kernel {
                     }
                     let land = circ[(pos[from] + n) % side];
                     let o = off(land);
-                    let i = 4 * ((d * LANES + from) * HANDS + n);
+                    let i = k.start4[d][from] as usize + 4 * n;
                     k.words[i] = add as u64;
                     k.words[i + 1] = (add >> 64) as u64;
-                    k.words[i + 2] = occ as u64 | ((4 * (d * LANES + land) * HANDS) as u64) << 32;
+                    k.words[i + 2] = occ as u64 | (k.start4[d][land] as u64) << 32;
                     k.words[i + 3] = ((o & 64) | ((o + 64 - 2) & 63)) as u64 | (land as u64) << 8;
                 }
             }
@@ -736,7 +748,8 @@ impl Kernel {
             }
         }
         let pat = self.row_bits(occ, base) & mask;
-        let pick = self.pick[base & (LANES - 1)][pat][idx as usize & 7];
+        let row = self.row_of[base & (LANES - 1)] as usize;
+        let pick = self.pick[row % DEPTHS][pat][idx as usize & 7];
         Pick {
             lane: (pick & 255) as usize,
             rot: (pick >> 8) as u8,
@@ -1234,7 +1247,7 @@ impl Kernel {
     /// caller then has the current engine replay the turn.
     #[inline(always)]
     fn sow<S: Spec>(&self, s: &mut Side2, dir: usize, from: usize, n4: u32) -> Option<Sown> {
-        let mut idx = 4 * (dir * LANES + from) * HANDS + n4 as usize;
+        let mut idx = self.start4[dir & 1][from & (LANES - 1)] as usize + n4 as usize;
         // Counted locally and added to `o` only when the move ends here;
         // seeds sown times 32.
         let (mut laps, mut sown32, mut caps, mut seeds) = (0u64, 0u64, 0u64, 0u64);
