@@ -24,7 +24,12 @@ fuzz_target!(|data: &[u8]| {
     let mut input = Input(Unstructured::new(data));
     let mut settings = draw_settings(&mut input);
     if input.below(2) == 0 {
-        let base = ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"][input.below(3) as usize];
+        let base = [
+            "katro-6x6",
+            "katro-wikipedia",
+            "katro-ludii",
+            "katra-boaoaka-4x8",
+        ][input.below(4) as usize];
         let p = preset(base).expect("a shipped preset").settings().clone();
         settings.start = p.start;
         settings.singletons = p.singletons;

@@ -51,6 +51,9 @@ pub enum CapKind {
     /// Occupied trigger, innermost non-empty capturing row, victim in the
     /// opponent's innermost non-empty row.
     Canonical,
+    /// The same with the empty trigger (Wikipedia's reading): the
+    /// victims and the landing seed are sown on.
+    CanonicalEmpty,
     /// Occupied trigger, inner capturing row, first occupied hole of the
     /// facing column (Ludii).
     InnerColumn,
@@ -111,6 +114,12 @@ spec!(
     /// The canonical rules on boards of one row a side (Katrayo's shape).
     Canonical2xN: "canonical, 1 row a side", lanes 7 bits, 9 a half, 1 rows,
     start any false, Forward, Canonical, lone straight false
+);
+spec!(
+    /// katro-wikipedia: the canonical victims, the empty trigger, a
+    /// direction each move.
+    Wikipedia6x6: "Wikipedia, 3 rows a side", lanes 7 bits, 9 a half, 3 rows,
+    start any false, EachMove, CanonicalEmpty, lone straight false
 );
 spec!(
     /// katro-ludii.
@@ -386,6 +395,7 @@ enum Which {
     Canonical3,
     Canonical2,
     Canonical1,
+    Wikipedia,
     Ludii,
     Boaoaka,
 }
@@ -405,6 +415,7 @@ impl Kernel {
             Which::Canonical3,
             Which::Canonical2,
             Which::Canonical1,
+            Which::Wikipedia,
             Which::Ludii,
             Which::Boaoaka,
         ] {
@@ -412,6 +423,7 @@ impl Kernel {
                 Which::Canonical3 => Kernel::new::<Canonical6x6>(rules, which),
                 Which::Canonical2 => Kernel::new::<Canonical4xN>(rules, which),
                 Which::Canonical1 => Kernel::new::<Canonical2xN>(rules, which),
+                Which::Wikipedia => Kernel::new::<Wikipedia6x6>(rules, which),
                 Which::Ludii => Kernel::new::<Ludii6x6>(rules, which),
                 Which::Boaoaka => Kernel::new::<Boaoaka4x8>(rules, which),
             };
@@ -456,6 +468,7 @@ impl Kernel {
             Which::Canonical3 => self.play_as::<Canonical6x6, G>(rules, a, rec),
             Which::Canonical2 => self.play_as::<Canonical4xN, G>(rules, a, rec),
             Which::Canonical1 => self.play_as::<Canonical2xN, G>(rules, a, rec),
+            Which::Wikipedia => self.play_as::<Wikipedia6x6, G>(rules, a, rec),
             Which::Ludii => self.play_as::<Ludii6x6, G>(rules, a, rec),
             Which::Boaoaka => self.play_as::<Boaoaka4x8, G>(rules, a, rec),
         }
@@ -501,6 +514,11 @@ impl Kernel {
         let (trigger, row, victim) = match S::CAP {
             CapKind::Canonical => (
                 CaptureTrigger::Occupied,
+                CapturingRow::InnermostNonEmpty,
+                VictimRule::InnermostRow,
+            ),
+            CapKind::CanonicalEmpty => (
+                CaptureTrigger::Empty,
                 CapturingRow::InnermostNonEmpty,
                 VictimRule::InnermostRow,
             ),
@@ -1251,7 +1269,8 @@ impl Kernel {
         // Counted locally and added to `o` only when the move ends here;
         // seeds sown times 32.
         let (mut laps, mut sown32, mut caps, mut seeds) = (0u64, 0u64, 0u64, 0u64);
-        let mut vic = &self.vic[if S::CAP == CapKind::Canonical {
+        let canonical = matches!(S::CAP, CapKind::Canonical | CapKind::CanonicalEmpty);
+        let mut vic = &self.vic[if canonical {
             self.inner_row(s.oocc) & 3
         } else {
             0
@@ -1281,6 +1300,9 @@ impl Kernel {
                 CapKind::Canonical => {
                     !empty & (occ & info.deeper == 0) & (oocc >> (vic[l] & 31) & 1 != 0)
                 }
+                CapKind::CanonicalEmpty => {
+                    empty & (occ & info.deeper == 0) & (oocc >> (vic[l] & 31) & 1 != 0)
+                }
                 CapKind::InnerColumn => !empty & info.inner & (oocc & info.facing != 0),
                 CapKind::InnerWholeColumn => info.inner & (oocc & info.facing != 0),
             };
@@ -1296,7 +1318,7 @@ impl Kernel {
                         // move and the game end (docs/RULES.md §9).
                         break;
                     }
-                    if S::CAP == CapKind::Canonical {
+                    if canonical {
                         vic = &self.vic[self.inner_row(oocc) & 3];
                     }
                     n32 = v32 + 4 * x;
@@ -1354,7 +1376,7 @@ impl Kernel {
             self.min_occupied
         };
         let vl = match S::CAP {
-            CapKind::Canonical => vl,
+            CapKind::Canonical | CapKind::CanonicalEmpty => vl,
             // The first occupied hole of the column going outward.
             CapKind::InnerColumn => (31 - (*oocc & info.facing).leading_zeros()) as usize,
             CapKind::InnerWholeColumn => {
@@ -1531,11 +1553,23 @@ mod tests {
             same_games(&r, (&RANDOM, &GREEDY), 0, 300);
             same_games(&r, (&EPSILON, &GREEDY), 2, 300);
         }
+        // Its endless moves and moves to the lap limit are the engine's
+        // either way, and slow at the shipped limit of 10 million laps.
+        let wikipedia = custom("katro-wikipedia", "katro-wikipedia, lap limit 10000", |s| {
+            s.lap_limit = 10_000
+        });
+        let (statuses, fallbacks) = same_games(&wikipedia, (&RANDOM, &RANDOM), 0, 1_000);
+        assert!(
+            fallbacks > 0 && statuses.get("endless-move").is_some(),
+            "{statuses:?}"
+        );
+        same_games(&wikipedia, (&GREEDY, &GREEDY), 0, 200);
+        same_games(&wikipedia, (&EPSILON, &RANDOM), 4, 200);
     }
 
     #[test]
     fn unsupported_rules_fall_back_to_the_engine() {
-        for v in ["katro-wikipedia", "katro-6x6-diagonal"] {
+        for v in ["katro-6x6-diagonal"] {
             let r = preset(v).expect("a preset");
             assert!(Kernel::for_rules(&r).is_err(), "{v}");
         }
@@ -1693,7 +1727,12 @@ mod tests {
         let mut rng = rng_from_seed(2026);
         let mut played = BTreeMap::new();
         for case in 0..400 {
-            let base = ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"][case % 3];
+            let base = [
+                "katro-6x6",
+                "katro-ludii",
+                "katra-boaoaka-4x8",
+                "katro-wikipedia",
+            ][case % 4];
             let mut pick = |n: u64| rng.next_u64() % n;
             let r = custom(base, "random", |s| {
                 if base == "katro-6x6" {
@@ -1726,6 +1765,6 @@ mod tests {
             same_games(&r, agents, pick(3) as u32, 20);
             *played.entry(base).or_insert(0) += 1;
         }
-        assert_eq!(played.len(), 3);
+        assert_eq!(played.len(), 4);
     }
 }
