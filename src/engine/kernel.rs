@@ -1718,6 +1718,34 @@ mod tests {
         }
     }
 
+    /// Any valid settings (the fuzzers' generator, which rarely draws a
+    /// shape a kernel plays): building a kernel never panics, a refusal
+    /// says why, and a kernel built plays the engine's games.
+    #[test]
+    fn any_settings_build_a_kernel_or_say_why_not() {
+        struct Rng(GameRng);
+        impl crate::checks::Draw for Rng {
+            fn below(&mut self, n: u64) -> u64 {
+                self.0.next_u64() % n
+            }
+            fn exhausted(&self) -> bool {
+                false
+            }
+        }
+        let mut d = Rng(rng_from_seed(9));
+        for _ in 0..2_000 {
+            let s = crate::checks::draw_settings(&mut d);
+            let r = Rules::new("drawn".into(), String::new(), String::new(), s)
+                .expect("the generator draws valid settings");
+            match Kernel::for_rules(&r) {
+                Ok(_) => {
+                    same_games(&r, (&RANDOM, &GREEDY), 1, 3);
+                }
+                Err(why) => assert!(why.contains("cannot play"), "{why}"),
+            }
+        }
+    }
+
     /// Random settings among those the kernels support, every value of
     /// each setting they read: board, seeds or layout, circuits, minimum
     /// victims, game end, endless moves, limits.
