@@ -50,6 +50,9 @@ pub struct BenchArgs {
 /// What one round measured.
 struct Round {
     seconds: f64,
+    /// CPU seconds the process used (all threads): on a shared machine
+    /// the wall clock counts other people's work too.
+    cpu: Option<f64>,
     agg: Aggregate,
 }
 
@@ -134,6 +137,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         };
         let play = |games: u64| -> Result<Round, Failure> {
             let t0 = Instant::now();
+            let c0 = cpu_seconds();
             let cells = [cell(games)];
             let work = Work {
                 cells: &cells,
@@ -148,6 +152,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                 })?;
             Ok(Round {
                 seconds: t0.elapsed().as_secs_f64(),
+                cpu: c0.zip(cpu_seconds()).map(|(a, b)| b - a),
                 agg: r.aggregates().into_iter().next().unwrap_or_default(),
             })
         };
@@ -223,7 +228,24 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
     for (label, figure) in rows {
         out.push_str(&figure_line(label, figure));
     }
+    if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
+        let (m, lo, hi) = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
+        let label = "games per CPU second";
+        out.push_str(&format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n"));
+    }
     out
+}
+
+/// User and system CPU seconds of the whole process, finished threads
+/// included (`/proc/self/stat`, in Linux's fixed 100 ticks a second), where
+/// Linux reports it.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// The process's peak resident set (VmHWM), where Linux reports it.

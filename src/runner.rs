@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentSpec;
+use crate::engine::kernel::Agent;
 use crate::engine::{Dir, Move, MoveList, Player, Silent, Status};
 use crate::rng::{game_seed, mix64, rng_from_seed};
 use crate::rules::Rules;
@@ -134,9 +135,60 @@ pub struct Quiet;
 impl Progress for Quiet {}
 
 /// Plays one game from the start: `opening_plies` random plies, then the
-/// agents. The hot path: one move generation per ply, the game status only
-/// once the game is over, and no allocation unless `moves` is given.
+/// agents. On the lane kernel when it can play the rules and both agents
+/// are random, greedy or epsilon-greedy (docs/PERFORMANCE.md), else on the engine
+/// ([`play_game_on_engine`]): the same game either way.
 pub fn play_game(
+    rules: &Rules,
+    p1: &AgentSpec,
+    p2: &AgentSpec,
+    opening_plies: u32,
+    seed: u64,
+    moves: Option<&mut Vec<Move>>,
+) -> GameRecord {
+    if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
+        let mut hash = 0;
+        let o = match moves {
+            Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| {
+                hash = game_hash_step(hash, mv);
+                m.push(mv);
+            }),
+            None => k.play(rules, [a, b], opening_plies, seed, &mut |mv| {
+                hash = game_hash_step(hash, mv)
+            }),
+        };
+        return GameRecord {
+            // The kernel always ends a game with a status.
+            status: o.status.unwrap_or(Status::Ongoing),
+            plies: o.plies,
+            laps: o.laps,
+            max_laps_in_move: o.max_laps_in_move,
+            captures: o.captures,
+            seeds_captured: o.seeds_captured,
+            seeds_sown: o.sown,
+            legal_moves: o.legal_moves,
+            choice_turns: o.choice_turns,
+            hash,
+        };
+    }
+    play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)
+}
+
+/// The agents the lane kernel plays itself.
+pub(crate) fn kernel_agent(a: &AgentSpec) -> Option<Agent> {
+    match *a {
+        AgentSpec::Random => Some(Agent::Random),
+        AgentSpec::Greedy => Some(Agent::Greedy),
+        AgentSpec::EpsilonGreedy { epsilon } => Some(Agent::EpsilonGreedy(epsilon)),
+        _ => None,
+    }
+}
+
+/// [`play_game`] on the general engine whatever the rules and agents: the
+/// path every other agent takes, and the oracle the kernel is checked
+/// against. The hot path: one move generation per ply, the game status
+/// only once the game is over, and no allocation unless `moves` is given.
+pub fn play_game_on_engine(
     rules: &Rules,
     p1: &AgentSpec,
     p2: &AgentSpec,
