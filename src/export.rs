@@ -483,6 +483,9 @@ pub struct Manifest {
     /// Games of the results that an earlier, interrupted run of the same
     /// command had played (read from its checkpoint).
     pub resumed_games: u64,
+    /// Games of the results that were already in the folder, kept when
+    /// the experiment grew (more games, tighter precision, new cells).
+    pub kept_games: u64,
     pub games_per_second: f64,
     /// For `katro merge`: the shards merged.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -9,8 +9,9 @@ use crate::store::Store;
 use super::checkpoint;
 use super::{Failure, Progress, file_name};
 
-pub(crate) const RESULT_FILES: [&str; 6] = [
+pub(crate) const RESULT_FILES: [&str; 7] = [
     "manifest.json",
+    super::grow::RUN_STATE,
     "summary.csv",
     "comparison.csv",
     "games.csv",
@@ -51,6 +52,9 @@ pub(crate) struct Writer<'a> {
     /// FNV-1a of the experiment's text, for manifests from before the
     /// fingerprint.
     pub(crate) text_fnv: Option<&'a str>,
+    /// The hash of the finished experiment a grown run keeps the games of:
+    /// its results are this run's to replace.
+    pub(crate) grows: Option<&'a str>,
     /// `Some(N)` for shard runs (which also refuse shards cut for another
     /// N), `Some(0)` for a whole run; `None` for `merge` and `simulate`,
     /// which write only results and look at no checkpoint.
@@ -131,7 +135,7 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
                 // Manifests from before the fingerprint: compare the text.
                 let legacy = v["experiment"]["fnv1a64"].as_str();
                 let same = match (theirs, legacy) {
-                    (Some(h), _) => h == w.hash,
+                    (Some(h), _) => h == w.hash || Some(h) == w.grows,
                     (None, Some(f)) => Some(f) == w.text_fnv,
                     (None, None) => false,
                 };
