@@ -1562,4 +1562,20 @@ mod tests {
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
         assert!(e.message.contains("width grew"), "{}", e.message);
     }
+    #[test]
+    fn a_damaged_run_state_is_refused() {
+        let s = store_with(EXPERIMENT);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        s.insert("out/run-state.json", "{\"format\":");
+        s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 2);
+        assert!(
+            e.message
+                .starts_with("out/run-state.json: not a katro run state, or damaged"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("--force"), "{}", e.message);
+    }
 }
