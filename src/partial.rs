@@ -188,14 +188,41 @@ impl CheckpointFile {
     }
 }
 
-/// One game as a checkpoint or shard stores it; its moves in the rules
+/// How a stored game ended, written as [`Status::name`] writes it (`won`,
+/// `ply-limit`, `endless-move`, `lap-limit`), so files read the same as
+/// before it was typed. `ongoing` is kept only so that a row that says so
+/// is refused when read back, as a damaged one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoredStatus {
+    Ongoing,
+    Won,
+    PlyLimit,
+    EndlessMove,
+    LapLimit,
+}
+
+impl StoredStatus {
+    pub fn of(status: Status) -> StoredStatus {
+        match status {
+            Status::Ongoing => StoredStatus::Ongoing,
+            Status::Won(_) => StoredStatus::Won,
+            Status::PlyLimit => StoredStatus::PlyLimit,
+            Status::EndlessMove => StoredStatus::EndlessMove,
+            Status::LapLimit => StoredStatus::LapLimit,
+        }
+    }
+}
+
+/// One game as a checkpoint, shard or run-state.json stores it; its moves in the rules
 /// RULES.md's notation, so the file reads without the engine's numbering.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredRow {
     pub cell: usize,
     pub game: u64,
     pub seed: u64,
-    pub status: String,
+    pub status: StoredStatus,
+    /// 1 or 2 for a won game; absent otherwise.
     pub winner: Option<u8>,
     pub plies: u32,
     pub laps: u64,
@@ -219,7 +246,7 @@ impl StoredRow {
             cell: r.cell,
             game: r.game,
             seed: r.seed,
-            status: g.status.name().to_string(),
+            status: StoredStatus::of(g.status),
             winner: g.status.winner().map(Player::number),
             plies: g.plies,
             laps: g.laps,
@@ -246,12 +273,12 @@ impl StoredRow {
         let cell = cells
             .get(self.cell)
             .ok_or_else(|| format!("{}: no such cell", where_()))?;
-        let status = match (self.status.as_str(), self.winner) {
-            ("won", Some(1)) => Status::Won(Player::South),
-            ("won", Some(2)) => Status::Won(Player::North),
-            ("ply-limit", None) => Status::PlyLimit,
-            ("endless-move", None) => Status::EndlessMove,
-            ("lap-limit", None) => Status::LapLimit,
+        let status = match (self.status, self.winner) {
+            (StoredStatus::Won, Some(1)) => Status::Won(Player::South),
+            (StoredStatus::Won, Some(2)) => Status::Won(Player::North),
+            (StoredStatus::PlyLimit, None) => Status::PlyLimit,
+            (StoredStatus::EndlessMove, None) => Status::EndlessMove,
+            (StoredStatus::LapLimit, None) => Status::LapLimit,
             (s, w) => return Err(format!("{}: status {s:?} with winner {w:?}", where_())),
         };
         let moves = self
@@ -340,9 +367,21 @@ mod tests {
         bad.cell = 4;
         assert!(bad.to_row(&cells).unwrap_err().contains("no such cell"));
         bad.cell = 0;
-        bad.status = "won".into();
+        bad.status = StoredStatus::Won;
         bad.winner = Some(3);
         assert!(bad.to_row(&cells).is_err());
+        // The status is the engine's name for it, read back by serde.
+        bad.winner = Some(1);
+        let json = serde_json::to_string(&bad).unwrap();
+        assert!(json.contains("\"status\":\"won\""), "{json}");
+        let text = json.replace("\"won\"", "\"ply-limit\"");
+        let back: StoredRow = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.status, StoredStatus::PlyLimit);
+        assert!(
+            back.to_row(&cells).is_err(),
+            "a ply-limit game has no winner"
+        );
+        assert!(serde_json::from_str::<StoredRow>(&json.replace("\"won\"", "\"draw\"")).is_err());
     }
 
     #[test]
