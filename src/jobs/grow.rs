@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::partial::StoredRow;
+use crate::partial::{RunHeader, StoredRow};
 use crate::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
 use crate::stats::Aggregate;
 
@@ -67,13 +67,10 @@ pub struct FinishedCell {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinishedRun {
     pub format: String,
-    pub katro_version: String,
-    pub katro_build: String,
-    /// Other builds that played some of the games.
-    #[serde(default)]
-    pub other_builds: Vec<String>,
-    pub experiment_hash: String,
-    pub name: String,
+    /// The builds whose games these are, the experiment's fingerprint and
+    /// name.
+    #[serde(flatten)]
+    pub run: RunHeader,
     pub seed: u64,
     /// `none`, `games` or `games-with-moves`.
     pub rows: String,
@@ -108,22 +105,16 @@ fn place(c: &FinishedCell) -> String {
 
 impl FinishedRun {
     pub fn new(
-        header: (&str, &str, &[String]),
-        name: &str,
+        run: RunHeader,
         seed: u64,
         rows: Rows,
         cells: &[Cell],
         aggregates: &[Aggregate],
         games: Vec<StoredRow>,
     ) -> FinishedRun {
-        let (katro_build, experiment_hash, other_builds) = header;
         FinishedRun {
             format: RUN_STATE_FORMAT.into(),
-            katro_version: env!("CARGO_PKG_VERSION").into(),
-            katro_build: katro_build.into(),
-            other_builds: other_builds.to_vec(),
-            experiment_hash: experiment_hash.into(),
-            name: name.into(),
+            run,
             seed,
             rows: rows_name(rows).into(),
             cells: cells
@@ -174,10 +165,10 @@ pub fn plan(
     cells: &[Cell],
 ) -> Result<Vec<Source>, Vec<String>> {
     let mut problems = Vec::new();
-    if old.name != name {
+    if old.run.name != name {
         problems.push(format!(
             "they are experiment `{}`'s, this is `{name}`",
-            old.name
+            old.run.name
         ));
     }
     if old.seed != seed {
@@ -363,8 +354,7 @@ mod tests {
             })
             .collect();
         FinishedRun::new(
-            ("b", "h", &[]),
-            "e",
+            RunHeader::new("h", "e", Vec::new()),
             1,
             Rows::None,
             cells,

@@ -11,8 +11,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use serde::Deserialize;
-
 use crate::agents::AgentSpec;
 use crate::experiment::{Experiment, parse_experiment};
 use crate::export::{
@@ -20,7 +18,7 @@ use crate::export::{
     summary_table, utc_timestamp,
 };
 use crate::partial::{
-    BUILD, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
+    BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
 };
 use crate::report::lengths_csv;
 use crate::rules::{InputError, Rules};
@@ -37,9 +35,7 @@ mod survey;
 
 use checkpoint::{Identity, Saver};
 pub use report_files::{put, read_optional, write_report};
-use survey::{Writer, refuse_or_clear, shard_files, survey};
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
 
 /// A failure with its exit code: 2 for bad input, 1 for anything else.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,8 +191,8 @@ fn write_results(
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .map(|v| survey::listed_files(&v))
+        .and_then(|b| serde_json::from_slice::<ManifestHead>(&b).ok())
+        .map(|m| survey::listed_files(&m))
         .unwrap_or_default();
     if let Some(bytes) = &r.state {
         outputs.push((grow::RUN_STATE, bytes.clone()));
@@ -224,7 +220,7 @@ fn write_results(
     }
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
-    written.extend(write_report(store, dir, Some(&manifest.name)).map_err(|f| f.message)?);
+    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.message)?);
     written.push("manifest.json".into());
     manifest.files = written.clone();
     store
@@ -253,13 +249,9 @@ struct ManifestBase<'a> {
 fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64) -> Manifest {
     let (variants, cells) = Manifest::describe(b.cells, b.aggregates);
     Manifest {
-        katro_version: VERSION.to_string(),
-        katro_build: BUILD.to_string(),
-        other_builds: Vec::new(),
+        run: RunHeader::new(b.hash, b.name, Vec::new()),
         command: b.command.to_vec(),
-        name: b.name.to_string(),
         experiment: b.experiment,
-        experiment_hash: b.hash.to_string(),
         master_seed: b.seed,
         variants,
         cells,
@@ -298,22 +290,6 @@ pub fn shard_file_name(index: u64, count: u64) -> String {
     format!("shard-{index}-of-{count}.json")
 }
 
-/// The parts of a results folder's `manifest.json` a job reads back.
-#[derive(Clone, Debug, Deserialize)]
-struct ManifestHead {
-    name: String,
-    #[serde(default)]
-    experiment_hash: String,
-    #[serde(default)]
-    experiment: Option<ExperimentSource>,
-    #[serde(default)]
-    katro_build: String,
-    #[serde(default)]
-    games: u64,
-    #[serde(default)]
-    files: Vec<String>,
-}
-
 impl ManifestHead {
     /// Whether the results were made from this very experiment text: the
     /// fingerprint leaves out what changes no game (the comparisons asked
@@ -328,8 +304,7 @@ impl ManifestHead {
 /// The manifest in `dir`, when there is one katro can read; the folder
 /// survey says what is wrong with one it cannot.
 fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestHead> {
-    let bytes = store.read(&dir.join("manifest.json")).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    survey::read_manifest(store, dir).ok().flatten()
 }
 
 /// A finished run being grown, and where each cell gets its games.
@@ -362,10 +337,10 @@ fn growth(
         .map_err(|e| damaged(format!("cannot read it ({e})")))?;
     let old: grow::FinishedRun = serde_json::from_slice(&bytes)
         .map_err(|e| damaged(format!("not a katro run state, or damaged ({e})")))?;
-    if old.format != grow::RUN_STATE_FORMAT || old.experiment_hash != m.experiment_hash {
+    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
         return Err(damaged(format!(
             "format {:?} of experiment hash {}, but manifest.json says hash {}",
-            old.format, old.experiment_hash, m.experiment_hash
+            old.format, old.run.experiment_hash, m.run.experiment_hash
         )));
     }
     let refuse = |problems: Vec<String>| {
@@ -376,15 +351,15 @@ fn growth(
              Give another output folder, or --force to delete those results and play every \
              game",
             dir.display(),
-            old.name,
-            old.experiment_hash,
+            old.run.name,
+            old.run.experiment_hash,
             exp.fingerprint(),
             problems.join("\n  ")
         ))
     };
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
-    let builds: Vec<&str> = std::iter::once(old.katro_build.as_str())
-        .chain(old.other_builds.iter().map(String::as_str))
+    let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
+        .chain(old.run.other_builds.iter().map(String::as_str))
         .collect();
     if !allow_other_build && builds.iter().any(|b| *b != BUILD) {
         return Err(refuse(vec![format!(
@@ -581,8 +556,8 @@ pub fn run(
     // games a whole run keeps when it only adds to them.
     let growing = match &before {
         Some(m)
-            if (m.experiment_hash != hash || !m.same_text(&source))
-                && m.name == exp.name
+            if (m.run.experiment_hash != hash || !m.same_text(&source))
+                && m.run.name == exp.name
                 && m.files.iter().any(|f| f == grow::RUN_STATE) =>
         {
             Some(growth(
@@ -602,7 +577,7 @@ pub fn run(
         &Writer {
             hash: &hash,
             text_fnv: Some(&source.fnv1a64),
-            grows: growing.as_ref().map(|g| g.old.experiment_hash.as_str()),
+            grows: growing.as_ref().map(|g| g.old.run.experiment_hash.as_str()),
             shards: Some(shards),
             allow_other_build: opts.allow_other_build,
         },
@@ -612,17 +587,17 @@ pub fn run(
     )?;
     let cp_dir = checkpoint::folder(&out_dir, part);
     if let Some(m) = &before
-        && m.experiment_hash == hash
+        && m.run.experiment_hash == hash
         && m.same_text(&source)
         && !store.is_dir(&cp_dir)
         && m.files.iter().all(|f| store.is_file(&out_dir.join(f)))
     {
-        let build = if m.katro_build == BUILD {
+        let build = if m.run.katro_build == BUILD {
             String::new()
         } else {
             format!(
                 "\nthey were played by katro build {}; this is build {BUILD}",
-                m.katro_build
+                m.run.katro_build
             )
         };
         return Ok(RunOutcome {
@@ -698,8 +673,8 @@ pub fn run(
              games are played",
             out_dir.display(),
             plural(kept, "game"),
-            g.old.name,
-            g.old.experiment_hash
+            g.old.run.name,
+            g.old.run.experiment_hash
         ));
         if resume.is_none() {
             // Continued `[precision]` cells start settled at the games
@@ -749,14 +724,13 @@ pub fn run(
                     BUILD,
                     other
                         .iter()
-                        .chain(&g.old.other_builds)
-                        .chain([&g.old.katro_build])
+                        .chain(&g.old.run.other_builds)
+                        .chain([&g.old.run.katro_build])
                         .map(String::as_str),
                 );
             }
             let state = grow::FinishedRun::new(
-                (BUILD, &hash, &other),
-                &exp.name,
+                RunHeader::new(&hash, &exp.name, other.clone()),
                 exp.seed,
                 rows,
                 &cells,
@@ -779,7 +753,7 @@ pub fn run(
             );
             m.resumed_games = resumed_games;
             m.kept_games = kept;
-            m.other_builds = other;
+            m.run.other_builds = other;
             m.skipped_variants = exp.skipped.clone();
             m.games_per_second = if session_wall > 0.0 {
                 new_games as f64 / session_wall
@@ -826,13 +800,9 @@ pub fn run(
             let games = result.state.games();
             let shard = ShardFile {
                 format: SHARD_FORMAT.into(),
-                katro_version: VERSION.into(),
-                katro_build: BUILD.into(),
-                experiment_hash: hash.clone(),
-                name: exp.name.clone(),
+                run: RunHeader::new(&hash, &exp.name, saver.other_builds.clone()),
                 shard: index,
                 shards: count,
-                other_builds: saver.other_builds.clone(),
                 experiment: source,
                 variant_files: l.variant_files.clone(),
                 layout: Layout::new(&cells).cells,
@@ -946,7 +916,7 @@ fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, String> {
 
 /// The builds that played a shard's games.
 fn shard_builds(s: &ShardFile) -> impl Iterator<Item = &str> {
-    std::iter::once(s.katro_build.as_str()).chain(s.other_builds.iter().map(String::as_str))
+    s.run.builds()
 }
 
 /// Everything wrong with a set of shards as a set: mixed experiments or N,
@@ -972,10 +942,13 @@ fn shard_set_problems(
             .collect::<BTreeSet<_>>()
             .len()
     };
-    if distinct(&|s| s.experiment_hash.clone()) > 1 {
+    if distinct(&|s| s.run.experiment_hash.clone()) > 1 {
         problems.push(format!(
             "the shards come from different experiments:\n{}",
-            listing(&|s| format!("experiment `{}`, hash {}", s.name, s.experiment_hash))
+            listing(&|s| format!(
+                "experiment `{}`, hash {}",
+                s.run.name, s.run.experiment_hash
+            ))
         ));
     }
     if !allow_other_build
@@ -1123,11 +1096,11 @@ pub fn merge(
     })?;
     let cells = exp.cells();
     let hash = exp.fingerprint();
-    if hash != first.experiment_hash {
+    if hash != first.run.experiment_hash {
         return Err(damaged(format!(
             "{} says experiment hash {}, but its experiment gives {hash}",
             file_name(first_path),
-            first.experiment_hash
+            first.run.experiment_hash
         )));
     }
     let mut rows = Vec::new();
@@ -1189,13 +1162,13 @@ pub fn merge(
     } else {
         0.0
     };
-    m.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
+    m.run.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
     m.shards = Some(
         shards
             .iter()
             .map(|(_, s)| ManifestShard {
                 shard: format!("{}/{}", s.shard, s.shards),
-                katro_build: s.katro_build.clone(),
+                katro_build: s.run.katro_build.clone(),
                 threads: s.threads,
                 start_time: s.start_time.clone(),
                 end_time: s.end_time.clone(),
@@ -1205,8 +1178,7 @@ pub fn merge(
             .collect(),
     );
     let state = grow::FinishedRun::new(
-        (BUILD, &hash, &m.other_builds),
-        &exp.name,
+        m.run.clone(),
         exp.seed,
         exp.rows(),
         &cells,
