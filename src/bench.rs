@@ -144,6 +144,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                 master: a.seed,
                 rows: Rows::None,
                 part: Part::Whole,
+                first_games: &[],
             };
             let r =
                 runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(|e| Failure {

@@ -47,7 +47,9 @@ impl Stop {
         }
     }
 
-    fn is_met(&self, played: u64, agg: &Aggregate) -> bool {
+    /// Whether a cell that has played `played` games, aggregated in `agg`,
+    /// stops there.
+    pub fn is_met(&self, played: u64, agg: &Aggregate) -> bool {
         match *self {
             Stop::Games(n) => played >= n,
             Stop::Precision {
@@ -636,6 +638,10 @@ pub struct Work<'a> {
     pub master: u64,
     pub rows: Rows,
     pub part: Part,
+    /// The game index each cell's game 0 plays as, by cell (0 for a cell
+    /// not listed): a grown run plays games n..m of a cell that had n as a
+    /// cell of m - n games from n, with the seeds of games n..m.
+    pub first_games: &'a [u64],
 }
 
 /// Where an interrupted run got to: its state and the rows it stored.
@@ -768,8 +774,16 @@ pub fn run(
                 let g = work.part.unit_of(j);
                 let (c, u) = layout.locate(g);
                 let (k, start, end) = layout.cells[c].unit_games(u);
-                let (agg, rows) =
-                    play_block(&cells[c], &labels[c], work.master, c, start, end, work.rows);
+                let first = work.first_games.get(c).copied().unwrap_or(0);
+                let (agg, rows) = play_block(
+                    &cells[c],
+                    &labels[c],
+                    work.master,
+                    c,
+                    first + start,
+                    first + end,
+                    work.rows,
+                );
                 {
                     let mut s = lock(&shared);
                     s.state.cells[c].add(k, &agg);
@@ -1112,6 +1126,7 @@ mod tests {
             master: 3,
             rows,
             part: Part::Whole,
+            first_games: &[],
         };
         run(&work, threads, &Quiet, &NoCheckpoint, None).unwrap()
     }
@@ -1206,6 +1221,7 @@ mod tests {
                     master: 3,
                     rows: Rows::Games,
                     part: Part::Shard { index, count },
+                    first_games: &[],
                 };
                 let r = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap();
                 rows.extend(r.rows);
@@ -1292,6 +1308,7 @@ mod tests {
             master: 3,
             rows: Rows::GamesWithMoves,
             part: Part::Whole,
+            first_games: &[],
         };
         let mut resume: Option<Resume> = None;
         for fail_at in [2, 4, 3] {
@@ -1319,6 +1336,7 @@ mod tests {
             master: 3,
             rows: Rows::Games,
             part: Part::Whole,
+            first_games: &[],
         };
         let cp = FailingCheckpoint::new(2, true, None);
         assert!(run(&work, 2, &Quiet, &cp, None).is_err());
@@ -1338,6 +1356,7 @@ mod tests {
             master: 3,
             rows: Rows::None,
             part: Part::Shard { index: 1, count: 2 },
+            first_games: &[],
         };
         let done = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap().state;
         let mut bad = done.clone();
