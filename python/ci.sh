@@ -19,8 +19,10 @@ phase "virtual environment"
 "$work/venv/bin/maturin" build --release --quiet --interpreter "$py" --out "$work/dist"
 "$py" -m pip install --quiet --disable-pip-version-check "$work"/dist/katro-*.whl
 phase "wheel"
+# The katro binary, to compare run_experiment's files with `katro run`'s.
+(cd .. && cargo build --release --quiet --bin katro)
 # From outside python/, so `import katro` finds the installed wheel and not
 # the source folder (which lacks the compiled module).
 cd "$work"
-"$work/venv/bin/pytest" -q -p no:cacheprovider "$here/tests"
+KATRO_BIN="${CARGO_TARGET_DIR:-$here/../target}/release/katro" "$work/venv/bin/pytest" -q -p no:cacheprovider "$here/tests"
 phase "tests"
