@@ -117,6 +117,14 @@ pub fn value_text(v: &serde_json::Value) -> String {
     text(v, &["/", "."])
 }
 
+/// A sweep's combination left out under `skip_invalid = true`, with the
+/// variant parser's reasons.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub variant: String,
+    pub reasons: Vec<String>,
+}
+
 /// The names of the setting columns: every variant has the same settings,
 /// so the first cell's (or the canonical rules') names them all.
 fn setting_names(cells: &[Cell]) -> Vec<String> {
@@ -490,7 +498,7 @@ pub struct Manifest {
     /// Sweep combinations left out under `skip_invalid = true`, each with
     /// the variant parser's reasons; absent when none was.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped_variants: Vec<crate::sweep::Skipped>,
+    pub skipped_variants: Vec<Skipped>,
     /// The files written next to this manifest.
     pub files: Vec<String>,
 }

@@ -11,13 +11,16 @@
 //! consistency checks. When a problem leaves the typed pass nothing sound
 //! to read (a syntax error, a missing or mistyped required key, a bad list
 //! item), only this pass's problems are reported.
+//!
+//! The errors every input file reports ([`InputError`], [`Problem`]) live
+//! here too, below both readers: `rules` (variant files) and `experiment`
+//! import this module, and it imports neither.
 
+use std::fmt;
 use std::ops::Range;
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
-
-use crate::rules::{InputError, Problem, Problems, escape_controls};
 
 /// What a key may hold.
 pub enum Kind {
@@ -346,6 +349,194 @@ pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), String>
                 .trim()
                 .replacen("unknown variant", "unknown value", 1)
         })
+}
+
+// ---------------------------------------------------------------------------
+// Errors: what is wrong with an input file (a variant or an experiment),
+// each problem placed at its line, column and key
+
+/// One thing wrong with an input file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+/// Everything wrong with one input file, with the file's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    pub file: String,
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", self.file)?;
+            if let Some(line) = p.line {
+                write!(f, ":{line}")?;
+                if let Some(col) = p.column {
+                    write!(f, ":{col}")?;
+                }
+            }
+            write!(f, ": ")?;
+            if let Some(key) = &p.key {
+                write!(f, "`{key}`: ")?;
+            }
+            write!(f, "{}", p.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for InputError {}
+
+impl InputError {
+    pub fn single(file: &str, message: impl Into<String>) -> InputError {
+        InputError {
+            file: file.to_string(),
+            problems: vec![Problem {
+                line: None,
+                column: None,
+                key: None,
+                message: message.into(),
+            }],
+        }
+    }
+
+    /// A serde/TOML error in a variant file, placed at its line and column.
+    pub fn from_toml(file: &str, text: &str, err: &toml::de::Error) -> InputError {
+        InputError::from_toml_with_hint(
+            file,
+            text,
+            err,
+            "run `katro show katro-6x6` to see every setting",
+        )
+    }
+
+    /// A serde/TOML error, placed at its line and column; `hint` says where
+    /// to read about the keys when a key is unknown.
+    pub fn from_toml_with_hint(
+        file: &str,
+        text: &str,
+        err: &toml::de::Error,
+        hint: &str,
+    ) -> InputError {
+        let (line, column) = match err.span() {
+            Some(span) => {
+                let (l, c) = line_col(text, span.start);
+                (Some(l), Some(c))
+            }
+            None => (None, None),
+        };
+        // serde speaks of enum "variants" and of "i64"; in this project a
+        // variant is a rule set, so say "value" and "integer" instead.
+        let mut message = escape_controls(err.message().trim(), false)
+            .replacen("unknown variant", "unknown value", 1)
+            .replace("expected i64", "expected an integer");
+        if message.starts_with("unknown field") {
+            message.push_str(&format!(" ({hint})"));
+        }
+        InputError {
+            file: file.to_string(),
+            problems: vec![Problem {
+                line,
+                column,
+                key: err.span().and_then(|s| key_before(text, s.start)),
+                message,
+            }],
+        }
+    }
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`), but for
+/// newlines if `keep_newlines`: messages quote the file's own text, and a
+/// quoted newline or terminal escape must not break the error's lines or
+/// reach the terminal raw.
+pub(crate) fn escape_controls(text: &str, keep_newlines: bool) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !(keep_newlines && c == '\n') {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The key written just before a value (`direction = "up"` gives
+/// `rules.direction` under a `[rules]` header), so that an error about a
+/// value names its key; `None` where no `key =` precedes the offset.
+fn key_before(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..offset].trim_end().strip_suffix('=')?;
+    let before = before.trim_end();
+    let is_key_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let key = &before[before.trim_end_matches(is_key_char).len()..];
+    if key.is_empty() {
+        return None;
+    }
+    let table = text[..line_start]
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix('[')?.split(']').next())
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    Some(match table {
+        Some(t) => format!("{t}.{key}"),
+        None => key.to_string(),
+    })
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(offset, |nl| offset - nl - 1) + 1;
+    (line, col)
+}
+
+/// Collects problems found after parsing, each placed by a span if known.
+pub struct Problems<'a> {
+    text: &'a str,
+    pub list: Vec<Problem>,
+}
+
+impl<'a> Problems<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Problems {
+            text,
+            list: Vec::new(),
+        }
+    }
+
+    /// Adds a problem at `span`, about `key` (none if empty).
+    pub fn add(&mut self, span: Option<Range<usize>>, key: &str, message: impl Into<String>) {
+        let (line, column) = match span {
+            Some(s) => {
+                let (l, c) = line_col(self.text, s.start);
+                (Some(l), Some(c))
+            }
+            None => (None, None),
+        };
+        self.list.push(Problem {
+            line,
+            column,
+            key: (!key.is_empty()).then(|| escape_controls(key, false)),
+            // Messages quote names, paths and agents as written. Newlines
+            // stay: they set a quoted variant file's own error on lines
+            // of its own.
+            message: escape_controls(&message.into(), true),
+        });
+    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,6 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use serde::Serialize;
-
 use crate::export::{setting_fields, value_text};
 use crate::rules::{Problems, Rules, parse_variant};
 
@@ -30,13 +28,9 @@ pub const MAX_SWEEP_VARIANTS: usize = 10_000;
 /// A sweep table as read: its keys with their values and places.
 pub type RawSweep = BTreeMap<String, toml::Spanned<toml::Value>>;
 
-/// A combination left out under `skip_invalid = true`, with the variant
-/// parser's reasons.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Skipped {
-    pub variant: String,
-    pub reasons: Vec<String>,
-}
+/// Defined with the manifest it is written to, so `export` need not
+/// import this module.
+pub use crate::export::Skipped;
 
 /// The keys of a sweep table that are not swept.
 pub const SWEEP_KEYS: [&str; 2] = ["base", "skip_invalid"];

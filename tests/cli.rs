@@ -332,7 +332,7 @@ fn a_missing_agent_hides_no_other_problem() {
     );
 }
 
-/// Brief §3's opening: the printed board, row 6 on top, is, row 1 first:
+/// RULES.md §13's opening: the printed board, row 6 on top, is, row 1 first:
 /// 0 3 1 0 1 4 / 3 0 3 3 1 4 / 3 0 3 3 3 3 / 2 0 2 2 2 2 / 2… / 2….
 #[test]
 fn replay_the_worked_opening() {

@@ -12,7 +12,7 @@ use katro::checks::{
     draw_settings, variant_file_of,
 };
 use katro::rng::{below, rng_from_seed};
-use katro::rules::{Allowed, PRESETS, Rules, SETTINGS, parse_variant};
+use katro::rules::{Allowed, MAX_TOTAL_SEEDS, PRESETS, Player, Rules, SETTINGS, parse_variant};
 use proptest::prelude::*;
 
 /// The shipped experiment files, for the mutation tests (compiled in, like
@@ -228,6 +228,76 @@ proptest! {
                 prop_assert!(f.problems.iter().all(|q| q.line.is_some()), "{}", f);
             }
             _ => prop_assert!(false, "Rules::new {:?}, parser {:?}, file:\n{}", built.as_ref().map(drop), parsed.as_ref().map(drop), text),
+        }
+    }
+
+    /// The other ways to rules and positions take any input without
+    /// panicking: `with_settings` checks as `Rules::new` does, `with_limits`
+    /// changes the limits only and names the limit it refuses, and
+    /// `position` accepts a board exactly when it has the board's holes
+    /// and at most `MAX_TOTAL_SEEDS` seeds, on which the status and the
+    /// legal moves are then computed.
+    #[test]
+    fn rules_and_positions_check_any_input(
+        base in prop::collection::vec(any::<u64>(), 0..40),
+        other in prop::collection::vec(any::<u64>(), 0..400),
+        ply_limit in prop::option::of(prop_oneof![0u64..200, any::<u64>()]),
+        lap_limit in prop::option::of(prop_oneof![0u64..200, any::<u64>()]),
+        cells in prop::collection::vec(prop_oneof![8 => 0u16..4, 1 => any::<u16>()], 0..160),
+        fit in any::<bool>(),
+        north in any::<bool>(),
+        plies in any::<u32>(),
+    ) {
+        let rules = generated(base);
+        let settings = draw_any_settings(&mut Choices::new(other));
+        let fresh = Rules::new("generated".into(), String::new(), String::new(), settings.clone());
+        let again = rules.with_settings(settings);
+        prop_assert_eq!(again.as_ref().map(|r| r.settings()).ok(), fresh.as_ref().map(|r| r.settings()).ok());
+        prop_assert_eq!(again.as_ref().map(|r| r.name()).ok().unwrap_or("generated"), "generated");
+
+        match rules.with_limits(ply_limit, lap_limit) {
+            Ok(limited) => {
+                let mut want = rules.settings().clone();
+                if let Some(v) = ply_limit {
+                    want.ply_limit = v as u32;
+                    prop_assert_eq!(want.ply_limit as u64, v);
+                }
+                if let Some(v) = lap_limit {
+                    want.lap_limit = v;
+                }
+                prop_assert_eq!(limited.settings(), &want);
+            }
+            Err(e) => {
+                prop_assert!(!e.problems.is_empty());
+                for q in &e.problems {
+                    let given = match q.key {
+                        "rules.ply_limit" => ply_limit,
+                        "rules.lap_limit" => lap_limit,
+                        other => return Err(TestCaseError::fail(format!("with_limits refused {other}: {}", q.message))),
+                    };
+                    prop_assert!(given.is_some(), "{} refused though not overridden", q.key);
+                }
+            }
+        }
+
+        let mut holes = cells;
+        if fit {
+            holes.resize(rules.hole_count(), 0);
+        }
+        let to_move = if north { Player::North } else { Player::South };
+        let total: u64 = holes.iter().map(|&v| v as u64).sum();
+        match rules.position(&holes, to_move, [None, None], plies) {
+            Ok(pos) => {
+                prop_assert_eq!(holes.len(), rules.hole_count());
+                prop_assert!(total <= MAX_TOTAL_SEEDS);
+                prop_assert_eq!(&pos.holes()[..holes.len()], &holes[..]);
+                prop_assert_eq!((pos.to_move(), pos.plies()), (to_move, plies));
+                let legal = rules.legal_moves(&pos);
+                prop_assert_eq!(legal.is_empty(), rules.status(&pos).is_over());
+            }
+            Err(message) => {
+                prop_assert!(holes.len() != rules.hole_count() || total > MAX_TOTAL_SEEDS, "{}", message);
+            }
         }
     }
 }

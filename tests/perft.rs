@@ -231,7 +231,7 @@ struct Naive {
 }
 
 impl Naive {
-    /// Brief §2: South's circuit runs row 1 a→last, row 2 last→a, …; North's
+    /// RULES.md §2: South's circuit runs row 1 a→last, row 2 last→a, …; North's
     /// is South's turned through 180 degrees.
     fn circuit(&self, north: bool) -> Vec<usize> {
         let mut south = Vec::new();

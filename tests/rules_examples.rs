@@ -137,7 +137,7 @@ fn worked_opening_c1() {
     let start = rules.start();
     // Six legal first moves: South's outermost non-empty row is row 1, full.
     assert_eq!(legal(&rules, &start), ["a1", "b1", "c1", "d1", "e1", "f1"]);
-    // Brief §3: lift 2, sow d1 e1; relay 3 from e1: f1 f2 e2; relay 3 from
+    // RULES.md §13: lift 2, sow d1 e1; relay 3 from e1: f1 f2 e2; relay 3 from
     // e2: d2 c2 b2; relay 3 from b2: a2 a3 b3; b3 captures b4's 2: 2+3 = 5
     // sown c3 d3 e3 f3 a1; relay 3 from a1: b1 c1 d1; relay 4 from d1: e1 f1
     // f2 e2, e2 was empty: the move ends. Seven laps; sown 2+3+3+3+5+3+4 = 23.
@@ -227,7 +227,7 @@ fn every_opening_of_katro_6x6() {
     }
 }
 
-// Brief §3, priority rules. South: d2=1, f2=1, f1=1, row 3 empty. North:
+// RULES.md §13, priority rules. South: d2=1, f2=1, f1=1, row 3 empty. North:
 // b4=2 (A) or nothing in row 4 (B), f5=3, a6=1, f6=1. South plays f1: the
 // seed falls into f2, now 2, in South's innermost non-empty row (row 2).
 

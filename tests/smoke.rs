@@ -177,7 +177,7 @@ fn katro_6x6_diagonal() {
 #[test]
 fn katro_wikipedia() {
     let tally = smoke("katro-wikipedia", games("katro-wikipedia"));
-    // Brief §6: relay cycles really happen in random play, with both sides
+    // RULES.md §8: relay cycles really happen in random play, with both sides
     // holding seeds. With these seeds some games end in one (52 of the 200,
     // measured).
     assert!(tally.get("endless-move").copied().unwrap_or(0) > 0);

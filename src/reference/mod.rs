@@ -3,11 +3,12 @@
 //! `engine_vs_reference` fuzz target, through [`compare`]. Read it beside
 //! docs/RULES.md to check the rules: it follows that document's order.
 //!
-//! It was written from docs/RULES.md
-//! and the meanings documented on each setting value in `src/rules/settings.rs`,
-//! without reading `src/engine.rs`, so that a misreading of the rules in one
-//! is unlikely to be repeated in the other. Where it is silent it follows
-//! the project's stated conventions (listed where they are used below).
+//! It was written from docs/RULES.md and the meanings documented on each
+//! setting value in `src/rules/settings.rs`, without reading the engine's
+//! code (`src/engine.rs`, `src/engine/`), so that a misreading of the
+//! rules in one is unlikely to be repeated in the other. Where it is
+//! silent it follows the project's stated conventions (listed where they
+//! are used below).
 //!
 //! Speed does not matter here: the board is a `Vec<Vec<u32>>` indexed
 //! `[row][col]`, seeds are sown one at a time, and endless moves are found by

@@ -7,12 +7,13 @@
 //! it; `docs/RULES.md` gives each one's meaning and sources. An omitted
 //! setting takes the canonical value (Mancala World / de Voogt 1998).
 
-use crate::engine::{MAX_HOLES, MAX_SIDE, Player};
-
+mod board;
 mod presets;
 mod settings;
 mod variant;
 
+pub use crate::schema::{InputError, Problem, Problems, line_col};
+pub use board::{Dir, MAX_HOLES, MAX_SIDE, Player};
 pub use presets::{PRESETS, preset, preset_names};
 pub use settings::{
     Allowed, BOARD_SETTINGS, BackwardCircuit, CaptureTrigger, CapturingRow, DEFAULT_LAP_LIMIT,
@@ -22,8 +23,8 @@ pub use settings::{
     Settings, SettingsError, Singletons, StartRule, StepSowing, Value, VictimRule, board_problems,
     column_letter, range_problem, settings_problems,
 };
-pub use variant::{InputError, Problem, Problems, line_col, parse_variant};
-pub(crate) use variant::{escape_controls, ranged};
+pub use variant::parse_variant;
+pub(crate) use variant::ranged;
 
 // ---------------------------------------------------------------------------
 // The rules object
@@ -204,8 +205,8 @@ impl Rules {
     }
     /// A player's holes in sowing order in a direction: backward follows
     /// `backward_circuit` (RULES.md §2).
-    pub fn circuit_in(&self, player: Player, dir: crate::engine::Dir) -> &[u8] {
-        &self.t.circuit[player.index()][dir as usize][..self.t.side]
+    pub fn circuit_in(&self, player: Player, dir: Dir) -> &[u8] {
+        &self.t.circuit[player.index()][dir.index()][..self.t.side]
     }
     /// The hole turned through 180 degrees.
     pub fn mirror_hole(&self, hole: usize) -> usize {

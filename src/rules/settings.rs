@@ -16,10 +16,10 @@
 //!
 //! Adding a rules setting (as `game_end` was, for the issue "Numbers you
 //! can publish") now takes one entry in the table below and the engine
-//! logic that reads it (`src/engine.rs`, and the reference model of
-//! `src/reference/` that the differential tests compare it with). Tests
-//! then demand its row in docs/RULES.md §10 and its key and values in
-//! `fuzz/variant.dict`. Nothing else: the parser, schema, `katro show`,
+//! logic that reads it (`src/engine/decisions.rs`, and the reference
+//! model of `src/reference/` that the differential tests compare it with).
+//! Tests then demand its row in docs/RULES.md §10 and its key and values
+//! in `fuzz/variant.dict`. Nothing else: the parser, schema, `katro show`,
 //! the manifest, the generators and their coverage test all follow the
 //! table. The canonical rules string gains the key, so every variant's
 //! string (and with it the committed results) changes.
