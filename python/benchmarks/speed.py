@@ -6,14 +6,15 @@
 
 `playout` plays uniform random games through the state API (a Python loop:
 `legal_actions()`, `random.choice`, `apply`) and prints games and plies a
-second; compare `katro bench VARIANT --threads 1`. `experiment` runs the
-experiment with `katro.run_experiment` and with `KATRO_BINARY run`,
+second; compare `katro bench VARIANT --threads 1`. `experiment` (e.g. with
+python/benchmarks/speed.toml) runs the experiment with `katro.run_experiment` and with `KATRO_BINARY run`,
 alternately, each into its own fresh folder, prints each wall time and the
 median ratio, and checks that every CSV has the same bytes.
 """
 
 import filecmp
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,26 +45,40 @@ def playout(variant="katro-6x6", games=2000):
 
 def experiment(binary, path, threads=2, repeats=3):
     root = Path(tempfile.mkdtemp(prefix="katro-speed-"))
-    py_times, cli_times = [], []
+    py_times, cli_times, py_cpu, cli_cpu = [], [], [], []
+
+    def cpu(who):
+        r = resource.getrusage(who)
+        return r.ru_utime + r.ru_stime
+
     for i in range(repeats):
         cli_out, py_out = root / f"cli{i}", root / f"py{i}"
-        start = time.perf_counter()
+        start, c0 = time.perf_counter(), cpu(resource.RUSAGE_CHILDREN)
         subprocess.run(
             [binary, "run", path, "--out", str(cli_out), "--threads", str(threads)],
             check=True,
             capture_output=True,
         )
         cli_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        cli_cpu.append(cpu(resource.RUSAGE_CHILDREN) - c0)
+        start, c0 = time.perf_counter(), cpu(resource.RUSAGE_SELF)
         katro.run_experiment(path, out=str(py_out), threads=threads)
         py_times.append(time.perf_counter() - start)
+        py_cpu.append(cpu(resource.RUSAGE_SELF) - c0)
         for name in sorted(p.name for p in cli_out.glob("*.csv")):
             if not filecmp.cmp(cli_out / name, py_out / name, shallow=False):
                 sys.exit(f"{name} differs between {cli_out} and {py_out}")
-    ratio = statistics.median(p / c for p, c in zip(py_times, cli_times))
-    print(f"katro run:            {', '.join(f'{t:.2f}' for t in cli_times)} s")
-    print(f"katro.run_experiment: {', '.join(f'{t:.2f}' for t in py_times)} s")
-    print(f"median ratio Python / command line: {ratio:.3f}; every CSV identical")
+    def show(times):
+        return ", ".join(f"{t:.2f}" for t in times)
+
+    print(f"katro run:            wall {show(cli_times)} s; CPU {show(cli_cpu)} s")
+    print(f"katro.run_experiment: wall {show(py_times)} s; CPU {show(py_cpu)} s")
+    wall = statistics.median(py_times) / statistics.median(cli_times)
+    work = statistics.median(py_cpu) / statistics.median(cli_cpu)
+    print(
+        f"Python / command line, medians: wall {wall:.3f}, CPU {work:.3f}; "
+        "every CSV identical"
+    )
 
 
 if __name__ == "__main__":

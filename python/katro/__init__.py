@@ -42,9 +42,16 @@ def run_experiment(experiment, out=None, threads=None, force=False):
     have the bytes `katro run` writes. Returns `summary.csv` as a pandas
     DataFrame when pandas is installed, else as a list of dicts.
     """
+    if out is not None:
+        out = os.fspath(out)
     if isinstance(experiment, dict):
         text = _katro.experiment_toml(experiment)
-        out_dir = _katro.run_experiment_text(text, out, threads, force)
+        try:
+            out_dir = _katro.run_experiment_text(text, out, threads, force)
+        except ExperimentError as e:
+            # Its messages' lines and columns are this text's.
+            e.toml = text
+            raise
     else:
         out_dir = _katro.run_experiment(os.fspath(experiment), out, threads, force)
     return read_summary(os.path.join(out_dir, "summary.csv"))

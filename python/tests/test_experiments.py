@@ -100,11 +100,29 @@ def test_dataframe_columns_match_the_file(tmp_path):
 
 
 def test_a_bad_experiment_raises_with_the_cli_message(tmp_path):
-    bad = dict(AS_DICT, games=0, seed="x")
     with pytest.raises(katro.ExperimentError) as info:
-        katro.run_experiment(bad, out=str(tmp_path / "out"))
-    assert info.value.exit_code == 2
-    assert "`games`" in str(info.value) and "`seed`" in str(info.value)
+        katro.run_experiment(dict(AS_DICT, games=0), out=str(tmp_path / "out"))
+    e = info.value
+    assert e.exit_code == 2
+    assert str(e).startswith("<experiment dict>:") and "`games`" in str(e)
     assert not (tmp_path / "out" / "summary.csv").exists()
+    # The same text as a file gets the same message from `katro run`.
+    bad = tmp_path / "bad.toml"
+    bad.write_text(e.toml)
+    done = subprocess.run(
+        [katro_binary(), "run", str(bad), "--out", str(tmp_path / "cli")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "error: " + str(e).replace("<experiment dict>", str(bad))
+    with pytest.raises(katro.ExperimentError, match="`seed`: expected an integer"):
+        katro.run_experiment(dict(AS_DICT, seed="x"), out=str(tmp_path / "out"))
     with pytest.raises(TypeError, match="matchups"):
         katro.run_experiment(dict(AS_DICT, matchups=[{"p1": object()}]))
+
+
+def test_a_missing_experiment_file_raises_exit_code_2(tmp_path):
+    with pytest.raises(katro.ExperimentError, match="cannot read the experiment file") as info:
+        katro.run_experiment(str(tmp_path / "none.toml"))
+    assert info.value.exit_code == 2
