@@ -699,6 +699,7 @@ fn _katro(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_replay, m)?)?;
     m.add_function(wrap_pyfunction!(experiments::run_experiment, m)?)?;
     m.add_function(wrap_pyfunction!(experiments::experiment_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(experiments::run_experiment_text, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
