@@ -1,7 +1,6 @@
 //! The `katro` command line: parses arguments, reads files, prints. Every
 //! rule decision lives in the library.
 
-use std::fmt;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -13,7 +12,7 @@ use katro::Rules;
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::rules::{BOARD_SETTINGS, InputError, PRESETS, parse_variant, preset, preset_names};
+use katro::rules::{BOARD_SETTINGS, PRESETS, parse_variant, preset, preset_names};
 
 #[derive(Parser)]
 #[command(
@@ -177,26 +176,7 @@ enum Command {
     },
 }
 
-/// A failure with its exit code: 2 for bad input, 1 for anything else.
-pub struct Failure {
-    pub code: u8,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn input(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
-    }
-}
-
-impl From<InputError> for Failure {
-    fn from(e: InputError) -> Failure {
-        Failure::input(e)
-    }
-}
+pub use katro::jobs::Failure;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -282,7 +262,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             shard,
             force,
             allow_other_build,
-        } => crate::jobs::run(crate::jobs::RunArgs {
+        } => crate::commands::run(crate::commands::RunArgs {
             experiment: &experiment,
             threads,
             out: out.as_deref(),
@@ -294,7 +274,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             dir,
             force,
             allow_other_build,
-        } => crate::jobs::merge(&dir, force, allow_other_build),
+        } => crate::commands::merge(&dir, force, allow_other_build),
         Command::Play {
             variant,
             against,
@@ -305,7 +285,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             crate::pictures::play(&rules, &variant, &against, seat, seed)
         }
         Command::Report { dir, force } => crate::pictures::report(&dir, force),
-        Command::Validate { files } => crate::jobs::validate(&files),
+        Command::Validate { files } => crate::commands::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Simulate {
             variant,
@@ -316,7 +296,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out,
             threads,
             force,
-        } => crate::jobs::simulate(crate::jobs::SimulateArgs {
+        } => crate::commands::simulate(crate::commands::SimulateArgs {
             variant: &variant,
             games,
             p1: &p1,

@@ -3,7 +3,15 @@
 //!
 //! The library does no I/O: [`rules::parse_variant`] turns a variant file's
 //! text into an immutable [`Rules`], which creates [`Position`]s and plays
-//! [`Move`]s on them. The `katro` binary is a thin layer over it.
+//! [`Move`]s on them. The `katro` binary is a thin layer over it: it parses
+//! arguments, calls [`jobs::run`], [`jobs::merge`] or [`jobs::simulate`],
+//! and prints.
+//!
+//! The one exception is [`store::FsStore`] (cargo feature `fs`, on by
+//! default): the single place the library reads and writes files, for the
+//! jobs that write results folders. The jobs themselves decide everything
+//! and touch files only through the [`store::Store`] they are given, so
+//! `cargo check --lib --no-default-features` builds a library with no I/O.
 
 pub mod agents;
 pub mod board_svg;
@@ -11,6 +19,7 @@ pub mod checks;
 pub mod engine;
 pub mod experiment;
 pub mod export;
+pub mod jobs;
 pub mod notation;
 pub mod partial;
 pub mod reference;
@@ -20,6 +29,7 @@ pub mod rules;
 pub mod runner;
 pub mod schema;
 pub mod stats;
+pub mod store;
 pub mod sweep;
 pub mod viewer;
 

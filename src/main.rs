@@ -1,10 +1,8 @@
 use std::process::ExitCode;
 
 mod bench;
-mod checkpoint;
 mod cli;
-mod files;
-mod jobs;
+mod commands;
 mod pictures;
 
 fn main() -> ExitCode {

@@ -5,102 +5,11 @@
 use std::fs;
 use std::path::Path;
 
-use katro::report::{Inputs, build};
+use katro::jobs::{self, Failure};
+use katro::store::FsStore;
 
-use crate::cli::Failure;
-use crate::files;
-
-/// Reads an optional file of the folder; `None` when it is not there.
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Failure> {
-    match fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Failure::input(format!(
-            "{}: cannot read: {e}",
-            path.display()
-        ))),
-    }
-}
-
-/// Writes `DIR/report.html` and `DIR/plots/*.svg` from the folder's CSV
-/// files. Returns the files written, relative to `dir`.
-pub fn write_report(dir: &Path) -> Result<Vec<String>, Failure> {
-    write_report_titled(dir, None)
-}
-
-/// [`write_report`] with the experiment's name given, for a run that
-/// draws its report before it writes the manifest the name is otherwise
-/// read from.
-pub fn write_report_titled(dir: &Path, name: Option<&str>) -> Result<Vec<String>, Failure> {
-    let summary_path = dir.join("summary.csv");
-    let Some(summary) = read_optional(&summary_path)? else {
-        return Err(Failure::input(format!(
-            "{}: not found: give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote",
-            summary_path.display()
-        )));
-    };
-    let comparison = read_optional(&dir.join("comparison.csv"))?;
-    let lengths = read_optional(&dir.join("lengths.csv"))?;
-    // The experiment's name as given, or from the manifest, else the
-    // folder's.
-    let manifest = match name {
-        Some(_) => None,
-        None => read_optional(&dir.join("manifest.json"))?,
-    };
-    let title = name
-        .map(str::to_string)
-        .or_else(|| {
-            manifest
-                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
-        })
-        .unwrap_or_else(|| {
-            dir.file_name()
-                .map_or("results".into(), |n| n.to_string_lossy().into_owned())
-        });
-    let report = build(&Inputs {
-        summary: &summary,
-        comparison: comparison.as_deref(),
-        lengths: lengths.as_deref(),
-        title: &title,
-    })
-    .map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;
-    let plots = dir.join("plots");
-    fs::create_dir_all(&plots).map_err(|e| Failure {
-        code: 1,
-        message: format!("cannot create {}: {}", plots.display(), files::describe(&e)),
-    })?;
-    let mut written = Vec::new();
-    for c in &report.charts {
-        debug_assert!(katro::report::is_chart_file(&c.file));
-        let marked = format!("<!-- {} -->\n{}", katro::report::GENERATOR, c.svg);
-        put(&plots, &c.file, marked.as_bytes())?;
-        written.push(format!("plots/{}", c.file));
-    }
-    // A chart of an earlier run of this folder that this report does not
-    // draw (a comparison, a sweep) would describe results no longer there.
-    let stale: Vec<String> = fs::read_dir(&plots)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| katro::report::is_chart_file(n))
-                .filter(|n| !report.charts.iter().any(|c| &c.file == n))
-                .collect()
-        })
-        .unwrap_or_default();
-    for name in stale {
-        files::remove_stale(&plots, &name).map_err(|e| Failure {
-            code: 1,
-            message: format!(
-                "cannot remove the stale {}: {e}",
-                plots.join(&name).display()
-            ),
-        })?;
-    }
-    put(dir, "report.html", report.html.as_bytes())?;
-    written.push("report.html".into());
-    Ok(written)
+    jobs::read_optional(&FsStore, path)
 }
 
 /// Adds the report's files to the `files` of the folder's manifest, if it
@@ -131,14 +40,7 @@ fn list_in_manifest(dir: &Path, written: &[String]) -> Result<(), Failure> {
 }
 
 fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
-    files::write_atomic(dir, name, bytes).map_err(|e| Failure {
-        code: 1,
-        message: format!(
-            "cannot write {}: {}",
-            dir.join(name).display(),
-            files::describe(&e)
-        ),
-    })
+    jobs::put(&FsStore, dir, name, bytes)
 }
 
 /// `katro report DIR`: refuses to overwrite a `report.html` or chart that
@@ -189,7 +91,7 @@ pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
             foreign.join("\n")
         )));
     }
-    let written = write_report(path)?;
+    let written = jobs::write_report(&FsStore, path, None)?;
     list_in_manifest(path, &written)?;
     println!(
         "wrote {}",

@@ -9,22 +9,20 @@
 //! at any instant, or stopped by a full disk, leaves the last complete
 //! checkpoint: a rows file that `state.json` does not count yet is ignored.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use katro::partial::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, StoredRow, other_builds};
-use katro::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
+use crate::partial::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, StoredRow, other_builds};
+use crate::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
+use crate::store::{Store, describe};
 
-use crate::files;
-
-pub const FOLDER: &str = ".katro-checkpoint";
+pub(crate) const FOLDER: &str = ".katro-checkpoint";
 const STATE: &str = "state.json";
 
 /// The folder of one part's checkpoint.
-pub fn folder(out: &Path, part: Part) -> PathBuf {
+pub(crate) fn folder(out: &Path, part: Part) -> PathBuf {
     out.join(FOLDER).join(match part {
         Part::Whole => "run".to_string(),
         Part::Shard { index, count } => format!("shard-{index}-of-{count}"),
@@ -35,34 +33,8 @@ fn rows_file(n: u64) -> String {
     format!("rows-{n:06}.json")
 }
 
-/// How often checkpoints are written: `KATRO_CHECKPOINT_SECONDS`, 1 by
-/// default. Writing one takes milliseconds, so once a second costs well
-/// under 1% of a run and loses at most a second of games.
-pub fn interval() -> Result<Duration, String> {
-    env_seconds(
-        "KATRO_CHECKPOINT_SECONDS",
-        1.0,
-        "give the seconds between checkpoints",
-    )
-}
-
-/// Seconds from the environment variable `var` (from 0 to a day), or
-/// `default` when it is not set; `what` tells the user what to give.
-pub fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, String> {
-    match std::env::var(var) {
-        Err(_) => Ok(Duration::from_secs_f64(default)),
-        Ok(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
-            .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("{var}={v:?}: {what}, from 0 to 86400")),
-    }
-}
-
 /// What every save of a run writes into `state.json` besides the state.
-pub struct Identity {
+pub(crate) struct Identity {
     pub experiment_hash: String,
     pub name: String,
     pub part: Part,
@@ -76,7 +48,8 @@ fn shard_pair(part: Part) -> Option<[u64; 2]> {
 }
 
 /// Writes checkpoints for the runner.
-pub struct Saver<'a> {
+pub(crate) struct Saver<'a> {
+    store: &'a dyn Store,
     dir: PathBuf,
     id: &'a Identity,
     cells: &'a [Cell<'a>],
@@ -97,6 +70,7 @@ pub struct Saver<'a> {
 
 impl<'a> Saver<'a> {
     pub fn new(
+        store: &'a dyn Store,
         dir: PathBuf,
         id: &'a Identity,
         cells: &'a [Cell<'a>],
@@ -104,6 +78,7 @@ impl<'a> Saver<'a> {
         resumed: Option<&CheckpointFile>,
     ) -> Saver<'a> {
         Saver {
+            store,
             dir,
             id,
             cells,
@@ -140,10 +115,12 @@ impl<'a> Saver<'a> {
             format!(
                 "cannot write the checkpoint {}: {}",
                 self.dir.join(name).display(),
-                files::describe(&e)
+                describe(&e)
             )
         };
-        fs::create_dir_all(&self.dir).map_err(|e| fail("", e))?;
+        self.store
+            .create_dir_all(&self.dir)
+            .map_err(|e| fail("", e))?;
         let mut files_done = self
             .row_files
             .lock()
@@ -159,7 +136,9 @@ impl<'a> Saver<'a> {
                 .collect();
             let bytes = serde_json::to_vec(&stored).expect("rows serialise");
             let name = rows_file(n);
-            files::write_atomic(&self.dir, &name, &bytes).map_err(|e| fail(&name, e))?;
+            self.store
+                .write_atomic(&self.dir, &name, &bytes)
+                .map_err(|e| fail(&name, e))?;
             n += 1;
         }
         let file = CheckpointFile {
@@ -176,7 +155,9 @@ impl<'a> Saver<'a> {
             state: state.clone(),
         };
         let bytes = serde_json::to_vec(&file).expect("the checkpoint serialises");
-        files::write_atomic(&self.dir, STATE, &bytes).map_err(|e| fail(STATE, e))?;
+        self.store
+            .write_atomic(&self.dir, STATE, &bytes)
+            .map_err(|e| fail(STATE, e))?;
         *files_done = n;
         self.games_saved.store(state.games(), Ordering::Relaxed);
         Ok(())
@@ -202,9 +183,11 @@ impl Checkpoint for Saver<'_> {
 }
 
 /// Reads only the identity of a checkpoint, to tell whose it is.
-pub fn read_identity(dir: &Path) -> Result<CheckpointFile, String> {
+pub(crate) fn read_identity(store: &dyn Store, dir: &Path) -> Result<CheckpointFile, String> {
     let path = dir.join(STATE);
-    let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = store
+        .read(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let file: CheckpointFile = serde_json::from_slice(&bytes)
         .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
     if file.format != CHECKPOINT_FORMAT {
@@ -219,11 +202,15 @@ pub fn read_identity(dir: &Path) -> Result<CheckpointFile, String> {
 
 /// Loads the checkpoint in `dir` (already known to be this experiment's and
 /// this build's, or another build's allowed by `--allow-other-build`), with its rows; `None` when there is none.
-pub fn load(dir: &Path, cells: &[Cell]) -> Result<Option<(CheckpointFile, Resume)>, String> {
-    if !dir.join(STATE).exists() {
+pub(crate) fn load(
+    store: &dyn Store,
+    dir: &Path,
+    cells: &[Cell],
+) -> Result<Option<(CheckpointFile, Resume)>, String> {
+    if !store.is_file(&dir.join(STATE)) {
         return Ok(None);
     }
-    let file = read_identity(dir)?;
+    let file = read_identity(store, dir)?;
     if !file.layout_fits(cells) {
         return Err(format!(
             "the checkpoint in {} cuts the games into other units than this katro does",
@@ -233,7 +220,9 @@ pub fn load(dir: &Path, cells: &[Cell]) -> Result<Option<(CheckpointFile, Resume
     let mut rows = Vec::new();
     for n in 0..file.row_files {
         let path = dir.join(rows_file(n));
-        let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = store
+            .read(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let stored: Vec<StoredRow> = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
         for s in &stored {
@@ -244,9 +233,11 @@ pub fn load(dir: &Path, cells: &[Cell]) -> Result<Option<(CheckpointFile, Resume
         }
     }
     // Files a save wrote without finishing: not part of the state.
-    files::remove_temporaries(dir);
+    store.remove_temporaries(dir);
     let mut n = file.row_files;
-    while fs::remove_file(dir.join(rows_file(n))).is_ok() {
+    while store.is_file(&dir.join(rows_file(n)))
+        && store.remove_file(&dir.join(rows_file(n))).is_ok()
+    {
         n += 1;
     }
     let state = file.state.clone();

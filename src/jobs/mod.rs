@@ -1,0 +1,1152 @@
+//! The experiment jobs behind `katro run`, `katro merge` and `katro
+//! simulate --out`: read the inputs, check the output folder, play with
+//! checkpoints, write the files. Everything is decided here; the files
+//! are read and written through a [`Store`] (the file system is
+//! [`crate::store::FsStore`]), and what a person should see goes to a
+//! [`Progress`]. `katro` and any other caller (a Python binding) call
+//! [`run`], [`merge`] and [`simulate`] and get the same bytes on disk.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::agents::AgentSpec;
+use crate::experiment::{Experiment, parse_experiment};
+use crate::export::{
+    Compare, ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
+    summary_table, utc_timestamp,
+};
+use crate::partial::{
+    BUILD, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
+};
+use crate::report::lengths_csv;
+use crate::rules::{InputError, Rules};
+use crate::runner::{
+    self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, Stop, Work, merge_parts,
+};
+use crate::stats::Aggregate;
+use crate::store::{Store, describe};
+
+mod checkpoint;
+mod report_files;
+mod survey;
+
+use checkpoint::{Identity, Saver};
+pub use report_files::{put, read_optional, write_report};
+use survey::{Writer, refuse_or_clear, shard_files, survey};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A failure with its exit code: 2 for bad input, 1 for anything else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn input(message: impl fmt::Display) -> Failure {
+        Failure {
+            code: 2,
+            message: message.to_string(),
+        }
+    }
+
+    fn other(message: impl fmt::Display) -> Failure {
+        Failure {
+            code: 1,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Failure {
+        Failure::input(e)
+    }
+}
+
+/// What a person watching a job sees: the runner's game counts, and notes
+/// (what was resumed, what `--force` deleted, sweep combinations left
+/// out). `katro` draws a bar or prints lines on stderr.
+pub trait Progress: runner::Progress {
+    fn note(&self, _text: &str) {}
+}
+
+impl Progress for runner::Quiet {}
+
+fn now() -> String {
+    let d = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    utc_timestamp(d.as_secs(), d.subsec_millis())
+}
+
+fn threads_or_all(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+pub fn plural(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().to_string(),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Reading experiments
+
+/// A text file through the store; bytes that are not UTF-8 are an error.
+fn read_text(store: &dyn Store, path: &Path) -> std::io::Result<String> {
+    String::from_utf8(store.read(path)?).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+/// An experiment file read and validated, with the variant files it named.
+pub struct Loaded {
+    pub path: String,
+    pub text: String,
+    pub exp: Experiment,
+    pub variant_files: Vec<VariantFile>,
+}
+
+/// Reads and validates an experiment file; variant files are named
+/// relative to its folder.
+pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Failure> {
+    let text = read_text(store, Path::new(path))
+        .map_err(|e| Failure::input(format!("{path}: cannot read the experiment file: {e}")))?;
+    let dir = Path::new(path)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    let mut variant_files = Vec::new();
+    let mut read_variant = |spec: &str| -> Result<(String, String), String> {
+        let p = dir.join(spec);
+        let text = read_text(store, &p).map_err(|e| format!("{} ({e})", p.display()))?;
+        let shown = p.display().to_string();
+        variant_files.push(VariantFile {
+            spec: spec.to_string(),
+            file: shown.clone(),
+            text: text.clone(),
+        });
+        Ok((shown, text))
+    };
+    let exp = parse_experiment(path, &text, &mut read_variant)?;
+    Ok(Loaded {
+        path: path.to_string(),
+        text,
+        exp,
+        variant_files,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Writing results
+
+/// What goes into summary.csv, comparison.csv and games.csv.
+struct Results<'a> {
+    cells: &'a [Cell<'a>],
+    aggregates: &'a [Aggregate],
+    rows: &'a [GameRow],
+    mode: Rows,
+    compare: &'a Compare,
+}
+
+/// Writes the CSV files and then the manifest (its presence says the
+/// results are complete), and removes result files that the manifest
+/// being replaced lists and this run does not make, so a folder never
+/// mixes two runs' results. A file no katro manifest lists is never
+/// removed: katro may not have written it. Returns the files written.
+fn write_results(
+    store: &dyn Store,
+    dir: &Path,
+    r: &Results,
+    mut manifest: Manifest,
+) -> Result<Vec<String>, String> {
+    let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
+    if r.mode != Rows::None {
+        let moves = r.mode == Rows::GamesWithMoves;
+        outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
+    }
+    if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
+        outputs.push(("comparison.csv", bytes));
+    }
+    let earlier: Vec<String> = store
+        .read(&dir.join("manifest.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .map(|v| survey::listed_files(&v))
+        .unwrap_or_default();
+    let stale: Vec<&str> = ["games.csv", "comparison.csv"]
+        .into_iter()
+        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
+        .collect();
+    outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
+    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
+    let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
+    for (name, bytes) in &outputs {
+        store.write_atomic(dir, name, bytes).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                dir.join(name).display(),
+                describe(&e)
+            )
+        })?;
+    }
+    for name in stale {
+        store
+            .remove_file(&dir.join(name))
+            .map_err(|e| format!("cannot remove the stale {}: {e}", dir.join(name).display()))?;
+    }
+    // The report reads back the files just written, so it shows exactly
+    // what they say; the manifest, written last, lists it with the rest.
+    written.extend(write_report(store, dir, Some(&manifest.name)).map_err(|f| f.message)?);
+    written.push("manifest.json".into());
+    manifest.files = written.clone();
+    store
+        .write_atomic(dir, "manifest.json", &manifest.to_bytes())
+        .map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                dir.join("manifest.json").display(),
+                describe(&e)
+            )
+        })?;
+    Ok(written)
+}
+
+/// The manifest's fields that come from the experiment and its results.
+struct ManifestBase<'a> {
+    command: &'a [String],
+    name: &'a str,
+    experiment: Option<ExperimentSource>,
+    hash: &'a str,
+    seed: u64,
+    cells: &'a [Cell<'a>],
+    aggregates: &'a [Aggregate],
+}
+
+fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64) -> Manifest {
+    let (variants, cells) = Manifest::describe(b.cells, b.aggregates);
+    Manifest {
+        katro_version: VERSION.to_string(),
+        katro_build: BUILD.to_string(),
+        other_builds: Vec::new(),
+        command: b.command.to_vec(),
+        name: b.name.to_string(),
+        experiment: b.experiment,
+        experiment_hash: b.hash.to_string(),
+        master_seed: b.seed,
+        variants,
+        cells,
+        threads,
+        start_time: times.0,
+        end_time: times.1,
+        wall_seconds: wall,
+        games: b.aggregates.iter().map(|a| a.games).sum(),
+        resumed_games: 0,
+        games_per_second: 0.0,
+        shards: None,
+        skipped_variants: Vec::new(),
+        files: Vec::new(),
+    }
+}
+
+/// The sweep combinations an experiment leaves out, as told on the
+/// console; empty when none.
+fn skipped_text(exp: &Experiment) -> String {
+    let mut out = String::new();
+    if !exp.skipped.is_empty() {
+        out.push_str(&format!(
+            "skip_invalid: {} left out:
+",
+            plural(exp.skipped.len() as u64, "invalid sweep combination")
+        ));
+        for s in &exp.skipped {
+            out.push_str(&format!("  {}: {}\n", s.variant, s.reasons.join("; ")));
+        }
+    }
+    out
+}
+
+pub fn shard_file_name(index: u64, count: u64) -> String {
+    format!("shard-{index}-of-{count}.json")
+}
+
+// ---------------------------------------------------------------------------
+// katro run
+
+/// What `katro run` is asked to do.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The experiment file.
+    pub experiment: String,
+    /// Threads to play on; all the machine has when `None`.
+    pub threads: Option<usize>,
+    /// The output folder; the experiment's `output`, else `results/<name>`.
+    pub out: Option<String>,
+    /// (I, N) for shard I of N.
+    pub shard: Option<(u64, u64)>,
+    /// Delete what katro wrote in the way and replay every game.
+    pub force: bool,
+    /// Use checkpoints, shards and results of another katro build.
+    pub allow_other_build: bool,
+    /// The command line, as the manifest records it.
+    pub command: Vec<String>,
+    /// How often a checkpoint is written.
+    pub checkpoint_every: Duration,
+}
+
+impl RunOptions {
+    /// Options for a whole run of `experiment` with katro's defaults.
+    pub fn new(experiment: impl Into<String>) -> RunOptions {
+        RunOptions {
+            experiment: experiment.into(),
+            threads: None,
+            out: None,
+            shard: None,
+            force: false,
+            allow_other_build: false,
+            command: Vec::new(),
+            checkpoint_every: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What a job did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOutcome {
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// The files written, relative to `out_dir` (for a shard, its file).
+    pub files: Vec<String>,
+    /// Games played by this call.
+    pub played: u64,
+    /// Games taken from a checkpoint or from the results already there.
+    pub kept: u64,
+    /// Whether the results were complete already, so nothing was played
+    /// or written.
+    pub already_complete: bool,
+    /// What to tell the user: the summary table and what was written.
+    pub text: String,
+}
+
+/// `katro run EXPERIMENT.toml [--shard I/N] [--force]`: plays what the
+/// output folder does not hold yet and writes the results (or the shard).
+pub fn run(
+    opts: &RunOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Failure> {
+    let l = load_experiment(store, &opts.experiment)?;
+    let path = &l.path;
+    let exp = &l.exp;
+    let skipped = skipped_text(exp);
+    if !skipped.is_empty() {
+        progress.note(skipped.trim_end());
+    }
+    let (out_dir, origin) = match (&opts.out, &exp.output) {
+        (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
+        (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
+        (None, None) => (
+            Path::new("results").join(&exp.name),
+            format!("{path}: `name` (the default output folder is results/<name>/)"),
+        ),
+    };
+    store.check_writable(&out_dir).map_err(|e| {
+        Failure::input(format!(
+            "{origin}: cannot write to the output folder {}: {e}",
+            out_dir.display()
+        ))
+    })?;
+    let cells = exp.cells();
+    let rows = exp.rows();
+    let hash = exp.fingerprint();
+    let source = ExperimentSource::new(path, &l.text);
+    let part = match opts.shard {
+        None => Part::Whole,
+        Some((index, count)) => Part::Shard { index, count },
+    };
+    let shards = opts.shard.map_or(0, |(_, n)| n);
+    let found = survey(
+        store,
+        &out_dir,
+        &Writer {
+            hash: &hash,
+            text_fnv: Some(&source.fnv1a64),
+            shards: Some(shards),
+            allow_other_build: opts.allow_other_build,
+        },
+    );
+    refuse_or_clear(
+        store, progress, &out_dir, found, opts.force, &exp.name, &hash,
+    )?;
+
+    let work = Work {
+        cells: &cells,
+        master: exp.seed,
+        rows,
+        part,
+    };
+    let cp_dir = checkpoint::folder(&out_dir, part);
+    let loaded = match checkpoint::load(store, &cp_dir, &cells).and_then(|l| match &l {
+        Some((_, r)) => runner::check_resume(&work, r).map(|()| l),
+        None => Ok(l),
+    }) {
+        Ok(l) => l,
+        Err(e) if opts.force => {
+            store.remove_all(&cp_dir).map_err(|e| {
+                Failure::other(format!("--force: cannot delete {}: {e}", cp_dir.display()))
+            })?;
+            progress.note(&format!("--force: deleted the unusable checkpoint ({e})"));
+            None
+        }
+        Err(e) => {
+            return Err(Failure::input(format!(
+                "{e}. Use --force to delete the checkpoint and start again"
+            )));
+        }
+    };
+    let id = Identity {
+        experiment_hash: hash.clone(),
+        name: exp.name.clone(),
+        part,
+    };
+    let saver = Saver::new(
+        store,
+        cp_dir.clone(),
+        &id,
+        &cells,
+        opts.checkpoint_every,
+        loaded.as_ref().map(|(f, _)| f),
+    );
+    let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
+    if loaded.is_some() {
+        progress.note(&format!(
+            "resuming from the checkpoint in {}: {} already played",
+            cp_dir.display(),
+            plural(resumed_games, "game")
+        ));
+    }
+    if !saver.other_builds.is_empty() {
+        progress.note(&format!(
+            "--allow-other-build: games played by katro build {} are kept; this is build \
+             {BUILD}; the results list both",
+            saver.other_builds.join(", ")
+        ));
+    }
+    let threads = threads_or_all(opts.threads);
+    let start_time = now();
+    let clock = Instant::now();
+    let result = runner::run(&work, threads, progress, &saver, loaded.map(|(_, r)| r))
+        .map_err(|e| interrupted(store, e, &saver))?;
+    let session_wall = clock.elapsed().as_secs_f64();
+    let end_time = now();
+
+    let (text, files, played) = match part {
+        Part::Whole => {
+            let aggregates = result.aggregates();
+            let mut m = manifest(
+                ManifestBase {
+                    command: &opts.command,
+                    name: &exp.name,
+                    experiment: Some(source),
+                    hash: &hash,
+                    seed: exp.seed,
+                    cells: &cells,
+                    aggregates: &aggregates,
+                },
+                threads,
+                (start_time, end_time),
+                session_wall,
+            );
+            m.resumed_games = resumed_games;
+            m.other_builds = saver.other_builds.clone();
+            m.skipped_variants = exp.skipped.clone();
+            let new_games = m.games - resumed_games;
+            m.games_per_second = if session_wall > 0.0 {
+                new_games as f64 / session_wall
+            } else {
+                0.0
+            };
+            let written = write_results(
+                store,
+                &out_dir,
+                &Results {
+                    cells: &cells,
+                    aggregates: &aggregates,
+                    rows: &result.rows,
+                    mode: rows,
+                    compare: &exp.compare,
+                },
+                m,
+            )
+            .map_err(|e| interrupted(store, e, &saver))?;
+            let mut text = summary_table(&cells, &aggregates);
+            text.push_str(&format!(
+                "\n{} in {session_wall:.1} s on {}{}; wrote {} in {}\n",
+                plural(new_games, "game"),
+                plural(threads as u64, "thread"),
+                if resumed_games > 0 {
+                    format!(" (and {resumed_games} resumed from the checkpoint)")
+                } else {
+                    String::new()
+                },
+                written.join(", "),
+                out_dir.display()
+            ));
+            (text, written, new_games)
+        }
+        Part::Shard { index, count } => {
+            let games = result.state.games();
+            let shard = ShardFile {
+                format: SHARD_FORMAT.into(),
+                katro_version: VERSION.into(),
+                katro_build: BUILD.into(),
+                experiment_hash: hash.clone(),
+                name: exp.name.clone(),
+                shard: index,
+                shards: count,
+                other_builds: saver.other_builds.clone(),
+                experiment: source,
+                variant_files: l.variant_files.clone(),
+                layout: Layout::new(&cells).cells,
+                threads,
+                start_time,
+                end_time,
+                wall_seconds: saver.wall_seconds(),
+                games,
+                rows: result
+                    .rows
+                    .iter()
+                    .map(|r| StoredRow::new(&cells, r))
+                    .collect(),
+                state: result.state,
+            };
+            let dir = out_dir.join("shards");
+            let name = shard_file_name(index, count);
+            let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
+            store
+                .create_dir_all(&dir)
+                .and_then(|()| store.write_atomic(&dir, &name, &bytes))
+                .map_err(|e| {
+                    interrupted(
+                        store,
+                        format!(
+                            "cannot write {}: {}",
+                            dir.join(&name).display(),
+                            describe(&e)
+                        ),
+                        &saver,
+                    )
+                })?;
+            let text = format!(
+                "shard {index}/{count} of `{}`: {} in {session_wall:.1} s on {}; wrote {}\n\
+                 once every shard is done: katro merge {}\n",
+                exp.name,
+                plural(games - resumed_games, "game"),
+                plural(threads as u64, "thread"),
+                dir.join(&name).display(),
+                out_dir.display()
+            );
+            (text, vec![format!("shards/{name}")], games - resumed_games)
+        }
+    };
+    // The results are complete: the checkpoint has done its job.
+    store.remove_all(&cp_dir).map_err(|e| {
+        Failure::other(format!(
+            "cannot delete the finished checkpoint {}: {e}",
+            cp_dir.display()
+        ))
+    })?;
+    let _ = store.remove_dir(&out_dir.join(checkpoint::FOLDER));
+    Ok(RunOutcome {
+        out_dir,
+        files,
+        played,
+        kept: resumed_games,
+        already_complete: false,
+        text,
+    })
+}
+
+/// A run stopped by an error after it started playing: says what of its
+/// work is safe.
+fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
+    let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
+    let note = if store.is_file(&saver.dir().join("state.json")) {
+        format!(
+            "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
+             command again to go on from it",
+            plural(kept, "game"),
+            saver.dir().display()
+        )
+    } else {
+        "no checkpoint had been written yet".to_string()
+    };
+    Failure {
+        code: 1,
+        message: format!("{message}\n{note}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// katro merge
+
+/// Reads a shard file whole.
+fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, String> {
+    let bytes = store
+        .read(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let shard: ShardFile = serde_json::from_slice(&bytes).map_err(|e| {
+        format!(
+            "{}: not a katro shard file, or damaged: {e}",
+            path.display()
+        )
+    })?;
+    if shard.format != SHARD_FORMAT {
+        return Err(format!(
+            "{}: format {:?}, not {SHARD_FORMAT:?}",
+            path.display(),
+            shard.format
+        ));
+    }
+    Ok(shard)
+}
+
+/// The builds that played a shard's games.
+fn shard_builds(s: &ShardFile) -> impl Iterator<Item = &str> {
+    std::iter::once(s.katro_build.as_str()).chain(s.other_builds.iter().map(String::as_str))
+}
+
+/// Everything wrong with a set of shards as a set: mixed experiments or N,
+/// games of another build (unless `allow_other_build`), duplicates, and
+/// missing shards.
+fn shard_set_problems(
+    shards: &[(PathBuf, ShardFile)],
+    dir: &Path,
+    allow_other_build: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let listing = |f: &dyn Fn(&ShardFile) -> String| -> String {
+        shards
+            .iter()
+            .map(|(p, s)| format!("  {}: {}", file_name(p), f(s)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let distinct = |f: &dyn Fn(&ShardFile) -> String| -> usize {
+        shards
+            .iter()
+            .map(|(_, s)| f(s))
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    if distinct(&|s| s.experiment_hash.clone()) > 1 {
+        problems.push(format!(
+            "the shards come from different experiments:\n{}",
+            listing(&|s| format!("experiment `{}`, hash {}", s.name, s.experiment_hash))
+        ));
+    }
+    if !allow_other_build
+        && shards
+            .iter()
+            .any(|(_, s)| shard_builds(s).any(|b| b != BUILD))
+    {
+        problems.push(format!(
+            "shards played by another katro build than this one ({BUILD}), whose games may \
+             differ (--allow-other-build merges them anyway):\n{}",
+            listing(&|s| format!(
+                "katro build {}",
+                shard_builds(s).collect::<Vec<_>>().join(", ")
+            ))
+        ));
+    }
+    if distinct(&|s| s.shards.to_string()) > 1 {
+        problems.push(format!(
+            "the shards were cut for different N:\n{}",
+            listing(&|s| format!("shard {}/{}", s.shard, s.shards))
+        ));
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    let n = shards[0].1.shards;
+    let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for (p, s) in shards {
+        if s.shard == 0 || s.shard > n {
+            problems.push(format!(
+                "{}: claims to be shard {}/{n}",
+                file_name(p),
+                s.shard
+            ));
+        }
+        by_index.entry(s.shard).or_default().push(file_name(p));
+    }
+    for (i, names) in &by_index {
+        if names.len() > 1 {
+            problems.push(format!(
+                "shard {i}/{n} is there {} times: {}",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        problems.push(format!(
+            "missing {} {}: run each with `katro run {} --shard I/{n} --out {}`",
+            if missing.len() == 1 {
+                "shard"
+            } else {
+                "shards"
+            },
+            missing.join(", "),
+            shards[0].1.experiment.file,
+            dir.display()
+        ));
+    }
+    problems
+}
+
+/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
+/// What `katro merge` is asked to do.
+#[derive(Clone, Debug)]
+pub struct MergeOptions {
+    /// The output folder whose `shards/` to merge.
+    pub dir: String,
+    pub force: bool,
+    pub allow_other_build: bool,
+    /// The command line, as the manifest records it.
+    pub command: Vec<String>,
+}
+
+/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
+pub fn merge(
+    opts: &MergeOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Failure> {
+    let allow_other_build = opts.allow_other_build;
+    let dir = PathBuf::from(&opts.dir);
+    let shards_dir = dir.join("shards");
+    let paths = shard_files(store, &shards_dir);
+    if paths.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: no shard files: run `katro run EXPERIMENT --shard I/N --out {}` for I = 1 \
+             to N first",
+            shards_dir.display(),
+            dir.display()
+        )));
+    }
+    let mut shards = Vec::new();
+    let mut unreadable = Vec::new();
+    for p in paths {
+        match read_shard(store, &p) {
+            Ok(s) => shards.push((p, s)),
+            Err(e) => unreadable.push(e),
+        }
+    }
+    let mut problems = unreadable;
+    if !shards.is_empty() {
+        problems.extend(shard_set_problems(&shards, &dir, allow_other_build));
+    }
+    if !problems.is_empty() {
+        return Err(Failure::input(format!(
+            "cannot merge the shards in {}:\n{}",
+            shards_dir.display(),
+            problems.join("\n")
+        )));
+    }
+    shards.sort_by_key(|(_, s)| s.shard);
+    let (first_path, first) = &shards[0];
+    let damaged = |what: String| {
+        Failure::input(format!(
+            "cannot merge the shards in {}: {what}",
+            shards_dir.display()
+        ))
+    };
+
+    // Rebuild the experiment from the text and variant files the shards
+    // carry, so the merge needs nothing but the shards.
+    let mut read_variant = |spec: &str| -> Result<(String, String), String> {
+        first
+            .variant_files
+            .iter()
+            .find(|v| v.spec == spec)
+            .map(|v| (v.file.clone(), v.text.clone()))
+            .ok_or_else(|| format!("{spec} is not stored in the shard"))
+    };
+    let exp = parse_experiment(
+        &first.experiment.file,
+        &first.experiment.text,
+        &mut read_variant,
+    )
+    .map_err(|e| {
+        damaged(format!(
+            "the experiment stored in {} does not parse:\n{e}",
+            file_name(first_path)
+        ))
+    })?;
+    let cells = exp.cells();
+    let hash = exp.fingerprint();
+    if hash != first.experiment_hash {
+        return Err(damaged(format!(
+            "{} says experiment hash {}, but its experiment gives {hash}",
+            file_name(first_path),
+            first.experiment_hash
+        )));
+    }
+    let mut rows = Vec::new();
+    for (p, s) in &shards {
+        if s.layout != Layout::new(&cells).cells {
+            return Err(damaged(format!(
+                "{} cuts the games into other units",
+                file_name(p)
+            )));
+        }
+        for r in &s.rows {
+            rows.push(
+                r.to_row(&cells)
+                    .map_err(|e| damaged(format!("{}: {e}", file_name(p))))?,
+            );
+        }
+    }
+    let states: Vec<(u64, &runner::RunState)> =
+        shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
+    let (aggregates, rows) =
+        merge_parts(&cells, first.shards, &states, rows, exp.rows()).map_err(damaged)?;
+
+    let found = survey(
+        store,
+        &dir,
+        &Writer {
+            hash: &hash,
+            text_fnv: Some(&first.experiment.fnv1a64),
+            shards: None,
+            allow_other_build,
+        },
+    );
+    refuse_or_clear(store, progress, &dir, found, opts.force, &exp.name, &hash)?;
+    store.check_writable(&dir).map_err(|e| {
+        Failure::input(format!("cannot write to the folder {}: {e}", dir.display()))
+    })?;
+    let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
+    let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
+    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
+    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    let mut m = manifest(
+        ManifestBase {
+            command: &opts.command,
+            name: &exp.name,
+            experiment: Some(first.experiment.clone()),
+            hash: &hash,
+            seed: exp.seed,
+            cells: &cells,
+            aggregates: &aggregates,
+        },
+        shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
+        (start.unwrap_or_default(), end.unwrap_or_default()),
+        wall,
+    );
+    m.skipped_variants = exp.skipped.clone();
+    m.games_per_second = if wall > 0.0 {
+        played as f64 / wall
+    } else {
+        0.0
+    };
+    m.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
+    m.shards = Some(
+        shards
+            .iter()
+            .map(|(_, s)| ManifestShard {
+                shard: format!("{}/{}", s.shard, s.shards),
+                katro_build: s.katro_build.clone(),
+                threads: s.threads,
+                start_time: s.start_time.clone(),
+                end_time: s.end_time.clone(),
+                wall_seconds: s.wall_seconds,
+                games: s.games,
+            })
+            .collect(),
+    );
+    let written = write_results(
+        store,
+        &dir,
+        &Results {
+            cells: &cells,
+            aggregates: &aggregates,
+            rows: &rows,
+            mode: exp.rows(),
+            compare: &exp.compare,
+        },
+        m,
+    )
+    .map_err(Failure::other)?;
+    let mut text = summary_table(&cells, &aggregates);
+    text.push_str(&format!(
+        "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
+        plural(first.shards, "shard"),
+        plural(played, "game"),
+        written.join(", "),
+        dir.display()
+    ));
+    Ok(RunOutcome {
+        out_dir: dir,
+        files: written,
+        played: 0,
+        kept: played,
+        already_complete: false,
+        text,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// katro simulate
+
+/// What `katro simulate` is asked to do.
+#[derive(Clone, Debug)]
+pub struct SimulateOptions {
+    pub rules: Rules,
+    pub p1: AgentSpec,
+    pub p2: AgentSpec,
+    pub games: u64,
+    pub seed: u64,
+    /// Where to write results; none are written when `None`.
+    pub out: Option<String>,
+    pub threads: Option<usize>,
+    pub force: bool,
+    /// The command line, as the manifest records it.
+    pub command: Vec<String>,
+}
+
+/// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT [--out DIR]`.
+pub fn simulate(
+    opts: &SimulateOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Failure> {
+    let cells = [Cell {
+        rules: &opts.rules,
+        p1: &opts.p1,
+        p2: &opts.p2,
+        opening_plies: 0,
+        stop: Stop::Games(opts.games),
+    }];
+    let name = format!("simulate-{}", opts.rules.name());
+    let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
+    let out = match &opts.out {
+        Some(o) => {
+            let dir = PathBuf::from(o);
+            // Checked before a game is played, as `run` does.
+            let found = survey(
+                store,
+                &dir,
+                &Writer {
+                    hash: &hash,
+                    text_fnv: None,
+                    shards: None,
+                    allow_other_build: false,
+                },
+            );
+            refuse_or_clear(store, progress, &dir, found, opts.force, &name, &hash)?;
+            store.check_writable(&dir).map_err(|e| {
+                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
+            })?;
+            Some(dir)
+        }
+        None => None,
+    };
+    let threads = threads_or_all(opts.threads);
+    let work = Work {
+        cells: &cells,
+        master: opts.seed,
+        rows: Rows::None,
+        part: Part::Whole,
+    };
+    let start_time = now();
+    let clock = Instant::now();
+    let result =
+        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::other)?;
+    let wall = clock.elapsed().as_secs_f64();
+    let aggregates = result.aggregates();
+    let mut text = summary_table(&cells, &aggregates);
+    let mut files = Vec::new();
+    if let Some(dir) = &out {
+        let mut m = manifest(
+            ManifestBase {
+                command: &opts.command,
+                name: &name,
+                experiment: None,
+                hash: &hash,
+                seed: opts.seed,
+                cells: &cells,
+                aggregates: &aggregates,
+            },
+            threads,
+            (start_time, now()),
+            wall,
+        );
+        m.games_per_second = if wall > 0.0 {
+            m.games as f64 / wall
+        } else {
+            0.0
+        };
+        files = write_results(
+            store,
+            dir,
+            &Results {
+                cells: &cells,
+                aggregates: &aggregates,
+                rows: &[],
+                mode: Rows::None,
+                compare: &Compare::default(),
+            },
+            m,
+        )
+        .map_err(Failure::other)?;
+        text.push_str(&format!(
+            "\n{} in {wall:.1} s on {}; wrote {} in {}\n",
+            plural(opts.games, "game"),
+            plural(threads as u64, "thread"),
+            files.join(", "),
+            dir.display()
+        ));
+    }
+    Ok(RunOutcome {
+        out_dir: out.unwrap_or_default(),
+        files,
+        played: opts.games,
+        kept: 0,
+        already_complete: false,
+        text,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::Quiet;
+    use crate::store::MemoryStore;
+
+    const EXPERIMENT: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\", \"katro-6x3\"]\n\
+        games = 40\nper_game_rows = true\n\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n";
+
+    fn store_with(text: &str) -> MemoryStore {
+        let s = MemoryStore::new();
+        s.insert("exp/t.toml", text);
+        s
+    }
+
+    fn opts(out: &str) -> RunOptions {
+        RunOptions {
+            out: Some(out.into()),
+            threads: Some(2),
+            ..RunOptions::new("exp/t.toml")
+        }
+    }
+
+    fn file(s: &MemoryStore, path: &str) -> Vec<u8> {
+        s.read(Path::new(path)).unwrap()
+    }
+
+    #[test]
+    fn a_run_writes_its_results_through_the_store_the_same_on_any_thread_count() {
+        let s = store_with(EXPERIMENT);
+        let done = run(&opts("a"), &s, &Quiet).unwrap();
+        assert_eq!(done.played, 80);
+        for f in [
+            "summary.csv",
+            "games.csv",
+            "lengths.csv",
+            "report.html",
+            "manifest.json",
+        ] {
+            assert!(
+                done.files.iter().any(|x| x == f),
+                "{f} not in {:?}",
+                done.files
+            );
+            assert!(s.is_file(&Path::new("a").join(f)), "{f}");
+        }
+        let one = RunOptions {
+            threads: Some(1),
+            ..opts("b")
+        };
+        run(&one, &s, &Quiet).unwrap();
+        for f in ["summary.csv", "games.csv", "lengths.csv"] {
+            assert_eq!(
+                file(&s, &format!("a/{f}")),
+                file(&s, &format!("b/{f}")),
+                "{f}"
+            );
+        }
+        // No checkpoint is left behind once the results are written.
+        assert!(!s.is_dir(Path::new("a/.katro-checkpoint")));
+    }
+
+    #[test]
+    fn a_file_katro_did_not_write_is_refused_and_force_keeps_it() {
+        let s = store_with(EXPERIMENT);
+        s.insert("out/notes.txt", "mine");
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 2);
+        assert!(e.message.contains("notes.txt"), "{}", e.message);
+        assert!(!s.is_file(Path::new("out/summary.csv")));
+        let forced = RunOptions {
+            force: true,
+            ..opts("out")
+        };
+        run(&forced, &s, &Quiet).unwrap();
+        assert_eq!(file(&s, "out/notes.txt"), b"mine");
+    }
+
+    #[test]
+    fn shards_merge_to_the_whole_run_and_a_missing_one_is_named() {
+        let s = store_with(EXPERIMENT);
+        run(&opts("whole"), &s, &Quiet).unwrap();
+        let shard = |i| RunOptions {
+            shard: Some((i, 2)),
+            ..opts("cut")
+        };
+        let merge_opts = MergeOptions {
+            dir: "cut".into(),
+            force: false,
+            allow_other_build: false,
+            command: Vec::new(),
+        };
+        run(&shard(1), &s, &Quiet).unwrap();
+        let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 2);
+        assert!(e.message.contains("missing shard 2/2"), "{}", e.message);
+        run(&shard(2), &s, &Quiet).unwrap();
+        let merged = merge(&merge_opts, &s, &Quiet).unwrap();
+        assert_eq!(merged.kept, 80);
+        for f in ["summary.csv", "games.csv", "lengths.csv"] {
+            assert_eq!(
+                file(&s, &format!("whole/{f}")),
+                file(&s, &format!("cut/{f}")),
+                "{f}"
+            );
+        }
+    }
+}

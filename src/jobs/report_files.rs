@@ -1,0 +1,115 @@
+//! `report.html` and `plots/` of a results folder, drawn from the CSV
+//! files in it. [`crate::report`] makes every byte; this reads and writes
+//! them through a [`Store`].
+
+use std::path::Path;
+
+use crate::report::{GENERATOR, Inputs, build, is_chart_file};
+use crate::store::{Store, describe};
+
+use super::Failure;
+
+/// Reads an optional file of the folder; `None` when it is not there.
+pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Failure> {
+    match store.read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Failure::input(format!(
+            "{}: cannot read: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes `dir/name`, or says which file could not be written.
+pub fn put(store: &dyn Store, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+    store.write_atomic(dir, name, bytes).map_err(|e| Failure {
+        code: 1,
+        message: format!(
+            "cannot write {}: {}",
+            dir.join(name).display(),
+            describe(&e)
+        ),
+    })
+}
+
+/// Writes `DIR/report.html` and `DIR/plots/*.svg` from the folder's CSV
+/// files, titled `name` when given (a run draws its report before it
+/// writes the manifest the name is otherwise read from). Returns the files
+/// written, relative to `dir`.
+pub fn write_report(
+    store: &dyn Store,
+    dir: &Path,
+    name: Option<&str>,
+) -> Result<Vec<String>, Failure> {
+    let summary_path = dir.join("summary.csv");
+    let Some(summary) = read_optional(store, &summary_path)? else {
+        return Err(Failure::input(format!(
+            "{}: not found: give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote",
+            summary_path.display()
+        )));
+    };
+    let comparison = read_optional(store, &dir.join("comparison.csv"))?;
+    let lengths = read_optional(store, &dir.join("lengths.csv"))?;
+    // The experiment's name as given, or from the manifest, else the
+    // folder's.
+    let manifest = match name {
+        Some(_) => None,
+        None => read_optional(store, &dir.join("manifest.json"))?,
+    };
+    let title = name
+        .map(str::to_string)
+        .or_else(|| {
+            manifest
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+        })
+        .unwrap_or_else(|| {
+            dir.file_name()
+                .map_or("results".into(), |n| n.to_string_lossy().into_owned())
+        });
+    let report = build(&Inputs {
+        summary: &summary,
+        comparison: comparison.as_deref(),
+        lengths: lengths.as_deref(),
+        title: &title,
+    })
+    .map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;
+    let plots = dir.join("plots");
+    store.create_dir_all(&plots).map_err(|e| Failure {
+        code: 1,
+        message: format!("cannot create {}: {}", plots.display(), describe(&e)),
+    })?;
+    let mut written = Vec::new();
+    for c in &report.charts {
+        debug_assert!(is_chart_file(&c.file));
+        let marked = format!("<!-- {GENERATOR} -->\n{}", c.svg);
+        put(store, &plots, &c.file, marked.as_bytes())?;
+        written.push(format!("plots/{}", c.file));
+    }
+    // A chart of an earlier run of this folder that this report does not
+    // draw (a comparison, a sweep) would describe results no longer there.
+    let stale: Vec<String> = store
+        .list(&plots)
+        .map(|entries| {
+            entries
+                .into_iter()
+                .map(|e| e.name)
+                .filter(|n| is_chart_file(n))
+                .filter(|n| !report.charts.iter().any(|c| &c.file == n))
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in stale {
+        store.remove_file(&plots.join(&name)).map_err(|e| Failure {
+            code: 1,
+            message: format!(
+                "cannot remove the stale {}: {e}",
+                plots.join(&name).display()
+            ),
+        })?;
+    }
+    put(store, dir, "report.html", report.html.as_bytes())?;
+    written.push("report.html".into());
+    Ok(written)
+}

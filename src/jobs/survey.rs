@@ -1,0 +1,371 @@
+//! Whose files an output folder holds: what a command may reuse, what it
+//! must refuse, and what `--force` deletes. Reads through a [`Store`].
+
+use std::path::{Path, PathBuf};
+
+use crate::partial::{BUILD, sniff_shard_header};
+use crate::store::Store;
+
+use super::checkpoint;
+use super::{Failure, Progress, file_name};
+
+pub(crate) const RESULT_FILES: [&str; 6] = [
+    "manifest.json",
+    "summary.csv",
+    "comparison.csv",
+    "games.csv",
+    "lengths.csv",
+    "report.html",
+];
+
+/// Something in an output folder that is not this run's to reuse: another
+/// experiment's or another build's files, files no manifest of this
+/// experiment lists, or the user's own files; and what `--force` deletes.
+pub(crate) struct Foreign {
+    pub(crate) what: String,
+    pub(crate) why: String,
+    /// Files (or, with `folder`, one folder) katro wrote, which `--force`
+    /// deletes. Empty for what `--force` keeps: files katro did not write,
+    /// and result files it will overwrite anyway.
+    pub(crate) remove: Vec<PathBuf>,
+    pub(crate) folder: bool,
+    /// Whether `--allow-other-build` would make it usable.
+    pub(crate) other_build: bool,
+}
+
+impl Foreign {
+    fn new(what: impl Into<String>, why: impl Into<String>) -> Foreign {
+        Foreign {
+            what: what.into(),
+            why: why.into(),
+            remove: Vec::new(),
+            folder: false,
+            other_build: false,
+        }
+    }
+}
+
+/// What a command is about to write into a folder, for [`survey`].
+pub(crate) struct Writer<'a> {
+    pub(crate) hash: &'a str,
+    /// FNV-1a of the experiment's text, for manifests from before the
+    /// fingerprint.
+    pub(crate) text_fnv: Option<&'a str>,
+    /// `Some(N)` for shard runs (which also refuse shards cut for another
+    /// N), `Some(0)` for a whole run; `None` for `merge` and `simulate`,
+    /// which write only results and look at no checkpoint.
+    pub(crate) shards: Option<u64>,
+    /// `--allow-other-build`: another build's checkpoint or shards of this
+    /// experiment are usable.
+    pub(crate) allow_other_build: bool,
+}
+
+/// The folder of SLURM job logs that scripts/slurm/submit.sh makes in
+/// the output folder before the shards run (docs/CLUSTER.md).
+const SLURM_LOGS: &str = "slurm";
+
+/// Result files named in a readable katro manifest: files katro wrote.
+pub(crate) fn listed_files(manifest: &serde_json::Value) -> Vec<String> {
+    // The report's charts, `plots/NAME.svg`: one level down, no other path.
+    let chart = |f: &str| {
+        f.strip_prefix("plots/").is_some_and(|n| {
+            n.ends_with(".svg") && !n.contains('/') && !n.contains('\\') && !n.starts_with('.')
+        })
+    };
+    manifest["files"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .filter(|f| RESULT_FILES.contains(f) || chart(f))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A build mismatch in words, for a checkpoint or a shard.
+fn other_build_words(theirs: &str) -> String {
+    format!(
+        "written by katro build {theirs}, not this build {BUILD}: its games may differ from \
+         this engine's (--allow-other-build uses it anyway)"
+    )
+}
+
+/// Whether `name` is one katro gives shard files.
+fn is_shard_name(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix("shard-")
+        .and_then(|r| r.strip_suffix(".json"))
+    else {
+        return false;
+    };
+    let Some((i, n)) = rest.split_once("-of-") else {
+        return false;
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    digits(i) && digits(n)
+}
+
+/// Everything in `dir` that this command must not silently reuse,
+/// overwrite or mix with its results.
+pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> {
+    let mut found = Vec::new();
+    let manifest_path = dir.join("manifest.json");
+    // The result files this experiment's own manifest vouches for.
+    let mut ours: Vec<String> = Vec::new();
+    if store.is_file(&manifest_path) {
+        let value: Option<serde_json::Value> = store
+            .read(&manifest_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        match &value {
+            // Perhaps not katro's: kept, and overwritten only once the
+            // results it would describe are written.
+            None => found.push(Foreign::new(
+                "manifest.json",
+                "katro cannot read it (--force overwrites it)",
+            )),
+            Some(v) => {
+                let theirs = v["experiment_hash"].as_str();
+                // Manifests from before the fingerprint: compare the text.
+                let legacy = v["experiment"]["fnv1a64"].as_str();
+                let same = match (theirs, legacy) {
+                    (Some(h), _) => h == w.hash,
+                    (None, Some(f)) => Some(f) == w.text_fnv,
+                    (None, None) => false,
+                };
+                let listed = listed_files(v);
+                if same {
+                    ours = listed;
+                } else {
+                    let mut remove = vec![manifest_path.clone()];
+                    remove.extend(listed.iter().map(|f| dir.join(f)));
+                    found.push(Foreign {
+                        remove,
+                        ..Foreign::new(
+                            "manifest.json and its results",
+                            format!(
+                                "results of experiment `{}` (hash {})",
+                                v["name"].as_str().unwrap_or("?"),
+                                theirs.unwrap_or("not recorded")
+                            ),
+                        )
+                    });
+                    ours = listed;
+                }
+            }
+        }
+    }
+    // An interrupted write leaves this experiment's result files with its
+    // checkpoint and no manifest yet.
+    let own_checkpoint = w.shards.is_some()
+        && store
+            .list(&dir.join(checkpoint::FOLDER))
+            .is_ok_and(|entries| {
+                entries.iter().any(|e| {
+                    checkpoint::read_identity(store, &dir.join(checkpoint::FOLDER).join(&e.name))
+                        .is_ok_and(|c| c.experiment_hash == w.hash)
+                })
+            });
+    let Ok(entries) = store.list(dir) else {
+        return found;
+    };
+    let names: Vec<String> = entries.into_iter().map(|e| e.name).collect();
+    for name in &names {
+        let katro_own = name == "manifest.json"
+            || name == checkpoint::FOLDER
+            || name == "shards"
+            // The report's charts, when a manifest of this experiment or
+            // of the one being replaced lists them (the files themselves
+            // are judged by that listing).
+            || (name == "plots" && ours.iter().any(|f| f.starts_with("plots/")))
+            // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
+            // katro's own, and never written to by this command.
+            || (name == SLURM_LOGS && store.is_dir(&dir.join(name)))
+            // Temporaries of an interrupted atomic write or writability probe.
+            || (name.starts_with('.') && (name.contains(".tmp-") || name.starts_with(".katro-write-test-")));
+        if katro_own {
+            continue;
+        }
+        if RESULT_FILES.contains(&name.as_str()) {
+            if !ours.contains(name) && !own_checkpoint {
+                found.push(Foreign::new(
+                    name.clone(),
+                    "no manifest of this experiment lists it: katro may not have written it \
+                     (--force overwrites it)",
+                ));
+            }
+            continue;
+        }
+        found.push(Foreign::new(
+            name.clone(),
+            "not a katro output (--force keeps it)",
+        ));
+    }
+    let Some(shards) = w.shards else {
+        return found;
+    };
+    let cp_root = dir.join(checkpoint::FOLDER);
+    if let Ok(entries) = store.list(&cp_root) {
+        for e in entries.iter().filter(|e| e.is_dir) {
+            let path = cp_root.join(&e.name);
+            let mut other_build = false;
+            let why = match checkpoint::read_identity(store, &path) {
+                Err(e) => Some(e),
+                Ok(c) if c.experiment_hash != w.hash => Some(format!(
+                    "a checkpoint of experiment `{}` (hash {})",
+                    c.name, c.experiment_hash
+                )),
+                Ok(c) if c.katro_build != BUILD && !w.allow_other_build => {
+                    other_build = true;
+                    Some(format!(
+                        "a checkpoint of this experiment {}",
+                        other_build_words(&c.katro_build)
+                    ))
+                }
+                Ok(_) => None,
+            };
+            if let Some(why) = why {
+                found.push(Foreign {
+                    remove: vec![path.clone()],
+                    folder: true,
+                    other_build,
+                    ..Foreign::new(format!("{}/{}", checkpoint::FOLDER, e.name), why)
+                });
+            }
+        }
+    }
+    for path in shard_files(store, &dir.join("shards")) {
+        let header = store
+            .read_start(&path, 4096)
+            .ok()
+            .and_then(|b| sniff_shard_header(&b));
+        let name = file_name(&path);
+        let mut other_build = false;
+        let why = match header {
+            None => Some("not a katro shard file, or damaged".to_string()),
+            Some(h) if h.experiment_hash != w.hash => Some(format!(
+                "shard {}/{} of experiment `{}` (hash {})",
+                h.shard, h.shards, h.name, h.experiment_hash
+            )),
+            Some(h) if h.katro_build != BUILD && !w.allow_other_build => {
+                other_build = true;
+                Some(format!(
+                    "shard {}/{} {}",
+                    h.shard,
+                    h.shards,
+                    other_build_words(&h.katro_build)
+                ))
+            }
+            Some(h) if shards > 0 && h.shards != shards => Some(format!(
+                "shard {}/{} of this experiment, cut for N = {} rather than {shards}",
+                h.shard, h.shards, h.shards
+            )),
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            // A file katro does not name as a shard is the user's: kept.
+            let remove = if is_shard_name(&name) {
+                vec![path.clone()]
+            } else {
+                Vec::new()
+            };
+            found.push(Foreign {
+                remove,
+                other_build,
+                ..Foreign::new(format!("shards/{name}"), why)
+            });
+        }
+    }
+    found
+}
+
+/// Refuses to use a folder holding files that are not this run's, or with
+/// `force` deletes those of them katro wrote and goes on; files katro did
+/// not write are never deleted.
+pub(crate) fn refuse_or_clear(
+    store: &dyn Store,
+    progress: &dyn Progress,
+    dir: &Path,
+    found: Vec<Foreign>,
+    force: bool,
+    name: &str,
+    hash: &str,
+) -> Result<(), Failure> {
+    if found.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = found
+        .iter()
+        .map(|f| format!("  {}: {}", f.what, f.why))
+        .collect();
+    if !force {
+        let allow = if found.iter().all(|f| f.other_build) {
+            " or --allow-other-build to use them as they are,"
+        } else {
+            ""
+        };
+        return Err(Failure::input(format!(
+            "the output folder {} holds files of another experiment, another katro build or \
+             not written by katro:\n{}\n\
+             this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
+             output folder,{allow} or --force to delete the files katro wrote there and \
+             replace its results (files katro did not write are kept)",
+            dir.display(),
+            list.join("\n")
+        )));
+    }
+    let mut deleted = Vec::new();
+    let mut seen: Vec<&Path> = Vec::new();
+    for f in &found {
+        for p in &f.remove {
+            // A manifest lists itself among its files: delete and name it once.
+            if seen.contains(&p.as_path()) {
+                continue;
+            }
+            seen.push(p);
+            let r = if f.folder {
+                store.remove_all(p)
+            } else {
+                store.remove_file(p)
+            };
+            r.map_err(|e| Failure {
+                code: 1,
+                message: format!("--force: cannot delete {}: {e}", p.display()),
+            })?;
+            deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
+        }
+    }
+    // The report's `plots/` folder, katro's own, once its listed charts are
+    // gone: removed only if nothing else is left in it.
+    let plots = dir.join("plots");
+    if seen.iter().any(|p| p.parent() == Some(plots.as_path())) && store.remove_dir(&plots).is_ok()
+    {
+        deleted.push("  plots/".to_string());
+    }
+    progress.note(&format!(
+        "--force: found in {}:\n{}\n--force: deleted {}{}",
+        dir.display(),
+        list.join("\n"),
+        if deleted.is_empty() {
+            "nothing"
+        } else {
+            "these katro files:\n"
+        },
+        deleted.join("\n")
+    ));
+    Ok(())
+}
+
+/// The shard files in a folder, by name: `*.json`, not hidden.
+pub(crate) fn shard_files(store: &dyn Store, dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = store.list(dir) else {
+        return Vec::new();
+    };
+    entries
+        .into_iter()
+        .filter(|e| !e.is_dir && e.name.ends_with(".json") && !e.name.starts_with('.'))
+        .map(|e| dir.join(e.name))
+        .collect()
+}
