@@ -118,7 +118,9 @@ impl Store for WithText<'_> {
     }
     fn read_start(&self, path: &Path, n: u64) -> io::Result<Vec<u8>> {
         if path == self.path {
-            let n = usize::try_from(n).unwrap_or(usize::MAX).min(self.text.len());
+            let n = usize::try_from(n)
+                .unwrap_or(usize::MAX)
+                .min(self.text.len());
             return Ok(self.text[..n].to_vec());
         }
         FsStore.read_start(path, n)
