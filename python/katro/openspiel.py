@@ -21,6 +21,8 @@ mapping to OpenSpiel is documented in python/README.md ("OpenSpiel"):
   the player to move, the hole a paused turn sows on from, fixed directions.
 """
 
+import base64
+
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
@@ -50,11 +52,38 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+# OpenSpiel writes a game as `katro(variant=...)` and splits that text at
+# commas and parentheses, which TOML text is full of: the game keeps TOML
+# text in this form instead, so that the game's string loads it again.
+_ENCODED = "toml-base64:"
+
+
+def _is_toml(spec):
+    return "\n" in spec or "=" in spec
+
+
+def encode_parameter(spec):
+    """The `variant` parameter as the game keeps it: a preset name as it
+    is, TOML text as `toml-base64:` and its URL-safe base64 (no padding)."""
+    if spec.startswith(_ENCODED) or not _is_toml(spec):
+        return spec
+    return _ENCODED + base64.urlsafe_b64encode(spec.encode("utf-8")).decode("ascii").rstrip("=")
+
+
 def variant_from_parameter(spec):
     """The katro.Variant a `variant` parameter names: TOML text (anything
-    with a newline or an `=`) or a preset name."""
-    if "\n" in spec or "=" in spec:
-        return katro.Variant.from_toml(spec, file="the OpenSpiel parameter `variant`")
+    with a newline or an `=`), its `toml-base64:` form, or a preset name."""
+    where = "the OpenSpiel parameter `variant`"
+    if spec.startswith(_ENCODED):
+        data = spec[len(_ENCODED) :]
+        try:
+            raw = base64.b64decode(data + "=" * (-len(data) % 4), altchars=b"-_", validate=True)
+            text = raw.decode("utf-8")
+        except ValueError as e:
+            raise katro.VariantError(f"{where}: not base64 of UTF-8 text after `{_ENCODED}`: {e}")
+        return katro.Variant.from_toml(text, file=where)
+    if _is_toml(spec):
+        return katro.Variant.from_toml(spec, file=where)
     return katro.Variant.preset(spec)
 
 
@@ -63,7 +92,7 @@ class KatroGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        params.setdefault("variant", DEFAULT_VARIANT)
+        params["variant"] = encode_parameter(params.get("variant", DEFAULT_VARIANT))
         self.variant = variant_from_parameter(params["variant"])
         info = pyspiel.GameInfo(
             num_distinct_actions=self.variant.num_actions,

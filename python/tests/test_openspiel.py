@@ -50,13 +50,26 @@ def test_a_game_stops_at_the_ply_limit_with_zero_returns():
 
 
 def test_toml_text_parameter_and_its_errors():
-    text = katro.Variant("katro-4x4").toml
+    text = katro.Variant("katro-4x4").toml.replace('name = "katro-4x4"', 'name = "mine"')
     game = pyspiel.load_game("katro", {"variant": text})
     assert game.num_distinct_actions() == 16 * 19
+    assert game.variant.name == "mine"
+    # The game's string, full of the text's commas and parentheses as
+    # TOML, loads the same game again.
+    again = pyspiel.load_game(str(game))
+    assert again.variant.name == "mine"
+    assert again.variant.rules_string == katro.Variant("katro-4x4").rules_string
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[1])
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(s2) == str(state) and g2.variant.name == "mine"
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     with pytest.raises(Exception, match="board.rows"):
         pyspiel.load_game("katro", {"variant": text.replace("rows = 4", "rows = 3")})
     with pytest.raises(Exception, match="unknown preset"):
         pyspiel.load_game("katro(variant=katro-9x9)")
+    with pytest.raises(Exception, match="not base64"):
+        pyspiel.load_game("katro(variant=toml-base64:@@@)")
 
 
 def test_observation_tensor_is_seeds_player_pending_and_directions():
