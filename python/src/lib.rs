@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use katro::agents::AgentSpec;
 use katro::engine::{Dir, Move, MoveReport, Player, Position};
+use katro::experiment::looks_like_path;
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rng::rng_from_seed;
 use katro::rules::{InputError, LoneSeed, PRESETS, StepSowing, parse_variant, preset};
@@ -169,11 +170,11 @@ impl Variant {
     /// VARIANT arguments are read.
     #[new]
     fn new(py: Python<'_>, spec: &str) -> PyResult<Variant> {
-        let looks_like_path = spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\');
-        if !looks_like_path && let Some(v) = Variant::preset_named(spec) {
+        let path_like = looks_like_path(spec);
+        if !path_like && let Some(v) = Variant::preset_named(spec) {
             return Ok(v);
         }
-        if !looks_like_path && !std::path::Path::new(spec).exists() {
+        if !path_like && !std::path::Path::new(spec).exists() {
             return Err(VariantError::new_err(format!(
                 "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
                 preset_list()
