@@ -36,7 +36,22 @@ create_exception!(
 
 /// The Python exception for an [`InputError`], carrying every problem.
 fn variant_error(py: Python<'_>, e: &InputError) -> PyErr {
-    let err = VariantError::new_err(e.to_string());
+    variant_error_with(py, e.to_string(), e)
+}
+
+/// A variant refused before any file was read (an unknown preset): one
+/// problem, no file.
+fn unknown_variant(py: Python<'_>, message: String) -> PyErr {
+    let e = InputError::single("", message.clone());
+    let err = variant_error_with(py, message, &e);
+    match err.value(py).setattr("file", py.None()) {
+        Ok(()) => err,
+        Err(other) => other,
+    }
+}
+
+fn variant_error_with(py: Python<'_>, message: String, e: &InputError) -> PyErr {
+    let err = VariantError::new_err(message);
     let problems = PyList::empty(py);
     let attach = || -> PyResult<()> {
         for p in &e.problems {
@@ -175,22 +190,25 @@ impl Variant {
             return Ok(v);
         }
         if !path_like && !std::path::Path::new(spec).exists() {
-            return Err(VariantError::new_err(format!(
-                "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
-                preset_list()
-            )));
+            return Err(unknown_variant(
+                py,
+                format!(
+                    "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
+                    preset_list()
+                ),
+            ));
         }
         Variant::from_file(py, spec)
     }
 
     /// A shipped preset.
     #[staticmethod]
-    fn preset(name: &str) -> PyResult<Variant> {
+    fn preset(py: Python<'_>, name: &str) -> PyResult<Variant> {
         Variant::preset_named(name).ok_or_else(|| {
-            VariantError::new_err(format!(
-                "unknown preset `{name}`: the presets are {}",
-                preset_list()
-            ))
+            unknown_variant(
+                py,
+                format!("unknown preset `{name}`: the presets are {}", preset_list()),
+            )
         })
     }
 

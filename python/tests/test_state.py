@@ -39,8 +39,12 @@ def test_variant_error_carries_every_problem_with_the_cli_message():
 
 
 def test_unknown_variant_names_the_presets():
-    with pytest.raises(katro.VariantError, match="katro-4x4"):
+    with pytest.raises(katro.VariantError, match="katro-4x4") as info:
         katro.Variant("katro-9x9")
+    assert info.value.file is None
+    assert [p["message"] for p in info.value.problems] == [str(info.value)]
+    with pytest.raises(katro.VariantError, match="unknown preset"):
+        katro.Variant.preset("katro-6x6.toml")
     with pytest.raises(OSError, match="cannot read the variant file"):
         katro.Variant("no/such/file.toml")
 
