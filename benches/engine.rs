@@ -1,13 +1,17 @@
 //! The engine's inner loops under criterion: move generation, applying a
-//! move, a whole random game. `katro bench` measures whole runs the way
-//! `katro run` plays them; these isolate the parts.
+//! move, a whole random game; whole random and greedy games through
+//! `play_game` (the lane kernel) and on the engine. `katro bench`
+//! measures whole runs the way `katro run` plays them; these isolate the
+//! parts.
 
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use katro::agents::AgentSpec;
 use katro::engine::{MoveList, Silent};
 use katro::rng::{below, rng_from_seed};
 use katro::rules::preset;
+use katro::runner::{play_game, play_game_on_engine};
 use katro::{Position, Rules};
 
 /// Positions met in random play: every position of a few games.
@@ -91,6 +95,27 @@ fn bench(c: &mut Criterion) {
                 rules.status(&pos)
             })
         });
+    }
+    // Whole games as the runner plays them: on the lane kernel through
+    // `play_game`, and on the engine, the same games (presets as shipped).
+    for name in ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"] {
+        let rules = preset(name).expect("a shipped preset");
+        for agent in [AgentSpec::Random, AgentSpec::Greedy] {
+            let mut seed = 0;
+            c.bench_function(&format!("{name}/{agent} game, play_game"), |b| {
+                b.iter(|| {
+                    seed += 1;
+                    play_game(&rules, &agent, &agent, 0, seed, None).laps
+                })
+            });
+            let mut seed = 0;
+            c.bench_function(&format!("{name}/{agent} game, engine"), |b| {
+                b.iter(|| {
+                    seed += 1;
+                    play_game_on_engine(&rules, &agent, &agent, 0, seed, None).laps
+                })
+            });
+        }
     }
 }
 

@@ -16,13 +16,20 @@
 //!   drawn uniformly among the root moves of equal best value; see
 //!   [`alphabeta`].
 //! - `mcts`: UCT with uniformly random rollouts, `iterations` simulations
-//!   from the current position, the most visited move played; see [`mcts`].
+//!   from the current position (or as many as fit in `time_ms`
+//!   milliseconds, outside experiments), the most visited move played; see
+//!   [`mcts`].
+//!
+//! - `perfect`: the best move by an exact solution of the variant (fastest
+//!   win, else a draw, else slowest loss), drawn uniformly among equals;
+//!   only for boards small enough to solve; see [`perfect`].
 //!
 //! The two search agents play a position's only legal move without
 //! searching and without drawing a random number.
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod perfect;
 #[cfg(test)]
 mod testing;
 
@@ -52,11 +59,22 @@ pub enum AgentSpec {
     Alphabeta { depth: u32 },
     /// UCT Monte Carlo tree search with random rollouts: `iterations`
     /// simulations (1 to [`MAX_ITERATIONS`]), exploration constant
-    /// `exploration` (0 or more, default √2).
+    /// `exploration` (0 or more, default √2); with `time_ms` (1 to
+    /// [`MAX_TIME_MS`]), the search also stops once that many milliseconds
+    /// have passed, and `iterations`, when not given, is the cap
+    /// [`MAX_ITERATIONS`]. A time budget is not reproducible:
+    /// [`AgentSpec::reproducible`].
     Mcts {
         iterations: u32,
         #[serde(default = "default_exploration")]
         exploration: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_ms: Option<u32>,
+    },
+    /// Plays from the variant's solved table (solved on its first move).
+    Perfect {
+        #[serde(skip)]
+        solved: perfect::Solved,
     },
 }
 
@@ -76,10 +94,12 @@ enum RawAgentSpec {
         depth: u32,
     },
     Mcts {
-        iterations: u32,
+        iterations: Option<u32>,
         #[serde(default = "default_exploration")]
         exploration: f64,
+        time_ms: Option<u32>,
     },
+    Perfect {},
 }
 
 impl TryFrom<RawAgentSpec> for AgentSpec {
@@ -93,9 +113,20 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
             RawAgentSpec::Mcts {
                 iterations,
                 exploration,
+                time_ms,
             } => AgentSpec::Mcts {
-                iterations,
+                iterations: match (iterations, time_ms) {
+                    (Some(n), _) => n,
+                    (None, Some(_)) => MAX_ITERATIONS,
+                    (None, None) => {
+                        return Err("give `iterations`, `time_ms` or both".into());
+                    }
+                },
                 exploration,
+                time_ms,
+            },
+            RawAgentSpec::Perfect {} => AgentSpec::Perfect {
+                solved: perfect::Solved::default(),
             },
         };
         spec.validate()?;
@@ -115,9 +146,11 @@ pub fn agent_words(serde_message: &str) -> String {
         .replacen("unknown variant", "unknown agent", 1)
 }
 
-pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts";
+pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
 pub const MAX_DEPTH: u32 = 12;
 pub const MAX_ITERATIONS: u32 = 1_000_000;
+/// A day: any longer is surely a typo.
+pub const MAX_TIME_MS: u32 = 86_400_000;
 
 impl AgentSpec {
     /// Reads `name` or `name:key=value,key=value`.
@@ -157,7 +190,7 @@ impl AgentSpec {
     /// Checks every setting is in range.
     pub fn validate(&self) -> Result<(), String> {
         match *self {
-            AgentSpec::Random | AgentSpec::Greedy => Ok(()),
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect { .. } => Ok(()),
             AgentSpec::EpsilonGreedy { epsilon } => {
                 if (0.0..=1.0).contains(&epsilon) {
                     Ok(())
@@ -177,8 +210,15 @@ impl AgentSpec {
             AgentSpec::Mcts {
                 iterations,
                 exploration,
+                time_ms,
             } => {
-                if !(1..=MAX_ITERATIONS).contains(&iterations) {
+                if let Some(t) = time_ms
+                    && !(1..=MAX_TIME_MS).contains(&t)
+                {
+                    Err(format!(
+                        "time_ms is {t}; it must be from 1 to {MAX_TIME_MS}"
+                    ))
+                } else if !(1..=MAX_ITERATIONS).contains(&iterations) {
                     Err(format!(
                         "iterations is {iterations}; it must be from 1 to {MAX_ITERATIONS}"
                     ))
@@ -190,6 +230,33 @@ impl AgentSpec {
                     Ok(())
                 }
             }
+        }
+    }
+
+    /// Whether the agent can play `rules` at all: only `perfect` cannot,
+    /// on a board too big to solve.
+    pub fn check_variant(&self, rules: &Rules) -> Result<(), String> {
+        match self {
+            AgentSpec::Perfect { .. } => perfect::check_variant(rules),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses an agent whose moves depend on the machine (an `mcts`
+    /// time budget: how many simulations fit in the time depends on the
+    /// processor and its load), so that experiments, whose files must
+    /// rerun to the same bytes anywhere, cannot use one by mistake.
+    pub fn reproducible(&self) -> Result<(), String> {
+        match *self {
+            AgentSpec::Mcts {
+                time_ms: Some(_), ..
+            } => Err(format!(
+                "agent `{self}`: a time budget (`time_ms`) makes the games depend on the \
+                 machine's speed and load, so the results would not reproduce; give \
+                 `iterations` alone (`katro bench VARIANT --mcts N` measures iterations per \
+                 second); `time_ms` is for `katro play`"
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -216,7 +283,15 @@ impl AgentSpec {
             AgentSpec::Mcts {
                 iterations,
                 exploration,
-            } => mcts::choose(rules, pos, legal, iterations, exploration, rng),
+                time_ms,
+            } => {
+                let budget = mcts::Budget {
+                    iterations,
+                    time: time_ms.map(|t| std::time::Duration::from_millis(t.into())),
+                };
+                mcts::choose(rules, pos, legal, budget, exploration, rng)
+            }
+            AgentSpec::Perfect { ref solved } => perfect::choose(solved, rules, pos, legal, rng),
         }
     }
 }
@@ -232,7 +307,15 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Mcts {
                 iterations,
                 exploration,
-            } => write!(f, "mcts:iterations={iterations},exploration={exploration}"),
+                time_ms,
+            } => {
+                write!(f, "mcts:iterations={iterations},exploration={exploration}")?;
+                match time_ms {
+                    Some(t) => write!(f, ",time_ms={t}"),
+                    None => Ok(()),
+                }
+            }
+            AgentSpec::Perfect { .. } => write!(f, "perfect"),
         }
     }
 }
@@ -541,6 +624,7 @@ mod tests {
             "alphabeta:depth=3",
             "mcts:iterations=100,exploration=0.7",
             "mcts:iterations=1,exploration=0",
+            "mcts:iterations=1000000,exploration=2,time_ms=500",
         ] {
             let agent = spec(text);
             assert_eq!(agent.to_string(), text);
@@ -552,10 +636,20 @@ mod tests {
             mcts,
             AgentSpec::Mcts {
                 iterations: 5,
-                exploration: std::f64::consts::SQRT_2
+                exploration: std::f64::consts::SQRT_2,
+                time_ms: None,
             }
         );
         assert_eq!(spec(&mcts.to_string()), mcts);
+        // A time budget alone caps the simulations at the most allowed.
+        assert_eq!(
+            spec("mcts:time_ms=500"),
+            AgentSpec::Mcts {
+                iterations: MAX_ITERATIONS,
+                exploration: std::f64::consts::SQRT_2,
+                time_ms: Some(500),
+            }
+        );
         // Spaces around names and values are allowed.
         assert_eq!(
             spec(" alphabeta : depth = 2 "),
@@ -575,6 +669,12 @@ mod tests {
             AgentSpec::Mcts {
                 iterations: 9,
                 exploration: 1.0,
+                time_ms: None,
+            },
+            AgentSpec::Mcts {
+                iterations: 9,
+                exploration: 1.0,
+                time_ms: Some(250),
             },
         ] {
             let seat = Seat { p1: agent };
@@ -618,6 +718,12 @@ mod tests {
             ),
             ("mcts:iterations=5,exploration=-1", "exploration is -1"),
             ("mcts:iterations=5,exploration=inf", "exploration is inf"),
+            (
+                "mcts:time_ms=0",
+                "time_ms is 0; it must be from 1 to 86400000",
+            ),
+            ("mcts", "give `iterations`, `time_ms` or both"),
+            ("mcts:exploration=1", "give `iterations`, `time_ms` or both"),
             ("alphabeta:depth=-2", "expected u32"),
             ("alphabeta:depth=two", "expected u32"),
             ("alphabeta", "missing field `depth`"),
@@ -626,6 +732,26 @@ mod tests {
             let err = parse_error(text);
             assert!(err.contains(wanted), "{text}: {err}");
             assert!(err.starts_with(&format!("agent `{text}`")), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn only_a_time_budget_is_not_reproducible() {
+        for text in [
+            "random",
+            "greedy",
+            "epsilon-greedy:epsilon=0.1",
+            "alphabeta:depth=2",
+            "mcts:iterations=100",
+        ] {
+            assert_eq!(spec(text).reproducible(), Ok(()), "{text}");
+        }
+        for text in ["mcts:time_ms=100", "mcts:iterations=50,time_ms=100"] {
+            let err = spec(text).reproducible().unwrap_err();
+            assert!(
+                err.contains("time_ms") && err.contains("would not reproduce"),
+                "{text}: {err}"
+            );
         }
     }
 

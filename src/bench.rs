@@ -1,10 +1,15 @@
 //! `katro bench`: playout speed, measured the way `katro run` plays
 //! (runner, aggregates, no per-game rows), after a warm-up, over several
-//! identical rounds, reported as median and spread.
+//! identical rounds, reported as median and spread; with `--mcts N`, the
+//! speed of the `mcts` agent's search instead (simulations per second).
 
 use std::time::Instant;
 
 use katro::agents::AgentSpec;
+use katro::agents::mcts::{self, Budget};
+use katro::engine::Position;
+use katro::rng::{below, game_seed, rng_from_seed};
+use katro::rules::Rules;
 use katro::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
 use katro::stats::Aggregate;
 
@@ -32,11 +37,22 @@ pub struct BenchArgs {
     /// Master seed of the games played.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Measure the `mcts` agent instead: searches of N simulations each
+    /// (default exploration), on one thread, from positions of random
+    /// games; prints simulations (iterations) and rollout plies per second.
+    #[arg(long, value_name = "N")]
+    pub mcts: Option<u32>,
+    /// With --mcts: how many positions are searched a round.
+    #[arg(long, default_value_t = 40, requires = "mcts")]
+    pub positions: u32,
 }
 
 /// What one round measured.
 struct Round {
     seconds: f64,
+    /// CPU seconds the process used (all threads): on a shared machine
+    /// the wall clock counts other people's work too.
+    cpu: Option<f64>,
     agg: Aggregate,
 }
 
@@ -50,8 +66,13 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
             )));
         }
     };
-    let p1 = AgentSpec::parse(p1).map_err(|e| Failure::input(format!("--agents: {e}")))?;
-    let p2 = AgentSpec::parse(p2).map_err(|e| Failure::input(format!("--agents: {e}")))?;
+    // Every round must play the same games, which a time budget forbids.
+    let seat = |text: &str| {
+        AgentSpec::parse(text)
+            .and_then(|a| a.reproducible().map(|()| a))
+            .map_err(|e| Failure::input(format!("--agents: {e}")))
+    };
+    let (p1, p2) = (seat(p1)?, seat(p2)?);
     if !(a.seconds.is_finite() && a.seconds > 0.0) {
         return Err(Failure::input(format!(
             "--seconds {}: give a positive number of seconds per variant",
@@ -88,7 +109,15 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                 .with_limits(None, Some(l))
                 .map_err(|e| Failure::input(format!("--lap-limit {l}: {e}")))?;
         }
+        for agent in [&p1, &p2] {
+            agent
+                .check_variant(&rules)
+                .map_err(|e| Failure::input(format!("--agents: {e}")))?;
+        }
         variants.push(rules);
+    }
+    if let Some(n) = a.mcts {
+        return bench_mcts(&a, n, &variants);
     }
 
     emit(&format!(
@@ -108,12 +137,14 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         };
         let play = |games: u64| -> Result<Round, Failure> {
             let t0 = Instant::now();
+            let c0 = cpu_seconds();
             let cells = [cell(games)];
             let work = Work {
                 cells: &cells,
                 master: a.seed,
                 rows: Rows::None,
                 part: Part::Whole,
+                first_games: &[],
             };
             let r =
                 runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(|e| Failure {
@@ -122,6 +153,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                 })?;
             Ok(Round {
                 seconds: t0.elapsed().as_secs_f64(),
+                cpu: c0.zip(cpu_seconds()).map(|(a, b)| b - a),
                 agg: r.aggregates().into_iter().next().unwrap_or_default(),
             })
         };
@@ -148,6 +180,11 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         "peak resident memory of this process: {}\n",
         peak_memory()
     ))
+}
+
+/// One figure of a report: its label, median and [min, max].
+fn figure_line(label: &str, (m, lo, hi): (f64, f64, f64)) -> String {
+    format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n")
 }
 
 fn median_spread(mut v: Vec<f64>) -> (f64, f64, f64) {
@@ -189,10 +226,27 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
         laps / games,
         sown / games
     );
-    for (label, (m, lo, hi)) in rows {
+    for (label, figure) in rows {
+        out.push_str(&figure_line(label, figure));
+    }
+    if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
+        let (m, lo, hi) = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
+        let label = "games per CPU second";
         out.push_str(&format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n"));
     }
     out
+}
+
+/// User and system CPU seconds of the whole process, finished threads
+/// included (`/proc/self/stat`, in Linux's fixed 100 ticks a second), where
+/// Linux reports it.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// The process's peak resident set (VmHWM), where Linux reports it.
@@ -205,4 +259,128 @@ fn peak_memory() -> String {
                 .map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
         })
         .unwrap_or_else(|| "not available on this system".into())
+}
+
+/// Positions to search: for each, a random game played from the start to
+/// a ply drawn from 0 to 59, the last position on the way with a choice
+/// of moves (a position with one move is never searched in play).
+fn search_positions(rules: &Rules, count: u32, seed: u64) -> Vec<Position> {
+    (0..count)
+        .map(|i| {
+            let mut rng = rng_from_seed(game_seed(seed, rules.name(), "bench-mcts", i.into()));
+            let target = below(&mut rng, 60) as u32;
+            let mut pos = rules.start();
+            let mut chosen = pos;
+            while pos.plies() <= target {
+                let legal = rules.legal_moves(&pos);
+                if legal.len() >= 2 {
+                    chosen = pos;
+                }
+                match rules.random_move(&pos, &mut rng) {
+                    Some(mv) => {
+                        rules.play_unchecked(&mut pos, mv, &mut katro::engine::Silent);
+                    }
+                    None => break,
+                }
+            }
+            chosen
+        })
+        .collect()
+}
+
+/// What one round of searches measured.
+struct SearchRound {
+    seconds: f64,
+    searches: u64,
+    iterations: u64,
+    rollout_plies: u64,
+}
+
+fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> {
+    let agent = format!("mcts:iterations={n}");
+    let spec = AgentSpec::parse(&agent).map_err(|e| Failure::input(format!("--mcts: {e}")))?;
+    let AgentSpec::Mcts { exploration, .. } = spec else {
+        unreachable!("parsed from an mcts agent")
+    };
+    if a.threads.is_some() {
+        return Err(Failure::input(
+            "--threads: --mcts times one search at a time on one thread; leave --threads out",
+        ));
+    }
+    if a.positions == 0 {
+        return Err(Failure::input("--positions 0: give at least one position"));
+    }
+    emit(&format!(
+        "katro bench --mcts: {agent} (exploration {exploration}), one thread, {} position(s) \
+         a variant from random games (seed {}), {} round(s) of about {:.1} s after a warm-up; \
+         median [min, max] over rounds; every round makes the same searches\n",
+        a.positions,
+        a.seed,
+        a.rounds,
+        a.seconds / a.rounds as f64
+    ))?;
+    let budget = Budget {
+        iterations: n,
+        time: None,
+    };
+    for rules in variants {
+        let positions = search_positions(rules, a.positions, a.seed);
+        // `repeat` passes over the positions make a round; each search's
+        // generator depends on the position only, so passes are identical.
+        let play = |repeat: u32| -> SearchRound {
+            let t0 = Instant::now();
+            let mut r = SearchRound {
+                seconds: 0.0,
+                searches: 0,
+                iterations: 0,
+                rollout_plies: 0,
+            };
+            for _ in 0..repeat {
+                for (i, pos) in positions.iter().enumerate() {
+                    let legal = rules.legal_moves(pos);
+                    let mut rng = rng_from_seed(i as u64);
+                    let found = mcts::search(rules, pos, &legal, budget, exploration, &mut rng);
+                    r.searches += 1;
+                    r.iterations += u64::from(found.iterations);
+                    r.rollout_plies += found.rollout_plies;
+                }
+            }
+            r.seconds = t0.elapsed().as_secs_f64();
+            r
+        };
+        let warm = play(1);
+        let per_round = a.seconds / a.rounds as f64;
+        let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
+        let rounds: Vec<SearchRound> = (0..a.rounds).map(|_| play(repeat)).collect();
+        emit(&mcts_report(rules.name(), &rounds))?;
+    }
+    emit(&format!(
+        "peak resident memory of this process: {}\n",
+        peak_memory()
+    ))
+}
+
+fn mcts_report(name: &str, rounds: &[SearchRound]) -> String {
+    let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
+    let r0 = &rounds[0];
+    let rows = [
+        ("iterations/s", per(&|r| r.iterations as f64 / r.seconds)),
+        (
+            "rollout plies/s",
+            per(&|r| r.rollout_plies as f64 / r.seconds),
+        ),
+        (
+            "µs per search",
+            per(&|r| r.seconds * 1e6 / r.searches as f64),
+        ),
+    ];
+    let mut out = format!(
+        "{name}: {} searches a round; {:.1} rollout plies a simulation\n",
+        r0.searches,
+        r0.rollout_plies as f64 / r0.iterations as f64
+    );
+    for (label, figure) in rows {
+        out.push_str(&figure_line(label, figure));
+    }
+    out
 }

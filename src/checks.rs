@@ -366,6 +366,7 @@ pub fn check_experiment(exp: &Experiment) -> Result<(), String> {
         if AgentSpec::parse(&a.to_string()).as_ref() != Ok(a) {
             return Err(format!("agent {a:?} does not read back from {a}"));
         }
+        a.reproducible()?;
     }
     let cells = exp.cells();
     if cells.len() != exp.variants.len() * exp.matchups.len() {

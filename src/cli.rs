@@ -145,6 +145,31 @@ enum Command {
     /// Measure playout speed as `katro run` plays: games, plies, laps and
     /// seeds per second, after a warm-up, median and spread over rounds.
     Bench(crate::bench::BenchArgs),
+    /// Solve a small board exactly: the value of the start and of every
+    /// first move, the longest forced win, positions, time and memory
+    /// (docs/SOLVED.md). The ply limit is ignored.
+    Solve {
+        /// A preset name or a path to a TOML file.
+        variant: String,
+        /// Write the solved table to FILE (only over a table katro wrote).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Refuse, before any work, a board whose positions could need
+        /// more memory than this, in GiB.
+        #[arg(long, value_name = "GiB", default_value_t = crate::solve_cmd::DEFAULT_MAX_GIB)]
+        max_memory: f64,
+    },
+    /// Solve every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4
+    /// seeds a hole under each preset's rules, as far as --max-memory
+    /// allows: writes DIR/solved.csv and DIR/manifest.json.
+    SolveFamily {
+        /// The output folder.
+        #[arg(long, value_name = "DIR", default_value = "results/solved")]
+        out: String,
+        /// Refuse boards that could need more than this, in GiB.
+        #[arg(long, value_name = "GiB", default_value_t = 1.0)]
+        max_memory: f64,
+    },
     /// Play one variant and matchup and print the summary as a table;
     /// writes summary.csv and manifest.json only with --out.
     Simulate {
@@ -287,6 +312,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Report { dir, force } => crate::pictures::report(&dir, force),
         Command::Validate { files } => crate::commands::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
+        Command::Solve {
+            variant,
+            out,
+            max_memory,
+        } => crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory),
+        Command::SolveFamily { out, max_memory } => {
+            crate::solve_cmd::family_command(&out, max_memory)
+        }
         Command::Simulate {
             variant,
             games,

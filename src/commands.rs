@@ -140,6 +140,17 @@ fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, String> 
     }
 }
 
+/// Notes on stderr, for a job that plays no game.
+struct Notes;
+
+impl Progress for Notes {}
+
+impl jobs::Progress for Notes {
+    fn note(&self, text: &str) {
+        eprintln!("{text}");
+    }
+}
+
 impl jobs::Progress for Bar {
     fn note(&self, text: &str) {
         self.0.suspend(|| eprintln!("{text}"));
@@ -170,6 +181,11 @@ fn with_progress(
                 let clock = Instant::now();
                 let mut s = lock(&lines.state);
                 loop {
+                    // The job may be over before this thread first gets
+                    // the lock: waiting then would wait for nothing.
+                    if s.finished {
+                        return;
+                    }
                     // A zero interval would print without pause.
                     let pause = every.max(Duration::from_millis(10));
                     s = wake
@@ -229,7 +245,9 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
         allow_other_build,
         command: std::env::args().collect(),
     };
-    with_progress(Duration::MAX, |p| jobs::merge(&opts, &FsStore, p))
+    // A merge plays no game: only its notes are shown.
+    let outcome = jobs::merge(&opts, &FsStore, &Notes)?;
+    emit(&outcome.text)
 }
 
 const EXPERIMENT_KEYS: [&str; 5] = ["variants", "matchups", "seed", "games", "precision"];
@@ -328,10 +346,21 @@ pub struct SimulateArgs<'a> {
 
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
 pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
+    let rules = load_variant(a.variant)?;
+    // Refused before any game: an agent whose games would not reproduce
+    // (an `mcts` time budget), and a `perfect` agent on a board too big to
+    // solve.
+    let seat = |flag: &str, text: &str| {
+        AgentSpec::parse(text)
+            .and_then(|a| a.reproducible().map(|()| a))
+            .and_then(|a| a.check_variant(&rules).map(|()| a))
+            .map_err(|e| Failure::input(format!("{flag}: {e}")))
+    };
+    let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
     let opts = jobs::SimulateOptions {
-        rules: load_variant(a.variant)?,
-        p1: AgentSpec::parse(a.p1).map_err(|e| Failure::input(format!("--p1: {e}")))?,
-        p2: AgentSpec::parse(a.p2).map_err(|e| Failure::input(format!("--p2: {e}")))?,
+        rules,
+        p1,
+        p2,
         games: a.games,
         seed: a.seed,
         out: a.out.map(str::to_string),

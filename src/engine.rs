@@ -30,6 +30,8 @@ pub use crate::rules::{Dir, MAX_HOLES, MAX_SIDE, Player};
 
 mod decisions;
 mod endless;
+/// The lane kernel: whole games of the rule sets it supports, faster.
+pub(crate) mod kernel;
 mod moves;
 mod sowing;
 

@@ -715,6 +715,20 @@ pub fn parse_experiment(
                 opening(&mut p, v, &key).inspect(|&n| reaches_limit(&mut p, n, v.span(), &key))
             }
         };
+        for (seat, spec, raw) in [("p1", &p1, &m.p1), ("p2", &p2, &m.p2)] {
+            for v in spec
+                .iter()
+                .flat_map(|a| variants.iter().map(move |v| (a, v)))
+            {
+                if let Err(e) = v.0.check_variant(&v.1.rules) {
+                    p.add(
+                        raw.as_ref().map(|r| r.span()),
+                        &format!("matchups[{i}].{seat}"),
+                        e,
+                    );
+                }
+            }
+        }
         if let (Some(p1), Some(p2), Some(cap), Some(opening_plies)) = (p1, p2, cap, opening_plies) {
             let new = Matchup {
                 p1,
@@ -911,7 +925,8 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
             .map_err(|e| format!("{} (agents: {AGENT_NAMES})", agent_words(e.message())))
             .and_then(|a| a.validate().map(|()| a)),
         other => Err(format!("got {}; {AGENT_FORMS}", other.type_str())),
-    };
+    }
+    .and_then(|a| a.reproducible().map(|()| a));
     match parsed {
         Ok(a) => Some(a),
         Err(e) => {
@@ -1153,6 +1168,19 @@ p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
             msg.contains("`matchups[0].opening_plies`: -3 is out of range"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn a_time_budget_is_refused_in_either_form() {
+        for agent in [
+            "\"mcts:time_ms=100\"",
+            "{ agent = \"mcts\", iterations = 50, time_ms = 100 }",
+        ] {
+            let msg = problem(&BASE.replace("p1 = \"random\"", &format!("p1 = {agent}")));
+            assert!(msg.starts_with("exp.toml:9:"), "{msg}");
+            assert!(msg.contains("`matchups[0].p1`"), "{msg}");
+            assert!(msg.contains("would not reproduce"), "{msg}");
+        }
     }
 
     #[test]

@@ -463,22 +463,19 @@ pub fn comparison_csv(
 /// program, when, and how fast. The only output holding timings.
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {
-    pub katro_version: String,
-    /// The build that wrote this manifest: `src-` and a hash of the sources
-    /// the engine and runner were built from (`katro --version` prints it).
-    pub katro_build: String,
-    /// Other builds that played some of these games (a checkpoint resumed
-    /// or shards merged with `--allow-other-build`); empty otherwise.
-    pub other_builds: Vec<String>,
+    /// `katro_version`, `katro_build` (the build that wrote this
+    /// manifest: `src-` and a hash of the sources the engine and runner
+    /// were built from; `katro --version` prints it), `other_builds` (other
+    /// builds that played some of these games, with `--allow-other-build`),
+    /// `experiment_hash` (what decides the games and the outputs: a folder
+    /// holding another one's results is not reused without `--force`) and
+    /// `name`: the header checkpoints, shards and run-state.json carry too.
+    #[serde(flatten)]
+    pub run: crate::partial::RunHeader,
     /// The command line that made the run.
     pub command: Vec<String>,
-    pub name: String,
     /// The experiment file; absent for `katro simulate`.
     pub experiment: Option<ExperimentSource>,
-    /// What decides the games and the outputs, as a fingerprint (see
-    /// `katro::partial::fingerprint`): a folder holding another one's
-    /// results is not reused without `--force`.
-    pub experiment_hash: String,
     pub master_seed: u64,
     pub variants: Vec<ManifestVariant>,
     pub cells: Vec<ManifestCell>,
@@ -491,6 +488,9 @@ pub struct Manifest {
     /// Games of the results that an earlier, interrupted run of the same
     /// command had played (read from its checkpoint).
     pub resumed_games: u64,
+    /// Games of the results that were already in the folder, kept when
+    /// the experiment grew (more games, tighter precision, new cells).
+    pub kept_games: u64,
     pub games_per_second: f64,
     /// For `katro merge`: the shards merged.
     #[serde(skip_serializing_if = "Option::is_none")]

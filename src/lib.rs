@@ -28,6 +28,7 @@ pub mod rng;
 pub mod rules;
 pub mod runner;
 pub mod schema;
+pub mod solve;
 pub mod stats;
 pub mod store;
 pub mod sweep;

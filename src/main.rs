@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod commands;
 mod pictures;
+mod solve_cmd;
 
 fn main() -> ExitCode {
     cli::main()

@@ -68,17 +68,54 @@ pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String 
     format!("{:016x}", name_hash(&text))
 }
 
+/// Who played a run and of which experiment: the one header a checkpoint,
+/// a shard, `run-state.json` and `manifest.json` all carry, flattened
+/// into each, so a folder check reads any of them the same way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunHeader {
+    pub katro_version: String,
+    /// The build that wrote the file (see [`BUILD`]).
+    #[serde(default = "unknown_build")]
+    pub katro_build: String,
+    /// Other builds that played some of the games (a checkpoint resumed or
+    /// shards merged with `--allow-other-build`); empty when only
+    /// `katro_build` did.
+    #[serde(default)]
+    pub other_builds: Vec<String>,
+    /// The experiment's fingerprint (see [`fingerprint`]); empty in a
+    /// manifest written before fingerprints.
+    #[serde(default)]
+    pub experiment_hash: String,
+    pub name: String,
+}
+
+impl RunHeader {
+    /// This build's header for experiment `name` of fingerprint `hash`.
+    pub fn new(hash: &str, name: &str, other_builds: Vec<String>) -> RunHeader {
+        RunHeader {
+            katro_version: env!("CARGO_PKG_VERSION").to_string(),
+            katro_build: BUILD.to_string(),
+            other_builds,
+            experiment_hash: hash.to_string(),
+            name: name.to_string(),
+        }
+    }
+
+    /// Every build that played the games.
+    pub fn builds(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.katro_build.as_str())
+            .chain(self.other_builds.iter().map(String::as_str))
+    }
+}
+
 /// The first fields of a shard file. They come first in the file, and hold
 /// no free text, so a folder check can read them from the file's first
 /// bytes without reading its rows (see [`sniff_shard_header`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardHeader {
     pub format: String,
-    pub katro_version: String,
-    #[serde(default = "unknown_build")]
-    pub katro_build: String,
-    pub experiment_hash: String,
-    pub name: String,
+    #[serde(flatten)]
+    pub run: RunHeader,
     pub shard: u64,
     pub shards: u64,
 }
@@ -97,21 +134,13 @@ pub struct VariantFile {
 /// `shards/shard-I-of-N.json`: one shard's finished part of a run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShardFile {
-    // The header's fields, repeated rather than flattened: serde buffers a
-    // flattened struct's whole input, rows and all.
     pub format: String,
-    pub katro_version: String,
-    /// The build that wrote the file (see [`BUILD`]).
-    #[serde(default = "unknown_build")]
-    pub katro_build: String,
-    pub experiment_hash: String,
-    pub name: String,
+    // Flattened: serde buffers only the fields the outer struct does not
+    // name (the header's), never the rows.
+    #[serde(flatten)]
+    pub run: RunHeader,
     pub shard: u64,
     pub shards: u64,
-    /// Other builds that played some of this shard's games: a checkpoint
-    /// resumed with `--allow-other-build`. Empty when only `katro_build` did.
-    #[serde(default)]
-    pub other_builds: Vec<String>,
     pub experiment: ExperimentSource,
     pub variant_files: Vec<VariantFile>,
     pub layout: Vec<CellLayout>,
@@ -131,10 +160,7 @@ impl ShardFile {
     pub fn header(&self) -> ShardHeader {
         ShardHeader {
             format: self.format.clone(),
-            katro_version: self.katro_version.clone(),
-            katro_build: self.katro_build.clone(),
-            experiment_hash: self.experiment_hash.clone(),
-            name: self.name.clone(),
+            run: self.run.clone(),
             shard: self.shard,
             shards: self.shards,
         }
@@ -159,16 +185,10 @@ pub fn sniff_shard_header(start: &[u8]) -> Option<ShardHeader> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckpointFile {
     pub format: String,
-    pub katro_version: String,
-    /// The build that wrote the last save (see [`BUILD`]).
-    #[serde(default = "unknown_build")]
-    pub katro_build: String,
-    /// Other builds that played some of its games (earlier sessions resumed
-    /// with `--allow-other-build`).
-    #[serde(default)]
-    pub other_builds: Vec<String>,
-    pub experiment_hash: String,
-    pub name: String,
+    /// `katro_build` is the build of the last save; `other_builds`, those
+    /// of earlier sessions resumed with `--allow-other-build`.
+    #[serde(flatten)]
+    pub run: RunHeader,
     /// `[I, N]` for shard I of N; absent for a whole run.
     pub shard: Option<[u64; 2]>,
     pub layout: Vec<CellLayout>,
@@ -188,14 +208,41 @@ impl CheckpointFile {
     }
 }
 
-/// One game as a checkpoint or shard stores it; its moves in the rules
+/// How a stored game ended, written as [`Status::name`] writes it (`won`,
+/// `ply-limit`, `endless-move`, `lap-limit`), so files read the same as
+/// before it was typed. `ongoing` is kept only so that a row that says so
+/// is refused when read back, as a damaged one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoredStatus {
+    Ongoing,
+    Won,
+    PlyLimit,
+    EndlessMove,
+    LapLimit,
+}
+
+impl StoredStatus {
+    pub fn of(status: Status) -> StoredStatus {
+        match status {
+            Status::Ongoing => StoredStatus::Ongoing,
+            Status::Won(_) => StoredStatus::Won,
+            Status::PlyLimit => StoredStatus::PlyLimit,
+            Status::EndlessMove => StoredStatus::EndlessMove,
+            Status::LapLimit => StoredStatus::LapLimit,
+        }
+    }
+}
+
+/// One game as a checkpoint, shard or run-state.json stores it; its moves in the rules
 /// RULES.md's notation, so the file reads without the engine's numbering.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredRow {
     pub cell: usize,
     pub game: u64,
     pub seed: u64,
-    pub status: String,
+    pub status: StoredStatus,
+    /// 1 or 2 for a won game; absent otherwise.
     pub winner: Option<u8>,
     pub plies: u32,
     pub laps: u64,
@@ -219,7 +266,7 @@ impl StoredRow {
             cell: r.cell,
             game: r.game,
             seed: r.seed,
-            status: g.status.name().to_string(),
+            status: StoredStatus::of(g.status),
             winner: g.status.winner().map(Player::number),
             plies: g.plies,
             laps: g.laps,
@@ -246,12 +293,12 @@ impl StoredRow {
         let cell = cells
             .get(self.cell)
             .ok_or_else(|| format!("{}: no such cell", where_()))?;
-        let status = match (self.status.as_str(), self.winner) {
-            ("won", Some(1)) => Status::Won(Player::South),
-            ("won", Some(2)) => Status::Won(Player::North),
-            ("ply-limit", None) => Status::PlyLimit,
-            ("endless-move", None) => Status::EndlessMove,
-            ("lap-limit", None) => Status::LapLimit,
+        let status = match (self.status, self.winner) {
+            (StoredStatus::Won, Some(1)) => Status::Won(Player::South),
+            (StoredStatus::Won, Some(2)) => Status::Won(Player::North),
+            (StoredStatus::PlyLimit, None) => Status::PlyLimit,
+            (StoredStatus::EndlessMove, None) => Status::EndlessMove,
+            (StoredStatus::LapLimit, None) => Status::LapLimit,
             (s, w) => return Err(format!("{}: status {s:?} with winner {w:?}", where_())),
         };
         let moves = self
@@ -340,9 +387,21 @@ mod tests {
         bad.cell = 4;
         assert!(bad.to_row(&cells).unwrap_err().contains("no such cell"));
         bad.cell = 0;
-        bad.status = "won".into();
+        bad.status = StoredStatus::Won;
         bad.winner = Some(3);
         assert!(bad.to_row(&cells).is_err());
+        // The status is the engine's name for it, read back by serde.
+        bad.winner = Some(1);
+        let json = serde_json::to_string(&bad).unwrap();
+        assert!(json.contains("\"status\":\"won\""), "{json}");
+        let text = json.replace("\"won\"", "\"ply-limit\"");
+        let back: StoredRow = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.status, StoredStatus::PlyLimit);
+        assert!(
+            back.to_row(&cells).is_err(),
+            "a ply-limit game has no winner"
+        );
+        assert!(serde_json::from_str::<StoredRow>(&json.replace("\"won\"", "\"draw\"")).is_err());
     }
 
     #[test]
@@ -370,10 +429,13 @@ mod tests {
     fn the_header_is_read_from_the_first_bytes() {
         let header = ShardHeader {
             format: SHARD_FORMAT.into(),
-            katro_version: "0.1.0".into(),
-            katro_build: "src-0123456789abcdef".into(),
-            experiment_hash: "0123456789abcdef".into(),
-            name: "exp".into(),
+            run: RunHeader {
+                katro_version: "0.1.0".into(),
+                katro_build: "src-0123456789abcdef".into(),
+                other_builds: vec!["src-fedcba9876543210".into()],
+                experiment_hash: "0123456789abcdef".into(),
+                name: "exp".into(),
+            },
             shard: 2,
             shards: 5,
         };
@@ -393,8 +455,9 @@ mod tests {
                     \"experiment_hash\":\"0123456789abcdef\",\"name\":\"exp\",\"shard\":1,\
                     \"shards\":2,\"experiment\":{}}";
         let h = sniff_shard_header(old).unwrap();
-        assert_eq!(h.katro_build, UNKNOWN_BUILD);
-        assert_ne!(h.katro_build, BUILD);
+        assert_eq!(h.run.katro_build, UNKNOWN_BUILD);
+        assert_ne!(h.run.katro_build, BUILD);
+        assert!(h.run.other_builds.is_empty());
     }
 
     #[test]

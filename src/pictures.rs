@@ -300,6 +300,7 @@ pub fn play(
     use std::io::{BufRead, Write};
 
     let agent = AgentSpec::parse(against).map_err(Failure::input)?;
+    agent.check_variant(rules).map_err(Failure::input)?;
     agent.validate().map_err(Failure::input)?;
     let mut rng = katro::rng::rng_from_seed(katro::rng::game_seed(
         seed,

@@ -200,14 +200,23 @@ fn colour(i: usize) -> RGBColor {
 }
 
 /// Minus sign and the ASCII hyphen look alike at chart sizes; a row label
-/// is a variant and a matchup.
+/// is a variant and a matchup. Self-play is written once and the `mcts`
+/// agent's default exploration constant is left out (it reads back as
+/// the same agent), so a skill ladder's labels fit the chart's margin; the
+/// table under the chart gives every agent in full.
 fn cell_label(t: &Table, r: usize) -> String {
-    format!(
-        "{}  {} vs {}",
-        t.text(r, "variant"),
-        t.text(r, "p1"),
-        t.text(r, "p2")
-    )
+    let default = format!(",exploration={}", std::f64::consts::SQRT_2);
+    let short = |agent: &str| {
+        let a = t.text(r, agent);
+        a.strip_suffix(default.as_str()).unwrap_or(a).to_string()
+    };
+    let (p1, p2) = (short("p1"), short("p2"));
+    let variant = t.text(r, "variant");
+    if p1 == p2 {
+        format!("{variant}  {p1} both sides")
+    } else {
+        format!("{variant}  {p1} vs {p2}")
+    }
 }
 
 pub fn escape(text: &str) -> String {
@@ -1255,6 +1264,24 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         ));
         assert!(r.html.contains("katro(rows=6)"));
         assert!(r.charts.iter().all(|c| c.svg.starts_with("<svg")));
+    }
+
+    #[test]
+    fn row_labels_write_self_play_once_and_drop_the_default_exploration() {
+        let mcts = "mcts:iterations=30,exploration=1.4142135623730951";
+        let other = "mcts:iterations=30,exploration=1.41421356237309515";
+        let csv = format!(
+            "variant,p1,p2\na,\"{mcts}\",\"{mcts}\"\na,\"{other}\",greedy\nb,greedy,random\n"
+        );
+        let t = Table::parse("summary.csv", csv.as_bytes()).unwrap();
+        assert_eq!(cell_label(&t, 0), "a  mcts:iterations=30 both sides");
+        // Another constant, even one whose digits begin like the default's,
+        // is kept.
+        assert_eq!(
+            cell_label(&t, 1),
+            "a  mcts:iterations=30,exploration=1.41421356237309515 vs greedy"
+        );
+        assert_eq!(cell_label(&t, 2), "b  greedy vs random");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentSpec;
+use crate::engine::kernel::Agent;
 use crate::engine::{Dir, Move, MoveList, Player, Silent, Status};
 use crate::rng::{game_seed, mix64, rng_from_seed};
 use crate::rules::Rules;
@@ -46,7 +47,9 @@ impl Stop {
         }
     }
 
-    fn is_met(&self, played: u64, agg: &Aggregate) -> bool {
+    /// Whether a cell that has played `played` games, aggregated in `agg`,
+    /// stops there.
+    pub fn is_met(&self, played: u64, agg: &Aggregate) -> bool {
         match *self {
             Stop::Games(n) => played >= n,
             Stop::Precision {
@@ -134,9 +137,60 @@ pub struct Quiet;
 impl Progress for Quiet {}
 
 /// Plays one game from the start: `opening_plies` random plies, then the
-/// agents. The hot path: one move generation per ply, the game status only
-/// once the game is over, and no allocation unless `moves` is given.
+/// agents. On the lane kernel when it can play the rules and both agents
+/// are random, greedy or epsilon-greedy (docs/PERFORMANCE.md), else on the engine
+/// ([`play_game_on_engine`]): the same game either way.
 pub fn play_game(
+    rules: &Rules,
+    p1: &AgentSpec,
+    p2: &AgentSpec,
+    opening_plies: u32,
+    seed: u64,
+    moves: Option<&mut Vec<Move>>,
+) -> GameRecord {
+    if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
+        let mut hash = 0;
+        let o = match moves {
+            Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| {
+                hash = game_hash_step(hash, mv);
+                m.push(mv);
+            }),
+            None => k.play(rules, [a, b], opening_plies, seed, &mut |mv| {
+                hash = game_hash_step(hash, mv)
+            }),
+        };
+        return GameRecord {
+            // The kernel always ends a game with a status.
+            status: o.status.unwrap_or(Status::Ongoing),
+            plies: o.plies,
+            laps: o.laps,
+            max_laps_in_move: o.max_laps_in_move,
+            captures: o.captures,
+            seeds_captured: o.seeds_captured,
+            seeds_sown: o.sown,
+            legal_moves: o.legal_moves,
+            choice_turns: o.choice_turns,
+            hash,
+        };
+    }
+    play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)
+}
+
+/// The agents the lane kernel plays itself.
+pub(crate) fn kernel_agent(a: &AgentSpec) -> Option<Agent> {
+    match *a {
+        AgentSpec::Random => Some(Agent::Random),
+        AgentSpec::Greedy => Some(Agent::Greedy),
+        AgentSpec::EpsilonGreedy { epsilon } => Some(Agent::EpsilonGreedy(epsilon)),
+        _ => None,
+    }
+}
+
+/// [`play_game`] on the general engine whatever the rules and agents: the
+/// path every other agent takes, and the oracle the kernel is checked
+/// against. The hot path: one move generation per ply, the game status
+/// only once the game is over, and no allocation unless `moves` is given.
+pub fn play_game_on_engine(
     rules: &Rules,
     p1: &AgentSpec,
     p2: &AgentSpec,
@@ -584,6 +638,10 @@ pub struct Work<'a> {
     pub master: u64,
     pub rows: Rows,
     pub part: Part,
+    /// The game index each cell's game 0 plays as, by cell (0 for a cell
+    /// not listed): a grown run plays games n..m of a cell that had n as a
+    /// cell of m - n games from n, with the seeds of games n..m.
+    pub first_games: &'a [u64],
 }
 
 /// Where an interrupted run got to: its state and the rows it stored.
@@ -716,8 +774,16 @@ pub fn run(
                 let g = work.part.unit_of(j);
                 let (c, u) = layout.locate(g);
                 let (k, start, end) = layout.cells[c].unit_games(u);
-                let (agg, rows) =
-                    play_block(&cells[c], &labels[c], work.master, c, start, end, work.rows);
+                let first = work.first_games.get(c).copied().unwrap_or(0);
+                let (agg, rows) = play_block(
+                    &cells[c],
+                    &labels[c],
+                    work.master,
+                    c,
+                    first + start,
+                    first + end,
+                    work.rows,
+                );
                 {
                     let mut s = lock(&shared);
                     s.state.cells[c].add(k, &agg);
@@ -1060,6 +1126,7 @@ mod tests {
             master: 3,
             rows,
             part: Part::Whole,
+            first_games: &[],
         };
         run(&work, threads, &Quiet, &NoCheckpoint, None).unwrap()
     }
@@ -1154,6 +1221,7 @@ mod tests {
                     master: 3,
                     rows: Rows::Games,
                     part: Part::Shard { index, count },
+                    first_games: &[],
                 };
                 let r = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap();
                 rows.extend(r.rows);
@@ -1240,6 +1308,7 @@ mod tests {
             master: 3,
             rows: Rows::GamesWithMoves,
             part: Part::Whole,
+            first_games: &[],
         };
         let mut resume: Option<Resume> = None;
         for fail_at in [2, 4, 3] {
@@ -1267,6 +1336,7 @@ mod tests {
             master: 3,
             rows: Rows::Games,
             part: Part::Whole,
+            first_games: &[],
         };
         let cp = FailingCheckpoint::new(2, true, None);
         assert!(run(&work, 2, &Quiet, &cp, None).is_err());
@@ -1286,6 +1356,7 @@ mod tests {
             master: 3,
             rows: Rows::None,
             part: Part::Shard { index: 1, count: 2 },
+            first_games: &[],
         };
         let done = run(&work, 1, &Quiet, &NoCheckpoint, None).unwrap().state;
         let mut bad = done.clone();

@@ -779,3 +779,124 @@ fn bad_command_lines() {
     let run = katro(&["--help"]);
     assert_eq!(run.code, 0);
 }
+
+/// The first number after `label` on a line of `katro bench` output.
+fn bench_figure(out: &str, label: &str) -> f64 {
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no `{label}` line in {out}"));
+    line.trim_start()[label.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no number on {line}"))
+}
+
+#[test]
+fn bench_mcts_reports_simulations_per_second() {
+    let out = ok(&[
+        "bench",
+        "katro-4x4",
+        "katro-6x3",
+        "--mcts",
+        "20",
+        "--positions",
+        "3",
+        "--seconds",
+        "0.02",
+        "--rounds",
+        "1",
+    ]);
+    assert!(
+        out.starts_with("katro bench --mcts: mcts:iterations=20 "),
+        "{out}"
+    );
+    for name in ["katro-4x4", "katro-6x3"] {
+        let block = &out[out.find(&format!("{name}: ")).expect(name)..];
+        // Each round searches every position at least once.
+        let searches: u64 = block[name.len() + 2..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(searches >= 3 && searches.is_multiple_of(3), "{block}");
+        let per_second = bench_figure(block, "iterations/s");
+        let us = bench_figure(block, "µs per search");
+        assert!(per_second > 0.0 && us > 0.0, "{block}");
+        // 20 simulations a search: the two figures must agree (to the
+        // rounding of the printed microseconds).
+        let implied = 20.0 / (us / 1e6);
+        assert!(
+            (implied / per_second - 1.0).abs() < 0.05,
+            "{per_second} vs {implied}: {block}"
+        );
+    }
+}
+
+#[test]
+fn bench_mcts_refuses_bad_options() {
+    fails(
+        &["bench", "katro-4x4", "--mcts", "0"],
+        &["--mcts", "iterations is 0"],
+    );
+    fails(
+        &["bench", "katro-4x4", "--mcts", "10", "--threads", "2"],
+        &["--threads", "one thread"],
+    );
+    fails(
+        &["bench", "katro-4x4", "--mcts", "10", "--positions", "0"],
+        &["--positions 0"],
+    );
+}
+
+#[test]
+fn a_time_budget_is_refused_wherever_results_are_written() {
+    let why = "would not reproduce";
+    fails(
+        &[
+            "simulate",
+            "katro-4x4",
+            "--games",
+            "2",
+            "--p1",
+            "mcts:time_ms=10",
+            "--p2",
+            "random",
+        ],
+        &["--p1", "time_ms", why],
+    );
+    fails(
+        &["bench", "katro-4x4", "--agents", "random,mcts:time_ms=10"],
+        &["--agents", "time_ms", why],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("t.toml");
+    std::fs::write(
+        &exp,
+        "name = \"t\"\nseed = 1\ngames = 2\nvariants = [\"katro-4x4\"]\n\n[[matchups]]\n\
+         p1 = \"random\"\np2 = { agent = \"mcts\", time_ms = 10 }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    fails(
+        &["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        &["t.toml:8:", "`matchups[0].p2`", why],
+    );
+    assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn play_takes_a_time_budget() {
+    // South's eight holes over and over, as in tests/pictures.rs: one is
+    // legal each turn; MCTS thinks 5 ms a move.
+    let holes = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"];
+    let input = holes.map(|h| format!("{h}\n")).concat().repeat(600);
+    let r = katro_in(
+        &["play", "katro-4x4", "--against", "mcts:time_ms=5"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("game over after "), "{}", r.stdout);
+}

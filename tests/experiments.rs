@@ -109,6 +109,7 @@ fn outputs_are_identical_with_one_thread_or_two() {
             "manifest.json",
             "plots",
             "report.html",
+            "run-state.json",
             "summary.csv"
         ]
     );
@@ -559,11 +560,25 @@ fn shipped_experiments_are_valid() {
     for entry in fs::read_dir(&root).unwrap() {
         let path = entry.unwrap().path();
         let text = fs::read_to_string(&path).unwrap();
-        let mut no_files = |p: &str| -> Result<(String, String), String> {
-            Err(format!("shipped experiments use presets only, not {p}"))
-        };
         let shown = path.display().to_string();
-        let exp = katro::experiment::parse_experiment(&shown, &text, &mut no_files)
+        // A variant file beside the experiments is one of theirs (the
+        // skill ladder's small boards); it must be valid on its own.
+        if text.lines().any(|l| l.trim() == "[board]") {
+            let stem = path.file_stem().unwrap().to_str().unwrap();
+            katro::rules::parse_variant(&shown, &text, stem).unwrap_or_else(|e| panic!("{e}"));
+            continue;
+        }
+        let mut beside = |p: &str| -> Result<(String, String), String> {
+            let file = root.join(p);
+            if file.parent() != Some(root.as_path()) {
+                return Err(format!(
+                    "{p}: shipped variant files sit beside the experiments"
+                ));
+            }
+            let text = fs::read_to_string(&file).map_err(|e| format!("{p}: {e}"))?;
+            Ok((file.display().to_string(), text))
+        };
+        let exp = katro::experiment::parse_experiment(&shown, &text, &mut beside)
             .unwrap_or_else(|e| panic!("{e}"));
         let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
         assert_eq!(
@@ -574,15 +589,14 @@ fn shipped_experiments_are_valid() {
             text.starts_with(&format!("# {stem}.toml")),
             "{stem}: no opening comment"
         );
-        // The studies of every preset cover every preset; the quick look
+        // The studies of every preset cover every preset, first (the
+        // skill ladder adds two small boards after them); the quick look
         // and the sweeps (docs/STUDY.md) pick their own.
         if !["quick", "boards", "readings"].contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
-            assert_eq!(
-                variants,
-                katro::rules::preset_names(),
-                "{stem}: every preset"
-            );
+            let presets = katro::rules::preset_names();
+            assert!(variants.len() >= presets.len(), "{stem}: every preset");
+            assert_eq!(variants[..presets.len()], presets, "{stem}: every preset");
         }
         names.push(stem);
     }
@@ -595,7 +609,105 @@ fn shipped_experiments_are_valid() {
             "game-length",
             "quick",
             "readings",
+            "skill-ladder",
             "variant-balance"
         ]
     );
+}
+
+/// Every CSV file of a results folder, by name.
+fn csv_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".csv"))
+        .map(|n| (n.clone(), fs::read(dir.join(&n)).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
+    let dir = setup(EXPERIMENT);
+    let d = dir.path();
+    run(d, "out", "2");
+    // A rerun of the complete experiment plays nothing and exits 0.
+    let again = katro()
+        .current_dir(d)
+        .args(["run", "exp.toml", "--threads", "2", "--out", "out"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&again.get_output().stdout).to_string();
+    assert!(
+        said.contains("experiment `determinism` is complete: its 240 games are in out"),
+        "{said}"
+    );
+    // More games, another variant and another matchup.
+    let bigger = EXPERIMENT
+        .replace("games = 60", "games = 90")
+        .replace("\"small.toml\"]", "\"small.toml\", \"katro-6x3\"]")
+        + "\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n";
+    fs::write(d.join("exp.toml"), &bigger).unwrap();
+    let grown = katro()
+        .current_dir(d)
+        .args(["run", "exp.toml", "--threads", "2", "--out", "out"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&grown.get_output().stdout).to_string();
+    // 3 variants × 3 matchups × 90 games, of which 2 × 2 × 60 were there.
+    assert!(
+        said.contains("570 games in")
+            && said.contains("(and 240 kept from the results already there)"),
+        "{said}"
+    );
+    run(d, "fresh", "1");
+    let (out, fresh) = (csv_files(&d.join("out")), csv_files(&d.join("fresh")));
+    let names: Vec<&str> = out.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["comparison.csv", "games.csv", "lengths.csv", "summary.csv"]
+    );
+    for ((name, a), (_, b)) in out.iter().zip(&fresh) {
+        assert!(a == b, "{name} of the grown run differs from a fresh run's");
+    }
+    let m: serde_json::Value =
+        serde_json::from_slice(&fs::read(d.join("out/manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["kept_games"], 240);
+    assert_eq!(m["games"], 810);
+
+    // Fewer games would drop games already played: refused, nothing
+    // touched; --force replays everything.
+    fs::write(
+        d.join("exp.toml"),
+        bigger.replace("games = 90", "games = 50"),
+    )
+    .unwrap();
+    let refused = katro()
+        .current_dir(d)
+        .args(["run", "exp.toml", "--threads", "2", "--out", "out"])
+        .assert()
+        .code(2);
+    let said = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(
+        said.contains("would change games already played")
+            && said.contains("played 90 games; 50 would drop games already played")
+            && said.contains("--force"),
+        "{said}"
+    );
+    assert_eq!(csv_files(&d.join("out")), out);
+    katro()
+        .current_dir(d)
+        .args([
+            "run",
+            "exp.toml",
+            "--threads",
+            "2",
+            "--out",
+            "out",
+            "--force",
+        ])
+        .assert()
+        .success();
 }

@@ -22,13 +22,29 @@
 //!   (one [`below`] draw) among the moves that tie, listed in [`Move`]
 //!   order.
 //!
+//! The budget is `iterations` simulations, or a time budget (`time_ms`),
+//! or both: the search stops at whichever comes first, after at least one
+//! simulation.
+//!
 //! Random numbers are drawn only from the given generator, in a fixed
-//! order, so the move is deterministic given it. (The selection rule uses
-//! `f64::ln`, which comes from the platform's maths library: two machines
-//! of different kinds could, in principle, break a near-tie differently.) The tree lives in one
-//! vector that grows by one node a simulation; nodes hold no position (a
-//! simulation replays the moves from the root), which keeps a million
-//! simulations to tens of megabytes.
+//! order, so under an iteration budget the move is deterministic given it.
+//! (The selection rule uses `f64::ln`, which comes from the platform's
+//! maths library: two machines of different kinds could, in principle,
+//! break a near-tie differently.) A time budget gives up that guarantee:
+//! how many simulations fit in the time depends on the machine and its
+//! load, so the same generator can give another move. That is why
+//! experiments refuse it ([`super::AgentSpec::reproducible`]).
+//!
+//! Cost: rollouts are most of the time, so they draw their moves with
+//! [`Rules::random_move`] (no move list built, the same numbers drawn as
+//! `legal[below(rng, legal.len())]`) and play them with
+//! [`Rules::play_unchecked`]; a faster random playout in the engine is a
+//! faster rollout here. The tree lives in one vector that grows by one
+//! node a simulation; nodes hold no position (a simulation replays the
+//! moves from the root), which keeps a million simulations to tens of
+//! megabytes.
+
+use std::time::{Duration, Instant};
 
 use crate::engine::{MAX_MOVES, Move, MoveList, Player, Position, Silent, Status};
 use crate::rng::{GameRng, below};
@@ -88,23 +104,50 @@ pub struct MoveStats {
     pub reward: f64,
 }
 
-/// Runs `iterations` (≥ 1) simulations from `pos` (whose non-empty legal
-/// moves are `legal`) and returns the root moves that were tried, in
-/// [`Move`] order.
+/// When a search stops: after `iterations` (≥ 1) simulations, or once
+/// `time` has passed since it began, whichever comes first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub iterations: u32,
+    pub time: Option<Duration>,
+}
+
+/// What a search found and what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// The root moves that were tried, in [`Move`] order.
+    pub moves: Vec<MoveStats>,
+    /// Simulations run.
+    pub iterations: u32,
+    /// Plies played by the rollouts (tree moves not counted).
+    pub rollout_plies: u64,
+}
+
+/// Runs simulations from `pos` (whose non-empty legal moves are `legal`)
+/// until the budget is spent.
 pub fn search(
     rules: &Rules,
     pos: &Position,
     legal: &MoveList,
-    iterations: u32,
+    budget: Budget,
     exploration: f64,
     rng: &mut GameRng,
-) -> Vec<MoveStats> {
+) -> Search {
     assert!(!legal.is_empty(), "a finished game has nothing to search");
-    assert!(iterations >= 1, "a search runs at least one simulation");
+    assert!(
+        budget.iterations >= 1,
+        "a search runs at least one simulation"
+    );
+    // Only the clock is read under a time budget, so an iteration budget
+    // never depends on it.
+    let deadline = budget.time.map(|t| (Instant::now(), t));
     let mut tree = Tree {
         rules,
         exploration,
-        nodes: Vec::with_capacity(iterations as usize + 1),
+        // A time budget's iteration cap can be a million: the vector grows
+        // as needed rather than reserving that much for every move.
+        nodes: Vec::with_capacity(budget.iterations.min(1 << 16) as usize + 1),
+        rollout_plies: 0,
     };
     tree.nodes.push(Node {
         mv: legal[0],
@@ -118,10 +161,15 @@ pub fn search(
         reward: 0.0,
         end: None,
     });
-    for _ in 0..iterations {
+    let mut done = 0;
+    while done < budget.iterations {
+        if done > 0 && deadline.is_some_and(|(start, t)| start.elapsed() >= t) {
+            break;
+        }
         tree.simulate(pos, rng);
+        done += 1;
     }
-    let mut stats: Vec<MoveStats> = tree
+    let mut moves: Vec<MoveStats> = tree
         .children(0)
         .map(|i| {
             let n = &tree.nodes[i];
@@ -132,8 +180,12 @@ pub fn search(
             }
         })
         .collect();
-    stats.sort_unstable_by_key(|s| s.mv);
-    stats
+    moves.sort_unstable_by_key(|s| s.mv);
+    Search {
+        moves,
+        iterations: done,
+        rollout_plies: tree.rollout_plies,
+    }
 }
 
 /// The `mcts` agent's move.
@@ -141,14 +193,14 @@ pub fn choose(
     rules: &Rules,
     pos: &Position,
     legal: &MoveList,
-    iterations: u32,
+    budget: Budget,
     exploration: f64,
     rng: &mut GameRng,
 ) -> Move {
     if legal.len() == 1 {
         return legal[0];
     }
-    let stats = search(rules, pos, legal, iterations, exploration, rng);
+    let stats = search(rules, pos, legal, budget, exploration, rng).moves;
     let most = stats.iter().map(|s| s.visits).max().unwrap_or(0);
     let tied: Vec<Move> = stats
         .iter()
@@ -162,6 +214,7 @@ struct Tree<'a> {
     rules: &'a Rules,
     exploration: f64,
     nodes: Vec<Node>,
+    rollout_plies: u64,
 }
 
 impl Tree<'_> {
@@ -266,15 +319,12 @@ impl Tree<'_> {
     }
 
     /// Plays uniformly random moves to the end of the game.
-    fn rollout(&self, mut pos: Position, rng: &mut GameRng) -> Outcome {
-        loop {
-            let legal = self.rules.legal_moves(&pos);
-            if legal.is_empty() {
-                return Outcome::of(self.rules.status(&pos));
-            }
-            let mv = legal[below(rng, legal.len())];
+    fn rollout(&mut self, mut pos: Position, rng: &mut GameRng) -> Outcome {
+        while let Some(mv) = self.rules.random_move(&pos, rng) {
             self.rules.play_unchecked(&mut pos, mv, &mut Silent);
+            self.rollout_plies += 1;
         }
+        Outcome::of(self.rules.status(&pos))
     }
 }
 
@@ -283,32 +333,156 @@ mod tests {
     use super::*;
     use crate::agents::testing::{custom, one_move_from_a_win, random_positions, variant};
     use crate::rng::rng_from_seed;
+    use rand_xoshiro::rand_core::Rng;
+
+    fn iterations(n: u32) -> Budget {
+        Budget {
+            iterations: n,
+            time: None,
+        }
+    }
 
     #[test]
     fn every_simulation_is_counted_once() {
         let rules = custom("rows = 4\nholes = 4\nseeds = 2", "lap_limit = 1000");
         for (i, pos) in random_positions(&rules, 20, 31).iter().enumerate() {
             let legal = rules.legal_moves(pos);
-            let iterations = 50;
-            let stats = search(
+            let n = 50;
+            let found = search(
                 &rules,
                 pos,
                 &legal,
-                iterations,
+                iterations(n),
                 1.4,
                 &mut rng_from_seed(i as u64),
             );
+            assert_eq!(found.iterations, n);
+            let stats = found.moves;
             // The root is expanded one move a simulation before any child
             // is selected twice, so 50 simulations try all of ≤ 8 moves.
             let tried: Vec<Move> = stats.iter().map(|s| s.mv).collect();
             assert_eq!(tried, legal.to_vec());
-            assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), iterations);
+            assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), n);
             for s in &stats {
                 assert!(s.visits >= 1 && s.reward >= 0.0 && s.reward <= s.visits as f64);
                 // Rewards are multiples of 1/2.
                 assert_eq!((s.reward * 2.0).fract(), 0.0);
             }
         }
+    }
+
+    /// The rollout as first written: the whole move list every ply, one
+    /// `below` draw into it.
+    fn listed_rollout(rules: &Rules, mut pos: Position, rng: &mut GameRng) -> (Outcome, u64) {
+        let mut plies = 0;
+        loop {
+            let legal = rules.legal_moves(&pos);
+            if legal.is_empty() {
+                return (Outcome::of(rules.status(&pos)), plies);
+            }
+            rules.play_unchecked(&mut pos, legal[below(rng, legal.len())], &mut Silent);
+            plies += 1;
+        }
+    }
+
+    #[test]
+    fn the_fast_rollout_plays_the_listed_rollouts_games() {
+        // Variants with direction choices, lone-seed steps and a low ply
+        // limit, so every branch of the move draw is taken.
+        let boards = [
+            custom("rows = 4\nholes = 4\nseeds = 2", "lap_limit = 1000"),
+            variant("katro-wikipedia")
+                .with_limits(Some(60), Some(2_000))
+                .unwrap(),
+            variant("katra-boaoaka-4x8")
+                .with_limits(None, Some(2_000))
+                .unwrap(),
+            variant("katro-ludii")
+                .with_limits(None, Some(2_000))
+                .unwrap(),
+        ];
+        for (v, rules) in boards.iter().enumerate() {
+            for (i, pos) in random_positions(rules, 15, 40 + v as u64)
+                .iter()
+                .enumerate()
+            {
+                let mut tree = Tree {
+                    rules,
+                    exploration: 1.0,
+                    nodes: Vec::new(),
+                    rollout_plies: 0,
+                };
+                let (mut a, mut b) = (rng_from_seed(i as u64), rng_from_seed(i as u64));
+                let fast = tree.rollout(*pos, &mut a);
+                let (listed, plies) = listed_rollout(rules, *pos, &mut b);
+                assert_eq!(
+                    (fast, tree.rollout_plies),
+                    (listed, plies),
+                    "{}",
+                    rules.name()
+                );
+                assert_eq!(a.next_u64(), b.next_u64(), "the same numbers drawn");
+            }
+        }
+    }
+
+    #[test]
+    fn rollout_plies_are_counted() {
+        // With a ply limit of 2 from the position one move from a win,
+        // a rollout after `b1` plays North's only move and stops: 1 ply
+        // per rollout below `b1`, none below the winning `a1`.
+        let rules = custom("rows = 4\nholes = 4\nseeds = 2", "ply_limit = 2");
+        let pos = one_move_from_a_win(&rules);
+        let legal = rules.legal_moves(&pos);
+        let found = search(
+            &rules,
+            &pos,
+            &legal,
+            iterations(2),
+            1.4,
+            &mut rng_from_seed(0),
+        );
+        let b1 = found.moves[1];
+        assert_eq!(found.iterations, 2);
+        assert_eq!(found.rollout_plies, u64::from(b1.visits));
+    }
+
+    #[test]
+    fn a_time_budget_stops_the_search() {
+        let rules = variant("katro-6x6");
+        let pos = rules.start();
+        let legal = rules.legal_moves(&pos);
+        // No time at all: the one simulation every search runs.
+        let zero = Budget {
+            iterations: 1_000,
+            time: Some(Duration::ZERO),
+        };
+        let found = search(&rules, &pos, &legal, zero, 1.4, &mut rng_from_seed(1));
+        assert_eq!(found.iterations, 1);
+        assert_eq!(found.moves.iter().map(|s| s.visits).sum::<u32>(), 1);
+        // 20 ms stops a million-simulation search long before its count
+        // (a katro-6x6 rollout takes microseconds); the clock is read
+        // after each simulation, so it overruns by about one.
+        let short = Budget {
+            iterations: 1_000_000,
+            time: Some(Duration::from_millis(20)),
+        };
+        let start = Instant::now();
+        let found = search(&rules, &pos, &legal, short, 1.4, &mut rng_from_seed(1));
+        let took = start.elapsed();
+        assert!(
+            found.iterations > 1 && found.iterations < 1_000_000,
+            "{found:?}"
+        );
+        assert!(took >= Duration::from_millis(20), "{took:?}");
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        // An iteration cap reached first stops the search too.
+        let capped = Budget {
+            iterations: 3,
+            time: Some(Duration::from_secs(60)),
+        };
+        let found = search(&rules, &pos, &legal, capped, 1.4, &mut rng_from_seed(1));
+        assert_eq!(found.iterations, 3);
     }
 
     #[test]
@@ -318,7 +492,15 @@ mod tests {
         let pos = rules.start();
         let legal = rules.legal_moves(&pos);
         assert_eq!(legal.len(), 32);
-        let stats = search(&rules, &pos, &legal, 5, 1.4, &mut rng_from_seed(1));
+        let stats = search(
+            &rules,
+            &pos,
+            &legal,
+            iterations(5),
+            1.4,
+            &mut rng_from_seed(1),
+        )
+        .moves;
         assert_eq!(stats.len(), 5);
         assert!(stats.iter().all(|s| s.visits == 1));
     }
@@ -334,14 +516,15 @@ mod tests {
         let (win, draw) = (Move::sow(0, None), Move::sow(1, None));
         assert_eq!(legal.as_slice(), &[win, draw]);
         for seed in 0..5 {
-            let stats = search(&rules, &pos, &legal, 100, 1.4, &mut rng_from_seed(seed));
+            let hundred = iterations(100);
+            let stats = search(&rules, &pos, &legal, hundred, 1.4, &mut rng_from_seed(seed)).moves;
             let [a1, b1] = [stats[0], stats[1]];
             assert_eq!((a1.mv, b1.mv), (win, draw));
             assert_eq!(a1.reward, a1.visits as f64);
             assert_eq!(b1.reward, b1.visits as f64 / 2.0);
             assert!(a1.visits > b1.visits, "{stats:?}");
             assert_eq!(
-                choose(&rules, &pos, &legal, 100, 1.4, &mut rng_from_seed(seed)),
+                choose(&rules, &pos, &legal, hundred, 1.4, &mut rng_from_seed(seed)),
                 win
             );
         }

@@ -14,7 +14,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::partial::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, StoredRow, other_builds};
+use crate::partial::{
+    BUILD, CHECKPOINT_FORMAT, CheckpointFile, RunHeader, StoredRow, other_builds,
+};
 use crate::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
 use crate::store::{Store, describe};
 
@@ -89,15 +91,7 @@ impl<'a> Saver<'a> {
             wall_before: resumed.map_or(0.0, |c| c.wall_seconds),
             row_files: Mutex::new(resumed.map_or(0, |c| c.row_files)),
             games_saved: AtomicU64::new(resumed.map_or(0, |c| c.state.games())),
-            other_builds: resumed.map_or_else(Vec::new, |c| {
-                other_builds(
-                    BUILD,
-                    c.other_builds
-                        .iter()
-                        .map(String::as_str)
-                        .chain([c.katro_build.as_str()]),
-                )
-            }),
+            other_builds: resumed.map_or_else(Vec::new, |c| other_builds(BUILD, c.run.builds())),
         }
     }
 
@@ -143,11 +137,11 @@ impl<'a> Saver<'a> {
         }
         let file = CheckpointFile {
             format: CHECKPOINT_FORMAT.into(),
-            katro_version: env!("CARGO_PKG_VERSION").into(),
-            katro_build: BUILD.into(),
-            other_builds: self.other_builds.clone(),
-            experiment_hash: self.id.experiment_hash.clone(),
-            name: self.id.name.clone(),
+            run: RunHeader::new(
+                &self.id.experiment_hash,
+                &self.id.name,
+                self.other_builds.clone(),
+            ),
             shard: shard_pair(self.id.part),
             layout: self.layout.cells.clone(),
             row_files: n,

@@ -18,7 +18,7 @@ use crate::export::{
     summary_table, utc_timestamp,
 };
 use crate::partial::{
-    BUILD, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
+    BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
 };
 use crate::report::lengths_csv;
 use crate::rules::{InputError, Rules};
@@ -29,14 +29,13 @@ use crate::stats::Aggregate;
 use crate::store::{Store, describe};
 
 mod checkpoint;
+pub mod grow;
 mod report_files;
 mod survey;
 
 use checkpoint::{Identity, Saver};
 pub use report_files::{put, read_optional, write_report};
-use survey::{Writer, refuse_or_clear, shard_files, survey};
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
 
 /// A failure with its exit code: 2 for bad input, 1 for anything else.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +165,8 @@ struct Results<'a> {
     rows: &'a [GameRow],
     mode: Rows,
     compare: &'a Compare,
+    /// `run-state.json`, for the results of an experiment (which can grow).
+    state: Option<Vec<u8>>,
 }
 
 /// Writes the CSV files and then the manifest (its presence says the
@@ -190,10 +191,13 @@ fn write_results(
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .map(|v| survey::listed_files(&v))
+        .and_then(|b| serde_json::from_slice::<ManifestHead>(&b).ok())
+        .map(|m| survey::listed_files(&m))
         .unwrap_or_default();
-    let stale: Vec<&str> = ["games.csv", "comparison.csv"]
+    if let Some(bytes) = &r.state {
+        outputs.push((grow::RUN_STATE, bytes.clone()));
+    }
+    let stale: Vec<&str> = ["games.csv", "comparison.csv", grow::RUN_STATE]
         .into_iter()
         .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
         .collect();
@@ -216,7 +220,7 @@ fn write_results(
     }
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
-    written.extend(write_report(store, dir, Some(&manifest.name)).map_err(|f| f.message)?);
+    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.message)?);
     written.push("manifest.json".into());
     manifest.files = written.clone();
     store
@@ -245,13 +249,9 @@ struct ManifestBase<'a> {
 fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64) -> Manifest {
     let (variants, cells) = Manifest::describe(b.cells, b.aggregates);
     Manifest {
-        katro_version: VERSION.to_string(),
-        katro_build: BUILD.to_string(),
-        other_builds: Vec::new(),
+        run: RunHeader::new(b.hash, b.name, Vec::new()),
         command: b.command.to_vec(),
-        name: b.name.to_string(),
         experiment: b.experiment,
-        experiment_hash: b.hash.to_string(),
         master_seed: b.seed,
         variants,
         cells,
@@ -261,6 +261,7 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
         wall_seconds: wall,
         games: b.aggregates.iter().map(|a| a.games).sum(),
         resumed_games: 0,
+        kept_games: 0,
         games_per_second: 0.0,
         shards: None,
         skipped_variants: Vec::new(),
@@ -287,6 +288,169 @@ fn skipped_text(exp: &Experiment) -> String {
 
 pub fn shard_file_name(index: u64, count: u64) -> String {
     format!("shard-{index}-of-{count}.json")
+}
+
+impl ManifestHead {
+    /// Whether the results were made from this very experiment text: the
+    /// fingerprint leaves out what changes no game (the comparisons asked
+    /// for, comments), which can still change the files.
+    fn same_text(&self, source: &ExperimentSource) -> bool {
+        self.experiment
+            .as_ref()
+            .is_some_and(|e| e.fnv1a64 == source.fnv1a64)
+    }
+}
+
+/// The manifest in `dir`, when there is one katro can read; the folder
+/// survey says what is wrong with one it cannot.
+fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestHead> {
+    survey::read_manifest(store, dir).ok().flatten()
+}
+
+/// A finished run being grown, and where each cell gets its games.
+struct Growing {
+    old: grow::FinishedRun,
+    sources: Vec<grow::Source>,
+}
+
+/// Reads `run-state.json` beside the manifest `m` and plans how this
+/// experiment grows from it, or refuses, naming every change that would
+/// alter games already played.
+fn growth(
+    store: &dyn Store,
+    dir: &Path,
+    m: &ManifestHead,
+    exp: &Experiment,
+    cells: &[Cell],
+    allow_other_build: bool,
+) -> Result<Growing, Failure> {
+    let path = dir.join(grow::RUN_STATE);
+    let damaged = |why: String| {
+        Failure::input(format!(
+            "{}: {why}: katro cannot tell which games the results there hold. Give another \
+             output folder, or --force to delete them and play every game",
+            path.display()
+        ))
+    };
+    let bytes = store
+        .read(&path)
+        .map_err(|e| damaged(format!("cannot read it ({e})")))?;
+    let old: grow::FinishedRun = serde_json::from_slice(&bytes)
+        .map_err(|e| damaged(format!("not a katro run state, or damaged ({e})")))?;
+    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
+        return Err(damaged(format!(
+            "format {:?} of experiment hash {}, but manifest.json says hash {}",
+            old.format, old.run.experiment_hash, m.run.experiment_hash
+        )));
+    }
+    let refuse = |problems: Vec<String>| {
+        Failure::input(format!(
+            "the output folder {} holds the finished results of experiment `{}` (hash {}), \
+             and this version of it (hash {}) would change games already played:\n  {}\n\
+             a run grows only by more games, tighter precision, or new variants or matchups. \
+             Give another output folder, or --force to delete those results and play every \
+             game",
+            dir.display(),
+            old.run.name,
+            old.run.experiment_hash,
+            exp.fingerprint(),
+            problems.join("\n  ")
+        ))
+    };
+    let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
+    let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
+        .chain(old.run.other_builds.iter().map(String::as_str))
+        .collect();
+    if !allow_other_build && builds.iter().any(|b| *b != BUILD) {
+        return Err(refuse(vec![format!(
+            "they were played by katro build {}, not this build {BUILD}: the new games may \
+             not match them (--allow-other-build keeps them anyway)",
+            builds.join(", ")
+        )]));
+    }
+    Ok(Growing { old, sources })
+}
+
+impl Growing {
+    /// Games of continued `[precision]` cells, which a grown run's state
+    /// starts with.
+    fn continued_games(&self) -> u64 {
+        self.sources
+            .iter()
+            .filter_map(|s| match *s {
+                grow::Source::Continue { old } => Some(self.old.cells[old].aggregate.games),
+                _ => None,
+            })
+            .sum()
+    }
+
+    /// The finished run's rows of `old` cell `o`, as rows of `cells`' cell `c`.
+    fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, String> {
+        self.old
+            .games
+            .iter()
+            .filter(|r| r.cell == o)
+            .map(|r| {
+                StoredRow {
+                    cell: c,
+                    ..r.clone()
+                }
+                .to_row(cells)
+                .map_err(|e| format!("{}: {e}", grow::RUN_STATE))
+            })
+            .collect()
+    }
+
+    /// The rows the continued cells start with, as rows of the delta.
+    fn continued_rows(&self, d: &grow::Delta, rows: Rows) -> Result<Vec<GameRow>, String> {
+        let mut out = Vec::new();
+        if rows == Rows::None {
+            return Ok(out);
+        }
+        for (k, &i) in d.index.iter().enumerate() {
+            if let grow::Source::Continue { old } = self.sources[i] {
+                out.extend(self.rows_of(old, &d.cells, k)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every cell's aggregate and the rows of all games, kept and new, as
+    /// a fresh run of `cells` gives them; and how many games were kept.
+    fn combine(
+        &self,
+        cells: &[Cell],
+        d: &grow::Delta,
+        result: &runner::RunResult,
+    ) -> Result<(Vec<Aggregate>, Vec<GameRow>, u64), String> {
+        let played = result.aggregates();
+        let mut aggregates = Vec::with_capacity(cells.len());
+        let mut rows = Vec::new();
+        let mut kept = 0;
+        for (i, s) in self.sources.iter().enumerate() {
+            let k = d.index.iter().position(|&x| x == i);
+            let mut agg = Aggregate::new();
+            match *s {
+                grow::Source::Kept(o) | grow::Source::Extend { old: o, .. } => {
+                    agg.merge(&self.old.cells[o].aggregate);
+                    kept += self.old.cells[o].aggregate.games;
+                    rows.extend(self.rows_of(o, cells, i)?);
+                }
+                grow::Source::Continue { old } => kept += self.old.cells[old].aggregate.games,
+                grow::Source::New => {}
+            }
+            if let Some(k) = k {
+                agg.merge(&played[k]);
+                rows.extend(result.rows.iter().filter(|r| r.cell == k).map(|r| GameRow {
+                    cell: i,
+                    ..r.clone()
+                }));
+            }
+            aggregates.push(agg);
+        }
+        rows.sort_by_key(|r| (r.cell, r.game));
+        Ok((aggregates, rows, kept))
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -384,12 +548,36 @@ pub fn run(
         Some((index, count)) => Part::Shard { index, count },
     };
     let shards = opts.shard.map_or(0, |(_, n)| n);
+    let before = match part {
+        Part::Whole if !opts.force => read_manifest(store, &out_dir),
+        _ => None,
+    };
+    // Finished results of an earlier version of this experiment, whose
+    // games a whole run keeps when it only adds to them.
+    let growing = match &before {
+        Some(m)
+            if (m.run.experiment_hash != hash || !m.same_text(&source))
+                && m.run.name == exp.name
+                && m.files.iter().any(|f| f == grow::RUN_STATE) =>
+        {
+            Some(growth(
+                store,
+                &out_dir,
+                m,
+                exp,
+                &cells,
+                opts.allow_other_build,
+            )?)
+        }
+        _ => None,
+    };
     let found = survey(
         store,
         &out_dir,
         &Writer {
             hash: &hash,
             text_fnv: Some(&source.fnv1a64),
+            grows: growing.as_ref().map(|g| g.old.run.experiment_hash.as_str()),
             shards: Some(shards),
             allow_other_build: opts.allow_other_build,
         },
@@ -397,15 +585,48 @@ pub fn run(
     refuse_or_clear(
         store, progress, &out_dir, found, opts.force, &exp.name, &hash,
     )?;
+    let cp_dir = checkpoint::folder(&out_dir, part);
+    if let Some(m) = &before
+        && m.run.experiment_hash == hash
+        && m.same_text(&source)
+        && !store.is_dir(&cp_dir)
+        && m.files.iter().all(|f| store.is_file(&out_dir.join(f)))
+    {
+        let build = if m.run.katro_build == BUILD {
+            String::new()
+        } else {
+            format!(
+                "\nthey were played by katro build {}; this is build {BUILD}",
+                m.run.katro_build
+            )
+        };
+        return Ok(RunOutcome {
+            text: format!(
+                "experiment `{}` is complete: its {} are in {}; nothing to play \
+                 (--force plays every game again){build}\n",
+                exp.name,
+                plural(m.games, "game"),
+                out_dir.display()
+            ),
+            out_dir,
+            files: Vec::new(),
+            played: 0,
+            kept: m.games,
+            already_complete: true,
+        });
+    }
 
+    // What this run plays: every cell, or a grown run's new games.
+    let delta = growing.as_ref().map(|g| grow::delta(&cells, &g.sources));
+    let work_cells: &[Cell] = delta.as_ref().map_or(&cells, |d| &d.cells);
     let work = Work {
-        cells: &cells,
+        cells: work_cells,
         master: exp.seed,
         rows,
         part,
+        first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
     };
-    let cp_dir = checkpoint::folder(&out_dir, part);
-    let loaded = match checkpoint::load(store, &cp_dir, &cells).and_then(|l| match &l {
+    let loaded = match checkpoint::load(store, &cp_dir, work_cells).and_then(|l| match &l {
         Some((_, r)) => runner::check_resume(&work, r).map(|()| l),
         None => Ok(l),
     }) {
@@ -432,7 +653,7 @@ pub fn run(
         store,
         cp_dir.clone(),
         &id,
-        &cells,
+        work_cells,
         opts.checkpoint_every,
         loaded.as_ref().map(|(f, _)| f),
     );
@@ -444,6 +665,37 @@ pub fn run(
             plural(resumed_games, "game")
         ));
     }
+    let mut resume = loaded.map(|(_, r)| r);
+    if let (Some(g), Some(d)) = (&growing, &delta) {
+        let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
+        progress.note(&format!(
+            "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the new \
+             games are played",
+            out_dir.display(),
+            plural(kept, "game"),
+            g.old.run.name,
+            g.old.run.experiment_hash
+        ));
+        if resume.is_none() {
+            // Continued `[precision]` cells start settled at the games
+            // they played; the first checkpoint holds those games' rows, so
+            // an interrupted grown run resumes like any other.
+            let state = grow::start_state(&g.old, d, &g.sources);
+            let start_rows = g.continued_rows(d, rows).map_err(Failure::input)?;
+            if state.games() > 0 {
+                runner::Checkpoint::save(&saver, &state, &start_rows)
+                    .map_err(|e| interrupted(store, e, &saver))?;
+            }
+            resume = Some(runner::Resume {
+                state,
+                rows: start_rows,
+            });
+        }
+    }
+    let before_games = resume.as_ref().map_or(0, |r| r.state.games());
+    // A grown run's checkpoint also holds the continued cells' kept games.
+    let resumed_games =
+        resumed_games.saturating_sub(growing.as_ref().map_or(0, Growing::continued_games));
     if !saver.other_builds.is_empty() {
         progress.note(&format!(
             "--allow-other-build: games played by katro build {} are kept; this is build \
@@ -454,14 +706,37 @@ pub fn run(
     let threads = threads_or_all(opts.threads);
     let start_time = now();
     let clock = Instant::now();
-    let result = runner::run(&work, threads, progress, &saver, loaded.map(|(_, r)| r))
+    let result = runner::run(&work, threads, progress, &saver, resume)
         .map_err(|e| interrupted(store, e, &saver))?;
     let session_wall = clock.elapsed().as_secs_f64();
     let end_time = now();
+    let new_games = result.state.games() - before_games;
 
-    let (text, files, played) = match part {
+    let (text, files, played, kept) = match part {
         Part::Whole => {
-            let aggregates = result.aggregates();
+            let (aggregates, all_rows, kept) = match (&growing, &delta) {
+                (Some(g), Some(d)) => g.combine(&cells, d, &result).map_err(Failure::input)?,
+                _ => (result.aggregates(), result.rows, 0),
+            };
+            let mut other = saver.other_builds.clone();
+            if let Some(g) = &growing {
+                other = other_builds(
+                    BUILD,
+                    other
+                        .iter()
+                        .chain(&g.old.run.other_builds)
+                        .chain([&g.old.run.katro_build])
+                        .map(String::as_str),
+                );
+            }
+            let state = grow::FinishedRun::new(
+                RunHeader::new(&hash, &exp.name, other.clone()),
+                exp.seed,
+                rows,
+                &cells,
+                &aggregates,
+                all_rows.iter().map(|r| StoredRow::new(&cells, r)).collect(),
+            );
             let mut m = manifest(
                 ManifestBase {
                     command: &opts.command,
@@ -477,9 +752,9 @@ pub fn run(
                 session_wall,
             );
             m.resumed_games = resumed_games;
-            m.other_builds = saver.other_builds.clone();
+            m.kept_games = kept;
+            m.run.other_builds = other;
             m.skipped_variants = exp.skipped.clone();
-            let new_games = m.games - resumed_games;
             m.games_per_second = if session_wall > 0.0 {
                 new_games as f64 / session_wall
             } else {
@@ -491,39 +766,43 @@ pub fn run(
                 &Results {
                     cells: &cells,
                     aggregates: &aggregates,
-                    rows: &result.rows,
+                    rows: &all_rows,
                     mode: rows,
                     compare: &exp.compare,
+                    state: Some(state.to_bytes()),
                 },
                 m,
             )
             .map_err(|e| interrupted(store, e, &saver))?;
             let mut text = summary_table(&cells, &aggregates);
+            let mut also = Vec::new();
+            if resumed_games > 0 {
+                also.push(format!("{resumed_games} resumed from the checkpoint"));
+            }
+            if kept > 0 {
+                also.push(format!("{kept} kept from the results already there"));
+            }
             text.push_str(&format!(
                 "\n{} in {session_wall:.1} s on {}{}; wrote {} in {}\n",
                 plural(new_games, "game"),
                 plural(threads as u64, "thread"),
-                if resumed_games > 0 {
-                    format!(" (and {resumed_games} resumed from the checkpoint)")
-                } else {
+                if also.is_empty() {
                     String::new()
+                } else {
+                    format!(" (and {})", also.join(", "))
                 },
                 written.join(", "),
                 out_dir.display()
             ));
-            (text, written, new_games)
+            (text, written, new_games, kept + resumed_games)
         }
         Part::Shard { index, count } => {
             let games = result.state.games();
             let shard = ShardFile {
                 format: SHARD_FORMAT.into(),
-                katro_version: VERSION.into(),
-                katro_build: BUILD.into(),
-                experiment_hash: hash.clone(),
-                name: exp.name.clone(),
+                run: RunHeader::new(&hash, &exp.name, saver.other_builds.clone()),
                 shard: index,
                 shards: count,
-                other_builds: saver.other_builds.clone(),
                 experiment: source,
                 variant_files: l.variant_files.clone(),
                 layout: Layout::new(&cells).cells,
@@ -565,7 +844,12 @@ pub fn run(
                 dir.join(&name).display(),
                 out_dir.display()
             );
-            (text, vec![format!("shards/{name}")], games - resumed_games)
+            (
+                text,
+                vec![format!("shards/{name}")],
+                games - resumed_games,
+                resumed_games,
+            )
         }
     };
     // The results are complete: the checkpoint has done its job.
@@ -580,7 +864,7 @@ pub fn run(
         out_dir,
         files,
         played,
-        kept: resumed_games,
+        kept,
         already_complete: false,
         text,
     })
@@ -632,7 +916,7 @@ fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, String> {
 
 /// The builds that played a shard's games.
 fn shard_builds(s: &ShardFile) -> impl Iterator<Item = &str> {
-    std::iter::once(s.katro_build.as_str()).chain(s.other_builds.iter().map(String::as_str))
+    s.run.builds()
 }
 
 /// Everything wrong with a set of shards as a set: mixed experiments or N,
@@ -658,10 +942,13 @@ fn shard_set_problems(
             .collect::<BTreeSet<_>>()
             .len()
     };
-    if distinct(&|s| s.experiment_hash.clone()) > 1 {
+    if distinct(&|s| s.run.experiment_hash.clone()) > 1 {
         problems.push(format!(
             "the shards come from different experiments:\n{}",
-            listing(&|s| format!("experiment `{}`, hash {}", s.name, s.experiment_hash))
+            listing(&|s| format!(
+                "experiment `{}`, hash {}",
+                s.run.name, s.run.experiment_hash
+            ))
         ));
     }
     if !allow_other_build
@@ -809,11 +1096,11 @@ pub fn merge(
     })?;
     let cells = exp.cells();
     let hash = exp.fingerprint();
-    if hash != first.experiment_hash {
+    if hash != first.run.experiment_hash {
         return Err(damaged(format!(
             "{} says experiment hash {}, but its experiment gives {hash}",
             file_name(first_path),
-            first.experiment_hash
+            first.run.experiment_hash
         )));
     }
     let mut rows = Vec::new();
@@ -842,6 +1129,7 @@ pub fn merge(
         &Writer {
             hash: &hash,
             text_fnv: Some(&first.experiment.fnv1a64),
+            grows: None,
             shards: None,
             allow_other_build,
         },
@@ -874,13 +1162,13 @@ pub fn merge(
     } else {
         0.0
     };
-    m.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
+    m.run.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
     m.shards = Some(
         shards
             .iter()
             .map(|(_, s)| ManifestShard {
                 shard: format!("{}/{}", s.shard, s.shards),
-                katro_build: s.katro_build.clone(),
+                katro_build: s.run.katro_build.clone(),
                 threads: s.threads,
                 start_time: s.start_time.clone(),
                 end_time: s.end_time.clone(),
@@ -888,6 +1176,14 @@ pub fn merge(
                 games: s.games,
             })
             .collect(),
+    );
+    let state = grow::FinishedRun::new(
+        m.run.clone(),
+        exp.seed,
+        exp.rows(),
+        &cells,
+        &aggregates,
+        rows.iter().map(|r| StoredRow::new(&cells, r)).collect(),
     );
     let written = write_results(
         store,
@@ -898,6 +1194,7 @@ pub fn merge(
             rows: &rows,
             mode: exp.rows(),
             compare: &exp.compare,
+            state: Some(state.to_bytes()),
         },
         m,
     )
@@ -964,6 +1261,7 @@ pub fn simulate(
                 &Writer {
                     hash: &hash,
                     text_fnv: None,
+                    grows: None,
                     shards: None,
                     allow_other_build: false,
                 },
@@ -982,6 +1280,7 @@ pub fn simulate(
         master: opts.seed,
         rows: Rows::None,
         part: Part::Whole,
+        first_games: &[],
     };
     let start_time = now();
     let clock = Instant::now();
@@ -1020,6 +1319,7 @@ pub fn simulate(
                 rows: &[],
                 mode: Rows::None,
                 compare: &Compare::default(),
+                state: None,
             },
             m,
         )
@@ -1148,5 +1448,106 @@ mod tests {
                 "{f}"
             );
         }
+    }
+
+    fn csvs(s: &MemoryStore, dir: &str) -> Vec<(PathBuf, Vec<u8>)> {
+        s.files_under(dir)
+            .into_iter()
+            .filter(|(p, _)| p.extension().is_some_and(|e| e == "csv"))
+            .collect()
+    }
+
+    #[test]
+    fn a_grown_run_plays_only_new_games_and_matches_a_fresh_run() {
+        let s = store_with(EXPERIMENT);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        let again = run(&opts("out"), &s, &Quiet).unwrap();
+        assert!(again.already_complete);
+        assert_eq!((again.played, again.kept), (0, 80));
+        assert!(again.text.contains("is complete"), "{}", again.text);
+        // More games, and a new variant and matchup.
+        let bigger = EXPERIMENT
+            .replace("games = 40", "games = 70")
+            .replace("\"katro-6x3\"]", "\"katro-6x3\", \"katro-6x6\"]")
+            + "\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n";
+        s.insert("exp/t.toml", bigger.as_str());
+        let grown = run(&opts("out"), &s, &Quiet).unwrap();
+        assert_eq!(grown.kept, 80);
+        assert_eq!(grown.played, 6 * 70 - 80);
+        run(&opts("fresh"), &s, &Quiet).unwrap();
+        let (a, b) = (csvs(&s, "out"), csvs(&s, "fresh"));
+        assert_eq!(a.len(), 4, "summary, games, lengths and comparison");
+        assert_eq!(a, b);
+        assert_eq!(
+            file(&s, "out/run-state.json"),
+            file(&s, "fresh/run-state.json")
+        );
+    }
+
+    #[test]
+    fn a_change_to_games_already_played_is_refused_and_force_replays() {
+        let s = store_with(EXPERIMENT);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        let before = csvs(&s, "out");
+        s.insert(
+            "exp/t.toml",
+            EXPERIMENT
+                .replace("games = 40", "games = 30")
+                .replace("seed = 3", "seed = 4"),
+        );
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 2);
+        for part in [
+            "seed changed from 3 to 4",
+            "played 40 games; 30 would drop",
+            "--force",
+        ] {
+            assert!(e.message.contains(part), "{part}: {}", e.message);
+        }
+        assert_eq!(csvs(&s, "out"), before);
+        let forced = RunOptions {
+            force: true,
+            ..opts("out")
+        };
+        assert_eq!(run(&forced, &s, &Quiet).unwrap().played, 60);
+    }
+
+    #[test]
+    fn tighter_precision_goes_on_from_where_the_cell_stopped() {
+        let text = |width: &str| {
+            format!(
+                "name = \"p\"\nseed = 5\nvariants = [\"katro-4x4\"]\nper_game_rows = true\n\n\
+                 [precision]\nwidth = {width}\nmax_games = 400\ncheckpoint = 40\n\n\
+                 [[matchups]]\np1 = \"random\"\np2 = \"random\"\n"
+            )
+        };
+        let s = store_with(&text("0.3"));
+        let first = run(&opts("out"), &s, &Quiet).unwrap();
+        assert!(first.played < 400, "the loose target stops early");
+        s.insert("exp/t.toml", text("0.12"));
+        let grown = run(&opts("out"), &s, &Quiet).unwrap();
+        assert_eq!(grown.kept, first.played);
+        assert!(grown.played > 0);
+        run(&opts("fresh"), &s, &Quiet).unwrap();
+        assert_eq!(csvs(&s, "out"), csvs(&s, "fresh"));
+        s.insert("exp/t.toml", text("0.2"));
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert!(e.message.contains("width grew"), "{}", e.message);
+    }
+    #[test]
+    fn a_damaged_run_state_is_refused() {
+        let s = store_with(EXPERIMENT);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        s.insert("out/run-state.json", "{\"format\":");
+        s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 2);
+        assert!(
+            e.message
+                .starts_with("out/run-state.json: not a katro run state, or damaged"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("--force"), "{}", e.message);
     }
 }

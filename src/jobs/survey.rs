@@ -3,14 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::partial::{BUILD, sniff_shard_header};
+use serde::Deserialize;
+
+use crate::export::ExperimentSource;
+use crate::partial::{BUILD, RunHeader, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
 use super::{Failure, Progress, file_name};
 
-pub(crate) const RESULT_FILES: [&str; 6] = [
+pub(crate) const RESULT_FILES: [&str; 7] = [
     "manifest.json",
+    super::grow::RUN_STATE,
     "summary.csv",
     "comparison.csv",
     "games.csv",
@@ -51,6 +55,9 @@ pub(crate) struct Writer<'a> {
     /// FNV-1a of the experiment's text, for manifests from before the
     /// fingerprint.
     pub(crate) text_fnv: Option<&'a str>,
+    /// The hash of the finished experiment a grown run keeps the games of:
+    /// its results are this run's to replace.
+    pub(crate) grows: Option<&'a str>,
     /// `Some(N)` for shard runs (which also refuse shards cut for another
     /// N), `Some(0)` for a whole run; `None` for `merge` and `simulate`,
     /// which write only results and look at no checkpoint.
@@ -64,24 +71,50 @@ pub(crate) struct Writer<'a> {
 /// the output folder before the shards run (docs/CLUSTER.md).
 const SLURM_LOGS: &str = "slurm";
 
+/// The parts of a results folder's `manifest.json` a job reads back:
+/// the run header every katro file carries, the experiment's text, the
+/// games and the files written.
+#[derive(Clone, Debug, Deserialize)]
+pub(crate) struct ManifestHead {
+    #[serde(flatten)]
+    pub(crate) run: RunHeader,
+    #[serde(default)]
+    pub(crate) experiment: Option<ExperimentSource>,
+    #[serde(default)]
+    pub(crate) games: u64,
+    #[serde(default)]
+    pub(crate) files: Vec<String>,
+}
+
+/// The manifest in `dir`: `None` when there is none, an error naming the
+/// file when katro cannot read it as one of its manifests.
+pub(crate) fn read_manifest(store: &dyn Store, dir: &Path) -> Result<Option<ManifestHead>, String> {
+    let path = dir.join("manifest.json");
+    if !store.is_file(&path) {
+        return Ok(None);
+    }
+    let bytes = store
+        .read(&path)
+        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
+}
+
 /// Result files named in a readable katro manifest: files katro wrote.
-pub(crate) fn listed_files(manifest: &serde_json::Value) -> Vec<String> {
+pub(crate) fn listed_files(manifest: &ManifestHead) -> Vec<String> {
     // The report's charts, `plots/NAME.svg`: one level down, no other path.
     let chart = |f: &str| {
         f.strip_prefix("plots/").is_some_and(|n| {
             n.ends_with(".svg") && !n.contains('/') && !n.contains('\\') && !n.starts_with('.')
         })
     };
-    manifest["files"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str())
-                .filter(|f| RESULT_FILES.contains(f) || chart(f))
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+    manifest
+        .files
+        .iter()
+        .filter(|f| RESULT_FILES.contains(&f.as_str()) || chart(f))
+        .cloned()
+        .collect()
 }
 
 /// A build mismatch in words, for a checkpoint or a shard.
@@ -114,47 +147,45 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
     let manifest_path = dir.join("manifest.json");
     // The result files this experiment's own manifest vouches for.
     let mut ours: Vec<String> = Vec::new();
-    if store.is_file(&manifest_path) {
-        let value: Option<serde_json::Value> = store
-            .read(&manifest_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        match &value {
-            // Perhaps not katro's: kept, and overwritten only once the
-            // results it would describe are written.
-            None => found.push(Foreign::new(
-                "manifest.json",
-                "katro cannot read it (--force overwrites it)",
-            )),
-            Some(v) => {
-                let theirs = v["experiment_hash"].as_str();
+    match read_manifest(store, dir) {
+        Ok(None) => {}
+        // Perhaps not katro's: kept, and overwritten only once the
+        // results it would describe are written.
+        Err(e) => found.push(Foreign::new(
+            "manifest.json",
+            format!("katro cannot read it (--force overwrites it): {e}"),
+        )),
+        Ok(Some(m)) => {
+            let theirs = &m.run.experiment_hash;
+            let same = if theirs.is_empty() {
                 // Manifests from before the fingerprint: compare the text.
-                let legacy = v["experiment"]["fnv1a64"].as_str();
-                let same = match (theirs, legacy) {
-                    (Some(h), _) => h == w.hash,
-                    (None, Some(f)) => Some(f) == w.text_fnv,
-                    (None, None) => false,
-                };
-                let listed = listed_files(v);
-                if same {
-                    ours = listed;
-                } else {
-                    let mut remove = vec![manifest_path.clone()];
-                    remove.extend(listed.iter().map(|f| dir.join(f)));
-                    found.push(Foreign {
-                        remove,
-                        ..Foreign::new(
-                            "manifest.json and its results",
-                            format!(
-                                "results of experiment `{}` (hash {})",
-                                v["name"].as_str().unwrap_or("?"),
-                                theirs.unwrap_or("not recorded")
-                            ),
-                        )
-                    });
-                    ours = listed;
-                }
+                m.experiment
+                    .as_ref()
+                    .is_some_and(|e| Some(e.fnv1a64.as_str()) == w.text_fnv)
+            } else {
+                theirs == w.hash || Some(theirs.as_str()) == w.grows
+            };
+            let listed = listed_files(&m);
+            if !same {
+                let mut remove = vec![manifest_path.clone()];
+                remove.extend(listed.iter().map(|f| dir.join(f)));
+                found.push(Foreign {
+                    remove,
+                    ..Foreign::new(
+                        "manifest.json and its results",
+                        format!(
+                            "results of experiment `{}` (hash {})",
+                            m.run.name,
+                            if theirs.is_empty() {
+                                "not recorded"
+                            } else {
+                                theirs
+                            }
+                        ),
+                    )
+                });
             }
+            ours = listed;
         }
     }
     // An interrupted write leaves this experiment's result files with its
@@ -165,7 +196,7 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
             .is_ok_and(|entries| {
                 entries.iter().any(|e| {
                     checkpoint::read_identity(store, &dir.join(checkpoint::FOLDER).join(&e.name))
-                        .is_ok_and(|c| c.experiment_hash == w.hash)
+                        .is_ok_and(|c| c.run.experiment_hash == w.hash)
                 })
             });
     let Ok(entries) = store.list(dir) else {
@@ -213,15 +244,15 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
             let mut other_build = false;
             let why = match checkpoint::read_identity(store, &path) {
                 Err(e) => Some(e),
-                Ok(c) if c.experiment_hash != w.hash => Some(format!(
+                Ok(c) if c.run.experiment_hash != w.hash => Some(format!(
                     "a checkpoint of experiment `{}` (hash {})",
-                    c.name, c.experiment_hash
+                    c.run.name, c.run.experiment_hash
                 )),
-                Ok(c) if c.katro_build != BUILD && !w.allow_other_build => {
+                Ok(c) if c.run.katro_build != BUILD && !w.allow_other_build => {
                     other_build = true;
                     Some(format!(
                         "a checkpoint of this experiment {}",
-                        other_build_words(&c.katro_build)
+                        other_build_words(&c.run.katro_build)
                     ))
                 }
                 Ok(_) => None,
@@ -245,17 +276,17 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
         let mut other_build = false;
         let why = match header {
             None => Some("not a katro shard file, or damaged".to_string()),
-            Some(h) if h.experiment_hash != w.hash => Some(format!(
+            Some(h) if h.run.experiment_hash != w.hash => Some(format!(
                 "shard {}/{} of experiment `{}` (hash {})",
-                h.shard, h.shards, h.name, h.experiment_hash
+                h.shard, h.shards, h.run.name, h.run.experiment_hash
             )),
-            Some(h) if h.katro_build != BUILD && !w.allow_other_build => {
+            Some(h) if h.run.katro_build != BUILD && !w.allow_other_build => {
                 other_build = true;
                 Some(format!(
                     "shard {}/{} {}",
                     h.shard,
                     h.shards,
-                    other_build_words(&h.katro_build)
+                    other_build_words(&h.run.katro_build)
                 ))
             }
             Some(h) if shards > 0 && h.shards != shards => Some(format!(

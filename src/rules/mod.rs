@@ -7,6 +7,9 @@
 //! it; `docs/RULES.md` gives each one's meaning and sources. An omitted
 //! setting takes the canonical value (Mancala World / de Voogt 1998).
 
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
+
 mod board;
 mod presets;
 mod settings;
@@ -38,6 +41,11 @@ pub struct Rules {
     source: String,
     settings: Settings,
     pub(crate) t: Tables,
+    /// What the engine derives from these rules on first use (the lane
+    /// kernel's tables, a fraction of a millisecond to build), shared by
+    /// clones and threads. Untyped so that this module does not import the
+    /// engine (README, Layout); the engine reads it as its one type.
+    derived: OnceLock<Option<Arc<dyn Any + Send + Sync>>>,
 }
 
 /// Lookup tables derived from the board shape, so the engine never
@@ -110,6 +118,7 @@ impl Rules {
             source,
             settings,
             t,
+            derived: OnceLock::new(),
         })
     }
 
@@ -161,6 +170,20 @@ impl Rules {
     }
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    /// The engine's derived data for these rules, built by `build` on the
+    /// first call; `None` if `build` gave none. Only one type is ever
+    /// stored (the engine's lane kernel): asked for another, it gives
+    /// `None`.
+    pub(crate) fn derived<T: Any + Send + Sync>(
+        &self,
+        build: impl FnOnce(&Rules) -> Option<T>,
+    ) -> Option<&T> {
+        self.derived
+            .get_or_init(|| build(self).map(|t| Arc::new(t) as Arc<dyn Any + Send + Sync>))
+            .as_deref()
+            .and_then(|d| d.downcast_ref::<T>())
     }
     /// The checked settings these rules were built from.
     pub fn settings(&self) -> &Settings {

@@ -1,0 +1,102 @@
+//! The `perfect` agent: plays from an exact solution of the variant
+//! (docs/SOLVED.md). It wins whenever its position is won, by the fastest
+//! win; holds a draw when it cannot win; and loses by the slowest loss when
+//! it must, choosing uniformly (one draw from the game's generator) among
+//! moves of equal value.
+//!
+//! The table is solved in memory the first time the agent moves in a
+//! variant and kept, in the agent value, for every later move and game of
+//! that variant (clones share it, so the worker threads of a run solve each
+//! variant once). It is not read from a file: the library does no I/O, and
+//! solving the boards this agent can play takes seconds. Boards over
+//! [`MAX_BYTES`] are refused when the experiment is read
+//! ([`check_variant`]).
+
+use std::sync::{Arc, Mutex};
+
+use crate::engine::{Move, MoveList, Position};
+use crate::rng::{GameRng, below};
+use crate::rules::{Rules, Settings};
+use crate::solve::{Table, check_size, solve};
+
+/// Memory the agent may spend on one variant's table (upper bound, as
+/// `katro solve` reckons it).
+pub const MAX_BYTES: u64 = 2 << 30;
+
+/// A rule set's solved table.
+type Entry = (Settings, Arc<Table>);
+
+/// Tables solved so far, one per rule set; shared by clones.
+#[derive(Clone, Default)]
+pub struct Solved(Arc<Mutex<Vec<Entry>>>);
+
+impl std::fmt::Debug for Solved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Solved")
+    }
+}
+
+/// Every perfect agent is the same agent: the cache is not part of it.
+impl PartialEq for Solved {
+    fn eq(&self, _: &Solved) -> bool {
+        true
+    }
+}
+
+/// Why the agent cannot play a variant, if it cannot.
+pub fn check_variant(rules: &Rules) -> Result<(), String> {
+    check_size(rules, MAX_BYTES)
+        .map(|_| ())
+        .map_err(|e| format!("the perfect agent cannot play `{}`: {e}", rules.name()))
+}
+
+impl Solved {
+    fn table(&self, rules: &Rules) -> Arc<Table> {
+        // Solving under the lock makes other threads wait for the one
+        // solve instead of repeating it.
+        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = cache.iter().find(|(s, _)| s == rules.settings()) {
+            return t.clone();
+        }
+        if let Err(e) = check_variant(rules) {
+            panic!("{e} (experiments check this when they are read)");
+        }
+        let t = Arc::new(
+            solve(rules, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("perfect agent: {e}")),
+        );
+        cache.push((rules.settings().clone(), t.clone()));
+        t
+    }
+}
+
+/// The best move by the solved table, ties broken uniformly at random
+/// (reservoir sampling over the legal moves in board order).
+pub fn choose(
+    solved: &Solved,
+    rules: &Rules,
+    pos: &Position,
+    legal: &MoveList,
+    rng: &mut GameRng,
+) -> Move {
+    let table = solved.table(rules);
+    let mut best = legal[0];
+    let mut best_rank = i64::MIN;
+    let mut ties = 0;
+    for &mv in legal.iter() {
+        let rank = table
+            .move_value(rules, pos, mv)
+            .expect("every position of a game is reachable from the start, so in the table")
+            .rank();
+        if rank > best_rank {
+            best = mv;
+            best_rank = rank;
+            ties = 1;
+        } else if rank == best_rank {
+            ties += 1;
+            if below(rng, ties) == 0 {
+                best = mv;
+            }
+        }
+    }
+    best
+}

@@ -1,0 +1,470 @@
+//! Growing a finished run (docs/EXPERIMENTS.md, "Growing a run"). A whole
+//! run leaves `run-state.json` beside its results: every cell's exact
+//! aggregate and, when the experiment keeps them, its per-game rows. Since
+//! a game's seed depends only on its place (master seed, variant, matchup,
+//! game index), a larger experiment of the same seed can keep those games
+//! and play only the ones after them, and its files are byte for byte
+//! those of a fresh run. Anything that would change a game already played
+//! is refused, each reason named.
+
+use serde::{Deserialize, Serialize};
+
+use crate::partial::{RunHeader, StoredRow};
+use crate::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
+use crate::stats::Aggregate;
+
+/// `run-state.json`'s format.
+pub const RUN_STATE_FORMAT: &str = "katro-run-state-1";
+/// Its name in a results folder.
+pub const RUN_STATE: &str = "run-state.json";
+
+/// A cell's stopping rule, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopRule {
+    Games(u64),
+    Precision {
+        width: f64,
+        max_games: u64,
+        checkpoint: u64,
+    },
+}
+
+impl From<Stop> for StopRule {
+    fn from(s: Stop) -> StopRule {
+        match s {
+            Stop::Games(n) => StopRule::Games(n),
+            Stop::Precision {
+                width,
+                max_games,
+                checkpoint,
+            } => StopRule::Precision {
+                width,
+                max_games,
+                checkpoint,
+            },
+        }
+    }
+}
+
+/// One cell of a finished run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinishedCell {
+    pub variant: String,
+    /// The rules' canonical string: a variant of the same name with other
+    /// rules plays other games.
+    pub rules: String,
+    pub p1: String,
+    pub p2: String,
+    pub opening_plies: u32,
+    pub stop: StopRule,
+    /// Every game the cell played: `aggregate.games` of them, 0 to
+    /// `aggregate.games - 1`.
+    pub aggregate: Aggregate,
+}
+
+/// `run-state.json`: what a finished whole run (or merge) played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinishedRun {
+    pub format: String,
+    /// The builds whose games these are, the experiment's fingerprint and
+    /// name.
+    #[serde(flatten)]
+    pub run: RunHeader,
+    pub seed: u64,
+    /// `none`, `games` or `games-with-moves`.
+    pub rows: String,
+    pub cells: Vec<FinishedCell>,
+    /// Every game's row, in (cell, game) order, when rows are kept.
+    pub games: Vec<StoredRow>,
+}
+
+pub fn rows_name(rows: Rows) -> &'static str {
+    match rows {
+        Rows::None => "none",
+        Rows::Games => "games",
+        Rows::GamesWithMoves => "games-with-moves",
+    }
+}
+
+/// Identity of a cell across two experiments: variant and matchup.
+fn same_place(f: &FinishedCell, c: &Cell) -> bool {
+    f.variant == c.rules.name()
+        && f.p1 == c.p1.to_string()
+        && f.p2 == c.p2.to_string()
+        && f.opening_plies == c.opening_plies
+}
+
+fn place(c: &FinishedCell) -> String {
+    let open = match c.opening_plies {
+        0 => String::new(),
+        n => format!(" +open{n}"),
+    };
+    format!("`{}` with {} vs {}{open}", c.variant, c.p1, c.p2)
+}
+
+impl FinishedRun {
+    pub fn new(
+        run: RunHeader,
+        seed: u64,
+        rows: Rows,
+        cells: &[Cell],
+        aggregates: &[Aggregate],
+        games: Vec<StoredRow>,
+    ) -> FinishedRun {
+        FinishedRun {
+            format: RUN_STATE_FORMAT.into(),
+            run,
+            seed,
+            rows: rows_name(rows).into(),
+            cells: cells
+                .iter()
+                .zip(aggregates)
+                .map(|(c, a)| FinishedCell {
+                    variant: c.rules.name().into(),
+                    rules: c.rules.canonical_string(),
+                    p1: c.p1.to_string(),
+                    p2: c.p2.to_string(),
+                    opening_plies: c.opening_plies,
+                    stop: c.stop.into(),
+                    aggregate: a.clone(),
+                })
+                .collect(),
+            games,
+        }
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a run state serialises")
+    }
+}
+
+/// Where a cell of the larger experiment gets its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// All of them from finished cell `old`: nothing to play.
+    Kept(usize),
+    /// Games `0..from` from finished cell `old`; games `from..` are played.
+    Extend { old: usize, from: u64 },
+    /// A `[precision]` cell whose rule changed so it may go on: it resumes
+    /// from finished cell `old`, settled at its games, and plays on,
+    /// testing the new rule at the same checkpoints.
+    Continue { old: usize },
+    /// A new cell: every game is played.
+    New,
+}
+
+/// How the cells of an experiment (`cells`, named `name`, seeded `seed`,
+/// keeping `rows`) get their games from a finished run, or every reason
+/// the finished run's games cannot all be kept.
+pub fn plan(
+    old: &FinishedRun,
+    name: &str,
+    seed: u64,
+    rows: Rows,
+    cells: &[Cell],
+) -> Result<Vec<Source>, Vec<String>> {
+    let mut problems = Vec::new();
+    if old.run.name != name {
+        problems.push(format!(
+            "they are experiment `{}`'s, this is `{name}`",
+            old.run.name
+        ));
+    }
+    if old.seed != seed {
+        problems.push(format!(
+            "the seed changed from {} to {seed}: every game would differ",
+            old.seed
+        ));
+    }
+    if old.rows != rows_name(rows) {
+        problems.push(format!(
+            "per-game rows changed from `{}` to `{}`: the games already played would have to \
+             be played again to give them",
+            old.rows,
+            rows_name(rows)
+        ));
+    }
+    for f in &old.cells {
+        if !cells.iter().any(|c| same_place(f, c)) {
+            problems.push(format!(
+                "the cell {} is gone: a smaller experiment is not a grown one",
+                place(f)
+            ));
+        }
+    }
+    let mut sources = Vec::with_capacity(cells.len());
+    for c in cells {
+        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
+            sources.push(Source::New);
+            continue;
+        };
+        let f = &old.cells[o];
+        if f.rules != c.rules.canonical_string() {
+            problems.push(format!(
+                "variant `{}` has other rules than when its games were played",
+                f.variant
+            ));
+            continue;
+        }
+        let played = f.aggregate.games;
+        let source = match (f.stop, c.stop) {
+            (StopRule::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
+            (StopRule::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
+            (StopRule::Games(n), Stop::Games(m)) => Err(format!(
+                "{} played {n} games; {m} would drop games already played",
+                place(f)
+            )),
+            (
+                StopRule::Precision {
+                    width: w0,
+                    max_games: m0,
+                    checkpoint: k0,
+                },
+                Stop::Precision {
+                    width,
+                    max_games,
+                    checkpoint,
+                },
+            ) => {
+                if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
+                    Ok(Source::Kept(o))
+                } else if checkpoint != k0 {
+                    Err(format!(
+                        "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
+                         stopping tests would fall elsewhere",
+                        place(f)
+                    ))
+                } else if width > w0 {
+                    Err(format!(
+                        "{}: the precision width grew from {w0} to {width}: the cell might have \
+                         stopped before games already played",
+                        place(f)
+                    ))
+                } else if max_games < played {
+                    Err(format!(
+                        "{}: it played {played} games; max_games = {max_games} would drop some",
+                        place(f)
+                    ))
+                } else if !played.is_multiple_of(checkpoint) && played != max_games {
+                    Err(format!(
+                        "{}: it stopped at {played} games, between two checkpoints of \
+                         {checkpoint}: a fresh run would test elsewhere",
+                        place(f)
+                    ))
+                } else {
+                    Ok(Source::Continue { old: o })
+                }
+            }
+            _ => Err(format!(
+                "{}: the stopping rule changed between `games` and `[precision]`",
+                place(f)
+            )),
+        };
+        match source {
+            Ok(s) => sources.push(s),
+            Err(p) => problems.push(p),
+        }
+    }
+    if problems.is_empty() {
+        Ok(sources)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The work a grown run plays: the cells with games to play, each the
+/// experiment's cell `index`, starting at game `first`.
+pub struct Delta<'a> {
+    pub cells: Vec<Cell<'a>>,
+    /// The experiment's cell each delta cell is.
+    pub index: Vec<usize>,
+    pub first_games: Vec<u64>,
+}
+
+pub fn delta<'a>(cells: &[Cell<'a>], sources: &[Source]) -> Delta<'a> {
+    let mut d = Delta {
+        cells: Vec::new(),
+        index: Vec::new(),
+        first_games: Vec::new(),
+    };
+    for (i, (c, s)) in cells.iter().zip(sources).enumerate() {
+        let (cell, first) = match *s {
+            Source::Kept(_) => continue,
+            Source::Extend { from, .. } => (
+                Cell {
+                    stop: Stop::Games(c.stop.max_games() - from),
+                    ..c.clone()
+                },
+                from,
+            ),
+            Source::Continue { .. } | Source::New => (c.clone(), 0),
+        };
+        d.cells.push(cell);
+        d.index.push(i);
+        d.first_games.push(first);
+    }
+    d
+}
+
+/// The state a grown run's delta starts from: each continued
+/// `[precision]` cell settled at the games it played, their units done.
+pub fn start_state(old: &FinishedRun, d: &Delta, sources: &[Source]) -> RunState {
+    let layout = Layout::new(&d.cells);
+    let mut state = RunState::new(d.cells.len());
+    let mut first_unit = 0;
+    for (k, (cell, l)) in d.cells.iter().zip(&layout.cells).enumerate() {
+        if let Source::Continue { old: o } = sources[d.index[k]] {
+            let agg = &old.cells[o].aggregate;
+            let s = agg.games;
+            state.cells[k] = CellProgress {
+                settled_games: s,
+                settled: agg.clone(),
+                stopped: cell.stop.is_met(s, agg),
+                segments: Vec::new(),
+            };
+            // `plan` has made sure `s` is a stopping test of the layout, so
+            // the units below it are whole.
+            let mut u = 0;
+            while u < l.units() && l.unit_games(u).2 <= s {
+                state.done.insert(first_unit + u);
+                u += 1;
+            }
+        }
+        first_unit += l.units();
+    }
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::AgentSpec;
+    use crate::rules::preset;
+
+    fn finished(cells: &[Cell]) -> FinishedRun {
+        let aggs: Vec<Aggregate> = cells
+            .iter()
+            .map(|c| Aggregate {
+                games: match c.stop {
+                    Stop::Games(n) => n,
+                    Stop::Precision { checkpoint, .. } => 2 * checkpoint,
+                },
+                ..Aggregate::new()
+            })
+            .collect();
+        FinishedRun::new(
+            RunHeader::new("h", "e", Vec::new()),
+            1,
+            Rows::None,
+            cells,
+            &aggs,
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn a_larger_experiment_keeps_extends_continues_and_adds() {
+        let a = preset("katro-4x4").unwrap();
+        let b = preset("katro-6x3").unwrap();
+        let (r, g) = (AgentSpec::Random, AgentSpec::Greedy);
+        let precision = |width, max_games| Stop::Precision {
+            width,
+            max_games,
+            checkpoint: 100,
+        };
+        let cell = |rules, p1, stop| Cell {
+            rules,
+            p1,
+            p2: &r,
+            opening_plies: 0,
+            stop,
+        };
+        let before = [
+            cell(&a, &r, Stop::Games(50)),
+            cell(&a, &g, Stop::Games(50)),
+            cell(&b, &r, precision(0.1, 1000)),
+        ];
+        let old = finished(&before);
+        let after = [
+            cell(&b, &r, precision(0.05, 2000)),
+            cell(&a, &r, Stop::Games(80)),
+            cell(&a, &g, Stop::Games(50)),
+            cell(&b, &g, Stop::Games(50)),
+        ];
+        let sources = plan(&old, "e", 1, Rows::None, &after).unwrap();
+        assert_eq!(
+            sources,
+            [
+                Source::Continue { old: 2 },
+                Source::Extend { old: 0, from: 50 },
+                Source::Kept(1),
+                Source::New
+            ]
+        );
+        let d = delta(&after, &sources);
+        assert_eq!(d.index, [0, 1, 3]);
+        assert_eq!(d.first_games, [0, 50, 0]);
+        assert_eq!(d.cells[1].stop, Stop::Games(30));
+        let state = start_state(&old, &d, &sources);
+        assert_eq!(state.cells[0].settled_games, 200);
+        // The continued cell's first 200 games are its first units, done.
+        let l = Layout::new(&d.cells);
+        assert_eq!(
+            state.done.len(),
+            (0..l.cells[0].units())
+                .filter(|&u| l.cells[0].unit_games(u).2 <= 200)
+                .count() as u64
+        );
+        state.check(&l, crate::runner::Part::Whole).unwrap();
+    }
+
+    #[test]
+    fn changes_to_games_already_played_are_each_refused() {
+        let a = preset("katro-4x4").unwrap();
+        let r = AgentSpec::Random;
+        let cell = |stop| Cell {
+            rules: &a,
+            p1: &r,
+            p2: &r,
+            opening_plies: 0,
+            stop,
+        };
+        let old = finished(&[cell(Stop::Games(50))]);
+        let fewer = plan(&old, "e", 2, Rows::Games, &[cell(Stop::Games(40))]).unwrap_err();
+        assert_eq!(fewer.len(), 3, "{fewer:?}");
+        assert!(fewer[0].contains("seed changed from 1 to 2"));
+        assert!(fewer[1].contains("per-game rows changed"));
+        assert!(fewer[2].contains("would drop games"));
+        let other = preset("katro-6x3").unwrap();
+        let gone = plan(
+            &old,
+            "e",
+            1,
+            Rows::None,
+            &[Cell {
+                rules: &other,
+                ..cell(Stop::Games(50))
+            }],
+        )
+        .unwrap_err();
+        assert!(gone[0].contains("is gone"), "{gone:?}");
+        let p = |width| Stop::Precision {
+            width,
+            max_games: 1000,
+            checkpoint: 100,
+        };
+        let old = finished(&[cell(p(0.1))]);
+        assert!(
+            plan(&old, "e", 1, Rows::None, &[cell(p(0.2))]).unwrap_err()[0].contains("width grew")
+        );
+        assert_eq!(
+            plan(&old, "e", 1, Rows::None, &[cell(p(0.1))]).unwrap(),
+            [Source::Kept(0)]
+        );
+        assert!(
+            plan(&old, "e", 1, Rows::None, &[cell(Stop::Games(500))]).unwrap_err()[0]
+                .contains("between `games` and `[precision]`")
+        );
+    }
+}

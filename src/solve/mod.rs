@@ -1,0 +1,703 @@
+//! Exact solution of small boards (docs/SOLVED.md): every position reachable
+//! from the start is found, then valued by retrograde analysis as a win, a
+//! loss or a draw for the player to move, with the distance to the end.
+//!
+//! What the solver treats as the game (RULES.md §8, §9):
+//!
+//! - A position is the board, the player to move, the directions fixed
+//!   under `direction = "once-per-game"` and the hole a paused turn must
+//!   sow on from (`step_sowing = "chosen"`). The ply counter is not part of
+//!   it: the ply limit is ignored, so a game that never ends is a draw by
+//!   infinite play rather than a `ply-limit` end.
+//! - A player with no legal move has lost (distance 0).
+//! - A move the engine ends as endless follows `endless_move`: under
+//!   `undecided` it ends the game undecided (a draw), under `mover-loses`
+//!   it loses. A move stopped by the lap limit ends the game undecided, as
+//!   the engine reports it (a draw).
+//! - Distances count decisions: a turn paused by a capturing step under
+//!   `step_sowing = "chosen"` is two decisions of the same player.
+//! - A win is played by the fastest route, a loss by the slowest; a
+//!   position from which the player to move can only avoid losing by
+//!   playing for ever is a draw.
+//!
+//! Only positions reachable from the start are indexed (not every way of
+//! spreading the seeds), found breadth first; each is stored as a 128-bit
+//! key. [`upper_bound`] counts every arrangement, which is what a board is
+//! refused on before any work.
+
+pub mod brute;
+mod table;
+
+pub use table::{MAGIC, TableError, read_table};
+
+use crate::engine::{Dir, Ended, Move, Player, Position};
+use crate::rules::{DirectionRule, LoneSeed, Rules, StepSowing};
+
+/// The value of a position for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Wins in this many decisions at the fastest.
+    Win(u32),
+    /// Loses in this many decisions at the slowest.
+    Loss(u32),
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Value {
+    /// The same outcome seen by the other player.
+    pub fn flip(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Loss(d),
+            Value::Loss(d) => Value::Win(d),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// How the mover ranks outcomes: any win beats a draw, which beats any
+    /// loss; a faster win and a slower loss are better.
+    pub fn rank(self) -> i64 {
+        match self {
+            Value::Win(d) => i64::MAX / 2 - d as i64,
+            Value::Draw => 0,
+            Value::Loss(d) => -(i64::MAX / 2) + d as i64,
+        }
+    }
+
+    /// `win`, `loss` or `draw`, as the outputs write it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+        }
+    }
+
+    /// Decisions to the end, or `None` for a draw.
+    pub fn distance(self) -> Option<u32> {
+        match self {
+            Value::Win(d) | Value::Loss(d) => Some(d),
+            Value::Draw => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Win(d) => write!(f, "win in {d}"),
+            Value::Loss(d) => write!(f, "loss in {d}"),
+            Value::Draw => write!(f, "draw"),
+        }
+    }
+}
+
+/// Seeds plus holes a key can hold: 12 of its 128 bits hold the player to
+/// move (1), two fixed directions (4) and a pending hole (7).
+pub const MAX_KEY_BOARD_BITS: u32 = 116;
+
+/// Why a board is not solved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SolveError {
+    /// Refused before any work: too many positions for the memory allowed.
+    TooBig {
+        /// Every arrangement of the seeds, times the other state.
+        positions: u128,
+        /// Bytes the solver would need at that count.
+        bytes: u128,
+        /// Bytes allowed.
+        allowed: u64,
+    },
+    /// More positions were reached than the table can number.
+    TooManyReached(u64),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::TooBig {
+                positions,
+                bytes,
+                allowed,
+            } => write!(
+                f,
+                "the board is too big to solve: up to {positions} positions (an upper bound: \
+                 every arrangement of the seeds), which would need up to {} of memory; \
+                 --max-memory allows {}",
+                gib(*bytes),
+                gib(*allowed as u128)
+            ),
+            SolveError::TooManyReached(n) => write!(
+                f,
+                "more than {n} positions are reachable, more than a table can number"
+            ),
+        }
+    }
+}
+
+/// Bytes in GiB with two decimals, or in scientific form when huge.
+pub fn gib(bytes: u128) -> String {
+    let g = bytes as f64 / (1u64 << 30) as f64;
+    if g < 1e6 {
+        format!("{g:.2} GiB")
+    } else {
+        format!("{g:.2e} GiB")
+    }
+}
+
+/// Most positions the solver numbers: ids are `u32` and the top values
+/// mark the two kinds of move that end the game at once.
+const MAX_POSITIONS: u64 = u32::MAX as u64 - 4;
+const EDGE_DRAW: u32 = u32::MAX;
+const EDGE_LOSS: u32 = u32::MAX - 1;
+const EDGE_WIN: u32 = u32::MAX - 2;
+
+/// Every arrangement of the board's seeds over its holes times the other
+/// state a position can carry: an upper bound on the positions, computed
+/// without exploring. Saturates at `u128::MAX`.
+pub fn upper_bound(rules: &Rules) -> u128 {
+    let holes = rules.hole_count() as u128;
+    let seeds = rules.total_seeds() as u128;
+    let arrangements = binomial(seeds + holes - 1, holes - 1);
+    let s = rules.settings();
+    let dirs: u128 = if s.direction == DirectionRule::OncePerGame {
+        9
+    } else {
+        1
+    };
+    let pending: u128 = if s.step_sowing == StepSowing::Chosen && s.lone_seed != LoneSeed::None {
+        1 + rules.hole_count() as u128 / 2
+    } else {
+        1
+    };
+    arrangements
+        .saturating_mul(2)
+        .saturating_mul(dirs)
+        .saturating_mul(pending)
+}
+
+fn binomial(n: u128, k: u128) -> u128 {
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        // Exact at every step: r * (n - i) / (i + 1) is C(n, i + 1).
+        r = match r.checked_mul(n - i) {
+            Some(v) => v / (i + 1),
+            None => return u128::MAX,
+        };
+    }
+    r
+}
+
+/// Bytes per position the solver uses at most: the key (16), its slot in
+/// the index at the lowest load (8), forward and backward edge offsets
+/// (16), value, distance and move counter (9), and two 4-byte ends per
+/// move (forward and backward edges), at the most moves a position has.
+pub fn bytes_per_position(rules: &Rules) -> u128 {
+    let side = rules.hole_count() as u128 / 2;
+    let dirs = if rules.settings().direction == DirectionRule::Forward {
+        1
+    } else {
+        2
+    };
+    let moves = side * dirs + 2;
+    49 + 8 * moves
+}
+
+/// Refuses a board before any work when its upper bound of positions
+/// would need more than `max_bytes`, or its positions do not fit a key.
+pub fn check_size(rules: &Rules, max_bytes: u64) -> Result<u128, SolveError> {
+    let positions = upper_bound(rules);
+    let bytes = positions.saturating_mul(bytes_per_position(rules));
+    let key_bits = rules.total_seeds() + rules.hole_count() as u32;
+    if bytes > max_bytes as u128 || key_bits > MAX_KEY_BOARD_BITS {
+        return Err(SolveError::TooBig {
+            positions,
+            bytes,
+            allowed: max_bytes,
+        });
+    }
+    Ok(positions)
+}
+
+/// A position's key: the seeds in unary (each hole's seeds as ones, then a
+/// zero), then the pending hole plus one (7 bits), each player's fixed
+/// direction (2 bits each: none, forward, backward) and the player to
+/// move (lowest bit, 1 for North).
+pub fn key(rules: &Rules, pos: &Position) -> u128 {
+    let mut k: u128 = 0;
+    for h in 0..rules.hole_count() {
+        let s = pos.seeds(h) as u32;
+        k = (k << (s + 1)) | (((1u128 << s) - 1) << 1);
+    }
+    let pending = pos.pending().map_or(0, |h| h as u128 + 1);
+    let dir = |p| match pos.fixed_dir(p) {
+        None => 0u128,
+        Some(Dir::Forward) => 1,
+        Some(Dir::Backward) => 2,
+    };
+    k = (k << 7) | pending;
+    k = (k << 2) | dir(Player::South);
+    k = (k << 2) | dir(Player::North);
+    (k << 1) | (pos.to_move() == Player::North) as u128
+}
+
+fn key_mover(k: u128) -> Player {
+    if k & 1 == 1 {
+        Player::North
+    } else {
+        Player::South
+    }
+}
+
+/// The position of a key without a pending hole (those are kept whole
+/// while they wait to be expanded), at ply 0.
+fn decode(rules: &Rules, mut k: u128) -> Position {
+    let to_move = key_mover(k);
+    k >>= 1;
+    let dir = |v: u128| match v {
+        1 => Some(Dir::Forward),
+        2 => Some(Dir::Backward),
+        _ => None,
+    };
+    let north = dir(k & 3);
+    k >>= 2;
+    let south = dir(k & 3);
+    k >>= 9;
+    let n = rules.hole_count();
+    let mut holes = vec![0u16; n];
+    for h in (0..n).rev() {
+        // Each hole is its ones followed by one zero, last hole lowest.
+        k >>= 1;
+        let ones = k.trailing_ones();
+        holes[h] = ones as u16;
+        k >>= ones;
+    }
+    rules
+        .position(&holes, to_move, [south, north], 0)
+        .expect("a key holds a board of the rules' shape and seed total")
+}
+
+/// Finding positions, then valuing them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Explore,
+    Solve,
+}
+
+/// A solved board: every reachable position's key, in increasing order,
+/// with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The rules' canonical string (the ply limit in it is ignored).
+    pub rules: String,
+    pub keys: Vec<u128>,
+    pub values: Vec<Value>,
+}
+
+/// What a solve cost, counted from the solver's own arrays (so the same
+/// on every run and machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Moves of every position in the table, in all.
+    pub moves: u64,
+    /// Bytes of the solver's arrays at their largest (capacities times
+    /// element sizes), not counting the allocator's own overhead.
+    pub peak_bytes: u64,
+}
+
+impl Table {
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// A position's value, `None` when it is not in the table (not
+    /// reachable from the start, or of other rules).
+    pub fn value(&self, rules: &Rules, pos: &Position) -> Option<Value> {
+        let k = key(rules, pos);
+        self.keys.binary_search(&k).ok().map(|i| self.values[i])
+    }
+
+    /// The value of playing `mv` at `pos`, for the player making it.
+    pub fn move_value(&self, rules: &Rules, pos: &Position, mv: Move) -> Option<Value> {
+        let mut after = *pos;
+        rules.play(&mut after, mv).ok()?;
+        let outcome = match after.ended() {
+            Some(Ended::EndlessMove) | Some(Ended::LapLimit) => Value::Draw,
+            Some(Ended::EndlessMoveLost(w)) if w == pos.to_move() => Value::Win(0),
+            Some(Ended::EndlessMoveLost(_)) => Value::Loss(0),
+            None => {
+                let v = self.value(rules, &after)?;
+                if after.to_move() == pos.to_move() {
+                    v
+                } else {
+                    v.flip()
+                }
+            }
+        };
+        Some(match outcome {
+            Value::Win(d) => Value::Win(d + 1),
+            Value::Loss(d) => Value::Loss(d + 1),
+            Value::Draw => Value::Draw,
+        })
+    }
+
+    /// The longest fastest win of any position in the table.
+    pub fn longest_win(&self) -> u32 {
+        self.values
+            .iter()
+            .filter_map(|v| match v {
+                Value::Win(d) => Some(*d),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Open addressing from keys to ids: 4 bytes a slot, the keys kept once
+/// in the id-ordered list.
+struct Index {
+    slots: Vec<u32>,
+    mask: usize,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+fn slot_hash(k: u128) -> usize {
+    let x = (k as u64) ^ ((k >> 64) as u64).rotate_left(29);
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 16) as usize
+}
+
+impl Index {
+    fn new() -> Index {
+        Index {
+            slots: vec![EMPTY; 1024],
+            mask: 1023,
+        }
+    }
+
+    /// The id of `k`, inserting it as `keys.len()` if new.
+    fn id(&mut self, keys: &mut Vec<u128>, k: u128) -> (u32, bool) {
+        if (keys.len() + 1) * 10 > self.slots.len() * 7 {
+            self.grow(keys);
+        }
+        let mut i = slot_hash(k) & self.mask;
+        loop {
+            let s = self.slots[i];
+            if s == EMPTY {
+                let id = keys.len() as u32;
+                self.slots[i] = id;
+                keys.push(k);
+                return (id, true);
+            }
+            if keys[s as usize] == k {
+                return (s, false);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    fn grow(&mut self, keys: &[u128]) {
+        let n = self.slots.len() * 2;
+        self.slots = vec![EMPTY; n];
+        self.mask = n - 1;
+        for (id, &k) in keys.iter().enumerate() {
+            let mut i = slot_hash(k) & self.mask;
+            while self.slots[i] != EMPTY {
+                i = (i + 1) & self.mask;
+            }
+            self.slots[i] = id as u32;
+        }
+    }
+}
+
+/// The game graph: positions by id (breadth-first order from the start,
+/// id 0), each with its moves' ends: a position id, or one of the
+/// `EDGE_*` marks for a move that ends the game at once.
+struct Graph {
+    keys: Vec<u128>,
+    offsets: Vec<u64>,
+    ends: Vec<u32>,
+}
+
+/// The graph, and the bytes its index took.
+fn explore(
+    rules: &Rules,
+    progress: &mut dyn FnMut(Phase, u64, u64),
+) -> Result<(Graph, u64), SolveError> {
+    let mut keys = Vec::new();
+    let mut index = Index::new();
+    // Positions paused mid-turn cannot be rebuilt from a key through the
+    // engine's public constructor, so they wait whole until expanded.
+    let mut paused: std::collections::HashMap<u32, Position> = Default::default();
+    let start = rules.start();
+    index.id(&mut keys, key(rules, &start));
+    if start.pending().is_some() {
+        paused.insert(0, start);
+    }
+    let mut offsets = vec![0u64];
+    let mut ends = Vec::new();
+    let mut next = 0usize;
+    while next < keys.len() {
+        let pos = match paused.remove(&(next as u32)) {
+            Some(p) => p,
+            None => decode(rules, keys[next]),
+        };
+        let mover = pos.to_move();
+        for &mv in rules.legal_moves(&pos).iter() {
+            let mut after = pos;
+            rules
+                .play(&mut after, mv)
+                .expect("the engine's legal moves are legal");
+            let end = match after.ended() {
+                Some(Ended::EndlessMove) | Some(Ended::LapLimit) => EDGE_DRAW,
+                Some(Ended::EndlessMoveLost(w)) if w == mover => EDGE_WIN,
+                Some(Ended::EndlessMoveLost(_)) => EDGE_LOSS,
+                None => {
+                    if keys.len() as u64 >= MAX_POSITIONS {
+                        return Err(SolveError::TooManyReached(MAX_POSITIONS));
+                    }
+                    let (id, new) = index.id(&mut keys, key(rules, &after));
+                    if new && after.pending().is_some() {
+                        paused.insert(id, after);
+                    }
+                    id
+                }
+            };
+            ends.push(end);
+        }
+        offsets.push(ends.len() as u64);
+        next += 1;
+        if next.is_multiple_of(1 << 20) {
+            progress(Phase::Explore, next as u64, keys.len() as u64);
+        }
+    }
+    let index_bytes = index.slots.capacity() as u64 * 4;
+    Ok((
+        Graph {
+            keys,
+            offsets,
+            ends,
+        },
+        index_bytes,
+    ))
+}
+
+/// Solves every position reachable from the start of `rules`. Call
+/// [`check_size`] first: this does not refuse. `progress` is told the
+/// phase, the positions done and the positions known so far, about every
+/// million positions.
+pub fn solve(
+    rules: &Rules,
+    progress: &mut dyn FnMut(Phase, u64, u64),
+) -> Result<Table, SolveError> {
+    solve_with_stats(rules, progress).map(|(t, _)| t)
+}
+
+/// [`solve`], with what it cost.
+pub fn solve_with_stats(
+    rules: &Rules,
+    progress: &mut dyn FnMut(Phase, u64, u64),
+) -> Result<(Table, SolveStats), SolveError> {
+    let (g, index_bytes) = explore(rules, progress)?;
+    let n = g.keys.len();
+    // Backward edges: for each position, the positions with a move to it.
+    let mut back_off = vec![0u64; n + 1];
+    for &e in &g.ends {
+        if (e as usize) < n {
+            back_off[e as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        back_off[i + 1] += back_off[i];
+    }
+    let mut fill = back_off.clone();
+    let mut back = vec![0u32; back_off[n] as usize];
+    for p in 0..n {
+        for &e in &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize] {
+            if (e as usize) < n {
+                back[fill[e as usize] as usize] = p as u32;
+                fill[e as usize] += 1;
+            }
+        }
+    }
+    let bytes = |len: usize, size: usize| (len * size) as u64;
+    let graph_bytes = bytes(g.keys.capacity(), 16)
+        + bytes(g.offsets.capacity(), 8)
+        + bytes(g.ends.capacity(), 4)
+        + bytes(back_off.capacity(), 8)
+        + bytes(back.capacity(), 4);
+    // Exploring holds the index and the graph; solving, the graph, its
+    // backward edges (and, here, their fill counters), values and counters.
+    let peak_bytes = (index_bytes
+        + bytes(g.keys.capacity(), 16)
+        + bytes(g.offsets.capacity(), 8)
+        + bytes(g.ends.capacity(), 4))
+    .max(graph_bytes + bytes(fill.capacity(), 8))
+    .max(graph_bytes + bytes(n, std::mem::size_of::<Option<Value>>() + 4) + bytes(n, 4));
+    drop(fill);
+    // `open[p]`: moves of p not yet known to lose; p loses once it is 0.
+    // Values are settled layer by layer in increasing distance, so the
+    // first win found is the fastest and the last losing move the slowest.
+    let mut value: Vec<Option<Value>> = vec![None; n];
+    let mut open = vec![0u32; n];
+    let mut layer: Vec<u32> = Vec::new();
+    let mut wins_now: Vec<u32> = Vec::new();
+    for p in 0..n {
+        let moves = &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize];
+        if moves.is_empty() {
+            value[p] = Some(Value::Loss(0));
+            layer.push(p as u32);
+            continue;
+        }
+        if moves.contains(&EDGE_WIN) {
+            wins_now.push(p as u32);
+        }
+        open[p] = moves.iter().filter(|&&e| e != EDGE_LOSS).count() as u32;
+    }
+    let mut d: u32 = 0;
+    let mut done = layer.len() as u64;
+    let mut next: Vec<u32> = Vec::new();
+    // Moves that lose at once are known at distance 1: a position whose
+    // moves all lose so is lost in 1 (unless it wins elsewhere).
+    let mut lost_in_one: Vec<u32> = (0..n as u32)
+        .filter(|&p| value[p as usize].is_none() && open[p as usize] == 0)
+        .collect();
+    loop {
+        // Everything settled at distance d + 1 comes from layer d (plus
+        // the moves that end the game at once, which are distance 1).
+        next.clear();
+        if d == 0 {
+            for &p in &wins_now {
+                if value[p as usize].is_none() {
+                    value[p as usize] = Some(Value::Win(1));
+                    next.push(p);
+                }
+            }
+        }
+        for &c in &layer {
+            let cv = value[c as usize].expect("a settled layer");
+            let c_mover = key_mover(g.keys[c as usize]);
+            for &p in &back[back_off[c as usize] as usize..back_off[c as usize + 1] as usize] {
+                if value[p as usize].is_some() {
+                    continue;
+                }
+                let same = key_mover(g.keys[p as usize]) == c_mover;
+                let for_p = if same { cv } else { cv.flip() };
+                match for_p {
+                    Value::Win(_) => {
+                        value[p as usize] = Some(Value::Win(d + 1));
+                        next.push(p);
+                    }
+                    Value::Loss(_) => {
+                        open[p as usize] -= 1;
+                        if open[p as usize] == 0 {
+                            value[p as usize] = Some(Value::Loss(d + 1));
+                            next.push(p);
+                        }
+                    }
+                    Value::Draw => unreachable!("draws are never settled in layers"),
+                }
+            }
+        }
+        if d == 0 {
+            for &p in &lost_in_one {
+                if value[p as usize].is_none() {
+                    value[p as usize] = Some(Value::Loss(1));
+                    next.push(p);
+                }
+            }
+            lost_in_one = Vec::new();
+        }
+        if next.is_empty() {
+            break;
+        }
+        done += next.len() as u64;
+        std::mem::swap(&mut layer, &mut next);
+        d += 1;
+        if d.is_multiple_of(16) {
+            progress(Phase::Solve, done, n as u64);
+        }
+    }
+    progress(Phase::Solve, done, n as u64);
+    drop(back);
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_unstable_by_key(|&i| g.keys[i as usize]);
+    let table = Table {
+        rules: rules.canonical_string(),
+        keys: order.iter().map(|&i| g.keys[i as usize]).collect(),
+        values: order
+            .iter()
+            .map(|&i| value[i as usize].unwrap_or(Value::Draw))
+            .collect(),
+    };
+    let stats = SolveStats {
+        moves: g.ends.len() as u64,
+        peak_bytes,
+    };
+    Ok((table, stats))
+}
+
+/// Every legal move of `pos` with its value for the mover, best first
+/// (board order among equals).
+pub fn move_values(table: &Table, rules: &Rules, pos: &Position) -> Vec<(Move, Option<Value>)> {
+    let mut out: Vec<(Move, Option<Value>)> = rules
+        .legal_moves(pos)
+        .iter()
+        .map(|&mv| (mv, table.move_value(rules, pos, mv)))
+        .collect();
+    out.sort_by_key(|(_, v)| std::cmp::Reverse(v.map_or(i64::MIN, |v| v.rank())));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parse_variant;
+
+    fn board(rows: usize, holes: usize, seeds: usize, rules: &str) -> Rules {
+        let text =
+            format!("[board]\nrows = {rows}\nholes = {holes}\nseeds = {seeds}\n[rules]\n{rules}\n");
+        parse_variant("t.toml", &text, "t").unwrap()
+    }
+
+    #[test]
+    fn keys_decode_to_their_positions() {
+        let rules = board(4, 3, 1, "direction = \"once-per-game\"");
+        let mut pos = rules.start();
+        for _ in 0..6 {
+            let k = key(&rules, &pos);
+            let back = decode(&rules, k);
+            assert_eq!(key(&rules, &back), k);
+            assert_eq!(back.holes()[..12], pos.holes()[..12]);
+            assert_eq!(back.to_move(), pos.to_move());
+            let legal = rules.legal_moves(&pos);
+            if legal.is_empty() {
+                break;
+            }
+            rules.play(&mut pos, legal[legal.len() - 1]).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_upper_bound_matches_the_issue_counts() {
+        // 2×4 with 2 seeds: C(23, 7) arrangements, times 2 movers.
+        assert_eq!(upper_bound(&board(2, 4, 2, "")), 2 * 245_157);
+        assert_eq!(upper_bound(&board(2, 6, 2, "")), 2 * 417_225_900);
+        assert_eq!(upper_bound(&board(4, 3, 1, "")), 2 * 1_352_078);
+    }
+
+    #[test]
+    fn a_board_too_big_is_refused_naming_its_count() {
+        let rules = board(2, 6, 2, "");
+        match check_size(&rules, 1 << 30) {
+            Err(SolveError::TooBig { positions, .. }) => assert_eq!(positions, 834_451_800),
+            other => panic!("{other:?}"),
+        }
+        assert!(check_size(&board(2, 4, 2, ""), 1 << 30).is_ok());
+    }
+}
