@@ -235,8 +235,11 @@ fn a_run_killed_with_sigkill_resumes_to_identical_outputs() {
 #[test]
 fn a_run_stopped_with_sigint_resumes_to_identical_outputs() {
     // Precision cells: the resumed run must make the same stopping tests.
-    let games = few_seconds() * 4;
-    let dir = setup(&[("exp.toml", &precision_experiment(games, games / 10, 0.01))]);
+    // Their random and greedy games play on the lane kernel, three times
+    // faster than the engine: a width of 0.005 (about 150,000 decided
+    // games a cell) keeps the run going long enough to be interrupted.
+    let games = few_seconds() * 12;
+    let dir = setup(&[("exp.toml", &precision_experiment(games, games / 10, 0.005))]);
     ok(
         dir.path(),
         &["run", "exp.toml", "--out", "whole", "--threads", "2"],
