@@ -8,9 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::notation::move_name;
 use crate::rules::Settings;
-use crate::runner::{Cell, GameRow, Stop};
+use crate::runner::{Cell, Stop, StoredRow};
 use crate::stats::{
     Aggregate, CellWarning, Difference, compare_advantage, compare_length, compare_win_rate, holm,
 };
@@ -271,7 +270,7 @@ pub const GAMES_COLUMNS: &[&str] = &[
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
 /// the game's moves in RULES.md's notation, separated by spaces.
-pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
+pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
     let mut header = with_settings(GAMES_COLUMNS, "variant", &setting_names(cells));
     if moves {
         header.push("moves".to_string());
@@ -287,7 +286,6 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
         .collect();
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
-        let g = &r.record;
         let mut row = vec![c.rules.name().to_string()];
         // The limits the game was played under, the experiment's overrides
         // applied, are among the settings: `katro replay` needs them to
@@ -298,19 +296,18 @@ pub fn games_csv(cells: &[Cell], rows: &[GameRow], moves: bool) -> Vec<u8> {
             labels[r.cell][1].clone(),
             r.game.to_string(),
             r.seed.to_string(),
-            opt(g.status.winner().map(|p| p.number())),
-            g.status.name().to_string(),
-            g.plies.to_string(),
-            g.captures[0].to_string(),
-            g.captures[1].to_string(),
-            g.seeds_captured[0].to_string(),
-            g.seeds_captured[1].to_string(),
-            g.laps.to_string(),
-            g.max_laps_in_move.to_string(),
+            opt(r.winner),
+            r.status.name().to_string(),
+            r.plies.to_string(),
+            r.captures[0].to_string(),
+            r.captures[1].to_string(),
+            r.seeds_captured[0].to_string(),
+            r.seeds_captured[1].to_string(),
+            r.laps.to_string(),
+            r.max_laps_in_move.to_string(),
         ]);
         if moves {
-            let names: Vec<String> = r.moves.iter().map(|&m| move_name(c.rules, m)).collect();
-            row.push(names.join(" "));
+            row.push(r.moves.clone());
         }
         row
     });
@@ -803,6 +800,7 @@ mod tests {
     use crate::agents::AgentSpec;
     use crate::engine::{Player, Status};
     use crate::rules::preset;
+    use crate::runner::GameRow;
     use crate::stats::GameRecord;
 
     fn rec(status: Status, plies: u32, cap: [u64; 2], seeds: [u64; 2]) -> GameRecord {
@@ -1087,7 +1085,8 @@ mod tests {
                 crate::Move::sow(1, None),
             ],
         }];
-        let got = String::from_utf8(games_csv(&cells, &rows, true)).unwrap();
+        let stored: Vec<StoredRow> = rows.iter().map(|r| StoredRow::new(&cells, r)).collect();
+        let got = String::from_utf8(games_csv(&cells, &stored, true)).unwrap();
         assert_eq!(
             got,
             format!(

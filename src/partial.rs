@@ -11,13 +11,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Player, Status};
 pub use crate::export::{BUILD, RunHeader, UNKNOWN_BUILD};
 use crate::export::{ExperimentSource, stop_text};
-use crate::notation::{move_name, parse_move};
 use crate::rng::name_hash;
-use crate::runner::{Cell, CellLayout, GameRow, Layout, Rows, RunState};
-use crate::stats::GameRecord;
+use crate::runner::{Cell, CellLayout, Layout, Rows, RunState};
+pub use crate::runner::{StoredRow, StoredStatus};
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
 pub const SHARD_FORMAT: &str = "katro-shard-2";
@@ -157,139 +155,12 @@ impl CheckpointFile {
     }
 }
 
-/// How a stored game ended, written as [`Status::name`] writes it (`won`,
-/// `ply-limit`, `endless-move`, `lap-limit`), so files read the same as
-/// before it was typed. `ongoing` is kept only so that a row that says so
-/// is refused when read back, as a damaged one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StoredStatus {
-    Ongoing,
-    Won,
-    PlyLimit,
-    EndlessMove,
-    LapLimit,
-}
-
-impl StoredStatus {
-    pub fn of(status: Status) -> StoredStatus {
-        match status {
-            Status::Ongoing => StoredStatus::Ongoing,
-            Status::Won(_) => StoredStatus::Won,
-            Status::PlyLimit => StoredStatus::PlyLimit,
-            Status::EndlessMove => StoredStatus::EndlessMove,
-            Status::LapLimit => StoredStatus::LapLimit,
-        }
-    }
-}
-
-/// One game as a checkpoint, shard or run-state.json stores it; its moves in the rules
-/// RULES.md's notation, so the file reads without the engine's numbering.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredRow {
-    pub cell: usize,
-    pub game: u64,
-    pub seed: u64,
-    pub status: StoredStatus,
-    /// 1 or 2 for a won game; absent otherwise.
-    pub winner: Option<u8>,
-    pub plies: u32,
-    pub laps: u64,
-    pub max_laps_in_move: u64,
-    pub captures: [u64; 2],
-    pub seeds_captured: [u64; 2],
-    pub seeds_sown: u64,
-    pub legal_moves: u64,
-    pub choice_turns: u64,
-    /// The game's identity hash (see `runner::game_hash_step`).
-    pub hash: u64,
-    /// Space-separated; empty when moves were not kept.
-    pub moves: String,
-}
-
-impl StoredRow {
-    pub fn new(cells: &[Cell], r: &GameRow) -> StoredRow {
-        let g = &r.record;
-        let rules = cells[r.cell].rules;
-        StoredRow {
-            cell: r.cell,
-            game: r.game,
-            seed: r.seed,
-            status: StoredStatus::of(g.status),
-            winner: g.status.winner().map(Player::number),
-            plies: g.plies,
-            laps: g.laps,
-            max_laps_in_move: g.max_laps_in_move,
-            captures: g.captures,
-            seeds_captured: g.seeds_captured,
-            seeds_sown: g.seeds_sown,
-            legal_moves: g.legal_moves,
-            choice_turns: g.choice_turns,
-            hash: g.hash,
-            moves: r
-                .moves
-                .iter()
-                .map(|&m| move_name(rules, m))
-                .collect::<Vec<_>>()
-                .join(" "),
-        }
-    }
-
-    /// The row back, checked against the cells: a damaged file gives an
-    /// error, never a wrong row.
-    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, String> {
-        let where_ = || format!("the row of game {} of cell {}", self.game, self.cell + 1);
-        let cell = cells
-            .get(self.cell)
-            .ok_or_else(|| format!("{}: no such cell", where_()))?;
-        let status = match (self.status, self.winner) {
-            (StoredStatus::Won, Some(1)) => Status::Won(Player::South),
-            (StoredStatus::Won, Some(2)) => Status::Won(Player::North),
-            (StoredStatus::PlyLimit, None) => Status::PlyLimit,
-            (StoredStatus::EndlessMove, None) => Status::EndlessMove,
-            (StoredStatus::LapLimit, None) => Status::LapLimit,
-            (s, w) => return Err(format!("{}: status {s:?} with winner {w:?}", where_())),
-        };
-        let moves = self
-            .moves
-            .split_whitespace()
-            .map(|m| parse_move(cell.rules, m).map_err(|e| format!("{}: {e}", where_())))
-            .collect::<Result<Vec<_>, _>>()?;
-        if !moves.is_empty() && moves.len() != self.plies as usize {
-            return Err(format!(
-                "{}: {} moves for {} plies",
-                where_(),
-                moves.len(),
-                self.plies
-            ));
-        }
-        Ok(GameRow {
-            cell: self.cell,
-            game: self.game,
-            seed: self.seed,
-            record: GameRecord {
-                status,
-                plies: self.plies,
-                laps: self.laps,
-                max_laps_in_move: self.max_laps_in_move,
-                captures: self.captures,
-                seeds_captured: self.seeds_captured,
-                seeds_sown: self.seeds_sown,
-                legal_moves: self.legal_moves,
-                choice_turns: self.choice_turns,
-                hash: self.hash,
-            },
-            moves,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
     use crate::rules::preset;
-    use crate::runner::{Stop, play_game};
+    use crate::runner::{GameRow, Stop, play_game};
 
     #[test]
     fn rows_survive_storage() {

@@ -183,7 +183,8 @@ fn write_results(
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
     if r.mode != Rows::None {
         let moves = r.mode == Rows::GamesWithMoves;
-        outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
+        let stored: Vec<StoredRow> = r.rows.iter().map(|g| StoredRow::new(r.cells, g)).collect();
+        outputs.push(("games.csv", games_csv(r.cells, &stored, moves)));
     }
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
