@@ -88,7 +88,7 @@ pub fn rows_name(rows: Rows) -> &'static str {
 }
 
 /// Identity of a cell across two experiments: variant and matchup.
-fn same_place(f: &FinishedCell, c: &Cell) -> bool {
+pub(crate) fn same_place(f: &FinishedCell, c: &Cell) -> bool {
     f.variant == c.rules.name()
         && f.p1 == c.p1.to_string()
         && f.p2 == c.p2.to_string()

@@ -601,9 +601,29 @@ pub fn run(
                 m.run.katro_build
             )
         };
+        // The table a run prints, from the run state's exact aggregates,
+        // so a rerun shows the results it did not need to play.
+        let table = store
+            .read(&out_dir.join(grow::RUN_STATE))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<grow::FinishedRun>(&b).ok())
+            .filter(|old| {
+                old.run.experiment_hash == hash
+                    && old.cells.len() == cells.len()
+                    && old
+                        .cells
+                        .iter()
+                        .zip(&cells)
+                        .all(|(f, c)| grow::same_place(f, c))
+            })
+            .map(|old| {
+                let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
+                summary_table(&cells, &aggregates) + "\n"
+            })
+            .unwrap_or_default();
         return Ok(RunOutcome {
             text: format!(
-                "experiment `{}` is complete: its {} are in {}; nothing to play \
+                "{table}experiment `{}` is complete: its {} are in {}; nothing to play \
                  (--force plays every game again){build}\n",
                 exp.name,
                 plural(m.games, "game"),
@@ -1466,6 +1486,8 @@ mod tests {
         assert!(again.already_complete);
         assert_eq!((again.played, again.kept), (0, 80));
         assert!(again.text.contains("is complete"), "{}", again.text);
+        // The complete rerun shows the table the run printed.
+        assert!(again.text.contains("advantage_p1"), "{}", again.text);
         // More games, and a new variant and matchup.
         let bigger = EXPERIMENT
             .replace("games = 40", "games = 70")
