@@ -162,7 +162,9 @@ pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Failure>
 struct Results<'a> {
     cells: &'a [Cell<'a>],
     aggregates: &'a [Aggregate],
-    rows: &'a [GameRow],
+    /// The rows as run-state.json stores them, so games.csv is written
+    /// from the same records without converting every game twice.
+    rows: &'a [StoredRow],
     mode: Rows,
     compare: &'a Compare,
     /// `run-state.json`, for the results of an experiment (which can grow).
@@ -183,8 +185,7 @@ fn write_results(
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
     if r.mode != Rows::None {
         let moves = r.mode == Rows::GamesWithMoves;
-        let stored: Vec<StoredRow> = r.rows.iter().map(|g| StoredRow::new(r.cells, g)).collect();
-        outputs.push(("games.csv", games_csv(r.cells, &stored, moves)));
+        outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
     }
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
@@ -787,7 +788,7 @@ pub fn run(
                 &Results {
                     cells: &cells,
                     aggregates: &aggregates,
-                    rows: &all_rows,
+                    rows: &state.games,
                     mode: rows,
                     compare: &exp.compare,
                     state: Some(state.to_bytes()),
@@ -1212,7 +1213,7 @@ pub fn merge(
         &Results {
             cells: &cells,
             aggregates: &aggregates,
-            rows: &rows,
+            rows: &state.games,
             mode: exp.rows(),
             compare: &exp.compare,
             state: Some(state.to_bytes()),
