@@ -74,7 +74,6 @@ fn a_run_with_piped_stderr_prints_progress_lines() {
         "{stderr}"
     );
     assert!(!dir.path().join("o2/summary.csv").exists());
-    let _ = read;
 }
 
 /// Three small variants, random play: cheap in a debug or release build.
