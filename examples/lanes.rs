@@ -99,7 +99,7 @@ fn time(rules: &Rules, a: &AgentSpec, games: u64, rounds: usize) -> Result<(), S
 
 /// Plays a fixed number of games one way, for instruction counts.
 fn count(rules: &Rules, a: &AgentSpec, games: u64, which: &str) -> Result<(), String> {
-    let (mut plies, mut laps) = (0u64, 0u64);
+    let (mut plies, mut laps, mut hashes) = (0u64, 0u64, 0u64);
     for seed in 0..games {
         let g = match which {
             "kernel" => play_game(rules, a, a, 0, seed, None),
@@ -109,9 +109,10 @@ fn count(rules: &Rules, a: &AgentSpec, games: u64, which: &str) -> Result<(), St
         };
         plies += g.plies as u64;
         laps += g.laps;
+        hashes = hashes.wrapping_add(g.hash);
     }
     println!(
-        "{} {which} ({a}): {games} games, {plies} plies, {laps} laps",
+        "{} {which} ({a}): {games} games, {plies} plies, {laps} laps, hash sum {hashes:016x}",
         rules.name()
     );
     Ok(())

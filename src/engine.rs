@@ -69,6 +69,18 @@ impl Move {
     pub fn is_step(self) -> bool {
         self.to != NO_HOLE
     }
+    /// The move packed into an integer, as a game's identity hash takes
+    /// it (`runner::game_hash_step`): origin hole in bits 0-7, target hole
+    /// in bits 8-15, direction in bits 16-17 (0 none, 1 forward, 2
+    /// backward).
+    pub fn code(self) -> u64 {
+        let dir = match self.dir {
+            None => 0,
+            Some(Dir::Forward) => 1,
+            Some(Dir::Backward) => 2,
+        };
+        self.from as u64 | (self.to as u64) << 8 | dir << 16
+    }
 }
 
 /// Legal moves in a fixed-size buffer: generating them never allocates.

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentSpec;
 use crate::engine::kernel::Agent;
-use crate::engine::{Dir, Move, MoveList, Player, Silent, Status};
+use crate::engine::{Move, MoveList, Player, Silent, Status};
 use crate::notation::{move_name, parse_move};
 use crate::rng::{game_seed, mix64, rng_from_seed};
 use crate::rules::Rules;
@@ -98,12 +98,7 @@ pub fn matchup_label(p1: &AgentSpec, p2: &AgentSpec, opening_plies: u32) -> Stri
 /// every move as played, opening plies included; it depends on the moves
 /// alone, not on the seed.
 pub fn game_hash_step(h: u64, mv: Move) -> u64 {
-    let dir = match mv.dir {
-        None => 0,
-        Some(Dir::Forward) => 1,
-        Some(Dir::Backward) => 2,
-    };
-    mix64(h ^ (mv.from as u64 | (mv.to as u64) << 8 | dir << 16))
+    mix64(h ^ mv.code())
 }
 
 /// Which per-game rows to keep.
@@ -290,15 +285,9 @@ pub fn play_game(
     moves: Option<&mut Vec<Move>>,
 ) -> GameRecord {
     if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
-        let mut hash = 0;
         let o = match moves {
-            Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| {
-                hash = game_hash_step(hash, mv);
-                m.push(mv);
-            }),
-            None => k.play(rules, [a, b], opening_plies, seed, &mut |mv| {
-                hash = game_hash_step(hash, mv)
-            }),
+            Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| m.push(mv)),
+            None => k.play(rules, [a, b], opening_plies, seed, &mut |_| {}),
         };
         return GameRecord {
             // The kernel always ends a game with a status.
@@ -311,7 +300,7 @@ pub fn play_game(
             seeds_sown: o.sown,
             legal_moves: o.legal_moves,
             choice_turns: o.choice_turns,
-            hash,
+            hash: o.hash,
         };
     }
     play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)

@@ -15,7 +15,7 @@
 use std::fmt;
 
 use super::{Dir, MAX_HOLES, Move, NO_HOLE, Player, Position, Silent, Status, occupancy};
-use crate::rng::{GameRng, below, rng_from_seed, unit};
+use crate::rng::{GameRng, below, mix64, rng_from_seed, unit};
 use crate::rules::{
     CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeed,
     LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
@@ -152,6 +152,12 @@ struct Rec {
     /// to bits 2.. of that half (bits 0..6).
     rot: u8,
     land: u8,
+    /// The landing lane's bit when the lap drops one seed there (at most
+    /// a circuit of seeds), else 0: the landing is then on an empty hole
+    /// exactly when that bit was clear before the lap, which is known
+    /// from the record alone, before the add (the loop's exit branch
+    /// resolves sooner).
+    once: u32,
 }
 
 /// 4 times the seeds of a lane, by one rotation of its half: `rot` is
@@ -172,6 +178,7 @@ impl Rec {
             next4: (w[2] >> 32) as u32,
             rot: w[3] as u8,
             land: (w[3] >> 8) as u8,
+            once: (w[3] >> 32) as u32,
         }
     }
 }
@@ -219,15 +226,22 @@ pub(crate) struct Kernel {
     /// `pick[row][pattern][k]`: the k-th occupied hole of the row at
     /// depth `row` with that pattern: its lane, and above bit 8 the
     /// rotation [`lane4`] reads it with; one load from the choice to the
-    /// first record.
-    pick: Box<[[[u16; 8]; 256]; DEPTHS]>,
+    /// first record. One row more than a side has, so `row & DEPTHS`
+    /// indexes it with no bounds check (DEPTHS + 1 is a power of two).
+    pick: Box<[[[u16; 8]; 256]; DEPTHS + 1]>,
     /// `row_base[l]`: the first lane of lane `l`'s row.
     row_base: [u8; LANES],
     /// `vic[d][l]`: the lane of the canonical victim of a landing in lane
     /// `l` when the opponent's innermost non-empty row is depth `d`.
-    vic: [[u8; LANES]; 4],
+    /// As its occupancy bit: the lap loop tests it with one AND, and the
+    /// capture clears it (the lane is its trailing zeros).
+    vic: [[u32; LANES]; 4],
     /// `hole[player][lane]`: board hole of a lane.
     hole: [[u8; LANES]; 2],
+    /// `code[player][lane][d]`: [`Move::code`] of the sowing move from
+    /// that lane with no direction (`d` 0), forward (1) or backward (2),
+    /// so the game hash takes a move with one load.
+    code: [[[u64; 3]; LANES]; 2],
     lane_of: [u8; 128],
     min_occupied: u32,
     min_empty: u32,
@@ -367,6 +381,8 @@ pub(crate) struct Outcome {
     /// Turns handed to the engine after [`FALLBACK_LAPS`] laps (tests
     /// check that the hand-over is exercised).
     pub fallbacks: u32,
+    /// The game's identity hash (`runner::game_hash_step` over its moves).
+    pub hash: u64,
 }
 
 /// One move's sowing, as the kernel counts it.
@@ -437,7 +453,8 @@ impl Kernel {
 
     /// Plays one game from the start as `runner::play_game` plays it on
     /// the engine: `opening` random plies, then `agents` (South's first).
-    /// `rec` is told every decision, in order.
+    /// `rec` is told every decision, in order (for the game's move list:
+    /// the outcome carries its hash).
     pub(crate) fn play(
         &self,
         rules: &Rules,
@@ -577,13 +594,14 @@ impl Kernel {
             unit: [0; LANES],
             row_of: [0; LANES],
             count: [0; 256],
-            pick: vec![[[0; 8]; 256]; DEPTHS]
+            pick: vec![[[0; 8]; 256]; DEPTHS + 1]
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
             row_base: [0; LANES],
             vic: [[0; LANES]; 4],
             hole: [[0; LANES]; 2],
+            code: [[[0; 3]; LANES]; 2],
             lane_of: [0; 128],
             min_occupied: s.min_victim_seeds as u32,
             min_empty: s.min_victim_seeds_after_empty as u32,
@@ -617,6 +635,11 @@ impl Kernel {
         for l in 0..side {
             k.hole[0][l] = l as u8;
             k.hole[1][l] = (holes - 1 - l) as u8;
+            for p in 0..2 {
+                let from = k.hole[p][l] as usize;
+                k.code[p][l] = [None, Some(Dir::Forward), Some(Dir::Backward)]
+                    .map(|d| Move::sow(from, d).code());
+            }
             k.lane_of[l] = l as u8;
             k.lane_of[holes - 1 - l] = l as u8;
             need(rules.owner(l) == Player::South, "board layout")?;
@@ -668,7 +691,16 @@ impl Kernel {
                     k.words[i] = add as u64;
                     k.words[i + 1] = (add >> 64) as u64;
                     k.words[i + 2] = occ as u64 | (k.start4[d][land] as u64) << 32;
-                    k.words[i + 3] = ((o & 64) | ((o + 64 - 2) & 63)) as u64 | (land as u64) << 8;
+                    // A lap of at most a circuit drops one seed in the
+                    // landing hole: it lands in an empty hole exactly
+                    // when that hole's bit was clear before the lap.
+                    let once = if (1..=side).contains(&n) {
+                        1u64 << land
+                    } else {
+                        0
+                    };
+                    k.words[i + 3] =
+                        ((o & 64) | ((o + 64 - 2) & 63)) as u64 | (land as u64) << 8 | once << 32;
                 }
             }
         }
@@ -689,7 +721,7 @@ impl Kernel {
             for od in 0..depths {
                 let ol = od * cols + (cols - 1 - col);
                 info.facing |= 1 << ol;
-                k.vic[od][l] = ol as u8;
+                k.vic[od][l] = 1 << ol;
             }
             k.lane[l] = info;
         }
@@ -767,7 +799,7 @@ impl Kernel {
         }
         let pat = self.row_bits(occ, base) & mask;
         let row = self.row_of[base & (LANES - 1)] as usize;
-        let pick = self.pick[row % DEPTHS][pat][idx as usize & 7];
+        let pick = self.pick[row & DEPTHS][pat][idx as usize & 7];
         Pick {
             lane: (pick & 255) as usize,
             rot: (pick >> 8) as u8,
@@ -913,7 +945,10 @@ impl Kernel {
                             }
                         }
                     };
-                    if k < nsow {
+                    // Without lone-seed steps every move sows: saying so
+                    // lets the compiler drop the step's state from the
+                    // other kernels' ply loop.
+                    if !S::LONE_STRAIGHT || k < nsow {
                         Some(self.pick::<S>(s.occ, mover, two, k, base0, nholes))
                     } else {
                         // The lone seed's step (Ludii): the entered hole
@@ -921,7 +956,9 @@ impl Kernel {
                         sowing = false;
                         step_start = Some(s);
                         let (a, b) = step.unwrap_or((0, 0));
-                        rec(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
+                        let mv = Move::step(self.hole_of(mover, a), self.hole_of(mover, b));
+                        o.hash = mix64(o.hash ^ mv.code());
+                        rec(mv);
                         s.me = s.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
                         s.occ = 1 << b;
                         let Some((x, vl)) = self.step_victim::<S>(&s, b) else {
@@ -969,6 +1006,7 @@ impl Kernel {
                                 )
                             }
                         };
+                        o.hash = mix64(o.hash ^ self.code[mover][b & (LANES - 1)][1 + dd]);
                         rec(Move::sow(self.hole_of(mover, b), Some(dir_of(dd))));
                         seeds4 = 4 * val::<S>(s.me, self.shift[b & (LANES - 1)]);
                         s.me &= self.clear[b & (LANES - 1)];
@@ -985,11 +1023,12 @@ impl Kernel {
                 lane = p.lane;
                 d = p.d;
                 dir = Self::sowing_dir::<S>(&mut fixed[mover], d);
+                let li = lane & (LANES - 1);
+                o.hash = mix64(o.hash ^ self.code[mover][li][two as usize * (1 + d)]);
                 rec(Move::sow(
                     self.hole_of(mover, lane),
                     two.then_some(dir_of(d)),
                 ));
-                let li = lane & (LANES - 1);
                 seeds4 = lane4::<S>(s.me as u64, (s.me >> 64) as u64, p.rot);
                 s.me &= self.clear[li];
                 s.occ &= !(1 << li);
@@ -1285,6 +1324,7 @@ impl Kernel {
             // predicted branch beside the chain, a mask would lengthen it.
             let w: &[u64; 4] = self.words[idx..idx + 4].try_into().unwrap_or(&[0; 4]);
             let r = Rec::unpack(w);
+            let empty = !occ & r.once != 0;
             lo = lo.wrapping_add(r.add_lo);
             hi = hi.wrapping_add(r.add_hi);
             occ |= r.occ;
@@ -1293,23 +1333,16 @@ impl Kernel {
             let l = r.land as usize & (LANES - 1);
             let v32 = lane4::<S>(lo, hi, r.rot);
             let info = &self.lane[l];
-            let empty = v32 == 4;
             // Whether this landing may capture, in straight-line code; the
             // exact test (minimum seeds) is made on the rare path.
             let maybe = match S::CAP {
-                CapKind::Canonical => {
-                    !empty & (occ & info.deeper == 0) & (oocc >> (vic[l] & 31) & 1 != 0)
-                }
-                CapKind::CanonicalEmpty => {
-                    empty & (occ & info.deeper == 0) & (oocc >> (vic[l] & 31) & 1 != 0)
-                }
+                CapKind::Canonical => !empty & (occ & info.deeper == 0) & (oocc & vic[l] != 0),
+                CapKind::CanonicalEmpty => empty & (occ & info.deeper == 0) & (oocc & vic[l] != 0),
                 CapKind::InnerColumn => !empty & info.inner & (oocc & info.facing != 0),
                 CapKind::InnerWholeColumn => info.inner & (oocc & info.facing != 0),
             };
             if empty | maybe {
-                if maybe
-                    && let Some(x) =
-                        self.capture::<S>(&mut op, &mut oocc, info, vic[l] as usize, empty)
+                if maybe && let Some(x) = self.capture::<S>(&mut op, &mut oocc, info, vic[l], empty)
                 {
                     caps += 1;
                     seeds += x as u64;
@@ -1359,15 +1392,15 @@ impl Kernel {
     }
 
     /// The exact capture test of a landing that may capture; lifts the
-    /// victims and returns their seeds if it does. `vl` is the canonical
-    /// victim's lane.
+    /// victims and returns their seeds if it does. `vbit` is the canonical
+    /// victim's occupancy bit.
     #[inline(always)]
     fn capture<S: Spec>(
         &self,
         op: &mut u128,
         oocc: &mut u32,
         info: &LaneInfo,
-        vl: usize,
+        vbit: u32,
         empty: bool,
     ) -> Option<u32> {
         let min = if empty {
@@ -1376,7 +1409,7 @@ impl Kernel {
             self.min_occupied
         };
         let vl = match S::CAP {
-            CapKind::Canonical | CapKind::CanonicalEmpty => vl,
+            CapKind::Canonical | CapKind::CanonicalEmpty => vbit.trailing_zeros() as usize,
             // The first occupied hole of the column going outward.
             CapKind::InnerColumn => (31 - (*oocc & info.facing).leading_zeros()) as usize,
             CapKind::InnerWholeColumn => {
