@@ -279,6 +279,8 @@ struct FamilyManifest {
     solved: usize,
     refused_memory: usize,
     stopped_time: usize,
+    /// Boards whose seeds and holes do not fit a position key.
+    refused_key: usize,
     not_tried: usize,
     /// Rows taken over from an earlier run of the same rules, memory and cap.
     resumed: usize,
@@ -407,6 +409,7 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
         solved: 0,
         refused_memory: 0,
         stopped_time: 0,
+        refused_key: 0,
         not_tried: 0,
         resumed: 0,
         seconds: 0.0,
@@ -513,8 +516,8 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
                                 ),
                             ),
                             Err(SolveError::KeyTooSmall { .. }) => (
-                                "refused-memory",
-                                format!("{common},refused-memory,,,,,,{bound},,,,,\n"),
+                                "refused-key",
+                                format!("{common},refused-key,,,,,,{bound},,,,,\n"),
                             ),
                             Err(SolveError::Stopped { phase, done, known }) => {
                                 let settled = match phase {
@@ -548,6 +551,7 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
                     match time.status.as_str() {
                         "solved" => manifest.solved += 1,
                         "refused-memory" => manifest.refused_memory += 1,
+                        "refused-key" => manifest.refused_key += 1,
                         _ => manifest.stopped_time += 1,
                     }
                     if time.status != "solved" {

@@ -377,10 +377,16 @@ fn alloc_failed<T>(n: usize, allowed: u64) -> SolveError {
     }
 }
 
-/// Pushes `x`, growing `v` by doubling through `try_reserve`.
+/// Most bytes an array grows by at once: doubling a big array could take
+/// it far past the memory allowed before the next check refuses.
+const MAX_GROWTH_BYTES: usize = 1 << 30;
+
+/// Pushes `x`, growing `v` through `try_reserve`: by doubling, at most
+/// [`MAX_GROWTH_BYTES`] at a time (large blocks are remapped, not copied).
 fn push<T>(v: &mut Vec<T>, x: T, allowed: u64) -> Result<(), SolveError> {
     if v.len() == v.capacity() {
-        let extra = v.len().max(4);
+        let most = (MAX_GROWTH_BYTES / std::mem::size_of::<T>().max(1)).max(4);
+        let extra = v.len().max(4).min(most);
         v.try_reserve_exact(extra)
             .map_err(|_| alloc_failed::<T>(v.len() + extra, allowed))?;
     }
