@@ -240,6 +240,12 @@ fn variant_file(
     path.to_str().unwrap().to_string()
 }
 
+fn contains_all(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
+
 #[test]
 fn katro_solve_prints_the_values_and_writes_a_table_it_can_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -247,15 +253,16 @@ fn katro_solve_prints_the_values_and_writes_a_table_it_can_read() {
     let out = dir.path().join("k43.tbl");
     let run = katro_in(&["solve", &v, "--out", out.to_str().unwrap()], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    for needle in [
-        "start: win in 25 for player 1",
-        "a1     win in 25",
-        "positions: 375513 reachable",
-        "ply limit: ignored",
-        "longest forced win: 47",
-    ] {
-        assert!(run.stdout.contains(needle), "{needle}: {}", run.stdout);
-    }
+    contains_all(
+        &run.stdout,
+        &[
+            "start: win in 25 for player 1",
+            "a1     win in 25",
+            "positions: 375513 reachable",
+            "ply limit: ignored",
+            "longest forced win: 47",
+        ],
+    );
     let table = solve::read_table(&std::fs::read(&out).unwrap()).unwrap();
     let rules = rules_on(&Settings::canonical(), 4, 3, 1);
     assert_eq!(table.len(), 375_513);
@@ -273,13 +280,14 @@ fn katro_solve_refuses_bad_requests() {
     let big = variant_file(dir.path(), "k26", 2, 6, 2);
     let run = katro_in(&["solve", &big, "--max-memory", "0.01"], "");
     assert_eq!(run.code, 2, "{}", run.stderr);
-    for needle in [
-        "reachable positions (found before stopping), which need at least",
-        "--max-memory allows 10.24 MiB",
-        "upper bound 834451800 positions",
-    ] {
-        assert!(run.stderr.contains(needle), "{needle}: {}", run.stderr);
-    }
+    contains_all(
+        &run.stderr,
+        &[
+            "reachable positions (found before stopping), which need at least",
+            "--max-memory allows 10.24 MiB",
+            "upper bound 834451800 positions",
+        ],
+    );
     let found: u64 = run
         .stderr
         .split("at least ")
@@ -336,13 +344,14 @@ fn katro_solve_solves_a_board_whose_upper_bound_is_over_the_memory_allowed() {
     std::fs::write(&v, text).unwrap();
     let run = katro_in(&["solve", v.to_str().unwrap(), "--max-memory", "0.05"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    for needle in [
-        "board: 2×4, 24 seeds",
-        "start: loss in 2 for player 1",
-        "positions: 72697 reachable from the start (161568 moves); upper bound 47332350",
-    ] {
-        assert!(run.stdout.contains(needle), "{needle}: {}", run.stdout);
-    }
+    contains_all(
+        &run.stdout,
+        &[
+            "board: 2×4, 24 seeds",
+            "start: loss in 2 for player 1",
+            "positions: 72697 reachable from the start (161568 moves); upper bound 47332350",
+        ],
+    );
 }
 
 /// The time cap is kept by the binary's clock through the progress
