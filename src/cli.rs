@@ -154,21 +154,31 @@ enum Command {
         /// Write the solved table to FILE (only over a table katro wrote).
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
-        /// Refuse, before any work, a board whose positions could need
-        /// more memory than this, in GiB.
+        /// Refuse the board as soon as the positions found need more
+        /// memory than this, in GiB.
         #[arg(long, value_name = "GiB", default_value_t = crate::solve_cmd::DEFAULT_MAX_GIB)]
         max_memory: f64,
+        /// Stop the solve after this many seconds (exit 1); no cap if not
+        /// given.
+        #[arg(long, value_name = "S")]
+        max_seconds: Option<f64>,
     },
     /// Solve every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4
-    /// seeds a hole under each preset's rules, as far as --max-memory
-    /// allows: writes DIR/solved.csv and DIR/manifest.json.
+    /// seeds a hole under each preset's rules, as far as --max-memory and
+    /// --max-seconds allow: writes DIR/solved.csv and DIR/manifest.json
+    /// after every board.
     SolveFamily {
         /// The output folder.
         #[arg(long, value_name = "DIR", default_value = "results/solved")]
         out: String,
-        /// Refuse boards that could need more than this, in GiB.
+        /// Refuse a board as soon as the positions found need more than
+        /// this, in GiB.
         #[arg(long, value_name = "GiB", default_value_t = 1.0)]
         max_memory: f64,
+        /// Stop a board after this many seconds (status `stopped-time`);
+        /// no cap if not given.
+        #[arg(long, value_name = "S")]
+        max_seconds: Option<f64>,
     },
     /// Play one variant and matchup and print the summary as a table;
     /// writes summary.csv and manifest.json only with --out.
@@ -316,10 +326,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             variant,
             out,
             max_memory,
-        } => crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory),
-        Command::SolveFamily { out, max_memory } => {
-            crate::solve_cmd::family_command(&out, max_memory)
-        }
+            max_seconds,
+        } => crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory, max_seconds),
+        Command::SolveFamily {
+            out,
+            max_memory,
+            max_seconds,
+        } => crate::solve_cmd::family_command(&out, max_memory, max_seconds),
         Command::Simulate {
             variant,
             games,

@@ -1,6 +1,7 @@
 //! `katro solve` and `katro solve-family` (docs/SOLVED.md): the library
 //! solves, this reads and writes the files and prints.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Instant;
 
@@ -8,9 +9,10 @@ use katro::Rules;
 use katro::notation::move_name;
 use katro::rules::{PRESETS, Settings, preset};
 use katro::solve::{
-    self, MAGIC, Phase, SolveStats, Table, check_size, move_values, solve_with_stats, upper_bound,
+    self, MAGIC, Phase, SolveError, SolveStats, Table, check_key, move_values, solve_with_stats,
+    upper_bound,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::{Failure, emit, load_variant};
 use katro::store::{FsStore, Store, describe};
@@ -40,8 +42,9 @@ fn mib(bytes: u64) -> String {
 }
 
 /// Prints progress to stderr at most once a second, and only once a
-/// solve has run a second.
-fn progress_printer() -> impl FnMut(Phase, u64, u64) {
+/// solve has run a second; asks the solver to stop once `max_seconds`
+/// have passed (the library has no clock: this closure is the clock).
+fn progress_printer(max_seconds: Option<f64>) -> impl FnMut(Phase, u64, u64) -> ControlFlow<()> {
     let start = Instant::now();
     let mut last = 0.0;
     move |phase, done, known| {
@@ -57,6 +60,35 @@ fn progress_printer() -> impl FnMut(Phase, u64, u64) {
                 }
             }
         }
+        if max_seconds.is_some_and(|m| t > m) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+fn check_seconds(max_seconds: Option<f64>) -> Result<(), Failure> {
+    match max_seconds {
+        Some(m) if !(m.is_finite() && m > 0.0) => Err(Failure::input(format!(
+            "--max-seconds: {m} is not a number of seconds above 0"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A refusal by memory is the request's limit (exit 2); a stop at the time
+/// cap is a run that could not finish (exit 1).
+fn solve_failure(variant: &str, e: SolveError, max_seconds: Option<f64>) -> Failure {
+    match e {
+        SolveError::Stopped { .. } => Failure {
+            code: 1,
+            message: format!(
+                "{variant}: {e}, at the --max-seconds limit of {} s",
+                max_seconds.unwrap_or_default()
+            ),
+        },
+        e => Failure::input(format!("{variant}: {e}")),
     }
 }
 
@@ -114,17 +146,23 @@ fn write_table(out: &Path, table: &Table) -> Result<u64, Failure> {
     Ok(bytes.len() as u64)
 }
 
-/// `katro solve VARIANT [--out FILE] [--max-memory GiB]`.
-pub fn solve_command(variant: &str, out: Option<&str>, max_gib: f64) -> Result<(), Failure> {
+/// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]`.
+pub fn solve_command(
+    variant: &str,
+    out: Option<&str>,
+    max_gib: f64,
+    max_seconds: Option<f64>,
+) -> Result<(), Failure> {
     let rules = load_variant(variant)?;
     let max = max_bytes(max_gib)?;
-    check_size(&rules, max).map_err(|e| Failure::input(format!("{variant}: {e}")))?;
+    check_seconds(max_seconds)?;
+    check_key(&rules).map_err(|e| Failure::input(format!("{variant}: {e}")))?;
     if let Some(out) = out {
         check_out(Path::new(out))?;
     }
     let t0 = Instant::now();
-    let (table, stats) =
-        solve_with_stats(&rules, &mut progress_printer()).map_err(Failure::input)?;
+    let (table, stats) = solve_with_stats(&rules, max, &mut progress_printer(max_seconds))
+        .map_err(|e| solve_failure(variant, e, max_seconds))?;
     let seconds = t0.elapsed().as_secs_f64();
     let mut text = report(&rules, &table, &stats, seconds);
     if let Some(out) = out {
@@ -217,44 +255,108 @@ fn readings() -> Vec<(String, Settings)> {
     out
 }
 
-#[derive(Serialize)]
+/// solved.csv's header; `OLD_HEADERS` are those of earlier katro builds,
+/// files this command wrote and may replace.
+const HEADER: &str = "reading,rules,rows,holes,seeds,status,value,start_distance,longest_win,\
+                      positions,moves,upper_bound,memory_bytes,positions_reached,\
+                      positions_settled,memory_bytes_at_least,not_tried_because\n";
+const OLD_HEADERS: [&str; 1] = [
+    "reading,rules,rows,holes,seeds,status,value,start_distance,longest_win,\
+     positions,moves,upper_bound,memory_bytes\n",
+];
+
+#[derive(Serialize, Deserialize)]
 struct FamilyManifest {
     command: String,
     katro_build: String,
     max_memory_gib: f64,
+    max_seconds: Option<f64>,
+    /// False while the run is under way (or was killed): solved.csv then
+    /// holds only the boards done so far.
+    complete: bool,
+    boards_total: usize,
+    boards_done: usize,
+    solved: usize,
+    refused_memory: usize,
+    stopped_time: usize,
+    /// Boards whose seeds and holes do not fit a position key.
+    refused_key: usize,
+    not_tried: usize,
+    /// Rows taken over from an earlier run of the same rules, memory and cap.
+    resumed: usize,
+    /// Wall seconds of this invocation.
     seconds: f64,
     peak_rss_bytes: Option<u64>,
     boards: Vec<BoardTime>,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Serialize, Deserialize)]
 struct BoardTime {
     reading: String,
     rows: usize,
     holes: usize,
     seeds: u16,
+    status: String,
     seconds: f64,
 }
 
-/// `katro solve-family [--out DIR] [--max-memory GiB]`: every board of
-/// rows 2 or 4, 2 to 8 holes a row and 1 to 4 seeds a hole under every
-/// reading, each solved or refused by the memory allowed; writes
-/// DIR/solved.csv and DIR/manifest.json (the times).
-pub fn family_command(out: &str, max_gib: f64) -> Result<(), Failure> {
-    let max = max_bytes(max_gib)?;
-    let dir = Path::new(out);
-    FsStore
-        .check_writable(dir)
-        .map_err(|e| Failure::input(format!("--out {out}: {}", describe(&e))))?;
-    let header = "reading,rules,rows,holes,seeds,status,value,start_distance,longest_win,\
-                  positions,moves,upper_bound,memory_bytes\n";
-    // Only a solved.csv this command wrote (its header) is replaced.
+/// Rows and times of an earlier run with the same `--max-memory` and
+/// `--max-seconds`, to resume it; empty when there is none.
+fn earlier_run(dir: &Path, max_gib: f64, max_seconds: Option<f64>) -> Vec<(String, BoardTime)> {
+    let manifest: Option<FamilyManifest> = std::fs::read(dir.join("manifest.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(m) = manifest else {
+        return Vec::new();
+    };
+    if m.max_memory_gib != max_gib || m.max_seconds != max_seconds {
+        return Vec::new();
+    }
+    let Ok(csv) = std::fs::read_to_string(dir.join("solved.csv")) else {
+        return Vec::new();
+    };
+    if !csv.starts_with(HEADER) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for line in csv[HEADER.len()..].lines() {
+        // A row is `reading,"rules",rows,holes,seeds,status,...`: the rules
+        // string holds commas, so the fields after it are split from the end
+        // of its closing quote.
+        let Some(close) = line.rfind("\",") else {
+            continue;
+        };
+        let reading = line.split(',').next().unwrap_or_default();
+        let rest: Vec<&str> = line[close + 2..].split(',').collect();
+        if rest.len() < 4 || rest[3] == "not-tried" {
+            continue;
+        }
+        let found = m.boards.iter().find(|b| {
+            b.reading == reading
+                && b.rows.to_string() == rest[0]
+                && b.holes.to_string() == rest[1]
+                && b.seeds.to_string() == rest[2]
+                && b.status == rest[3]
+        });
+        if let Some(b) = found {
+            out.push((format!("{line}\n"), b.clone()));
+        }
+    }
+    out
+}
+
+/// Refuses a solved.csv or manifest.json in `dir` that this command did
+/// not write.
+fn check_family_files(dir: &Path) -> Result<(), Failure> {
     let csv_path = dir.join("solved.csv");
     if csv_path.exists() {
         let head = FsStore
-            .read_start(&csv_path, header.len() as u64)
+            .read_start(&csv_path, HEADER.len() as u64)
             .unwrap_or_default();
-        if head != header.as_bytes() {
+        let ours = std::iter::once(HEADER)
+            .chain(OLD_HEADERS)
+            .any(|h| head.starts_with(h.as_bytes()));
+        if !ours {
             return Err(Failure::input(format!(
                 "{}: exists and was not written by `katro solve-family`; \
                  move it away or choose another --out",
@@ -276,11 +378,67 @@ pub fn family_command(out: &str, max_gib: f64) -> Result<(), Failure> {
             )));
         }
     }
+    Ok(())
+}
+
+/// `katro solve-family [--out DIR] [--max-memory GiB] [--max-seconds S]`:
+/// every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4 seeds a hole
+/// under every reading, each solved, refused by the memory its reachable
+/// positions need, stopped at the time cap, or not tried because a board
+/// no larger in holes and seeds was refused or stopped. Writes
+/// DIR/solved.csv and DIR/manifest.json (the times) after every board.
+pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Result<(), Failure> {
+    let max = max_bytes(max_gib)?;
+    check_seconds(max_seconds)?;
+    let dir = Path::new(out);
+    FsStore
+        .check_writable(dir)
+        .map_err(|e| Failure::input(format!("--out {out}: {}", describe(&e))))?;
+    check_family_files(dir)?;
+    let earlier = earlier_run(dir, max_gib, max_seconds);
     let t0 = Instant::now();
-    let mut csv = String::from(header);
-    let mut times = Vec::new();
-    for (reading, base) in readings() {
+    let readings = readings();
+    let mut manifest = FamilyManifest {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        katro_build: env!("KATRO_BUILD").to_string(),
+        max_memory_gib: max_gib,
+        max_seconds,
+        complete: false,
+        boards_total: readings.len() * 2 * 7 * 4,
+        boards_done: 0,
+        solved: 0,
+        refused_memory: 0,
+        stopped_time: 0,
+        refused_key: 0,
+        not_tried: 0,
+        resumed: 0,
+        seconds: 0.0,
+        peak_rss_bytes: None,
+        boards: Vec::new(),
+    };
+    let mut csv = String::from(HEADER);
+    let write = |csv: &str, manifest: &mut FamilyManifest, t0: &Instant| {
+        manifest.seconds = t0.elapsed().as_secs_f64();
+        manifest.peak_rss_bytes = peak_rss();
+        let json = serde_json::to_string_pretty(manifest).expect("plain data") + "\n";
+        for (name, bytes) in [
+            ("solved.csv", csv.as_bytes()),
+            ("manifest.json", json.as_bytes()),
+        ] {
+            FsStore
+                .write_atomic(dir, name, bytes)
+                .map_err(|e| Failure {
+                    code: 1,
+                    message: format!("cannot write {out}/{name}: {}", describe(&e)),
+                })?;
+        }
+        Ok::<(), Failure>(())
+    };
+    for (reading, base) in &readings {
         for rows in [2usize, 4] {
+            // (holes, seeds) of the boards of this reading and rows that
+            // were refused or stopped.
+            let mut failed: Vec<(usize, u16)> = Vec::new();
             for holes in 2..=8usize {
                 for seeds in 1..=4u16 {
                     let mut s = base.clone();
@@ -295,56 +453,122 @@ pub fn family_command(out: &str, max_gib: f64) -> Result<(), Failure> {
                         "{reading},\"{}\",{rows},{holes},{seeds}",
                         rules.canonical_string()
                     );
-                    if let Err(solve::SolveError::TooBig { bytes, .. }) = check_size(&rules, max) {
-                        csv.push_str(&format!("{common},refused,,,,,,{bound},{bytes}\n"));
+                    let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
+                    manifest.boards_done += 1;
+                    if let Some(&(h, sd)) =
+                        failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds)
+                    {
+                        eprintln!(
+                            "solve-family: {name}: not tried ({rows}×{h}, {sd} a hole was not solved)"
+                        );
+                        csv.push_str(&format!(
+                            "{common},not-tried,,,,,,{bound},,,,,{rows}x{h}x{sd}\n"
+                        ));
+                        manifest.not_tried += 1;
                         continue;
                     }
-                    eprintln!("solve-family: {reading} {rows}×{holes}, {seeds} a hole");
-                    let t = Instant::now();
-                    let (table, stats) = solve_with_stats(&rules, &mut progress_printer())
-                        .map_err(Failure::input)?;
-                    times.push(BoardTime {
-                        reading: reading.clone(),
-                        rows,
-                        holes,
-                        seeds,
-                        seconds: t.elapsed().as_secs_f64(),
-                    });
-                    let v = table
-                        .value(&rules, &rules.start())
-                        .expect("the start is in its own table");
-                    csv.push_str(&format!(
-                        "{common},solved,{},{},{},{},{},{bound},{}\n",
-                        v.word(),
-                        v.distance().map_or(String::new(), |d| d.to_string()),
-                        table.longest_win(),
-                        table.len(),
-                        stats.moves,
-                        stats.peak_bytes
-                    ));
+                    let prefix = format!("{common},");
+                    let (row, time) = if let Some((row, time)) =
+                        earlier.iter().find(|(row, _)| row.starts_with(&prefix))
+                    {
+                        manifest.resumed += 1;
+                        eprintln!(
+                            "solve-family: {name}: {} (from the earlier run)",
+                            time.status
+                        );
+                        (row.clone(), time.clone())
+                    } else {
+                        eprintln!("solve-family: {name}");
+                        let t = Instant::now();
+                        let result = match check_key(&rules) {
+                            Ok(()) => {
+                                solve_with_stats(&rules, max, &mut progress_printer(max_seconds))
+                            }
+                            Err(e) => Err(e),
+                        };
+                        let seconds = t.elapsed().as_secs_f64();
+                        let (status, row) = match result {
+                            Ok((table, stats)) => {
+                                let v = table
+                                    .value(&rules, &rules.start())
+                                    .expect("the start is in its own table");
+                                eprintln!(
+                                    "solve-family: {name}: solved, {v} for player 1, {} positions, {seconds:.1} s",
+                                    table.len()
+                                );
+                                (
+                                    "solved",
+                                    format!(
+                                        "{common},solved,{},{},{},{},{},{bound},{},,,,\n",
+                                        v.word(),
+                                        v.distance().map_or(String::new(), |d| d.to_string()),
+                                        table.longest_win(),
+                                        table.len(),
+                                        stats.moves,
+                                        stats.peak_bytes
+                                    ),
+                                )
+                            }
+                            Err(SolveError::OverMemory { found, bytes, .. }) => (
+                                "refused-memory",
+                                format!(
+                                    "{common},refused-memory,,,,,,{bound},,{found},,{bytes},\n"
+                                ),
+                            ),
+                            Err(SolveError::KeyTooSmall { .. }) => (
+                                "refused-key",
+                                format!("{common},refused-key,,,,,,{bound},,,,,\n"),
+                            ),
+                            Err(SolveError::Stopped { phase, done, known }) => {
+                                let settled = match phase {
+                                    Phase::Explore => String::new(),
+                                    Phase::Solve => done.to_string(),
+                                };
+                                (
+                                    "stopped-time",
+                                    format!(
+                                        "{common},stopped-time,,,,,,{bound},,{known},{settled},,\n"
+                                    ),
+                                )
+                            }
+                            Err(e) => return Err(Failure::input(format!("{name}: {e}"))),
+                        };
+                        if status != "solved" {
+                            eprintln!("solve-family: {name}: {status} after {seconds:.1} s");
+                        }
+                        (
+                            row,
+                            BoardTime {
+                                reading: reading.clone(),
+                                rows,
+                                holes,
+                                seeds,
+                                status: status.to_string(),
+                                seconds,
+                            },
+                        )
+                    };
+                    match time.status.as_str() {
+                        "solved" => manifest.solved += 1,
+                        "refused-memory" => manifest.refused_memory += 1,
+                        "refused-key" => manifest.refused_key += 1,
+                        _ => manifest.stopped_time += 1,
+                    }
+                    if time.status != "solved" {
+                        failed.push((holes, seeds));
+                    }
+                    csv.push_str(&row);
+                    manifest.boards.push(time);
+                    write(&csv, &mut manifest, &t0)?;
                 }
             }
         }
     }
-    let manifest = FamilyManifest {
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        katro_build: env!("KATRO_BUILD").to_string(),
-        max_memory_gib: max_gib,
-        seconds: t0.elapsed().as_secs_f64(),
-        peak_rss_bytes: peak_rss(),
-        boards: times,
-    };
-    let json = serde_json::to_string_pretty(&manifest).expect("plain data") + "\n";
-    for (name, bytes) in [
-        ("solved.csv", csv.as_bytes()),
-        ("manifest.json", json.as_bytes()),
-    ] {
-        FsStore
-            .write_atomic(dir, name, bytes)
-            .map_err(|e| Failure {
-                code: 1,
-                message: format!("cannot write {out}/{name}: {}", describe(&e)),
-            })?;
-    }
-    emit(&format!("wrote {out}/solved.csv and {out}/manifest.json\n"))
+    manifest.complete = true;
+    write(&csv, &mut manifest, &t0)?;
+    emit(&format!(
+        "wrote {out}/solved.csv and {out}/manifest.json: {} solved, {} refused by memory, \
+         {} stopped at the time cap, {} not tried\n",
+        manifest.solved, manifest.refused_memory, manifest.stopped_time, manifest.not_tried
+    ))
 }

@@ -4,6 +4,9 @@
 //! its moves over whole tables; the perfect agent winning every game from
 //! a won start; and the command's output, refusals and files.
 
+use std::ops::ControlFlow;
+use std::time::Instant;
+
 use katro::agents::AgentSpec;
 use katro::engine::{Player, Status};
 use katro::rules::{Allowed, BOARD_SETTINGS, PRESETS, Rules, SETTINGS, Settings, preset};
@@ -23,7 +26,7 @@ fn rules_on(base: &Settings, rows: usize, holes: usize, seeds: u16) -> Rules {
 }
 
 fn solved(rules: &Rules) -> Table {
-    solve::solve(rules, &mut |_, _, _| {}).expect("a small board")
+    solve::solve(rules, u64::MAX, &mut |_, _, _| ControlFlow::Continue(())).expect("a small board")
 }
 
 /// Tallies of the values met, so the test shows it compared more than
@@ -237,6 +240,12 @@ fn variant_file(
     path.to_str().unwrap().to_string()
 }
 
+fn contains_all(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
+
 #[test]
 fn katro_solve_prints_the_values_and_writes_a_table_it_can_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -244,15 +253,16 @@ fn katro_solve_prints_the_values_and_writes_a_table_it_can_read() {
     let out = dir.path().join("k43.tbl");
     let run = katro_in(&["solve", &v, "--out", out.to_str().unwrap()], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    for needle in [
-        "start: win in 25 for player 1",
-        "a1     win in 25",
-        "positions: 375513 reachable",
-        "ply limit: ignored",
-        "longest forced win: 47",
-    ] {
-        assert!(run.stdout.contains(needle), "{needle}: {}", run.stdout);
-    }
+    contains_all(
+        &run.stdout,
+        &[
+            "start: win in 25 for player 1",
+            "a1     win in 25",
+            "positions: 375513 reachable",
+            "ply limit: ignored",
+            "longest forced win: 47",
+        ],
+    );
     let table = solve::read_table(&std::fs::read(&out).unwrap()).unwrap();
     let rules = rules_on(&Settings::canonical(), 4, 3, 1);
     assert_eq!(table.len(), 375_513);
@@ -263,13 +273,29 @@ fn katro_solve_prints_the_values_and_writes_a_table_it_can_read() {
 }
 
 #[test]
-fn katro_solve_refuses_bad_requests_before_any_work() {
+fn katro_solve_refuses_bad_requests() {
     let dir = tempfile::tempdir().unwrap();
+    // Refused after exploring at most about the memory allowed, naming
+    // the positions found.
     let big = variant_file(dir.path(), "k26", 2, 6, 2);
-    let run = katro_in(&["solve", &big], "");
-    assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("834451800 positions"), "{}", run.stderr);
-    assert!(run.stderr.contains("GiB"), "{}", run.stderr);
+    let run = katro_in(&["solve", &big, "--max-memory", "0.01"], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    contains_all(
+        &run.stderr,
+        &[
+            "reachable positions (found before stopping), which need at least",
+            "--max-memory allows 10.24 MiB",
+            "upper bound 834451800 positions",
+        ],
+    );
+    let found: u64 = run
+        .stderr
+        .split("at least ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count of positions");
+    assert!(found > 100_000, "{}", run.stderr);
     assert!(run.stdout.is_empty());
 
     let small = variant_file(dir.path(), "k22", 2, 2, 1);
@@ -287,6 +313,97 @@ fn katro_solve_refuses_bad_requests_before_any_work() {
     let run = katro_in(&["solve", &small, "--max-memory", "0"], "");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--max-memory"), "{}", run.stderr);
+    let run = katro_in(&["solve", &small, "--max-seconds", "0"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--max-seconds"), "{}", run.stderr);
+}
+
+/// Katra Boaoaka's 2×4 with 3 seeds a hole: its upper bound (47,332,350
+/// positions) would need about 5.7 GiB, its 72,697 reachable positions
+/// fit in 50 MiB.
+#[test]
+fn katro_solve_solves_a_board_whose_upper_bound_is_over_the_memory_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let preset = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/katra-boaoaka-4x8.toml"
+    ))
+    .unwrap();
+    let mut text = String::new();
+    for line in preset.lines() {
+        let line = match line.split('=').next().map(str::trim) {
+            Some("rows") => "rows = 2",
+            Some("holes") => "holes = 4",
+            Some("seeds") => "seeds = 3",
+            _ => line,
+        };
+        text.push_str(line);
+        text.push('\n');
+    }
+    let v = dir.path().join("bk243.toml");
+    std::fs::write(&v, text).unwrap();
+    let run = katro_in(&["solve", v.to_str().unwrap(), "--max-memory", "0.05"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    contains_all(
+        &run.stdout,
+        &[
+            "board: 2×4, 24 seeds",
+            "start: loss in 2 for player 1",
+            "positions: 72697 reachable from the start (161568 moves); upper bound 47332350",
+        ],
+    );
+}
+
+/// The time cap is kept by the binary's clock through the progress
+/// callback, within a second or two.
+#[test]
+fn katro_solve_stops_at_max_seconds() {
+    let t = Instant::now();
+    let run = katro_in(
+        &[
+            "solve",
+            "katro-6x6",
+            "--max-memory",
+            "2",
+            "--max-seconds",
+            "0.5",
+        ],
+        "",
+    );
+    let seconds = t.elapsed().as_secs_f64();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("stopped while exploring: ")
+            && run.stderr.contains("at the --max-seconds limit of 0.5 s"),
+        "{}",
+        run.stderr
+    );
+    assert!(seconds < 5.0, "{seconds} s");
+    assert!(run.stdout.is_empty());
+}
+
+/// A budget above what the machine gives (here a ulimit) is a clean
+/// error naming --max-memory, not an abort.
+#[test]
+fn katro_solve_reports_memory_the_machine_does_not_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = variant_file(dir.path(), "k26", 2, 6, 2);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 100000 && exec {} solve {big} --max-memory 100",
+            env!("CARGO_BIN_EXE_katro")
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("could not allocate")
+            && stderr.contains("--max-memory allows (100.00 GiB)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]
@@ -310,7 +427,8 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("fam");
     let out = out.to_str().unwrap();
-    // About 1 MiB: only the smallest boards are solved, the rest refused.
+    // About 1 MiB: only the smallest boards are solved, the rest refused
+    // while exploring or not tried.
     let args = ["solve-family", "--out", out, "--max-memory", "0.001"];
     let first = katro_in(&args, "");
     assert_eq!(first.code, 0, "{}", first.stderr);
@@ -318,13 +436,88 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     let status = common::column(&csv, "status");
     // 6 readings × 2 row counts × 7 hole counts × 4 seed counts.
     assert_eq!(status.len(), 336);
-    assert!(status.iter().any(|s| s == "solved") && status.iter().any(|s| s == "refused"));
+    for s in ["solved", "refused-memory", "not-tried"] {
+        assert!(status.iter().any(|t| t == s), "{s}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{out}/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["complete"], true);
+    let count = |s: &str| status.iter().filter(|t| *t == s).count();
+    assert_eq!(manifest["not_tried"], count("not-tried"));
+    assert_eq!(manifest["solved"], count("solved"));
+    // A refused row names the positions found and the bytes they need; a
+    // board not tried names a board no larger in holes and seeds (same
+    // reading and rows) that was refused.
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(csv.as_bytes())
+        .records()
+        .map(|r| r.unwrap())
+        .collect();
+    let head = csv::Reader::from_reader(csv.as_bytes())
+        .headers()
+        .unwrap()
+        .clone();
+    let at = |name: &str| head.iter().position(|h| h == name).unwrap();
+    for r in &rows {
+        match &r[at("status")] {
+            "refused-memory" => {
+                let found: u64 = r[at("positions_reached")].parse().unwrap();
+                let bytes: u64 = r[at("memory_bytes_at_least")].parse().unwrap();
+                assert!(found > 0 && bytes > 1_073_741);
+            }
+            "not-tried" => {
+                let because = &r[at("not_tried_because")];
+                let parts: Vec<&str> = because.split('x').collect();
+                assert_eq!(parts[0], &r[at("rows")]);
+                assert!(rows.iter().any(|o| o[at("reading")] == r[at("reading")]
+                    && o[at("rows")] == *parts[0]
+                    && o[at("holes")] == *parts[1]
+                    && o[at("seeds")] == *parts[2]
+                    && matches!(&o[at("status")], "refused-memory" | "stopped-time")));
+                assert!(parts[1].parse::<usize>().unwrap() <= r[at("holes")].parse().unwrap());
+                assert!(parts[2].parse::<usize>().unwrap() <= r[at("seeds")].parse().unwrap());
+            }
+            _ => {}
+        }
+    }
+
+    // A fresh run elsewhere writes the same table.
+    let other = dir.path().join("other");
+    let fresh = katro_in(
+        &[
+            "solve-family",
+            "--out",
+            other.to_str().unwrap(),
+            "--max-memory",
+            "0.001",
+        ],
+        "",
+    );
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert_eq!(
+        std::fs::read_to_string(other.join("solved.csv")).unwrap(),
+        csv
+    );
+
+    // A run cut short (here: its table cut to 40 rows) is resumed from
+    // the rows it kept, to the same table.
+    let cut: String = csv.lines().take(41).map(|l| format!("{l}\n")).collect();
+    std::fs::write(format!("{out}/solved.csv"), cut).unwrap();
     let again = katro_in(&args, "");
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(
         std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(),
         csv
     );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{out}/manifest.json")).unwrap())
+            .unwrap();
+    let kept = rows[..40]
+        .iter()
+        .filter(|r| &r[at("status")] != "not-tried")
+        .count();
+    assert_eq!(manifest["resumed"], kept);
+    assert!(kept > 0);
 
     std::fs::write(format!("{out}/solved.csv"), "my,own\n").unwrap();
     let run = katro_in(&args, "");
@@ -338,6 +531,38 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
         std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(),
         "my,own\n"
     );
+}
+
+/// A board stopped at the time cap is a row of its own, with the
+/// positions found, and the boards no smaller are not tried.
+#[test]
+fn solve_family_records_boards_stopped_at_the_time_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fam");
+    let args = [
+        "solve-family",
+        "--out",
+        out.to_str().unwrap(),
+        "--max-memory",
+        "0.2",
+        "--max-seconds",
+        "0.3",
+    ];
+    let run = katro_in(&args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(out.join("solved.csv")).unwrap();
+    let status = common::column(&csv, "status");
+    let reached = common::column(&csv, "positions_reached");
+    let stopped: Vec<usize> = (0..status.len())
+        .filter(|&i| status[i] == "stopped-time")
+        .collect();
+    assert!(!stopped.is_empty(), "{csv}");
+    for i in stopped {
+        assert!(reached[i].parse::<u64>().unwrap() > 0);
+    }
+    assert!(run.stderr.contains("stopped-time after"), "{}", run.stderr);
+    // No time in the table.
+    assert!(!csv.contains("seconds"));
 }
 
 /// `perfect` in an experiment, played by `katro run` on two threads: as

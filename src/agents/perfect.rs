@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 use crate::engine::{Move, MoveList, Position};
 use crate::rng::{GameRng, below};
 use crate::rules::{Rules, Settings};
+use std::ops::ControlFlow;
+
 use crate::solve::{Table, check_size, solve};
 
 /// Memory the agent may spend on one variant's table (upper bound, as
@@ -62,7 +64,8 @@ impl Solved {
             panic!("{e} (experiments check this when they are read)");
         }
         let t = Arc::new(
-            solve(rules, &mut |_, _, _| {}).unwrap_or_else(|e| panic!("perfect agent: {e}")),
+            solve(rules, MAX_BYTES, &mut |_, _, _| ControlFlow::Continue(()))
+                .unwrap_or_else(|e| panic!("perfect agent: {e}")),
         );
         cache.push((rules.settings().clone(), t.clone()));
         t

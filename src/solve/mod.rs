@@ -22,13 +22,18 @@
 //!
 //! Only positions reachable from the start are indexed (not every way of
 //! spreading the seeds), found breadth first; each is stored as a 128-bit
-//! key. [`upper_bound`] counts every arrangement, which is what a board is
-//! refused on before any work.
+//! key. A board is refused while it is explored, as soon as the positions
+//! and moves found prove that the solver's arrays would need more than the
+//! memory allowed ([`SolveError::OverMemory`]); [`upper_bound`] counts every
+//! arrangement, which overstates some boards a hundredfold (docs/SOLVED.md),
+//! so only the `perfect` agent still refuses on it.
 
 pub mod brute;
 mod table;
 
 pub use table::{MAGIC, TableError, read_table};
+
+use std::ops::ControlFlow;
 
 use crate::engine::{Dir, Ended, Move, Player, Position};
 use crate::rules::{DirectionRule, LoneSeed, Rules, StepSowing};
@@ -99,7 +104,8 @@ pub const MAX_KEY_BOARD_BITS: u32 = 116;
 /// Why a board is not solved.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SolveError {
-    /// Refused before any work: too many positions for the memory allowed.
+    /// Refused before any work: the upper bound of positions would need
+    /// more than the memory allowed (the `perfect` agent's check).
     TooBig {
         /// Every arrangement of the seeds, times the other state.
         positions: u128,
@@ -107,6 +113,39 @@ pub enum SolveError {
         bytes: u128,
         /// Bytes allowed.
         allowed: u64,
+    },
+    /// Refused before any work: seeds plus holes do not fit a key.
+    KeyTooSmall {
+        /// Seeds plus holes.
+        bits: u32,
+    },
+    /// Refused while exploring: the positions and moves found so far
+    /// already need more than the memory allowed.
+    OverMemory {
+        /// Positions found when the exploration stopped (a lower bound on
+        /// the reachable positions).
+        found: u64,
+        /// Bytes the solver's arrays need at least for what was found.
+        bytes: u64,
+        /// Bytes allowed.
+        allowed: u64,
+        /// Every arrangement of the seeds, times the other state.
+        upper_bound: u128,
+    },
+    /// The memory allowed could not be had: an allocation failed.
+    AllocFailed {
+        /// Bytes of the array that could not be grown.
+        bytes: u64,
+        /// Bytes allowed.
+        allowed: u64,
+    },
+    /// The progress callback asked to stop.
+    Stopped {
+        phase: Phase,
+        /// Exploring: positions expanded; valuing: positions settled.
+        done: u64,
+        /// Positions found.
+        known: u64,
     },
     /// More positions were reached than the table can number.
     TooManyReached(u64),
@@ -127,6 +166,42 @@ impl std::fmt::Display for SolveError {
                 gib(*bytes),
                 gib(*allowed as u128)
             ),
+            SolveError::KeyTooSmall { bits } => write!(
+                f,
+                "the board is too big to solve: its seeds plus holes are {bits}, more than \
+                 the {MAX_KEY_BOARD_BITS} a position key holds"
+            ),
+            SolveError::OverMemory {
+                found,
+                bytes,
+                allowed,
+                upper_bound,
+            } => write!(
+                f,
+                "the board is too big to solve: at least {found} reachable positions (found \
+                 before stopping), which need at least {} of memory; --max-memory allows {}; \
+                 upper bound {upper_bound} positions",
+                gib(*bytes as u128),
+                gib(*allowed as u128)
+            ),
+            SolveError::AllocFailed { bytes, allowed } => write!(
+                f,
+                "could not allocate {} for the solver's arrays: the machine (or a ulimit) \
+                 gives less memory than --max-memory allows ({}); give a smaller --max-memory",
+                gib(*bytes as u128),
+                gib(*allowed as u128)
+            ),
+            SolveError::Stopped { phase, done, known } => match phase {
+                Phase::Explore => write!(
+                    f,
+                    "stopped while exploring: {known} reachable positions found, {done} of \
+                     them expanded"
+                ),
+                Phase::Solve => write!(
+                    f,
+                    "stopped while valuing: {done} of {known} reachable positions settled"
+                ),
+            },
             SolveError::TooManyReached(n) => write!(
                 f,
                 "more than {n} positions are reachable, more than a table can number"
@@ -135,10 +210,13 @@ impl std::fmt::Display for SolveError {
     }
 }
 
-/// Bytes in GiB with two decimals, or in scientific form when huge.
+/// Bytes in GiB with two decimals (in MiB below 1 GiB, so small budgets
+/// do not read as 0.00), or in scientific form when huge.
 pub fn gib(bytes: u128) -> String {
     let g = bytes as f64 / (1u64 << 30) as f64;
-    if g < 1e6 {
+    if g < 1.0 {
+        format!("{:.2} MiB", bytes as f64 / (1u64 << 20) as f64)
+    } else if g < 1e6 {
         format!("{g:.2} GiB")
     } else {
         format!("{g:.2e} GiB")
@@ -204,13 +282,25 @@ pub fn bytes_per_position(rules: &Rules) -> u128 {
     49 + 8 * moves
 }
 
+/// Refuses a board whose seeds plus holes do not fit a key: the one
+/// refusal that comes before any work.
+pub fn check_key(rules: &Rules) -> Result<(), SolveError> {
+    let bits = rules.total_seeds() + rules.hole_count() as u32;
+    if bits > MAX_KEY_BOARD_BITS {
+        return Err(SolveError::KeyTooSmall { bits });
+    }
+    Ok(())
+}
+
 /// Refuses a board before any work when its upper bound of positions
 /// would need more than `max_bytes`, or its positions do not fit a key.
+/// Only the `perfect` agent refuses so (it solves when a game needs it,
+/// not when the experiment is read); [`solve`] refuses by what it finds.
 pub fn check_size(rules: &Rules, max_bytes: u64) -> Result<u128, SolveError> {
+    check_key(rules)?;
     let positions = upper_bound(rules);
     let bytes = positions.saturating_mul(bytes_per_position(rules));
-    let key_bits = rules.total_seeds() + rules.hole_count() as u32;
-    if bytes > max_bytes as u128 || key_bits > MAX_KEY_BOARD_BITS {
+    if bytes > max_bytes as u128 {
         return Err(SolveError::TooBig {
             positions,
             bytes,
@@ -218,6 +308,90 @@ pub fn check_size(rules: &Rules, max_bytes: u64) -> Result<u128, SolveError> {
         });
     }
     Ok(positions)
+}
+
+/// Element counts of the solver's arrays, as lengths (what a board needs
+/// at least) or capacities (what a solve held).
+#[derive(Clone, Copy, Debug, Default)]
+struct Arrays {
+    index_slots: usize,
+    keys: usize,
+    offsets: usize,
+    ends: usize,
+    back_off: usize,
+    back: usize,
+    fill: usize,
+    values: usize,
+}
+
+impl Arrays {
+    /// Bytes at the largest of the four stages: exploring holds the
+    /// index and the graph; then the graph and its backward edges with
+    /// their fill counters; then the graph, backward edges, values and
+    /// open-move counters (the fill counters freed); last the keys and
+    /// values in id order, their sorting order and the table's copies.
+    fn peak_bytes(&self) -> u64 {
+        let b = |len: usize, size: usize| (len as u64) * size as u64;
+        let value = std::mem::size_of::<Option<Value>>();
+        let graph = b(self.keys, 16) + b(self.offsets, 8) + b(self.ends, 4);
+        let with_back = graph + b(self.back_off, 8) + b(self.back, 4);
+        let table = b(self.keys, 16)
+            + b(self.values, value + 4)
+            + b(self.values, 16 + std::mem::size_of::<Value>());
+        (b(self.index_slots, 4) + graph)
+            .max(with_back + b(self.fill, 8))
+            .max(with_back + b(self.values, value + 4) + b(self.values, 4))
+            .max(table)
+    }
+
+    /// What `n` positions with `moves` moves, `inner` of them to a
+    /// position, need at least, with an index of `index_slots`.
+    fn needed(n: usize, moves: usize, inner: usize, index_slots: usize) -> Arrays {
+        Arrays {
+            index_slots,
+            keys: n,
+            offsets: n + 1,
+            ends: moves,
+            back_off: n + 1,
+            back: inner,
+            fill: n + 1,
+            values: n,
+        }
+    }
+}
+
+/// A vector of `n` copies of `x`, or [`SolveError::AllocFailed`] where the
+/// machine cannot give it (instead of aborting the process).
+fn filled<T: Clone>(n: usize, x: T, allowed: u64) -> Result<Vec<T>, SolveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| alloc_failed::<T>(n, allowed))?;
+    v.resize(n, x);
+    Ok(v)
+}
+
+fn alloc_failed<T>(n: usize, allowed: u64) -> SolveError {
+    SolveError::AllocFailed {
+        bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        allowed,
+    }
+}
+
+/// Most bytes an array grows by at once: doubling a big array could take
+/// it far past the memory allowed before the next check refuses.
+const MAX_GROWTH_BYTES: usize = 1 << 30;
+
+/// Pushes `x`, growing `v` through `try_reserve`: by doubling, at most
+/// [`MAX_GROWTH_BYTES`] at a time (large blocks are remapped, not copied).
+fn push<T>(v: &mut Vec<T>, x: T, allowed: u64) -> Result<(), SolveError> {
+    if v.len() == v.capacity() {
+        let most = (MAX_GROWTH_BYTES / std::mem::size_of::<T>().max(1)).max(4);
+        let extra = v.len().max(4).min(most);
+        v.try_reserve_exact(extra)
+            .map_err(|_| alloc_failed::<T>(v.len() + extra, allowed))?;
+    }
+    v.push(x);
+    Ok(())
 }
 
 /// A position's key: the seeds in unary (each hole's seeds as ones, then a
@@ -381,9 +555,14 @@ impl Index {
     }
 
     /// The id of `k`, inserting it as `keys.len()` if new.
-    fn id(&mut self, keys: &mut Vec<u128>, k: u128) -> (u32, bool) {
+    fn id(
+        &mut self,
+        keys: &mut Vec<u128>,
+        k: u128,
+        allowed: u64,
+    ) -> Result<(u32, bool), SolveError> {
         if (keys.len() + 1) * 10 > self.slots.len() * 7 {
-            self.grow(keys);
+            self.grow(keys, allowed)?;
         }
         let mut i = slot_hash(k) & self.mask;
         loop {
@@ -391,19 +570,21 @@ impl Index {
             if s == EMPTY {
                 let id = keys.len() as u32;
                 self.slots[i] = id;
-                keys.push(k);
-                return (id, true);
+                push(keys, k, allowed)?;
+                return Ok((id, true));
             }
             if keys[s as usize] == k {
-                return (s, false);
+                return Ok((s, false));
             }
             i = (i + 1) & self.mask;
         }
     }
 
-    fn grow(&mut self, keys: &[u128]) {
+    fn grow(&mut self, keys: &[u128], allowed: u64) -> Result<(), SolveError> {
         let n = self.slots.len() * 2;
-        self.slots = vec![EMPTY; n];
+        // The old slots go first so both are never held at once.
+        self.slots = Vec::new();
+        self.slots = filled(n, EMPTY, allowed)?;
         self.mask = n - 1;
         for (id, &k) in keys.iter().enumerate() {
             let mut i = slot_hash(k) & self.mask;
@@ -412,6 +593,7 @@ impl Index {
             }
             self.slots[i] = id as u32;
         }
+        Ok(())
     }
 }
 
@@ -422,26 +604,55 @@ struct Graph {
     keys: Vec<u128>,
     offsets: Vec<u64>,
     ends: Vec<u32>,
+    /// Moves to a position (not ending the game at once).
+    inner: usize,
+}
+
+/// Positions between two calls of the progress callback (and two checks
+/// of the memory found needed): often enough to keep a time cap within a
+/// second at the slowest speeds measured (about 66,000 a second).
+const CHECK_EVERY: u64 = 1 << 16;
+
+/// Told the phase, the positions done (expanded, or settled) and the
+/// positions known; `ControlFlow::Break` stops the solve.
+pub type Progress<'a> = &'a mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>;
+
+fn ask(progress: Progress, phase: Phase, done: u64, known: u64) -> Result<(), SolveError> {
+    match progress(phase, done, known) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(SolveError::Stopped { phase, done, known }),
+    }
 }
 
 /// The graph, and the bytes its index took.
-fn explore(
-    rules: &Rules,
-    progress: &mut dyn FnMut(Phase, u64, u64),
-) -> Result<(Graph, u64), SolveError> {
+fn explore(rules: &Rules, allowed: u64, progress: Progress) -> Result<(Graph, u64), SolveError> {
     let mut keys = Vec::new();
     let mut index = Index::new();
     // Positions paused mid-turn cannot be rebuilt from a key through the
     // engine's public constructor, so they wait whole until expanded.
     let mut paused: std::collections::HashMap<u32, Position> = Default::default();
     let start = rules.start();
-    index.id(&mut keys, key(rules, &start));
+    index.id(&mut keys, key(rules, &start), allowed)?;
     if start.pending().is_some() {
         paused.insert(0, start);
     }
     let mut offsets = vec![0u64];
     let mut ends = Vec::new();
+    let mut inner = 0usize;
     let mut next = 0usize;
+    let over = |keys: &[u128], ends: &[u32], inner: usize, slots: usize| {
+        let bytes = Arrays::needed(keys.len(), ends.len(), inner, slots).peak_bytes();
+        if bytes > allowed {
+            Err(SolveError::OverMemory {
+                found: keys.len() as u64,
+                bytes,
+                allowed,
+                upper_bound: upper_bound(rules),
+            })
+        } else {
+            Ok(())
+        }
+    };
     while next < keys.len() {
         let pos = match paused.remove(&(next as u32)) {
             Some(p) => p,
@@ -461,52 +672,60 @@ fn explore(
                     if keys.len() as u64 >= MAX_POSITIONS {
                         return Err(SolveError::TooManyReached(MAX_POSITIONS));
                     }
-                    let (id, new) = index.id(&mut keys, key(rules, &after));
+                    let (id, new) = index.id(&mut keys, key(rules, &after), allowed)?;
                     if new && after.pending().is_some() {
                         paused.insert(id, after);
                     }
+                    inner += 1;
                     id
                 }
             };
-            ends.push(end);
+            push(&mut ends, end, allowed)?;
         }
-        offsets.push(ends.len() as u64);
+        push(&mut offsets, ends.len() as u64, allowed)?;
         next += 1;
-        if next.is_multiple_of(1 << 20) {
-            progress(Phase::Explore, next as u64, keys.len() as u64);
+        if (next as u64).is_multiple_of(CHECK_EVERY) {
+            over(&keys, &ends, inner, index.slots.len())?;
+            ask(progress, Phase::Explore, next as u64, keys.len() as u64)?;
         }
     }
+    // The whole graph is known: what valuing it needs is checked before
+    // any of it is allocated.
+    over(&keys, &ends, inner, index.slots.len())?;
     let index_bytes = index.slots.capacity() as u64 * 4;
     Ok((
         Graph {
             keys,
             offsets,
             ends,
+            inner,
         },
         index_bytes,
     ))
 }
 
-/// Solves every position reachable from the start of `rules`. Call
-/// [`check_size`] first: this does not refuse. `progress` is told the
-/// phase, the positions done and the positions known so far, about every
-/// million positions.
-pub fn solve(
-    rules: &Rules,
-    progress: &mut dyn FnMut(Phase, u64, u64),
-) -> Result<Table, SolveError> {
-    solve_with_stats(rules, progress).map(|(t, _)| t)
+/// Solves every position reachable from the start of `rules`, refusing
+/// with [`SolveError::OverMemory`] as soon as what it has found needs more
+/// than `max_bytes` (call [`check_key`] first for the one refusal that
+/// comes before any work). `progress` is told the phase, the positions
+/// done and the positions known about every 65,536 positions, and stops
+/// the solve by returning `ControlFlow::Break`.
+pub fn solve(rules: &Rules, max_bytes: u64, progress: Progress) -> Result<Table, SolveError> {
+    solve_with_stats(rules, max_bytes, progress).map(|(t, _)| t)
 }
 
 /// [`solve`], with what it cost.
 pub fn solve_with_stats(
     rules: &Rules,
-    progress: &mut dyn FnMut(Phase, u64, u64),
+    max_bytes: u64,
+    progress: Progress,
 ) -> Result<(Table, SolveStats), SolveError> {
-    let (g, index_bytes) = explore(rules, progress)?;
+    check_key(rules)?;
+    let allowed = max_bytes;
+    let (g, index_bytes) = explore(rules, allowed, progress)?;
     let n = g.keys.len();
     // Backward edges: for each position, the positions with a move to it.
-    let mut back_off = vec![0u64; n + 1];
+    let mut back_off = filled(n + 1, 0u64, allowed)?;
     for &e in &g.ends {
         if (e as usize) < n {
             back_off[e as usize + 1] += 1;
@@ -515,8 +734,9 @@ pub fn solve_with_stats(
     for i in 0..n {
         back_off[i + 1] += back_off[i];
     }
-    let mut fill = back_off.clone();
-    let mut back = vec![0u32; back_off[n] as usize];
+    let mut fill = filled(n + 1, 0u64, allowed)?;
+    fill.copy_from_slice(&back_off);
+    let mut back = filled(g.inner, 0u32, allowed)?;
     for p in 0..n {
         for &e in &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize] {
             if (e as usize) < n {
@@ -525,37 +745,35 @@ pub fn solve_with_stats(
             }
         }
     }
-    let bytes = |len: usize, size: usize| (len * size) as u64;
-    let graph_bytes = bytes(g.keys.capacity(), 16)
-        + bytes(g.offsets.capacity(), 8)
-        + bytes(g.ends.capacity(), 4)
-        + bytes(back_off.capacity(), 8)
-        + bytes(back.capacity(), 4);
-    // Exploring holds the index and the graph; solving, the graph, its
-    // backward edges (and, here, their fill counters), values and counters.
-    let peak_bytes = (index_bytes
-        + bytes(g.keys.capacity(), 16)
-        + bytes(g.offsets.capacity(), 8)
-        + bytes(g.ends.capacity(), 4))
-    .max(graph_bytes + bytes(fill.capacity(), 8))
-    .max(graph_bytes + bytes(n, std::mem::size_of::<Option<Value>>() + 4) + bytes(n, 4));
+    let peak_bytes = Arrays {
+        index_slots: (index_bytes / 4) as usize,
+        keys: g.keys.capacity(),
+        offsets: g.offsets.capacity(),
+        ends: g.ends.capacity(),
+        back_off: back_off.capacity(),
+        back: back.capacity(),
+        fill: fill.capacity(),
+        values: n,
+    }
+    .peak_bytes();
     drop(fill);
+    ask(progress, Phase::Solve, 0, n as u64)?;
     // `open[p]`: moves of p not yet known to lose; p loses once it is 0.
     // Values are settled layer by layer in increasing distance, so the
     // first win found is the fastest and the last losing move the slowest.
-    let mut value: Vec<Option<Value>> = vec![None; n];
-    let mut open = vec![0u32; n];
+    let mut value: Vec<Option<Value>> = filled(n, None, allowed)?;
+    let mut open = filled(n, 0u32, allowed)?;
     let mut layer: Vec<u32> = Vec::new();
     let mut wins_now: Vec<u32> = Vec::new();
     for p in 0..n {
         let moves = &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize];
         if moves.is_empty() {
             value[p] = Some(Value::Loss(0));
-            layer.push(p as u32);
+            push(&mut layer, p as u32, allowed)?;
             continue;
         }
         if moves.contains(&EDGE_WIN) {
-            wins_now.push(p as u32);
+            push(&mut wins_now, p as u32, allowed)?;
         }
         open[p] = moves.iter().filter(|&&e| e != EDGE_LOSS).count() as u32;
     }
@@ -564,9 +782,13 @@ pub fn solve_with_stats(
     let mut next: Vec<u32> = Vec::new();
     // Moves that lose at once are known at distance 1: a position whose
     // moves all lose so is lost in 1 (unless it wins elsewhere).
-    let mut lost_in_one: Vec<u32> = (0..n as u32)
-        .filter(|&p| value[p as usize].is_none() && open[p as usize] == 0)
-        .collect();
+    let mut lost_in_one: Vec<u32> = Vec::new();
+    for p in 0..n as u32 {
+        if value[p as usize].is_none() && open[p as usize] == 0 {
+            push(&mut lost_in_one, p, allowed)?;
+        }
+    }
+    let mut work: u64 = 0;
     loop {
         // Everything settled at distance d + 1 comes from layer d (plus
         // the moves that end the game at once, which are distance 1).
@@ -575,11 +797,15 @@ pub fn solve_with_stats(
             for &p in &wins_now {
                 if value[p as usize].is_none() {
                     value[p as usize] = Some(Value::Win(1));
-                    next.push(p);
+                    push(&mut next, p, allowed)?;
                 }
             }
         }
         for &c in &layer {
+            work += 1;
+            if work.is_multiple_of(CHECK_EVERY) {
+                ask(progress, Phase::Solve, done + next.len() as u64, n as u64)?;
+            }
             let cv = value[c as usize].expect("a settled layer");
             let c_mover = key_mover(g.keys[c as usize]);
             for &p in &back[back_off[c as usize] as usize..back_off[c as usize + 1] as usize] {
@@ -591,13 +817,13 @@ pub fn solve_with_stats(
                 match for_p {
                     Value::Win(_) => {
                         value[p as usize] = Some(Value::Win(d + 1));
-                        next.push(p);
+                        push(&mut next, p, allowed)?;
                     }
                     Value::Loss(_) => {
                         open[p as usize] -= 1;
                         if open[p as usize] == 0 {
                             value[p as usize] = Some(Value::Loss(d + 1));
-                            next.push(p);
+                            push(&mut next, p, allowed)?;
                         }
                     }
                     Value::Draw => unreachable!("draws are never settled in layers"),
@@ -608,7 +834,7 @@ pub fn solve_with_stats(
             for &p in &lost_in_one {
                 if value[p as usize].is_none() {
                     value[p as usize] = Some(Value::Loss(1));
-                    next.push(p);
+                    push(&mut next, p, allowed)?;
                 }
             }
             lost_in_one = Vec::new();
@@ -619,26 +845,37 @@ pub fn solve_with_stats(
         done += next.len() as u64;
         std::mem::swap(&mut layer, &mut next);
         d += 1;
-        if d.is_multiple_of(16) {
-            progress(Phase::Solve, done, n as u64);
-        }
     }
-    progress(Phase::Solve, done, n as u64);
+    ask(progress, Phase::Solve, done, n as u64)?;
+    let moves = g.ends.len() as u64;
     drop(back);
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_unstable_by_key(|&i| g.keys[i as usize]);
+    drop(open);
+    drop(back_off);
+    let Graph {
+        keys: ids,
+        offsets,
+        ends,
+        ..
+    } = g;
+    drop(offsets);
+    drop(ends);
+    let mut order: Vec<u32> = filled(n, 0u32, allowed)?;
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i as u32;
+    }
+    order.sort_unstable_by_key(|&i| ids[i as usize]);
+    let mut keys = filled(n, 0u128, allowed)?;
+    let mut values = filled(n, Value::Draw, allowed)?;
+    for (j, &i) in order.iter().enumerate() {
+        keys[j] = ids[i as usize];
+        values[j] = value[i as usize].unwrap_or(Value::Draw);
+    }
     let table = Table {
         rules: rules.canonical_string(),
-        keys: order.iter().map(|&i| g.keys[i as usize]).collect(),
-        values: order
-            .iter()
-            .map(|&i| value[i as usize].unwrap_or(Value::Draw))
-            .collect(),
+        keys,
+        values,
     };
-    let stats = SolveStats {
-        moves: g.ends.len() as u64,
-        peak_bytes,
-    };
+    let stats = SolveStats { moves, peak_bytes };
     Ok((table, stats))
 }
 
@@ -699,5 +936,142 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(check_size(&board(2, 4, 2, ""), 1 << 30).is_ok());
+    }
+
+    fn go(_: Phase, _: u64, _: u64) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    #[test]
+    fn the_memory_refusal_is_exact_at_the_whole_graph() {
+        // 2×4 with 1 seed has fewer positions than one check interval, so
+        // it is checked once, on the whole graph: what it needs at least
+        // is allowed, a byte less is refused naming every position.
+        let rules = board(2, 4, 1, "");
+        let (table, stats) = solve_with_stats(&rules, u64::MAX, &mut go).unwrap();
+        let n = table.len();
+        let (g, index_bytes) = explore(&rules, u64::MAX, &mut go).unwrap();
+        let slots = (index_bytes / 4) as usize;
+        let needed = Arrays::needed(n, stats.moves as usize, g.inner, slots).peak_bytes();
+        assert!(
+            needed <= stats.peak_bytes,
+            "{needed} > {}",
+            stats.peak_bytes
+        );
+        assert!(solve(&rules, needed, &mut go).is_ok());
+        match solve(&rules, needed - 1, &mut go) {
+            Err(SolveError::OverMemory {
+                found,
+                bytes,
+                allowed,
+                upper_bound: bound,
+            }) => {
+                assert_eq!((found, bytes, allowed), (n as u64, needed, needed - 1));
+                assert_eq!(bound, upper_bound(&rules));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_board_whose_bound_is_too_big_but_whose_positions_fit_is_solved() {
+        // Katra Boaoaka's 2×4 with 3 seeds: the bound (47,332,350
+        // positions) needs about 5.7 GiB; its 72,697 positions fit 64 MiB.
+        let mut s = crate::rules::preset("katra-boaoaka-4x8")
+            .unwrap()
+            .settings()
+            .clone();
+        (s.rows, s.holes, s.seeds, s.layout) = (2, 4, Some(3), None);
+        let rules = Rules::new("bk".into(), String::new(), String::new(), s).unwrap();
+        let budget = 64 << 20;
+        assert!(matches!(
+            check_size(&rules, budget),
+            Err(SolveError::TooBig { .. })
+        ));
+        let table = solve(&rules, budget, &mut go).unwrap();
+        assert_eq!(table.len(), 72_697);
+        assert_eq!(table.value(&rules, &rules.start()), Some(Value::Loss(2)));
+    }
+
+    #[test]
+    fn a_board_too_big_is_refused_while_exploring_with_its_count() {
+        let rules = board(2, 6, 2, "");
+        let allowed = 8 << 20;
+        match solve(&rules, allowed, &mut go) {
+            Err(e @ SolveError::OverMemory { .. }) => {
+                let SolveError::OverMemory { found, bytes, .. } = e else {
+                    unreachable!()
+                };
+                // Refused at the first check past the budget: at most one
+                // check interval of positions expanded past it.
+                assert!(bytes > allowed && bytes < 4 * allowed, "{bytes}");
+                assert!(found > 100_000, "{found}");
+                let text = e.to_string();
+                for needle in [
+                    format!("at least {found} reachable positions"),
+                    "--max-memory allows 8.00 MiB".into(),
+                    "upper bound 834451800".into(),
+                ] {
+                    assert!(text.contains(&needle), "{needle}: {text}");
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_progress_callback_stops_the_solve_in_either_phase() {
+        let rules = board(2, 6, 2, "");
+        let mut calls = 0;
+        let r = solve(&rules, u64::MAX, &mut |phase, done, _| {
+            calls += 1;
+            assert_eq!((phase, done), (Phase::Explore, CHECK_EVERY));
+            ControlFlow::Break(())
+        });
+        assert!(matches!(
+            r,
+            Err(SolveError::Stopped {
+                phase: Phase::Explore,
+                done: CHECK_EVERY,
+                ..
+            })
+        ));
+        assert_eq!(calls, 1);
+        // 4×3 with 1 seed (375,513 positions) is valued past one check.
+        let rules = board(4, 3, 1, "");
+        let r = solve(&rules, u64::MAX, &mut |phase, done, _| {
+            if phase == Phase::Solve && done > 0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        match r {
+            Err(SolveError::Stopped {
+                phase: Phase::Solve,
+                done,
+                known,
+            }) => assert!(
+                done > 0 && done < known && known == 375_513,
+                "{done} {known}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn too_many_seeds_for_a_key_are_refused_before_any_work() {
+        let rules = board(4, 8, 4, "");
+        assert_eq!(
+            check_key(&rules),
+            Err(SolveError::KeyTooSmall { bits: 160 })
+        );
+        let mut called = false;
+        let r = solve(&rules, u64::MAX, &mut |_, _, _| {
+            called = true;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(r.unwrap_err(), SolveError::KeyTooSmall { bits: 160 });
+        assert!(!called);
     }
 }
