@@ -279,7 +279,9 @@ struct FamilyManifest {
     solved: usize,
     refused_memory: usize,
     stopped_time: usize,
-    /// Boards whose seeds and holes do not fit a position key.
+    /// Boards whose seeds and holes do not fit a position key (absent
+    /// from the manifests of builds before it, which resume as 0).
+    #[serde(default)]
     refused_key: usize,
     not_tried: usize,
     /// Rows taken over from an earlier run of the same rules, memory and cap.

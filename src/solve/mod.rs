@@ -179,8 +179,8 @@ impl std::fmt::Display for SolveError {
             } => write!(
                 f,
                 "the board is too big to solve: at least {found} reachable positions (found \
-                 before stopping), which need at least {} of memory; --max-memory allows {}; \
-                 upper bound {upper_bound} positions",
+                 before stopping), which need at least {} ({bytes} bytes) of memory; \
+                 --max-memory allows {} ({allowed} bytes); upper bound {upper_bound} positions",
                 gib(*bytes as u128),
                 gib(*allowed as u128)
             ),
