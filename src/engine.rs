@@ -83,6 +83,13 @@ impl Move {
     }
 }
 
+/// One step of a game's identity hash: the hash so far chained with the
+/// next move's [`Move::code`] through the SplitMix64 finaliser. The one
+/// definition behind `runner::game_hash_step` and the lane kernel's hash.
+pub(crate) fn chain_hash(h: u64, code: u64) -> u64 {
+    crate::rng::mix64(h ^ code)
+}
+
 /// Legal moves in a fixed-size buffer: generating them never allocates.
 #[derive(Clone, Copy)]
 pub struct MoveList {

@@ -20,7 +20,7 @@ use crate::agents::AgentSpec;
 use crate::engine::kernel::Agent;
 use crate::engine::{Move, MoveList, Player, Silent, Status};
 use crate::notation::{move_name, parse_move};
-use crate::rng::{game_seed, mix64, rng_from_seed};
+use crate::rng::{game_seed, rng_from_seed};
 use crate::rules::Rules;
 use crate::stats::{Aggregate, GameRecord};
 
@@ -98,7 +98,7 @@ pub fn matchup_label(p1: &AgentSpec, p2: &AgentSpec, opening_plies: u32) -> Stri
 /// every move as played, opening plies included; it depends on the moves
 /// alone, not on the seed.
 pub fn game_hash_step(h: u64, mv: Move) -> u64 {
-    mix64(h ^ mv.code())
+    crate::engine::chain_hash(h, mv.code())
 }
 
 /// Which per-game rows to keep.

@@ -14,8 +14,10 @@
 
 use std::fmt;
 
-use super::{Dir, MAX_HOLES, Move, NO_HOLE, Player, Position, Silent, Status, occupancy};
-use crate::rng::{GameRng, below, mix64, rng_from_seed, unit};
+use super::{
+    Dir, MAX_HOLES, Move, NO_HOLE, Player, Position, Silent, Status, chain_hash, occupancy,
+};
+use crate::rng::{GameRng, below, rng_from_seed, unit};
 use crate::rules::{
     CaptureTrigger, CapturingRow, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeed,
     LoneSeedStep, Relay, Rules, Singletons, StartRule, StepSowing, VictimRule,
@@ -957,7 +959,7 @@ impl Kernel {
                         step_start = Some(s);
                         let (a, b) = step.unwrap_or((0, 0));
                         let mv = Move::step(self.hole_of(mover, a), self.hole_of(mover, b));
-                        o.hash = mix64(o.hash ^ mv.code());
+                        o.hash = chain_hash(o.hash, mv.code());
                         rec(mv);
                         s.me = s.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
                         s.occ = 1 << b;
@@ -1006,7 +1008,7 @@ impl Kernel {
                                 )
                             }
                         };
-                        o.hash = mix64(o.hash ^ self.code[mover][b & (LANES - 1)][1 + dd]);
+                        o.hash = chain_hash(o.hash, self.code[mover][b & (LANES - 1)][1 + dd]);
                         rec(Move::sow(self.hole_of(mover, b), Some(dir_of(dd))));
                         seeds4 = 4 * val::<S>(s.me, self.shift[b & (LANES - 1)]);
                         s.me &= self.clear[b & (LANES - 1)];
@@ -1024,7 +1026,7 @@ impl Kernel {
                 d = p.d;
                 dir = Self::sowing_dir::<S>(&mut fixed[mover], d);
                 let li = lane & (LANES - 1);
-                o.hash = mix64(o.hash ^ self.code[mover][li][two as usize * (1 + d)]);
+                o.hash = chain_hash(o.hash, self.code[mover][li][two as usize * (1 + d)]);
                 rec(Move::sow(
                     self.hole_of(mover, lane),
                     two.then_some(dir_of(d)),
