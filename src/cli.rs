@@ -162,6 +162,10 @@ enum Command {
         /// given.
         #[arg(long, value_name = "S")]
         max_seconds: Option<f64>,
+        /// Threads exploring the board [default: all cores]; the result is
+        /// the same for any count.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
     },
     /// Solve every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4
     /// seeds a hole under each preset's rules, as far as --max-memory and
@@ -179,6 +183,10 @@ enum Command {
         /// no cap if not given.
         #[arg(long, value_name = "S")]
         max_seconds: Option<f64>,
+        /// Threads exploring each board [default: all cores]; the results
+        /// are the same for any count.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
     },
     /// Play one variant and matchup and print the summary as a table;
     /// writes summary.csv and manifest.json only with --out.
@@ -327,12 +335,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out,
             max_memory,
             max_seconds,
-        } => crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory, max_seconds),
+            threads,
+        } => crate::solve_cmd::with_threads(threads, || {
+            crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory, max_seconds)
+        }),
         Command::SolveFamily {
             out,
             max_memory,
             max_seconds,
-        } => crate::solve_cmd::family_command(&out, max_memory, max_seconds),
+            threads,
+        } => crate::solve_cmd::with_threads(threads, || {
+            crate::solve_cmd::family_command(&out, max_memory, max_seconds)
+        }),
         Command::Simulate {
             variant,
             games,

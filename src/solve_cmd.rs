@@ -9,8 +9,8 @@ use katro::Rules;
 use katro::notation::move_name;
 use katro::rules::{PRESETS, Settings, preset};
 use katro::solve::{
-    self, MAGIC, Phase, SolveError, SolveStats, Table, check_key, move_values, solve_with_stats,
-    upper_bound,
+    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, check_key, move_values,
+    solve_with_stats, upper_bound,
 };
 use serde::{Deserialize, Serialize};
 
@@ -147,6 +147,22 @@ fn write_table(out: &Path, table: &Table) -> Result<u64, Failure> {
 }
 
 /// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]`.
+/// Runs `f` on a pool of `threads` threads (all cores if `None`), where
+/// the solver's exploration runs.
+pub fn with_threads(
+    threads: Option<u32>,
+    f: impl FnOnce() -> Result<(), Failure> + Send,
+) -> Result<(), Failure> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0) as usize)
+        .build()
+        .map_err(|e| Failure {
+            code: 1,
+            message: format!("cannot start the solver's threads: {e}"),
+        })?;
+    pool.install(f)
+}
+
 pub fn solve_command(
     variant: &str,
     out: Option<&str>,
@@ -161,8 +177,13 @@ pub fn solve_command(
         check_out(Path::new(out))?;
     }
     let t0 = Instant::now();
-    let (table, stats) = solve_with_stats(&rules, max, &mut progress_printer(max_seconds))
-        .map_err(|e| solve_failure(variant, e, max_seconds))?;
+    let (table, stats) = solve_with_stats(
+        &rules,
+        max,
+        Threads::Pool,
+        &mut progress_printer(max_seconds),
+    )
+    .map_err(|e| solve_failure(variant, e, max_seconds))?;
     let seconds = t0.elapsed().as_secs_f64();
     let mut text = report(&rules, &table, &stats, seconds);
     if let Some(out) = out {
@@ -286,6 +307,10 @@ struct FamilyManifest {
     not_tried: usize,
     /// Rows taken over from an earlier run of the same rules, memory and cap.
     resumed: usize,
+    /// Threads exploring each board (they change the times, never a row;
+    /// absent from the manifests of builds before it, which read as 0).
+    #[serde(default)]
+    threads: usize,
     /// Wall seconds of this invocation.
     seconds: f64,
     peak_rss_bytes: Option<u64>,
@@ -414,6 +439,7 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
         refused_key: 0,
         not_tried: 0,
         resumed: 0,
+        threads: rayon::current_num_threads(),
         seconds: 0.0,
         peak_rss_bytes: None,
         boards: Vec::new(),
@@ -483,9 +509,12 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
                         eprintln!("solve-family: {name}");
                         let t = Instant::now();
                         let result = match check_key(&rules) {
-                            Ok(()) => {
-                                solve_with_stats(&rules, max, &mut progress_printer(max_seconds))
-                            }
+                            Ok(()) => solve_with_stats(
+                                &rules,
+                                max,
+                                Threads::Pool,
+                                &mut progress_printer(max_seconds),
+                            ),
                             Err(e) => Err(e),
                         };
                         let seconds = t.elapsed().as_secs_f64();
