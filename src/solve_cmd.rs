@@ -146,7 +146,6 @@ fn write_table(out: &Path, table: &Table) -> Result<u64, Failure> {
     Ok(bytes.len() as u64)
 }
 
-/// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]`.
 /// Runs `f` on a pool of `threads` threads (all cores if `None`), where
 /// the solver's exploration runs.
 pub fn with_threads(
@@ -163,6 +162,8 @@ pub fn with_threads(
     pool.install(f)
 }
 
+/// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]
+/// [--threads N]`.
 pub fn solve_command(
     variant: &str,
     out: Option<&str>,

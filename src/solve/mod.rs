@@ -581,6 +581,17 @@ impl Index {
         (h >> (64 - self.bits)) as usize
     }
 
+    /// The slot of id `id` whose key hashes to `h`.
+    fn slot(h: u64, id: u32) -> u64 {
+        (h << 32) | id as u64
+    }
+
+    /// Whether a full slot may hold a key that hashes to `h` (its hash
+    /// bits agree); the key itself decides.
+    fn may_hold(slot: u64, h: u64) -> bool {
+        slot >> 32 == h & 0xFFFF_FFFF
+    }
+
     /// The id of `k` (whose [`key_hash`] is `h`), inserting it as
     /// `keys.len()` if new.
     fn id(
@@ -597,7 +608,7 @@ impl Index {
             Ok(id) => Ok((id, false)),
             Err(i) => {
                 let id = keys.len() as u32;
-                self.slots[i] = (h << 32) | id as u64;
+                self.slots[i] = Index::slot(h, id);
                 push(keys, k, allowed)?;
                 Ok((id, true))
             }
@@ -612,14 +623,13 @@ impl Index {
     /// `Ok(id)` of `k`, or `Err(slot)`: the empty slot where it would go.
     fn probe(&self, keys: &[u128], k: u128, h: u64) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
-        let tag = h << 32;
         let mut i = self.home(h);
         loop {
             let s = self.slots[i];
             if s == EMPTY {
                 return Err(i);
             }
-            if s & !0xFFFF_FFFF == tag && keys[s as u32 as usize] == k {
+            if Index::may_hold(s, h) && keys[s as u32 as usize] == k {
                 return Ok(s as u32);
             }
             i = (i + 1) & mask;
@@ -639,7 +649,7 @@ impl Index {
             while self.slots[i] != EMPTY {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = (h << 32) | id as u64;
+            self.slots[i] = Index::slot(h, id as u32);
         }
         Ok(())
     }
@@ -659,7 +669,7 @@ struct Graph {
 /// Positions between two calls of the progress callback (and two checks
 /// of the memory found needed): often enough to keep a time cap within a
 /// second at the slowest speeds measured (about 66,000 a second).
-const CHECK: u64 = 1 << 16;
+const CHECK_EVERY: u64 = 1 << 16;
 
 /// Told the phase, the positions done (expanded, or settled) and the
 /// positions known; `ControlFlow::Break` stops the solve.
@@ -772,7 +782,7 @@ fn expand(
         for ((name, &slot), s) in named.iter_mut().zip(&home).zip(batch.iter()) {
             if let Succ::Key(_, h) = *s
                 && slot != EMPTY
-                && slot >> 32 == h & 0xFFFF_FFFF
+                && Index::may_hold(slot, h)
             {
                 *name = Some(keys[slot as u32 as usize]);
             }
@@ -798,13 +808,19 @@ fn expand(
 /// side, two under a choice of direction, or the two directions of a
 /// paused sowing.
 fn max_moves(rules: &Rules) -> usize {
+    sowing_moves(rules).max(2)
+}
+
+/// The most sowing moves a position of `rules` has: one a hole of the
+/// mover's side, two under a choice of direction.
+fn sowing_moves(rules: &Rules) -> usize {
     let side = rules.hole_count() / 2;
     let dirs = if rules.settings().direction == DirectionRule::Forward {
         1
     } else {
         2
     };
-    (side * dirs).max(2)
+    side * dirs
 }
 
 /// The graph, and the slots its index took.
@@ -847,7 +863,9 @@ fn explore(
         // pool, then numbered in order on this one, so ids (and every
         // output) are those of a one-by-one breadth-first search. A chunk
         // ends at the next check, so the checks fall where they always did.
-        let end = keys.len().min((next / CHECK as usize + 1) * CHECK as usize);
+        let end = keys
+            .len()
+            .min((next / CHECK_EVERY as usize + 1) * CHECK_EVERY as usize);
         let mut whole: Vec<(usize, Position)> = Vec::new();
         if !paused.is_empty() {
             for id in next..end {
@@ -904,7 +922,7 @@ fn explore(
             }
         }
         next = end;
-        if (next as u64).is_multiple_of(CHECK) {
+        if (next as u64).is_multiple_of(CHECK_EVERY) {
             over(&keys, &ends, inner, index.slots.len())?;
             ask(progress, Phase::Explore, next as u64, keys.len() as u64)?;
         }
@@ -1033,7 +1051,7 @@ pub fn solve_with_stats(
         }
         for &c in &layer {
             work += 1;
-            if work.is_multiple_of(CHECK) {
+            if work.is_multiple_of(CHECK_EVERY) {
                 ask(progress, Phase::Solve, done + next.len() as u64, n as u64)?;
             }
             let cv = value[c as usize].expect("a settled layer");
@@ -1293,14 +1311,14 @@ mod tests {
         let mut calls = 0;
         let r = solve(&rules, u64::MAX, &mut |phase, done, _| {
             calls += 1;
-            assert_eq!((phase, done), (Phase::Explore, CHECK));
+            assert_eq!((phase, done), (Phase::Explore, CHECK_EVERY));
             ControlFlow::Break(())
         });
         assert!(matches!(
             r,
             Err(SolveError::Stopped {
                 phase: Phase::Explore,
-                done: CHECK,
+                done: CHECK_EVERY,
                 ..
             })
         ));
