@@ -274,13 +274,7 @@ fn binomial(n: u128, k: u128) -> u128 {
 /// (16), value, distance and move counter (9), and two 4-byte ends per
 /// move (forward and backward edges), at the most moves a position has.
 pub fn bytes_per_position(rules: &Rules) -> u128 {
-    let side = rules.hole_count() as u128 / 2;
-    let dirs = if rules.settings().direction == DirectionRule::Forward {
-        1
-    } else {
-        2
-    };
-    let moves = side * dirs + 2;
+    let moves = sowing_moves(rules) as u128 + 2;
     57 + 8 * moves
 }
 
