@@ -9,8 +9,8 @@ use katro::Rules;
 use katro::notation::move_name;
 use katro::rules::{PRESETS, Settings, preset};
 use katro::solve::{
-    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, check_key, move_values,
-    solve_with_stats, upper_bound,
+    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, bytes_per_position, check_key, gib,
+    move_values, solve_with_stats, upper_bound,
 };
 use serde::{Deserialize, Serialize};
 
@@ -177,6 +177,15 @@ pub fn solve_command(
     if let Some(out) = out {
         check_out(Path::new(out))?;
     }
+    // The refusal comes from what exploring finds (docs/SOLVED.md, "What
+    // is solved"), so say at once what the board could need at most.
+    let bound = upper_bound(&rules);
+    eprintln!(
+        "solve: {variant}: upper bound {bound} positions, {} at most; exploring the \
+         reachable ones, refused as soon as those found need more than {} (--max-memory)",
+        gib(bound.saturating_mul(bytes_per_position(&rules))),
+        gib(max as u128)
+    );
     let t0 = Instant::now();
     let (table, stats) = solve_with_stats(
         &rules,
@@ -328,23 +337,31 @@ struct BoardTime {
     seconds: f64,
 }
 
-/// Rows and times of an earlier run with the same `--max-memory` and
-/// `--max-seconds`, to resume it; empty when there is none.
-fn earlier_run(dir: &Path, max_gib: f64, max_seconds: Option<f64>) -> Vec<(String, BoardTime)> {
+/// An earlier run in the output directory with the same `--max-memory`
+/// and `--max-seconds`.
+#[derive(Default)]
+struct Earlier {
+    /// Its rows and times, to resume it; empty when there is none.
+    rows: Vec<(String, BoardTime)>,
+    /// Its solved.csv, when its manifest says it is complete.
+    complete_csv: Option<String>,
+}
+
+fn earlier_run(dir: &Path, max_gib: f64, max_seconds: Option<f64>) -> Earlier {
     let manifest: Option<FamilyManifest> = std::fs::read(dir.join("manifest.json"))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
     let Some(m) = manifest else {
-        return Vec::new();
+        return Earlier::default();
     };
     if m.max_memory_gib != max_gib || m.max_seconds != max_seconds {
-        return Vec::new();
+        return Earlier::default();
     }
     let Ok(csv) = std::fs::read_to_string(dir.join("solved.csv")) else {
-        return Vec::new();
+        return Earlier::default();
     };
     if !csv.starts_with(HEADER) {
-        return Vec::new();
+        return Earlier::default();
     }
     let mut out = Vec::new();
     for line in csv[HEADER.len()..].lines() {
@@ -370,7 +387,10 @@ fn earlier_run(dir: &Path, max_gib: f64, max_seconds: Option<f64>) -> Vec<(Strin
             out.push((format!("{line}\n"), b.clone()));
         }
     }
-    out
+    Earlier {
+        rows: out,
+        complete_csv: m.complete.then_some(csv),
+    }
 }
 
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
@@ -424,6 +444,9 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
         .map_err(|e| Failure::input(format!("--out {out}: {}", describe(&e))))?;
     check_family_files(dir)?;
     let earlier = earlier_run(dir, max_gib, max_seconds);
+    // Files are written once a board has been solved here, not while an
+    // earlier run's rows are only being taken over.
+    let mut computed = false;
     let t0 = Instant::now();
     let readings = readings();
     let mut manifest = FamilyManifest {
@@ -497,8 +520,10 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
                         continue;
                     }
                     let prefix = format!("{common},");
-                    let (row, time) = if let Some((row, time)) =
-                        earlier.iter().find(|(row, _)| row.starts_with(&prefix))
+                    let (row, time) = if let Some((row, time)) = earlier
+                        .rows
+                        .iter()
+                        .find(|(row, _)| row.starts_with(&prefix))
                     {
                         manifest.resumed += 1;
                         eprintln!(
@@ -508,6 +533,7 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
                         (row.clone(), time.clone())
                     } else {
                         eprintln!("solve-family: {name}");
+                        computed = true;
                         let t = Instant::now();
                         let result = match check_key(&rules) {
                             Ok(()) => solve_with_stats(
@@ -591,10 +617,23 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
                     }
                     csv.push_str(&row);
                     manifest.boards.push(time);
-                    write(&csv, &mut manifest, &t0)?;
+                    if computed {
+                        write(&csv, &mut manifest, &t0)?;
+                    }
                 }
             }
         }
+    }
+    // A complete run taken over whole is left as it is: writing it again
+    // would only put this invocation's command, build and times in place
+    // of those of the run that made it.
+    if !computed && earlier.complete_csv.as_deref() == Some(csv.as_str()) {
+        return emit(&format!(
+            "{out} is already complete under these limits ({} solved, {} refused by memory, \
+             {} stopped at the time cap, {} not tried); nothing written. To reproduce it, \
+             run into another --out and compare solved.csv\n",
+            manifest.solved, manifest.refused_memory, manifest.stopped_time, manifest.not_tried
+        ));
     }
     manifest.complete = true;
     write(&csv, &mut manifest, &t0)?;

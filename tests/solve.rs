@@ -522,6 +522,29 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     assert_eq!(manifest["resumed"], kept);
     assert!(kept > 0);
 
+    // Over a complete run it writes nothing: the manifest keeps the
+    // command, build and times of the run that made it.
+    let before = std::fs::read(format!("{out}/manifest.json")).unwrap();
+    let mut marked: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    marked["command"] = "the run that made it".into();
+    let marked = serde_json::to_string_pretty(&marked).unwrap();
+    std::fs::write(format!("{out}/manifest.json"), &marked).unwrap();
+    let complete = katro_in(&args, "");
+    assert_eq!(complete.code, 0, "{}", complete.stderr);
+    assert!(
+        complete.stdout.contains("already complete") && complete.stdout.contains("nothing written"),
+        "{}",
+        complete.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(format!("{out}/manifest.json")).unwrap(),
+        marked
+    );
+    assert_eq!(
+        std::fs::read_to_string(format!("{out}/solved.csv")).unwrap(),
+        csv
+    );
+
     std::fs::write(format!("{out}/solved.csv"), "my,own\n").unwrap();
     let run = katro_in(&args, "");
     assert_eq!(run.code, 2);
