@@ -9,8 +9,8 @@ use katro::Rules;
 use katro::notation::move_name;
 use katro::rules::{PRESETS, Settings, preset};
 use katro::solve::{
-    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, bytes_per_position, check_key, gib,
-    move_values, solve_with_stats, upper_bound,
+    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, check_key, gib, move_values,
+    solve_with_stats, upper_bound, upper_bound_bytes,
 };
 use serde::{Deserialize, Serialize};
 
@@ -179,11 +179,11 @@ pub fn solve_command(
     }
     // The refusal comes from what exploring finds (docs/SOLVED.md, "What
     // is solved"), so say at once what the board could need at most.
-    let bound = upper_bound(&rules);
     eprintln!(
-        "solve: {variant}: upper bound {bound} positions, {} at most; exploring the \
+        "solve: {variant}: upper bound {} positions, {} at most; exploring the \
          reachable ones, refused as soon as those found need more than {} (--max-memory)",
-        gib(bound.saturating_mul(bytes_per_position(&rules))),
+        upper_bound(&rules),
+        gib(upper_bound_bytes(&rules)),
         gib(max as u128)
     );
     let t0 = Instant::now();
@@ -325,6 +325,16 @@ struct FamilyManifest {
     seconds: f64,
     peak_rss_bytes: Option<u64>,
     boards: Vec<BoardTime>,
+}
+
+impl FamilyManifest {
+    /// The boards by status, as the command reports them.
+    fn tally(&self) -> String {
+        format!(
+            "{} solved, {} refused by memory, {} stopped at the time cap, {} not tried",
+            self.solved, self.refused_memory, self.stopped_time, self.not_tried
+        )
+    }
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -629,17 +639,15 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
     // of those of the run that made it.
     if !computed && earlier.complete_csv.as_deref() == Some(csv.as_str()) {
         return emit(&format!(
-            "{out} is already complete under these limits ({} solved, {} refused by memory, \
-             {} stopped at the time cap, {} not tried); nothing written. To reproduce it, \
-             run into another --out and compare solved.csv\n",
-            manifest.solved, manifest.refused_memory, manifest.stopped_time, manifest.not_tried
+            "{out} is already complete under these limits ({}); nothing written. \
+             To reproduce it, run into another --out and compare solved.csv\n",
+            manifest.tally()
         ));
     }
     manifest.complete = true;
     write(&csv, &mut manifest, &t0)?;
     emit(&format!(
-        "wrote {out}/solved.csv and {out}/manifest.json: {} solved, {} refused by memory, \
-         {} stopped at the time cap, {} not tried\n",
-        manifest.solved, manifest.refused_memory, manifest.stopped_time, manifest.not_tried
+        "wrote {out}/solved.csv and {out}/manifest.json: {}\n",
+        manifest.tally()
     ))
 }

@@ -278,6 +278,12 @@ pub fn bytes_per_position(rules: &Rules) -> u128 {
     57 + 8 * moves
 }
 
+/// The bytes the solver would need at most: the upper bound of positions
+/// at [`bytes_per_position`] each. Saturates at `u128::MAX`.
+pub fn upper_bound_bytes(rules: &Rules) -> u128 {
+    upper_bound(rules).saturating_mul(bytes_per_position(rules))
+}
+
 /// Refuses a board whose seeds plus holes do not fit a key: the one
 /// refusal that comes before any work.
 pub fn check_key(rules: &Rules) -> Result<(), SolveError> {
@@ -295,7 +301,7 @@ pub fn check_key(rules: &Rules) -> Result<(), SolveError> {
 pub fn check_size(rules: &Rules, max_bytes: u64) -> Result<u128, SolveError> {
     check_key(rules)?;
     let positions = upper_bound(rules);
-    let bytes = positions.saturating_mul(bytes_per_position(rules));
+    let bytes = upper_bound_bytes(rules);
     if bytes > max_bytes as u128 {
         return Err(SolveError::TooBig {
             positions,
