@@ -255,6 +255,7 @@ pub const GAMES_COLUMNS: &[&str] = &[
     "variant",
     "p1",
     "p2",
+    "opening_plies",
     "game",
     "seed",
     "winner",
@@ -280,9 +281,16 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
         .iter()
         .map(|c| setting_values(c.rules.settings()))
         .collect();
-    let labels: Vec<[String; 2]> = cells
+    // Every field that tells two cells apart, as in summary.csv.
+    let labels: Vec<[String; 3]> = cells
         .iter()
-        .map(|c| [c.p1.to_string(), c.p2.to_string()])
+        .map(|c| {
+            [
+                c.p1.to_string(),
+                c.p2.to_string(),
+                c.opening_plies.to_string(),
+            ]
+        })
         .collect();
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
@@ -294,6 +302,7 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
         row.extend([
             labels[r.cell][0].clone(),
             labels[r.cell][1].clone(),
+            labels[r.cell][2].clone(),
             r.game.to_string(),
             r.seed.to_string(),
             opt(r.winner),
@@ -1090,7 +1099,7 @@ mod tests {
         assert_eq!(
             got,
             format!(
-                "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
                 GAMES_COLUMNS.join(",").replacen(
                     "variant,",
                     &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),

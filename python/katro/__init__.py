@@ -26,10 +26,23 @@ __all__ = [
     "State",
     "Variant",
     "VariantError",
+    "CELL",
     "presets",
+    "read_comparison",
+    "read_games",
+    "read_lengths",
     "read_summary",
     "run_experiment",
 ]
+
+# The fields that name a cell in every file with a row per cell, per game
+# or per (cell, length): group by all of them, never by a part, or two
+# cells (say, the same agents with and without random opening plies) pool.
+CELL = ["variant", "p1", "p2", "opening_plies"]
+
+# Columns katro writes as text whatever they hold, so a variant named "1"
+# or "NA" stays that name and is never a number or a missing value.
+_TEXT = {"variant", "baseline", "rules", "p1", "p2", "layout", "status", "moves"}
 
 
 def run_experiment(experiment, out=None, threads=None, force=False):
@@ -72,14 +85,54 @@ def _number(text):
     return text
 
 
-def read_summary(path):
-    """A summary.csv as a pandas DataFrame when pandas is installed, else as
+def _text(text):
+    return None if text == "" else text
+
+
+def _read(path):
+    """A katro CSV as a pandas DataFrame when pandas is installed, else as
     a list of dicts (numbers as int or float, empty cells as None)."""
+    path = os.fspath(path)
     try:
         import pandas
     except ImportError:
         with open(path, newline="", encoding="utf-8") as f:
             return [
-                {k: _number(v) for k, v in row.items()} for row in csv.DictReader(f)
+                {k: _text(v) if k in _TEXT else _number(v) for k, v in row.items()}
+                for row in csv.DictReader(f)
             ]
-    return pandas.read_csv(path)
+    with open(path, newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f), [])
+    text = [c for c in header if c in _TEXT]
+    return pandas.read_csv(
+        path,
+        dtype={c: str for c in text},
+        keep_default_na=False,
+        # Only an empty field is missing: katro writes no "NA" or "nan".
+        na_values={c: [""] for c in header},
+    )
+
+
+def read_summary(path):
+    """A summary.csv: one row per cell (docs/OUTPUTS.md), as a pandas
+    DataFrame when pandas is installed, else as a list of dicts (numbers
+    as int or float, empty cells as None; text columns stay text)."""
+    return _read(path)
+
+
+def read_games(path):
+    """A games.csv: one row per game, keyed by CELL and `game`; as
+    read_summary."""
+    return _read(path)
+
+
+def read_lengths(path):
+    """A lengths.csv: one row per (cell, length), keyed by CELL and
+    `length`; as read_summary."""
+    return _read(path)
+
+
+def read_comparison(path):
+    """A comparison.csv: one row per compared pair of cells, keyed by CELL
+    (the compared cell) and `baseline`; as read_summary."""
+    return _read(path)

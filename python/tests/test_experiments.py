@@ -126,3 +126,58 @@ def test_a_missing_experiment_file_raises_exit_code_2(tmp_path):
     with pytest.raises(katro.ExperimentError, match="cannot read the experiment file") as info:
         katro.run_experiment(str(tmp_path / "none.toml"))
     assert info.value.exit_code == 2
+
+
+OPENINGS = {
+    "name": "py-openings",
+    "seed": 9,
+    "variants": ["katro-4x4", "katro-6x3"],
+    "games": 30,
+    "per_game_rows": True,
+    "matchups": [
+        {"p1": "greedy", "p2": "greedy"},
+        {"p1": "greedy", "p2": "greedy", "opening_plies": 4},
+    ],
+}
+
+
+def test_every_frame_keeps_cells_that_differ_only_in_their_opening(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    out = tmp_path / "out"
+    summary = katro.run_experiment(OPENINGS, out=str(out))
+    games = katro.read_games(out / "games.csv")
+    lengths = katro.read_lengths(out / "lengths.csv")
+    comparison = katro.read_comparison(out / "comparison.csv")
+    for df in (summary, games, lengths, comparison):
+        assert isinstance(df, pandas.DataFrame)
+        assert set(katro.CELL) <= set(df.columns), list(df.columns)
+    cells = summary.set_index(katro.CELL)["games"]
+    assert len(cells) == 4 and set(cells) == {30}
+    assert games.groupby(katro.CELL).size().sort_index().equals(cells.sort_index())
+    per_cell = lengths.groupby(katro.CELL)["games"].sum().sort_index()
+    assert per_cell.equals(cells.sort_index())
+    # Deterministic agents: the opening is what makes the two cells differ.
+    distinct = summary[summary["variant"] == "katro-4x4"]["distinct_games"]
+    assert len(set(distinct)) == 2, summary
+    assert set(comparison["opening_plies"]) == {0, 4}
+
+
+def test_text_columns_stay_text_without_pandas(tmp_path):
+    out = tmp_path / "out"
+    katro.run_experiment(OPENINGS, out=str(out))
+    code = (
+        "import sys; sys.modules['pandas'] = None\n"
+        "import katro\n"
+        f"rows = katro.read_games({str(out / 'games.csv')!r})\n"
+        "assert len(rows) == 120, len(rows)\n"
+        "keys = {tuple(r[k] for k in katro.CELL) for r in rows}\n"
+        "assert len(keys) == 4, keys\n"
+        "assert all(isinstance(r['variant'], str) for r in rows)\n"
+        "assert {r['opening_plies'] for r in rows} == {0, 4}\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
