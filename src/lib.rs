@@ -22,6 +22,7 @@ pub mod export;
 pub mod jobs;
 pub mod notation;
 pub mod partial;
+pub mod ratings;
 pub mod reference;
 pub mod report;
 pub mod rng;
