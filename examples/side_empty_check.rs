@@ -1,10 +1,12 @@
 //! Plays N uniform random games of every preset and counts the games that
 //! ended undecided (an endless move or the lap limit) with a side empty.
 //!
-//! Under `game_end = "opponent-empty"` (every preset, docs/RULES.md §9) a
-//! capture that empties a side ends the game as a win at once, so such
-//! games cannot arise; issue 8 asks that 100,000 random games of each
-//! preset show none. The program exits with status 1 if any does.
+//! Under `game_end = "opponent-empty"` (every preset but
+//! katra-boaoaka-ludii, docs/RULES.md §9) a capture that empties a side
+//! ends the game as a win at once, so such games cannot arise; issue 8 asks
+//! that 100,000 random games of each such preset show none. The program
+//! exits with status 1 if any does. Under `play-out` the mover relays on
+//! after taking the last seed, so such games are counted, not refused.
 //!
 //! `cargo run --release --example side_empty_check -- [GAMES] [PRESET ...]`
 //!
@@ -29,7 +31,7 @@ use std::time::Instant;
 use katro::Position;
 use katro::engine::{MoveEnd, Silent, Status};
 use katro::rng::{below, game_seed, rng_from_seed};
-use katro::rules::{Rules, preset, preset_names};
+use katro::rules::{GameEnd, Rules, preset, preset_names};
 use rayon::prelude::*;
 
 /// What one preset's games came to.
@@ -154,10 +156,11 @@ fn main() {
             c.lap_limit_side_empty,
             clock.elapsed().as_secs_f64()
         );
-        failed |= c.endless_side_empty + c.lap_limit_side_empty > 0;
+        failed |= rules.settings().game_end == GameEnd::OpponentEmpty
+            && c.endless_side_empty + c.lap_limit_side_empty > 0;
     }
     if failed {
-        eprintln!("some undecided games ended with a side empty");
+        eprintln!("some undecided games under opponent-empty ended with a side empty");
         std::process::exit(1);
     }
 }

@@ -12,7 +12,10 @@ use katro::Rules;
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::rules::{BOARD_SETTINGS, PRESETS, parse_variant, preset, preset_names};
+use katro::rules::{
+    BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, PRESETS, StepSowing, parse_variant, preset,
+    preset_names,
+};
 
 #[derive(Parser)]
 #[command(
@@ -481,20 +484,33 @@ fn show(rules: &Rules) -> String {
     for line in board_text(rules, &rules.start()).lines() {
         out.push_str(&format!("#   {line}\n"));
     }
-    for (p, label) in [
-        (Player::South, "South (player 1)"),
-        (Player::North, "North (player 2)"),
-    ] {
-        let names: Vec<String> = rules
-            .circuit(p)
-            .iter()
-            .map(|&h| hole_name(rules, h as usize))
-            .collect();
-        out.push_str(&format!(
-            "# {label} forward circuit: {} -> {}\n",
-            names.join(" "),
-            names[0]
-        ));
+    // The backward circuit is shown only for variants that can sow it: a
+    // direction rule other than forward, or the chosen continuation after
+    // a lone-seed step, listed under every direction (RULES.md §2, §7).
+    let s = rules.settings();
+    let backward = s.direction != DirectionRule::Forward
+        || (s.lone_seed != LoneSeed::None && s.step_sowing == StepSowing::Chosen);
+    let dirs: &[(Dir, &str)] = if backward {
+        &[(Dir::Forward, "forward"), (Dir::Backward, "backward")]
+    } else {
+        &[(Dir::Forward, "forward")]
+    };
+    for &(dir, dir_label) in dirs {
+        for (p, label) in [
+            (Player::South, "South (player 1)"),
+            (Player::North, "North (player 2)"),
+        ] {
+            let names: Vec<String> = rules
+                .circuit_in(p, dir)
+                .iter()
+                .map(|&h| hole_name(rules, h as usize))
+                .collect();
+            out.push_str(&format!(
+                "# {label} {dir_label} circuit: {} -> {}\n",
+                names.join(" "),
+                names[0]
+            ));
+        }
     }
     out
 }

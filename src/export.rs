@@ -36,6 +36,17 @@ pub fn float(v: Option<f64>) -> String {
     }
 }
 
+/// A p-value as the CSVs print it (docs/OUTPUTS.md, Conventions): as
+/// [`float`] from 0.0001 up, and below it with 3 significant digits in
+/// scientific notation (`3.50e-11`), so a tiny p-value never reads as an
+/// exact 0.
+pub fn p_value(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x > 0.0 && x < 1e-4 => format!("{x:.2e}"),
+        _ => float(v),
+    }
+}
+
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
@@ -361,7 +372,7 @@ fn diff_fields(d: Option<Difference>) -> [String; 4] {
         float(d.map(|d| d.diff)),
         float(d.map(|d| d.low)),
         float(d.map(|d| d.high)),
-        float(d.map(|d| d.p_value)),
+        p_value(d.map(|d| d.p_value)),
     ]
 }
 
@@ -458,7 +469,7 @@ pub fn comparison_csv(
         for (k, values) in pair.into_iter().enumerate() {
             row.extend(values);
             row.extend(diff_fields(diffs[r][k]));
-            row.push(float(holms[k][r]));
+            row.push(p_value(holms[k][r]));
         }
         row
     });
@@ -835,6 +846,42 @@ mod tests {
         assert_eq!(float(Some(-0.25)), "-0.250000");
         assert_eq!(float(None), "");
         assert_eq!(float(Some(f64::NAN)), "");
+    }
+
+    #[test]
+    fn tiny_p_values_are_not_printed_as_zero() {
+        assert_eq!(p_value(Some(0.5)), "0.500000");
+        assert_eq!(p_value(Some(0.0001)), "0.000100");
+        assert_eq!(p_value(Some(0.0000996)), "9.96e-5");
+        assert_eq!(p_value(Some(1.234e-12)), "1.23e-12");
+        assert_eq!(p_value(Some(0.0)), "0.000000");
+        assert_eq!(p_value(None), "");
+        // In comparison.csv: 40 games of lengths 10, 30, 10, … (mean 20,
+        // variance 4000/39) against 40 of 25, 45, …: diff 15, se =
+        // √(2 · 102.564 / 40) = 2.264554, z = 6.623821, p = erfc(z / √2) =
+        // 3.500314e-11 (by hand, Python's math.erfc), once printed 0.000000.
+        let lengths = |first: u32| {
+            let mut a = Aggregate::new();
+            for g in 0..40 {
+                a.add(&rec(
+                    Status::Won(Player::South),
+                    first + 20 * (g % 2),
+                    [0, 0],
+                    [0, 0],
+                ));
+            }
+            a
+        };
+        let (r4, r6) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
+        let random = [&AgentSpec::Random, &AgentSpec::Random];
+        let cells = [cell(&r4, random, 0, 40), cell(&r6, random, 0, 40)];
+        let csv = comparison_csv(&cells, &[lengths(10), lengths(25)], &Compare::default()).unwrap();
+        let text = String::from_utf8(csv).unwrap();
+        let row: Vec<&str> = text.lines().nth(1).unwrap().split(',').collect();
+        let at = |name: &str| row[COMPARISON_COLUMNS.iter().position(|c| *c == name).unwrap()];
+        assert_eq!(at("length_diff"), "15.000000");
+        assert_eq!(at("length_p_value"), "3.50e-11");
+        assert_eq!(at("length_p_holm"), "3.50e-11");
     }
 
     #[test]

@@ -264,9 +264,9 @@ impl Aggregate {
         if self.repeats() {
             let what = match self.distinct.count() {
                 Distinct::Exact(k) => format!(
-                    "only {k} distinct {} in {n} ({:.1}%)",
+                    "only {k} distinct {} in {n} ({})",
                     if k == 1 { "game" } else { "games" },
-                    100.0 * k as f64 / n as f64
+                    percent_floor(k, n)
                 ),
                 Distinct::Estimate { value, se } => format!(
                     "about {value:.0} distinct games (± {se:.0}, one standard error) in {n}"
@@ -502,6 +502,15 @@ pub fn difference(
         high: diff + Z95 * se,
         p_value,
     }
+}
+
+/// k of n as a percentage with one decimal, rounded down, so a share
+/// short of all never prints as 100.0% (1999 of 2000 is 99.9%).
+pub fn percent_floor(k: u64, n: u64) -> String {
+    let tenths = (1000 * u128::from(k))
+        .checked_div(u128::from(n))
+        .unwrap_or(0);
+    format!("{}.{}%", tenths / 10, tenths % 10)
 }
 
 /// Two-sided p-value of a standard normal statistic: erfc(|z| / √2).
@@ -865,6 +874,28 @@ mod tests {
         }
         let rms = (sq / trials as f64).sqrt();
         assert!(rms > 0.007 && rms < 0.025, "rms relative error {rms}");
+    }
+
+    #[test]
+    fn a_share_short_of_all_is_not_printed_as_all() {
+        assert_eq!(percent_floor(1999, 2000), "99.9%");
+        assert_eq!(percent_floor(2000, 2000), "100.0%");
+        assert_eq!(percent_floor(1, 2), "50.0%");
+        assert_eq!(percent_floor(2, 3), "66.6%");
+        let mut a = Aggregate::new();
+        for i in 0..2000u64 {
+            let mut r = record(Status::Won(Player::South), 5);
+            r.hash = crate::rng::mix64(i.max(1));
+            a.add(&r);
+        }
+        assert_eq!(a.distinct_games(), (1999, true));
+        assert!(
+            a.warnings()[0]
+                .message
+                .starts_with("only 1999 distinct games in 2000 (99.9%):"),
+            "{:?}",
+            a.warnings()
+        );
     }
 
     #[test]

@@ -122,6 +122,53 @@ fn show_katro_6x6() {
     assert_eq!(by_path, out);
 }
 
+/// A variant that can sow backward shows its backward circuits too: on
+/// katro-ludii the mirrored ones of RULES.md §2 (South f1 … a1, a2 … f2,
+/// f3 … a3; North a6 … f6, f5 … a5, a4 … f4). katro-6x6 sows forward only.
+#[test]
+fn show_prints_the_backward_circuits_a_variant_sows() {
+    let out = ok(&["show", "katro-ludii"]);
+    assert!(out.contains(
+        "South (player 1) backward circuit: f1 e1 d1 c1 b1 a1 a2 b2 c2 d2 e2 f2 f3 e3 d3 c3 b3 a3 -> f1"
+    ));
+    assert!(out.contains(
+        "North (player 2) backward circuit: a6 b6 c6 d6 e6 f6 f5 e5 d5 c5 b5 a5 a4 b4 c4 d4 e4 f4 -> a6"
+    ));
+    assert!(!ok(&["show", "katro-6x6"]).contains("backward circuit:"));
+}
+
+/// A variant file a user copies as a template may end with the starting
+/// board and circuits `katro show` prints; they must be its own, not
+/// another board's.
+#[test]
+fn variant_files_show_their_own_board() {
+    let mut checked = 0;
+    for folder in ["experiments", "variants"] {
+        let mut files: Vec<_> = std::fs::read_dir(manifest_path(folder))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Some(at) = text.find("# starting board") else {
+                continue;
+            };
+            let shown = ok(&["show", path.to_str().unwrap()]);
+            let from = shown
+                .find("# starting board")
+                .expect("show prints the board");
+            assert_eq!(text[at..], shown[from..], "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 2,
+        "no variant file with a board comment was checked"
+    );
+}
+
 /// `katro show` of every preset prints a valid variant file, as it is:
 /// `katro validate` passes it, it loads to the preset's rules string, and
 /// showing the file prints it again.

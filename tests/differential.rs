@@ -533,11 +533,16 @@ fn engine_matches_reference_on_every_preset() {
     reached(&each, "katra-boaoaka-ludii", "all-ones refusal", |t| {
         t.all_ones_refusals
     });
-    for name in ["katro-6x6", "katro-ludii", "katra-boaoaka-ludii"] {
+    for name in ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"] {
         reached(&each, name, "opponent-empty end", |t| {
             t.ends.get("opponent-empty").copied().unwrap_or(0)
         });
     }
+    // Ludii's Katra Boaoaka plays out the move that takes the last seed
+    // (RULES.md §9, §11).
+    reached(&each, "katra-boaoaka-ludii", "played-out move", |t| {
+        t.played_out
+    });
 }
 
 #[test]

@@ -750,14 +750,15 @@ settings! {
     game_end: GameEnd = GameEnd::OpponentEmpty,
     values {
         /// The moment a capture leaves the opponent without a seed, the
-        /// move and the game end and the mover wins (canonical, Ludii).
+        /// move and the game end and the mover wins (canonical, Ludii's
+        /// Katro).
         OpponentEmpty = "opponent-empty",
         /// The move is played out; the game ends when the player to move
-        /// has no legal move.
+        /// has no legal move (Ludii's Katra Boaoaka).
         PlayOut = "play-out",
     },
     meaning: "whether a capture taking the opponent's last seed ends the game at once (§9)",
-    source: "opponent-empty: canonical (Mancala World / de Voogt 1998), Ludii; play-out: for comparison";
+    source: "opponent-empty: canonical (Mancala World / de Voogt 1998), Ludii 1.3.13's Katro; play-out: Ludii 1.3.13's Katra Boaoaka";
 
     endless_move: EndlessMove = EndlessMove::Undecided,
     values {
