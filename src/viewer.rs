@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::board_svg::{board_svg, capturing_rows};
 use crate::engine::{LapKind, MAX_HOLES, Move, MoveEnd, MoveReport, Observer, Player, Position};
-use crate::notation::{hole_name, move_name};
+use crate::notation::{hole_name, move_name, plural};
 use crate::report::escape;
 use crate::rules::Rules;
 
@@ -339,10 +339,16 @@ fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> 
     Ok(out)
 }
 
-/// The viewer page.
-pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
+/// The viewer page. `command` is the `katro replay` command that made it,
+/// as the user typed it (without `--html`), printed on the page so the
+/// reader can rerun it.
+pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame], command: &str) -> String {
     let names: Vec<String> = moves.iter().map(|&m| move_name(rules, m)).collect();
-    let title = format!("{}: {} plies", rules.name(), moves.len());
+    let title = format!(
+        "{}: {}",
+        rules.name(),
+        plural(moves.len() as u64, "ply", "plies")
+    );
     let board = board_svg(rules, &frames[0].board, rules.name(), true);
     let data = serde_json::json!({
         "variant": rules.name(),
@@ -362,11 +368,10 @@ pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
             escape(n)
         ));
     }
-    let command = format!("katro replay {} {}", rules.name(), names.join(" "));
     VIEWER_TEMPLATE
         .replace("{{TITLE}}", &escape(&title))
         .replace("{{RULES}}", &escape(&rules.canonical_string()))
-        .replace("{{COMMAND}}", &escape(&command))
+        .replace("{{COMMAND}}", &escape(command))
         .replace("{{BOARD}}", &board)
         .replace("{{MOVES}}", &list)
         .replace("{{DATA}}", &json)
@@ -433,7 +438,7 @@ function show(i) {
     g.classList.toggle("lifted", f.lifted === h);
     g.classList.toggle("captured", f.captured.includes(h));
   });
-  const lap = f.ply === 0 ? "-" : f.lap + " of " + f.laps;
+  const lap = f.ply === 0 ? "-" : f.lap === 0 ? "step" : f.lap + " of " + f.laps;
   const mover = f.end ? "to move: " + who(f.to_move) : "moving: " + who(f.mover);
   document.getElementById("status").textContent =
     "ply " + f.ply + " of " + game.moves.length + " | lap " + lap + " | " + mover +
@@ -594,7 +599,7 @@ mod tests {
         assert_eq!(fs[1].lifted, Some(0));
         assert_eq!(fs[1].sown.len(), 2);
         assert!(fs.last().unwrap().end);
-        let html = viewer_html(&rules, &[mv], &fs);
+        let html = viewer_html(&rules, &[mv], &fs, "katro replay katro-6x6 a1");
         assert!(html.contains("id=\"count-35\""));
         assert!(!html.contains("{{"));
         assert!(
