@@ -11,7 +11,7 @@ use serde::Serialize;
 use katro::Rules;
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
-use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
+use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move, plural};
 use katro::rules::{
     BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, PRESETS, StepSowing, parse_variant, preset,
     preset_names,
@@ -272,6 +272,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             from_csv,
             row,
         } => {
+            let made_by = replay_command(&variant, &moves, &from_csv, row, ply_limit, lap_limit);
             let (rules, moves) = match (from_csv, row, variant) {
                 (Some(file), Some(row), _) => crate::pictures::game_from_csv(&file, row)?,
                 (_, _, Some(variant)) => (load_variant(&variant)?, moves),
@@ -297,7 +298,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| Failure::input(e.to_string()))?;
             let json = replay(&rules, &moves, trace)?;
             match html {
-                Some(file) => crate::pictures::viewer(&rules, &moves, &file),
+                Some(file) => crate::pictures::viewer(&rules, &moves, &file, &made_by),
                 None => emit(&(json + "\n")),
             }
         }
@@ -594,6 +595,53 @@ impl Observer for TraceWriter<'_> {
     }
 }
 
+/// The `katro replay` command as the user gave it (the variant as named
+/// or the path of its file, the limits, the moves), without `--html`, for
+/// the viewer page to print: rerun in a shell it gives the same game.
+fn replay_command(
+    variant: &Option<String>,
+    moves: &[String],
+    from_csv: &Option<String>,
+    row: Option<u64>,
+    ply_limit: Option<i64>,
+    lap_limit: Option<i64>,
+) -> String {
+    let mut words = vec!["katro".to_string(), "replay".into()];
+    match (from_csv, row) {
+        (Some(file), Some(row)) => words.extend([
+            "--from-csv".into(),
+            file.clone(),
+            "--row".into(),
+            row.to_string(),
+        ]),
+        _ => words.extend(variant.iter().cloned()),
+    }
+    for (flag, v) in [("--ply-limit", ply_limit), ("--lap-limit", lap_limit)] {
+        if let Some(v) = v {
+            words.extend([flag.to_string(), v.to_string()]);
+        }
+    }
+    words.extend(moves.iter().cloned());
+    words
+        .iter()
+        .map(|w| shell_word(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `w` as one word to a POSIX shell: quoted unless it is plain (a step
+/// `b2>c3` would otherwise redirect output).
+fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./+:,=@%".contains(c));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
 /// The moves of a game, each checked legal in turn, with an error naming
 /// the first that is not and the legal moves there.
 pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<katro::Move>, Failure> {
@@ -619,10 +667,10 @@ pub fn check_move(
     let status = rules.status(pos);
     if status.is_over() {
         return Err(Failure::input(format!(
-            "move {} `{text}`: the game is already over (status {}) after {} plies",
+            "move {} `{text}`: the game is already over (status {}) after {}",
             i + 1,
             status.name(),
-            pos.plies()
+            plural(pos.plies(), "ply", "plies")
         )));
     }
     let mv = parse_move(rules, text).map_err(|e| {

@@ -307,6 +307,12 @@ pub trait Observer {
     fn capture(&mut self, _landing: usize, _landing_seeds: u64, _victims: &[(usize, u16)]) {}
     /// A lone seed stepped from one hole to another.
     fn step(&mut self, _from: usize, _to: usize) {}
+    /// The board as the engine holds it just after `landed`, `capture` or
+    /// `step` (a capture's seeds lifted, or left in the landing hole when
+    /// the move ends there, RULES.md §9), by hole index: an observer
+    /// that shows every lap (the viewer) takes its boards from here
+    /// rather than sowing a copy of its own.
+    fn board(&mut self, _holes: &[u16; MAX_HOLES]) {}
     fn end(&mut self, _end: MoveEnd) {}
 }
 

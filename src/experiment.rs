@@ -669,9 +669,11 @@ pub fn parse_experiment(
                     Some(span.clone()),
                     key,
                     format!(
-                        "{n} random opening plies reach variant `{}`'s ply limit ({limit}): \
-                         the agents would never move; give fewer than {limit} plies",
-                        v.rules.name()
+                        "{} reach variant `{}`'s ply limit ({limit}): the agents would \
+                         never move; give fewer than {}",
+                        crate::notation::plural(n, "random opening ply", "random opening plies"),
+                        v.rules.name(),
+                        crate::notation::plural(limit, "ply", "plies")
                     ),
                 );
             }

@@ -722,7 +722,10 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
         for w in warnings {
             let open = match c.opening_plies {
                 0 => String::new(),
-                n => format!(", {n} opening plies"),
+                n => format!(
+                    ", {}",
+                    crate::notation::plural(n, "opening ply", "opening plies")
+                ),
             };
             notes.push_str(&format!(
                 "warning: {}, {} vs {}{open}: {}\n",

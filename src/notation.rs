@@ -1,5 +1,5 @@
 //! Move notation of the RULES.md §1 and §3: `c1`, `c1+`, `c1-`,
-//! `b2>c3`; and the board as rows of numbers.
+//! `b2>c3`; the board as rows of numbers; counts with their nouns.
 
 use std::fmt;
 
@@ -174,4 +174,24 @@ pub fn parse_board_text(rules: &Rules, text: &str) -> Result<Vec<u16>, String> {
         }
     }
     Ok(holes)
+}
+
+/// A count and its noun, singular for one: `plural(1, "lap", "laps")` is
+/// "1 lap", `plural(3, "ply", "plies")` is "3 plies".
+pub fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod plural_tests {
+    use super::plural;
+
+    #[test]
+    fn one_is_singular_every_other_count_plural() {
+        assert_eq!(plural(1u32, "lap", "laps"), "1 lap");
+        assert_eq!(plural(0u32, "lap", "laps"), "0 laps");
+        assert_eq!(plural(2u64, "ply", "plies"), "2 plies");
+        assert_eq!(plural(1u64, "ply", "plies"), "1 ply");
+    }
 }

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use katro::jobs::{self, Failure};
+use katro::notation::plural;
 use katro::store::FsStore;
 
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Failure> {
@@ -141,16 +142,22 @@ pub fn board(rules: &katro::Rules, file: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `katro replay ... --html FILE`: the game viewer.
-pub fn viewer(rules: &katro::Rules, moves: &[String], file: &str) -> Result<(), Failure> {
+/// `katro replay ... --html FILE`: the game viewer; `command` is the
+/// replay command as the user gave it, which the page prints.
+pub fn viewer(
+    rules: &katro::Rules,
+    moves: &[String],
+    file: &str,
+    command: &str,
+) -> Result<(), Failure> {
     let moves = crate::cli::parse_game(rules, moves)?;
     let frames = katro::viewer::frames(rules, &moves).map_err(Failure::input)?;
-    let html = katro::viewer::viewer_html(rules, &moves, &frames);
+    let html = katro::viewer::viewer_html(rules, &moves, &frames, command);
     write_file(file, html.as_bytes())?;
     println!(
-        "wrote {file}: {} plies, {} boards; open it in a browser",
-        moves.len(),
-        frames.len()
+        "wrote {file}: {}, {}; open it in a browser",
+        plural(moves.len() as u64, "ply", "plies"),
+        plural(frames.len() as u64, "board", "boards")
     );
     Ok(())
 }
@@ -349,7 +356,8 @@ pub fn play(
                 Some(p) => format!("{agent} wins ({})", name(p.number())),
                 None => format!("no winner: {}", status.name()),
             };
-            writeln!(out, "game over after {} plies: {result}", pos.plies()).map_err(io)?;
+            let plies = plural(pos.plies(), "ply", "plies");
+            writeln!(out, "game over after {plies}: {result}").map_err(io)?;
             break;
         }
         let mover = pos.to_move().number();
@@ -419,8 +427,10 @@ pub fn play(
         if report.captures > 0 {
             writeln!(
                 out,
-                "  {} laps, {} capture(s), {} seeds taken",
-                report.laps, report.captures, report.seeds_captured
+                "  {}, {}, {} taken",
+                plural(report.laps, "lap", "laps"),
+                plural(report.captures, "capture", "captures"),
+                plural(report.seeds_captured, "seed", "seeds")
             )
             .map_err(io)?;
         }

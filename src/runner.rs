@@ -233,10 +233,10 @@ impl StoredRow {
             .collect::<Result<Vec<_>, _>>()?;
         if !moves.is_empty() && moves.len() != self.plies as usize {
             return Err(format!(
-                "{}: {} moves for {} plies",
+                "{}: {} for {}",
                 where_(),
-                moves.len(),
-                self.plies
+                crate::notation::plural(moves.len() as u64, "move", "moves"),
+                crate::notation::plural(self.plies, "ply", "plies")
             ));
         }
         Ok(GameRow {

@@ -3,26 +3,25 @@
 //! engine, and embedded as JSON; the page's script only shows frames, it
 //! knows no rule.
 //!
-//! The engine reports a move lap by lap through an [`Observer`] (which hole
-//! was lifted, how many seeds, where the last one fell, what was captured)
-//! but not the board between laps. [`frames`] replays those events on a
-//! copy of the board along the mover's circuit (docs/RULES.md §2, §4) and
-//! checks, at the end of every move, that the copy equals the engine's
-//! board and that every landing hole was the one the engine named. Where
-//! they differ (an endless move, whose board the engine resets to the
-//! state it repeats, docs/RULES.md §8; a move of too many laps to show;
-//! or a move whose laps this replay cannot follow) the move is shown as
-//! one step with a note, never with made-up boards.
+//! The engine reports a move lap by lap through an [`Observer`]: which
+//! hole was lifted, where the last seed fell, what was captured, and the
+//! board after each of these (`Observer::board`). [`frames`] records those
+//! boards as they come, so every frame is a board the engine held, the
+//! winning capture included (its seeds stay in the landing hole,
+//! docs/RULES.md §9). A move of more than [`MAX_LAP_FRAMES`] laps is shown
+//! by its first and last laps; an endless move ends at its first repeated
+//! state (§8), so the laps the engine sowed past it are not shown.
 
 use serde::Serialize;
 
 use crate::board_svg::{board_svg, capturing_rows};
-use crate::engine::{Dir, LapKind, Move, MoveEnd, Observer, Player, Position};
-use crate::notation::{hole_name, move_name};
+use crate::engine::{LapKind, MAX_HOLES, Move, MoveEnd, MoveReport, Observer, Player, Position};
+use crate::notation::{hole_name, move_name, plural};
 use crate::report::escape;
 use crate::rules::Rules;
 
-/// Laps of one move shown one by one; a longer move is shown whole.
+/// Laps of one move shown one by one; a longer move shows its first and
+/// last `MAX_LAP_FRAMES / 2` laps.
 pub const MAX_LAP_FRAMES: usize = 400;
 
 /// One board the viewer can show.
@@ -30,7 +29,8 @@ pub const MAX_LAP_FRAMES: usize = 400;
 pub struct Frame {
     /// Plies completed (at a ply's end) or the ply being played, from 1.
     pub ply: u32,
-    /// Lap within the move, from 1; 0 at the start of the game.
+    /// The engine's lap count in the move at this board, from 1; 0 at the
+    /// start of the game and for a lone-seed step (which sows no lap).
     pub lap: u32,
     /// Laps of the whole move (0 at the start).
     pub laps: u64,
@@ -56,47 +56,69 @@ pub struct Frame {
     pub status: String,
 }
 
-/// Replays a move's lap events on a copy of the board.
-struct Shadow<'a> {
-    rules: &'a Rules,
-    player: Player,
-    dir: Dir,
-    board: Vec<u64>,
-    frames: Vec<Frame>,
-    /// The landing hole the copy expects the engine to name next.
-    expect: Option<usize>,
-    pending_sown: Vec<usize>,
-    pending_lifted: Option<usize>,
-    pending_captured: Vec<usize>,
-    pending_text: String,
-    captures: [u32; 2],
-    ply: u32,
-    /// Why the laps cannot be shown, if they cannot.
-    broken: Option<String>,
+/// What the engine reported last, which the next board shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Event {
+    Landed,
+    Capture,
+    Step,
 }
 
-impl Shadow<'_> {
-    fn push(&mut self, landing: Option<usize>, text: String) {
-        if self.frames.len() >= MAX_LAP_FRAMES {
-            self.broken = Some(format!("more than {MAX_LAP_FRAMES} laps"));
-            return;
-        }
+/// Records a move's frames from the engine's own account of it: each
+/// board is the one the engine hands its observer (`Observer::board`), so
+/// what the page shows cannot drift from what the engine played. Laps
+/// outside `keep` are counted but not recorded.
+struct Recorder<'a> {
+    rules: &'a Rules,
+    player: Player,
+    ply: u32,
+    /// Laps recorded: 1..=head and tail_from..=upto.
+    head: u64,
+    tail_from: u64,
+    upto: u64,
+    /// Laps sown so far in the move.
+    laps: u64,
+    /// The board before the current lap, its start hole lifted.
+    before: Vec<u16>,
+    last: Event,
+    lifted: Option<usize>,
+    lap_text: String,
+    landing: Option<usize>,
+    /// A capture waiting for the lap that sows it on, or for the move's
+    /// end, where its seeds stay in the landing hole (RULES.md §9).
+    captured: Vec<usize>,
+    capture_text: Option<String>,
+    captures: [u32; 2],
+    frames: Vec<Frame>,
+}
+
+impl Recorder<'_> {
+    fn keeps(&self, lap: u64) -> bool {
+        lap <= self.head || (self.tail_from..=self.upto).contains(&lap)
+    }
+
+    fn push(&mut self, board: Vec<u16>, sown: Vec<usize>, text: String) {
+        let text = if self.laps == self.tail_from && self.tail_from > self.head + 1 {
+            format!(
+                "(laps {} to {} not shown) {text}",
+                self.head + 1,
+                self.tail_from - 1
+            )
+        } else {
+            text
+        };
         self.frames.push(Frame {
             ply: self.ply,
-            lap: self.frames.len() as u32 + 1,
+            lap: self.laps.min(u32::MAX as u64) as u32,
             laps: 0,
             end: false,
-            board: self
-                .board
-                .iter()
-                .map(|&s| s.min(u16::MAX as u64) as u16)
-                .collect(),
+            board,
             mover: self.player.number(),
             to_move: self.player.number(),
-            sown: std::mem::take(&mut self.pending_sown),
-            landing,
-            lifted: self.pending_lifted.take(),
-            captured: std::mem::take(&mut self.pending_captured),
+            sown,
+            landing: self.landing,
+            lifted: self.lifted,
+            captured: std::mem::take(&mut self.captured),
             text,
             captures: self.captures,
             capturing: [None, None],
@@ -105,88 +127,96 @@ impl Shadow<'_> {
     }
 }
 
-impl Observer for Shadow<'_> {
+impl Observer for Recorder<'_> {
     fn lap(&mut self, kind: LapKind, from: usize, seeds: u64) {
-        if self.broken.is_some() {
-            return;
-        }
-        let circuit = self.rules.circuit(self.player);
-        let Some(at) = circuit.iter().position(|&h| h as usize == from) else {
-            self.broken = Some(format!(
-                "a lap started from {}, off the mover's circuit",
-                hole_name(self.rules, from)
-            ));
-            return;
-        };
-        self.board[from] = 0;
-        let m = circuit.len();
-        let mut sown = Vec::new();
-        let mut last = from;
-        for k in 1..=seeds as usize {
-            let i = match self.dir {
-                Dir::Forward => (at + k) % m,
-                Dir::Backward => (at + m - k % m) % m,
-            };
-            last = circuit[i] as usize;
-            self.board[last] += 1;
-            if !sown.contains(&last) {
-                sown.push(last);
-            }
-        }
-        self.expect = Some(last);
-        self.pending_sown = sown;
-        self.pending_lifted = Some(from);
+        // The engine has lifted `from` already (a start or relay hole; a
+        // capture's landing hole, whose board came with the capture).
+        self.before[from] = 0;
+        self.lifted = Some(from);
         let name = hole_name(self.rules, from);
-        self.pending_text = match kind {
+        self.lap_text = match kind {
             LapKind::Start => format!("lift {seeds} from {name} and sow"),
             LapKind::Relay => format!("relay: lift {seeds} from {name} and sow"),
-            LapKind::Capture => format!("sow the {seeds} captured seeds on from {name}"),
+            LapKind::Capture => format!(
+                "{}; sow the {seeds} seeds on from {name}",
+                self.capture_text.take().unwrap_or_default()
+            ),
         };
     }
 
     fn landed(&mut self, hole: usize, _was_empty: bool) {
-        if self.broken.is_some() {
-            return;
-        }
-        if self.expect != Some(hole) {
-            self.broken = Some("the replayed lap ended elsewhere than the engine's".into());
-            return;
-        }
-        let text = format!(
-            "{}; the last seed falls in {}",
-            self.pending_text,
-            hole_name(self.rules, hole)
-        );
-        self.push(Some(hole), text);
+        self.laps += 1;
+        self.last = Event::Landed;
+        self.landing = Some(hole);
     }
 
-    fn capture(&mut self, landing: usize, _landing_seeds: u64, victims: &[(usize, u16)]) {
-        for &(h, _) in victims {
-            self.board[h] = 0;
-            self.pending_captured.push(h);
-        }
-        self.board[landing] = 0;
+    fn capture(&mut self, landing: usize, landing_seeds: u64, victims: &[(usize, u16)]) {
+        self.last = Event::Capture;
         self.captures[self.player.index()] += 1;
+        self.captured = victims.iter().map(|&(h, _)| h).collect();
+        let taken: Vec<String> = victims
+            .iter()
+            .map(|&(h, n)| format!("{n} from {}", hole_name(self.rules, h)))
+            .collect();
+        self.capture_text = Some(format!(
+            "capture {} with the {landing_seeds} in {}",
+            taken.join(" and "),
+            hole_name(self.rules, landing)
+        ));
     }
 
     fn step(&mut self, from: usize, to: usize) {
-        if self.board[from] == 0 {
-            self.broken = Some("a step from an empty hole".into());
-            return;
-        }
-        self.board[from] -= 1;
-        self.board[to] += 1;
-        self.pending_lifted = Some(from);
-        self.pending_sown = vec![to];
-        let text = format!(
+        self.last = Event::Step;
+        self.lifted = Some(from);
+        self.landing = Some(to);
+        self.lap_text = format!(
             "the lone seed steps from {} to {}",
             hole_name(self.rules, from),
             hole_name(self.rules, to)
         );
-        self.push(Some(to), text);
     }
 
-    fn end(&mut self, _end: MoveEnd) {}
+    fn board(&mut self, holes: &[u16; MAX_HOLES]) {
+        let now = &holes[..self.rules.hole_count()];
+        match self.last {
+            Event::Landed | Event::Step => {
+                if self.last == Event::Step || self.keeps(self.laps) {
+                    let sown = (0..now.len())
+                        .filter(|&h| now[h] > self.before[h])
+                        .collect();
+                    let text = match self.last {
+                        Event::Step => self.lap_text.clone(),
+                        _ => format!(
+                            "{}; the last seed falls in {}",
+                            self.lap_text,
+                            hole_name(self.rules, self.landing.unwrap_or_default())
+                        ),
+                    };
+                    self.push(now.to_vec(), sown, text);
+                } else {
+                    self.captured.clear();
+                }
+            }
+            // Shown with the lap that sows it on, or by `end`.
+            Event::Capture => {}
+        }
+        self.before.copy_from_slice(now);
+    }
+
+    fn end(&mut self, _end: MoveEnd) {
+        // A capture not sown on: the seeds stay in the landing hole
+        // (opponent-empty, or a step's capture before the player chooses
+        // the direction, RULES.md §7, §9).
+        if let Some(text) = self.capture_text.take() {
+            let seeds = self.landing.map(|h| self.before[h]).unwrap_or(0);
+            let text = format!(
+                "{text}: the {seeds} seeds stay in {}",
+                hole_name(self.rules, self.landing.unwrap_or_default())
+            );
+            self.lifted = None;
+            self.push(self.before.clone(), vec![], text);
+        }
+    }
 }
 
 fn seeds_of(rules: &Rules, pos: &Position) -> Vec<u16> {
@@ -202,6 +232,39 @@ pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
         f.capturing = capturing_rows(rules, &f.board);
     }
     Ok(out)
+}
+
+/// Plays `mv` on `pos`, recording the laps in `head`, `tail_from..=upto`.
+fn record<'a>(
+    rules: &'a Rules,
+    pos: &mut Position,
+    mv: Move,
+    ply: u32,
+    captures: [u32; 2],
+    (head, tail_from, upto): (u64, u64, u64),
+) -> Result<(MoveReport, Recorder<'a>), String> {
+    let mut rec = Recorder {
+        rules,
+        player: pos.to_move(),
+        ply,
+        head,
+        tail_from,
+        upto,
+        laps: 0,
+        before: seeds_of(rules, pos),
+        last: Event::Landed,
+        lifted: None,
+        lap_text: String::new(),
+        landing: None,
+        captured: vec![],
+        capture_text: None,
+        captures,
+        frames: Vec::new(),
+    };
+    let report = rules
+        .play_observed(pos, mv, &mut rec)
+        .map_err(|_| format!("move {ply} `{}` is illegal", move_name(rules, mv)))?;
+    Ok((report, rec))
 }
 
 fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
@@ -224,52 +287,25 @@ fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> 
         status: rules.status(&pos).name().into(),
     }];
     let mut captures = [0u32; 2];
+    let all = MAX_LAP_FRAMES as u64;
     for (i, &mv) in moves.iter().enumerate() {
         let player = pos.to_move();
-        // The direction the engine sows this move in: the move's own, else
-        // the player's fixed one (once-per-game), else forward (§3, §7).
-        let dir = mv.dir.or(pos.fixed_dir(player)).unwrap_or(Dir::Forward);
-        let mut shadow = Shadow {
-            rules,
-            player,
-            dir,
-            board: seeds_of(rules, &pos).into_iter().map(u64::from).collect(),
-            frames: Vec::new(),
-            expect: None,
-            pending_sown: vec![],
-            pending_lifted: None,
-            pending_captured: vec![],
-            pending_text: String::new(),
-            captures,
-            ply: i as u32 + 1,
-            broken: None,
-        };
-        let report = rules
-            .play_observed(&mut pos, mv, &mut shadow)
-            .map_err(|_| format!("move {} `{}` is illegal", i + 1, move_name(rules, mv)))?;
+        let ply = i as u32 + 1;
+        let before = pos;
+        let (mut report, mut rec) = record(rules, &mut pos, mv, ply, captures, (all, u64::MAX, 0))?;
+        if report.laps > all {
+            // Too long to show whole: play it again from the same board
+            // (the engine is deterministic) keeping its first and last laps.
+            pos = before;
+            let keep = (all / 2, report.laps - all / 2 + 1, report.laps);
+            (report, rec) = record(rules, &mut pos, mv, ply, captures, keep)?;
+        }
+        // An endless move sows past its first repeated state before the
+        // search catches it; the move ends at that state (RULES.md §8).
+        let mut lap_frames = rec.frames;
+        lap_frames.retain(|f| f.lap as u64 <= report.laps);
         captures[player.index()] += report.captures;
-        let after = seeds_of(rules, &pos);
-        let copied: Vec<u16> = shadow
-            .board
-            .iter()
-            .map(|&s| s.min(u16::MAX as u64) as u16)
-            .collect();
-        let why_whole = if let Some(why) = shadow.broken.take() {
-            Some(why)
-        } else if shadow.frames.is_empty() {
-            Some("no lap".to_string())
-        } else if copied != after {
-            Some(match report.end {
-                MoveEnd::Endless => {
-                    "an endless move: the board is the one the relays repeat".into()
-                }
-                _ => "the replayed laps did not give the engine's board".into(),
-            })
-        } else {
-            None
-        };
         let status = rules.status(&pos);
-        let mut lap_frames = shadow.frames;
         let name = move_name(rules, mv);
         let end_text = format!(
             "move {} ends: {}{}",
@@ -281,50 +317,38 @@ fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> 
                 String::new()
             }
         );
-        match why_whole {
-            None => {
-                let n = lap_frames.len() as u32;
-                for f in &mut lap_frames {
-                    f.laps = report.laps;
-                    f.lap = f.lap.min(n);
-                }
-                let last = lap_frames.last_mut().expect("checked non-empty");
-                last.end = true;
-                last.to_move = pos.to_move().number();
-                last.status = status.name().into();
-                last.captures = captures;
-                last.text = format!("{}; {end_text}", last.text);
-                out.extend(lap_frames);
-            }
-            Some(why) => out.push(Frame {
-                ply: i as u32 + 1,
-                lap: 1,
-                laps: report.laps,
-                end: true,
-                board: after,
-                mover: player.number(),
-                to_move: pos.to_move().number(),
-                sown: vec![],
-                landing: None,
-                lifted: Some(mv.from as usize),
-                captured: vec![],
-                text: format!(
-                    "{name}: {} laps shown as one step ({why}); {end_text}",
-                    report.laps
-                ),
-                captures,
-                capturing: [None, None],
-                status: status.name().into(),
-            }),
+        let Some(last) = lap_frames.last_mut() else {
+            return Err(format!("move {ply} `{name}`: the engine reported no lap"));
+        };
+        if last.board != seeds_of(rules, &pos) {
+            return Err(format!(
+                "move {ply} `{name}`: the last lap's board is not the engine's board after the \
+                 move (a katro bug: please report it)"
+            ));
         }
+        last.end = true;
+        last.to_move = pos.to_move().number();
+        last.status = status.name().into();
+        last.captures = captures;
+        last.text = format!("{}; {end_text}", last.text);
+        for f in &mut lap_frames {
+            f.laps = report.laps;
+        }
+        out.extend(lap_frames);
     }
     Ok(out)
 }
 
-/// The viewer page.
-pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
+/// The viewer page. `command` is the `katro replay` command that made it,
+/// as the user typed it (without `--html`), printed on the page so the
+/// reader can rerun it.
+pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame], command: &str) -> String {
     let names: Vec<String> = moves.iter().map(|&m| move_name(rules, m)).collect();
-    let title = format!("{}: {} plies", rules.name(), moves.len());
+    let title = format!(
+        "{}: {}",
+        rules.name(),
+        plural(moves.len() as u64, "ply", "plies")
+    );
     let board = board_svg(rules, &frames[0].board, rules.name(), true);
     let data = serde_json::json!({
         "variant": rules.name(),
@@ -344,11 +368,10 @@ pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame]) -> String {
             escape(n)
         ));
     }
-    let command = format!("katro replay {} {}", rules.name(), names.join(" "));
     VIEWER_TEMPLATE
         .replace("{{TITLE}}", &escape(&title))
         .replace("{{RULES}}", &escape(&rules.canonical_string()))
-        .replace("{{COMMAND}}", &escape(&command))
+        .replace("{{COMMAND}}", &escape(command))
         .replace("{{BOARD}}", &board)
         .replace("{{MOVES}}", &list)
         .replace("{{DATA}}", &json)
@@ -415,7 +438,7 @@ function show(i) {
     g.classList.toggle("lifted", f.lifted === h);
     g.classList.toggle("captured", f.captured.includes(h));
   });
-  const lap = f.ply === 0 ? "-" : f.lap + " of " + f.laps;
+  const lap = f.ply === 0 ? "-" : f.lap === 0 ? "step" : f.lap + " of " + f.laps;
   const mover = f.end ? "to move: " + who(f.to_move) : "moving: " + who(f.mover);
   document.getElementById("status").textContent =
     "ply " + f.ply + " of " + game.moves.length + " | lap " + lap + " | " + mover +
@@ -462,41 +485,107 @@ mod tests {
     use crate::notation::parse_move;
     use crate::rules::{preset, preset_names};
 
-    /// Random legal games on every preset: each move's last frame is the
-    /// engine's board, frames stay in ply order, and the copy of the board
-    /// agrees with the engine at every move's end (else the move is shown
-    /// whole, which must then be the exception, not the rule).
+    /// Plays `moves` with the engine and checks the viewer's frames: every
+    /// move's laps are shown one by one (lap numbers 1 to the engine's
+    /// count, in order, with one gap only in a move of more than
+    /// `MAX_LAP_FRAMES` laps), no move is shown whole, and each move's
+    /// last frame is the engine's board after it.
+    fn check_frames(rules: &Rules, moves: &[Move]) {
+        let fs = frames(rules, moves).unwrap();
+        let mut pos = rules.start();
+        assert_eq!(fs[0].board, seeds_of(rules, &pos));
+        let mut rest = &fs[1..];
+        for (i, &mv) in moves.iter().enumerate() {
+            let report = rules.play(&mut pos, mv).unwrap();
+            let n = rest.iter().position(|f| f.end).expect("a move's end") + 1;
+            let (mine, after) = rest.split_at(n);
+            rest = after;
+            let what = format!("{} move {} {}", rules.name(), i + 1, move_name(rules, mv));
+            for f in mine {
+                assert!(!f.text.contains("one step"), "{what}: {}", f.text);
+                assert_eq!(f.ply as usize, i + 1, "{what}");
+            }
+            let last = mine.last().unwrap();
+            assert_eq!(last.board, seeds_of(rules, &pos), "{what}: {}", last.text);
+            assert_eq!(last.status, rules.status(&pos).name(), "{what}");
+            let laps: Vec<u64> = mine
+                .iter()
+                .map(|f| f.lap as u64)
+                .filter(|&l| l > 0)
+                .collect();
+            assert_eq!(laps.last().copied().unwrap_or(0), report.laps, "{what}");
+            let mut want = 1;
+            let mut gaps = 0;
+            for &l in &laps {
+                if l != want && l != want - 1 {
+                    gaps += 1;
+                }
+                want = l + 1;
+            }
+            assert_eq!(laps.first().copied().unwrap_or(1), 1, "{what}");
+            let shown = (report.laps as usize).min(MAX_LAP_FRAMES);
+            assert!(
+                laps.len() >= shown,
+                "{what}: {} of {} laps",
+                laps.len(),
+                report.laps
+            );
+            assert_eq!(
+                gaps,
+                usize::from(report.laps as usize > MAX_LAP_FRAMES),
+                "{what}: {laps:?}"
+            );
+        }
+        assert!(rest.is_empty());
+    }
+
+    /// A random game from `seed` to its end (or `max` plies).
+    fn random_game(rules: &Rules, seed: u64, max: usize) -> (Vec<Move>, Position) {
+        let mut rng = crate::rng::rng_from_seed(seed);
+        let mut pos = rules.start();
+        let mut moves = Vec::new();
+        while !rules.status(&pos).is_over() && moves.len() < max {
+            let mv = rules.random_move(&pos, &mut rng).unwrap();
+            rules.play(&mut pos, mv).unwrap();
+            moves.push(mv);
+        }
+        (moves, pos)
+    }
+
+    /// The first random game (seeds from 0) that ends with `status`.
+    fn game_ending(rules: &Rules, status: &str) -> Vec<Move> {
+        (0..400)
+            .map(|seed| random_game(rules, seed, usize::MAX))
+            .find(|(_, pos)| rules.status(pos).name() == status)
+            .unwrap_or_else(|| panic!("{}: no random game ends {status}", rules.name()))
+            .0
+    }
+
+    /// Finished games of every preset, lap by lap to the last move, for
+    /// every way a game ends: won (whose last move empties the opponent,
+    /// RULES.md §9), ply limit, lap limit and endless move (§8).
     #[test]
-    fn frames_end_every_move_on_the_engines_board() {
-        let mut whole = 0;
-        let mut total = 0;
+    fn every_move_of_a_finished_game_is_shown_lap_by_lap() {
         for name in preset_names() {
             let rules = preset(name).unwrap();
-            let mut rng = crate::rng::rng_from_seed(7);
-            let mut pos = rules.start();
-            let mut moves = Vec::new();
-            let mut boards = vec![seeds_of(&rules, &pos)];
-            while !rules.status(&pos).is_over() && moves.len() < 120 {
-                let mv = rules.random_move(&pos, &mut rng).unwrap();
-                rules.play(&mut pos, mv).unwrap();
-                moves.push(mv);
-                boards.push(seeds_of(&rules, &pos));
+            for seed in 0..6 {
+                let (moves, pos) = random_game(&rules, seed, usize::MAX);
+                assert!(rules.status(&pos).is_over());
+                check_frames(&rules, &moves);
             }
-            let fs = frames(&rules, &moves).unwrap();
-            let ends: Vec<&Frame> = fs.iter().filter(|f| f.end).collect();
-            assert_eq!(ends.len(), moves.len() + 1, "{name}");
-            for (k, f) in ends.iter().enumerate() {
-                assert_eq!(f.board, boards[k], "{name} ply {k}");
-                assert_eq!(f.ply as usize, k);
+            check_frames(&rules, &game_ending(&rules, "won"));
+            let short = rules.with_limits(Some(9), None).unwrap();
+            check_frames(&short, &game_ending(&short, "ply-limit"));
+            let laps = rules.with_limits(None, Some(3)).unwrap();
+            check_frames(&laps, &game_ending(&laps, "lap-limit"));
+            // A lap limit above MAX_LAP_FRAMES: the long move is shown
+            // from both ends.
+            if name == "katro-wikipedia" {
+                let long = rules.with_limits(None, Some(1000)).unwrap();
+                check_frames(&long, &game_ending(&long, "lap-limit"));
+                check_frames(&rules, &game_ending(&rules, "endless-move"));
             }
-            assert!(fs.windows(2).all(|w| w[0].ply <= w[1].ply));
-            total += moves.len();
-            whole += fs
-                .iter()
-                .filter(|f| f.text.contains("shown as one step"))
-                .count();
         }
-        assert!(whole * 20 < total, "{whole} of {total} moves shown whole");
     }
 
     #[test]
@@ -510,7 +599,7 @@ mod tests {
         assert_eq!(fs[1].lifted, Some(0));
         assert_eq!(fs[1].sown.len(), 2);
         assert!(fs.last().unwrap().end);
-        let html = viewer_html(&rules, &[mv], &fs);
+        let html = viewer_html(&rules, &[mv], &fs, "katro replay katro-6x6 a1");
         assert!(html.contains("id=\"count-35\""));
         assert!(!html.contains("{{"));
         assert!(

@@ -393,3 +393,166 @@ fn report_and_viewer_in_chromium() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// The shortest of the random games from seeds 0 to 39 whose end has
+/// status `status` (short, so that stepping through every frame of a page
+/// takes seconds), played by the library: its moves and the board after
+/// each.
+fn finished_game(rules: &katro::Rules, status: &str) -> (Vec<String>, Vec<Vec<u64>>) {
+    let mut best: Option<(Vec<String>, Vec<Vec<u64>>)> = None;
+    for seed in 0..40 {
+        let mut rng = katro::rng::rng_from_seed(seed);
+        let mut pos = rules.start();
+        let board = |pos: &katro::Position| -> Vec<u64> {
+            (0..rules.hole_count())
+                .map(|h| pos.seeds(h) as u64)
+                .collect()
+        };
+        let (mut moves, mut boards) = (vec![], vec![board(&pos)]);
+        while !rules.status(&pos).is_over() {
+            let mv = rules.random_move(&pos, &mut rng).unwrap();
+            rules.play(&mut pos, mv).unwrap();
+            moves.push(katro::notation::move_name(rules, mv));
+            boards.push(board(&pos));
+        }
+        if rules.status(&pos).name() == status
+            && best.as_ref().is_none_or(|b| moves.len() < b.0.len())
+        {
+            best = Some((moves, boards));
+        }
+    }
+    best.unwrap_or_else(|| panic!("{}: no random game ends {status}", rules.name()))
+}
+
+/// A finished game of every preset, and games ended by the ply limit, the
+/// lap limit and an endless move, stepped through frame by frame with the
+/// viewer's "lap >" button to the end: every move is shown lap by lap
+/// (lap 1 to its last, one gap only in a move of more than 400 laps), none
+/// as one step, and each move's last frame is the engine's board.
+#[test]
+#[ignore = "needs chromium and chromedriver; .ci/run runs it with --ignored"]
+fn viewer_steps_through_every_move_of_finished_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut games = vec![];
+    for name in katro::rules::preset_names() {
+        games.push((name.to_string(), None, None, "won"));
+    }
+    games.push(("katro-4x4".into(), Some(9), None, "ply-limit"));
+    games.push(("katro-6x6".into(), None, Some(3), "lap-limit"));
+    games.push(("katro-wikipedia".into(), None, Some(1000), "lap-limit"));
+    games.push(("katro-wikipedia".into(), None, None, "endless-move"));
+    let driver = Driver::start();
+    let s = Session::new(&driver);
+    let mut frames_seen = 0;
+    for (g, (name, ply_limit, lap_limit, status)) in games.iter().enumerate() {
+        let rules = katro::rules::preset(name)
+            .unwrap()
+            .with_limits(*ply_limit, *lap_limit)
+            .unwrap();
+        let (moves, boards) = finished_game(&rules, status);
+        let page = tmp.path().join(format!("game-{g}.html"));
+        let mut args: Vec<String> = vec!["replay".into(), name.clone()];
+        for (flag, v) in [("--ply-limit", ply_limit), ("--lap-limit", lap_limit)] {
+            if let Some(v) = v {
+                args.extend([flag.to_string(), v.to_string()]);
+            }
+        }
+        args.extend(moves.iter().cloned());
+        args.extend(["--html".into(), page.display().to_string()]);
+        katro(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        s.open(&page);
+        // Every frame as the page shows it, from the start to the end, a
+        // few hundred clicks a script call.
+        let n = s
+            .script("return JSON.parse(document.getElementById('game').textContent).frames.length;")
+            .as_u64()
+            .unwrap();
+        let mut shown = vec![];
+        for from in (0..n).step_by(250) {
+            let chunk = s.script(&format!(
+                "const counts = () => Array.from(document.querySelectorAll('[id^=\"count-\"]')) \
+                   .map(e => [Number(e.id.slice(6)), Number(e.textContent)]) \
+                   .sort((a, b) => a[0] - b[0]).map(e => e[1]); \
+                 const out = []; \
+                 for (let i = {from}; i < Math.min({n}, {from} + 250); i++) {{ \
+                   if (i > 0) document.getElementById('next-lap').click(); \
+                   out.push({{status: document.getElementById('status').textContent, \
+                     what: document.getElementById('what').textContent, \
+                     end: document.body.dataset.end === 'true', \
+                     ply: Number(document.body.dataset.ply), \
+                     frame: Number(document.body.dataset.frame), counts: counts()}}); }} \
+                 return out;"
+            ));
+            shown.extend(chunk.as_array().unwrap().iter().cloned());
+        }
+        frames_seen += shown.len();
+        let plies = katro::notation::plural(moves.len() as u64, "ply", "plies");
+        eprintln!("{name} ({status}): {plies}, {n} frames");
+        let what = format!("{name} ({status}, {} plies)", moves.len());
+        let mut laps_of_ply: Vec<u64> = vec![];
+        let mut ends = 0;
+        for (i, f) in shown.iter().enumerate() {
+            assert_eq!(f["frame"], i, "{what}: the button did not step");
+            let text = f["what"].as_str().unwrap();
+            assert!(!text.contains("one step"), "{what}: {text}");
+            let status_line = f["status"].as_str().unwrap();
+            let lap = status_line.split(" | ").nth(1).unwrap();
+            if let Some(rest) = lap.strip_prefix("lap ")
+                && let Some((k, n)) = rest.split_once(" of ")
+            {
+                laps_of_ply.push(k.parse().unwrap());
+                if f["end"] == true {
+                    let n: u64 = n.parse().unwrap();
+                    assert_eq!(laps_of_ply.last(), Some(&n), "{what}: {status_line}");
+                }
+            }
+            if f["end"] == true && i > 0 {
+                ends += 1;
+                let ply = f["ply"].as_u64().unwrap() as usize;
+                let counts: Vec<u64> = f["counts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap())
+                    .collect();
+                assert_eq!(counts, boards[ply], "{what}: ply {ply}: {text}");
+                // Lap 1 first, then each lap in turn (a capture that ends
+                // the move shows its lap twice); one gap past 400 laps.
+                let gaps = laps_of_ply
+                    .windows(2)
+                    .filter(|w| w[1] != w[0] && w[1] != w[0] + 1)
+                    .count();
+                let n = laps_of_ply.last().copied().unwrap_or(0);
+                assert_eq!(
+                    gaps,
+                    usize::from(n > 400),
+                    "{what}: ply {ply}: {laps_of_ply:?}"
+                );
+                assert!(
+                    laps_of_ply.first().is_none_or(|&l| l == 1),
+                    "{what}: ply {ply}: {laps_of_ply:?}"
+                );
+                laps_of_ply.clear();
+            }
+        }
+        assert_eq!(ends, moves.len(), "{what}");
+        let last = shown.last().unwrap();
+        assert_eq!(last["ply"], moves.len(), "{what}");
+        assert!(
+            last["status"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("status: {status}")),
+            "{what}: {}",
+            last["status"]
+        );
+        if g == 0 {
+            s.screenshot("viewer-winning-move.png");
+        }
+    }
+    assert_eq!(s.console_errors(), Vec::<String>::new(), "viewer console");
+    eprintln!(
+        "browser test: {} finished games, {frames_seen} frames stepped through",
+        games.len()
+    );
+}

@@ -185,6 +185,11 @@ fn run_writes_lengths_and_the_report() {
     let html = fs::read_to_string(&page).unwrap();
     assert_self_contained(&html);
     assert!(html.contains("katro-6x3: "));
+    let made = format!(
+        "Made by <code>katro replay --from-csv {} --row 31</code>",
+        csv.display()
+    );
+    assert!(html.contains(&made), "{made}");
     let row = &games[30];
     let moves = &row.iter().find(|(k, _)| k == "moves").unwrap().1;
     let mut args = vec!["replay", "katro-6x3"];
@@ -413,4 +418,60 @@ fn play_from_the_second_seat_lets_the_agent_move_first() {
     let replay: Vec<&str> = cmd.split_whitespace().skip(1).collect();
     let json: serde_json::Value = serde_json::from_str(&ok(&replay)).unwrap();
     assert_ne!(json["status"], "ongoing");
+}
+
+/// The viewer's "Made by" line is the command the user ran: a variant
+/// read from a file is named by its path (quoted for the shell), the
+/// limits given are kept, and the line reruns in a shell to the same game.
+/// Counts of one are singular ("1 ply").
+#[test]
+fn viewer_prints_the_command_that_made_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(repo("variants/katro-4x4.toml")).unwrap();
+    let file = tmp.path().join("my rules.toml");
+    fs::write(
+        &file,
+        text.replace("name = \"katro-4x4\"", "name = \"mine\""),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let page = tmp.path().join("game.html");
+    let out = ok(&[
+        "replay",
+        file,
+        "--ply-limit",
+        "1",
+        "a1",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(out.contains(": 1 ply, "), "{out}");
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<h1>mine: 1 ply</h1>"), "{html}");
+    let made = html
+        .split("Made by <code>")
+        .nth(1)
+        .and_then(|t| t.split("</code>").next())
+        .unwrap();
+    assert_eq!(made, format!("katro replay '{file}' --ply-limit 1 a1"));
+    // Rerun by a shell, it replays the same game (the page escapes no
+    // character of this command).
+    let bin = assert_cmd::cargo::cargo_bin!("katro");
+    let rerun = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(made.replacen("katro", &format!("'{}'", bin.display()), 1))
+        .output()
+        .unwrap();
+    assert!(rerun.status.success(), "{made}: {:?}", rerun);
+    let json = String::from_utf8(rerun.stdout).unwrap();
+    assert!(json.contains("\"status\":\"ply-limit\""), "{json}");
+    assert_eq!(json, ok(&["replay", file, "--ply-limit", "1", "a1"]));
+    let r = katro_in(&["replay", file, "--ply-limit", "1", "a1", "a2"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("the game is already over (status ply-limit) after 1 ply"),
+        "{}",
+        r.stderr
+    );
 }

@@ -399,6 +399,7 @@ impl Rules {
         pos.holes[to] += 1;
         pos.occ = (pos.occ & !(1u128 << from)) | 1u128 << to;
         obs.step(from, to);
+        obs.board(&pos.holes);
         // The entered hole was empty: the lone seed is the mover's only one.
         // The capture trigger does not apply to a step (§12.6).
         let Some(v) = self.victims(pos, p, to, true) else {

@@ -109,6 +109,7 @@ impl<'a> Lapper<'a> {
         let landing = self.circuit[last] as usize;
         let was_empty = pos.holes[landing] == 1;
         obs.landed(landing, was_empty);
+        obs.board(&pos.holes);
         rules.land(pos, self.p, landing, was_empty)
     }
 
@@ -169,6 +170,7 @@ impl Rules {
         pos.holes[landing] = 0;
         pos.occ &= !self.t.bit[landing];
         obs.capture(landing, own, &list[..v.len]);
+        obs.board(&pos.holes);
         let n = own + v.total;
         obs.lap(LapKind::Capture, landing, n);
         n
@@ -202,6 +204,7 @@ impl Rules {
         let list = self.take_victims(pos, v);
         obs.capture(landing, pos.holes[landing] as u64, &list[..v.len]);
         pos.holes[landing] += v.total as u16;
+        obs.board(&pos.holes);
     }
 
     /// Sows `n` seeds lifted from `from` and every relay and capture lap
