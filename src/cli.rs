@@ -39,6 +39,9 @@ enum Command {
         /// Write the starting board as an SVG diagram to FILE instead.
         #[arg(long, value_name = "FILE")]
         svg: Option<String>,
+        /// With --svg: replace FILE even if katro did not write it.
+        #[arg(long, requires = "svg")]
+        force: bool,
     },
     /// Play moves from the start and print the game as one JSON object.
     Replay {
@@ -62,6 +65,9 @@ enum Command {
         /// Write the game viewer, a self-contained HTML page, to FILE.
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        /// With --html: replace FILE even if katro did not write it.
+        #[arg(long, requires = "html")]
+        force: bool,
         /// Take the variant and moves from a games.csv written with
         /// `moves_in_rows = true`.
         #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]
@@ -252,10 +258,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             emit(&out)
         }
-        Command::Show { variant, svg } => {
+        Command::Show {
+            variant,
+            svg,
+            force,
+        } => {
             let rules = load_variant(&variant)?;
             match svg {
-                Some(file) => crate::pictures::board(&rules, &file),
+                Some(file) => crate::pictures::board(&rules, &file, force),
                 None => emit(&show(&rules)),
             }
         }
@@ -266,6 +276,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             ply_limit,
             lap_limit,
             html,
+            force,
             from_csv,
             row,
         } => {
@@ -294,7 +305,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| Failure::input(e.to_string()))?;
             let json = replay(&rules, &moves, trace)?;
             match html {
-                Some(file) => crate::pictures::viewer(&rules, &moves, &file),
+                Some(file) => crate::pictures::viewer(&rules, &moves, &file, force),
                 None => emit(&(json + "\n")),
             }
         }
