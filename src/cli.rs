@@ -42,6 +42,9 @@ enum Command {
         /// Write the starting board as an SVG diagram to FILE instead.
         #[arg(long, value_name = "FILE")]
         svg: Option<String>,
+        /// With --svg: replace FILE even if katro did not write it.
+        #[arg(long, requires = "svg")]
+        force: bool,
     },
     /// Play moves from the start and print the game as one JSON object.
     Replay {
@@ -65,6 +68,9 @@ enum Command {
         /// Write the game viewer, a self-contained HTML page, to FILE.
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        /// With --html: replace FILE even if katro did not write it.
+        #[arg(long, requires = "html")]
+        force: bool,
         /// Take the variant and moves from a games.csv written with
         /// `moves_in_rows = true`.
         #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]
@@ -255,10 +261,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             emit(&out)
         }
-        Command::Show { variant, svg } => {
+        Command::Show {
+            variant,
+            svg,
+            force,
+        } => {
             let rules = load_variant(&variant)?;
             match svg {
-                Some(file) => crate::pictures::board(&rules, &file),
+                Some(file) => crate::pictures::board(&rules, &file, force),
                 None => emit(&show(&rules)),
             }
         }
@@ -269,6 +279,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             ply_limit,
             lap_limit,
             html,
+            force,
             from_csv,
             row,
         } => {
@@ -298,7 +309,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| Failure::input(e.to_string()))?;
             let json = replay(&rules, &moves, trace)?;
             match html {
-                Some(file) => crate::pictures::viewer(&rules, &moves, &file, &made_by),
+                Some(file) => crate::pictures::viewer(&rules, &moves, &file, &made_by, force),
                 None => emit(&(json + "\n")),
             }
         }

@@ -105,8 +105,32 @@ pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes `bytes` to the file `path` atomically (never half a file).
-pub fn write_file(path: &str, bytes: &[u8]) -> Result<(), Failure> {
+/// The mark `katro show --svg` and `katro replay --html` put near the top
+/// of every file they write (an XML/HTML comment, invisible in a browser):
+/// a file that has it is katro's to replace; any other file at that path
+/// is the user's, and is replaced only with `--force`.
+pub const MARK: &str =
+    "<!-- written by katro: katro replaces this file; remove this line to keep it -->";
+
+/// Whether the file's first bytes carry [`MARK`].
+fn has_mark(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let m = MARK.as_bytes();
+    head.windows(m.len()).any(|w| w == m)
+}
+
+/// `text` with [`MARK`] on its own line after its first line (the SVG's
+/// opening tag, the HTML's doctype), so the file still starts as before.
+fn marked(text: &str) -> String {
+    let (first, rest) = text.split_at(text.find('\n').map_or(text.len(), |i| i + 1));
+    let sep = if first.ends_with('\n') { "" } else { "\n" };
+    format!("{first}{sep}{MARK}\n{rest}")
+}
+
+/// Writes `text`, marked as katro's, to the file `path` atomically (never
+/// half a file). An existing file without the mark is the user's: refused
+/// unless `force`.
+pub fn write_file(path: &str, text: &str, force: bool) -> Result<(), Failure> {
     let p = Path::new(path);
     let name = p
         .file_name()
@@ -122,11 +146,25 @@ pub fn write_file(path: &str, bytes: &[u8]) -> Result<(), Failure> {
             dir.display()
         )));
     }
-    put(dir, name, bytes)
+    if p.is_dir() {
+        return Err(Failure::input(format!(
+            "{path}: is a folder: give a file name to write"
+        )));
+    }
+    if !force
+        && let Some(old) = read_optional(p)?
+        && !has_mark(&old)
+    {
+        return Err(Failure::input(format!(
+            "{path}: the file exists and katro did not write it (it lacks katro's mark): give \
+             another file name, or --force to replace it"
+        )));
+    }
+    put(dir, name, marked(text).as_bytes())
 }
 
 /// `katro show VARIANT --svg FILE`: the starting board.
-pub fn board(rules: &katro::Rules, file: &str) -> Result<(), Failure> {
+pub fn board(rules: &katro::Rules, file: &str, force: bool) -> Result<(), Failure> {
     let start = rules.start();
     let seeds: Vec<u16> = (0..rules.hole_count()).map(|h| start.seeds(h)).collect();
     let title = format!(
@@ -137,7 +175,7 @@ pub fn board(rules: &katro::Rules, file: &str) -> Result<(), Failure> {
         rules.total_seeds()
     );
     let svg = katro::board_svg::board_svg(rules, &seeds, &title, false);
-    write_file(file, svg.as_bytes())?;
+    write_file(file, &svg, force)?;
     println!("wrote {file}");
     Ok(())
 }
@@ -149,11 +187,12 @@ pub fn viewer(
     moves: &[String],
     file: &str,
     command: &str,
+    force: bool,
 ) -> Result<(), Failure> {
     let moves = crate::cli::parse_game(rules, moves)?;
     let frames = katro::viewer::frames(rules, &moves).map_err(Failure::input)?;
     let html = katro::viewer::viewer_html(rules, &moves, &frames, command);
-    write_file(file, html.as_bytes())?;
+    write_file(file, &html, force)?;
     println!(
         "wrote {file}: {}, {}; open it in a browser",
         plural(moves.len() as u64, "ply", "plies"),

@@ -40,6 +40,24 @@ pub trait Store: Sync {
     /// Removes the hidden temporaries an interrupted [`Store::write_atomic`]
     /// left in `dir`.
     fn remove_temporaries(&self, dir: &Path);
+    /// Takes the lock file `path` for this process, writing `owner` into
+    /// it, unless another live process holds it. A lock left by a process
+    /// that is gone (killed, crashed) is taken over. The lock is held
+    /// until the [`Locking::Held`] guard is dropped, which removes the file.
+    fn take_lock(&self, path: &Path, owner: &str) -> io::Result<Locking<'_>>;
+    /// The name of this machine, for a lock's owner; empty when unknown.
+    fn host_name(&self) -> String {
+        String::new()
+    }
+}
+
+/// What [`Store::take_lock`] found.
+pub enum Locking<'a> {
+    /// The lock is this process's until the guard is dropped; with the
+    /// owner text of a process that held it and is gone, if any.
+    Held(Box<dyn Send + 'a>, Option<String>),
+    /// Another live process holds it: its owner text.
+    Busy(String),
 }
 
 /// Whether an error is the disk (or the user's quota) being full.
@@ -73,7 +91,54 @@ mod disk {
     use std::io::{self, Read, Write};
     use std::path::Path;
 
-    use super::{Entry, Store, is_temporary};
+    use super::{Entry, Locking, Store, is_temporary};
+
+    /// A held lock file: removed, then unlocked (when the file closes), on drop.
+    struct FileLock {
+        _file: File,
+        path: std::path::PathBuf,
+    }
+
+    impl Drop for FileLock {
+        fn drop(&mut self) {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+
+    /// Whether the file open as `f` is still the one at `path`: its last
+    /// holder removes it on release, and a process that opened it before
+    /// that would otherwise lock a file nobody else can see.
+    fn still_there(f: &File, path: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            match (f.metadata(), fs::metadata(path)) {
+                (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+                _ => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = f;
+            path.is_file()
+        }
+    }
+
+    /// Whether the owner text of a lock names a process of this host that
+    /// is no longer running: used only where the file system has no
+    /// advisory locks. On Linux a live process has a `/proc/PID`.
+    fn owner_gone(owner: &str, host: &str) -> bool {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(owner) else {
+            return false;
+        };
+        let same_host = v["host"].as_str() == Some(host) && !host.is_empty();
+        match v["pid"].as_u64() {
+            Some(pid) if same_host && Path::new("/proc/self").exists() => {
+                !Path::new(&format!("/proc/{pid}")).exists()
+            }
+            _ => false,
+        }
+    }
 
     /// The file system.
     #[derive(Clone, Copy, Debug, Default)]
@@ -177,6 +242,66 @@ mod disk {
             fs::remove_dir(path)
         }
 
+        fn take_lock(&self, path: &Path, owner: &str) -> io::Result<Locking<'_>> {
+            use std::io::Seek;
+            loop {
+                let mut f = OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(path)?;
+                let mut before = String::new();
+                // The OS releases an advisory lock when its process ends,
+                // however it ends: a killed run leaves no lock held.
+                match f.try_lock() {
+                    Ok(()) => {}
+                    Err(fs::TryLockError::WouldBlock) => {
+                        let _ = f.read_to_string(&mut before);
+                        return Ok(Locking::Busy(before));
+                    }
+                    Err(fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => {
+                        // No advisory locks here (some network file
+                        // systems): the owner's process id decides.
+                        let _ = f.read_to_string(&mut before);
+                        if !before.trim().is_empty() && !owner_gone(&before, &self.host_name()) {
+                            return Ok(Locking::Busy(before));
+                        }
+                        f.rewind()?;
+                    }
+                    Err(fs::TryLockError::Error(e)) => return Err(e),
+                }
+                if !still_there(&f, path) {
+                    continue;
+                }
+                if before.is_empty() {
+                    let _ = f.read_to_string(&mut before);
+                }
+                f.set_len(0)?;
+                f.rewind()?;
+                f.write_all(owner.as_bytes())?;
+                f.sync_all()?;
+                let stale = (!before.trim().is_empty()).then_some(before);
+                return Ok(Locking::Held(
+                    Box::new(FileLock {
+                        _file: f,
+                        path: path.to_path_buf(),
+                    }),
+                    stale,
+                ));
+            }
+        }
+
+        fn host_name(&self) -> String {
+            ["/proc/sys/kernel/hostname", "/etc/hostname"]
+                .iter()
+                .find_map(|p| fs::read_to_string(p).ok())
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .or_else(|| std::env::var("HOSTNAME").ok())
+                .unwrap_or_default()
+        }
+
         fn remove_temporaries(&self, dir: &Path) {
             let Ok(entries) = fs::read_dir(dir) else {
                 return;
@@ -238,6 +363,22 @@ pub struct MemoryStore {
 struct Memory {
     files: std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
     dirs: std::collections::BTreeSet<std::path::PathBuf>,
+    /// Lock files held by a guard now.
+    locked: std::collections::BTreeSet<std::path::PathBuf>,
+}
+
+/// A lock of a [`MemoryStore`], released on drop.
+struct MemoryLock<'a> {
+    store: &'a MemoryStore,
+    path: std::path::PathBuf,
+}
+
+impl Drop for MemoryLock<'_> {
+    fn drop(&mut self) {
+        let mut m = self.store.lock();
+        m.locked.remove(&self.path);
+        m.files.remove(&self.path);
+    }
 }
 
 impl MemoryStore {
@@ -371,6 +512,28 @@ impl Store for MemoryStore {
         }
         m.dirs.remove(path);
         Ok(())
+    }
+
+    fn take_lock(&self, path: &Path, owner: &str) -> io::Result<Locking<'_>> {
+        let mut m = self.lock();
+        if m.locked.contains(path) {
+            let text = m.files.get(path).cloned().unwrap_or_default();
+            return Ok(Locking::Busy(String::from_utf8_lossy(&text).into_owned()));
+        }
+        // A lock file nobody holds was left by a process that is gone.
+        let stale = m
+            .files
+            .insert(path.to_path_buf(), owner.as_bytes().to_vec())
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        m.locked.insert(path.to_path_buf());
+        drop(m);
+        Ok(Locking::Held(
+            Box::new(MemoryLock {
+                store: self,
+                path: path.to_path_buf(),
+            }),
+            stale,
+        ))
     }
 
     fn remove_temporaries(&self, dir: &Path) {

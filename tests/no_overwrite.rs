@@ -219,20 +219,34 @@ fn every_writing_command_refuses_a_folder_it_did_not_write_and_force_keeps_user_
                 "katro {args:?} changed {folder} although it refused"
             );
 
-            // With --force: katro's files replaced, the user's kept.
+            // With --force: katro's files replaced, the user's kept. A
+            // user's file under a name katro writes (summary.csv) is
+            // refused even then, named, until the user moves it.
             let mut forced = args.clone();
             forced.push("--force");
+            if kind == "user" {
+                let out = katro(d, &forced);
+                assert_eq!(out.code, 2, "katro {forced:?}: {}", out.stderr);
+                for needle in [
+                    "summary.csv: no manifest of this experiment lists it",
+                    "--force never replaces a file katro did not write",
+                ] {
+                    assert!(out.stderr.contains(needle), "{forced:?}: {}", out.stderr);
+                }
+                assert!(snapshot(&at) == before, "katro {forced:?} changed {folder}");
+                fs::rename(at.join("summary.csv"), d.join(format!("mine-{folder}.csv"))).unwrap();
+            }
             ok(d, &forced);
             let after = snapshot(&at);
             if kind == "user" {
                 for &(name, text) in user_files(is_merge) {
-                    // summary.csv is a name katro writes: replaced by any
-                    // command that writes results, never deleted.
-                    let replaced = name == "summary.csv" && !args.contains(&"--shard");
+                    if name == "summary.csv" {
+                        continue;
+                    }
                     let now = after
                         .get(Path::new(name))
                         .unwrap_or_else(|| panic!("katro {forced:?} deleted the user's {name}"));
-                    assert_eq!(now == text.as_bytes(), !replaced, "{forced:?}: {name}");
+                    assert_eq!(now, text.as_bytes(), "{forced:?}: {name}");
                 }
             } else if args.contains(&"--shard") {
                 // Alpha's results, which katro wrote, deleted so that no
@@ -273,37 +287,145 @@ fn stale_results_are_removed_only_when_a_katro_manifest_listed_them() {
         out.stderr
             .contains("games.csv: no manifest of this experiment lists it")
     );
-    ok(
-        d,
-        &[
-            "run",
-            "beta.toml",
-            "--out",
-            "b",
-            "--threads",
-            "1",
-            "--force",
-        ],
-    );
-    assert_eq!(fs::read(d.join("b/games.csv")).unwrap(), b"mine\n");
-
-    // A manifest.json katro cannot read may not be katro's: refused, and
-    // with --force replaced by the new one only.
-    fs::write(d.join("b/manifest.json"), "not json").unwrap();
     let run = ["run", "beta.toml", "--out", "b", "--threads", "1"];
-    let out = katro(d, &run);
+    let forced = [&run[..], &["--force"]].concat();
+    // --force does not replace it either: katro did not write it.
+    let out = katro(d, &forced);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("manifest.json: katro cannot read it"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(fs::read(d.join("b/manifest.json")).unwrap(), b"not json");
-    ok(d, &[&run[..], &["--force"]].concat());
-    let m: serde_json::Value =
-        serde_json::from_slice(&fs::read(d.join("b/manifest.json")).unwrap()).unwrap();
-    assert_eq!(m["name"], "beta");
+    assert!(out.stderr.contains("games.csv"), "{}", out.stderr);
     assert_eq!(fs::read(d.join("b/games.csv")).unwrap(), b"mine\n");
+    fs::remove_file(d.join("b/games.csv")).unwrap();
+    ok(d, &forced);
+
+    // A manifest.json katro cannot read may not be katro's: refused, with
+    // --force as well, and left as it is.
+    fs::write(d.join("b/manifest.json"), "not json").unwrap();
+    for args in [&run[..], &forced[..]] {
+        let out = katro(d, args);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("manifest.json: katro cannot read it"),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(fs::read(d.join("b/manifest.json")).unwrap(), b"not json");
+    }
+}
+
+/// `katro show --svg FILE` and `katro replay --html FILE` replace a file
+/// they wrote, but refuse one the user wrote unless `--force`.
+#[test]
+fn svg_and_html_refuse_a_file_katro_did_not_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for (file, args) in [
+        ("b.svg", vec!["show", "katro-4x4", "--svg", "b.svg"]),
+        (
+            "g.html",
+            vec!["replay", "katro-4x4", "a1", "--html", "g.html"],
+        ),
+    ] {
+        // A new file, then katro's own file again: both written.
+        ok(d, &args);
+        let own = fs::read(d.join(file)).unwrap();
+        ok(d, &args);
+        assert_eq!(fs::read(d.join(file)).unwrap(), own);
+        fs::write(d.join(file), "my own\n").unwrap();
+        let out = katro(d, &args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        for needle in [file, "katro did not write it", "--force"] {
+            assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
+        }
+        assert_eq!(fs::read(d.join(file)).unwrap(), b"my own\n");
+        ok(d, &[&args[..], &["--force"]].concat());
+        assert_eq!(fs::read(d.join(file)).unwrap(), own);
+    }
+}
+
+/// A run slow enough to be caught playing: alpha-beta plays each game.
+const SLOW: &str = r#"
+name = "slow"
+seed = 1
+games = 100000
+variants = ["katro-6x6"]
+
+[[matchups]]
+p1 = "alphabeta:depth=4"
+p2 = "random"
+"#;
+
+/// Starts `katro run slow.toml --out o` and waits until it holds its lock.
+fn start_slow_run(d: &Path, stderr: std::process::Stdio) -> std::process::Child {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_katro"))
+        .current_dir(d)
+        .args(["run", "slow.toml", "--out", "o", "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let lock = d.join("o/.katro-lock");
+    let mine = format!("\"pid\":{}", child.id());
+    for _ in 0..600 {
+        if fs::read_to_string(&lock).is_ok_and(|t| t.contains(&mine)) {
+            return child;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("the run never took its lock");
+}
+
+/// A second run into a folder a run is using is refused at once, naming the
+/// other run; once that run is killed, its lock is taken over.
+#[test]
+fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_is_taken_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("slow.toml"), SLOW).unwrap();
+    let mut first = start_slow_run(d, std::process::Stdio::null());
+    let before = std::time::Instant::now();
+    let out = katro(d, &["run", "slow.toml", "--out", "o", "--threads", "1"]);
+    let pid = first.id();
+    let _ = first.kill();
+    let _ = first.wait();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    for needle in [
+        "the output folder o is in use by another katro run".to_string(),
+        format!("pid {pid} on host"),
+        "run slow.toml --out o".to_string(),
+    ] {
+        assert!(out.stderr.contains(&needle), "{needle}: {}", out.stderr);
+    }
+    assert!(before.elapsed().as_secs() < 20, "refused at once");
+    // The killed run's lock file is still there; the next run takes it over
+    // (and is itself killed: only the note matters here).
+    assert!(d.join("o/.katro-lock").exists());
+    let mut second = start_slow_run(d, std::process::Stdio::piped());
+    let _ = second.kill();
+    let err = second.wait_with_output().unwrap().stderr;
+    let err = String::from_utf8_lossy(&err);
+    assert!(
+        err.contains(&format!(
+            "took over the lock o/.katro-lock of a run that is no longer running (pid {pid}"
+        )),
+        "{err}"
+    );
+}
+
+/// A run killed in its very first checkpoint save, after a rows file and
+/// before `state.json`, leaves a checkpoint folder with no state: the rerun
+/// starts afresh there instead of calling it a stranger.
+#[test]
+fn a_first_checkpoint_that_never_finished_is_not_in_the_way() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("alpha.toml"), ALPHA).unwrap();
+    let cp = d.join("a/.katro-checkpoint/run");
+    fs::create_dir_all(&cp).unwrap();
+    fs::write(cp.join("rows-000000.json"), "[]").unwrap();
+    fs::write(cp.join(".state.json.tmp-1"), "{").unwrap();
+    ok(d, &["run", "alpha.toml", "--out", "a", "--threads", "1"]);
+    assert!(d.join("a/summary.csv").exists());
+    assert!(!d.join("a/.katro-checkpoint").exists());
 }
 
 /// scripts/slurm/submit.sh makes OUT/slurm/ for the jobs' logs before the

@@ -104,7 +104,21 @@ impl<'a> Saver<'a> {
         self.wall_before + self.started.elapsed().as_secs_f64()
     }
 
+    /// [`Saver::write_files`], and when the first save fails (a full disk,
+    /// a folder turned read-only), the folder it began: a checkpoint folder
+    /// without `state.json` would be a stranger to the next run.
     fn write(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
+        let result = self.write_files(state, new_rows);
+        if result.is_err() && !self.store.is_file(&self.dir.join(STATE)) {
+            let _ = self.store.remove_all(&self.dir);
+            if let Some(root) = self.dir.parent() {
+                let _ = self.store.remove_dir(root);
+            }
+        }
+        result
+    }
+
+    fn write_files(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
         let fail = |name: &str, e: std::io::Error| {
             format!(
                 "cannot write the checkpoint {}: {}",
@@ -176,6 +190,23 @@ impl Checkpoint for Saver<'_> {
     }
 }
 
+/// Whether `dir` is what a first save stopped before its `state.json` (a
+/// killed run) leaves: no `state.json`, only rows files and temporaries.
+/// It holds no state, so a run starts afresh there.
+pub(crate) fn is_unfinished_first_save(store: &dyn Store, dir: &Path) -> bool {
+    let is_rows = |n: &str| {
+        n.strip_prefix("rows-")
+            .and_then(|r| r.strip_suffix(".json"))
+            .is_some_and(|d| d.len() == 6 && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    !store.is_file(&dir.join(STATE))
+        && store.list(dir).is_ok_and(|entries| {
+            entries
+                .iter()
+                .all(|e| !e.is_dir && (is_rows(&e.name) || crate::store::is_temporary(&e.name)))
+        })
+}
+
 /// Reads only the identity of a checkpoint, to tell whose it is.
 pub(crate) fn read_identity(store: &dyn Store, dir: &Path) -> Result<CheckpointFile, String> {
     let path = dir.join(STATE);
@@ -202,6 +233,11 @@ pub(crate) fn load(
     cells: &[Cell],
 ) -> Result<Option<(CheckpointFile, Resume)>, String> {
     if !store.is_file(&dir.join(STATE)) {
+        if is_unfinished_first_save(store, dir) {
+            store
+                .remove_all(dir)
+                .map_err(|e| format!("cannot delete {}: {e}", dir.display()))?;
+        }
         return Ok(None);
     }
     let file = read_identity(store, dir)?;

@@ -288,6 +288,79 @@ fn skipped_text(exp: &Experiment) -> String {
     out
 }
 
+/// The lock file of the part of a run that writes into a folder: one for
+/// the results (a whole run, a merge, `simulate --out`), one per shard, so
+/// the shards of one run can share a folder (docs/CLUSTER.md).
+pub(crate) fn lock_name(part: Part) -> String {
+    match part {
+        Part::Whole => ".katro-lock".to_string(),
+        Part::Shard { index, count } => format!(".katro-lock-shard-{index}-of-{count}"),
+    }
+}
+
+/// A lock's owner in words, from the JSON a run writes into it.
+fn owner_words(text: &str) -> String {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return format!("a process whose lock file reads {:?}", text.trim());
+    };
+    let command: Vec<&str> = v["command"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    format!(
+        "pid {} on host {}, started {}: {}",
+        v["pid"],
+        v["host"].as_str().unwrap_or("?"),
+        v["start_time"].as_str().unwrap_or("?"),
+        command.join(" ")
+    )
+}
+
+/// Takes the folder's lock for this part before anything in it is read, so
+/// that a second run into a folder a run is using is refused at once,
+/// naming the other run. The lock lasts as long as the returned guard; a
+/// lock left by a run that was killed is taken over, with a note.
+fn lock_folder<'a>(
+    store: &'a dyn Store,
+    progress: &dyn Progress,
+    dir: &Path,
+    part: Part,
+    command: &[String],
+) -> Result<Box<dyn Send + 'a>, Failure> {
+    let path = dir.join(lock_name(part));
+    let owner = serde_json::json!({
+        "pid": std::process::id(),
+        "host": store.host_name(),
+        "start_time": now(),
+        "command": command,
+    })
+    .to_string();
+    match store.take_lock(&path, &owner) {
+        Ok(crate::store::Locking::Held(guard, stale)) => {
+            if let Some(old) = stale {
+                progress.note(&format!(
+                    "took over the lock {} of a run that is no longer running ({})",
+                    path.display(),
+                    owner_words(&old)
+                ));
+            }
+            Ok(guard)
+        }
+        Ok(crate::store::Locking::Busy(other)) => Err(Failure::input(format!(
+            "the output folder {} is in use by another katro run ({}); wait for it to end, \
+             stop it, or give another output folder (its lock file is {})",
+            dir.display(),
+            owner_words(&other),
+            path.display()
+        ))),
+        Err(e) => Err(Failure::input(format!(
+            "cannot take the lock {}: {}",
+            path.display(),
+            describe(&e)
+        ))),
+    }
+}
+
 pub fn shard_file_name(index: u64, count: u64) -> String {
     format!("shard-{index}-of-{count}.json")
 }
@@ -549,6 +622,7 @@ pub fn run(
         None => Part::Whole,
         Some((index, count)) => Part::Shard { index, count },
     };
+    let _lock = lock_folder(store, progress, &out_dir, part, &opts.command)?;
     let shards = opts.shard.map_or(0, |(_, n)| n);
     let before = match part {
         Part::Whole if !opts.force => read_manifest(store, &out_dir),
@@ -1145,6 +1219,7 @@ pub fn merge(
     let (aggregates, rows) =
         merge_parts(&cells, first.shards, &states, rows, exp.rows()).map_err(damaged)?;
 
+    let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let found = survey(
         store,
         &dir,
@@ -1273,9 +1348,20 @@ pub fn simulate(
     }];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
+    let mut _lock = None;
     let out = match &opts.out {
         Some(o) => {
             let dir = PathBuf::from(o);
+            store.check_writable(&dir).map_err(|e| {
+                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
+            })?;
+            _lock = Some(lock_folder(
+                store,
+                progress,
+                &dir,
+                Part::Whole,
+                &opts.command,
+            )?);
             // Checked before a game is played, as `run` does.
             let found = survey(
                 store,
@@ -1289,9 +1375,6 @@ pub fn simulate(
                 },
             );
             refuse_or_clear(store, progress, &dir, found, opts.force, &name, &hash)?;
-            store.check_writable(&dir).map_err(|e| {
-                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
-            })?;
             Some(dir)
         }
         None => None,
@@ -1558,6 +1641,77 @@ mod tests {
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
         assert!(e.message.contains("width grew"), "{}", e.message);
     }
+    /// A store whose writes of `state.json` fail while `full` is set, as
+    /// on a full disk.
+    struct FullDisk {
+        inner: MemoryStore,
+        full: std::sync::atomic::AtomicBool,
+    }
+
+    impl Store for FullDisk {
+        fn read(&self, p: &Path) -> std::io::Result<Vec<u8>> {
+            self.inner.read(p)
+        }
+        fn read_start(&self, p: &Path, n: u64) -> std::io::Result<Vec<u8>> {
+            self.inner.read_start(p, n)
+        }
+        fn list(&self, d: &Path) -> std::io::Result<Vec<crate::store::Entry>> {
+            self.inner.list(d)
+        }
+        fn is_dir(&self, p: &Path) -> bool {
+            self.inner.is_dir(p)
+        }
+        fn is_file(&self, p: &Path) -> bool {
+            self.inner.is_file(p)
+        }
+        fn create_dir_all(&self, d: &Path) -> std::io::Result<()> {
+            self.inner.create_dir_all(d)
+        }
+        fn check_writable(&self, d: &Path) -> std::io::Result<()> {
+            self.inner.check_writable(d)
+        }
+        fn write_atomic(&self, d: &Path, name: &str, b: &[u8]) -> std::io::Result<()> {
+            if name == "state.json" && self.full.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(std::io::ErrorKind::StorageFull.into());
+            }
+            self.inner.write_atomic(d, name, b)
+        }
+        fn remove_file(&self, p: &Path) -> std::io::Result<()> {
+            self.inner.remove_file(p)
+        }
+        fn remove_all(&self, p: &Path) -> std::io::Result<()> {
+            self.inner.remove_all(p)
+        }
+        fn remove_dir(&self, p: &Path) -> std::io::Result<()> {
+            self.inner.remove_dir(p)
+        }
+        fn remove_temporaries(&self, d: &Path) {
+            self.inner.remove_temporaries(d)
+        }
+        fn take_lock(&self, p: &Path, owner: &str) -> std::io::Result<crate::store::Locking<'_>> {
+            self.inner.take_lock(p, owner)
+        }
+    }
+
+    #[test]
+    fn a_first_checkpoint_that_fails_is_removed_and_the_rerun_just_starts() {
+        let s = FullDisk {
+            inner: store_with(EXPERIMENT),
+            full: true.into(),
+        };
+        let every_unit = RunOptions {
+            checkpoint_every: Duration::ZERO,
+            ..opts("out")
+        };
+        let e = run(&every_unit, &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 1);
+        assert!(e.message.contains("the disk is full"), "{}", e.message);
+        assert!(e.message.contains("no checkpoint had been written yet"));
+        assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
+        s.full.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(run(&every_unit, &s, &Quiet).unwrap().played, 80);
+    }
+
     #[test]
     fn a_damaged_run_state_is_refused() {
         let s = store_with(EXPERIMENT);

@@ -35,6 +35,9 @@ pub(crate) struct Foreign {
     pub(crate) folder: bool,
     /// Whether `--allow-other-build` would make it usable.
     pub(crate) other_build: bool,
+    /// A file katro did not write under a name katro writes: refused even
+    /// with `--force`, which never replaces a file katro did not write.
+    pub(crate) blocks: bool,
 }
 
 impl Foreign {
@@ -45,6 +48,7 @@ impl Foreign {
             remove: Vec::new(),
             folder: false,
             other_build: false,
+            blocks: false,
         }
     }
 }
@@ -151,10 +155,13 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
         Ok(None) => {}
         // Perhaps not katro's: kept, and overwritten only once the
         // results it would describe are written.
-        Err(e) => found.push(Foreign::new(
-            "manifest.json",
-            format!("katro cannot read it (--force overwrites it): {e}"),
-        )),
+        Err(e) => found.push(Foreign {
+            blocks: true,
+            ..Foreign::new(
+                "manifest.json",
+                format!("katro cannot read it, so it may not be katro's: {e}"),
+            )
+        }),
         Ok(Some(m)) => {
             let theirs = &m.run.experiment_hash;
             let same = if theirs.is_empty() {
@@ -214,6 +221,8 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
             // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
             // katro's own, and never written to by this command.
             || (name == SLURM_LOGS && store.is_dir(&dir.join(name)))
+            // The lock files of the runs writing here (this one's included).
+            || name.starts_with(".katro-lock")
             // Temporaries of an interrupted atomic write or writability probe.
             || (name.starts_with('.') && (name.contains(".tmp-") || name.starts_with(".katro-write-test-")));
         if katro_own {
@@ -221,11 +230,14 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
         }
         if RESULT_FILES.contains(&name.as_str()) {
             if !ours.contains(name) && !own_checkpoint {
-                found.push(Foreign::new(
-                    name.clone(),
-                    "no manifest of this experiment lists it: katro may not have written it \
-                     (--force overwrites it)",
-                ));
+                found.push(Foreign {
+                    blocks: true,
+                    ..Foreign::new(
+                        name.clone(),
+                        "no manifest of this experiment lists it, so katro did not write it, \
+                         and katro writes a file of that name",
+                    )
+                });
             }
             continue;
         }
@@ -241,6 +253,9 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
     if let Ok(entries) = store.list(&cp_root) {
         for e in entries.iter().filter(|e| e.is_dir) {
             let path = cp_root.join(&e.name);
+            if checkpoint::is_unfinished_first_save(store, &path) {
+                continue;
+            }
             let mut other_build = false;
             let why = match checkpoint::read_identity(store, &path) {
                 Err(e) => Some(e),
@@ -331,7 +346,26 @@ pub(crate) fn refuse_or_clear(
         .iter()
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
+    let blocking: Vec<String> = found
+        .iter()
+        .filter(|f| f.blocks)
+        .map(|f| format!("  {}: {}", f.what, f.why))
+        .collect();
+    if force && !blocking.is_empty() {
+        return Err(Failure::input(format!(
+            "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
+             --force never replaces a file katro did not write: move or rename them, or give \
+             another output folder",
+            dir.display(),
+            blocking.join("\n")
+        )));
+    }
     if !force {
+        let named = if blocking.is_empty() {
+            ""
+        } else {
+            "; those under names katro writes must be moved first"
+        };
         let allow = if found.iter().all(|f| f.other_build) {
             " or --allow-other-build to use them as they are,"
         } else {
@@ -342,7 +376,7 @@ pub(crate) fn refuse_or_clear(
              not written by katro:\n{}\n\
              this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
              output folder,{allow} or --force to delete the files katro wrote there and \
-             replace its results (files katro did not write are kept)",
+             replace its results (files katro did not write are kept{named})",
             dir.display(),
             list.join("\n")
         )));
