@@ -50,9 +50,12 @@ pub fn parse_hole(rules: &Rules, text: &str) -> Result<usize, NotationError> {
         reason,
     };
     let mut chars = text.chars();
+    // A person may type `A1` for `a1`: letters are read in either case
+    // (RULES.md §1) and always written in lower case.
     let letter = chars
         .next()
-        .ok_or_else(|| err("a hole is a column letter then a row number, like c1".into()))?;
+        .ok_or_else(|| err("a hole is a column letter then a row number, like c1".into()))?
+        .to_ascii_lowercase();
     let last_col = column_letter(rules.cols() - 1);
     if !letter.is_ascii_lowercase() {
         return Err(err(format!(

@@ -419,6 +419,12 @@ pub fn play(
             let line =
                 line.map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
             let text = line.trim();
+            // An empty line (Enter pressed by mistake) asks again without
+            // calling it a bad move.
+            if text.is_empty() {
+                redraw = false;
+                continue;
+            }
             if text == "quit" {
                 writeln!(out, "the game so far:").map_err(io)?;
                 break;

@@ -580,7 +580,7 @@ fn an_unreadable_move_says_why() {
         &["move 1", "`c9`", "rows run from 1 to 6"],
     );
     for bad in [
-        "", "1c", "c", "c0", "c01", "C1", "c1*", "c1>", ">c1", "c1>c2>c3", "é1",
+        "", "1c", "c", "c0", "c01", "c1*", "c1>", ">c1", "c1>c2>c3", "é1",
     ] {
         fails(&["replay", "katro-6x6", bad], &["move 1", "is not a move"]);
     }

@@ -351,6 +351,32 @@ d4
     assert!(cmd.starts_with("katro replay katro-4x4 a1 "), "{cmd}");
 }
 
+/// Hole names are read in either case (RULES.md §1), by `play` and
+/// `replay` alike, and an empty line asks again without an error.
+#[test]
+fn play_takes_upper_case_holes_and_asks_again_after_an_empty_line() {
+    let args = ["play", "katro-4x4", "--against", "greedy", "--seed", "3"];
+    let r = katro_in(&args, "\n   \nA1\nquit\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("is not a move"), "{}", r.stdout);
+    assert!(r.stdout.contains("ply 1: you play a1"), "{}", r.stdout);
+    // Asked for ply 1 three times (two empty lines, then A1), once more
+    // for ply 3 (quit).
+    assert_eq!(
+        r.stdout.matches("ply 1, your move").count(),
+        3,
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.stdout.matches("your move").count(), 4, "{}", r.stdout);
+    let cmd = r.stdout.lines().last().unwrap();
+    assert!(cmd.starts_with("katro replay katro-4x4 a1 "), "{cmd}");
+    assert_eq!(
+        ok(&["replay", "katro-4x4", "A1"]),
+        ok(&["replay", "katro-4x4", "a1"])
+    );
+}
+
 #[test]
 fn replay_from_csv_errors() {
     let tmp = tempfile::tempdir().unwrap();
