@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use katro::jobs::{self, RunOptions};
 use katro::runner;
-use katro::store::{Entry, FsStore, Store};
+use katro::store::{Entry, FsStore, Locking, Store};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -154,6 +154,12 @@ impl Store for WithText<'_> {
     }
     fn remove_temporaries(&self, dir: &Path) {
         FsStore.remove_temporaries(dir)
+    }
+    fn take_lock(&self, path: &Path, owner: &str) -> io::Result<Locking<'_>> {
+        FsStore.take_lock(path, owner)
+    }
+    fn host_name(&self) -> String {
+        FsStore.host_name()
     }
 }
 
