@@ -436,14 +436,13 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
     )
     .unwrap();
     let out = tmp.path().join("sweep50");
-    katro(&[
-        "run",
-        exp.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    katro(&["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     let summary = fs::read_to_string(out.join("summary.csv")).unwrap();
-    assert_eq!(summary.lines().count(), 1 + 50 * 3, "50 variants × 3 matchups");
+    assert_eq!(
+        summary.lines().count(),
+        1 + 50 * 3,
+        "50 variants × 3 matchups"
+    );
     let mut folders: Vec<PathBuf> = fs::read_dir(root.join("results"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -477,7 +476,12 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
         }
     }
     s.open(&folders[folders.len() - 1].join("plots/lengths.svg"));
-    s.screenshot("sweep50-lengths.png");
+    let shot = s.screenshot("sweep50-lengths.png");
+    fs::write(
+        shot.with_file_name("chart-text-problems.txt"),
+        problems.join("\n"),
+    )
+    .unwrap();
     eprintln!(
         "{} pages, {charts} SVGs, {} problems",
         pages.len(),
