@@ -9,14 +9,15 @@
 //! only place marks at those values.
 //!
 //! The charts are drawn with plotters' SVG backend. A chart is a
-//! [`Chart`]: a file name under `plots/`, a title and the SVG; a chart
-//! against a swept setting (docs/EXPERIMENTS.md, once sweeps exist) is one
-//! more entry in [`build`]'s list.
+//! [`Chart`]: a file name under `plots/`, a title and the SVG; each
+//! setting a sweep varies (docs/EXPERIMENTS.md) gets one more.
 
 use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A CSV file read by column name.
 pub struct Table {
@@ -183,7 +184,10 @@ const COMPARISON_COLUMNS: [&str; 10] = [
     "length_diff_high",
 ];
 
-/// Colour-blind-safe (Okabe and Ito), dark enough on white.
+/// Colour-blind-safe (Okabe and Ito), dark enough on white. No panel
+/// draws more than these eight series: a chart with more splits them
+/// into panels of eight (faceting), so no two series of a panel share a
+/// colour.
 const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
@@ -199,24 +203,56 @@ fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
-/// Minus sign and the ASCII hyphen look alike at chart sizes; a row label
-/// is a variant and a matchup. Self-play is written once and the `mcts`
-/// agent's default exploration constant is left out (it reads back as
-/// the same agent), so a skill ladder's labels fit the chart's margin; the
-/// table under the chart gives every agent in full.
-fn cell_label(t: &Table, r: usize) -> String {
+/// What tells two cells apart (docs/OUTPUTS.md): every chart keys,
+/// labels, colours and groups its marks by all four fields, so two
+/// matchups that differ only in their random opening are never pooled.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct CellKey {
+    variant: String,
+    p1: String,
+    p2: String,
+    /// As written in the CSV; "0" when the file has no such column.
+    opening_plies: String,
+}
+
+fn cell_key(t: &Table, r: usize) -> CellKey {
+    let op = t.text(r, "opening_plies");
+    CellKey {
+        variant: t.text(r, "variant").to_string(),
+        p1: t.text(r, "p1").to_string(),
+        p2: t.text(r, "p2").to_string(),
+        opening_plies: if op.is_empty() { "0" } else { op }.to_string(),
+    }
+}
+
+/// A row's matchup as the charts write it. Self-play is written once and
+/// the `mcts` agent's default exploration constant is left out (it reads
+/// back as the same agent), so a skill ladder's labels stay short; the
+/// table under the chart gives every agent in full. A random opening is
+/// always named, so cells that differ only in it read apart.
+fn matchup_text(t: &Table, r: usize) -> String {
     let default = format!(",exploration={}", std::f64::consts::SQRT_2);
     let short = |agent: &str| {
         let a = t.text(r, agent);
         a.strip_suffix(default.as_str()).unwrap_or(a).to_string()
     };
     let (p1, p2) = (short("p1"), short("p2"));
-    let variant = t.text(r, "variant");
-    if p1 == p2 {
-        format!("{variant}  {p1} both sides")
+    let mut m = if p1 == p2 {
+        format!("{p1} both sides")
     } else {
-        format!("{variant}  {p1} vs {p2}")
+        format!("{p1} vs {p2}")
+    };
+    match cell_key(t, r).opening_plies.as_str() {
+        "0" => {}
+        "1" => m.push_str(", 1 opening ply"),
+        n => m.push_str(&format!(", {n} opening plies")),
     }
+    m
+}
+
+/// A row label: the variant and the matchup.
+fn cell_label(t: &Table, r: usize) -> String {
+    format!("{}  {}", t.text(r, "variant"), matchup_text(t, r))
 }
 
 pub fn escape(text: &str) -> String {
@@ -320,20 +356,14 @@ fn sweep_values(s: &Table, key: &str) -> Vec<String> {
     values
 }
 
-/// Series `i`'s point shape: the palette's colours repeat every eight
-/// series, so the shape changes with each round (circle, triangle, cross)
-/// and no two of the first 24 series look alike.
-fn shape_of(i: usize) -> usize {
-    (i / PALETTE.len()) % 3
-}
-
 /// A mark of a sweep chart: series, value index, the metric, its interval.
 type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
 
 /// One chart per swept setting: the first-player win rate among decided
 /// games with its 95% interval, the share of games decided and the mean
-/// length, against the setting's value; one line per matchup and values
-/// of the other swept settings.
+/// length, against the setting's value; one line per matchup (agents and
+/// random opening plies) and values of the other swept settings, at most
+/// eight lines to a row of panels.
 fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
     let keys = swept_keys(s);
     let mut charts = Vec::new();
@@ -341,13 +371,22 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
         let values = sweep_values(s, key);
         let others: Vec<&String> = keys.iter().filter(|k| *k != key).collect();
         // Series: the matchup, then the other swept values, in row order.
+        // A row is on the chart when its name sets `key`, or sets no
+        // swept key (the base): so sweeps of one setting each, side by
+        // side in one experiment, each get a chart of their own rows.
+        let named = |r: usize, k: &str| {
+            s.text(r, "variant")
+                .split('+')
+                .skip(1)
+                .any(|p| p.split_once('=').is_some_and(|(n, _)| n == k))
+        };
         let mut series: Vec<(String, Vec<usize>)> = Vec::new();
         for r in 0..s.len() {
-            let mut label = format!("{} vs {}", s.text(r, "p1"), s.text(r, "p2"));
-            if s.has("opening_plies") && !matches!(s.text(r, "opening_plies"), "" | "0") {
-                label.push_str(&format!(" +open{}", s.text(r, "opening_plies")));
+            if !named(r, key) && keys.iter().any(|k| named(r, k)) {
+                continue;
             }
-            for o in &others {
+            let mut label = matchup_text(s, r);
+            for o in others.iter().filter(|o| named(r, o)) {
                 label.push_str(&format!(", {o}={}", s.text(r, o)));
             }
             match series.iter_mut().find(|(l, _)| *l == label) {
@@ -356,132 +395,159 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
             }
         }
         let x_of = |r: usize| values.iter().position(|v| v == s.text(r, key)).unwrap_or(0);
-        let legend_height = 20 * series.len() as u32;
+        let width = 1100u32;
+        let panel_w = (width - 20) / 3;
+        // The values under each panel's axis, wrapped to their share of it.
+        let slot = (panel_w - 90) / values.len().max(1) as u32;
+        let ticks: Vec<Vec<String>> = values
+            .iter()
+            .map(|v| wrap(v, slot.saturating_sub(6), TEXT_SIZE))
+            .collect();
+        let tick_lines = ticks.iter().map(Vec::len).max().unwrap_or(1) as u32;
+        let x_area = 14 + tick_lines * LINE + 32;
+        let plot_h = 300 + x_area;
+        let groups: Vec<&[(String, Vec<usize>)]> = series.chunks(PALETTE.len()).collect();
+        let keys_of: Vec<Key> = groups
+            .iter()
+            .map(|g| {
+                let items: Vec<(Swatch, String)> = g
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (l, _))| (Swatch::Line(colour(i), 2), l.clone()))
+                    .collect();
+                layout_key(&items, width - 40)
+            })
+            .collect();
+        let height: u32 = keys_of.iter().map(|k| plot_h + k.height + 16).sum();
         let mut svg = String::new();
         {
-            let root =
-                SVGBackend::with_string(&mut svg, (1100, 420 + legend_height)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
             root.fill(&WHITE).map_err(drawing)?;
-            let (plots, key_area) = root.split_vertically(400);
-            let panels = plots.split_evenly((1, 3));
-            let metrics: [(&str, &str, Option<[&str; 2]>); 3] = [
-                (
-                    "p1_win_rate",
-                    "player 1's wins / decided games (fraction)",
-                    Some(["p1_win_rate_low", "p1_win_rate_high"]),
-                ),
-                ("completion", "decided games / games (fraction)", None),
-                ("length_mean", "mean game length (plies)", None),
-            ];
-            for (panel, (col, desc, whiskers)) in panels.iter().zip(metrics) {
-                let mut points: Vec<SweepPoint> = Vec::new();
-                let mut top: f64 = 0.0;
-                for (i, (_, rows)) in series.iter().enumerate() {
-                    for &r in rows {
-                        let Some(v) = s.num(r, col)? else { continue };
-                        let w = match whiskers {
-                            Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
-                                (Some(a), Some(b)) => Some((a, b)),
-                                _ => None,
-                            },
-                            None => None,
-                        };
-                        top = top.max(w.map_or(v, |(_, b)| b.max(v)));
-                        points.push((i, x_of(r), v, w));
+            let mut rest = root.clone();
+            for (g, (group, k)) in groups.iter().zip(&keys_of).enumerate() {
+                let (area, below) = rest.split_vertically(plot_h + k.height + 16);
+                rest = below;
+                let (plots, key_area) = area.split_vertically(plot_h);
+                let mut metrics: [(&str, String, Option<[&str; 2]>); 3] = [
+                    (
+                        "p1_win_rate",
+                        "Player 1's win rate, decided games".into(),
+                        Some(["p1_win_rate_low", "p1_win_rate_high"]),
+                    ),
+                    ("completion", "Games decided".into(), None),
+                    ("length_mean", "Mean length (plies)".into(), None),
+                ];
+                if groups.len() > 1 {
+                    for m in metrics.iter_mut() {
+                        m.1 = format!(
+                            "{} ({}/{})",
+                            m.1.split(" (").next().unwrap_or(""),
+                            g + 1,
+                            groups.len()
+                        );
                     }
                 }
-                let y = if col == "length_mean" {
-                    0.0..(top * 1.1).max(1.0)
-                } else {
-                    0.0..1.0
-                };
-                let mut chart = ChartBuilder::on(panel)
-                    .caption(col, ("sans-serif", 16))
-                    .margin(10)
-                    .x_label_area_size(40)
-                    .y_label_area_size(50)
-                    .build_cartesian_2d((0..values.len().saturating_sub(1)).into_segmented(), y)
-                    .map_err(drawing)?;
-                chart
-                    .configure_mesh()
-                    .x_labels(values.len())
-                    .x_label_formatter(&|v: &SegmentValue<usize>| match v {
-                        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                            values.get(*i).cloned().unwrap_or_default()
+                let panels = plots.margin(0, 0, 10, 10).split_evenly((1, 3));
+                for (panel, (col, title, whiskers)) in panels.iter().zip(metrics) {
+                    let mut points: Vec<SweepPoint> = Vec::new();
+                    let mut top: f64 = 0.0;
+                    for (i, (_, rows)) in group.iter().enumerate() {
+                        for &r in rows {
+                            let Some(v) = s.num(r, col)? else { continue };
+                            let w = match whiskers {
+                                Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
+                                    (Some(a), Some(b)) => Some((a, b)),
+                                    _ => None,
+                                },
+                                None => None,
+                            };
+                            top = top.max(w.map_or(v, |(_, b)| b.max(v)));
+                            points.push((i, x_of(r), v, w));
                         }
-                        SegmentValue::Last => String::new(),
-                    })
-                    .x_desc(key.as_str())
-                    .y_desc(desc)
-                    .draw()
-                    .map_err(drawing)?;
-                if col == "p1_win_rate" {
-                    chart
-                        .draw_series(LineSeries::new(
-                            [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
-                            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-                        ))
-                        .map_err(drawing)?;
-                }
-                for (i, _) in series.iter().enumerate() {
-                    let c = colour(i);
-                    let mut line: Vec<(SegmentValue<usize>, f64)> = points
-                        .iter()
-                        .filter(|p| p.0 == i)
-                        .map(|p| (SegmentValue::CenterOf(p.1), p.2))
-                        .collect();
-                    line.sort_by_key(|p| match p.0 {
-                        SegmentValue::CenterOf(x) => x,
-                        _ => 0,
-                    });
-                    chart
-                        .draw_series(LineSeries::new(line.iter().cloned(), c.stroke_width(2)))
-                        .map_err(drawing)?;
-                    let at = line.iter().map(|(x, v)| (x.clone(), *v));
-                    match shape_of(i) {
-                        0 => chart.draw_series(at.map(|p| Circle::new(p, 4, c.filled()))),
-                        1 => chart.draw_series(at.map(|p| TriangleMarker::new(p, 6, c.filled()))),
-                        _ => chart.draw_series(at.map(|p| Cross::new(p, 5, c.stroke_width(2)))),
                     }
-                    .map_err(drawing)?;
-                    chart
-                        .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
-                            p.3.map(|(lo, hi)| {
-                                ErrorBar::new_vertical(
-                                    SegmentValue::CenterOf(p.1),
-                                    lo,
-                                    p.2,
-                                    hi,
-                                    c.stroke_width(1),
-                                    8,
-                                )
-                            })
-                        }))
+                    let share = col != "length_mean";
+                    // Headroom above 100%, so the top tick's label keeps
+                    // clear of the panel's title.
+                    let y = if share {
+                        0.0..1.06
+                    } else {
+                        0.0..(top * 1.1).max(1.0)
+                    };
+                    let mut chart = ChartBuilder::on(panel)
+                        .caption(title, (FONT, TEXT_SIZE + 1))
+                        .margin(8)
+                        .margin_right(24)
+                        .x_label_area_size(x_area)
+                        .y_label_area_size(62)
+                        .build_cartesian_2d((0..values.len().saturating_sub(1)).into_segmented(), y)
                         .map_err(drawing)?;
+                    chart
+                        .configure_mesh()
+                        .disable_x_mesh()
+                        .light_line_style(TRANSPARENT)
+                        .bold_line_style(BLACK.mix(0.15))
+                        .x_labels(values.len())
+                        .y_labels(6)
+                        .x_label_formatter(&|_| String::new())
+                        .y_label_formatter(&|v: &f64| {
+                            if share { percent(v) } else { format!("{v:.0}") }
+                        })
+                        .label_style(style(TEXT_SIZE))
+                        .axis_desc_style(style(TEXT_SIZE))
+                        .x_desc(key.as_str())
+                        .draw()
+                        .map_err(drawing)?;
+                    for (i, lines) in ticks.iter().enumerate() {
+                        let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
+                        draw_lines(&root, lines, (px, py + 8), HPos::Center, true)?;
+                    }
+                    if col == "p1_win_rate" {
+                        chart
+                            .draw_series(LineSeries::new(
+                                [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
+                                ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+                            ))
+                            .map_err(drawing)?;
+                    }
+                    for i in 0..group.len() {
+                        let c = colour(i);
+                        let mut line: Vec<(usize, f64)> = points
+                            .iter()
+                            .filter(|p| p.0 == i)
+                            .map(|p| (p.1, p.2))
+                            .collect();
+                        line.sort_by_key(|p| p.0);
+                        let at = |(x, v): (usize, f64)| (SegmentValue::CenterOf(x), v);
+                        chart
+                            .draw_series(LineSeries::new(
+                                line.iter().map(|&p| at(p)),
+                                c.stroke_width(2),
+                            ))
+                            .map_err(drawing)?;
+                        chart
+                            .draw_series(line.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
+                            .map_err(drawing)?;
+                        chart
+                            .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
+                                p.3.map(|(lo, hi)| {
+                                    ErrorBar::new_vertical(
+                                        SegmentValue::CenterOf(p.1),
+                                        lo,
+                                        p.2,
+                                        hi,
+                                        c.stroke_width(1),
+                                        8,
+                                    )
+                                })
+                            }))
+                            .map_err(drawing)?;
+                    }
                 }
-            }
-            for (i, (label, _)) in series.iter().enumerate() {
-                let y = 5 + 20 * i as i32;
-                key_area
-                    .draw(&PathElement::new(
-                        [(60, y + 7), (90, y + 7)],
-                        colour(i).stroke_width(2),
-                    ))
-                    .map_err(drawing)?;
-                let (at, c) = ((75, y + 7), colour(i));
-                match shape_of(i) {
-                    0 => key_area.draw(&Circle::new(at, 4, c.filled())),
-                    1 => key_area.draw(&TriangleMarker::new(at, 6, c.filled())),
-                    _ => key_area.draw(&Cross::new(at, 5, c.stroke_width(2))),
-                }
-                .map_err(drawing)?;
-                key_area
-                    .draw(&Text::new(label.clone(), (100, y), ("sans-serif", 14)))
-                    .map_err(drawing)?;
+                draw_key(&key_area, k, (20, 4))?;
             }
             root.present().map_err(drawing)?;
         }
-        let mut cols: Vec<&str> = vec!["variant", "p1", "p2"];
+        let mut cols: Vec<&str> = vec!["variant", "p1", "p2", "opening_plies"];
         cols.push(key.as_str());
         cols.extend([
             "games",
@@ -525,8 +591,35 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
 // ---------------------------------------------------------------------------
 // lengths.csv
 
-/// Games by length, per cell (variant, p1, p2).
-type Histograms = BTreeMap<(String, String, String), BTreeMap<u32, u64>>;
+/// Games by length, per cell.
+struct Histograms {
+    cells: BTreeMap<CellKey, BTreeMap<u32, u64>>,
+    /// A lengths.csv written before it had an `opening_plies` column: its
+    /// cells are keyed with an empty `opening_plies`, and a summary cell
+    /// that shares its variant and agents with another (so the two were
+    /// pooled) gets no curve.
+    pooled: bool,
+}
+
+impl Histograms {
+    /// Summary row `r`'s histogram, if lengths.csv keeps it apart.
+    fn get(&self, s: &Table, r: usize) -> Option<&BTreeMap<u32, u64>> {
+        let mut key = cell_key(s, r);
+        if self.pooled {
+            let shared = (0..s.len()).any(|q| {
+                q != r
+                    && s.text(q, "variant") == key.variant
+                    && s.text(q, "p1") == key.p1
+                    && s.text(q, "p2") == key.p2
+            });
+            if shared {
+                return None;
+            }
+            key.opening_plies.clear();
+        }
+        self.cells.get(&key)
+    }
+}
 
 /// The CSV of every cell's exact length histogram: one row per cell and
 /// length that some game had, in cell order then by length.
@@ -534,14 +627,15 @@ pub fn lengths_csv(
     cells: &[crate::runner::Cell],
     aggregates: &[crate::stats::Aggregate],
 ) -> Vec<u8> {
-    let mut out = String::from("variant,p1,p2,length,games\n");
+    let mut out = String::from("variant,p1,p2,opening_plies,length,games\n");
     for (c, a) in cells.iter().zip(aggregates) {
         for (len, n) in &a.length_histogram {
             out.push_str(&format!(
-                "{},{},{},{len},{n}\n",
+                "{},{},{},{},{len},{n}\n",
                 csv_field(c.rules.name()),
                 csv_field(&c.p1.to_string()),
-                csv_field(&c.p2.to_string())
+                csv_field(&c.p2.to_string()),
+                c.opening_plies
             ));
         }
     }
@@ -560,7 +654,11 @@ fn csv_field(text: &str) -> String {
 fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
     let t = Table::parse("lengths.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "length", "games"])?;
-    let mut h = Histograms::new();
+    let pooled = !t.has("opening_plies");
+    let mut h = Histograms {
+        cells: BTreeMap::new(),
+        pooled,
+    };
     for r in 0..t.len() {
         let int = |col: &str| {
             t.text(r, col).parse::<u64>().map_err(|_| {
@@ -573,12 +671,13 @@ fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
         };
         let len = u32::try_from(int("length")?)
             .map_err(|_| format!("lengths.csv: line {}: length too large", r + 2))?;
-        let key = (
-            t.text(r, "variant").to_string(),
-            t.text(r, "p1").to_string(),
-            t.text(r, "p2").to_string(),
-        );
-        *h.entry(key).or_default().entry(len).or_insert(0) += int("games")?;
+        let mut key = cell_key(&t, r);
+        if pooled {
+            key.opening_plies.clear();
+        } else {
+            int("opening_plies")?;
+        }
+        *h.cells.entry(key).or_default().entry(len).or_insert(0) += int("games")?;
     }
     Ok(h)
 }
@@ -590,18 +689,186 @@ fn drawing<E: std::fmt::Debug>(e: E) -> String {
     format!("cannot draw a chart: {e:?}")
 }
 
-/// The legend, boxed on a faint white so grid lines do not cross it.
-fn legend<'a, CT: plotters::coord::CoordTranslate>(
-    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
-    at: SeriesLabelPosition,
+const FONT: &str = "sans-serif";
+/// Sizes in SVG pixels. A chart is about 1,100 wide: printed across a
+/// page's text width (about 16 cm) a 17 px text is about 7 pt, the size
+/// of a figure's labels in a journal.
+const TITLE_SIZE: u32 = 21;
+const TEXT_SIZE: u32 = 17;
+/// The distance between two lines of TEXT_SIZE text.
+const LINE: u32 = 21;
+
+/// A text's width at `size` px, a little over what Chromium's sans-serif
+/// (DejaVu Sans) takes: plotters' own guess (0.46 em a character) is too
+/// small to size a label area by.
+fn text_width(text: &str, size: u32) -> u32 {
+    (text.chars().count() as f64 * size as f64 * 0.62).ceil() as u32
+}
+
+/// `text` in lines no wider than `width` px at `size`, broken after a
+/// space, `+` or `,` (a sweep's variant names break between their
+/// settings), after a `-` or `_` only in a part that alone is wider, and
+/// inside a word only when one word alone is wider.
+fn wrap(text: &str, width: u32, size: u32) -> Vec<String> {
+    let max = ((width as f64 / (size as f64 * 0.62)).floor() as usize).max(4);
+    let split = |text: &str, at: &[char]| {
+        let mut tokens: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        for ch in text.chars() {
+            cur.push(ch);
+            if at.contains(&ch) {
+                tokens.push(std::mem::take(&mut cur));
+            }
+        }
+        if !cur.is_empty() {
+            tokens.push(cur);
+        }
+        tokens
+    };
+    // Between settings first; inside a setting's name only when it alone
+    // is too wide.
+    let tokens: Vec<String> = split(text, &[' ', '+', ','])
+        .into_iter()
+        .flat_map(|t| {
+            if t.chars().count() > max {
+                split(&t, &['-', '_'])
+            } else {
+                vec![t]
+            }
+        })
+        .collect();
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for t in tokens {
+        let t = if line.is_empty() { t.trim_start() } else { &t };
+        if !line.is_empty() && line.chars().count() + t.trim_end().chars().count() > max {
+            lines.push(line.trim_end().to_string());
+            line.clear();
+        }
+        line.push_str(if line.is_empty() { t.trim_start() } else { t });
+        while line.chars().count() > max {
+            lines.push(line.chars().take(max).collect());
+            line = line.chars().skip(max).collect();
+        }
+    }
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    if lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines
+}
+
+fn style(size: u32) -> TextStyle<'static> {
+    (FONT, size).into_font().color(&BLACK)
+}
+
+/// `lines` drawn with their block centred on `y` (or starting at `y`,
+/// `top`), aligned as `h` at `x`.
+fn draw_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    lines: &[String],
+    (x, y): (i32, i32),
+    h: HPos,
+    top: bool,
 ) -> Result<(), String> {
-    chart
-        .configure_series_labels()
-        .position(at)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(drawing)
+    let k = lines.len() as i32;
+    let first = if top {
+        y + LINE as i32 / 2
+    } else {
+        y - (k - 1) * LINE as i32 / 2
+    };
+    for (i, l) in lines.iter().enumerate() {
+        area.draw(&Text::new(
+            l.clone(),
+            (x, first + i as i32 * LINE as i32),
+            style(TEXT_SIZE).pos(Pos::new(h, VPos::Center)),
+        ))
+        .map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// A legend entry's mark.
+#[derive(Clone, Copy)]
+enum Swatch {
+    Line(RGBColor, u32),
+    Grey,
+    Dot(RGBColor),
+    Bar(RGBColor),
+    Cross,
+}
+
+/// A legend: entries side by side, wrapping to new rows, each a mark and
+/// its text (itself wrapped). Drawn outside the plotting area, so it
+/// hides no mark.
+struct Key {
+    /// (x, y, swatch, lines) of each entry, from the key's top left.
+    at: Vec<(i32, i32, Swatch, Vec<String>)>,
+    height: u32,
+}
+
+const SWATCH: i32 = 30;
+
+fn layout_key(items: &[(Swatch, String)], width: u32) -> Key {
+    let (mut x, mut y, mut row_h) = (0i32, 0i32, 0u32);
+    let mut at = Vec::new();
+    for (sw, text) in items {
+        let lines = wrap(text, width.saturating_sub(SWATCH as u32 + 10), TEXT_SIZE);
+        let w = SWATCH
+            + lines
+                .iter()
+                .map(|l| text_width(l, TEXT_SIZE))
+                .max()
+                .unwrap_or(0) as i32
+            + 24;
+        if x > 0 && x + w > width as i32 {
+            x = 0;
+            y += row_h as i32;
+            row_h = 0;
+        }
+        row_h = row_h.max(lines.len() as u32 * LINE + 6);
+        at.push((x, y, *sw, lines));
+        x += w;
+    }
+    Key {
+        at,
+        height: y as u32 + row_h,
+    }
+}
+
+fn draw_swatch<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    sw: Swatch,
+    (x, y): (i32, i32),
+) -> Result<(), String> {
+    match sw {
+        Swatch::Line(c, w) => {
+            area.draw(&PathElement::new([(x, y), (x + 22, y)], c.stroke_width(w)))
+        }
+        Swatch::Grey => area.draw(&PathElement::new([(x, y), (x + 22, y)], BLACK.mix(0.6))),
+        Swatch::Dot(c) => area.draw(&Circle::new((x + 11, y), 5, c.filled())),
+        Swatch::Bar(c) => area.draw(&Rectangle::new(
+            [(x + 3, y - 7), (x + 19, y + 7)],
+            c.filled(),
+        )),
+        Swatch::Cross => area.draw(&Cross::new((x + 11, y), 6, BLACK.stroke_width(2))),
+    }
+    .map_err(drawing)
+}
+
+fn draw_key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    k: &Key,
+    (x0, y0): (i32, i32),
+) -> Result<(), String> {
+    for (x, y, sw, lines) in &k.at {
+        let (x, y) = (x0 + x, y0 + y);
+        draw_swatch(area, *sw, (x, y + LINE as i32 / 2))?;
+        draw_lines(area, lines, (x + SWATCH, y), HPos::Left, true)?;
+    }
+    Ok(())
 }
 
 /// A numeric field that must be there for a mark to be drawn.
@@ -616,35 +883,189 @@ fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, String> 
     Ok(Some(v))
 }
 
-/// Rows top to bottom in file order: plotters counts segments from the
-/// bottom, so row r sits in segment n - 1 - r.
-fn seg(n: usize, r: usize) -> SegmentValue<usize> {
-    SegmentValue::CenterOf(n - 1 - r)
+fn percent(x: &f64) -> String {
+    format!("{:.0}%", x * 100.0)
 }
 
-/// Empty rows above the data, where the legend goes so it hides no mark.
-const LEGEND_ROWS: usize = 3;
+/// The rows of a dot-and-whisker chart: each label wrapped to the label
+/// column, every row as tall as the tallest label.
+struct Rows {
+    lines: Vec<Vec<String>>,
+    label_w: u32,
+    row_h: u32,
+}
 
-fn row_labels(labels: &[String]) -> impl Fn(&SegmentValue<usize>) -> String + '_ {
-    move |v| match v {
-        SegmentValue::CenterOf(i) if *i < labels.len() => labels[labels.len() - 1 - *i].clone(),
-        _ => String::new(),
+fn rows(labels: &[String], max_w: u32) -> Rows {
+    let widest = labels
+        .iter()
+        .map(|l| text_width(l, TEXT_SIZE))
+        .max()
+        .unwrap_or(0);
+    let label_w = widest.clamp(40, max_w);
+    let lines: Vec<Vec<String>> = labels.iter().map(|l| wrap(l, label_w, TEXT_SIZE)).collect();
+    let most = lines.iter().map(Vec::len).max().unwrap_or(1) as u32;
+    Rows {
+        lines,
+        label_w,
+        row_h: most * LINE + 10,
     }
 }
 
+/// Above and below the rows of a row chart: margins, the title, the x
+/// axis's ticks and description.
+const ROW_CHART_FRAME: u32 = 20 + 40 + 58;
+
+/// A row chart's panel: rows from the top, a shade on every other row so
+/// a reader's eye keeps to a row across the page.
+fn row_panel<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
+    n: usize,
+    label_area: u32,
+    x: std::ops::Range<f64>,
+    x_desc: &str,
+    x_percent: bool,
+) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, TITLE_SIZE))
+        .margin(10)
+        .margin_right(30)
+        .x_label_area_size(58)
+        .y_label_area_size(label_area)
+        .build_cartesian_2d(x.clone(), 0f64..n.max(1) as f64)
+        .map_err(drawing)?;
+    let fmt = |v: &f64| {
+        if x_percent {
+            percent(v)
+        } else {
+            let s = format!("{v:.2}");
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+    };
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_labels(6)
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(BLACK.mix(0.15))
+        .x_label_formatter(&fmt)
+        .label_style(style(TEXT_SIZE))
+        .axis_desc_style(style(TEXT_SIZE))
+        .x_desc(x_desc)
+        .draw()
+        .map_err(drawing)?;
+    chart
+        .draw_series((0..n).filter(|r| r % 2 == 1).map(|r| {
+            let y = (n - r) as f64;
+            Rectangle::new([(x.start, y - 1.0), (x.end, y)], BLACK.mix(0.04).filled())
+        }))
+        .map_err(drawing)?;
+    Ok(chart)
+}
+
+/// Row `r`'s centre in a row panel's coordinates (row 0 on top).
+fn row_y(n: usize, r: usize) -> f64 {
+    (n - r) as f64 - 0.5
+}
+
+/// The wrapped labels left of a row panel, right-aligned to its axis.
+fn draw_row_labels(
+    root: &DrawingArea<SVGBackend, Shift>,
+    chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    rows: &Rows,
+    x0: f64,
+) -> Result<(), String> {
+    let n = rows.lines.len();
+    for (r, lines) in rows.lines.iter().enumerate() {
+        let (px, py) = chart.backend_coord(&(x0, row_y(n, r)));
+        draw_lines(root, lines, (px - 10, py), HPos::Right, false)?;
+    }
+    Ok(())
+}
+
+/// Dots at `marks` (row, estimate, low, high) with their intervals, and a
+/// grey reference line at `at`.
+fn draw_intervals(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    n: usize,
+    at: f64,
+    marks: &[(usize, f64, f64, f64)],
+    c: RGBColor,
+) -> Result<(), String> {
+    chart
+        .draw_series(LineSeries::new(
+            [(at, 0.0), (at, n as f64)],
+            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+        ))
+        .map_err(drawing)?;
+    chart
+        // plotters rings the middle value: that must be the estimate (a
+        // Wilson interval is not centred on it), hidden under the dot.
+        .draw_series(marks.iter().map(|&(r, v, lo, hi)| {
+            ErrorBar::new_horizontal(row_y(n, r), lo, v, hi, c.stroke_width(2), 10)
+        }))
+        .map_err(drawing)?;
+    chart
+        .draw_series(
+            marks
+                .iter()
+                .map(|&(r, v, _, _)| Circle::new((v, row_y(n, r)), 5, c.filled())),
+        )
+        .map_err(drawing)?;
+    Ok(())
+}
+
 /// Player 1's win rate with its interval, and beside it how the games
-/// ended.
+/// ended; one row per cell.
 fn win_rate_chart(s: &Table) -> Result<Chart, String> {
     let n = s.len();
     let labels: Vec<String> = (0..n).map(|r| cell_label(s, r)).collect();
-    let height = 130 + 30 * (n + LEGEND_ROWS) as u32;
+    let rs = rows(&labels, 440);
+    let left_w = rs.label_w + 30 + 430;
+    let width = left_w + 380;
+    let items: Vec<(Swatch, String)> = [
+        (Swatch::Grey, "50%: no advantage".to_string()),
+        (Swatch::Line(colour(0), 2), "95% Wilson interval".into()),
+        (Swatch::Dot(colour(0)), "win rate (p1_win_rate)".into()),
+    ]
+    .into_iter()
+    .chain(
+        ENDINGS
+            .iter()
+            .enumerate()
+            .map(|(k, (_, name))| (Swatch::Bar(ending_colour(k)), format!("games: {name}"))),
+    )
+    .collect();
+    let k = layout_key(&items, width - 40);
+    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1100, height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
-        let (left, right) = root.split_horizontally(700);
-        draw_win_rates(&left, s, &labels)?;
+        let (top, bottom) = root.split_vertically(plots_h);
+        let (left, right) = top.split_horizontally(left_w);
+        let mut marks = Vec::new();
+        for r in 0..n {
+            let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
+            if let Some(v) = mark(s, r, &cols)? {
+                marks.push((r, v[0], v[1], v[2]));
+            }
+        }
+        let mut chart = row_panel(
+            &left,
+            "Player 1's win rate among decided games",
+            n,
+            rs.label_w + 20,
+            0.0..1.0,
+            "player 1's wins / decided games",
+            true,
+        )?;
+        draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
+        draw_row_labels(&root, &chart, &rs, 0.0)?;
         draw_endings(&right, s)?;
+        draw_key(&bottom, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
     let table = numbers_table(
@@ -654,6 +1075,7 @@ fn win_rate_chart(s: &Table) -> Result<Chart, String> {
             "variant",
             "p1",
             "p2",
+            "opening_plies",
             "games",
             "decided",
             "p1_win_rate",
@@ -669,111 +1091,15 @@ fn win_rate_chart(s: &Table) -> Result<Chart, String> {
         title: "First-player win rate among decided games".into(),
         svg,
         caption: "Left: player 1's share of the decided games (p1_win_rate) with its 95% \
-                  Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per variant \
-                  and matchup (player 1's agent vs player 2's); the grey vertical line is 0.5, no \
-                  advantage. A row without a dot had no decided game. Right: the share of \
-                  all games that were decided, stopped at the ply limit, ended by an endless \
-                  move (undecided) or stopped at the lap limit."
+                  Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
+                  variant, matchup (player 1's agent vs player 2's) and random opening plies; \
+                  the grey vertical line is 50%, no advantage. A row without a dot had no \
+                  decided game. Right: the share of all games that were decided, stopped at \
+                  the ply limit, ended by an endless move (undecided) or stopped at the lap \
+                  limit."
             .into(),
         table,
     })
-}
-
-fn draw_win_rates(
-    area: &DrawingArea<SVGBackend, Shift>,
-    s: &Table,
-    labels: &[String],
-) -> Result<(), String> {
-    let mut marks = Vec::new();
-    for r in 0..s.len() {
-        let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
-        if let Some(v) = mark(s, r, &cols)? {
-            marks.push((r, v[0], v[1], v[2]));
-        }
-    }
-    draw_intervals(
-        area,
-        &Intervals {
-            title: "Player 1's win rate, decided games",
-            labels,
-            label_area: 260,
-            y_desc: "variant, player 1 vs player 2",
-            x: 0.0..1.0,
-            x_desc: "player 1's wins / decided games (fraction)",
-            reference: (0.5, "0.5: no advantage"),
-            marks,
-            colour: colour(0),
-            interval: "95% Wilson interval",
-            dot: "win rate (p1_win_rate)",
-        },
-    )
-}
-
-/// A dot-and-whisker chart: one row per mark, a reference line.
-struct Intervals<'a> {
-    title: &'a str,
-    /// One per row, top to bottom (empty strings for none).
-    labels: &'a [String],
-    label_area: u32,
-    y_desc: &'a str,
-    x: std::ops::Range<f64>,
-    x_desc: &'a str,
-    reference: (f64, &'a str),
-    /// (row, estimate, low, high).
-    marks: Vec<(usize, f64, f64, f64)>,
-    colour: RGBColor,
-    interval: &'a str,
-    dot: &'a str,
-}
-
-fn draw_intervals(area: &DrawingArea<SVGBackend, Shift>, p: &Intervals) -> Result<(), String> {
-    let n = p.labels.len();
-    let mut chart = ChartBuilder::on(area)
-        .caption(p.title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(p.label_area)
-        .build_cartesian_2d(p.x.clone(), (0..n + LEGEND_ROWS).into_segmented())
-        .map_err(drawing)?;
-    chart
-        .configure_mesh()
-        .y_labels(n + LEGEND_ROWS)
-        .y_label_formatter(&row_labels(p.labels))
-        .x_desc(p.x_desc)
-        .y_desc(p.y_desc)
-        .disable_y_mesh()
-        .draw()
-        .map_err(drawing)?;
-    let (at, what) = p.reference;
-    chart
-        .draw_series(LineSeries::new(
-            [(at, SegmentValue::Exact(0)), (at, SegmentValue::Exact(n))],
-            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-        ))
-        .map_err(drawing)?
-        .label(what)
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.6)));
-    let c = p.colour;
-    chart
-        // plotters rings the middle value: that must be the estimate (a
-        // Wilson interval is not centred on it), hidden under the dot.
-        .draw_series(p.marks.iter().map(|&(r, v, lo, hi)| {
-            ErrorBar::new_horizontal(seg(n, r), lo, v, hi, c.stroke_width(2), 10)
-        }))
-        .map_err(drawing)?
-        .label(p.interval)
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(2)));
-    chart
-        .draw_series(
-            p.marks
-                .iter()
-                .map(|&(r, v, _, _)| Circle::new((v, seg(n, r)), 5, c.filled())),
-        )
-        .map_err(drawing)?
-        .label(p.dot)
-        .legend(move |(x, y)| Circle::new((x + 8, y), 5, c.filled()));
-    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-    Ok(())
 }
 
 const ENDINGS: [(&str, &str); 4] = [
@@ -783,26 +1109,30 @@ const ENDINGS: [(&str, &str); 4] = [
     ("undecided_lap_limit", "lap limit"),
 ];
 
+/// Decided games grey, the three kinds of undecided game in colour.
+fn ending_colour(k: usize) -> RGBColor {
+    match k {
+        0 => RGBColor(170, 170, 170),
+        1 => colour(1),
+        2 => colour(4),
+        _ => colour(7),
+    }
+}
+
 fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), String> {
     let n = s.len();
-    let mut chart = ChartBuilder::on(area)
-        .caption("How the games ended", ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(10)
-        .build_cartesian_2d(0f64..1f64, (0..n + LEGEND_ROWS).into_segmented())
-        .map_err(drawing)?;
-    chart
-        .configure_mesh()
-        .y_labels(n + LEGEND_ROWS)
-        .y_label_formatter(&|_| String::new())
-        .x_desc("share of all games (fraction)")
-        .disable_y_mesh()
-        .draw()
-        .map_err(drawing)?;
+    let mut chart = row_panel(
+        area,
+        "How the games ended",
+        n,
+        10,
+        0.0..1.0,
+        "share of all games",
+        true,
+    )?;
     // Each row's bars start where the previous kind ended.
     let mut start = vec![0f64; n];
-    for (k, (col, name)) in ENDINGS.iter().enumerate() {
+    for (k, (col, _)) in ENDINGS.iter().enumerate() {
         let mut bars = Vec::new();
         for (r, st) in start.iter_mut().enumerate() {
             let games = s.num(r, "games")?.unwrap_or(0.0);
@@ -813,64 +1143,108 @@ fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), 
                 *st += share;
             }
         }
-        let c = colour(k);
+        let c = ending_colour(k);
         chart
             .draw_series(bars.iter().map(|&(r, a, b)| {
-                let mut rect = Rectangle::new(
-                    [
-                        (a, SegmentValue::Exact(n - 1 - r)),
-                        (b, SegmentValue::Exact(n - r)),
-                    ],
-                    c.filled(),
-                );
-                rect.set_margin(5, 5, 0, 0);
-                rect
+                let y = row_y(n, r);
+                Rectangle::new([(a, y - 0.3), (b, y + 0.3)], c.filled())
             }))
-            .map_err(drawing)?
-            .label(*name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+            .map_err(drawing)?;
     }
-    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     Ok(())
 }
 
-/// Length distributions, one panel per matchup, the variants overlaid.
+/// Games at or past `limit` plies (the ply limit) and the largest length
+/// the axis must show: the 99th percentile of the other games.
+fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (f64, u64, u64) {
+    let at_limit = |len: u32| limit.is_some_and(|l| len as f64 >= l);
+    let total: u64 = cell.values().sum();
+    let spike: u64 = cell
+        .iter()
+        .filter(|(l, _)| at_limit(**l))
+        .map(|(_, k)| k)
+        .sum();
+    let body = total - spike;
+    let mut seen = 0;
+    let mut p99 = 0.0;
+    for (&len, &k) in cell.iter().filter(|(l, _)| !at_limit(**l)) {
+        seen += k;
+        p99 = len as f64;
+        if seen as f64 >= 0.99 * body as f64 {
+            break;
+        }
+    }
+    (p99, spike, total)
+}
+
+/// Length distributions: one panel per matchup (agents and random
+/// opening), at most eight variants overlaid in a panel, each in its own
+/// colour.
 fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
-    // Matchups in order of first appearance.
-    let mut matchups: Vec<(String, String)> = Vec::new();
+    // Matchups in order of first appearance, each with its rows.
+    let mut matchups: Vec<((String, String, String), Vec<usize>)> = Vec::new();
     for r in 0..s.len() {
-        let m = (s.text(r, "p1").to_string(), s.text(r, "p2").to_string());
-        if !matchups.contains(&m) {
-            matchups.push(m);
+        let k = cell_key(s, r);
+        let m = (k.p1, k.p2, k.opening_plies);
+        match matchups.iter_mut().find(|(x, _)| *x == m) {
+            Some((_, rows)) => rows.push(r),
+            None => matchups.push((m, vec![r])),
         }
     }
-    let mut variants: Vec<String> = Vec::new();
-    for r in 0..s.len() {
-        let v = s.text(r, "variant").to_string();
-        if !variants.contains(&v) {
-            variants.push(v);
+    let mut panels: Vec<(String, Vec<usize>)> = Vec::new();
+    for (_, rows) in &matchups {
+        let chunks: Vec<&[usize]> = rows.chunks(PALETTE.len()).collect();
+        for (i, chunk) in chunks.iter().enumerate() {
+            let mut title = format!("Game length, {}", matchup_text(s, chunk[0]));
+            if chunks.len() > 1 {
+                let first = i * PALETTE.len() + 1;
+                title.push_str(&format!(
+                    " (variants {first} to {} of {})",
+                    first + chunk.len() - 1,
+                    rows.len()
+                ));
+            }
+            panels.push((title, chunk.to_vec()));
         }
     }
-    let panel = 330u32;
+    let width = 1100u32;
+    let legend_w = 360u32;
+    let mut layouts = Vec::new();
+    for (title, rows) in &panels {
+        let l = lengths_panel(s, rows, hist, legend_w)?;
+        layouts.push((title, rows, l));
+    }
+    let marks = [
+        (
+            Swatch::Line(BLACK, 3),
+            "below the axis: length_p10 to length_p90".to_string(),
+        ),
+        (Swatch::Dot(BLACK), "median (length_p50)".into()),
+        (Swatch::Cross, "mean (length_mean)".into()),
+    ];
+    let k = layout_key(&marks, width - 40);
+    let heights: Vec<u32> = layouts.iter().map(|(_, _, l)| l.height).collect();
+    let total: u32 = heights.iter().sum::<u32>() + k.height + 20;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1100, panel * matchups.len() as u32))
-            .into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, total)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
-        let areas = root.split_evenly((matchups.len(), 1));
-        for (area, m) in areas.iter().zip(&matchups) {
-            let rows: Vec<usize> = (0..s.len())
-                .filter(|&r| s.text(r, "p1") == m.0 && s.text(r, "p2") == m.1)
-                .collect();
-            draw_lengths(area, s, &rows, &variants, m, hist)?;
+        let mut rest = root.clone();
+        for (title, rows, l) in &layouts {
+            let (area, below) = rest.split_vertically(l.height);
+            draw_lengths(&area, s, rows, title, l, legend_w)?;
+            rest = below;
         }
+        draw_key(&rest, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
     let cols = [
         "variant",
         "p1",
         "p2",
+        "opening_plies",
         "games",
+        "undecided_ply_limit",
         "length_mean",
         "length_min",
         "length_p10",
@@ -881,7 +1255,10 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
     let table = numbers_table(s, "summary.csv", &cols);
     let source = if hist.is_some() {
         "Curves: each cell's exact length histogram (lengths.csv) as the share of its games \
-         per ply, summed over bins of equal width (the bin width is in the axis label). "
+         per ply, summed over bins of equal width (the bin width is in the axis label). The \
+         axis ends at the largest 99th percentile of a panel's cells, games stopped at the \
+         ply limit left out: the legend gives each cell's share stopped at the ply limit, \
+         and a mean off the axis. "
     } else {
         "No curves: this folder has no lengths.csv (written by katro run and katro merge \
          since the report exists), so only summary.csv's length statistics are drawn. "
@@ -893,9 +1270,118 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
         caption: format!(
             "{source}Below the axis, one line per variant: from length_p10 to length_p90, \
              a dot at the median (length_p50) and a cross at the mean (length_mean). One \
-             panel per matchup, variants in the same colour in every panel."
+             panel per matchup (agents and random opening plies), at most eight variants \
+             to a panel, each in its own colour."
         ),
         table,
+    })
+}
+
+/// What a length panel draws, worked out before its height is known.
+struct LengthPanel {
+    xmax: f64,
+    bin: u32,
+    /// Per row of the panel: its curve (empty without a histogram).
+    curves: Vec<Vec<(f64, f64)>>,
+    ymax: f64,
+    /// Per row: the legend's lines.
+    legend: Vec<Vec<String>>,
+    height: u32,
+    drawn: bool,
+}
+
+fn lengths_panel(
+    s: &Table,
+    rows: &[usize],
+    hist: Option<&Histograms>,
+    legend_w: u32,
+) -> Result<LengthPanel, String> {
+    let mut xmax = 1f64;
+    let mut notes = Vec::new();
+    let mut cells = Vec::new();
+    for &r in rows {
+        let limit = s.num(r, "ply_limit")?;
+        let cell = hist.and_then(|h| h.get(s, r));
+        let (body, spike, total) = match cell {
+            Some(c) => body_and_spike(c, limit),
+            None => {
+                // summary.csv alone: the body is the 90th percentile
+                // unless that game too was stopped at the limit.
+                let p90 = s.num(r, "length_p90")?.unwrap_or(0.0);
+                let p50 = s.num(r, "length_p50")?.unwrap_or(0.0);
+                let body = if limit.is_some_and(|l| p90 >= l) {
+                    p50
+                } else {
+                    p90
+                };
+                let spike = s.num(r, "undecided_ply_limit")?.unwrap_or(0.0) as u64;
+                let total = s.num(r, "games")?.unwrap_or(0.0) as u64;
+                (body, spike, total)
+            }
+        };
+        if limit.is_none_or(|l| body < l) {
+            xmax = xmax.max(body);
+        }
+        notes.push((limit, spike, total));
+        cells.push(cell);
+    }
+    let xmax = (xmax * 1.04).ceil().max(2.0);
+    // About 60 bins over the axis: fine enough to show the shape, coarse
+    // enough that a few thousand games make a smooth curve.
+    let bin = ((xmax / 60.0).ceil() as u32).max(1);
+    let mut curves = Vec::new();
+    let mut ymax = 0f64;
+    for cell in &cells {
+        let mut pts = Vec::new();
+        if let Some(cell) = cell {
+            let games: u64 = cell.values().sum();
+            let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
+            for (&len, &k) in cell.iter() {
+                if (len as f64) < xmax {
+                    *bins.entry(len / bin).or_insert(0) += k;
+                }
+            }
+            let last = (xmax as u32).div_ceil(bin);
+            for b in 0..last {
+                let y = *bins.get(&b).unwrap_or(&0) as f64 / games.max(1) as f64 / bin as f64;
+                ymax = ymax.max(y);
+                let x0 = (b * bin) as f64;
+                pts.push((x0, y));
+                pts.push(((x0 + bin as f64).min(xmax), y));
+            }
+        }
+        curves.push(pts);
+    }
+    let mut legend = Vec::new();
+    for (i, &r) in rows.iter().enumerate() {
+        let mut lines = wrap(
+            s.text(r, "variant"),
+            legend_w - SWATCH as u32 - 10,
+            TEXT_SIZE,
+        );
+        let (limit, spike, total) = notes[i];
+        if spike > 0 && total > 0 {
+            let pct = 100.0 * spike as f64 / total as f64;
+            let limit = limit.map_or(String::new(), |l| format!(" {l:.0}"));
+            lines.push(format!("{pct:.1}% at ply limit{limit}"));
+        }
+        if let Some(m) = s.num(r, "length_mean")?
+            && m > xmax
+        {
+            lines.push(format!("mean {m:.0}: off the axis"));
+        }
+        legend.push(lines);
+    }
+    let legend_h: u32 = legend.iter().map(|l| l.len() as u32 * LINE + 8).sum();
+    let height = (legend_h + 80).max(360);
+    Ok(LengthPanel {
+        xmax,
+        bin,
+        drawn: curves.iter().any(|c| !c.is_empty()),
+        curves,
+        ymax,
+        legend,
+        height,
     })
 }
 
@@ -903,134 +1389,101 @@ fn draw_lengths(
     area: &DrawingArea<SVGBackend, Shift>,
     s: &Table,
     rows: &[usize],
-    variants: &[String],
-    matchup: &(String, String),
-    hist: Option<&Histograms>,
+    title: &str,
+    p: &LengthPanel,
+    legend_w: u32,
 ) -> Result<(), String> {
-    let mut xmax = 1f64;
-    for &r in rows {
-        for c in ["length_max", "length_p90"] {
-            if let Some(x) = s.num(r, c)? {
-                xmax = xmax.max(x);
-            }
-        }
-    }
-    // About 60 bins over the widest cell: fine enough to show the shape,
-    // coarse enough that a few thousand games make a smooth curve.
-    let bin = ((xmax / 60.0).ceil() as u32).max(1);
-    let mut curves = Vec::new();
-    let mut ymax = 0f64;
-    if let Some(h) = hist {
-        for &r in rows {
-            let key = (
-                s.text(r, "variant").to_string(),
-                matchup.0.clone(),
-                matchup.1.clone(),
-            );
-            let Some(cell) = h.get(&key) else { continue };
-            let games: u64 = cell.values().sum();
-            if games == 0 {
-                continue;
-            }
-            let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
-            for (&len, &k) in cell {
-                *bins.entry(len / bin).or_insert(0) += k;
-            }
-            let last = *bins.keys().last().unwrap_or(&0);
-            let mut pts = Vec::new();
-            for b in 0..=last + 1 {
-                let y = *bins.get(&b).unwrap_or(&0) as f64 / games as f64 / bin as f64;
-                ymax = ymax.max(y);
-                let x0 = (b * bin) as f64;
-                pts.push((x0, y));
-                pts.push((x0 + bin as f64, y));
-            }
-            curves.push((r, pts));
-        }
-    }
-    // Without curves only the strip of quantile lines is drawn.
-    let drawn = !curves.is_empty();
+    let (plot, side) = area.split_horizontally(area.dim_in_pixel().0 - legend_w);
+    let drawn = p.drawn;
     let (ymax, step) = if drawn {
-        (ymax * 1.08, ymax * 1.08 / 14.0)
+        (p.ymax * 1.08, p.ymax * 1.08 / 14.0)
     } else {
         (0.5, 1.0)
     };
     let ymin = -step * (rows.len() as f64 + 1.0);
-    let xdesc = if hist.is_some() {
+    let xdesc = if drawn {
         format!(
-            "game length (plies; bins of {bin} {})",
-            if bin == 1 { "ply" } else { "plies" }
+            "game length (plies; bins of {} {})",
+            p.bin,
+            if p.bin == 1 { "ply" } else { "plies" }
         )
     } else {
         "game length (plies)".to_string()
     };
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("Game length, {} vs {}", matchup.0, matchup.1),
-            ("sans-serif", 18),
-        )
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(title, (FONT, TITLE_SIZE))
         .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(80)
-        .build_cartesian_2d(0f64..xmax * 1.02 + 1.0, ymin..ymax)
+        .margin_right(30)
+        .x_label_area_size(58)
+        .y_label_area_size(if drawn { 100 } else { 20 })
+        .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
         .map_err(drawing)?;
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(BLACK.mix(0.15))
+        .x_labels(8)
+        .y_labels(6)
+        .label_style(style(TEXT_SIZE))
+        .axis_desc_style(style(TEXT_SIZE))
         .x_desc(xdesc)
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_desc(if hist.is_some() {
-            "share of games per ply"
-        } else {
-            ""
-        })
+        .y_desc(if drawn { "% of games per ply" } else { "" })
         .y_label_formatter(&|y| {
             if *y < 0.0 || !drawn {
                 String::new()
             } else {
-                format!("{y:.3}")
+                format!("{:.1}%", y * 100.0)
             }
         })
         .draw()
         .map_err(drawing)?;
-    for (r, pts) in &curves {
-        let k = variants
-            .iter()
-            .position(|v| v == s.text(*r, "variant"))
-            .unwrap_or(0);
+    for (i, pts) in p.curves.iter().enumerate() {
         chart
             .draw_series(LineSeries::new(
                 pts.iter().copied(),
-                colour(k).stroke_width(2),
+                colour(i).stroke_width(2),
             ))
             .map_err(drawing)?;
     }
+    // The strip below the axis; a mark past the axis is not drawn (the
+    // legend says so for the mean).
+    let clamp = |x: f64| x.min(p.xmax);
     for (i, &r) in rows.iter().enumerate() {
-        let k = variants
-            .iter()
-            .position(|v| v == s.text(r, "variant"))
-            .unwrap_or(0);
-        let c = colour(k);
+        let c = colour(i);
         let y = -step * (i as f64 + 1.0);
-        let name = s.text(r, "variant").to_string();
-        if let Some(v) = mark(s, r, &["length_p10", "length_p90"])? {
+        if let Some(v) = mark(s, r, &["length_p10", "length_p90"])?
+            && v[0] < p.xmax
+        {
             chart
-                .draw_series(LineSeries::new([(v[0], y), (v[1], y)], c.stroke_width(3)))
-                .map_err(drawing)?
-                .label(name)
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(3)));
+                .draw_series(LineSeries::new(
+                    [(v[0], y), (clamp(v[1]), y)],
+                    c.stroke_width(3),
+                ))
+                .map_err(drawing)?;
         }
-        if let Some(v) = mark(s, r, &["length_p50"])? {
+        if let Some(v) = mark(s, r, &["length_p50"])?
+            && v[0] <= p.xmax
+        {
             chart
                 .draw_series([Circle::new((v[0], y), 5, c.filled())])
                 .map_err(drawing)?;
         }
-        if let Some(v) = mark(s, r, &["length_mean"])? {
+        if let Some(v) = mark(s, r, &["length_mean"])?
+            && v[0] <= p.xmax
+        {
             chart
                 .draw_series([Cross::new((v[0], y), 6, BLACK.stroke_width(2))])
                 .map_err(drawing)?;
         }
     }
-    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    // The legend beside the plot, one entry per variant.
+    let mut y = 50i32;
+    for (i, lines) in p.legend.iter().enumerate() {
+        draw_swatch(&side, Swatch::Line(colour(i), 3), (0, y + LINE as i32 / 2))?;
+        draw_lines(&side, lines, (SWATCH, y), HPos::Left, true)?;
+        y += (lines.len() as u32 * LINE + 8) as i32;
+    }
     Ok(())
 }
 
@@ -1040,38 +1493,66 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
     let labels: Vec<String> = (0..n)
         .map(|r| {
             format!(
-                "{} - {}  {} vs {}",
+                "{} − {}  {}",
                 c.text(r, "variant"),
                 c.text(r, "baseline"),
-                c.text(r, "p1"),
-                c.text(r, "p2")
+                matchup_text(c, r)
             )
         })
         .collect();
-    let height = 110 + 30 * (n + LEGEND_ROWS) as u32;
+    let rs = rows(&labels, 420);
+    let left_w = rs.label_w + 30 + 380;
+    let width = left_w + 400;
+    let items = [
+        (Swatch::Grey, "0: no difference".to_string()),
+        (Swatch::Line(colour(1), 2), "95% interval".into()),
+        (Swatch::Dot(colour(1)), "difference".into()),
+    ];
+    let k = layout_key(&items, width - 40);
+    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1100, height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
-        let (left, right) = root.split_horizontally(660);
-        draw_differences(
-            &left,
-            c,
-            &labels,
-            "advantage_diff",
-            "Difference in advantage_p1",
-            "advantage_p1 minus the baseline's (score)",
-            340,
-        )?;
-        draw_differences(
-            &right,
-            c,
-            &[],
-            "length_diff",
-            "Difference in mean length",
-            "length_mean minus the baseline's (plies)",
-            10,
-        )?;
+        let (top, bottom) = root.split_vertically(plots_h);
+        let (left, right) = top.split_horizontally(left_w);
+        for (area, col, title, xdesc, labels) in [
+            (
+                &left,
+                "advantage_diff",
+                "Difference in advantage_p1",
+                "advantage_p1 minus the baseline's (score)",
+                true,
+            ),
+            (
+                &right,
+                "length_diff",
+                "Difference in mean length",
+                "length_mean minus the baseline's (plies)",
+                false,
+            ),
+        ] {
+            let (low, high) = (format!("{col}_low"), format!("{col}_high"));
+            let mut marks = Vec::new();
+            let (mut lo_all, mut hi_all) = (0f64, 0f64);
+            for r in 0..n {
+                if let Some(v) = mark(c, r, &[col, &low, &high])? {
+                    lo_all = lo_all.min(v[1]);
+                    hi_all = hi_all.max(v[2]);
+                    marks.push((r, v[0], v[1], v[2]));
+                }
+            }
+            let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
+            let x = lo_all - pad..hi_all + pad;
+            let label_area = if labels { rs.label_w + 20 } else { 10 };
+            let mut chart = row_panel(area, title, n, label_area, x.clone(), xdesc, false)?;
+            draw_intervals(&mut chart, n, 0.0, &marks, colour(1))?;
+            if labels {
+                draw_row_labels(&root, &chart, &rs, x.start)?;
+            }
+        }
+        draw_key(&bottom, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
     let cols = [
@@ -1079,6 +1560,7 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
         "baseline",
         "p1",
         "p2",
+        "opening_plies",
         "advantage_diff",
         "advantage_diff_low",
         "advantage_diff_high",
@@ -1095,54 +1577,13 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
         svg,
         caption: "Each variant minus its baseline (the row's `baseline`: the experiment's \
                   `baseline` variant, by default its first, or with `compare = \"all-pairs\"` \
-                  the earlier variant of each pair), matchup by matchup, with the 95% interval \
-                  of the difference (normal approximation with Welch's standard error, \
-                  docs/OUTPUTS.md). The p-values beside the raw ones in comparison.csv are \
-                  Holm-adjusted. The grey vertical line is no difference."
+                  the earlier variant of each pair), cell by cell (matchup and random opening \
+                  plies), with the 95% interval of the difference (normal approximation with \
+                  Welch's standard error, docs/OUTPUTS.md). The p-values beside the raw ones in \
+                  comparison.csv are Holm-adjusted. The grey vertical line is no difference."
             .into(),
         table,
     })
-}
-
-fn draw_differences(
-    area: &DrawingArea<SVGBackend, Shift>,
-    c: &Table,
-    labels: &[String],
-    col: &str,
-    title: &str,
-    xdesc: &str,
-    label_area: u32,
-) -> Result<(), String> {
-    let n = c.len();
-    let low = format!("{col}_low");
-    let high = format!("{col}_high");
-    let mut marks = Vec::new();
-    let (mut lo_all, mut hi_all) = (0f64, 0f64);
-    for r in 0..n {
-        if let Some(v) = mark(c, r, &[col, &low, &high])? {
-            lo_all = lo_all.min(v[1]);
-            hi_all = hi_all.max(v[2]);
-            marks.push((r, v[0], v[1], v[2]));
-        }
-    }
-    let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
-    let empty: Vec<String> = vec![String::new(); n];
-    draw_intervals(
-        area,
-        &Intervals {
-            title,
-            labels: if labels.is_empty() { &empty } else { labels },
-            label_area,
-            y_desc: "",
-            x: lo_all - pad..hi_all + pad,
-            x_desc: xdesc,
-            reference: (0.0, "0: no difference"),
-            marks,
-            colour: colour(1),
-            interval: "95% interval",
-            dot: "difference",
-        },
-    )
 }
 
 // ---------------------------------------------------------------------------
@@ -1208,7 +1649,15 @@ fn page(title: &str, s: &Table, charts: &[Chart]) -> String {
         seen.push(v);
         let matchups: Vec<String> = (0..s.len())
             .filter(|&q| s.text(q, "variant") == v)
-            .map(|q| format!("{} vs {}", s.text(q, "p1"), s.text(q, "p2")))
+            .map(|q| {
+                let op = cell_key(s, q).opening_plies;
+                let open = if op == "0" {
+                    String::new()
+                } else {
+                    format!(" ({op} opening plies)")
+                };
+                format!("{} vs {}{open}", s.text(q, "p1"), s.text(q, "p2"))
+            })
             .collect();
         h.push_str(&format!(
             "<li><b>{}</b>: <code>{}</code><br>matchups (player 1 vs player 2): {}</li>\n",
@@ -1358,6 +1807,95 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         })
         .unwrap();
         assert!(r.charts.iter().all(|c| !c.file.starts_with("sweep-")));
+    }
+
+    /// The texts of an SVG, in drawing order.
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.split("</text>")
+            .filter_map(|t| t.rsplit_once('>').map(|(_, x)| x.trim()))
+            .collect()
+    }
+
+    #[test]
+    fn cells_that_differ_only_in_their_opening_plies_stay_apart() {
+        let head = "variant,rules,p1,p2,opening_plies,games,p1_wins,p2_wins,\
+                    undecided_ply_limit,undecided_endless_move,undecided_lap_limit,decided,\
+                    p1_win_rate,p1_win_rate_low,p1_win_rate_high,length_mean,length_min,\
+                    length_p10,length_p50,length_p90,length_max,ply_limit\n";
+        let summary = format!(
+            "{head}a,\"katro()\",greedy,greedy,0,10,8,2,0,0,0,10,0.8,0.5,0.9,12,12,12,12,12,12,50\n\
+             a,\"katro()\",greedy,greedy,4,10,5,5,0,0,0,10,0.5,0.2,0.8,30,30,30,30,30,30,50\n"
+        );
+        let lengths = "variant,p1,p2,opening_plies,length,games\n\
+                       a,greedy,greedy,0,12,10\na,greedy,greedy,4,30,10\n";
+        let r = build(&Inputs {
+            summary: summary.as_bytes(),
+            comparison: None,
+            lengths: Some(lengths.as_bytes()),
+            title: "t",
+        })
+        .unwrap();
+        // Two rows of the win-rate chart, two labels.
+        let win = texts(&r.charts[0].svg);
+        assert!(win.contains(&"a  greedy both sides"), "{win:?}");
+        assert!(
+            win.contains(&"a  greedy both sides, 4 opening plies"),
+            "{win:?}"
+        );
+        // Two panels of the length chart, each with its own cell's curve.
+        let len = texts(&r.charts[1].svg);
+        assert!(len.contains(&"Game length, greedy both sides"), "{len:?}");
+        assert!(
+            len.contains(&"Game length, greedy both sides, 4 opening plies"),
+            "{len:?}"
+        );
+        let s = Table::parse("summary.csv", summary.as_bytes()).unwrap();
+        let h = read_lengths(lengths.as_bytes()).unwrap();
+        assert_eq!(h.get(&s, 0).unwrap().keys().collect::<Vec<_>>(), [&12]);
+        assert_eq!(h.get(&s, 1).unwrap().keys().collect::<Vec<_>>(), [&30]);
+        // A lengths.csv without the column pooled the two: no curve is
+        // drawn from the pool.
+        let old = "variant,p1,p2,length,games\na,greedy,greedy,12,10\na,greedy,greedy,30,10\n";
+        let h = read_lengths(old.as_bytes()).unwrap();
+        assert!(h.get(&s, 0).is_none() && h.get(&s, 1).is_none());
+        // A sweep: the two matchups are two lines, in two colours.
+        let sweep = summary
+            .replace("opening_plies,", "opening_plies,holes,")
+            .replacen("a,", "k+holes=3,", 1)
+            .replacen("a,", "k+holes=4,", 1)
+            .replace(",greedy,0,", ",greedy,0,3,")
+            .replace(",greedy,4,", ",greedy,4,4,");
+        let r = build(&Inputs {
+            summary: sweep.as_bytes(),
+            comparison: None,
+            lengths: None,
+            title: "t",
+        })
+        .unwrap();
+        let chart = r
+            .charts
+            .iter()
+            .find(|c| c.file == "sweep-holes.svg")
+            .unwrap();
+        let t = texts(&chart.svg);
+        assert!(t.contains(&"greedy both sides"), "{t:?}");
+        assert!(t.contains(&"greedy both sides, 4 opening plies"), "{t:?}");
+        let rgb = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        assert!(chart.svg.contains(&rgb(colour(0))) && chart.svg.contains(&rgb(colour(1))));
+    }
+
+    #[test]
+    fn long_labels_wrap_between_settings_and_fit_their_width() {
+        let name = "katro-6x6+min_victim_seeds_after_empty=2+empty_landing_refusal=all-ones";
+        let lines = wrap(name, 400, TEXT_SIZE);
+        assert!(lines.len() > 1, "{lines:?}");
+        assert_eq!(lines.concat(), name);
+        assert_eq!(lines[1], "min_victim_seeds_after_empty=2+");
+        assert!(
+            lines.iter().all(|l| text_width(l, TEXT_SIZE) <= 400),
+            "{lines:?}"
+        );
+        assert_eq!(wrap("short", 300, TEXT_SIZE), ["short"]);
     }
 
     #[test]
