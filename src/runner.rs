@@ -815,7 +815,8 @@ pub trait Checkpoint: Sync {
 /// last save.
 pub const STOPPED: &str = "stopped on request";
 
-/// After this many games of a unit (or [`EARLY_SECONDS`] and 3 games),
+/// After this many games of a unit (all of a shorter unit; or
+/// [`EARLY_SECONDS`] and 3 games),
 /// katro judges whether a cell's games end: see [`ending_warning`].
 pub const EARLY_GAMES: u64 = 20;
 pub const EARLY_SECONDS: u64 = 5;
@@ -1078,7 +1079,7 @@ pub fn run(
                     }
                     let played = game + 1 - start;
                     if !judged[c].load(std::sync::atomic::Ordering::Relaxed)
-                        && (played >= EARLY_GAMES
+                        && (played >= EARLY_GAMES.min(end - start)
                             || (played >= 3 && clock.elapsed().as_secs() >= EARLY_SECONDS))
                         && !judged[c].swap(true, std::sync::atomic::Ordering::Relaxed)
                         && let Some(w) = ending_warning(&cells[c], &agg)
