@@ -17,8 +17,82 @@ use katro::store::FsStore;
 
 use crate::cli::{emit, load_variant};
 
+/// What each cell's games cost so far this session, for the time left: a
+/// cell whose games take minutes weighs as much as it takes, not as its
+/// share of the games.
+#[derive(Default)]
+struct Cost {
+    /// Per cell: games left when last told, games played since, and
+    /// games and worker seconds measured this session.
+    left: Vec<u64>,
+    since: Vec<u64>,
+    games: Vec<u64>,
+    seconds: Vec<f64>,
+    started: Option<Instant>,
+}
+
+impl Cost {
+    fn set_left(&mut self, left: &[u64]) {
+        let n = left.len();
+        self.left = left.to_vec();
+        self.since = vec![0; n];
+        self.games.resize(n, 0);
+        self.seconds.resize(n, 0.0);
+        self.started.get_or_insert_with(Instant::now);
+    }
+
+    fn played(&mut self, cell: usize, games: u64, seconds: f64) {
+        if cell < self.left.len() {
+            self.since[cell] += games;
+            self.games[cell] += games;
+            self.seconds[cell] += seconds;
+        }
+    }
+
+    /// Seconds of wall time left: each cell's games left at its measured
+    /// seconds a game (the mean over all cells for a cell not measured
+    /// yet), divided by the workers' parallelism seen so far.
+    fn seconds_left(&self) -> Option<f64> {
+        let wall = self.started?.elapsed().as_secs_f64();
+        let (games, work): (u64, f64) = (self.games.iter().sum(), self.seconds.iter().sum());
+        if games == 0 || work <= 0.0 || wall <= 0.0 {
+            return None;
+        }
+        let mean = work / games as f64;
+        let left: f64 = (0..self.left.len())
+            .map(|c| {
+                let n = self.left[c].saturating_sub(self.since[c]) as f64;
+                let each = if self.games[c] > 0 {
+                    self.seconds[c] / self.games[c] as f64
+                } else {
+                    mean
+                };
+                n * each
+            })
+            .sum();
+        Some(left * wall / work)
+    }
+}
+
+/// A duration to read: `4 min 10 s`, `1 h 03 min`, `12 s`.
+fn duration_words(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+fn time_left(cost: &Cost) -> String {
+    cost.seconds_left().map_or_else(
+        || "time left unknown".to_string(),
+        |s| format!("{} left", duration_words(s)),
+    )
+}
+
 /// Progress on stderr, drawn only when stderr is a terminal.
-struct Bar(ProgressBar);
+struct Bar(ProgressBar, std::sync::Arc<std::sync::Mutex<Cost>>);
 
 impl Progress for Bar {
     fn set_total(&self, games: u64) {
@@ -27,16 +101,27 @@ impl Progress for Bar {
     fn advance(&self, games: u64) {
         self.0.inc(games);
     }
+    fn warn(&self, text: &str) {
+        self.0.suspend(|| eprintln!("warning: {text}"));
+    }
+    fn set_cells_left(&self, left: &[u64]) {
+        lock(&self.1).set_left(left);
+    }
+    fn played(&self, cell: usize, games: u64, seconds: f64) {
+        lock(&self.1).played(cell, games, seconds);
+    }
 }
 
 fn progress_bar() -> Option<Bar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
+    let cost = std::sync::Arc::new(std::sync::Mutex::new(Cost::default()));
+    let shown = cost.clone();
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate} games/s, {eta} left",
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate} games/s, {left}",
         )
         .expect("the progress template is valid")
         .with_key(
@@ -44,9 +129,15 @@ fn progress_bar() -> Option<Bar> {
             |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{:.0}", state.per_sec());
             },
+        )
+        .with_key(
+            "left",
+            move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", time_left(&lock(&shown)));
+            },
         ),
     );
-    Some(Bar(bar))
+    Some(Bar(bar, cost))
 }
 
 /// Progress as a line on stderr every `every`, for runs whose stderr is a
@@ -64,6 +155,7 @@ struct LineState {
     /// first `advance` reports them, and the rate leaves them out.
     before: Option<u64>,
     finished: bool,
+    cost: Cost,
 }
 
 impl Progress for Lines {
@@ -77,6 +169,15 @@ impl Progress for Lines {
             s.before = Some(s.done);
         }
     }
+    fn warn(&self, text: &str) {
+        eprintln!("warning: {text}");
+    }
+    fn set_cells_left(&self, left: &[u64]) {
+        lock(&self.state).cost.set_left(left);
+    }
+    fn played(&self, cell: usize, games: u64, seconds: f64) {
+        lock(&self.state).cost.played(cell, games, seconds);
+    }
 }
 
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -84,8 +185,8 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// One progress line: games done of the total, the session's rate and the
-/// time left at that rate.
-fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64) -> String {
+/// time left (`left`, from each cell's measured cost).
+fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64, left: &str) -> String {
     let pct = if total == 0 {
         100.0
     } else {
@@ -95,11 +196,6 @@ fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64) -> Str
         session_games as f64 / seconds
     } else {
         0.0
-    };
-    let left = if rate > 0.0 {
-        format!("{:.0} s left", total.saturating_sub(done) as f64 / rate)
-    } else {
-        "time left unknown".to_string()
     };
     format!("progress: {done}/{total} games ({pct:.1}%), {rate:.0} games/s, {left}")
 }
@@ -198,7 +294,13 @@ fn with_progress(
                     let session = s.done - s.before.unwrap_or(0);
                     eprintln!(
                         "{}",
-                        progress_line(s.done, s.total, session, clock.elapsed().as_secs_f64())
+                        progress_line(
+                            s.done,
+                            s.total,
+                            session,
+                            clock.elapsed().as_secs_f64(),
+                            &time_left(&s.cost)
+                        )
                     );
                 }
             });
@@ -232,9 +334,32 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         allow_other_build: a.allow_other_build,
         command: std::env::args().collect(),
         checkpoint_every: checkpoint_interval().map_err(Failure::input)?,
+        stop: Some(stop_on_ctrl_c()),
     };
     let every = progress_interval().map_err(Failure::input)?;
     with_progress(every, |p| jobs::run(&opts, &FsStore, p))
+}
+
+/// A flag set by the first Ctrl-C (SIGINT), which the run sees after its
+/// next game: it saves a checkpoint and says how to go on. A second Ctrl-C
+/// stops at once (the last checkpoint stays). The handler lives in the
+/// binary so that the library keeps no global state; `ctrlc` is the
+/// well-kept crate that installs it without `unsafe` here.
+fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    let seen = flag.clone();
+    let installed = ctrlc::set_handler(move || {
+        if seen.swap(true, Ordering::SeqCst) {
+            eprintln!("interrupted again: stopping now; the last checkpoint is kept");
+            std::process::exit(130);
+        }
+        eprintln!("interrupted: saving a checkpoint (Ctrl-C again stops at once)");
+    });
+    if let Err(e) = installed {
+        eprintln!("note: Ctrl-C will stop the run without a last checkpoint ({e})");
+    }
+    flag
 }
 
 /// `katro merge DIR`: the shards in DIR/shards into DIR's results.
@@ -381,12 +506,36 @@ mod progress_tests {
         // 300 of 1000 done, 200 of them in 4 s this session: 50 games/s,
         // 700 left at 50/s = 14 s.
         assert_eq!(
-            progress_line(300, 1000, 200, 4.0),
+            progress_line(300, 1000, 200, 4.0, "14 s left"),
             "progress: 300/1000 games (30.0%), 50 games/s, 14 s left"
         );
         assert_eq!(
-            progress_line(0, 10, 0, 0.0),
+            progress_line(0, 10, 0, 0.0, "time left unknown"),
             "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
         );
+    }
+
+    #[test]
+    fn time_left_is_in_hours_and_minutes() {
+        use super::duration_words;
+        assert_eq!(duration_words(12.4), "12 s");
+        assert_eq!(duration_words(250.0), "4 min 10 s");
+        assert_eq!(duration_words(3780.0), "1 h 03 min");
+        assert_eq!(duration_words(3806768.0), "1057 h 26 min");
+    }
+
+    /// Cells are weighed by what their games cost: a cell of slow games
+    /// left dominates the estimate although it holds few of the games.
+    #[test]
+    fn time_left_weighs_each_cell_by_its_cost() {
+        let mut c = super::Cost::default();
+        c.set_left(&[1000, 10]);
+        // 900 fast games (0.001 s each), 5 slow ones (10 s each).
+        c.played(0, 900, 0.9);
+        c.played(1, 5, 50.0);
+        c.started = Some(std::time::Instant::now() - std::time::Duration::from_secs_f64(50.9));
+        // Left: 100 fast (0.1 s) and 5 slow (50 s), on one worker.
+        let left = c.seconds_left().unwrap();
+        assert!((left - 50.1).abs() < 0.5, "{left}");
     }
 }

@@ -516,6 +516,10 @@ pub struct Manifest {
     /// the variant parser's reasons; absent when none was.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_variants: Vec<Skipped>,
+    /// Cells whose games mostly end undecided or sow very long moves
+    /// (`runner::ending_warning`), one sentence each; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// The files written next to this manifest.
     pub files: Vec<String>,
 }

@@ -266,6 +266,15 @@ pub trait Progress: Sync {
     /// stops early.
     fn set_total(&self, _games: u64) {}
     fn advance(&self, _games: u64) {}
+    /// A warning about a cell, told once per cell while the run plays.
+    fn warn(&self, _text: &str) {}
+    /// The games each cell can still play (0 for a cell that has
+    /// stopped): at the start, and again when a cell stops early.
+    fn set_cells_left(&self, _left: &[u64]) {}
+    /// `games` of cell `cell` played since the last call for it, and the
+    /// seconds a worker spent on them: what a game of each cell costs, for
+    /// an estimate of the time left (called beside [`Progress::advance`]).
+    fn played(&self, _cell: usize, _games: u64, _seconds: f64) {}
 }
 
 /// Progress that nobody watches.
@@ -654,12 +663,28 @@ impl CellProgress {
     }
 }
 
+/// A work item begun and not finished: its first `games` games are played
+/// (a unit plays its games in order), aggregated in `aggregate`. A unit
+/// of a cell whose games take minutes is checkpointed this way, and a
+/// resumed run plays only the rest of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialUnit {
+    pub item: u64,
+    pub games: u64,
+    pub aggregate: Aggregate,
+}
+
 /// Everything a run has done so far, as a checkpoint or a shard holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunState {
     pub cells: Vec<CellProgress>,
     /// The part's work items done (see [`Part::unit_of`]).
     pub done: Ranges,
+    /// Work items begun and not finished, by item; never in a finished
+    /// state (left out of the file when empty, so finished shards read
+    /// as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partial: Vec<PartialUnit>,
 }
 
 impl RunState {
@@ -667,15 +692,17 @@ impl RunState {
         RunState {
             cells: vec![CellProgress::default(); cells],
             done: Ranges::default(),
+            partial: Vec::new(),
         }
     }
 
-    /// Games played so far.
+    /// Games played so far, those of unfinished units included.
     pub fn games(&self) -> u64 {
         self.cells
             .iter()
             .map(|c| c.settled_games + c.segments.iter().map(|s| s.aggregate.games).sum::<u64>())
-            .sum()
+            .sum::<u64>()
+            + self.partial.iter().map(|p| p.games).sum::<u64>()
     }
 
     /// Checks that a state read from a file fits the layout and the part,
@@ -696,6 +723,21 @@ impl RunState {
                 .is_some_and(|m| m >= part.items(layout.units()))
         {
             return Err("its list of finished units is out of range".into());
+        }
+        let items = part.items(layout.units());
+        for (n, p) in self.partial.iter().enumerate() {
+            let (c, i) = layout.locate(part.unit_of(p.item.min(items.saturating_sub(1))));
+            let (_, start, end) = layout.cells[c].unit_games(i);
+            if p.item >= items
+                || self.done.contains(p.item)
+                || self.partial[..n].iter().any(|q| q.item == p.item)
+                || p.games == 0
+                || p.games >= end - start
+                || p.aggregate.games != p.games
+                || !p.aggregate.distinct.is_well_formed()
+            {
+                return Err(format!("its unfinished unit {} does not add up", p.item));
+            }
         }
         // Games of the finished units past each cell's settled games, by
         // segment, must be what the segment aggregates hold.
@@ -756,6 +798,93 @@ pub trait Checkpoint: Sync {
     fn save(&self, _state: &RunState, _new_rows: &[GameRow]) -> Result<(), String> {
         Ok(())
     }
+    /// How often a worker inside a unit records the games it has played
+    /// so far, so that a save holds them: `None` (or zero) records only
+    /// finished units.
+    fn interval(&self) -> Option<std::time::Duration> {
+        None
+    }
+    /// Whether the run should stop (Ctrl-C): asked after every game; the
+    /// run then saves what it has and returns [`STOPPED`].
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+/// The error of a run stopped by [`Checkpoint::stop_requested`], after its
+/// last save.
+pub const STOPPED: &str = "stopped on request";
+
+/// After this many games of a unit (all of a shorter unit; or
+/// [`EARLY_SECONDS`] and 3 games),
+/// katro judges whether a cell's games end: see [`ending_warning`].
+pub const EARLY_GAMES: u64 = 20;
+pub const EARLY_SECONDS: u64 = 5;
+/// Laps a move sows on average above which games count as very long.
+pub const LONG_MOVE_LAPS: f64 = 100.0;
+
+/// A warning that a cell's games, as far as `agg` has them, mostly end
+/// undecided or sow very long moves, naming the cell and the settings that
+/// decide it; `None` when they look fine. Told on stderr early in a run and
+/// recorded in manifest.json's `warnings` from the finished cells.
+pub fn ending_warning(cell: &Cell, agg: &Aggregate) -> Option<String> {
+    let n = agg.games;
+    if n == 0 {
+        return None;
+    }
+    let s = cell.rules.settings();
+    let undecided = agg.ply_limit + agg.endless_move + agg.lap_limit;
+    let laps_per_move = agg.laps as f64 / (agg.plies.max(1) as f64);
+    let mut why = Vec::new();
+    let mut change = Vec::new();
+    if 2 * undecided > n {
+        let parts: Vec<String> = [
+            (agg.ply_limit, "at the ply limit"),
+            (agg.endless_move, "endless moves"),
+            (agg.lap_limit, "at the lap limit"),
+        ]
+        .iter()
+        .filter(|(k, _)| *k > 0)
+        .map(|(k, w)| format!("{k} {w}"))
+        .collect();
+        why.push(format!(
+            "{undecided} of {n} games undecided ({})",
+            parts.join(", ")
+        ));
+        if agg.ply_limit > 0 {
+            change.push(format!("ply_limit (now {})", s.ply_limit));
+        }
+        if agg.endless_move > 0 {
+            change.push("endless_move".to_string());
+        }
+        change.push(format!(
+            "the capture rules (min_victim_seeds = {}, min_victim_seeds_after_empty = {})",
+            s.min_victim_seeds, s.min_victim_seeds_after_empty
+        ));
+    }
+    if laps_per_move > LONG_MOVE_LAPS || agg.lap_limit > 0 {
+        why.push(format!(
+            "a move sows {laps_per_move:.0} laps on average, the longest {}",
+            agg.max_laps_in_move
+        ));
+        change.insert(
+            0,
+            format!("lap_limit (now {}) to end such moves sooner", s.lap_limit),
+        );
+    }
+    if why.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "variant {}, p1 {}, p2 {}, opening_plies {}: {}: these games may never end, or take \
+         far longer than the ply limit suggests; settings to change: {}",
+        cell.rules.name(),
+        cell.p1,
+        cell.p2,
+        cell.opening_plies,
+        why.join("; "),
+        change.join(", ")
+    ))
 }
 
 /// No checkpoints.
@@ -806,40 +935,25 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().expect("no worker panics while holding the lock")
 }
 
-fn play_block(
-    cell: &Cell,
-    label: &str,
-    master: u64,
-    c: usize,
-    start: u64,
-    end: u64,
-    rows: Rows,
-) -> (Aggregate, Vec<GameRow>) {
-    let mut agg = Aggregate::new();
-    let mut out = Vec::new();
-    for game in start..end {
-        let seed = cell_game_seed(master, cell, label, game);
-        let mut moves = Vec::new();
-        let record = play_game(
-            cell.rules,
-            cell.p1,
-            cell.p2,
-            cell.opening_plies,
-            seed,
-            (rows == Rows::GamesWithMoves).then_some(&mut moves),
-        );
-        agg.add(&record);
-        if rows != Rows::None {
-            out.push(GameRow {
-                cell: c,
-                game,
-                seed,
-                record,
-                moves,
-            });
-        }
+/// Game `game` of cell `c`, as a row (its moves only when asked for).
+fn play_one(cell: &Cell, label: &str, master: u64, c: usize, game: u64, rows: Rows) -> GameRow {
+    let seed = cell_game_seed(master, cell, label, game);
+    let mut moves = Vec::new();
+    let record = play_game(
+        cell.rules,
+        cell.p1,
+        cell.p2,
+        cell.opening_plies,
+        seed,
+        (rows == Rows::GamesWithMoves).then_some(&mut moves),
+    );
+    GameRow {
+        cell: c,
+        game,
+        seed,
+        record,
+        moves,
     }
-    (agg, out)
 }
 
 /// Checks that a resumed state and its rows fit the work: same cells,
@@ -892,9 +1006,43 @@ pub fn run(
     });
     let save_lock = Mutex::new(());
 
+    let interval = checkpoint.interval().filter(|i| !i.is_zero());
+    // Cells already judged by `ending_warning` in this session.
+    let judged: Vec<std::sync::atomic::AtomicBool> =
+        (0..cells.len()).map(|_| false.into()).collect();
+    // Saves the state with the rows finished since the last save that
+    // succeeded: a failed save's rows go into the next one, so every row is
+    // stored once. One save at a time; `force` waits for a running one.
+    let save = |force: bool| -> Result<(), String> {
+        let _saving = if force {
+            lock(&save_lock)
+        } else {
+            match save_lock.try_lock() {
+                Ok(g) => g,
+                Err(_) => return Ok(()),
+            }
+        };
+        let (snapshot, new_rows, upto) = {
+            let s = lock(&shared);
+            let new: Vec<GameRow> = s.rows[s.saved..]
+                .iter()
+                .flat_map(|(_, r)| r)
+                .cloned()
+                .collect();
+            (s.state.clone(), new, s.rows.len())
+        };
+        checkpoint.save(&snapshot, &new_rows)?;
+        lock(&shared).saved = upto;
+        Ok(())
+    };
+
     // Plays the items `item(0..n)` (each a part's work item j) not done yet.
     let play = |n: u64, item: &(dyn Fn(u64) -> u64 + Sync)| -> Result<(), String> {
-        let done = lock(&shared).state.done.clone();
+        let (done, mut begun) = {
+            let s = lock(&shared);
+            (s.state.done.clone(), s.state.partial.clone())
+        };
+        begun.sort_by_key(|p| p.item);
         pool.install(|| {
             (0..n).into_par_iter().try_for_each(|i| {
                 let j = item(i);
@@ -905,44 +1053,94 @@ pub fn run(
                 let (c, u) = layout.locate(g);
                 let (k, start, end) = layout.cells[c].unit_games(u);
                 let first = work.first_games.get(c).copied().unwrap_or(0);
-                let (agg, rows) = play_block(
-                    &cells[c],
-                    &labels[c],
-                    work.master,
-                    c,
-                    first + start,
-                    first + end,
-                    work.rows,
-                );
+                // A unit an earlier session began goes on from its last
+                // recorded game, with the aggregate of those before.
+                let (mut agg, from) = match begun.binary_search_by_key(&j, |p| p.item) {
+                    Ok(b) => (begun[b].aggregate.clone(), start + begun[b].games),
+                    Err(_) => (Aggregate::new(), start),
+                };
+                let mut rows = Vec::new();
+                let clock = std::time::Instant::now();
+                let mut recorded = clock;
+                // The first game not yet told to `progress`.
+                let mut told = from;
+                for game in from..end {
+                    let row = play_one(
+                        &cells[c],
+                        &labels[c],
+                        work.master,
+                        c,
+                        first + game,
+                        work.rows,
+                    );
+                    agg.add(&row.record);
+                    if work.rows != Rows::None {
+                        rows.push(row);
+                    }
+                    let played = game + 1 - start;
+                    if !judged[c].load(std::sync::atomic::Ordering::Relaxed)
+                        && (played >= EARLY_GAMES.min(end - start)
+                            || (played >= 3 && clock.elapsed().as_secs() >= EARLY_SECONDS))
+                        && !judged[c].swap(true, std::sync::atomic::Ordering::Relaxed)
+                        && let Some(w) = ending_warning(&cells[c], &agg)
+                    {
+                        progress.warn(&w);
+                    }
+                    let stop = checkpoint.stop_requested();
+                    let due = interval.is_some_and(|i| recorded.elapsed() >= i);
+                    if game + 1 < end && (stop || due) {
+                        {
+                            let mut s = lock(&shared);
+                            let unit = PartialUnit {
+                                item: j,
+                                games: played,
+                                aggregate: agg.clone(),
+                            };
+                            match s.state.partial.iter_mut().find(|p| p.item == j) {
+                                Some(p) => *p = unit,
+                                None => s.state.partial.push(unit),
+                            }
+                            if work.rows != Rows::None {
+                                s.rows.push((g, std::mem::take(&mut rows)));
+                            }
+                        }
+                        progress.advance(game + 1 - told);
+                        progress.played(c, game + 1 - told, recorded.elapsed().as_secs_f64());
+                        told = game + 1;
+                        recorded = std::time::Instant::now();
+                        if stop {
+                            return Err(STOPPED.to_string());
+                        }
+                        if checkpoint.due() {
+                            save(false)?;
+                        }
+                    }
+                }
                 {
                     let mut s = lock(&shared);
+                    s.state.partial.retain(|p| p.item != j);
                     s.state.cells[c].add(k, &agg);
                     s.state.done.insert(j);
                     if work.rows != Rows::None {
                         s.rows.push((g, rows));
                     }
                 }
-                progress.advance(end - start);
-                if checkpoint.due()
-                    && let Ok(_saving) = save_lock.try_lock()
-                {
-                    // One save at a time, each with the rows finished since
-                    // the last save that succeeded: a failed save's rows go
-                    // into the next one, so every row is stored once.
-                    let (snapshot, new_rows, upto) = {
-                        let s = lock(&shared);
-                        let new: Vec<GameRow> = s.rows[s.saved..]
-                            .iter()
-                            .flat_map(|(_, r)| r)
-                            .cloned()
-                            .collect();
-                        (s.state.clone(), new, s.rows.len())
-                    };
-                    checkpoint.save(&snapshot, &new_rows)?;
-                    lock(&shared).saved = upto;
+                progress.advance(end - told);
+                progress.played(c, end - told, recorded.elapsed().as_secs_f64());
+                if checkpoint.stop_requested() {
+                    return Err(STOPPED.to_string());
+                }
+                if checkpoint.due() {
+                    save(false)?;
                 }
                 Ok(())
             })
+        })
+        .inspect_err(|e| {
+            // Stopped on request: every worker has recorded its games.
+            if e == STOPPED {
+                let _ = save(true);
+            }
         })
     };
 
@@ -958,11 +1156,25 @@ pub fn run(
                 .sum();
             progress.set_total(total);
             progress.advance(lock(&shared).state.games());
+            let s = lock(&shared);
+            let played = cell_games(&layout, work.part, &s.state);
+            let mut left = vec![0u64; cells.len()];
+            for j in 0..n {
+                let (c, i) = layout.locate(work.part.unit_of(j));
+                let (_, a, b) = layout.cells[c].unit_games(i);
+                left[c] += b - a;
+            }
+            for (l, p) in left.iter_mut().zip(played) {
+                *l = l.saturating_sub(p);
+            }
+            drop(s);
+            progress.set_cells_left(&left);
             play(n, &|j| j)?;
         }
         Part::Whole => {
             progress.set_total(remaining_total(&layout, &lock(&shared).state));
             progress.advance(lock(&shared).state.games());
+            progress.set_cells_left(&cells_left(&layout, &lock(&shared).state));
             // Each round plays every unfinished cell's next segment, then
             // makes the cells' stopping tests, in game order.
             loop {
@@ -1019,6 +1231,7 @@ pub fn run(
                 }
                 if stopped_early {
                     progress.set_total(remaining_total(&layout, &s.state));
+                    progress.set_cells_left(&cells_left(&layout, &s.state));
                 }
             }
         }
@@ -1032,6 +1245,37 @@ pub fn run(
         state: s.state,
         rows,
     })
+}
+
+/// Games of each cell in `state`, those of unfinished units included.
+fn cell_games(layout: &Layout, part: Part, state: &RunState) -> Vec<u64> {
+    let mut out: Vec<u64> = state
+        .cells
+        .iter()
+        .map(|c| c.settled_games + c.segments.iter().map(|s| s.aggregate.games).sum::<u64>())
+        .collect();
+    for p in &state.partial {
+        out[layout.locate(part.unit_of(p.item)).0] += p.games;
+    }
+    out
+}
+
+/// The games each cell of a whole run can still play.
+fn cells_left(layout: &Layout, state: &RunState) -> Vec<u64> {
+    let played = cell_games(layout, Part::Whole, state);
+    layout
+        .cells
+        .iter()
+        .zip(&state.cells)
+        .zip(played)
+        .map(|((l, p), n)| {
+            if p.stopped {
+                0
+            } else {
+                l.max_games.saturating_sub(n)
+            }
+        })
+        .collect()
 }
 
 /// The most games a whole run can still play in all, counting the games
@@ -1419,6 +1663,17 @@ mod tests {
         }
     }
 
+    /// The whole run of `cells` with every game's moves kept.
+    fn whole_with_moves<'a>(cells: &'a [Cell<'a>]) -> Work<'a> {
+        Work {
+            cells,
+            master: 3,
+            rows: Rows::GamesWithMoves,
+            part: Part::Whole,
+            first_games: &[],
+        }
+    }
+
     /// A run stopped part-way and resumed from its state gives the same
     /// results as one that was never stopped.
     #[test]
@@ -1433,13 +1688,7 @@ mod tests {
             },
         )];
         let reference = whole(&cells, Rows::GamesWithMoves, 2);
-        let work = Work {
-            cells: &cells,
-            master: 3,
-            rows: Rows::GamesWithMoves,
-            part: Part::Whole,
-            first_games: &[],
-        };
+        let work = whole_with_moves(&cells);
         let mut resume: Option<Resume> = None;
         for fail_at in [2, 4, 3] {
             let cp = FailingCheckpoint::new(fail_at, false, resume.as_ref());
@@ -1451,6 +1700,69 @@ mod tests {
             resume = Some(r);
         }
         let resumed = run(&work, 2, &Quiet, &NoCheckpoint, resume).unwrap();
+        assert_eq!(resumed.aggregates(), reference.aggregates());
+        assert_eq!(resumed.rows, reference.rows);
+    }
+
+    /// Records games inside units after every game, and asks the run to
+    /// stop once it has saved `stop_after` times: as Ctrl-C does.
+    struct StoppingCheckpoint {
+        inner: FailingCheckpoint,
+        stop_after: u64,
+    }
+
+    impl Checkpoint for StoppingCheckpoint {
+        fn due(&self) -> bool {
+            true
+        }
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+            self.inner.save(state, rows)
+        }
+        fn interval(&self) -> Option<std::time::Duration> {
+            Some(std::time::Duration::from_nanos(1))
+        }
+        fn stop_requested(&self) -> bool {
+            self.inner.saves.load(std::sync::atomic::Ordering::SeqCst) >= self.stop_after
+        }
+    }
+
+    /// A run stopped inside its units (as Ctrl-C stops it, and as a
+    /// checkpoint of a cell whose games take minutes finds it) keeps the
+    /// games of its unfinished units, and resumed on any thread count gives
+    /// the bytes of a run never stopped.
+    #[test]
+    fn a_run_stopped_inside_a_unit_resumes_to_the_same_results() {
+        let a = preset("katro-4x4").unwrap();
+        let b = preset("katro-6x3").unwrap();
+        let cells = [
+            random_pair(&a, Stop::Games(700)),
+            random_pair(
+                &b,
+                Stop::Precision {
+                    width: 0.15,
+                    max_games: 600,
+                    checkpoint: 200,
+                },
+            ),
+        ];
+        let reference = whole(&cells, Rows::GamesWithMoves, 2);
+        let work = whole_with_moves(&cells);
+        let mut resume: Option<Resume> = None;
+        let mut partial_seen = false;
+        for (threads, stop_after) in [(2, 5), (1, 40), (2, 30)] {
+            let cp = StoppingCheckpoint {
+                inner: FailingCheckpoint::new(u64::MAX, false, resume.as_ref()),
+                stop_after,
+            };
+            let r = run(&work, threads, &Quiet, &cp, resume.take());
+            assert_eq!(r.err().as_deref(), Some(STOPPED));
+            let r = cp.inner.kept();
+            partial_seen |= !r.state.partial.is_empty();
+            check_resume(&work, &r).expect("every saved state is whole");
+            resume = Some(r);
+        }
+        assert!(partial_seen, "no stop fell inside a unit");
+        let resumed = run(&work, 1, &Quiet, &NoCheckpoint, resume).unwrap();
         assert_eq!(resumed.aggregates(), reference.aggregates());
         assert_eq!(resumed.rows, reference.rows);
     }

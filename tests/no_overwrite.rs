@@ -356,7 +356,7 @@ p2 = "random"
 
 /// Starts `katro run slow.toml --out o` and waits until it holds its lock.
 fn start_slow_run(d: &Path, stderr: std::process::Stdio) -> std::process::Child {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_katro"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_katro"))
         .current_dir(d)
         .args(["run", "slow.toml", "--out", "o", "--threads", "1"])
         .stdout(std::process::Stdio::null())
@@ -371,6 +371,8 @@ fn start_slow_run(d: &Path, stderr: std::process::Stdio) -> std::process::Child 
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the run never took its lock");
 }
 

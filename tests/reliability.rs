@@ -184,8 +184,12 @@ fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) {
         }
     }
     let status = child.wait().unwrap();
-    assert!(
-        status.code().is_none(),
+    // SIGKILL ends the process; SIGINT (Ctrl-C) makes it save a last
+    // checkpoint and exit with 130.
+    let expected = if signal == "INT" { Some(130) } else { None };
+    assert_eq!(
+        status.code(),
+        expected,
         "the run was not stopped by SIG{signal} ({status}): make it bigger"
     );
     assert!(state.exists(), "the checkpoint is gone");
@@ -808,4 +812,38 @@ p2 = "random"
     );
     assert!(col("length_max") <= 40);
     assert!(col("max_laps_in_move") <= 30);
+}
+
+/// Issue 21's rules whose games never end (4×5, 3 seeds,
+/// `min_victim_seeds = 2`, random vs random), with a low lap limit so the
+/// test is quick: the run warns on stderr early, naming the cell and the
+/// settings, and manifest.json records the warning.
+#[test]
+fn a_cell_whose_games_do_not_end_is_warned_about() {
+    let variant = std::fs::read_to_string("experiments/katro-4x3-1seed.toml")
+        .unwrap()
+        .replace("name = \"katro-4x3-1seed\"", "name = \"never\"")
+        .replace("holes = 3", "holes = 5")
+        .replace("\nseeds = 1", "\nseeds = 3")
+        .replace("\nmin_victim_seeds = 1", "\nmin_victim_seeds = 2")
+        .replace("lap_limit = 10000000", "lap_limit = 1000");
+    let variant = variant.split("# starting board").next().unwrap();
+    let exp = "name = \"n\"\nseed = 1\ngames = 40\nvariants = [\"never.toml\"]\n\n\
+               [[matchups]]\np1 = \"random\"\np2 = \"random\"\n";
+    let dir = setup(&[("never.toml", variant), ("exp.toml", exp)]);
+    let stderr = ok(
+        dir.path(),
+        &["run", "exp.toml", "--out", "o", "--threads", "2"],
+    );
+    let warning = stderr
+        .lines()
+        .find(|l| l.starts_with("warning: variant never, p1 random, p2 random, opening_plies 0: "))
+        .unwrap_or_else(|| panic!("no early warning in: {stderr}"));
+    for needle in ["undecided", "lap_limit (now 1000)", "min_victim_seeds = 2"] {
+        assert!(warning.contains(needle), "{needle}: {warning}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&read(&dir.path().join("o/manifest.json"))).unwrap();
+    let recorded = manifest["warnings"][0].as_str().unwrap();
+    assert!(recorded.contains("40 of 40 games undecided"), "{recorded}");
 }

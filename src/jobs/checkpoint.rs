@@ -66,6 +66,10 @@ pub(crate) struct Saver<'a> {
     row_files: Mutex<u64>,
     /// Games in the last checkpoint written (or resumed from).
     pub games_saved: AtomicU64,
+    /// Cells finished in the last checkpoint written (or resumed from).
+    pub cells_saved: AtomicU64,
+    /// Set when the user asks the run to stop (Ctrl-C).
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Builds other than this one that played the resumed games.
     pub other_builds: Vec<String>,
 }
@@ -78,8 +82,12 @@ impl<'a> Saver<'a> {
         cells: &'a [Cell<'a>],
         every: Duration,
         resumed: Option<&CheckpointFile>,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     ) -> Saver<'a> {
+        let layout = Layout::new(cells);
         Saver {
+            cells_saved: AtomicU64::new(resumed.map_or(0, |c| finished_cells(&layout, &c.state))),
+            stop,
             store,
             dir,
             id,
@@ -93,6 +101,10 @@ impl<'a> Saver<'a> {
             games_saved: AtomicU64::new(resumed.map_or(0, |c| c.state.games())),
             other_builds: resumed.map_or_else(Vec::new, |c| other_builds(BUILD, c.run.builds())),
         }
+    }
+
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
     }
 
     pub fn dir(&self) -> &Path {
@@ -168,6 +180,8 @@ impl<'a> Saver<'a> {
             .map_err(|e| fail(STATE, e))?;
         *files_done = n;
         self.games_saved.store(state.games(), Ordering::Relaxed);
+        self.cells_saved
+            .store(finished_cells(&self.layout, state), Ordering::Relaxed);
         Ok(())
     }
 
@@ -188,6 +202,26 @@ impl Checkpoint for Saver<'_> {
         self.last.store(self.now_ms(), Ordering::Relaxed);
         result
     }
+
+    fn interval(&self) -> Option<Duration> {
+        Some(self.every)
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// Cells of a whole run that are played to their stop in `state`.
+fn finished_cells(layout: &Layout, state: &RunState) -> u64 {
+    state
+        .cells
+        .iter()
+        .zip(&layout.cells)
+        .filter(|(p, l)| p.stopped || (l.max_games > 0 && p.settled_games == l.max_games))
+        .count() as u64
 }
 
 /// Whether `dir` is what a first save stopped before its `state.json` (a

@@ -267,6 +267,14 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
         games_per_second: 0.0,
         shards: None,
         skipped_variants: Vec::new(),
+        // From the finished cells' exact aggregates, so a resumed or
+        // merged run records the same warnings as one run.
+        warnings: b
+            .cells
+            .iter()
+            .zip(b.aggregates)
+            .filter_map(|(c, a)| runner::ending_warning(c, a))
+            .collect(),
         files: Vec::new(),
     }
 }
@@ -550,6 +558,9 @@ pub struct RunOptions {
     pub command: Vec<String>,
     /// How often a checkpoint is written.
     pub checkpoint_every: Duration,
+    /// Set by the caller to stop the run (Ctrl-C): it saves a checkpoint
+    /// and fails with code 130, saying how to go on.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl RunOptions {
@@ -564,6 +575,7 @@ impl RunOptions {
             allow_other_build: false,
             command: Vec::new(),
             checkpoint_every: Duration::from_secs(1),
+            stop: None,
         }
     }
 }
@@ -752,6 +764,7 @@ pub fn run(
         work_cells,
         opts.checkpoint_every,
         loaded.as_ref().map(|(f, _)| f),
+        opts.stop.clone(),
     );
     let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
     if loaded.is_some() {
@@ -966,10 +979,29 @@ pub fn run(
     })
 }
 
-/// A run stopped by an error after it started playing: says what of its
-/// work is safe.
+/// A run stopped by an error after it started playing, or by the user:
+/// says what of its work is safe.
 fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
     let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
+    if message == runner::STOPPED {
+        let cells = saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed);
+        let saved = if store.is_file(&saver.dir().join("state.json")) {
+            format!(
+                "{} ({} of {} finished) saved in the checkpoint {}; run the same command \
+                 again to go on from there",
+                plural(kept, "game"),
+                cells,
+                plural(saver.cell_count() as u64, "cell"),
+                saver.dir().display()
+            )
+        } else {
+            "no game was saved yet: the same command starts again".to_string()
+        };
+        return Failure {
+            code: 130,
+            message: format!("interrupted: {saved}"),
+        };
+    }
     let note = if store.is_file(&saver.dir().join("state.json")) {
         format!(
             "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
