@@ -648,6 +648,17 @@ mod tests {
     }
 
     #[test]
+    fn the_deep_search_beats_the_plain_search() {
+        assert_beats(
+            "alphabeta:depth=8,nodes=2000",
+            "alphabeta:depth=2",
+            60,
+            45,
+            16,
+        );
+    }
+
+    #[test]
     fn mcts_beats_random() {
         assert_beats("mcts:iterations=30", "random", 60, 45, 14);
     }
@@ -666,8 +677,9 @@ mod tests {
             "epsilon-greedy:epsilon=0.5",
             "alphabeta:depth=2",
             "mcts:iterations=40",
+            "alphabeta:depth=8,nodes=300,eval=features",
         ];
-        let mut differs = [false; 5];
+        let mut differs = [false; 6];
         for pos in random_positions(&rules, 20, 21) {
             let legal = rules.legal_moves(&pos);
             for (i, text) in specs.iter().enumerate() {
@@ -685,7 +697,7 @@ mod tests {
         }
         // Every agent draws at random somewhere (random moves or ties), so
         // the check above is not vacuous.
-        assert_eq!(differs, [true; 5]);
+        assert_eq!(differs, [true; 6]);
     }
 
     #[test]
@@ -713,6 +725,9 @@ mod tests {
             "epsilon-greedy:epsilon=0",
             "epsilon-greedy:epsilon=1",
             "alphabeta:depth=3",
+            "alphabeta:depth=12,nodes=20000",
+            "alphabeta:depth=5,nodes=7,tt=10,eval=features",
+            "alphabeta:depth=2,eval=seeds",
             "mcts:iterations=100,exploration=0.7",
             "mcts:iterations=1,exploration=0",
             "mcts:iterations=1000000,exploration=2,time_ms=500",
@@ -803,6 +818,19 @@ mod tests {
     fn settings_out_of_range_are_refused() {
         for (text, wanted) in [
             ("alphabeta:depth=0", "depth is 0; it must be from 1 to 12"),
+            (
+                "alphabeta:depth=4,nodes=0",
+                "nodes is 0; it must be from 1 to 1000000000",
+            ),
+            (
+                "alphabeta:depth=4,tt=25",
+                "tt is 25; it must be from 1 to 24",
+            ),
+            (
+                "alphabeta:depth=4,eval=material",
+                "eval is `material`; it must be one of seeds, features",
+            ),
+            ("alphabeta:depth=4,nodes=-1", "expected u64"),
             ("alphabeta:depth=13", "depth is 13; it must be from 1 to 12"),
             (
                 "epsilon-greedy:epsilon=-0.1",
