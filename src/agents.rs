@@ -14,7 +14,9 @@
 //! - `alphabeta`: the best move by a `depth`-ply negamax search with
 //!   alpha-beta pruning and the evaluation of [`alphabeta::evaluate`],
 //!   drawn uniformly among the root moves of equal best value; see
-//!   [`alphabeta`].
+//!   [`alphabeta`]. With `nodes`, `tt` or `eval`, iterative deepening
+//!   with a transposition table within a node budget
+//!   ([`alphabeta::analyse_deep`]).
 //! - `mcts`: UCT with uniformly random rollouts, `iterations` simulations
 //!   from the current position (or as many as fit in `time_ms`
 //!   milliseconds, outside experiments), the most visited move played; see

@@ -794,7 +794,8 @@ mod tests {
                 .count() as i32
         };
         let holes = occupied(Player::South) - occupied(Player::North);
-        assert_eq!(Eval::Features.score(&rules, &pos), 4 * 1 + holes);
+        // Seed difference 1, times four.
+        assert_eq!(Eval::Features.score(&rules, &pos), 4 + holes);
         assert_eq!(Eval::Seeds.score(&rules, &pos), 1);
     }
 

@@ -82,11 +82,11 @@ pub fn hash(pos: &Position) -> u64 {
     };
     let mut h = mix64(
         u64::from(pos.plies())
-            | (pos.to_move() == Player::North) as u64 * (1 << 32)
-            | dir(Player::South) << 33
-            | dir(Player::North) << 35
-            | pos.pending().map_or(0, |p| p as u64 + 1) << 37
-            | pos.ended().is_some() as u64 * (1 << 45),
+            | (u64::from(pos.to_move() == Player::North) << 32)
+            | (dir(Player::South) << 33)
+            | (dir(Player::North) << 35)
+            | (pos.pending().map_or(0, |p| p as u64 + 1) << 37)
+            | (u64::from(pos.ended().is_some()) << 45),
     );
     for chunk in pos.holes().chunks(4) {
         let word = chunk
