@@ -14,7 +14,9 @@
 //! - `alphabeta`: the best move by a `depth`-ply negamax search with
 //!   alpha-beta pruning and the evaluation of [`alphabeta::evaluate`],
 //!   drawn uniformly among the root moves of equal best value; see
-//!   [`alphabeta`].
+//!   [`alphabeta`]. With `nodes`, `tt` or `eval`, iterative deepening
+//!   with a transposition table within a node budget
+//!   ([`alphabeta::analyse_deep`]).
 //! - `mcts`: UCT with uniformly random rollouts, `iterations` simulations
 //!   from the current position (or as many as fit in `time_ms`
 //!   milliseconds, outside experiments), the most visited move played; see
@@ -32,6 +34,7 @@ pub mod mcts;
 pub mod perfect;
 #[cfg(test)]
 mod testing;
+pub mod tt;
 
 use std::fmt;
 
@@ -55,8 +58,21 @@ pub enum AgentSpec {
     /// Greedy, but a uniformly random move with probability `epsilon`
     /// (0 to 1).
     EpsilonGreedy { epsilon: f64 },
-    /// Alpha-beta search `depth` plies deep (1 to [`MAX_DEPTH`]).
-    Alphabeta { depth: u32 },
+    /// Alpha-beta search `depth` plies deep (1 to [`MAX_DEPTH`]). With
+    /// any of `nodes` (1 to [`MAX_NODES`]), `tt` (log2 of the table's
+    /// slots, 1 to [`tt::MAX_BITS`], default [`DEFAULT_TT_BITS`]) or
+    /// `eval`, the deep search instead: iterative deepening to `depth`
+    /// with a transposition table, within `nodes`
+    /// ([`alphabeta::analyse_deep`]).
+    Alphabeta {
+        depth: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tt: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        eval: Option<alphabeta::Eval>,
+    },
     /// UCT Monte Carlo tree search with random rollouts: `iterations`
     /// simulations (1 to [`MAX_ITERATIONS`]), exploration constant
     /// `exploration` (0 or more, default √2); with `time_ms` (1 to
@@ -92,6 +108,9 @@ enum RawAgentSpec {
     },
     Alphabeta {
         depth: u32,
+        nodes: Option<u64>,
+        tt: Option<u32>,
+        eval: Option<String>,
     },
     Mcts {
         iterations: Option<u32>,
@@ -109,7 +128,27 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
             RawAgentSpec::Random {} => AgentSpec::Random,
             RawAgentSpec::Greedy {} => AgentSpec::Greedy,
             RawAgentSpec::EpsilonGreedy { epsilon } => AgentSpec::EpsilonGreedy { epsilon },
-            RawAgentSpec::Alphabeta { depth } => AgentSpec::Alphabeta { depth },
+            RawAgentSpec::Alphabeta {
+                depth,
+                nodes,
+                tt,
+                eval,
+            } => AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                tt,
+                eval: match eval.as_deref() {
+                    None => None,
+                    Some("seeds") => Some(alphabeta::Eval::Seeds),
+                    Some("features") => Some(alphabeta::Eval::Features),
+                    Some(other) => {
+                        return Err(format!(
+                            "eval is `{other}`; it must be one of {}",
+                            alphabeta::Eval::NAMES
+                        ));
+                    }
+                },
+            },
             RawAgentSpec::Mcts {
                 iterations,
                 exploration,
@@ -148,6 +187,10 @@ pub fn agent_words(serde_message: &str) -> String {
 
 pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
 pub const MAX_DEPTH: u32 = 12;
+/// A billion nodes: minutes a move.
+pub const MAX_NODES: u64 = 1_000_000_000;
+/// 2^16 slots: 1.5 MB, allocated for each search.
+pub const DEFAULT_TT_BITS: u32 = 16;
 pub const MAX_ITERATIONS: u32 = 1_000_000;
 /// A day: any longer is surely a typo.
 pub const MAX_TIME_MS: u32 = 86_400_000;
@@ -198,13 +241,26 @@ impl AgentSpec {
                     Err(format!("epsilon is {epsilon}; it must be from 0 to 1"))
                 }
             }
-            AgentSpec::Alphabeta { depth } => {
-                if (1..=MAX_DEPTH).contains(&depth) {
-                    Ok(())
-                } else {
+            AgentSpec::Alphabeta {
+                depth, nodes, tt, ..
+            } => {
+                if !(1..=MAX_DEPTH).contains(&depth) {
                     Err(format!(
                         "depth is {depth}; it must be from 1 to {MAX_DEPTH}"
                     ))
+                } else if let Some(n) = nodes
+                    && !(1..=MAX_NODES).contains(&n)
+                {
+                    Err(format!("nodes is {n}; it must be from 1 to {MAX_NODES}"))
+                } else if let Some(t) = tt
+                    && !(1..=tt::MAX_BITS).contains(&t)
+                {
+                    Err(format!(
+                        "tt is {t}; it must be from 1 to {} (log2 of the table's slots)",
+                        tt::MAX_BITS
+                    ))
+                } else {
+                    Ok(())
                 }
             }
             AgentSpec::Mcts {
@@ -279,7 +335,26 @@ impl AgentSpec {
                     greedy(rules, pos, legal, rng)
                 }
             }
-            AgentSpec::Alphabeta { depth } => alphabeta::choose(rules, pos, legal, depth, rng),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes: None,
+                tt: None,
+                eval: None,
+            } => alphabeta::choose(rules, pos, legal, depth, rng),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                tt,
+                eval,
+            } => {
+                let limits = alphabeta::Limits {
+                    depth,
+                    nodes,
+                    tt_bits: tt.unwrap_or(DEFAULT_TT_BITS),
+                    eval: eval.unwrap_or_default(),
+                };
+                alphabeta::choose_deep(rules, pos, legal, limits, rng)
+            }
             AgentSpec::Mcts {
                 iterations,
                 exploration,
@@ -303,7 +378,25 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => write!(f, "random"),
             AgentSpec::Greedy => write!(f, "greedy"),
             AgentSpec::EpsilonGreedy { epsilon } => write!(f, "epsilon-greedy:epsilon={epsilon}"),
-            AgentSpec::Alphabeta { depth } => write!(f, "alphabeta:depth={depth}"),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                tt,
+                eval,
+            } => {
+                write!(f, "alphabeta:depth={depth}")?;
+                if let Some(n) = nodes {
+                    write!(f, ",nodes={n}")?;
+                }
+                if let Some(t) = tt {
+                    write!(f, ",tt={t}")?;
+                }
+                match eval {
+                    Some(alphabeta::Eval::Seeds) => write!(f, ",eval=seeds"),
+                    Some(alphabeta::Eval::Features) => write!(f, ",eval=features"),
+                    None => Ok(()),
+                }
+            }
             AgentSpec::Mcts {
                 iterations,
                 exploration,
@@ -557,6 +650,17 @@ mod tests {
     }
 
     #[test]
+    fn the_deep_search_beats_the_plain_search() {
+        assert_beats(
+            "alphabeta:depth=8,nodes=2000",
+            "alphabeta:depth=2",
+            60,
+            45,
+            16,
+        );
+    }
+
+    #[test]
     fn mcts_beats_random() {
         assert_beats("mcts:iterations=30", "random", 60, 45, 14);
     }
@@ -575,8 +679,9 @@ mod tests {
             "epsilon-greedy:epsilon=0.5",
             "alphabeta:depth=2",
             "mcts:iterations=40",
+            "alphabeta:depth=8,nodes=300,eval=features",
         ];
-        let mut differs = [false; 5];
+        let mut differs = [false; 6];
         for pos in random_positions(&rules, 20, 21) {
             let legal = rules.legal_moves(&pos);
             for (i, text) in specs.iter().enumerate() {
@@ -594,7 +699,7 @@ mod tests {
         }
         // Every agent draws at random somewhere (random moves or ties), so
         // the check above is not vacuous.
-        assert_eq!(differs, [true; 5]);
+        assert_eq!(differs, [true; 6]);
     }
 
     #[test]
@@ -622,6 +727,9 @@ mod tests {
             "epsilon-greedy:epsilon=0",
             "epsilon-greedy:epsilon=1",
             "alphabeta:depth=3",
+            "alphabeta:depth=12,nodes=20000",
+            "alphabeta:depth=5,nodes=7,tt=10,eval=features",
+            "alphabeta:depth=2,eval=seeds",
             "mcts:iterations=100,exploration=0.7",
             "mcts:iterations=1,exploration=0",
             "mcts:iterations=1000000,exploration=2,time_ms=500",
@@ -653,7 +761,12 @@ mod tests {
         // Spaces around names and values are allowed.
         assert_eq!(
             spec(" alphabeta : depth = 2 "),
-            AgentSpec::Alphabeta { depth: 2 }
+            AgentSpec::Alphabeta {
+                depth: 2,
+                nodes: None,
+                tt: None,
+                eval: None
+            }
         );
     }
 
@@ -686,7 +799,12 @@ mod tests {
             read("p1 = { agent = \"alphabeta\", depth = 2 }")
                 .unwrap()
                 .p1,
-            AgentSpec::Alphabeta { depth: 2 }
+            AgentSpec::Alphabeta {
+                depth: 2,
+                nodes: None,
+                tt: None,
+                eval: None
+            }
         );
         let err = read("p1 = { agent = \"alphabeta\", depth = 0 }").unwrap_err();
         assert!(err.contains("depth is 0"), "{err}");
@@ -702,6 +820,19 @@ mod tests {
     fn settings_out_of_range_are_refused() {
         for (text, wanted) in [
             ("alphabeta:depth=0", "depth is 0; it must be from 1 to 12"),
+            (
+                "alphabeta:depth=4,nodes=0",
+                "nodes is 0; it must be from 1 to 1000000000",
+            ),
+            (
+                "alphabeta:depth=4,tt=25",
+                "tt is 25; it must be from 1 to 24",
+            ),
+            (
+                "alphabeta:depth=4,eval=material",
+                "eval is `material`; it must be one of seeds, features",
+            ),
+            ("alphabeta:depth=4,nodes=-1", "expected u64"),
             ("alphabeta:depth=13", "depth is 13; it must be from 1 to 12"),
             (
                 "epsilon-greedy:epsilon=-0.1",

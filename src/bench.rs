@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use katro::agents::AgentSpec;
+use katro::agents::alphabeta;
 use katro::agents::mcts::{self, Budget};
 use katro::engine::Position;
 use katro::rng::{below, game_seed, rng_from_seed};
@@ -42,8 +43,14 @@ pub struct BenchArgs {
     /// games; prints simulations (iterations) and rollout plies per second.
     #[arg(long, value_name = "N")]
     pub mcts: Option<u32>,
-    /// With --mcts: how many positions are searched a round.
-    #[arg(long, default_value_t = 40, requires = "mcts")]
+    /// Measure the `alphabeta` agent's deep search instead (iterative
+    /// deepening with its table, `alphabeta::analyse_deep`), as the agent
+    /// SPEC sets it (`alphabeta:depth=12,nodes=20000`), on one thread,
+    /// from positions of random games; prints nodes per second.
+    #[arg(long, value_name = "SPEC", conflicts_with = "mcts")]
+    pub alphabeta: Option<String>,
+    /// With --mcts or --alphabeta: how many positions are searched a round.
+    #[arg(long, default_value_t = 40)]
     pub positions: u32,
 }
 
@@ -118,6 +125,9 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
     }
     if let Some(n) = a.mcts {
         return bench_mcts(&a, n, &variants);
+    }
+    if let Some(spec) = &a.alphabeta {
+        return bench_alphabeta(&a, spec, &variants);
     }
 
     emit(&format!(
@@ -353,6 +363,94 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
         let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
         let rounds: Vec<SearchRound> = (0..a.rounds).map(|_| play(repeat)).collect();
         emit(&mcts_report(rules.name(), &rounds))?;
+    }
+    emit(&format!(
+        "peak resident memory of this process: {}\n",
+        peak_memory()
+    ))
+}
+
+fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), Failure> {
+    let spec = AgentSpec::parse(text).map_err(|e| Failure::input(format!("--alphabeta: {e}")))?;
+    let AgentSpec::Alphabeta {
+        depth,
+        nodes,
+        tt,
+        eval,
+    } = spec
+    else {
+        return Err(Failure::input(format!(
+            "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
+        )));
+    };
+    if a.threads.is_some() {
+        return Err(Failure::input(
+            "--threads: --alphabeta times one search at a time on one thread; leave --threads out",
+        ));
+    }
+    if a.positions == 0 {
+        return Err(Failure::input("--positions 0: give at least one position"));
+    }
+    let limits = alphabeta::Limits {
+        depth,
+        nodes,
+        tt_bits: tt.unwrap_or(katro::agents::DEFAULT_TT_BITS),
+        eval: eval.unwrap_or_default(),
+    };
+    emit(&format!(
+        "katro bench --alphabeta: {spec} (deep search), one thread, {} position(s) a variant \
+         from random games (seed {}), {} round(s) of about {:.1} s after a warm-up; median \
+         [min, max] over rounds; every round makes the same searches\n",
+        a.positions,
+        a.seed,
+        a.rounds,
+        a.seconds / a.rounds as f64
+    ))?;
+    for rules in variants {
+        let positions = search_positions(rules, a.positions, a.seed);
+        let play = |repeat: u32| -> SearchRound {
+            let t0 = Instant::now();
+            let mut r = SearchRound {
+                seconds: 0.0,
+                searches: 0,
+                iterations: 0,
+                rollout_plies: 0,
+            };
+            for _ in 0..repeat {
+                for pos in &positions {
+                    let legal = rules.legal_moves(pos);
+                    let found = alphabeta::analyse_deep(rules, pos, &legal, limits);
+                    r.searches += 1;
+                    r.iterations += found.nodes;
+                    // The depth completed, summed (reported as a mean).
+                    r.rollout_plies += u64::from(found.depth);
+                }
+            }
+            r.seconds = t0.elapsed().as_secs_f64();
+            r
+        };
+        let warm = play(1);
+        let per_round = a.seconds / a.rounds as f64;
+        let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
+        let rounds: Vec<SearchRound> = (0..a.rounds).map(|_| play(repeat)).collect();
+        let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
+        let r0 = &rounds[0];
+        let mut out = format!(
+            "{}: {} searches a round; {:.1} nodes and depth {:.2} a search\n",
+            rules.name(),
+            r0.searches,
+            r0.iterations as f64 / r0.searches as f64,
+            r0.rollout_plies as f64 / r0.searches as f64
+        );
+        out.push_str(&figure_line(
+            "nodes/s",
+            per(&|r| r.iterations as f64 / r.seconds),
+        ));
+        out.push_str(&figure_line(
+            "µs per search",
+            per(&|r| r.seconds * 1e6 / r.searches as f64),
+        ));
+        emit(&out)?;
     }
     emit(&format!(
         "peak resident memory of this process: {}\n",

@@ -899,6 +899,41 @@ fn bench_mcts_refuses_bad_options() {
 }
 
 #[test]
+fn bench_alphabeta_reports_nodes_per_second() {
+    let out = ok(&[
+        "bench",
+        "katro-4x4",
+        "--alphabeta",
+        "alphabeta:depth=6,nodes=500",
+        "--positions",
+        "3",
+        "--seconds",
+        "0.02",
+        "--rounds",
+        "1",
+    ]);
+    assert!(
+        out.starts_with("katro bench --alphabeta: alphabeta:depth=6,nodes=500 "),
+        "{out}"
+    );
+    assert!(bench_figure(&out, "nodes/s") > 0.0, "{out}");
+    assert!(bench_figure(&out, "µs per search") > 0.0, "{out}");
+    fails(
+        &["bench", "katro-4x4", "--alphabeta", "mcts:iterations=5"],
+        &["--alphabeta", "give an alphabeta agent"],
+    );
+    fails(
+        &[
+            "bench",
+            "katro-4x4",
+            "--alphabeta",
+            "alphabeta:depth=4,nodes=0",
+        ],
+        &["--alphabeta", "nodes is 0"],
+    );
+}
+
+#[test]
 fn a_time_budget_is_refused_wherever_results_are_written() {
     let why = "would not reproduce";
     fails(

@@ -123,6 +123,283 @@ pub fn choose(
     best[below(rng, best.len())]
 }
 
+/// The leaf evaluation of a search (`eval=` in an agent spec).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Eval {
+    /// The seed difference ([`evaluate`]).
+    #[default]
+    Seeds,
+    /// Four times the seed difference plus the difference in occupied
+    /// holes (a side with seeds spread over more holes has more moves
+    /// and fewer lone seeds to lose).
+    Features,
+}
+
+impl Eval {
+    pub const NAMES: &'static str = "seeds, features";
+
+    fn score(self, rules: &Rules, pos: &Position) -> i32 {
+        match self {
+            Eval::Seeds => seed_difference(rules, pos),
+            Eval::Features => {
+                let me = pos.to_move();
+                let mut holes = 0i32;
+                for h in 0..rules.hole_count() {
+                    if pos.seeds(h) > 0 {
+                        holes += if rules.owner(h) == me { 1 } else { -1 };
+                    }
+                }
+                4 * seed_difference(rules, pos) + holes
+            }
+        }
+    }
+}
+
+/// The limits of a deep search ([`analyse_deep`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration (≥ 1).
+    pub depth: u32,
+    /// Nodes (positions visited) after which an iteration deeper than the
+    /// first is abandoned; `None` for no budget.
+    pub nodes: Option<u64>,
+    /// The transposition table has `2^tt_bits` slots.
+    pub tt_bits: u32,
+    pub eval: Eval,
+}
+
+/// What a deep search found and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deep {
+    /// The result of the deepest iteration completed.
+    pub analysis: Analysis,
+    /// That iteration's depth.
+    pub depth: u32,
+    /// Nodes visited, abandoned iteration included.
+    pub nodes: u64,
+}
+
+/// Iterative deepening with a transposition table ([`super::tt`]): depth
+/// 1, 2, ... up to `limits.depth`, each iteration a full search of that
+/// depth, its moves ordered by the table's best move first, then by the
+/// seeds they capture, then in board order. An iteration that would pass
+/// the node budget is abandoned and the previous one's result kept (the
+/// first always completes). The table answers a position only with a
+/// value searched to exactly the depth asked, so each iteration's value
+/// and tied best moves are those of [`analyse`] at its depth: the table
+/// and the ordering change the cost, never the result.
+pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Limits) -> Deep {
+    assert!(limits.depth >= 1, "a search looks at least one ply ahead");
+    assert!(!legal.is_empty(), "a finished game has nothing to search");
+    let mut search = DeepSearch {
+        rules,
+        eval: limits.eval,
+        table: super::tt::Table::new(limits.tt_bits),
+        children: vec![Vec::new(); limits.depth as usize + 1],
+        nodes: 0,
+        budget: u64::MAX,
+    };
+    let mut root = Vec::new();
+    play_each(rules, pos, legal, &mut root);
+    root.sort_unstable_by_key(|c| (Reverse(c.captured), c.mv));
+    let mut done: Option<(Analysis, u32)> = None;
+    for depth in 1..=limits.depth {
+        if done.is_some() {
+            search.budget = limits.nodes.unwrap_or(u64::MAX);
+        }
+        let mut value = -INF;
+        let mut best = Vec::new();
+        let mut aborted = false;
+        for child in &root {
+            let alpha = if best.is_empty() { -INF } else { value - 1 };
+            let Some(v) = search.child_value(pos, &child.pos, depth - 1, 1, alpha, INF) else {
+                aborted = true;
+                break;
+            };
+            if v > value {
+                value = v;
+                best.clear();
+                best.push(child.mv);
+            } else if v == value {
+                best.push(child.mv);
+            }
+        }
+        if aborted {
+            break;
+        }
+        // The next iteration tries this one's best moves first.
+        let first = best[0];
+        root.sort_by_key(|c| c.mv != first);
+        best.sort_unstable();
+        done = Some((Analysis { value, best }, depth));
+    }
+    let (analysis, depth) = done.expect("the first iteration has no budget");
+    Deep {
+        analysis,
+        depth,
+        nodes: search.nodes,
+    }
+}
+
+/// The deep `alphabeta` agent's move: uniform among the deepest completed
+/// iteration's best moves.
+pub fn choose_deep(
+    rules: &Rules,
+    pos: &Position,
+    legal: &MoveList,
+    limits: Limits,
+    rng: &mut GameRng,
+) -> Move {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let best = analyse_deep(rules, pos, legal, limits).analysis.best;
+    best[below(rng, best.len())]
+}
+
+struct DeepSearch<'a> {
+    rules: &'a Rules,
+    eval: Eval,
+    table: super::tt::Table,
+    children: Vec<Vec<Child>>,
+    nodes: u64,
+    /// Past this many nodes the search stops (`None` results).
+    budget: u64,
+}
+
+impl DeepSearch<'_> {
+    fn child_value(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        if child.to_move() == parent.to_move() {
+            self.negamax(child, depth, ply, alpha, beta)
+        } else {
+            self.negamax(child, depth, ply, -beta, -alpha).map(|v| -v)
+        }
+    }
+
+    /// Fail-soft negamax as [`Search::negamax`], with the table; `None`
+    /// once the node budget is spent.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        use super::tt::{Bound, Entry};
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return None;
+        }
+        let legal = self.rules.legal_moves(pos);
+        if legal.is_empty() {
+            return Some(ended_value(
+                self.rules.status(pos),
+                pos.to_move(),
+                ply as u32,
+            ));
+        }
+        if depth == 0 {
+            return Some(self.eval.score(self.rules, pos));
+        }
+        let key = super::tt::hash(pos);
+        let stored = self.table.probe(key);
+        // Win scores are stored relative to the position and read back
+        // relative to the root.
+        let (to_root, from_root) = (
+            |v: i32| shift_win(v, ply as i32),
+            |v: i32| shift_win(v, -(ply as i32)),
+        );
+        if let Some(e) = stored
+            && e.depth == depth
+        {
+            let v = to_root(e.value);
+            match e.bound {
+                Bound::Exact => return Some(v),
+                Bound::Lower if v >= beta => return Some(v),
+                Bound::Upper if v <= alpha => return Some(v),
+                _ => {}
+            }
+        }
+        let alpha0 = alpha;
+        let mut children = std::mem::take(&mut self.children[ply]);
+        play_each(self.rules, pos, &legal, &mut children);
+        let hint = stored.and_then(|e| e.best);
+        children.sort_unstable_by_key(|c| (Some(c.mv) != hint, Reverse(c.captured), c.mv));
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut result = Some(());
+        for child in &children {
+            let Some(v) = self.child_value(pos, &child.pos, depth - 1, ply + 1, alpha, beta) else {
+                result = None;
+                break;
+            };
+            if v > best {
+                best = v;
+                best_move = Some(child.mv);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.children[ply] = children;
+        result?;
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.store(Entry {
+            key,
+            depth,
+            value: from_root(best),
+            bound,
+            best: best_move,
+        });
+        Some(best)
+    }
+}
+
+/// A value `by` plies further from the root (win scores only: a win `n`
+/// plies from the root is `WIN - n`).
+fn shift_win(v: i32, by: i32) -> i32 {
+    if v > WIN / 2 {
+        v - by
+    } else if v < -WIN / 2 {
+        v + by
+    } else {
+        v
+    }
+}
+
+/// Fills `out` with every legal move played once, in `legal`'s order.
+fn play_each(rules: &Rules, pos: &Position, legal: &MoveList, out: &mut Vec<Child>) {
+    out.clear();
+    for &mv in legal.iter() {
+        let mut after = *pos;
+        let report = rules.play_unchecked(&mut after, mv, &mut Silent);
+        out.push(Child {
+            mv,
+            pos: after,
+            captured: report.seeds_captured,
+        });
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
@@ -142,16 +419,7 @@ impl Search<'_> {
     /// are kept, so no move is played twice.
     fn expand(&mut self, pos: &Position, legal: &MoveList, ply: usize) -> Vec<Child> {
         let mut children = std::mem::take(&mut self.children[ply]);
-        children.clear();
-        for &mv in legal.iter() {
-            let mut after = *pos;
-            let report = self.rules.play_unchecked(&mut after, mv, &mut Silent);
-            children.push(Child {
-                mv,
-                pos: after,
-                captured: report.seeds_captured,
-            });
-        }
+        play_each(self.rules, pos, legal, &mut children);
         children.sort_unstable_by_key(|c| (Reverse(c.captured), c.mv));
         children
     }
@@ -420,6 +688,115 @@ mod tests {
         let legal = rules.legal_moves(&start);
         assert!(legal.iter().any(|m| m.is_step()), "{legal:?}");
         check_against_minimax(&rules, 30, 3, 5);
+    }
+
+    fn deep(depth: u32, nodes: Option<u64>, eval: Eval) -> Limits {
+        Limits {
+            depth,
+            nodes,
+            tt_bits: 12,
+            eval,
+        }
+    }
+
+    #[test]
+    fn the_deep_search_finds_what_the_plain_search_finds() {
+        // Boards with transpositions and wins within reach, and Ludii's
+        // two-decision turns.
+        let boards = [
+            custom(BOARD_4X4, "ply_limit = 30\nlap_limit = 1000"),
+            custom(
+                BOARD_4X4,
+                "direction = \"each-move\"\ncapture_trigger = \"empty\"\nvictim = \"column\"\n\
+                 lone_seed = \"straight\"\ncapturing_row = \"inner\"\nlap_limit = 1000",
+            ),
+            crate::agents::testing::variant("katro-ludii")
+                .with_limits(None, Some(2_000))
+                .unwrap(),
+        ];
+        let mut hits = 0;
+        for (b, rules) in boards.iter().enumerate() {
+            for pos in random_positions(rules, 12, 60 + b as u64) {
+                let legal = rules.legal_moves(&pos);
+                for depth in 1..=5 {
+                    let plain = analyse(rules, &pos, &legal, depth);
+                    let found = analyse_deep(rules, &pos, &legal, deep(depth, None, Eval::Seeds));
+                    assert_eq!(found.analysis, plain, "{}, depth {depth}", rules.name());
+                    assert_eq!(found.depth, depth);
+                    // A budget it never reaches changes nothing.
+                    let budget = Some(found.nodes + 1);
+                    let again = analyse_deep(rules, &pos, &legal, deep(depth, budget, Eval::Seeds));
+                    assert_eq!(again, found);
+                    hits += (plain.best.len() > 1) as u32;
+                }
+            }
+        }
+        assert!(hits > 0, "ties must be exercised");
+    }
+
+    #[test]
+    fn the_table_saves_nodes() {
+        // The deeper iterations re-search what the shallower ones stored:
+        // with the table and its move first, the whole deepening costs
+        // fewer nodes than the last depth searched alone without them
+        // would (counted on the plain search, one node a negamax call).
+        let rules = crate::agents::testing::variant("katro-6x6");
+        let pos = random_positions(&rules, 1, 3)[0];
+        let legal = rules.legal_moves(&pos);
+        let found = analyse_deep(&rules, &pos, &legal, deep(6, None, Eval::Seeds));
+        let tiny = analyse_deep(
+            &rules,
+            &pos,
+            &legal,
+            Limits {
+                tt_bits: 1,
+                ..deep(6, None, Eval::Seeds)
+            },
+        );
+        assert_eq!(found.analysis, tiny.analysis);
+        assert!(
+            found.nodes < tiny.nodes,
+            "{} vs {}",
+            found.nodes,
+            tiny.nodes
+        );
+    }
+
+    #[test]
+    fn a_node_budget_is_respected() {
+        let rules = crate::agents::testing::variant("katro-6x6");
+        for (i, pos) in random_positions(&rules, 10, 8).iter().enumerate() {
+            let legal = rules.legal_moves(pos);
+            let first = analyse_deep(&rules, pos, &legal, deep(1, None, Eval::Seeds));
+            for budget in [1, 50, 500, 5_000] {
+                let found = analyse_deep(&rules, pos, &legal, deep(12, Some(budget), Eval::Seeds));
+                // The first iteration always completes; after it, the node
+                // that passes the budget is the last visited.
+                assert!(
+                    found.nodes <= budget.max(first.nodes) + 1,
+                    "position {i}, budget {budget}: {} nodes",
+                    found.nodes
+                );
+                assert!(found.depth < 12, "position {i}, budget {budget}");
+                let plain = analyse(&rules, pos, &legal, found.depth);
+                assert_eq!(found.analysis, plain, "position {i}, budget {budget}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_feature_evaluation_counts_holes() {
+        let (rules, pos) = one_move_from_a_win();
+        // South: two seeds in two holes; North: one seed in one hole.
+        let occupied = |p: Player| {
+            (0..rules.hole_count())
+                .filter(|&h| rules.owner(h) == p && pos.seeds(h) > 0)
+                .count() as i32
+        };
+        let holes = occupied(Player::South) - occupied(Player::North);
+        // Seed difference 1, times four.
+        assert_eq!(Eval::Features.score(&rules, &pos), 4 + holes);
+        assert_eq!(Eval::Seeds.score(&rules, &pos), 1);
     }
 
     fn one_move_from_a_win() -> (Rules, Position) {

@@ -318,13 +318,39 @@ impl Tree<'_> {
         child
     }
 
-    /// Plays uniformly random moves to the end of the game.
+    /// Plays uniformly random moves to the end of the game: on the lane
+    /// kernel when it plays these rules (the same moves and draws as the
+    /// engine's `random_move`, checked by
+    /// `the_kernel_rollout_plays_the_listed_rollouts_games`), else on the
+    /// engine.
     fn rollout(&mut self, mut pos: Position, rng: &mut GameRng) -> Outcome {
-        while let Some(mv) = self.rules.random_move(&pos, rng) {
-            self.rules.play_unchecked(&mut pos, mv, &mut Silent);
-            self.rollout_plies += 1;
-        }
-        Outcome::of(self.rules.status(&pos))
+        let start = pos.plies();
+        let status = match self.rules.kernel() {
+            Some(kernel) => {
+                // A continuation pending mid-turn (RULES.md §7) is one
+                // engine decision; the kernel starts at a turn's start.
+                while pos.pending().is_some()
+                    && let Some(mv) = self.rules.random_move(&pos, rng)
+                {
+                    self.rules.play_unchecked(&mut pos, mv, &mut Silent);
+                }
+                if pos.pending().is_some() || pos.ended().is_some() {
+                    self.rules.status(&pos)
+                } else {
+                    let (status, plies) = kernel.rollout(self.rules, &pos, rng);
+                    self.rollout_plies += u64::from(plies);
+                    status
+                }
+            }
+            None => {
+                while let Some(mv) = self.rules.random_move(&pos, rng) {
+                    self.rules.play_unchecked(&mut pos, mv, &mut Silent);
+                }
+                self.rules.status(&pos)
+            }
+        };
+        self.rollout_plies += u64::from(pos.plies() - start);
+        Outcome::of(status)
     }
 }
 
@@ -374,19 +400,38 @@ mod tests {
     /// The rollout as first written: the whole move list every ply, one
     /// `below` draw into it.
     fn listed_rollout(rules: &Rules, mut pos: Position, rng: &mut GameRng) -> (Outcome, u64) {
-        let mut plies = 0;
+        let start = pos.plies();
         loop {
             let legal = rules.legal_moves(&pos);
             if legal.is_empty() {
-                return (Outcome::of(rules.status(&pos)), plies);
+                return (
+                    Outcome::of(rules.status(&pos)),
+                    u64::from(pos.plies() - start),
+                );
             }
             rules.play_unchecked(&mut pos, legal[below(rng, legal.len())], &mut Silent);
-            plies += 1;
         }
     }
 
+    /// Up to `count` positions of random games awaiting a continuation
+    /// (RULES.md §7), which random positions rarely are.
+    fn pending_positions(rules: &Rules, count: usize) -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut rng = rng_from_seed(77);
+        for _ in 0..200 {
+            let mut pos = rules.start();
+            while let Some(mv) = rules.random_move(&pos, &mut rng) {
+                rules.play_unchecked(&mut pos, mv, &mut Silent);
+                if pos.pending().is_some() && out.len() < count {
+                    out.push(pos);
+                }
+            }
+        }
+        out
+    }
+
     #[test]
-    fn the_fast_rollout_plays_the_listed_rollouts_games() {
+    fn the_kernel_rollout_plays_the_listed_rollouts_games() {
         // Variants with direction choices, lone-seed steps and a low ply
         // limit, so every branch of the move draw is taken.
         let boards = [
@@ -401,11 +446,16 @@ mod tests {
                 .with_limits(None, Some(2_000))
                 .unwrap(),
         ];
+        // The kernel must play the rollouts of most of these boards, or
+        // the test would only check the engine against itself.
+        let on_kernel = boards.iter().filter(|r| r.kernel().is_some()).count();
+        assert!(on_kernel >= 3, "{on_kernel} boards on the kernel");
+        let mut pending = 0;
         for (v, rules) in boards.iter().enumerate() {
-            for (i, pos) in random_positions(rules, 15, 40 + v as u64)
-                .iter()
-                .enumerate()
-            {
+            let mut positions = random_positions(rules, 60, 40 + v as u64);
+            positions.extend(pending_positions(rules, 20));
+            for (i, pos) in positions.iter().enumerate() {
+                pending += pos.pending().is_some() as u32;
                 let mut tree = Tree {
                     rules,
                     exploration: 1.0,
@@ -424,6 +474,9 @@ mod tests {
                 assert_eq!(a.next_u64(), b.next_u64(), "the same numbers drawn");
             }
         }
+        // Positions awaiting a continuation take the engine's first
+        // decision before the kernel's (katro-ludii's capturing steps).
+        assert!(pending > 0, "no position with a continuation pending");
     }
 
     #[test]

@@ -860,11 +860,72 @@ impl Kernel {
         rec: &mut impl FnMut(Move),
     ) -> Outcome {
         let mut rng = rng_from_seed(seed);
-        let mut s = self.start;
-        let mut o = Outcome::default();
-        let mut mover = 0usize;
+        let from = (self.start, 0, [0; 2], 0);
+        self.play_from::<S, G, false>(rules, (agents, opening, &mut rng), from, rec)
+    }
+
+    /// Plays uniformly random moves from `pos` to the end of the game,
+    /// drawing from `rng` exactly as repeated [`Rules::random_move`] calls
+    /// do (a forced move draws too); returns how the game ended and the
+    /// plies played. For MCTS rollouts. `pos` must be ongoing with no
+    /// continuation pending (the engine plays that decision first).
+    pub(crate) fn rollout(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        rng: &mut GameRng,
+    ) -> (Status, u32) {
+        debug_assert!(pos.pending().is_none() && pos.ended().is_none());
+        let mover = pos.to_move().index();
+        let fixed = [
+            dir_code(pos.fixed_dir(Player::South)),
+            dir_code(pos.fixed_dir(Player::North)),
+        ];
+        let from = (self.sides_of(pos, mover), mover, fixed, pos.plies());
+        let agents = ([Agent::Random; 2], 0, rng);
+        let o = self.rollout_as(rules, agents, from);
+        (o.status.unwrap_or(Status::Ongoing), o.plies - pos.plies())
+    }
+
+    fn rollout_as(
+        &self,
+        rules: &Rules,
+        a: ([Agent; 2], u32, &mut GameRng),
+        from: (Side2, usize, [u8; 2], u32),
+    ) -> Outcome {
+        let rec = &mut |_| {};
+        match self.which {
+            Which::Canonical3 => self.play_from::<Canonical6x6, false, true>(rules, a, from, rec),
+            Which::Canonical2 => self.play_from::<Canonical4xN, false, true>(rules, a, from, rec),
+            Which::Canonical1 => self.play_from::<Canonical2xN, false, true>(rules, a, from, rec),
+            Which::Wikipedia => self.play_from::<Wikipedia6x6, false, true>(rules, a, from, rec),
+            Which::Ludii => self.play_from::<Ludii6x6, false, true>(rules, a, from, rec),
+            Which::Boaoaka => self.play_from::<Boaoaka4x8, false, true>(rules, a, from, rec),
+        }
+    }
+
+    /// The game loop from `from` (both sides, mover, fixed directions,
+    /// plies). `F`: a forced move draws from the generator as
+    /// `Rules::random_move` does (rollouts); games, like the engine's
+    /// runner, draw nothing for one.
+    fn play_from<S: Spec, const G: bool, const F: bool>(
+        &self,
+        rules: &Rules,
+        (agents, opening, rng_out): ([Agent; 2], u32, &mut GameRng),
+        (start, first, fixed0, plies0): (Side2, usize, [u8; 2], u32),
+        rec: &mut impl FnMut(Move),
+    ) -> Outcome {
+        // A local copy, written back at the end: the loop's code stays as
+        // it was with a generator of its own.
+        let mut rng = rng_out.clone();
+        let mut s = start;
+        let mut o = Outcome {
+            plies: plies0,
+            ..Outcome::default()
+        };
+        let mut mover = first;
         // 0: not fixed; 1 forward; 2 backward (once-per-game).
-        let mut fixed = [0u8; 2];
+        let mut fixed = fixed0;
         // The next mover's choice and their number of legal moves, drawn
         // while the current move was sown (see below), if no capture
         // changed their side meanwhile.
@@ -923,7 +984,7 @@ impl Kernel {
                     }
                     let count = nsow + step.is_some() as u32;
                     o.legal_moves += count as u64;
-                    let k = if count == 1 {
+                    let k = if count == 1 && !F {
                         0
                     } else {
                         o.choice_turns += 1;
@@ -1054,7 +1115,7 @@ impl Kernel {
                 let two = Self::two_dirs::<S>(fixed[them]);
                 let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
                 let count = nholes << two as u32;
-                let k = if count == 1 {
+                let k = if count == 1 && !F {
                     0
                 } else {
                     below(&mut rng, count as usize) as u32
@@ -1112,6 +1173,7 @@ impl Kernel {
             s.swap();
             mover = 1 - mover;
         }
+        *rng_out = rng;
         o
     }
 
@@ -1618,7 +1680,12 @@ mod tests {
         // Agents the kernel does not play take the engine too: the same
         // record as the engine's.
         let r = preset("katro-6x6").expect("a preset");
-        let ab = AgentSpec::Alphabeta { depth: 1 };
+        let ab = AgentSpec::Alphabeta {
+            depth: 1,
+            nodes: None,
+            tt: None,
+            eval: None,
+        };
         let a = play_game(&r, &ab, &RANDOM, 0, 3, None);
         for (rows, cols) in [(6, 7), (6, 8), (8, 2)] {
             let big = custom("katro-6x6", "big", |s| {
