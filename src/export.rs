@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::Settings;
-use crate::runner::{Cell, Stop, StoredRow};
+use crate::runner::{Cell, Stop, StoredRow, StoredStatus};
 use crate::stats::{
     Aggregate, CellWarning, Difference, compare_advantage, compare_length, compare_win_rate, holm,
 };
@@ -278,6 +278,10 @@ pub const GAMES_COLUMNS: &[&str] = &[
     "seeds_captured_p2",
     "laps",
     "max_laps_in_move",
+    "seeds_sown",
+    "legal_moves",
+    "choice_turns",
+    "hash",
 ];
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
@@ -325,6 +329,10 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
             r.seeds_captured[1].to_string(),
             r.laps.to_string(),
             r.max_laps_in_move.to_string(),
+            r.seeds_sown.to_string(),
+            r.legal_moves.to_string(),
+            r.choice_turns.to_string(),
+            format!("{:016x}", r.hash),
         ]);
         if moves {
             row.push(r.moves.clone());
@@ -332,6 +340,98 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
         row
     });
     csv_bytes(&header, out)
+}
+
+/// The fields of a games.csv row that [`read_games_csv`] reads; the
+/// setting columns, which repeat the cell's rules, are not read back.
+#[derive(Deserialize)]
+struct GamesCsvRow {
+    variant: String,
+    p1: String,
+    p2: String,
+    opening_plies: u32,
+    game: u64,
+    seed: u64,
+    winner: Option<u8>,
+    status: StoredStatus,
+    plies: u32,
+    captures_p1: u64,
+    captures_p2: u64,
+    seeds_captured_p1: u64,
+    seeds_captured_p2: u64,
+    laps: u64,
+    max_laps_in_move: u64,
+    seeds_sown: u64,
+    legal_moves: u64,
+    choice_turns: u64,
+    hash: String,
+    #[serde(default)]
+    moves: String,
+}
+
+/// games.csv read back into the rows [`games_csv`] wrote: each row's cell
+/// is the place of its (variant, p1, p2, opening_plies) in `cells`. A row
+/// of no cell, a field that does not parse, or rows out of (cell, game)
+/// order give an error naming the line; the caller checks the file is
+/// the one katro wrote (run-state.json's `games_csv`).
+pub fn read_games_csv(
+    bytes: &[u8],
+    cells: &[(&str, &str, &str, u32)],
+) -> Result<Vec<StoredRow>, String> {
+    let mut r = csv::Reader::from_reader(bytes);
+    let mut out: Vec<StoredRow> = Vec::new();
+    for (i, rec) in r.deserialize::<GamesCsvRow>().enumerate() {
+        let line = i + 2;
+        let g = rec.map_err(|e| format!("games.csv line {line}: {e}"))?;
+        let key = (
+            g.variant.as_str(),
+            g.p1.as_str(),
+            g.p2.as_str(),
+            g.opening_plies,
+        );
+        let cell = cells.iter().position(|c| *c == key).ok_or_else(|| {
+            format!(
+                "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {}",
+                g.variant, g.p1, g.p2, g.opening_plies
+            )
+        })?;
+        if out
+            .last()
+            .is_some_and(|p| (p.cell, p.game) >= (cell, g.game))
+        {
+            return Err(format!(
+                "games.csv line {line}: game {} is out of (cell, game) order",
+                g.game
+            ));
+        }
+        let hash = u64::from_str_radix(&g.hash, 16)
+            .ok()
+            .filter(|_| g.hash.len() == 16)
+            .ok_or_else(|| {
+                format!(
+                    "games.csv line {line}: `hash` {:?} is not 16 hex digits",
+                    g.hash
+                )
+            })?;
+        out.push(StoredRow {
+            cell,
+            game: g.game,
+            seed: g.seed,
+            status: g.status,
+            winner: g.winner,
+            plies: g.plies,
+            laps: g.laps,
+            max_laps_in_move: g.max_laps_in_move,
+            captures: [g.captures_p1, g.captures_p2],
+            seeds_captured: [g.seeds_captured_p1, g.seeds_captured_p2],
+            seeds_sown: g.seeds_sown,
+            legal_moves: g.legal_moves,
+            choice_turns: g.choice_turns,
+            hash,
+            moves: g.moves,
+        });
+    }
+    Ok(out)
 }
 
 pub const COMPARISON_COLUMNS: &[&str] = &[
@@ -1153,13 +1253,40 @@ mod tests {
         assert_eq!(
             got,
             format!(
-                "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,a1 c6 b1\n",
+                "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,\
+                 15,9,1,{:016x},a1 c6 b1\n",
                 GAMES_COLUMNS.join(",").replacen(
                     "variant,",
                     &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),
                     1
-                )
+                ),
+                crate::rng::mix64(3)
             )
         );
+        // Read back, every field of the stored row comes back, the cell
+        // found by its place.
+        let keys: Vec<(String, String, String, u32)> = cells
+            .iter()
+            .map(|c| {
+                (
+                    c.rules.name().to_string(),
+                    c.p1.to_string(),
+                    c.p2.to_string(),
+                    c.opening_plies,
+                )
+            })
+            .collect();
+        let keys: Vec<(&str, &str, &str, u32)> = keys
+            .iter()
+            .map(|(v, a, b, o)| (v.as_str(), a.as_str(), b.as_str(), *o))
+            .collect();
+        assert_eq!(read_games_csv(got.as_bytes(), &keys).unwrap(), stored);
+        let no_moves = games_csv(&cells, &stored, false);
+        let back = read_games_csv(&no_moves, &keys).unwrap();
+        assert_eq!(back[0].moves, "");
+        assert_eq!(back[0].hash, stored[0].hash);
+        let bad = got.replace(&format!("{:016x}", crate::rng::mix64(3)), "12");
+        let err = read_games_csv(bad.as_bytes(), &keys).unwrap_err();
+        assert!(err.contains("line 2") && err.contains("hash"), "{err}");
     }
 }

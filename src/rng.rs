@@ -20,8 +20,14 @@ pub fn mix64(mut z: u64) -> u64 {
 /// FNV-1a over bytes: a stable hash of names (std's hasher may change
 /// between Rust releases).
 pub fn name_hash(text: &str) -> u64 {
+    bytes_hash(text.as_bytes())
+}
+
+/// [`name_hash`] of any bytes: how run-state.json names the games.csv it
+/// was written with.
+pub fn bytes_hash(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
+    for b in bytes {
         h ^= *b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01B3);
     }

@@ -41,8 +41,9 @@ __all__ = [
 CELL = ["variant", "p1", "p2", "opening_plies"]
 
 # Columns katro writes as text whatever they hold, so a variant named "1"
-# or "NA" stays that name and is never a number or a missing value.
-_TEXT = {"variant", "baseline", "rules", "p1", "p2", "layout", "status", "moves"}
+# or "NA" stays that name and is never a number or a missing value, and a
+# game's hex `hash` that happens to be all digits is not read as one.
+_TEXT = {"variant", "baseline", "rules", "p1", "p2", "layout", "status", "moves", "hash"}
 
 
 def run_experiment(experiment, out=None, threads=None, force=False):

@@ -13,8 +13,11 @@ use crate::partial::{RunHeader, StoredRow};
 use crate::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
 use crate::stats::Aggregate;
 
-/// `run-state.json`'s format.
-pub const RUN_STATE_FORMAT: &str = "katro-run-state-1";
+/// `run-state.json`'s format: version 2 names games.csv instead of
+/// holding its rows.
+pub const RUN_STATE_FORMAT: &str = "katro-run-state-2";
+/// The format before it, which held every row in `games`; still read.
+pub const RUN_STATE_FORMAT_1: &str = "katro-run-state-1";
 /// Its name in a results folder.
 pub const RUN_STATE: &str = "run-state.json";
 
@@ -75,8 +78,29 @@ pub struct FinishedRun {
     /// `none`, `games` or `games-with-moves`.
     pub rows: String,
     pub cells: Vec<FinishedCell>,
-    /// Every game's row, in (cell, game) order, when rows are kept.
-    pub games: Vec<StoredRow>,
+    /// The games.csv written beside it, when rows are kept: the one store
+    /// of the rows, which a grown run reads back only if it is unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_csv: Option<FileRef>,
+    /// Every game's row, as format 1 held them; read, never written.
+    #[serde(default, rename = "games", skip_serializing)]
+    pub format_1_games: Vec<StoredRow>,
+}
+
+/// A file by its length and FNV-1a 64 hash (16 hex digits).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRef {
+    pub bytes: u64,
+    pub fnv1a64: String,
+}
+
+impl FileRef {
+    pub fn of(bytes: &[u8]) -> FileRef {
+        FileRef {
+            bytes: bytes.len() as u64,
+            fnv1a64: format!("{:016x}", crate::rng::bytes_hash(bytes)),
+        }
+    }
 }
 
 pub fn rows_name(rows: Rows) -> &'static str {
@@ -110,7 +134,7 @@ impl FinishedRun {
         rows: Rows,
         cells: &[Cell],
         aggregates: &[Aggregate],
-        games: Vec<StoredRow>,
+        games_csv: Option<&[u8]>,
     ) -> FinishedRun {
         FinishedRun {
             format: RUN_STATE_FORMAT.into(),
@@ -130,8 +154,48 @@ impl FinishedRun {
                     aggregate: a.clone(),
                 })
                 .collect(),
-            games,
+            games_csv: games_csv.map(FileRef::of),
+            format_1_games: Vec::new(),
         }
+    }
+
+    /// The finished run's rows, in (cell, game) order: from games.csv
+    /// (`games_csv`, its bytes, `None` when missing), refused unless it is
+    /// the file this run state was written with; from the state itself in
+    /// format 1. Empty when no rows were kept.
+    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<StoredRow>, String> {
+        if self.rows == rows_name(Rows::None) {
+            return Ok(Vec::new());
+        }
+        if self.format == RUN_STATE_FORMAT_1 {
+            return Ok(self.format_1_games.clone());
+        }
+        let want = self
+            .games_csv
+            .as_ref()
+            .ok_or("it keeps rows but names no games.csv")?;
+        let bytes = games_csv.ok_or("games.csv, which holds its rows, is missing")?;
+        let got = FileRef::of(bytes);
+        if got != *want {
+            return Err(format!(
+                "games.csv is not the file katro wrote with it ({} bytes, FNV-1a {}; it was {} \
+                 bytes, FNV-1a {}): it was changed after the run",
+                got.bytes, got.fnv1a64, want.bytes, want.fnv1a64
+            ));
+        }
+        let owned: Vec<(&str, &str, &str, u32)> = self
+            .cells
+            .iter()
+            .map(|c| {
+                (
+                    c.variant.as_str(),
+                    c.p1.as_str(),
+                    c.p2.as_str(),
+                    c.opening_plies,
+                )
+            })
+            .collect();
+        crate::export::read_games_csv(bytes, &owned)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -359,7 +423,7 @@ mod tests {
             Rows::None,
             cells,
             &aggs,
-            Vec::new(),
+            None,
         )
     }
 

@@ -162,10 +162,9 @@ pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Failure>
 struct Results<'a> {
     cells: &'a [Cell<'a>],
     aggregates: &'a [Aggregate],
-    /// The rows as run-state.json stores them, so games.csv is written
-    /// from the same records without converting every game twice.
-    rows: &'a [StoredRow],
-    mode: Rows,
+    /// games.csv, when rows are kept: made before run-state.json, which
+    /// names it.
+    games: Option<&'a [u8]>,
     compare: &'a Compare,
     /// `run-state.json`, for the results of an experiment (which can grow).
     state: Option<Vec<u8>>,
@@ -183,9 +182,8 @@ fn write_results(
     mut manifest: Manifest,
 ) -> Result<Vec<String>, String> {
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
-    if r.mode != Rows::None {
-        let moves = r.mode == Rows::GamesWithMoves;
-        outputs.push(("games.csv", games_csv(r.cells, r.rows, moves)));
+    if let Some(bytes) = r.games {
+        outputs.push(("games.csv", bytes.to_vec()));
     }
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
@@ -393,7 +391,27 @@ fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestHead> {
 /// A finished run being grown, and where each cell gets its games.
 struct Growing {
     old: grow::FinishedRun,
+    /// Its rows, read from games.csv.
+    old_rows: Vec<StoredRow>,
     sources: Vec<grow::Source>,
+}
+
+/// games.csv of `rows` (none when rows are not kept), and the run state
+/// that names it.
+fn finished_files(
+    run: RunHeader,
+    seed: u64,
+    mode: Rows,
+    cells: &[Cell],
+    aggregates: &[Aggregate],
+    rows: &[GameRow],
+) -> (Option<Vec<u8>>, grow::FinishedRun) {
+    let games = (mode != Rows::None).then(|| {
+        let stored: Vec<StoredRow> = rows.iter().map(|r| StoredRow::new(cells, r)).collect();
+        games_csv(cells, &stored, mode == Rows::GamesWithMoves)
+    });
+    let state = grow::FinishedRun::new(run, seed, mode, cells, aggregates, games.as_deref());
+    (games, state)
 }
 
 /// Reads `run-state.json` beside the manifest `m` and plans how this
@@ -420,7 +438,8 @@ fn growth(
         .map_err(|e| damaged(format!("cannot read it ({e})")))?;
     let old: grow::FinishedRun = serde_json::from_slice(&bytes)
         .map_err(|e| damaged(format!("not a katro run state, or damaged ({e})")))?;
-    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
+    let known = [grow::RUN_STATE_FORMAT, grow::RUN_STATE_FORMAT_1];
+    if !known.contains(&old.format.as_str()) || old.run.experiment_hash != m.run.experiment_hash {
         return Err(damaged(format!(
             "format {:?} of experiment hash {}, but manifest.json says hash {}",
             old.format, old.run.experiment_hash, m.run.experiment_hash
@@ -441,6 +460,11 @@ fn growth(
         ))
     };
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
+    let games_path = dir.join("games.csv");
+    let games = store.read(&games_path).ok();
+    let old_rows = old
+        .rows(games.as_deref())
+        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))?;
     let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
         .chain(old.run.other_builds.iter().map(String::as_str))
         .collect();
@@ -451,7 +475,11 @@ fn growth(
             builds.join(", ")
         )]));
     }
-    Ok(Growing { old, sources })
+    Ok(Growing {
+        old,
+        old_rows,
+        sources,
+    })
 }
 
 impl Growing {
@@ -469,8 +497,7 @@ impl Growing {
 
     /// The finished run's rows of `old` cell `o`, as rows of `cells`' cell `c`.
     fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, String> {
-        self.old
-            .games
+        self.old_rows
             .iter()
             .filter(|r| r.cell == o)
             .map(|r| {
@@ -479,7 +506,7 @@ impl Growing {
                     ..r.clone()
                 }
                 .to_row(cells)
-                .map_err(|e| format!("{}: {e}", grow::RUN_STATE))
+                .map_err(|e| format!("games.csv: {e}"))
             })
             .collect()
     }
@@ -838,13 +865,13 @@ pub fn run(
                         .map(String::as_str),
                 );
             }
-            let state = grow::FinishedRun::new(
+            let (games, state) = finished_files(
                 RunHeader::new(&hash, &exp.name, other.clone()),
                 exp.seed,
                 rows,
                 &cells,
                 &aggregates,
-                all_rows.iter().map(|r| StoredRow::new(&cells, r)).collect(),
+                &all_rows,
             );
             let mut m = manifest(
                 ManifestBase {
@@ -875,8 +902,7 @@ pub fn run(
                 &Results {
                     cells: &cells,
                     aggregates: &aggregates,
-                    rows: &state.games,
-                    mode: rows,
+                    games: games.as_deref(),
                     compare: &exp.compare,
                     state: Some(state.to_bytes()),
                 },
@@ -1306,13 +1332,13 @@ pub fn merge(
             })
             .collect(),
     );
-    let state = grow::FinishedRun::new(
+    let (games, state) = finished_files(
         m.run.clone(),
         exp.seed,
         exp.rows(),
         &cells,
         &aggregates,
-        rows.iter().map(|r| StoredRow::new(&cells, r)).collect(),
+        &rows,
     );
     let written = write_results(
         store,
@@ -1320,8 +1346,7 @@ pub fn merge(
         &Results {
             cells: &cells,
             aggregates: &aggregates,
-            rows: &state.games,
-            mode: exp.rows(),
+            games: games.as_deref(),
             compare: &exp.compare,
             state: Some(state.to_bytes()),
         },
@@ -1453,8 +1478,7 @@ pub fn simulate(
             &Results {
                 cells: &cells,
                 aggregates: &aggregates,
-                rows: &[],
-                mode: Rows::None,
+                games: None,
                 compare: &Compare::default(),
                 state: None,
             },
@@ -1742,6 +1766,92 @@ mod tests {
         assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
         s.full.store(false, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(run(&every_unit, &s, &Quiet).unwrap().played, 80);
+    }
+
+    const WITH_MOVES: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\"]\ngames = 30\n\
+        per_game_rows = true\nmoves_in_rows = true\n\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n";
+
+    /// The rows live only in games.csv; a grown run reads them back from
+    /// it, moves and all, and writes what a fresh run writes.
+    #[test]
+    fn a_grown_run_with_moves_reads_its_rows_from_games_csv() {
+        let s = store_with(WITH_MOVES);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        let state = String::from_utf8(file(&s, "out/run-state.json")).unwrap();
+        assert!(!state.contains("\"games\":["), "{state}");
+        assert!(state.contains("\"games_csv\":{\"bytes\":"), "{state}");
+        let grown = grows_as_fresh(&s, &WITH_MOVES.replace("games = 30", "games = 50"));
+        assert_eq!((grown.kept, grown.played), (30, 20));
+    }
+
+    /// Runs `bigger` into out/, which holds a smaller version, and into
+    /// fresh/: the files must be the same.
+    fn grows_as_fresh(s: &MemoryStore, bigger: &str) -> RunOutcome {
+        s.insert("exp/t.toml", bigger);
+        let grown = run(&opts("out"), s, &Quiet).unwrap();
+        run(&opts("fresh"), s, &Quiet).unwrap();
+        assert_eq!(csvs(s, "out"), csvs(s, "fresh"));
+        assert_eq!(
+            file(s, "out/run-state.json"),
+            file(s, "fresh/run-state.json")
+        );
+        grown
+    }
+
+    /// A games.csv edited after the run is never taken for the games it
+    /// held: growing from it is refused, naming it.
+    #[test]
+    fn a_games_csv_changed_by_hand_is_refused_when_growing() {
+        let s = store_with(WITH_MOVES);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        let text = String::from_utf8(file(&s, "out/games.csv")).unwrap();
+        // The first game's seed column, one digit off: still a valid file.
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let seed_at = lines[0].split(',').position(|c| c == "seed").unwrap();
+        let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+        let last = fields[seed_at].pop().unwrap();
+        fields[seed_at].push(if last == '1' { '2' } else { '1' });
+        lines[1] = fields.join(",");
+        s.insert("out/games.csv", lines.join("\n") + "\n");
+        s.insert("exp/t.toml", WITH_MOVES.replace("games = 30", "games = 50"));
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert_eq!(e.code, 2);
+        for part in ["out/games.csv", "changed after the run", "--force"] {
+            assert!(e.message.contains(part), "{part}: {}", e.message);
+        }
+    }
+
+    /// A run state of format 1, which held the rows itself (and `[]`
+    /// without rows, as the committed results have it), still grows.
+    #[test]
+    fn a_format_1_run_state_still_grows() {
+        for (text, rows) in [
+            (EXPERIMENT.replace("per_game_rows = true\n", ""), false),
+            (WITH_MOVES.to_string(), true),
+        ] {
+            let s = store_with(&text);
+            run(&opts("out"), &s, &Quiet).unwrap();
+            let mut state: serde_json::Value =
+                serde_json::from_slice(&file(&s, "out/run-state.json")).unwrap();
+            let old = state.as_object_mut().unwrap();
+            old.insert("format".into(), grow::RUN_STATE_FORMAT_1.into());
+            let games = old.remove("games_csv");
+            assert_eq!(games.is_some(), rows);
+            let stored = if rows {
+                let f: grow::FinishedRun =
+                    serde_json::from_slice(&file(&s, "out/run-state.json")).unwrap();
+                f.rows(Some(&file(&s, "out/games.csv"))).unwrap()
+            } else {
+                Vec::new()
+            };
+            old.insert("games".into(), serde_json::to_value(&stored).unwrap());
+            s.insert("out/run-state.json", serde_json::to_vec(&state).unwrap());
+            let bigger = text
+                .replace("games = 40", "games = 50")
+                .replace("games = 30", "games = 50");
+            let grown = grows_as_fresh(&s, &bigger);
+            assert!(grown.kept > 0, "{}", grown.text);
+        }
     }
 
     #[test]
