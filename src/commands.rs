@@ -74,9 +74,12 @@ impl Cost {
     }
 }
 
-/// A duration to read: `4 min 10 s`, `1 h 03 min`, `12 s`.
+/// A duration to read: `4 min 10 s`, `1 h 03 min`, `12 s`, `under 1 s`.
 fn duration_words(seconds: f64) -> String {
-    let s = seconds.max(0.0).round() as u64;
+    if seconds < 0.5 {
+        return "under 1 s".to_string();
+    }
+    let s = seconds.round() as u64;
     match s {
         0..60 => format!("{s} s"),
         60..3600 => format!("{} min {:02} s", s / 60, s % 60),
@@ -290,6 +293,11 @@ fn with_progress(
                         .0;
                     if s.finished {
                         return;
+                    }
+                    // Nothing is planned yet (the run is still reading its
+                    // folder): a "0/0 games" line would say nothing.
+                    if s.total == 0 {
+                        continue;
                     }
                     let session = s.done - s.before.unwrap_or(0);
                     eprintln!(
@@ -518,6 +526,7 @@ mod progress_tests {
     #[test]
     fn time_left_is_in_hours_and_minutes() {
         use super::duration_words;
+        assert_eq!(duration_words(0.3), "under 1 s");
         assert_eq!(duration_words(12.4), "12 s");
         assert_eq!(duration_words(250.0), "4 min 10 s");
         assert_eq!(duration_words(3780.0), "1 h 03 min");
