@@ -642,7 +642,7 @@ fn replay_command(
 
 /// `w` as one word to a POSIX shell: quoted unless it is plain (a step
 /// `b2>c3` would otherwise redirect output).
-fn shell_word(w: &str) -> String {
+pub fn shell_word(w: &str) -> String {
     let plain = !w.is_empty()
         && w.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./+:,=@%".contains(c));

@@ -481,6 +481,12 @@ pub fn play(
         }
         played.push(move_name(rules, mv));
     }
-    writeln!(out, "katro replay {variant} {}", played.join(" ")).map_err(io)?;
+    // Quoted for a shell: a variant file's path may hold spaces, and a
+    // step move (`b2>c3`) would otherwise be a redirection.
+    let words: Vec<String> = std::iter::once(variant)
+        .chain(played.iter().map(String::as_str))
+        .map(crate::cli::shell_word)
+        .collect();
+    writeln!(out, "katro replay {}", words.join(" ")).map_err(io)?;
     Ok(())
 }

@@ -501,3 +501,58 @@ fn viewer_prints_the_command_that_made_it() {
         r.stderr
     );
 }
+
+/// The replay command `katro play` prints at the end reruns in a shell:
+/// a variant file's path with a space is quoted.
+#[test]
+fn play_prints_a_replay_command_a_shell_can_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("my 4x4.toml");
+    std::fs::write(
+        &file,
+        "name = \"mine\"\n[board]\nrows = 4\nholes = 4\nseeds = 2\n",
+    )
+    .unwrap();
+    let mut input = String::new();
+    for _ in 0..600 {
+        for h in ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"] {
+            input.push_str(h);
+            input.push('\n');
+        }
+    }
+    let path = file.display().to_string();
+    let args = [
+        "play",
+        &path,
+        "--against",
+        "greedy",
+        "--seat",
+        "1",
+        "--seed",
+        "3",
+    ];
+    let r = katro_in(&args, &input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cmd = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("katro replay "))
+        .expect("a replay command");
+    assert!(
+        cmd.starts_with(&format!("katro replay '{path}' a1 ")),
+        "{cmd}"
+    );
+    let bin = assert_cmd::cargo::cargo_bin!("katro");
+    let shell = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(cmd.replacen("katro", &format!("'{}'", bin.display()), 1))
+        .output()
+        .unwrap();
+    assert!(
+        shell.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shell.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&shell.stdout).unwrap();
+    assert_ne!(json["status"], "ongoing");
+}
