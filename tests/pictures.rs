@@ -277,21 +277,7 @@ fn replay_html_refuses_an_illegal_move_and_writes_nothing() {
 
 #[test]
 fn play_answers_bad_input_and_prints_a_replay_command_that_replays() {
-    // South's eight holes over and over: each turn one of any eight lines
-    // is legal (katro-4x4 has no directions and no steps), the rest are
-    // answered with the legal moves; the game ends long before the input.
-    let holes = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"];
-    let mut input = String::from(
-        "zz
-d4
-",
-    );
-    for _ in 0..600 {
-        for h in holes {
-            input.push_str(h);
-            input.push('\n');
-        }
-    }
+    let input = format!("zz\nd4\n{}", south_holes_over_and_over());
     let args = [
         "play",
         "katro-4x4",
@@ -513,13 +499,7 @@ fn play_prints_a_replay_command_a_shell_can_run() {
         "name = \"mine\"\n[board]\nrows = 4\nholes = 4\nseeds = 2\n",
     )
     .unwrap();
-    let mut input = String::new();
-    for _ in 0..600 {
-        for h in ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"] {
-            input.push_str(h);
-            input.push('\n');
-        }
-    }
+    let input = south_holes_over_and_over();
     let path = file.display().to_string();
     let args = [
         "play",
@@ -555,4 +535,12 @@ fn play_prints_a_replay_command_a_shell_can_run() {
     );
     let json: serde_json::Value = serde_json::from_slice(&shell.stdout).unwrap();
     assert_ne!(json["status"], "ongoing");
+}
+
+/// South's eight holes of katro-4x4 over and over, a line each: each turn
+/// one of any eight lines is legal (no directions, no steps), the rest are
+/// answered with the legal moves; a game ends long before the input.
+fn south_holes_over_and_over() -> String {
+    let holes = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"];
+    holes.map(|h| format!("{h}\n")).concat().repeat(600)
 }
