@@ -190,10 +190,11 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// One progress line: games done of the total, the session's rate and the
 /// time left (`left`, from each cell's measured cost).
 fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64, left: &str) -> String {
+    // Rounded down, so a run one game short of the end is not "100.0%".
     let pct = if total == 0 {
         100.0
     } else {
-        100.0 * done as f64 / total as f64
+        (1000 * done as u128 / total as u128) as f64 / 10.0
     };
     let rate = if seconds > 0.0 {
         session_games as f64 / seconds
@@ -521,6 +522,7 @@ mod progress_tests {
             progress_line(0, 10, 0, 0.0, "time left unknown"),
             "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
         );
+        assert!(progress_line(1999, 2000, 1999, 1.0, "under 1 s left").contains("(99.9%)"));
     }
 
     #[test]
