@@ -302,8 +302,44 @@ fn search_positions(rules: &Rules, count: u32, seed: u64) -> Vec<Position> {
 struct SearchRound {
     seconds: f64,
     searches: u64,
+    /// MCTS iterations, or alpha-beta nodes.
     iterations: u64,
+    /// MCTS rollout plies, or alpha-beta depths completed, summed.
     rollout_plies: u64,
+}
+
+/// A warm-up pass over `positions`, then `a.rounds` rounds of as many
+/// passes as fill `a.seconds / a.rounds`; `search` makes one search and
+/// returns the two figures a round adds up (MCTS: iterations and rollout
+/// plies; alpha-beta: nodes and depth completed).
+fn search_rounds(
+    a: &BenchArgs,
+    positions: &[Position],
+    search: impl Fn(usize, &Position) -> (u64, u64),
+) -> Vec<SearchRound> {
+    let play = |repeat: u32| -> SearchRound {
+        let t0 = Instant::now();
+        let mut r = SearchRound {
+            seconds: 0.0,
+            searches: 0,
+            iterations: 0,
+            rollout_plies: 0,
+        };
+        for _ in 0..repeat {
+            for (i, pos) in positions.iter().enumerate() {
+                let (work, detail) = search(i, pos);
+                r.searches += 1;
+                r.iterations += work;
+                r.rollout_plies += detail;
+            }
+        }
+        r.seconds = t0.elapsed().as_secs_f64();
+        r
+    };
+    let warm = play(1);
+    let per_round = a.seconds / a.rounds as f64;
+    let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
+    (0..a.rounds).map(|_| play(repeat)).collect()
 }
 
 fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> {
@@ -335,33 +371,14 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
     };
     for rules in variants {
         let positions = search_positions(rules, a.positions, a.seed);
-        // `repeat` passes over the positions make a round; each search's
-        // generator depends on the position only, so passes are identical.
-        let play = |repeat: u32| -> SearchRound {
-            let t0 = Instant::now();
-            let mut r = SearchRound {
-                seconds: 0.0,
-                searches: 0,
-                iterations: 0,
-                rollout_plies: 0,
-            };
-            for _ in 0..repeat {
-                for (i, pos) in positions.iter().enumerate() {
-                    let legal = rules.legal_moves(pos);
-                    let mut rng = rng_from_seed(i as u64);
-                    let found = mcts::search(rules, pos, &legal, budget, exploration, &mut rng);
-                    r.searches += 1;
-                    r.iterations += u64::from(found.iterations);
-                    r.rollout_plies += found.rollout_plies;
-                }
-            }
-            r.seconds = t0.elapsed().as_secs_f64();
-            r
-        };
-        let warm = play(1);
-        let per_round = a.seconds / a.rounds as f64;
-        let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
-        let rounds: Vec<SearchRound> = (0..a.rounds).map(|_| play(repeat)).collect();
+        // Each search's generator depends on the position only, so every
+        // round makes the same searches.
+        let rounds = search_rounds(a, &positions, |i, pos| {
+            let legal = rules.legal_moves(pos);
+            let mut rng = rng_from_seed(i as u64);
+            let found = mcts::search(rules, pos, &legal, budget, exploration, &mut rng);
+            (u64::from(found.iterations), found.rollout_plies)
+        });
         emit(&mcts_report(rules.name(), &rounds))?;
     }
     emit(&format!(
@@ -408,31 +425,12 @@ fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), 
     ))?;
     for rules in variants {
         let positions = search_positions(rules, a.positions, a.seed);
-        let play = |repeat: u32| -> SearchRound {
-            let t0 = Instant::now();
-            let mut r = SearchRound {
-                seconds: 0.0,
-                searches: 0,
-                iterations: 0,
-                rollout_plies: 0,
-            };
-            for _ in 0..repeat {
-                for pos in &positions {
-                    let legal = rules.legal_moves(pos);
-                    let found = alphabeta::analyse_deep(rules, pos, &legal, limits);
-                    r.searches += 1;
-                    r.iterations += found.nodes;
-                    // The depth completed, summed (reported as a mean).
-                    r.rollout_plies += u64::from(found.depth);
-                }
-            }
-            r.seconds = t0.elapsed().as_secs_f64();
-            r
-        };
-        let warm = play(1);
-        let per_round = a.seconds / a.rounds as f64;
-        let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
-        let rounds: Vec<SearchRound> = (0..a.rounds).map(|_| play(repeat)).collect();
+        // The nodes searched, and the depth completed (reported as a mean).
+        let rounds = search_rounds(a, &positions, |_, pos| {
+            let legal = rules.legal_moves(pos);
+            let found = alphabeta::analyse_deep(rules, pos, &legal, limits);
+            (found.nodes, u64::from(found.depth))
+        });
         let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
         let r0 = &rounds[0];
         let mut out = format!(
