@@ -13,6 +13,8 @@
 //! and touch files only through the [`store::Store`] they are given, so
 //! `cargo check --lib --no-default-features` builds a library with no I/O.
 
+#![warn(clippy::mod_module_files)]
+
 pub mod agents;
 pub mod board_svg;
 pub mod checks;

@@ -1,3 +1,5 @@
+#![warn(clippy::mod_module_files)]
+
 use std::process::ExitCode;
 
 mod bench;
