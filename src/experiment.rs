@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
-use crate::export::Compare;
+use crate::rng::name_hash;
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
     preset, preset_names, ranged,
@@ -112,13 +112,13 @@ impl Experiment {
         }
     }
 
-    /// The run's fingerprint ([`crate::partial::fingerprint`]), which also
+    /// The run's fingerprint ([`fingerprint`]), which also
     /// covers what comparison.csv compares when that is not the default,
     /// so the fingerprints of experiments without `baseline` or `compare`
     /// are unchanged.
     pub fn fingerprint(&self) -> String {
         let cells = self.cells();
-        let base = crate::partial::fingerprint(&self.name, self.seed, self.rows(), &cells);
+        let base = fingerprint(&self.name, self.seed, self.rows(), &cells);
         match &self.compare {
             Compare::Baseline(None) => base,
             other => format!(
@@ -938,6 +938,51 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
     }
 }
 
+/// Which pairs of cells comparison.csv compares; only cells of the same
+/// matchup (agents and opening) are ever compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Every other variant against this one (by name); `None`: the
+    /// experiment's first variant.
+    Baseline(Option<String>),
+    /// Every pair of variants, the later one in file order against the
+    /// earlier one.
+    AllPairs,
+}
+
+impl Default for Compare {
+    fn default() -> Self {
+        Compare::Baseline(None)
+    }
+}
+
+/// The fingerprint of everything that decides a run's games and outputs:
+/// the name, the master seed, which rows are kept, and every cell's
+/// variant (name and complete rules), agents, random opening plies and
+/// stopping rule. Comments
+/// and key order in the experiment file do not change it. FNV-1a, 64
+/// bits, 16 hex digits.
+pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String {
+    let mut text = format!("katro experiment\nname={name}\nseed={seed}\nrows={rows:?}\n");
+    for c in cells {
+        // Written only when there is an opening, so the fingerprints of
+        // experiments without one are unchanged.
+        let open = match c.opening_plies {
+            0 => String::new(),
+            n => format!("|open={n}"),
+        };
+        text.push_str(&format!(
+            "cell {}|{}|{}|{}|{}{open}\n",
+            c.rules.name(),
+            c.rules.canonical_string(),
+            c.p1,
+            c.p2,
+            c.stop
+        ));
+    }
+    format!("{:016x}", name_hash(&text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -961,6 +1006,27 @@ ply_limit = 200
 p1 = "random"
 p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
 "#;
+
+    #[test]
+    fn an_opening_changes_the_fingerprint_and_none_keeps_the_old_one() {
+        let rules = preset("katro-4x4").unwrap();
+        let mut cell = Cell {
+            rules: &rules,
+            p1: &AgentSpec::Greedy,
+            p2: &AgentSpec::Greedy,
+            opening_plies: 0,
+            stop: Stop::Games(10),
+        };
+        let none = fingerprint("e", 1, Rows::None, std::slice::from_ref(&cell));
+        // The text fingerprinted before opening plies existed.
+        let old = format!(
+            "katro experiment\nname=e\nseed=1\nrows=None\ncell katro-4x4|{}|greedy|greedy|games=10\n",
+            rules.canonical_string()
+        );
+        assert_eq!(none, format!("{:016x}", name_hash(&old)));
+        cell.opening_plies = 4;
+        assert_ne!(none, fingerprint("e", 1, Rows::None, &[cell]));
+    }
 
     #[test]
     fn a_good_file_resolves_overrides() {

@@ -8,11 +8,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::Settings;
-use crate::runner::{Cell, Stop, StoredRow, StoredStatus};
+use crate::experiment::Compare;
+use crate::rules::{Settings, setting_fields};
+use crate::runner::{Cell, StoredRow, StoredStatus};
 use crate::stats::{
     Aggregate, CellWarning, Difference, compare_advantage, compare_length, compare_win_rate, holm,
 };
+use crate::sweep::Skipped;
 
 /// Decimal places of every float in the CSV files.
 pub const DECIMALS: usize = 6;
@@ -62,77 +64,6 @@ fn csv_bytes<H: AsRef<[u8]>>(header: &[H], rows: impl IntoIterator<Item = Vec<St
         w.write_record(&r).expect("writing to memory cannot fail");
     }
     w.into_inner().expect("writing to memory cannot fail")
-}
-
-/// One `(name, value)` pair per setting of a variant, in the order of
-/// [`Settings`]'s fields, for the tidy columns of summary.csv and
-/// games.csv. The settings are enumerated by serialising them, so a new
-/// setting gets its column without this code changing. A value is written
-/// as in a variant file; an absent one (`seeds` of a layout board) is
-/// empty; a layout is written as in the rules string, rows separated by
-/// `/`, holes by `.`.
-pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
-    struct Ordered(Vec<(String, serde_json::Value)>);
-    impl<'de> Deserialize<'de> for Ordered {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> serde::de::Visitor<'de> for V {
-                type Value = Ordered;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("the settings as a map")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> Result<Ordered, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(entry) = map.next_entry()? {
-                        out.push(entry);
-                    }
-                    Ok(Ordered(out))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
-    // The struct serialises its fields in declaration order; reading the
-    // JSON back entry by entry keeps that order.
-    let json = serde_json::to_string(settings).expect("the settings serialise");
-    let Ordered(entries) = serde_json::from_str(&json).expect("the settings serialise as a map");
-    entries
-        .into_iter()
-        .map(|(k, v)| {
-            let value = value_text(&v);
-            (k, value)
-        })
-        .collect()
-}
-
-/// A setting's value as the CSV files and sweep names write it: as in a
-/// variant file, empty when absent, a layout as in the rules string.
-pub fn value_text(v: &serde_json::Value) -> String {
-    fn text(v: &serde_json::Value, sep: &[&str]) -> String {
-        use serde_json::Value;
-        match v {
-            Value::Null => String::new(),
-            Value::String(s) => s.clone(),
-            Value::Array(items) => items
-                .iter()
-                .map(|i| text(i, sep.get(1..).unwrap_or(&[])))
-                .collect::<Vec<_>>()
-                .join(sep.first().copied().unwrap_or(".")),
-            other => other.to_string(),
-        }
-    }
-    text(v, &["/", "."])
-}
-
-/// A sweep's combination left out under `skip_invalid = true`, with the
-/// variant parser's reasons.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Skipped {
-    pub variant: String,
-    pub reasons: Vec<String>,
 }
 
 /// The names of the setting columns: every variant has the same settings,
@@ -476,24 +407,6 @@ fn diff_fields(d: Option<Difference>) -> [String; 4] {
     ]
 }
 
-/// Which pairs of cells comparison.csv compares; only cells of the same
-/// matchup (agents and opening) are ever compared.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Compare {
-    /// Every other variant against this one (by name); `None`: the
-    /// experiment's first variant.
-    Baseline(Option<String>),
-    /// Every pair of variants, the later one in file order against the
-    /// earlier one.
-    AllPairs,
-}
-
-impl Default for Compare {
-    fn default() -> Self {
-        Compare::Baseline(None)
-    }
-}
-
 /// The (compared, baseline) pairs of cell indices, in summary.csv's order
 /// of the compared cell, then of the baseline.
 pub fn comparison_pairs(cells: &[Cell], compare: &Compare) -> Vec<(usize, usize)> {
@@ -684,17 +597,6 @@ pub struct ManifestCell {
     pub warnings: Vec<CellWarning>,
 }
 
-pub fn stop_text(stop: &Stop) -> String {
-    match *stop {
-        Stop::Games(n) => format!("games={n}"),
-        Stop::Precision {
-            width,
-            max_games,
-            checkpoint,
-        } => format!("precision:width={width},max_games={max_games},checkpoint={checkpoint}"),
-    }
-}
-
 impl Manifest {
     /// The parts of a manifest that come from the cells.
     pub fn describe(
@@ -720,7 +622,7 @@ impl Manifest {
                     variant: c.rules.name().to_string(),
                     p1: c.p1.to_string(),
                     p2: c.p2.to_string(),
-                    stop: stop_text(&c.stop),
+                    stop: c.stop.to_string(),
                     opening_plies: c.opening_plies,
                     games: a.games,
                     distinct_games,
@@ -895,7 +797,7 @@ pub struct RunHeader {
     /// `katro_build` did.
     #[serde(default)]
     pub other_builds: Vec<String>,
-    /// The experiment's fingerprint (see `partial::fingerprint`); empty in a
+    /// The experiment's fingerprint (see `experiment::fingerprint`); empty in a
     /// manifest written before fingerprints.
     #[serde(default)]
     pub experiment_hash: String,
@@ -1020,7 +922,7 @@ mod tests {
             p1: p[0],
             p2: p[1],
             opening_plies: open,
-            stop: Stop::Games(games),
+            stop: crate::runner::Stop::Games(games),
         }
     }
 

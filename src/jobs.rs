@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::agents::AgentSpec;
-use crate::experiment::{Experiment, parse_experiment};
+use crate::experiment::{Compare, Experiment, fingerprint, parse_experiment};
 use crate::export::{
-    Compare, ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
+    ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
     summary_table, utc_timestamp,
 };
 use crate::partial::{
-    BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, fingerprint, other_builds,
+    BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, other_builds,
 };
 use crate::report::lengths_csv;
 use crate::rules::{InputError, Rules};

@@ -11,10 +11,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::export::ExperimentSource;
 pub use crate::export::{BUILD, RunHeader, UNKNOWN_BUILD};
-use crate::export::{ExperimentSource, stop_text};
-use crate::rng::name_hash;
-use crate::runner::{Cell, CellLayout, Layout, Rows, RunState};
+use crate::runner::{Cell, CellLayout, Layout, RunState};
 pub use crate::runner::{StoredRow, StoredStatus};
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
@@ -27,33 +26,6 @@ pub fn other_builds<'a>(this: &str, builds: impl IntoIterator<Item = &'a str>) -
     set.into_iter().map(str::to_string).collect()
 }
 pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-2";
-
-/// The fingerprint of everything that decides a run's games and outputs:
-/// the name, the master seed, which rows are kept, and every cell's
-/// variant (name and complete rules), agents, random opening plies and
-/// stopping rule. Comments
-/// and key order in the experiment file do not change it. FNV-1a, 64
-/// bits, 16 hex digits.
-pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String {
-    let mut text = format!("katro experiment\nname={name}\nseed={seed}\nrows={rows:?}\n");
-    for c in cells {
-        // Written only when there is an opening, so the fingerprints of
-        // experiments without one are unchanged.
-        let open = match c.opening_plies {
-            0 => String::new(),
-            n => format!("|open={n}"),
-        };
-        text.push_str(&format!(
-            "cell {}|{}|{}|{}|{}{open}\n",
-            c.rules.name(),
-            c.rules.canonical_string(),
-            c.p1,
-            c.p2,
-            stop_text(&c.stop)
-        ));
-    }
-    format!("{:016x}", name_hash(&text))
-}
 
 /// The first fields of a shard file. They come first in the file, and hold
 /// no free text, so a folder check can read them from the file's first
@@ -222,27 +194,6 @@ mod tests {
             "a ply-limit game has no winner"
         );
         assert!(serde_json::from_str::<StoredRow>(&json.replace("\"won\"", "\"draw\"")).is_err());
-    }
-
-    #[test]
-    fn an_opening_changes_the_fingerprint_and_none_keeps_the_old_one() {
-        let rules = preset("katro-4x4").unwrap();
-        let mut cell = Cell {
-            rules: &rules,
-            p1: &AgentSpec::Greedy,
-            p2: &AgentSpec::Greedy,
-            opening_plies: 0,
-            stop: Stop::Games(10),
-        };
-        let none = fingerprint("e", 1, Rows::None, std::slice::from_ref(&cell));
-        // The text fingerprinted before opening plies existed.
-        let old = format!(
-            "katro experiment\nname=e\nseed=1\nrows=None\ncell katro-4x4|{}|greedy|greedy|games=10\n",
-            rules.canonical_string()
-        );
-        assert_eq!(none, format!("{:016x}", name_hash(&old)));
-        cell.opening_plies = 4;
-        assert_ne!(none, fingerprint("e", 1, Rows::None, &[cell]));
     }
 
     #[test]

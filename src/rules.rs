@@ -24,7 +24,7 @@ pub use settings::{
     LoneSeedStep, MAX_HOLES_PER_ROW, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MAX_ROWS, MAX_TOTAL_SEEDS,
     MIN_HOLES_PER_ROW, MIN_PLY_LIMIT, MIN_ROWS, Relay, SETTINGS, SettingInfo, SettingProblem,
     Settings, SettingsError, Singletons, StartRule, StepSowing, Value, VictimRule, board_problems,
-    column_letter, range_problem, settings_problems,
+    column_letter, range_problem, setting_fields, settings_problems, value_text,
 };
 pub use variant::parse_variant;
 pub(crate) use variant::ranged;

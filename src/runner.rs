@@ -39,6 +39,23 @@ pub enum Stop {
     },
 }
 
+impl std::fmt::Display for Stop {
+    /// As the manifest and the fingerprint write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match *self {
+            Stop::Games(n) => write!(f, "games={n}"),
+            Stop::Precision {
+                width,
+                max_games,
+                checkpoint,
+            } => write!(
+                f,
+                "precision:width={width},max_games={max_games},checkpoint={checkpoint}"
+            ),
+        }
+    }
+}
+
 impl Stop {
     /// The most games the cell can play.
     pub fn max_games(&self) -> u64 {

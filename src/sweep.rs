@@ -11,8 +11,9 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::export::{setting_fields, value_text};
-use crate::rules::{Problems, Rules, parse_variant};
+use serde::Serialize;
+
+use crate::rules::{Problems, Rules, parse_variant, setting_fields, value_text};
 
 /// Whether a key of [`crate::Settings`] goes in a variant file's
 /// `[board]` (as the rules module declares them); every other setting goes
@@ -30,7 +31,13 @@ pub type RawSweep = BTreeMap<String, toml::Spanned<toml::Value>>;
 
 /// Defined with the manifest it is written to, so `export` need not
 /// import this module.
-pub use crate::export::Skipped;
+/// A sweep's combination left out under `skip_invalid = true`, with the
+/// variant parser's reasons.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub variant: String,
+    pub reasons: Vec<String>,
+}
 
 /// The keys of a sweep table that are not swept.
 pub const SWEEP_KEYS: [&str; 2] = ["base", "skip_invalid"];

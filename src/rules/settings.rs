@@ -781,6 +781,69 @@ settings! {
     source: "the engine's backstop (docs/RULES.md §8): endless moves are detected exactly";
 }
 
+/// One `(name, value)` pair per setting of a variant, in the order of
+/// [`Settings`]'s fields, for the tidy columns of summary.csv and
+/// games.csv. The settings are enumerated by serialising them, so a new
+/// setting gets its column without this code changing. A value is written
+/// as in a variant file; an absent one (`seeds` of a layout board) is
+/// empty; a layout is written as in the rules string, rows separated by
+/// `/`, holes by `.`.
+pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
+    struct Ordered(Vec<(String, serde_json::Value)>);
+    impl<'de> Deserialize<'de> for Ordered {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Ordered;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("the settings as a map")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Ordered, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some(entry) = map.next_entry()? {
+                        out.push(entry);
+                    }
+                    Ok(Ordered(out))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+    // The struct serialises its fields in declaration order; reading the
+    // JSON back entry by entry keeps that order.
+    let json = serde_json::to_string(settings).expect("the settings serialise");
+    let Ordered(entries) = serde_json::from_str(&json).expect("the settings serialise as a map");
+    entries
+        .into_iter()
+        .map(|(k, v)| {
+            let value = value_text(&v);
+            (k, value)
+        })
+        .collect()
+}
+
+/// A setting's value as the CSV files and sweep names write it: as in a
+/// variant file, empty when absent, a layout as in the rules string.
+pub fn value_text(v: &serde_json::Value) -> String {
+    fn text(v: &serde_json::Value, sep: &[&str]) -> String {
+        use serde_json::Value;
+        match v {
+            Value::Null => String::new(),
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|i| text(i, sep.get(1..).unwrap_or(&[])))
+                .collect::<Vec<_>>()
+                .join(sep.first().copied().unwrap_or(".")),
+            other => other.to_string(),
+        }
+    }
+    text(v, &["/", "."])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
