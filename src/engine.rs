@@ -33,6 +33,7 @@ mod endless;
 /// The lane kernel: whole games of the rule sets it supports, faster.
 pub(crate) mod kernel;
 mod moves;
+pub mod notation;
 mod sowing;
 
 /// Every own hole in both directions, plus lone-seed steps (at most two).

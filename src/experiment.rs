@@ -5,6 +5,11 @@
 //! played: every problem is reported with the file, line and key, and what
 //! is allowed there.
 
+pub mod ratings;
+pub mod runner;
+pub mod stats;
+pub mod sweep;
+
 use std::fmt;
 use std::ops::Range;
 
@@ -12,14 +17,14 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
+use crate::experiment::runner::{Cell, Rows, Stop, matchup_label};
+use crate::experiment::sweep::{RawSweep, Skipped, expand};
 use crate::rng::name_hash;
+use crate::rules::schema::{self, Field, Kind};
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
     preset, preset_names, ranged,
 };
-use crate::runner::{Cell, Rows, Stop, matchup_label};
-use crate::schema::{self, Field, Kind};
-use crate::sweep::{RawSweep, Skipped, expand};
 
 /// A validated experiment.
 #[derive(Clone, Debug)]
@@ -238,7 +243,7 @@ static EXPERIMENT_FIELDS: &[Field] = &[
         Kind::List(&Kind::StrOrTable(VARIANT_ENTRY_FIELDS)),
     ),
     // A sweep's keys are settings, checked against the settings by the
-    // typed pass (`katro::sweep`).
+    // typed pass (`katro::experiment::sweep`).
     Field::opt_kept("sweep", Kind::List(&Kind::StrOrAnyTable)),
     Field::req("matchups", Kind::List(&Kind::Table(MATCHUP_FIELDS))),
     // Without `games` or `[precision]` the typed pass reports a missing
@@ -671,9 +676,13 @@ pub fn parse_experiment(
                     format!(
                         "{} reach variant `{}`'s ply limit ({limit}): the agents would \
                          never move; give fewer than {}",
-                        crate::notation::plural(n, "random opening ply", "random opening plies"),
+                        crate::engine::notation::plural(
+                            n,
+                            "random opening ply",
+                            "random opening plies"
+                        ),
                         v.rules.name(),
-                        crate::notation::plural(limit, "ply", "plies")
+                        crate::engine::notation::plural(limit, "ply", "plies")
                     ),
                 );
             }

@@ -12,20 +12,20 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::agents::AgentSpec;
+use crate::experiment::runner::{
+    self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, Stop, Work, merge_parts,
+};
+use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, fingerprint, parse_experiment};
-use crate::export::{
+use crate::files::export::{
     ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
     summary_table, utc_timestamp,
 };
-use crate::partial::{
+use crate::files::partial::{
     BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, other_builds,
 };
-use crate::report::lengths_csv;
+use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};
-use crate::runner::{
-    self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, Stop, Work, merge_parts,
-};
-use crate::stats::Aggregate;
 use crate::store::{Store, describe};
 
 mod checkpoint;
@@ -1506,7 +1506,7 @@ pub fn simulate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::Quiet;
+    use crate::experiment::runner::Quiet;
     use crate::store::MemoryStore;
 
     const EXPERIMENT: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\", \"katro-6x3\"]\n\

@@ -12,10 +12,11 @@ use std::sync::{Arc, OnceLock};
 
 mod board;
 mod presets;
+pub mod schema;
 mod settings;
 mod variant;
 
-pub use crate::schema::{InputError, Problem, Problems, line_col};
+pub use crate::rules::schema::{InputError, Problem, Problems, line_col};
 pub use board::{Dir, MAX_HOLES, MAX_SIDE, Player};
 pub use presets::{PRESETS, preset, preset_names};
 pub use settings::{

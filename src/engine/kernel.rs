@@ -1584,8 +1584,8 @@ impl Rules {
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::experiment::runner::{play_game, play_game_on_engine};
     use crate::rules::{BackwardCircuit, EndlessMove, preset};
-    use crate::runner::{play_game, play_game_on_engine};
     use rand_xoshiro::rand_core::Rng;
     use std::collections::BTreeMap;
 
@@ -1631,7 +1631,7 @@ mod tests {
     }
 
     fn kernel_agent(a: &AgentSpec) -> Agent {
-        crate::runner::kernel_agent(a).expect("an agent the kernel plays")
+        crate::experiment::runner::kernel_agent(a).expect("an agent the kernel plays")
     }
 
     fn custom(base: &str, name: &str, f: impl FnOnce(&mut crate::rules::Settings)) -> Rules {

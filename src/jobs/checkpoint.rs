@@ -14,10 +14,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::partial::{
+use crate::experiment::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
+use crate::files::partial::{
     BUILD, CHECKPOINT_FORMAT, CheckpointFile, RunHeader, StoredRow, other_builds,
 };
-use crate::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
 use crate::store::{Store, describe};
 
 pub(crate) const FOLDER: &str = ".katro-checkpoint";

@@ -9,9 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::partial::{RunHeader, StoredRow};
-use crate::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
-use crate::stats::Aggregate;
+use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
+use crate::experiment::stats::Aggregate;
+use crate::files::partial::{RunHeader, StoredRow};
 
 /// `run-state.json`'s format: version 2 names games.csv instead of
 /// holding its rows.
@@ -195,7 +195,7 @@ impl FinishedRun {
                 )
             })
             .collect();
-        crate::export::read_games_csv(bytes, &owned)
+        crate::files::export::read_games_csv(bytes, &owned)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -480,7 +480,9 @@ mod tests {
                 .filter(|&u| l.cells[0].unit_games(u).2 <= 200)
                 .count() as u64
         );
-        state.check(&l, crate::runner::Part::Whole).unwrap();
+        state
+            .check(&l, crate::experiment::runner::Part::Whole)
+            .unwrap();
     }
 
     #[test]

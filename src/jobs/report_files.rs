@@ -1,10 +1,10 @@
 //! `report.html` and `plots/` of a results folder, drawn from the CSV
-//! files in it. [`crate::report`] makes every byte; this reads and writes
+//! files in it. [`crate::pictures::report`] makes every byte; this reads and writes
 //! them through a [`Store`].
 
 use std::path::Path;
 
-use crate::report::{GENERATOR, Inputs, build, is_chart_file};
+use crate::pictures::report::{GENERATOR, Inputs, build, is_chart_file};
 use crate::store::{Store, describe};
 
 use super::Failure;

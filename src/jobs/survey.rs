@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::export::ExperimentSource;
-use crate::partial::{BUILD, RunHeader, sniff_shard_header};
+use crate::files::export::ExperimentSource;
+use crate::files::partial::{BUILD, RunHeader, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;

@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 
 use super::{Pos, Reference};
+use crate::engine::notation::{board_text, move_name};
 use crate::engine::{Dir, Move, Player, Position, Silent};
-use crate::notation::{board_text, move_name};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::rules::{BackwardCircuit, DirectionRule, GameEnd, Rules};
 
@@ -100,7 +100,7 @@ fn differences(rules: &Rules, reference: &Reference, e: &Position, r: &Pos) -> V
             if e.seeds(hole) as u32 != r.board[row][col] {
                 out.push(format!(
                     "hole {}: engine {}, reference {}",
-                    crate::notation::hole_name(rules, hole),
+                    crate::engine::notation::hole_name(rules, hole),
                     e.seeds(hole),
                     r.board[row][col]
                 ));

@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::schema::{Field, Kind, enum_check};
+use crate::rules::schema::{Field, Kind, enum_check};
 
 pub const MIN_ROWS: usize = 2;
 pub const MAX_ROWS: usize = 8;

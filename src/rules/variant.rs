@@ -1,12 +1,12 @@
 //! Variant files: their TOML schema and parsing into checked [`Rules`],
-//! with errors ([`InputError`], from `crate::schema`) that name the file,
+//! with errors ([`InputError`], from `crate::rules::schema`) that name the file,
 //! line, column and key.
 
 use serde::Deserialize;
 
 use super::settings::{RULES_FIELDS, RawRules, board_problems};
 use super::{Rules, Settings};
-use crate::schema::{self, Field, InputError, Kind, Problems};
+use crate::rules::schema::{self, Field, InputError, Kind, Problems};
 
 // ---------------------------------------------------------------------------
 // The file schema

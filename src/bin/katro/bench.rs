@@ -9,10 +9,10 @@ use katro::agents::AgentSpec;
 use katro::agents::alphabeta;
 use katro::agents::mcts::{self, Budget};
 use katro::engine::Position;
+use katro::experiment::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
+use katro::experiment::stats::Aggregate;
 use katro::rng::{below, game_seed, rng_from_seed};
 use katro::rules::Rules;
-use katro::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
-use katro::stats::Aggregate;
 
 use crate::cli::{Failure, emit, load_variant};
 

@@ -9,9 +9,9 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use katro::Rules;
+use katro::engine::notation::{board_rows, board_text, hole_name, move_name, parse_move, plural};
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
-use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move, plural};
 use katro::rules::{
     BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, PRESETS, StepSowing, parse_variant, preset,
     preset_names,

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use katro::agents::AgentSpec;
+use katro::experiment::runner::Progress;
 use katro::jobs::{self, Failure, RunOutcome, load_experiment, plural};
 use katro::rules::parse_variant;
-use katro::runner::Progress;
-use katro::schema::top_level_keys;
+use katro::rules::schema::top_level_keys;
 use katro::store::FsStore;
 
 use crate::cli::{emit, load_variant};

@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::Path;
 
+use katro::engine::notation::plural;
 use katro::jobs::{self, Failure};
-use katro::notation::plural;
 use katro::store::FsStore;
 
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Failure> {
@@ -60,12 +60,12 @@ pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
             entries
                 .flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| katro::report::is_chart_file(n))
+                .filter(|n| katro::pictures::report::is_chart_file(n))
                 .collect()
         })
         .unwrap_or_default();
     let mut targets = vec!["report.html".to_string()];
-    for f in katro::report::CHART_FILES
+    for f in katro::pictures::report::CHART_FILES
         .iter()
         .map(|f| f.to_string())
         .chain(sweeps)
@@ -79,7 +79,7 @@ pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
     for t in targets {
         if let Some(bytes) = read_optional(&path.join(&t))? {
             let head = &bytes[..bytes.len().min(1024)];
-            let marker = katro::report::GENERATOR.as_bytes();
+            let marker = katro::pictures::report::GENERATOR.as_bytes();
             if !head.windows(marker.len()).any(|w| w == marker) {
                 foreign.push(format!("  {t}"));
             }
@@ -174,7 +174,7 @@ pub fn board(rules: &katro::Rules, file: &str, force: bool) -> Result<(), Failur
         rules.cols(),
         rules.total_seeds()
     );
-    let svg = katro::board_svg::board_svg(rules, &seeds, &title, false);
+    let svg = katro::pictures::board_svg::board_svg(rules, &seeds, &title, false);
     write_file(file, &svg, force)?;
     println!("wrote {file}");
     Ok(())
@@ -190,8 +190,8 @@ pub fn viewer(
     force: bool,
 ) -> Result<(), Failure> {
     let moves = crate::cli::parse_game(rules, moves)?;
-    let frames = katro::viewer::frames(rules, &moves).map_err(Failure::input)?;
-    let html = katro::viewer::viewer_html(rules, &moves, &frames, command);
+    let frames = katro::pictures::viewer::frames(rules, &moves).map_err(Failure::input)?;
+    let html = katro::pictures::viewer::viewer_html(rules, &moves, &frames, command);
     write_file(file, &html, force)?;
     println!(
         "wrote {file}: {}, {}; open it in a browser",
@@ -207,7 +207,7 @@ pub fn viewer(
 /// against its rules string; without a manifest, a preset of that name.
 pub fn game_from_csv(file: &str, row: u64) -> Result<(katro::Rules, Vec<String>), Failure> {
     let bytes = fs::read(file).map_err(|e| Failure::input(format!("{file}: cannot read: {e}")))?;
-    let table = katro::report::Table::parse(file, &bytes).map_err(Failure::input)?;
+    let table = katro::pictures::report::Table::parse(file, &bytes).map_err(Failure::input)?;
     for col in ["variant", "moves"] {
         if !table.has(col) {
             return Err(Failure::input(format!(
@@ -342,7 +342,7 @@ pub fn play(
     seed: u64,
 ) -> Result<(), Failure> {
     use katro::agents::AgentSpec;
-    use katro::notation::{board_text, move_name, parse_move};
+    use katro::engine::notation::{board_text, move_name, parse_move};
     use std::io::{BufRead, Write};
 
     let agent = AgentSpec::parse(against).map_err(Failure::input)?;

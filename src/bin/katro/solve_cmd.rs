@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use katro::Rules;
-use katro::notation::move_name;
+use katro::engine::notation::move_name;
 use katro::rules::{PRESETS, Settings, preset};
 use katro::solve::{
     self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, check_key, gib, move_values,

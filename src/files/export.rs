@@ -9,12 +9,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::experiment::Compare;
-use crate::rules::{Settings, setting_fields};
-use crate::runner::{Cell, StoredRow, StoredStatus};
-use crate::stats::{
+use crate::experiment::runner::{Cell, StoredRow, StoredStatus};
+use crate::experiment::stats::{
     Aggregate, CellWarning, Difference, compare_advantage, compare_length, compare_win_rate, holm,
 };
-use crate::sweep::Skipped;
+use crate::experiment::sweep::Skipped;
+use crate::rules::{Settings, setting_fields};
 
 /// Decimal places of every float in the CSV files.
 pub const DECIMALS: usize = 6;
@@ -730,7 +730,7 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
                 0 => String::new(),
                 n => format!(
                     ", {}",
-                    crate::notation::plural(n, "opening ply", "opening plies")
+                    crate::engine::notation::plural(n, "opening ply", "opening plies")
                 ),
             };
             notes.push_str(&format!(
@@ -828,9 +828,9 @@ mod tests {
     use super::*;
     use crate::agents::AgentSpec;
     use crate::engine::{Player, Status};
+    use crate::experiment::runner::GameRow;
+    use crate::experiment::stats::GameRecord;
     use crate::rules::preset;
-    use crate::runner::GameRow;
-    use crate::stats::GameRecord;
 
     fn rec(status: Status, plies: u32, cap: [u64; 2], seeds: [u64; 2]) -> GameRecord {
         GameRecord {
@@ -922,7 +922,7 @@ mod tests {
             p1: p[0],
             p2: p[1],
             opening_plies: open,
-            stop: crate::runner::Stop::Games(games),
+            stop: crate::experiment::runner::Stop::Games(games),
         }
     }
 

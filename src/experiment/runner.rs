@@ -18,11 +18,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentSpec;
 use crate::engine::kernel::Agent;
+use crate::engine::notation::{move_name, parse_move};
 use crate::engine::{Move, MoveList, Player, Silent, Status};
-use crate::notation::{move_name, parse_move};
+use crate::experiment::stats::{Aggregate, GameRecord};
 use crate::rng::{game_seed, rng_from_seed};
 use crate::rules::Rules;
-use crate::stats::{Aggregate, GameRecord};
 
 /// When a cell stops playing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -252,8 +252,8 @@ impl StoredRow {
             return Err(format!(
                 "{}: {} for {}",
                 where_(),
-                crate::notation::plural(moves.len() as u64, "move", "moves"),
-                crate::notation::plural(self.plies, "ply", "plies")
+                crate::engine::notation::plural(moves.len() as u64, "move", "moves"),
+                crate::engine::notation::plural(self.plies, "ply", "plies")
             ));
         }
         Ok(GameRow {

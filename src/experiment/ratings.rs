@@ -14,7 +14,7 @@
 //! the same tallies however the games were split over threads, shards or
 //! resumed runs.
 
-use crate::stats::Z95;
+use crate::experiment::stats::Z95;
 
 /// The results of one seat order: `first` moved first against `second`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,10 +14,10 @@
 
 use serde::Serialize;
 
-use crate::board_svg::{board_svg, capturing_rows};
+use crate::engine::notation::{hole_name, move_name, plural};
 use crate::engine::{LapKind, MAX_HOLES, Move, MoveEnd, MoveReport, Observer, Player, Position};
-use crate::notation::{hole_name, move_name, plural};
-use crate::report::escape;
+use crate::pictures::board_svg::{board_svg, capturing_rows};
+use crate::pictures::report::escape;
 use crate::rules::Rules;
 
 /// Laps of one move shown one by one; a longer move shows its first and
@@ -482,7 +482,7 @@ show(0);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_move;
+    use crate::engine::notation::parse_move;
     use crate::rules::{preset, preset_names};
 
     /// Plays `moves` with the engine and checks the viewer's frames: every

@@ -11,10 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::export::ExperimentSource;
-pub use crate::export::{BUILD, RunHeader, UNKNOWN_BUILD};
-use crate::runner::{Cell, CellLayout, Layout, RunState};
-pub use crate::runner::{StoredRow, StoredStatus};
+use crate::experiment::runner::{Cell, CellLayout, Layout, RunState};
+pub use crate::experiment::runner::{StoredRow, StoredStatus};
+use crate::files::export::ExperimentSource;
+pub use crate::files::export::{BUILD, RunHeader, UNKNOWN_BUILD};
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
 pub const SHARD_FORMAT: &str = "katro-shard-2";
@@ -131,8 +131,8 @@ impl CheckpointFile {
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::experiment::runner::{GameRow, Stop, play_game};
     use crate::rules::preset;
-    use crate::runner::{GameRow, Stop, play_game};
 
     #[test]
     fn rows_survive_storage() {

@@ -8,8 +8,8 @@
 //! out here directly rather than with the plotting crate.
 
 use crate::engine::Player;
-use crate::notation::hole_name;
-use crate::report::escape;
+use crate::engine::notation::hole_name;
+use crate::pictures::report::escape;
 use crate::rules::{CapturingRow, Rules, column_letter};
 
 /// Distance between hole centres.

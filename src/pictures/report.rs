@@ -624,8 +624,8 @@ impl Histograms {
 /// The CSV of every cell's exact length histogram: one row per cell and
 /// length that some game had, in cell order then by length.
 pub fn lengths_csv(
-    cells: &[crate::runner::Cell],
-    aggregates: &[crate::stats::Aggregate],
+    cells: &[crate::experiment::runner::Cell],
+    aggregates: &[crate::experiment::stats::Aggregate],
 ) -> Vec<u8> {
     let mut out = String::from("variant,p1,p2,opening_plies,length,games\n");
     for (c, a) in cells.iter().zip(aggregates) {

@@ -1,0 +1,6 @@
+//! What katro draws: the HTML report and its charts (`report`), the board
+//! as SVG (`board_svg`) and the game viewer (`viewer`).
+
+pub mod board_svg;
+pub mod report;
+pub mod viewer;
