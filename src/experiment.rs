@@ -43,6 +43,40 @@ pub struct Experiment {
     pub compare: Compare,
     /// Sweep combinations left out under `skip_invalid = true`, with why.
     pub skipped: Vec<Skipped>,
+    /// The `[tournament]`, whose pairings are among `matchups`.
+    pub tournament: Option<Tournament>,
+}
+
+/// Every pair of `agents` meets on every variant in both seats, each game
+/// opened with `opening_plies` random plies; ratings.csv rates them
+/// (docs/EXPERIMENTS.md, Tournaments). Its pairings are ordinary matchups
+/// of the experiment, after the file's own `[[matchups]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    /// In the file's order: the skill trace compares each with the one
+    /// before it, so a ladder is listed weakest first.
+    pub agents: Vec<AgentSpec>,
+    /// The agent rated 0 (`random` unless `anchor` names another).
+    pub anchor: usize,
+    pub opening_plies: u32,
+}
+
+impl Tournament {
+    /// The index of a cell's agents in `agents` when the cell is one of the
+    /// tournament's pairings, as (player 1's, player 2's).
+    pub fn pairing(
+        &self,
+        p1: &AgentSpec,
+        p2: &AgentSpec,
+        opening_plies: u32,
+    ) -> Option<(usize, usize)> {
+        if opening_plies != self.opening_plies {
+            return None;
+        }
+        let i = self.agents.iter().position(|a| a == p1)?;
+        let j = self.agents.iter().position(|a| a == p2)?;
+        (i != j).then_some((i, j))
+    }
 }
 
 /// A variant with the experiment's limit overrides applied.
@@ -154,7 +188,8 @@ struct RawExperiment {
     seed: Sp<i64>,
     variants: Option<Sp<Vec<Sp<RawVariantRef>>>>,
     sweep: Option<Sp<Vec<Sp<RawSweep>>>>,
-    matchups: Sp<Vec<Sp<RawMatchup>>>,
+    matchups: Option<Sp<Vec<Sp<RawMatchup>>>>,
+    tournament: Option<Sp<RawTournament>>,
     games: Option<Sp<i64>>,
     precision: Option<Sp<RawPrecision>>,
     #[serde(default)]
@@ -186,6 +221,16 @@ struct RawMatchup {
     games: Option<Sp<i64>>,
     max_games: Option<Sp<i64>>,
     opening_plies: Option<Sp<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTournament {
+    agents: Sp<Vec<Sp<toml::Value>>>,
+    games: Option<Sp<i64>>,
+    max_games: Option<Sp<i64>>,
+    opening_plies: Option<Sp<i64>>,
+    anchor: Option<Sp<toml::Value>>,
 }
 
 /// `"katro-6x6"`, or `{ variant = "katro-wikipedia", games = 500 }`.
@@ -245,7 +290,9 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     // A sweep's keys are settings, checked against the settings by the
     // typed pass (`katro::experiment::sweep`).
     Field::opt_kept("sweep", Kind::List(&Kind::StrOrAnyTable)),
-    Field::req("matchups", Kind::List(&Kind::Table(MATCHUP_FIELDS))),
+    // `matchups`, `[tournament]` or both: the typed pass asks for one.
+    Field::opt_kept("matchups", Kind::List(&Kind::Table(MATCHUP_FIELDS))),
+    Field::opt_kept("tournament", Kind::Table(TOURNAMENT_FIELDS)),
     // Without `games` or `[precision]` the typed pass reports a missing
     // stopping rule, and `moves_in_rows` needs `per_game_rows`.
     Field::opt_kept("games", Kind::Int),
@@ -277,6 +324,14 @@ static MATCHUP_FIELDS: &[Field] = &[
     Field::opt("games", Kind::Int),
     Field::opt("max_games", Kind::Int),
     Field::opt("opening_plies", Kind::Int),
+];
+
+static TOURNAMENT_FIELDS: &[Field] = &[
+    Field::req("agents", Kind::List(&Kind::StrOrAnyTable)),
+    Field::opt("games", Kind::Int),
+    Field::opt("max_games", Kind::Int),
+    Field::opt_kept("opening_plies", Kind::Int),
+    Field::opt_kept("anchor", Kind::StrOrAnyTable),
 ];
 
 static PRECISION_FIELDS: &[Field] = &[
@@ -697,14 +752,23 @@ pub fn parse_experiment(
     };
 
     let mut matchups: Vec<Matchup> = Vec::new();
-    if raw.matchups.get_ref().is_empty() {
-        p.add(
-            Some(raw.matchups.span()),
+    match (&raw.matchups, &raw.tournament) {
+        (None, None) => p.add(
+            None,
+            "matchups",
+            "is missing: give at least one `[[matchups]]` with `p1` and `p2`, or a \
+             `[tournament]` with its `agents`",
+        ),
+        (Some(m), None) if m.get_ref().is_empty() => p.add(
+            Some(m.span()),
             "matchups",
             "is empty: give at least one `[[matchups]]` with `p1` and `p2`",
-        );
+        ),
+        _ => {}
     }
-    for (i, m) in raw.matchups.get_ref().iter().enumerate() {
+    let no_matchups = Vec::new();
+    let listed = raw.matchups.as_ref().map_or(&no_matchups, |m| m.get_ref());
+    for (i, m) in listed.iter().enumerate() {
         let m = m.get_ref();
         let p1 =
             m.p1.as_ref()
@@ -761,6 +825,10 @@ pub fn parse_experiment(
             }
         }
     }
+    let tournament = raw
+        .tournament
+        .as_ref()
+        .and_then(|t| tournament(&mut p, t, &stop, default_opening, &variants, &mut matchups));
 
     let moves_in_rows = raw.moves_in_rows.as_ref().is_some_and(|v| *v.get_ref());
     if let Some(v) = &raw.moves_in_rows
@@ -805,6 +873,151 @@ pub fn parse_experiment(
         output,
         compare,
         skipped,
+        tournament,
+    })
+}
+
+/// Checks `[tournament]` and appends its pairings to `matchups`: for each
+/// pair of agents in file order, the earlier one as player 1, then as
+/// player 2. `None` after reporting a problem.
+fn tournament(
+    p: &mut Problems,
+    raw: &Sp<RawTournament>,
+    stop: &Option<Stop>,
+    default_opening: Option<u32>,
+    variants: &[VariantPlan],
+    matchups: &mut Vec<Matchup>,
+) -> Option<Tournament> {
+    let t = raw.get_ref();
+    let list = t.agents.get_ref();
+    let mut agents = Vec::new();
+    let mut ok = true;
+    for (i, v) in list.iter().enumerate() {
+        let key = format!("tournament.agents[{i}]");
+        let Some(a) = agent(p, v, &key) else {
+            ok = false;
+            continue;
+        };
+        for plan in variants {
+            if let Err(e) = a.check_variant(&plan.rules) {
+                p.add(Some(v.span()), &key, e);
+                ok = false;
+            }
+        }
+        if agents.contains(&a) {
+            p.add(Some(v.span()), &key, format!("`{a}` is listed twice"));
+            ok = false;
+        } else {
+            agents.push(a);
+        }
+    }
+    if list.len() < 2 {
+        p.add(
+            Some(t.agents.span()),
+            "tournament.agents",
+            "a tournament needs at least two agents",
+        );
+        ok = false;
+    }
+    let cap = cap(p, stop, "tournament", &t.games, &t.max_games);
+    let opening_plies = match &t.opening_plies {
+        Some(v) => {
+            let n = *v.get_ref();
+            if !(1..=MAX_OPENING_PLIES).contains(&n) {
+                p.add(
+                    Some(v.span()),
+                    "tournament.opening_plies",
+                    format!(
+                        "{n} is out of range: a tournament opens every game with 1 to \
+                         {MAX_OPENING_PLIES} random plies, so that its games differ"
+                    ),
+                );
+                None
+            } else {
+                Some(n as u32)
+            }
+        }
+        None => match default_opening {
+            Some(0) => {
+                p.add(
+                    Some(raw.span()),
+                    "tournament.opening_plies",
+                    "is missing: a tournament opens every game with random plies, so that \
+                     games between the same agents differ; give `opening_plies` (e.g. 4) \
+                     here or at the top of the file",
+                );
+                None
+            }
+            // `None`: the bad top-level value was reported already.
+            other => other,
+        },
+    };
+    let anchor = match &t.anchor {
+        None => match agents.iter().position(|a| *a == AgentSpec::Random) {
+            Some(i) => Some(i),
+            None if ok => {
+                p.add(
+                    Some(t.agents.span()),
+                    "tournament.agents",
+                    "ratings put `random` at 0: add \"random\" to the agents, or name \
+                     the agent rated 0 with `anchor`",
+                );
+                None
+            }
+            None => None,
+        },
+        Some(v) => {
+            let a = agent(p, v, "tournament.anchor")?;
+            match agents.iter().position(|x| *x == a) {
+                Some(i) => Some(i),
+                None => {
+                    if ok {
+                        p.add(
+                            Some(v.span()),
+                            "tournament.anchor",
+                            format!("`{a}` is not one of the tournament's agents"),
+                        );
+                    }
+                    None
+                }
+            }
+        }
+    };
+    let (true, Some(cap), Some(opening_plies), Some(anchor)) = (ok, cap, opening_plies, anchor)
+    else {
+        return None;
+    };
+    for i in 0..agents.len() {
+        for j in i + 1..agents.len() {
+            for (a, b) in [(i, j), (j, i)] {
+                let new = Matchup {
+                    p1: agents[a].clone(),
+                    p2: agents[b].clone(),
+                    cap,
+                    opening_plies,
+                };
+                if matchups.iter().any(|m| {
+                    m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies
+                }) {
+                    p.add(
+                        Some(raw.span()),
+                        "tournament",
+                        format!(
+                            "`{}` is both a `[[matchups]]` entry and one of the tournament's \
+                             pairings: leave it out of `[[matchups]]`",
+                            new.label()
+                        ),
+                    );
+                    return None;
+                }
+                matchups.push(new);
+            }
+        }
+    }
+    Some(Tournament {
+        agents,
+        anchor,
+        opening_plies,
     })
 }
 

@@ -12,14 +12,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::agents::AgentSpec;
+use crate::experiment::ratings::rate;
 use crate::experiment::runner::{
     self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, Stop, Work, merge_parts,
 };
 use crate::experiment::stats::Aggregate;
-use crate::experiment::{Compare, Experiment, fingerprint, parse_experiment};
+use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
 use crate::files::export::{
-    ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, summary_csv,
-    summary_table, utc_timestamp,
+    ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, pairwise_csv,
+    ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
 use crate::files::partial::{
     BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, other_builds,
@@ -166,6 +167,9 @@ struct Results<'a> {
     /// names it.
     games: Option<&'a [u8]>,
     compare: &'a Compare,
+    /// The experiment's tournament: ratings.csv, pairwise.csv and
+    /// skill-trace.csv are made from its cells.
+    tournament: Option<&'a Tournament>,
     /// `run-state.json`, for the results of an experiment (which can grow).
     state: Option<Vec<u8>>,
 }
@@ -188,6 +192,12 @@ fn write_results(
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
+    if let Some(t) = r.tournament {
+        let rated = rate(t, r.cells, r.aggregates);
+        outputs.push(("ratings.csv", ratings_csv(t, &rated)));
+        outputs.push(("pairwise.csv", pairwise_csv(t, &rated)));
+        outputs.push(("skill-trace.csv", skill_trace_csv(t, &rated)));
+    }
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
         .ok()
@@ -197,10 +207,17 @@ fn write_results(
     if let Some(bytes) = &r.state {
         outputs.push((grow::RUN_STATE, bytes.clone()));
     }
-    let stale: Vec<&str> = ["games.csv", "comparison.csv", grow::RUN_STATE]
-        .into_iter()
-        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
-        .collect();
+    let stale: Vec<&str> = [
+        "games.csv",
+        "comparison.csv",
+        "ratings.csv",
+        "pairwise.csv",
+        "skill-trace.csv",
+        grow::RUN_STATE,
+    ]
+    .into_iter()
+    .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
+    .collect();
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
     outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
@@ -233,6 +250,14 @@ fn write_results(
             )
         })?;
     Ok(written)
+}
+
+/// The ratings printed after the summary, for an experiment with a
+/// tournament.
+fn tournament_text(exp: &Experiment, cells: &[Cell], aggregates: &[Aggregate]) -> String {
+    exp.tournament.as_ref().map_or_else(String::new, |t| {
+        ratings_table(t, &rate(t, cells, aggregates))
+    })
 }
 
 /// The manifest's fields that come from the experiment and its results.
@@ -904,12 +929,14 @@ pub fn run(
                     aggregates: &aggregates,
                     games: games.as_deref(),
                     compare: &exp.compare,
+                    tournament: exp.tournament.as_ref(),
                     state: Some(state.to_bytes()),
                 },
                 m,
             )
             .map_err(|e| interrupted(store, e, &saver))?;
             let mut text = summary_table(&cells, &aggregates);
+            text.push_str(&tournament_text(exp, &cells, &aggregates));
             let mut also = Vec::new();
             if resumed_games > 0 {
                 also.push(format!("{resumed_games} resumed from the checkpoint"));
@@ -1348,12 +1375,14 @@ pub fn merge(
             aggregates: &aggregates,
             games: games.as_deref(),
             compare: &exp.compare,
+            tournament: exp.tournament.as_ref(),
             state: Some(state.to_bytes()),
         },
         m,
     )
     .map_err(Failure::other)?;
     let mut text = summary_table(&cells, &aggregates);
+    text.push_str(&tournament_text(&exp, &cells, &aggregates));
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
         plural(first.shards, "shard"),
@@ -1480,6 +1509,7 @@ pub fn simulate(
                 aggregates: &aggregates,
                 games: None,
                 compare: &Compare::default(),
+                tournament: None,
                 state: None,
             },
             m,

@@ -14,7 +14,10 @@
 //! the same tallies however the games were split over threads, shards or
 //! resumed runs.
 
-use crate::experiment::stats::Z95;
+use crate::experiment::Tournament;
+use crate::experiment::runner::Cell;
+use crate::experiment::stats::{Aggregate, Z95};
+use crate::rules::Rules;
 
 /// The results of one seat order: `first` moved first against `second`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,6 +389,137 @@ pub fn outcome_probabilities(first: f64, second: f64, a: f64, d: f64) -> [f64; 3
     let pw = sigmoid(C * (delta - d));
     let pl = sigmoid(C * (-delta - d));
     [pw, pl, 1.0 - pw - pl]
+}
+
+/// One agent's record against another on one variant, from the two cells
+/// of their pairing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairRecord {
+    /// The later of the two in the tournament's list.
+    pub agent: usize,
+    pub opponent: usize,
+    /// `agent` moving first.
+    pub as_first: SeatTally,
+    /// `opponent` moving first.
+    pub as_second: SeatTally,
+}
+
+impl PairRecord {
+    pub fn games(&self) -> u64 {
+        self.as_first.games() + self.as_second.games()
+    }
+    /// Games `agent` won, either seat.
+    pub fn wins(&self) -> u64 {
+        self.as_first.first_wins + self.as_second.second_wins
+    }
+    pub fn losses(&self) -> u64 {
+        self.as_first.second_wins + self.as_second.first_wins
+    }
+    pub fn undecided(&self) -> u64 {
+        self.as_first.undecided + self.as_second.undecided
+    }
+}
+
+/// A tournament's results on one variant and the ratings fitted to them.
+#[derive(Clone, Debug)]
+pub struct VariantRatings<'a> {
+    pub rules: &'a Rules,
+    /// Every pair of agents once, in the order of the tournament's
+    /// pairings (`agent` the later-listed).
+    pub pairs: Vec<PairRecord>,
+    pub fit: Result<Fit, FitError>,
+}
+
+impl VariantRatings<'_> {
+    /// An agent's (wins, losses, undecided) over all its games.
+    pub fn record(&self, agent: usize) -> (u64, u64, u64) {
+        self.pairs.iter().fold((0, 0, 0), |(w, l, u), p| {
+            if p.agent == agent {
+                (w + p.wins(), l + p.losses(), u + p.undecided())
+            } else if p.opponent == agent {
+                (w + p.losses(), l + p.wins(), u + p.undecided())
+            } else {
+                (w, l, u)
+            }
+        })
+    }
+}
+
+/// The tournament's results and ratings, variant by variant in the cells'
+/// order, from the finished cells' integer tallies: the same bits however
+/// the games were played, split or resumed. Cells that are not one of the
+/// tournament's pairings (the file's own `[[matchups]]`) are left out.
+pub fn rate<'a>(
+    t: &Tournament,
+    cells: &[Cell<'a>],
+    aggregates: &[Aggregate],
+) -> Vec<VariantRatings<'a>> {
+    // Per variant: its rules, pair records and seat tallies.
+    let mut out: Vec<(&'a Rules, Vec<PairRecord>, Vec<SeatTally>)> = Vec::new();
+    for (c, a) in cells.iter().zip(aggregates) {
+        let Some((first, second)) = t.pairing(c.p1, c.p2, c.opening_plies) else {
+            continue;
+        };
+        let k = match out.iter().position(|v| std::ptr::eq(v.0, c.rules)) {
+            Some(k) => k,
+            None => {
+                out.push((c.rules, Vec::new(), Vec::new()));
+                out.len() - 1
+            }
+        };
+        let tally = SeatTally {
+            first,
+            second,
+            first_wins: a.wins[0],
+            second_wins: a.wins[1],
+            undecided: a.games - a.wins[0] - a.wins[1],
+        };
+        out[k].2.push(tally);
+        let (agent, opponent) = (first.max(second), first.min(second));
+        let pairs = &mut out[k].1;
+        let record = match pairs
+            .iter_mut()
+            .position(|p| p.agent == agent && p.opponent == opponent)
+        {
+            Some(i) => &mut pairs[i],
+            None => {
+                let none = SeatTally {
+                    first: 0,
+                    second: 0,
+                    first_wins: 0,
+                    second_wins: 0,
+                    undecided: 0,
+                };
+                pairs.push(PairRecord {
+                    agent,
+                    opponent,
+                    as_first: SeatTally {
+                        first: agent,
+                        second: opponent,
+                        ..none
+                    },
+                    as_second: SeatTally {
+                        first: opponent,
+                        second: agent,
+                        ..none
+                    },
+                });
+                pairs.last_mut().expect("just pushed")
+            }
+        };
+        if first == agent {
+            record.as_first = tally;
+        } else {
+            record.as_second = tally;
+        }
+    }
+    out.into_iter()
+        .map(|(rules, pairs, tallies)| VariantRatings {
+            rules,
+            pairs,
+            fit: fit(t.agents.len(), t.anchor, &tallies),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -384,7 +384,14 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
     emit(&outcome.text)
 }
 
-const EXPERIMENT_KEYS: [&str; 5] = ["variants", "matchups", "seed", "games", "precision"];
+const EXPERIMENT_KEYS: [&str; 6] = [
+    "variants",
+    "matchups",
+    "tournament",
+    "seed",
+    "games",
+    "precision",
+];
 
 /// Checks one file, telling a variant from an experiment by its keys.
 fn validate_one(path: &str) -> Result<String, String> {
