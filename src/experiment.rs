@@ -1229,6 +1229,95 @@ p1 = "random"
 p2 = { agent = "epsilon-greedy", epsilon = 0.25 }
 "#;
 
+    const TOURNAMENT: &str = r#"
+name = "t"
+seed = 5
+variants = ["katro-4x4"]
+games = 10
+opening_plies = 3
+"#;
+
+    #[test]
+    fn a_tournament_pairs_every_two_agents_in_both_seats() {
+        let e = parse(&format!(
+            "{TOURNAMENT}\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n\n\
+             [tournament]\nagents = [\"greedy\", \"random\", \"alphabeta:depth=2\"]\n\
+             games = 4\n"
+        ))
+        .unwrap();
+        let labels: Vec<String> = e.matchups.iter().map(|m| m.label()).collect();
+        assert_eq!(
+            labels,
+            [
+                "greedy vs greedy +open3",
+                "greedy vs random +open3",
+                "random vs greedy +open3",
+                "greedy vs alphabeta:depth=2 +open3",
+                "alphabeta:depth=2 vs greedy +open3",
+                "random vs alphabeta:depth=2 +open3",
+                "alphabeta:depth=2 vs random +open3",
+            ]
+        );
+        assert!(e.matchups[1..].iter().all(|m| m.cap == Some(4)));
+        assert_eq!(e.matchups[0].cap, None);
+        let t = e.tournament.as_ref().unwrap();
+        assert_eq!((t.anchor, t.opening_plies), (1, 3));
+        // Self-play is not a pairing; the listed matchup is not rated.
+        let (g, r) = (&t.agents[0], &t.agents[1]);
+        assert_eq!(t.pairing(g, g, 3), None);
+        assert_eq!(t.pairing(r, g, 3), Some((1, 0)));
+        assert_eq!(t.pairing(r, g, 0), None);
+        // A tournament alone is an experiment.
+        let alone = parse(&format!(
+            "{TOURNAMENT}\n[tournament]\nagents = [\"random\", \"greedy\"]\nanchor = \"greedy\"\n"
+        ))
+        .unwrap();
+        assert_eq!(alone.matchups.len(), 2);
+        assert_eq!(alone.tournament.unwrap().anchor, 1);
+    }
+
+    #[test]
+    fn bad_tournaments_are_refused_naming_the_key() {
+        let cases = [
+            ("agents = [\"random\"]", "`tournament.agents`: a tournament needs at least two"),
+            (
+                "agents = [\"random\", \"random\"]",
+                "`tournament.agents[1]`: `random` is listed twice",
+            ),
+            ("agents = [\"greedy\", \"alphabeta:depth=2\"]", "ratings put `random` at 0"),
+            (
+                "agents = [\"random\", \"greedy\"]\nanchor = \"alphabeta:depth=2\"",
+                "`tournament.anchor`: `alphabeta:depth=2` is not one of",
+            ),
+            ("agents = [\"random\", \"wizard\"]", "`tournament.agents[1]`"),
+            (
+                "agents = [\"random\", \"greedy\"]\nopening_plies = 0",
+                "`tournament.opening_plies`: 0 is out of range",
+            ),
+            ("agents = [\"random\", \"greedy\"]\ncolour = 1", "colour"),
+        ];
+        for (body, want) in cases {
+            let msg = problem(&format!("{TOURNAMENT}\n[tournament]\n{body}\n"));
+            assert!(msg.contains(want), "{body}: {msg}");
+            assert!(msg.starts_with("exp.toml"), "{msg}");
+        }
+        // Without any opening: the games of deterministic agents would repeat.
+        let msg = problem(
+            &format!("{TOURNAMENT}\n[tournament]\nagents = [\"random\", \"greedy\"]\n")
+                .replace("opening_plies = 3\n", ""),
+        );
+        assert!(msg.contains("`tournament.opening_plies`: is missing"), "{msg}");
+        // A pairing listed again as a matchup.
+        let msg = problem(&format!(
+            "{TOURNAMENT}\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n\n\
+             [tournament]\nagents = [\"random\", \"greedy\"]\n"
+        ));
+        assert!(msg.contains("both a `[[matchups]]` entry"), "{msg}");
+        // Neither matchups nor a tournament.
+        let msg = problem(TOURNAMENT);
+        assert!(msg.contains("`matchups`: is missing"), "{msg}");
+    }
+
     #[test]
     fn an_opening_changes_the_fingerprint_and_none_keeps_the_old_one() {
         let rules = preset("katro-4x4").unwrap();

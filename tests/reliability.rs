@@ -81,6 +81,9 @@ const ALL: &[&str] = &[
     "plots/win-rate.svg",
     "plots/lengths.svg",
     "plots/comparison.svg",
+    "ratings.csv",
+    "pairwise.csv",
+    "skill-trace.csv",
 ];
 
 /// Games per cell for a run of a few seconds on two cores in this build
@@ -96,6 +99,16 @@ fn few_seconds() -> u64 {
 /// Two variants × two matchups, with per-game rows and moves. The lap
 /// limit is lowered so that no game runs into the default 10,000,000 laps,
 /// which takes seconds on its own and would make the run's length erratic.
+/// Games of each tournament pairing in [`fixed_experiment`], at most.
+const TOURNAMENT_GAMES: u64 = 12;
+
+/// All the games of [`fixed_experiment`]`(games)`: two matchups and the
+/// tournament's six pairings on each of its two variants.
+fn fixed_games(games: u64) -> u64 {
+    let small = games * 3 / 4;
+    2 * games + 2 * small + 6 * (games.min(TOURNAMENT_GAMES) + small.min(TOURNAMENT_GAMES))
+}
+
 fn fixed_experiment(games: u64) -> String {
     format!(
         r#"
@@ -114,8 +127,14 @@ p2 = "greedy"
 [[matchups]]
 p1 = {{ agent = "epsilon-greedy", epsilon = 0.3 }}
 p2 = "alphabeta:depth=1"
+
+# A tournament: its ratings resume, shard and merge like the rest.
+[tournament]
+agents = ["random", "greedy", "alphabeta:depth=1"]
+opening_plies = 2
+games = {TOURNAMENT_GAMES}
 "#,
-        games * 3 / 4
+        games * 3 / 4,
     )
 }
 
@@ -227,7 +246,7 @@ fn a_run_killed_with_sigkill_resumes_to_identical_outputs() {
     );
     start_and_kill(dir.path(), "exp.toml", "killed", "KILL");
     let resumed = resume(dir.path(), "exp.toml", "killed");
-    let total = 2 * games + 2 * (games * 3 / 4);
+    let total = fixed_games(games);
     assert!(resumed > 0 && resumed < total, "{resumed} of {total}");
     same_results(&dir.path().join("whole"), &dir.path().join("killed"), ALL);
     let manifest: serde_json::Value =
@@ -605,7 +624,10 @@ fn validate_reports_every_problem_at_once() {
         &stdout,
         &[
             "small.toml: valid variant `small-6x3`",
-            "good.toml: valid experiment `fixed`: 4 cells, at most 34 games",
+            &format!(
+                "good.toml: valid experiment `fixed`: 16 cells, at most {} games",
+                fixed_games(10)
+            ),
         ],
     );
     has(

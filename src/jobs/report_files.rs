@@ -51,6 +51,8 @@ pub fn write_report(
     };
     let comparison = read_optional(store, &dir.join("comparison.csv"))?;
     let lengths = read_optional(store, &dir.join("lengths.csv"))?;
+    let ratings = read_optional(store, &dir.join("ratings.csv"))?;
+    let skill_trace = read_optional(store, &dir.join("skill-trace.csv"))?;
     // The experiment's name as given, or from the manifest, else the
     // folder's.
     let manifest = match name {
@@ -72,6 +74,8 @@ pub fn write_report(
         summary: &summary,
         comparison: comparison.as_deref(),
         lengths: lengths.as_deref(),
+        ratings: ratings.as_deref(),
+        skill_trace: skill_trace.as_deref(),
         title: &title,
     })
     .map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;

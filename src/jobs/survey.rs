@@ -12,11 +12,14 @@ use crate::store::Store;
 use super::checkpoint;
 use super::{Failure, Progress, file_name};
 
-pub(crate) const RESULT_FILES: [&str; 7] = [
+pub(crate) const RESULT_FILES: [&str; 10] = [
     "manifest.json",
     super::grow::RUN_STATE,
     "summary.csv",
     "comparison.csv",
+    "ratings.csv",
+    "pairwise.csv",
+    "skill-trace.csv",
     "games.csv",
     "lengths.csv",
     "report.html",

@@ -110,6 +110,9 @@ pub struct Inputs<'a> {
     pub comparison: Option<&'a [u8]>,
     /// lengths.csv (the exact length histograms), if the run wrote one.
     pub lengths: Option<&'a [u8]>,
+    /// ratings.csv and skill-trace.csv, if the experiment had a tournament.
+    pub ratings: Option<&'a [u8]>,
+    pub skill_trace: Option<&'a [u8]>,
     /// The experiment's name, for the page title.
     pub title: &'a str,
 }
@@ -121,7 +124,13 @@ pub const GENERATOR: &str = "katro report";
 
 /// Every chart file a report may write under `plots/`, besides one
 /// `sweep-KEY.svg` per swept setting ([`is_chart_file`]).
-pub const CHART_FILES: [&str; 3] = ["win-rate.svg", "lengths.svg", "comparison.svg"];
+pub const CHART_FILES: [&str; 5] = [
+    "win-rate.svg",
+    "lengths.svg",
+    "comparison.svg",
+    "ratings.svg",
+    "skill-trace.svg",
+];
 
 /// Whether `name` (a file under `plots/`) is one a report writes.
 pub fn is_chart_file(name: &str) -> bool {
@@ -287,6 +296,20 @@ pub fn build(inputs: &Inputs) -> Result<Report, String> {
     ];
     if let Some(c) = comparison.as_ref().filter(|c| !c.is_empty()) {
         charts.push(comparison_chart(c)?);
+    }
+    if let Some(b) = inputs.ratings {
+        let t = Table::parse("ratings.csv", b)?;
+        t.require(&RATINGS_COLUMNS)?;
+        if !t.is_empty() {
+            charts.push(ratings_chart(&t)?);
+        }
+    }
+    if let Some(b) = inputs.skill_trace {
+        let t = Table::parse("skill-trace.csv", b)?;
+        t.require(&SKILL_TRACE_COLUMNS)?;
+        if !t.is_empty() {
+            charts.push(skill_trace_chart(&t)?);
+        }
     }
     charts.extend(sweep_charts(&summary)?);
     let html = page(inputs.title, &summary, &charts);
@@ -1587,6 +1610,206 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
 }
 
 // ---------------------------------------------------------------------------
+// Tournaments
+
+const RATINGS_COLUMNS: [&str; 11] = [
+    "variant",
+    "opening_plies",
+    "level",
+    "agent",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "games",
+    "first_move_advantage",
+    "first_move_advantage_low",
+    "first_move_advantage_high",
+];
+
+const SKILL_TRACE_COLUMNS: [&str; 9] = [
+    "variant",
+    "opening_plies",
+    "level",
+    "agent",
+    "opponent",
+    "games",
+    "win_rate",
+    "win_rate_low",
+    "win_rate_high",
+];
+
+/// A one-panel dot-and-whisker chart: one row per row of `t`, labelled
+/// `labels`, the estimate `col` with its `col_low`..`col_high` interval
+/// and a grey line at `at`. Rows without a number are labelled and left
+/// empty.
+struct RowChart<'a> {
+    labels: Vec<String>,
+    col: &'a str,
+    x_desc: &'a str,
+    title: &'a str,
+    at: f64,
+    x_percent: bool,
+    /// Force the axis to take in this range (0–1 for shares).
+    x_min: Option<std::ops::Range<f64>>,
+    key: [&'a str; 3],
+}
+
+fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, String> {
+    let n = t.len();
+    let rs = rows(&c.labels, 520);
+    let width = rs.label_w + 30 + 560;
+    let (low, high) = (format!("{}_low", c.col), format!("{}_high", c.col));
+    let mut marks = Vec::new();
+    let (mut lo_all, mut hi_all) = (c.at, c.at);
+    for r in 0..n {
+        if let Some(v) = mark(t, r, &[c.col, &low, &high])? {
+            lo_all = lo_all.min(v[1]);
+            hi_all = hi_all.max(v[2]);
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    let x = match &c.x_min {
+        Some(x) => x.start.min(lo_all)..x.end.max(hi_all),
+        None => {
+            let pad = ((hi_all - lo_all) * 0.08).max(1.0);
+            lo_all - pad..hi_all + pad
+        }
+    };
+    let items = [
+        (Swatch::Grey, c.key[0].to_string()),
+        (Swatch::Line(colour(0), 2), c.key[1].to_string()),
+        (Swatch::Dot(colour(0)), c.key[2].to_string()),
+    ];
+    let k = layout_key(&items, width - 40);
+    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(plots_h);
+        let mut chart = row_panel(
+            &top,
+            c.title,
+            n,
+            rs.label_w + 20,
+            x.clone(),
+            c.x_desc,
+            c.x_percent,
+        )?;
+        draw_intervals(&mut chart, n, c.at, &marks, colour(0))?;
+        draw_row_labels(&root, &chart, &rs, x.start)?;
+        draw_key(&bottom, &k, (20, 5))?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
+/// The tournament's ratings, variant by variant, each agent with its 95%
+/// interval.
+fn ratings_chart(t: &Table) -> Result<Chart, String> {
+    let labels: Vec<String> = (0..t.len())
+        .map(|r| {
+            format!(
+                "{}  {}. {}",
+                t.text(r, "variant"),
+                t.text(r, "level"),
+                t.text(r, "agent")
+            )
+        })
+        .collect();
+    let svg = row_chart_svg(
+        t,
+        &RowChart {
+            labels,
+            col: "rating",
+            x_desc: "rating (Elo; the anchor, usually random, at 0)",
+            title: "Ratings from the tournament",
+            at: 0.0,
+            x_percent: false,
+            x_min: None,
+            key: ["0: the anchor", "95% interval", "rating"],
+        },
+    )?;
+    let cols = [
+        "variant",
+        "level",
+        "agent",
+        "rating",
+        "rating_low",
+        "rating_high",
+        "games",
+        "first_move_advantage",
+        "first_move_advantage_low",
+        "first_move_advantage_high",
+    ];
+    Ok(Chart {
+        file: "ratings.svg".into(),
+        title: "Ratings".into(),
+        svg,
+        caption: "Each agent's Elo rating on each variant, fitted to every game of the \
+                  tournament (every pair of agents, both seats, each game opened with random \
+                  plies) by a BayesElo model with a first-move advantage and a draw term for \
+                  undecided games; 95% intervals from the fit's observed information \
+                  (docs/OUTPUTS.md, ratings.csv). The anchor is rated 0 exactly, so its \
+                  interval is a point and the others' are relative to it. The first-move \
+                  advantage, in Elo, is in the table."
+            .into(),
+        table: numbers_table(t, "ratings.csv", &cols),
+    })
+}
+
+/// Each agent's win rate against the agent listed before it.
+fn skill_trace_chart(t: &Table) -> Result<Chart, String> {
+    let labels: Vec<String> = (0..t.len())
+        .map(|r| {
+            format!(
+                "{}  {}. {} vs {}",
+                t.text(r, "variant"),
+                t.text(r, "level"),
+                t.text(r, "agent"),
+                t.text(r, "opponent")
+            )
+        })
+        .collect();
+    let svg = row_chart_svg(
+        t,
+        &RowChart {
+            labels,
+            col: "win_rate",
+            x_desc: "win rate against the level below (both seats)",
+            title: "Skill trace",
+            at: 0.5,
+            x_percent: true,
+            x_min: Some(0.0..1.0),
+            key: ["50%", "95% interval", "win rate"],
+        },
+    )?;
+    let cols = [
+        "variant",
+        "level",
+        "agent",
+        "opponent",
+        "games",
+        "win_rate",
+        "win_rate_low",
+        "win_rate_high",
+    ];
+    Ok(Chart {
+        file: "skill-trace.svg".into(),
+        title: "Skill trace".into(),
+        svg,
+        caption: "Each level of the tournament's list against the level just below it: the \
+                  share of their games (half in each seat, every game opened with random \
+                  plies) the higher level won, with its 95% Wilson interval; undecided games \
+                  count as not won (docs/OUTPUTS.md, skill-trace.csv). Ludii's SkillTrace \
+                  asks the same question of UCT at doubling budgets."
+            .into(),
+        table: numbers_table(t, "skill-trace.csv", &cols),
+    })
+}
+
+// ---------------------------------------------------------------------------
 // The page
 
 /// The columns `cols` of every row of `t`, as an HTML table of CSV text.
@@ -1700,6 +1923,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: Some(
                 b"variant,p1,p2,length,games\na,random,random,3,4\na,random,random,31,6\n",
             ),
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .unwrap();
@@ -1756,6 +1981,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: text.as_bytes(),
             comparison: None,
             lengths: None,
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .unwrap();
@@ -1794,6 +2021,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: plain.as_bytes(),
             comparison: None,
             lengths: None,
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .unwrap();
@@ -1803,6 +2032,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: SUMMARY.as_bytes(),
             comparison: None,
             lengths: None,
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .unwrap();
@@ -1832,6 +2063,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: summary.as_bytes(),
             comparison: None,
             lengths: Some(lengths.as_bytes()),
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .unwrap();
@@ -1869,6 +2102,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: sweep.as_bytes(),
             comparison: None,
             lengths: None,
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .unwrap();
@@ -1904,6 +2139,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: b"variant,p1\na,random\n",
             comparison: None,
             lengths: None,
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .err()
@@ -1918,6 +2155,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: bad.as_bytes(),
             comparison: None,
             lengths: None,
+            ratings: None,
+            skill_trace: None,
             title: "t",
         })
         .err()

@@ -28,7 +28,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 shards=${KATRO_SLURM_SHARDS:-4}
 timeout=${KATRO_SLURM_TIMEOUT:-180}
 experiment=$repo/tests/slurm/experiment.toml
-outputs=(summary.csv comparison.csv games.csv)
+outputs=(summary.csv comparison.csv games.csv ratings.csv pairwise.csv skill-trace.csv)
 
 passed=0
 say() { printf '[slurm-test %3ds] %s\n' "$SECONDS" "$*"; }
