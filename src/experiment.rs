@@ -1279,17 +1279,26 @@ opening_plies = 3
     #[test]
     fn bad_tournaments_are_refused_naming_the_key() {
         let cases = [
-            ("agents = [\"random\"]", "`tournament.agents`: a tournament needs at least two"),
+            (
+                "agents = [\"random\"]",
+                "`tournament.agents`: a tournament needs at least two",
+            ),
             (
                 "agents = [\"random\", \"random\"]",
                 "`tournament.agents[1]`: `random` is listed twice",
             ),
-            ("agents = [\"greedy\", \"alphabeta:depth=2\"]", "ratings put `random` at 0"),
+            (
+                "agents = [\"greedy\", \"alphabeta:depth=2\"]",
+                "ratings put `random` at 0",
+            ),
             (
                 "agents = [\"random\", \"greedy\"]\nanchor = \"alphabeta:depth=2\"",
                 "`tournament.anchor`: `alphabeta:depth=2` is not one of",
             ),
-            ("agents = [\"random\", \"wizard\"]", "`tournament.agents[1]`"),
+            (
+                "agents = [\"random\", \"wizard\"]",
+                "`tournament.agents[1]`",
+            ),
             (
                 "agents = [\"random\", \"greedy\"]\nopening_plies = 0",
                 "`tournament.opening_plies`: 0 is out of range",
@@ -1306,7 +1315,10 @@ opening_plies = 3
             &format!("{TOURNAMENT}\n[tournament]\nagents = [\"random\", \"greedy\"]\n")
                 .replace("opening_plies = 3\n", ""),
         );
-        assert!(msg.contains("`tournament.opening_plies`: is missing"), "{msg}");
+        assert!(
+            msg.contains("`tournament.opening_plies`: is missing"),
+            "{msg}"
+        );
         // A pairing listed again as a matchup.
         let msg = problem(&format!(
             "{TOURNAMENT}\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n\n\

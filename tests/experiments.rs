@@ -711,3 +711,86 @@ fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
         .assert()
         .success();
 }
+
+/// A tournament's three files agree with summary.csv cell by cell, list
+/// every agent on every variant, and put the anchor at 0.
+#[test]
+fn a_tournament_writes_ratings_that_agree_with_its_cells() {
+    let exp = r#"
+name = "tournament"
+seed = 9
+variants = ["katro-4x4", "small.toml"]
+games = 40
+opening_plies = 2
+
+[[matchups]]
+p1 = "greedy"
+p2 = "greedy"
+
+[tournament]
+agents = ["random", "epsilon-greedy:epsilon=0.5", "greedy"]
+"#;
+    let dir = setup(exp);
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml", "--out", "out"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("ratings on katro-4x4 (Elo, random = 0, 95% intervals):"),
+        "{stdout}"
+    );
+    let read = |f: &str| fs::read_to_string(dir.path().join("out").join(f)).unwrap();
+    let (summary, ratings, pairwise, trace) = (
+        read("summary.csv"),
+        read("ratings.csv"),
+        read("pairwise.csv"),
+        read("skill-trace.csv"),
+    );
+    // 1 matchup + 3 pairs × 2 seats, on 2 variants.
+    assert_eq!(column(&summary, "p1").len(), 14);
+    assert_eq!(column(&ratings, "agent").len(), 6);
+    assert_eq!(column(&pairwise, "agent").len(), 6);
+    assert_eq!(column(&trace, "level"), ["2", "3", "2", "3"]);
+    for (agent, rating) in column(&ratings, "agent")
+        .iter()
+        .zip(column(&ratings, "rating"))
+    {
+        if agent == "random" {
+            assert_eq!(rating, "0.000000");
+        }
+    }
+    // Each pair's games are its two cells' games, and its wins the two
+    // cells' wins of its agent.
+    let (p1, p2) = (column(&summary, "p1"), column(&summary, "p2"));
+    let (w1, w2) = (column(&summary, "p1_wins"), column(&summary, "p2_wins"));
+    let variants = column(&summary, "variant");
+    let n = |s: &String| s.parse::<u64>().unwrap();
+    let rows = column(&pairwise, "agent").len();
+    for r in 0..rows {
+        let v = &column(&pairwise, "variant")[r];
+        let a = &column(&pairwise, "agent")[r];
+        let o = &column(&pairwise, "opponent")[r];
+        let mut wins = 0;
+        let mut games = 0;
+        for c in 0..p1.len() {
+            if &variants[c] != v {
+                continue;
+            }
+            if &p1[c] == a && &p2[c] == o {
+                wins += n(&w1[c]);
+                games += 40;
+            } else if &p1[c] == o && &p2[c] == a {
+                wins += n(&w2[c]);
+                games += 40;
+            }
+        }
+        assert_eq!(games, 80, "{v} {a} {o}");
+        assert_eq!(n(&column(&pairwise, "wins")[r]), wins, "{v} {a} {o}");
+        assert_eq!(n(&column(&pairwise, "games")[r]), games);
+    }
+    assert!(read("report.html").contains("Skill trace"));
+    assert!(dir.path().join("out/plots/ratings.svg").exists());
+    assert!(dir.path().join("out/plots/skill-trace.svg").exists());
+}

@@ -132,9 +132,10 @@ p2 = "alphabeta:depth=1"
 [tournament]
 agents = ["random", "greedy", "alphabeta:depth=1"]
 opening_plies = 2
-games = {TOURNAMENT_GAMES}
+games = {}
 "#,
         games * 3 / 4,
+        games.min(TOURNAMENT_GAMES)
     )
 }
 

@@ -683,4 +683,68 @@ mod tests {
             "draw term covered {draw_covered}"
         );
     }
+
+    /// `rate` takes each pairing's two cells, leaves other cells out, keeps
+    /// variants apart and fits exactly the tallies it reports.
+    #[test]
+    fn a_tournament_is_rated_from_its_own_cells_variant_by_variant() {
+        use crate::agents::AgentSpec;
+        use crate::experiment::runner::Stop;
+        let (r4, r6) = (
+            crate::rules::preset("katro-4x4").unwrap(),
+            crate::rules::preset("katro-6x3").unwrap(),
+        );
+        let agents = [AgentSpec::Random, AgentSpec::Greedy];
+        let t = Tournament {
+            agents: agents.to_vec(),
+            anchor: 0,
+            opening_plies: 2,
+        };
+        let cell = |rules, p1: usize, p2: usize, opening_plies| Cell {
+            rules,
+            p1: &agents[p1],
+            p2: &agents[p2],
+            opening_plies,
+            stop: Stop::Games(10),
+        };
+        let agg = |w1, w2, games| Aggregate {
+            games,
+            wins: [w1, w2],
+            ..Aggregate::new()
+        };
+        let cells = [
+            cell(&r4, 0, 1, 2),
+            cell(&r4, 1, 1, 2), // self-play: not a pairing
+            cell(&r4, 1, 0, 2),
+            cell(&r4, 1, 0, 0), // another opening: not a pairing
+            cell(&r6, 1, 0, 2),
+            cell(&r6, 0, 1, 2),
+        ];
+        let aggs = [
+            agg(3, 6, 10),
+            agg(5, 5, 10),
+            agg(7, 2, 10),
+            agg(0, 10, 10),
+            agg(8, 1, 10),
+            agg(1, 9, 10),
+        ];
+        let rated = rate(&t, &cells, &aggs);
+        assert_eq!(rated.len(), 2);
+        assert_eq!(rated[0].rules.name(), "katro-4x4");
+        let p = rated[0].pairs[0];
+        assert_eq!((p.agent, p.opponent), (1, 0));
+        assert_eq!(p.as_second, tally(0, 1, 3, 6, 1));
+        assert_eq!(p.as_first, tally(1, 0, 7, 2, 1));
+        assert_eq!(
+            (p.wins(), p.losses(), p.undecided(), p.games()),
+            (13, 5, 2, 20)
+        );
+        assert_eq!(rated[0].record(0), (5, 13, 2));
+        assert_eq!(rated[0].record(1), (13, 5, 2));
+        let fitted = rated[0].fit.as_ref().unwrap();
+        let direct = fit(2, 0, &[tally(0, 1, 3, 6, 1), tally(1, 0, 7, 2, 1)]).unwrap();
+        assert_eq!(*fitted, direct);
+        assert!(fitted.ratings[1].value > 0.0);
+        assert_eq!(rated[1].record(1), (17, 2, 1));
+    }
 }
