@@ -139,8 +139,8 @@ fn fit(data: &[&Sample], used: [bool; FEATURES]) -> [f64; FEATURES] {
             let y = f64::from(u8::from(s.won));
             for i in 0..FEATURES {
                 grad[i] += (p - y) * s.x[i] / n;
-                for j in 0..FEATURES {
-                    hess[i][j] += p * (1.0 - p) * s.x[i] * s.x[j] / n;
+                for (h, xj) in hess[i].iter_mut().zip(s.x) {
+                    *h += p * (1.0 - p) * s.x[i] * xj / n;
                 }
             }
         }
@@ -149,10 +149,12 @@ fn fit(data: &[&Sample], used: [bool; FEATURES]) -> [f64; FEATURES] {
             grad[i] += 1e-6 * w[i];
             if !used[i] {
                 grad[i] = 0.0;
-                for j in 0..FEATURES {
-                    hess[i][j] = f64::from(u8::from(i == j));
-                    hess[j][i] = f64::from(u8::from(i == j));
+                // Row and column of a unit matrix: that weight stays 0.
+                let unit: [f64; FEATURES] = std::array::from_fn(|j| f64::from(u8::from(i == j)));
+                for (row, u) in hess.iter_mut().zip(unit) {
+                    row[i] = u;
                 }
+                hess[i] = unit;
             }
         }
         let step = solve(hess, grad);
@@ -178,8 +180,9 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
         b.swap(c, p);
         for r in c + 1..FEATURES {
             let f = a[r][c] / a[c][c];
-            for k in c..FEATURES {
-                a[r][k] -= f * a[c][k];
+            let pivot = a[c];
+            for (x, q) in a[r][c..].iter_mut().zip(&pivot[c..]) {
+                *x -= f * q;
             }
             b[r] -= f * b[c];
         }
