@@ -141,6 +141,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     None => None,
                     Some("seeds") => Some(alphabeta::Eval::Seeds),
                     Some("features") => Some(alphabeta::Eval::Features),
+                    Some("fitted") => Some(alphabeta::Eval::Fitted),
                     Some(other) => {
                         return Err(format!(
                             "eval is `{other}`; it must be one of {}",
@@ -394,6 +395,7 @@ impl fmt::Display for AgentSpec {
                 match eval {
                     Some(alphabeta::Eval::Seeds) => write!(f, ",eval=seeds"),
                     Some(alphabeta::Eval::Features) => write!(f, ",eval=features"),
+                    Some(alphabeta::Eval::Fitted) => write!(f, ",eval=fitted"),
                     None => Ok(()),
                 }
             }
@@ -730,6 +732,7 @@ mod tests {
             "alphabeta:depth=12,nodes=20000",
             "alphabeta:depth=5,nodes=7,tt=10,eval=features",
             "alphabeta:depth=2,eval=seeds",
+            "alphabeta:depth=12,nodes=20000,eval=fitted",
             "mcts:iterations=100,exploration=0.7",
             "mcts:iterations=1,exploration=0",
             "mcts:iterations=1000000,exploration=2,time_ms=500",
@@ -830,7 +833,7 @@ mod tests {
             ),
             (
                 "alphabeta:depth=4,eval=material",
-                "eval is `material`; it must be one of seeds, features",
+                "eval is `material`; it must be one of seeds, features, fitted",
             ),
             ("alphabeta:depth=4,nodes=-1", "expected u64"),
             ("alphabeta:depth=13", "depth is 13; it must be from 1 to 12"),
