@@ -357,6 +357,11 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
         unreachable!("parsed from an mcts agent")
     };
     let exploration = settings.exploration;
+    if budget.time.is_some() {
+        return Err(Failure::input(
+            "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
+        ));
+    }
     if a.threads.is_some() {
         return Err(Failure::input(
             "--threads: --mcts times one search at a time on one thread; leave --threads out",
@@ -374,11 +379,6 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
         a.rounds,
         a.seconds / a.rounds as f64
     ))?;
-    if budget.time.is_some() {
-        return Err(Failure::input(
-            "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
-        ));
-    }
     for rules in variants {
         let positions = search_positions(rules, a.positions, a.seed);
         // Each search's generator depends on the position only, so every
