@@ -20,7 +20,9 @@
 //! - `mcts`: UCT with uniformly random rollouts, `iterations` simulations
 //!   from the current position (or as many as fit in `time_ms`
 //!   milliseconds, outside experiments), the most visited move played; see
-//!   [`mcts`].
+//!   [`mcts`]. Options: `rollout` (`greedy`, `epsilon-greedy` with
+//!   `rollout_epsilon`), `solver` (MCTS-Solver), `keep_tree` (the tree
+//!   kept between the agent's moves of a game, by [`Seat`]).
 //!
 //! - `perfect`: the best move by an exact solution of the variant (fastest
 //!   win, else a draw, else slowest loss), drawn uniformly among equals;
@@ -79,13 +81,25 @@ pub enum AgentSpec {
     /// [`MAX_TIME_MS`]), the search also stops once that many milliseconds
     /// have passed, and `iterations`, when not given, is the cap
     /// [`MAX_ITERATIONS`]. A time budget is not reproducible:
-    /// [`AgentSpec::reproducible`].
+    /// [`AgentSpec::reproducible`]. `rollout`: the rollout policy
+    /// (default random), `rollout_epsilon` (0 to 1) given exactly when it
+    /// is `epsilon-greedy`; `solver`: MCTS-Solver; `keep_tree`: the tree
+    /// kept between moves of a game ([`Seat`]). The last four are written
+    /// only when not the default, so the agent's text stays as before.
     Mcts {
         iterations: u32,
         #[serde(default = "default_exploration")]
         exploration: f64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_ms: Option<u32>,
+        #[serde(default, skip_serializing_if = "mcts::Rollout::is_random")]
+        rollout: mcts::Rollout,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rollout_epsilon: Option<f64>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        solver: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        keep_tree: bool,
     },
     /// Plays from the variant's solved table (solved on its first move).
     Perfect {
@@ -117,6 +131,12 @@ enum RawAgentSpec {
         #[serde(default = "default_exploration")]
         exploration: f64,
         time_ms: Option<u32>,
+        rollout: Option<String>,
+        rollout_epsilon: Option<f64>,
+        #[serde(default)]
+        solver: bool,
+        #[serde(default)]
+        keep_tree: bool,
     },
     Perfect {},
 }
@@ -154,6 +174,10 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 iterations,
                 exploration,
                 time_ms,
+                rollout,
+                rollout_epsilon,
+                solver,
+                keep_tree,
             } => AgentSpec::Mcts {
                 iterations: match (iterations, time_ms) {
                     (Some(n), _) => n,
@@ -164,6 +188,18 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 },
                 exploration,
                 time_ms,
+                rollout: match rollout.as_deref() {
+                    None => mcts::Rollout::Random,
+                    Some(text) => mcts::Rollout::parse(text).ok_or_else(|| {
+                        format!(
+                            "rollout is `{text}`; it must be one of {}",
+                            mcts::Rollout::NAMES
+                        )
+                    })?,
+                },
+                rollout_epsilon,
+                solver,
+                keep_tree,
             },
             RawAgentSpec::Perfect {} => AgentSpec::Perfect {
                 solved: perfect::Solved::default(),
@@ -176,6 +212,10 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
 
 fn default_exploration() -> f64 {
     std::f64::consts::SQRT_2
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// serde calls an unknown enum tag an unknown "variant"; here a variant
@@ -214,6 +254,7 @@ impl AgentSpec {
                 .parse::<i64>()
                 .map(toml::Value::Integer)
                 .or_else(|_| v.trim().parse::<f64>().map(toml::Value::Float))
+                .or_else(|_| v.trim().parse::<bool>().map(toml::Value::Boolean))
                 .unwrap_or_else(|_| toml::Value::String(v.trim().to_string()));
             table.insert(k.trim().to_string(), value);
         }
@@ -268,6 +309,9 @@ impl AgentSpec {
                 iterations,
                 exploration,
                 time_ms,
+                rollout,
+                rollout_epsilon,
+                ..
             } => {
                 if let Some(t) = time_ms
                     && !(1..=MAX_TIME_MS).contains(&t)
@@ -284,7 +328,19 @@ impl AgentSpec {
                         "exploration is {exploration}; it must be a number of 0 or more"
                     ))
                 } else {
-                    Ok(())
+                    match (rollout, rollout_epsilon) {
+                        (mcts::Rollout::EpsilonGreedy, None) => {
+                            Err("rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1".into())
+                        }
+                        (mcts::Rollout::EpsilonGreedy, Some(e)) if !(0.0..=1.0).contains(&e) => {
+                            Err(format!("rollout_epsilon is {e}; it must be from 0 to 1"))
+                        }
+                        (mcts::Rollout::EpsilonGreedy, Some(_)) | (_, None) => Ok(()),
+                        (other, Some(_)) => Err(format!(
+                            "rollout_epsilon is only for rollout=epsilon-greedy (rollout is {})",
+                            other.name()
+                        )),
+                    }
                 }
             }
         }
@@ -314,6 +370,43 @@ impl AgentSpec {
                  second); `time_ms` is for `katro play`"
             )),
             _ => Ok(()),
+        }
+    }
+
+    /// An `mcts` agent's budget and search settings; `None` for the
+    /// other agents.
+    pub fn mcts_search(&self) -> Option<(mcts::Budget, mcts::Settings)> {
+        match *self {
+            AgentSpec::Mcts {
+                iterations,
+                exploration,
+                time_ms,
+                rollout,
+                rollout_epsilon,
+                solver,
+                ..
+            } => Some((
+                mcts::Budget {
+                    iterations,
+                    time: time_ms.map(|t| std::time::Duration::from_millis(t.into())),
+                },
+                mcts::Settings {
+                    exploration,
+                    rollout,
+                    rollout_epsilon: rollout_epsilon.unwrap_or(0.0),
+                    solver,
+                },
+            )),
+            _ => None,
+        }
+    }
+
+    /// The agent seated for one game: what it keeps between its moves
+    /// lives there.
+    pub fn start_game(&self) -> Seat<'_> {
+        Seat {
+            spec: self,
+            tree: None,
         }
     }
 
@@ -356,16 +449,9 @@ impl AgentSpec {
                 };
                 alphabeta::choose_deep(rules, pos, legal, limits, rng)
             }
-            AgentSpec::Mcts {
-                iterations,
-                exploration,
-                time_ms,
-            } => {
-                let budget = mcts::Budget {
-                    iterations,
-                    time: time_ms.map(|t| std::time::Duration::from_millis(t.into())),
-                };
-                mcts::choose(rules, pos, legal, budget, exploration, rng)
+            AgentSpec::Mcts { .. } => {
+                let (budget, settings) = self.mcts_search().expect("an mcts agent");
+                mcts::choose(rules, pos, legal, budget, &settings, rng)
             }
             AgentSpec::Perfect { ref solved } => perfect::choose(solved, rules, pos, legal, rng),
         }
@@ -403,14 +489,61 @@ impl fmt::Display for AgentSpec {
                 iterations,
                 exploration,
                 time_ms,
+                rollout,
+                rollout_epsilon,
+                solver,
+                keep_tree,
             } => {
                 write!(f, "mcts:iterations={iterations},exploration={exploration}")?;
-                match time_ms {
-                    Some(t) => write!(f, ",time_ms={t}"),
-                    None => Ok(()),
+                if let Some(t) = time_ms {
+                    write!(f, ",time_ms={t}")?;
                 }
+                if !rollout.is_random() {
+                    write!(f, ",rollout={}", rollout.name())?;
+                }
+                if let Some(e) = rollout_epsilon {
+                    write!(f, ",rollout_epsilon={e}")?;
+                }
+                if solver {
+                    write!(f, ",solver=true")?;
+                }
+                if keep_tree {
+                    write!(f, ",keep_tree=true")?;
+                }
+                Ok(())
             }
             AgentSpec::Perfect { .. } => write!(f, "perfect"),
+        }
+    }
+}
+
+/// An agent playing one game ([`AgentSpec::start_game`]), asked for each
+/// of its moves in order. Only `mcts` with `keep_tree` keeps anything (its
+/// tree); every other agent plays as [`AgentSpec::choose`] does. The game
+/// stays a function of its generator: what is kept comes from the game's
+/// own earlier moves.
+pub struct Seat<'a> {
+    spec: &'a AgentSpec,
+    tree: Option<mcts::KeptTree>,
+}
+
+impl Seat<'_> {
+    /// Chooses a move; `legal` must be the non-empty legal moves of `pos`.
+    pub fn choose(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        legal: &MoveList,
+        rng: &mut GameRng,
+    ) -> Move {
+        match *self.spec {
+            AgentSpec::Mcts {
+                keep_tree: true, ..
+            } => {
+                let (budget, settings) = self.spec.mcts_search().expect("an mcts agent");
+                mcts::choose_keeping(rules, pos, legal, budget, &settings, &mut self.tree, rng)
+            }
+            _ => self.spec.choose(rules, pos, legal, rng),
         }
     }
 }
@@ -682,8 +815,9 @@ mod tests {
             "alphabeta:depth=2",
             "mcts:iterations=40",
             "alphabeta:depth=8,nodes=300,eval=features",
+            "mcts:iterations=40,solver=true,rollout=epsilon-greedy,rollout_epsilon=0.2",
         ];
-        let mut differs = [false; 6];
+        let mut differs = [false; 7];
         for pos in random_positions(&rules, 20, 21) {
             let legal = rules.legal_moves(&pos);
             for (i, text) in specs.iter().enumerate() {
@@ -701,7 +835,31 @@ mod tests {
         }
         // Every agent draws at random somewhere (random moves or ties), so
         // the check above is not vacuous.
-        assert_eq!(differs, [true; 6]);
+        assert_eq!(differs, [true; 7]);
+    }
+
+    #[test]
+    fn a_seat_plays_as_its_agent_unless_it_keeps_a_tree() {
+        let rules = small_board();
+        for text in [
+            "random",
+            "greedy",
+            "epsilon-greedy:epsilon=0.3",
+            "alphabeta:depth=2",
+            "mcts:iterations=30",
+            "mcts:iterations=30,solver=true,rollout=greedy",
+        ] {
+            let agent = spec(text);
+            // One seat for a run of positions: nothing carries over.
+            let mut seat = agent.start_game();
+            for (i, pos) in random_positions(&rules, 12, 23).iter().enumerate() {
+                let legal = rules.legal_moves(pos);
+                let (mut a, mut b) = (rng_from_seed(i as u64), rng_from_seed(i as u64));
+                let mv = seat.choose(&rules, pos, &legal, &mut a);
+                assert_eq!(mv, agent.choose(&rules, pos, &legal, &mut b), "{text}");
+                assert_eq!(a.next_u64(), b.next_u64(), "{text}");
+            }
+        }
     }
 
     #[test]
@@ -736,6 +894,11 @@ mod tests {
             "mcts:iterations=100,exploration=0.7",
             "mcts:iterations=1,exploration=0",
             "mcts:iterations=1000000,exploration=2,time_ms=500",
+            "mcts:iterations=10,exploration=1,rollout=greedy",
+            "mcts:iterations=10,exploration=1,rollout=epsilon-greedy,rollout_epsilon=0.1",
+            "mcts:iterations=10,exploration=1,solver=true",
+            "mcts:iterations=10,exploration=1,keep_tree=true",
+            "mcts:iterations=10,exploration=1,time_ms=5,rollout=greedy,solver=true,keep_tree=true",
         ] {
             let agent = spec(text);
             assert_eq!(agent.to_string(), text);
@@ -749,9 +912,22 @@ mod tests {
                 iterations: 5,
                 exploration: std::f64::consts::SQRT_2,
                 time_ms: None,
+                rollout: mcts::Rollout::Random,
+                rollout_epsilon: None,
+                solver: false,
+                keep_tree: false,
             }
         );
         assert_eq!(spec(&mcts.to_string()), mcts);
+        // The defaults of the newer keys are written as before: the
+        // agent's text in committed results is unchanged.
+        for text in [
+            "mcts:iterations=5,rollout=random",
+            "mcts:iterations=5,solver=false,keep_tree=false",
+        ] {
+            assert_eq!(spec(text), mcts, "{text}");
+            assert_eq!(spec(text).to_string(), mcts.to_string(), "{text}");
+        }
         // A time budget alone caps the simulations at the most allowed.
         assert_eq!(
             spec("mcts:time_ms=500"),
@@ -759,6 +935,10 @@ mod tests {
                 iterations: MAX_ITERATIONS,
                 exploration: std::f64::consts::SQRT_2,
                 time_ms: Some(500),
+                rollout: mcts::Rollout::Random,
+                rollout_epsilon: None,
+                solver: false,
+                keep_tree: false,
             }
         );
         // Spaces around names and values are allowed.
@@ -786,12 +966,22 @@ mod tests {
                 iterations: 9,
                 exploration: 1.0,
                 time_ms: None,
+                rollout: mcts::Rollout::Random,
+                rollout_epsilon: None,
+                solver: false,
+                keep_tree: false,
             },
             AgentSpec::Mcts {
                 iterations: 9,
                 exploration: 1.0,
                 time_ms: Some(250),
+                rollout: mcts::Rollout::Random,
+                rollout_epsilon: None,
+                solver: false,
+                keep_tree: false,
             },
+            spec("mcts:iterations=9,rollout=epsilon-greedy,rollout_epsilon=0.2,solver=true"),
+            spec("mcts:iterations=9,rollout=greedy,keep_tree=true"),
         ] {
             let seat = Seat { p1: agent };
             let text = toml::to_string(&seat).unwrap();
@@ -858,6 +1048,28 @@ mod tests {
             ),
             ("mcts", "give `iterations`, `time_ms` or both"),
             ("mcts:exploration=1", "give `iterations`, `time_ms` or both"),
+            (
+                "mcts:iterations=5,rollout=smart",
+                "rollout is `smart`; it must be one of random, greedy, epsilon-greedy",
+            ),
+            (
+                "mcts:iterations=5,rollout=epsilon-greedy",
+                "rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1",
+            ),
+            (
+                "mcts:iterations=5,rollout=epsilon-greedy,rollout_epsilon=1.5",
+                "rollout_epsilon is 1.5; it must be from 0 to 1",
+            ),
+            (
+                "mcts:iterations=5,rollout_epsilon=0.1",
+                "rollout_epsilon is only for rollout=epsilon-greedy (rollout is random)",
+            ),
+            (
+                "mcts:iterations=5,rollout=greedy,rollout_epsilon=0.1",
+                "rollout_epsilon is only for rollout=epsilon-greedy (rollout is greedy)",
+            ),
+            ("mcts:iterations=5,solver=yes", "expected a boolean"),
+            ("mcts:iterations=5,keep_tree=1", "expected a boolean"),
             ("alphabeta:depth=-2", "expected u32"),
             ("alphabeta:depth=two", "expected u32"),
             ("alphabeta", "missing field `depth`"),
@@ -901,6 +1113,7 @@ mod tests {
             ("random:depth=3", "`depth`"),
             ("greedy:epsilon=0.1", "`epsilon`"),
             ("mcts:iterations=5,iteration=6", "`iteration`"),
+            ("mcts:iterations=5,solve=true", "`solve`"),
         ] {
             let err = parse_error(text);
             assert!(

@@ -42,16 +42,13 @@ pub fn random_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position>
 /// Plays one game and returns how it ended.
 pub fn play_game(rules: &Rules, south: &AgentSpec, north: &AgentSpec, rng: &mut GameRng) -> Status {
     let mut pos = rules.start();
+    let mut seats = [south.start_game(), north.start_game()];
     loop {
         let legal = rules.legal_moves(&pos);
         if legal.is_empty() {
             return rules.status(&pos);
         }
-        let agent = match pos.to_move() {
-            Player::South => south,
-            Player::North => north,
-        };
-        let mv = agent.choose(rules, &pos, &legal, rng);
+        let mv = seats[pos.to_move().index()].choose(rules, &pos, &legal, rng);
         rules.play_unchecked(&mut pos, mv, &mut Silent);
     }
 }

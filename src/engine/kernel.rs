@@ -864,15 +864,19 @@ impl Kernel {
         self.play_from::<S, G, false>(rules, (agents, opening, &mut rng), from, rec)
     }
 
-    /// Plays uniformly random moves from `pos` to the end of the game,
-    /// drawing from `rng` exactly as repeated [`Rules::random_move`] calls
-    /// do (a forced move draws too); returns how the game ended and the
-    /// plies played. For MCTS rollouts. `pos` must be ongoing with no
-    /// continuation pending (the engine plays that decision first).
+    /// Plays from `pos` to the end of the game, every decision by `agent`:
+    /// a random agent draws from `rng` exactly as repeated
+    /// [`Rules::random_move`] calls do (a forced move draws too); greedy
+    /// and epsilon-greedy ones as a game plays them
+    /// (`runner::play_game_on_engine`: a forced move draws nothing).
+    /// Returns how the game ended and the plies played. For MCTS
+    /// rollouts. `pos` must be ongoing with no continuation pending (the
+    /// engine plays that decision first).
     pub(crate) fn rollout(
         &self,
         rules: &Rules,
         pos: &Position,
+        agent: Agent,
         rng: &mut GameRng,
     ) -> (Status, u32) {
         debug_assert!(pos.pending().is_none() && pos.ended().is_none());
@@ -882,12 +886,16 @@ impl Kernel {
             dir_code(pos.fixed_dir(Player::North)),
         ];
         let from = (self.sides_of(pos, mover), mover, fixed, pos.plies());
-        let agents = ([Agent::Random; 2], 0, rng);
-        let o = self.rollout_as(rules, agents, from);
+        let o = if agent == Agent::Random {
+            self.rollout_as::<false, true>(rules, ([Agent::Random; 2], 0, rng), from)
+        } else {
+            // The game kernels' instance: no new copy of the loop.
+            self.rollout_as::<true, false>(rules, ([agent; 2], 0, rng), from)
+        };
         (o.status.unwrap_or(Status::Ongoing), o.plies - pos.plies())
     }
 
-    fn rollout_as(
+    fn rollout_as<const G: bool, const F: bool>(
         &self,
         rules: &Rules,
         a: ([Agent; 2], u32, &mut GameRng),
@@ -895,12 +903,12 @@ impl Kernel {
     ) -> Outcome {
         let rec = &mut |_| {};
         match self.which {
-            Which::Canonical3 => self.play_from::<Canonical6x6, false, true>(rules, a, from, rec),
-            Which::Canonical2 => self.play_from::<Canonical4xN, false, true>(rules, a, from, rec),
-            Which::Canonical1 => self.play_from::<Canonical2xN, false, true>(rules, a, from, rec),
-            Which::Wikipedia => self.play_from::<Wikipedia6x6, false, true>(rules, a, from, rec),
-            Which::Ludii => self.play_from::<Ludii6x6, false, true>(rules, a, from, rec),
-            Which::Boaoaka => self.play_from::<Boaoaka4x8, false, true>(rules, a, from, rec),
+            Which::Canonical3 => self.play_from::<Canonical6x6, G, F>(rules, a, from, rec),
+            Which::Canonical2 => self.play_from::<Canonical4xN, G, F>(rules, a, from, rec),
+            Which::Canonical1 => self.play_from::<Canonical2xN, G, F>(rules, a, from, rec),
+            Which::Wikipedia => self.play_from::<Wikipedia6x6, G, F>(rules, a, from, rec),
+            Which::Ludii => self.play_from::<Ludii6x6, G, F>(rules, a, from, rec),
+            Which::Boaoaka => self.play_from::<Boaoaka4x8, G, F>(rules, a, from, rec),
         }
     }
 

@@ -371,6 +371,8 @@ pub fn play_game_on_engine(
     // One buffer for the whole game: filling it is cheaper than building
     // a fresh list every ply.
     let mut legal = MoveList::new();
+    // Each agent seated for this game (an mcts tree may be kept).
+    let mut seats = [p1.start_game(), p2.start_game()];
     loop {
         rules.legal_moves_into(&pos, &mut legal);
         if legal.is_empty() {
@@ -392,11 +394,7 @@ pub fn play_game_on_engine(
                     .random_move(&pos, &mut rng)
                     .expect("random_move finds a move whenever legal_moves lists one")
             } else {
-                let agent = match mover {
-                    Player::South => p1,
-                    Player::North => p2,
-                };
-                agent.choose(rules, &pos, &legal, &mut rng)
+                seats[mover.index()].choose(rules, &pos, &legal, &mut rng)
             }
         };
         let r = rules.play_unchecked(&mut pos, mv, &mut Silent);

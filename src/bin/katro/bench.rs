@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use katro::agents::AgentSpec;
 use katro::agents::alphabeta;
-use katro::agents::mcts::{self, Budget};
+use katro::agents::mcts;
 use katro::engine::Position;
 use katro::experiment::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
 use katro::experiment::stats::Aggregate;
@@ -43,6 +43,10 @@ pub struct BenchArgs {
     /// games; prints simulations (iterations) and rollout plies per second.
     #[arg(long, value_name = "N")]
     pub mcts: Option<u32>,
+    /// With --mcts: more settings of the agent searched, as its spec
+    /// writes them (`rollout=greedy,solver=true`).
+    #[arg(long, value_name = "KEYS", requires = "mcts")]
+    pub mcts_keys: Option<String>,
     /// Measure the `alphabeta` agent's deep search instead (iterative
     /// deepening with its table, `alphabeta::analyse_deep`), as the agent
     /// SPEC sets it (`alphabeta:depth=12,nodes=20000`), on one thread,
@@ -343,11 +347,21 @@ fn search_rounds(
 }
 
 fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> {
-    let agent = format!("mcts:iterations={n}");
+    let keys = a
+        .mcts_keys
+        .as_deref()
+        .map_or(String::new(), |k| format!(",{k}"));
+    let agent = format!("mcts:iterations={n}{keys}");
     let spec = AgentSpec::parse(&agent).map_err(|e| Failure::input(format!("--mcts: {e}")))?;
-    let AgentSpec::Mcts { exploration, .. } = spec else {
+    let Some((budget, settings)) = spec.mcts_search() else {
         unreachable!("parsed from an mcts agent")
     };
+    let exploration = settings.exploration;
+    if budget.time.is_some() {
+        return Err(Failure::input(
+            "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
+        ));
+    }
     if a.threads.is_some() {
         return Err(Failure::input(
             "--threads: --mcts times one search at a time on one thread; leave --threads out",
@@ -365,10 +379,6 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
         a.rounds,
         a.seconds / a.rounds as f64
     ))?;
-    let budget = Budget {
-        iterations: n,
-        time: None,
-    };
     for rules in variants {
         let positions = search_positions(rules, a.positions, a.seed);
         // Each search's generator depends on the position only, so every
@@ -376,7 +386,7 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
         let rounds = search_rounds(a, &positions, |i, pos| {
             let legal = rules.legal_moves(pos);
             let mut rng = rng_from_seed(i as u64);
-            let found = mcts::search(rules, pos, &legal, budget, exploration, &mut rng);
+            let found = mcts::search(rules, pos, &legal, budget, &settings, &mut rng);
             (u64::from(found.iterations), found.rollout_plies)
         });
         emit(&mcts_report(rules.name(), &rounds))?;

@@ -383,6 +383,8 @@ pub fn play(
     )
     .map_err(io)?;
     let mut redraw = true;
+    // Seated once, so an mcts agent with `keep_tree` keeps its tree.
+    let mut computer = agent.start_game();
     loop {
         if redraw {
             writeln!(out, "\n{}", board_text(rules, &pos)).map_err(io)?;
@@ -448,7 +450,7 @@ pub fn play(
                 }
             }
         } else {
-            let m = agent.choose(rules, &pos, &legal, &mut rng);
+            let m = computer.choose(rules, &pos, &legal, &mut rng);
             writeln!(
                 out,
                 "ply {}: {} ({agent}) plays {}",
