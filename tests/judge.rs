@@ -107,6 +107,8 @@ fn perfect_play_is_judged_perfect_and_random_play_is_not() {
                 ("1.000000", "1.000000"),
                 "{r:?}"
             );
+            let c = col(&csv, "critical_kept_share");
+            assert!(["1.000000", ""].contains(&r[c].as_str()), "{r:?}");
         } else {
             let k: u64 = r[kept].parse().unwrap();
             let n: u64 = r[decisions].parse().unwrap();

@@ -374,7 +374,7 @@ fn variant_from_manifest(v: &serde_json::Value, name: &str) -> Result<Rules, Str
 }
 
 /// The columns of perfect-moves.csv (docs/OUTPUTS.md).
-pub const COLUMNS: [&str; 21] = [
+pub const COLUMNS: [&str; 26] = [
     "variant",
     "rules",
     "p1",
@@ -395,6 +395,11 @@ pub const COLUMNS: [&str; 21] = [
     "optimal_share",
     "optimal_share_low",
     "optimal_share_high",
+    "critical",
+    "critical_kept",
+    "critical_kept_share",
+    "critical_kept_share_low",
+    "critical_kept_share_high",
     "mean_decisions",
 ];
 
@@ -424,11 +429,12 @@ fn perfect_moves_csv(
             for c in per_game {
                 total.add(*c);
             }
-            let pairs = |f: fn(&Counts) -> u64| -> Vec<(u64, u64)> {
-                per_game.iter().map(|c| (c.decisions, f(c))).collect()
+            let pairs = |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> {
+                per_game.iter().map(f).collect()
             };
-            let kept = clustered_share(&pairs(|c| c.kept));
-            let optimal = clustered_share(&pairs(|c| c.optimal));
+            let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
+            let optimal = clustered_share(&pairs(|c| (c.decisions, c.optimal)));
+            let critical = clustered_share(&pairs(|c| (c.critical, c.critical_kept)));
             let count = |n: u64| if judged { n.to_string() } else { String::new() };
             let mut row = vec![
                 cell.variant_name.clone(),
@@ -450,6 +456,9 @@ fn perfect_moves_csv(
             row.extend(share_fields(kept));
             row.push(count(total.optimal));
             row.extend(share_fields(optimal));
+            row.push(count(total.critical));
+            row.push(count(total.critical_kept));
+            row.extend(share_fields(critical));
             row.push(float(
                 (judged && tally.games > 0).then(|| total.decisions as f64 / tally.games as f64),
             ));

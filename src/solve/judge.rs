@@ -21,6 +21,12 @@ pub struct Counts {
     pub kept: u64,
     /// Of those, moves whose value ranks with the best ([`Value::rank`]).
     pub optimal: u64,
+    /// Decisions where some legal move is of a worse class than the best
+    /// (a mistake could change the outcome): a lost position, or one whose
+    /// every move keeps its value, cannot be failed.
+    pub critical: u64,
+    /// Of those, decisions that kept the value.
+    pub critical_kept: u64,
 }
 
 impl Counts {
@@ -28,6 +34,8 @@ impl Counts {
         self.decisions += o.decisions;
         self.kept += o.kept;
         self.optimal += o.optimal;
+        self.critical += o.critical;
+        self.critical_kept += o.critical_kept;
     }
 }
 
@@ -76,28 +84,45 @@ fn class(v: Value) -> i8 {
     }
 }
 
-/// Whether `chosen` keeps the value of `pos` and whether it is optimal,
-/// among `legal`; `None` when a move's value is not in the table.
+/// One decision judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The chosen move's class is the best among the legal moves.
+    pub kept: bool,
+    /// Its value ranks with the best.
+    pub optimal: bool,
+    /// Some legal move is of a worse class than the best.
+    pub critical: bool,
+}
+
+/// `chosen` judged among `legal` at `pos`; `None` when a move's value is
+/// not in the table (or `chosen` is not among `legal`).
 pub fn judge_decision(
     table: &Table,
     rules: &Rules,
     pos: &Position,
     legal: &[Move],
     chosen: Move,
-) -> Option<(bool, bool)> {
+) -> Option<Verdict> {
     let mut best = i64::MIN;
     let mut best_class = i8::MIN;
+    let mut worst_class = i8::MAX;
     let mut mine = None;
     for &mv in legal {
         let v = table.move_value(rules, pos, mv)?;
         best = best.max(v.rank());
         best_class = best_class.max(class(v));
+        worst_class = worst_class.min(class(v));
         if mv == chosen {
             mine = Some(v);
         }
     }
     let v = mine?;
-    Some((class(v) == best_class, v.rank() == best))
+    Some(Verdict {
+        kept: class(v) == best_class,
+        optimal: v.rank() == best,
+        critical: worst_class < best_class,
+    })
 }
 
 /// Replays `moves` from the start of `rules` and judges every decision
@@ -118,12 +143,14 @@ pub fn judge_game(
             return Err(JudgeError::Illegal { index });
         }
         if legal.len() >= 2 && pos.plies() >= opening_plies {
-            let (kept, optimal) = judge_decision(table, rules, &pos, legal.as_slice(), mv)
+            let v = judge_decision(table, rules, &pos, legal.as_slice(), mv)
                 .ok_or(JudgeError::Unknown { index })?;
             let c = &mut seats[pos.to_move().index()];
             c.decisions += 1;
-            c.kept += kept as u64;
-            c.optimal += optimal as u64;
+            c.kept += v.kept as u64;
+            c.optimal += v.optimal as u64;
+            c.critical += v.critical as u64;
+            c.critical_kept += (v.critical && v.kept) as u64;
         }
         rules
             .play(&mut pos, mv)
@@ -247,11 +274,14 @@ mod tests {
         assert_eq!(table.move_value(&rules, &start, b1), Some(Value::Win(1)));
         // a1 a2 a1: South decides twice (a2 is forced, so not North's
         // decision); the first keeps the win but is slow, the second wins.
+        // Neither is critical: every move of South's keeps the win (b1
+        // from the second position leads back to the start).
         let j = judge_game(&table, &rules, &moves(&rules, "a1 a2 a1"), 0).unwrap();
         let south = Counts {
             decisions: 2,
             kept: 2,
             optimal: 1,
+            ..Counts::default()
         };
         assert_eq!(j.seats, [south, Counts::default()]);
         assert_eq!(j.plies, 3);
@@ -262,7 +292,8 @@ mod tests {
             Counts {
                 decisions: 1,
                 kept: 1,
-                optimal: 1
+                optimal: 1,
+                ..Counts::default()
             }
         );
         let j = judge_game(&table, &rules, &moves(&rules, "b1"), 0).unwrap();
@@ -271,7 +302,8 @@ mod tests {
             Counts {
                 decisions: 1,
                 kept: 1,
-                optimal: 1
+                optimal: 1,
+                ..Counts::default()
             }
         );
         // A move after the end, and an illegal move, are refused.
@@ -315,25 +347,29 @@ mod tests {
         let start = rules.start();
         let legal = rules.legal_moves(&start);
         assert_eq!(legal.len(), 3);
-        let kept: Vec<bool> = legal
+        let verdicts: Vec<Verdict> = legal
             .iter()
-            .map(|&mv| {
-                judge_decision(&table, &rules, &start, legal.as_slice(), mv)
-                    .unwrap()
-                    .0
-            })
+            .map(|&mv| judge_decision(&table, &rules, &start, legal.as_slice(), mv).unwrap())
             .collect();
-        assert_eq!(kept.iter().filter(|&&k| k).count(), 1, "{kept:?}");
+        assert_eq!(
+            verdicts.iter().filter(|v| v.kept).count(),
+            1,
+            "{verdicts:?}"
+        );
+        assert!(verdicts.iter().all(|v| v.critical), "{verdicts:?}");
 
         let perfect = AgentSpec::parse("perfect").unwrap();
         let random = AgentSpec::parse("random").unwrap();
         for c in judged(&rules, &table, &perfect, &perfect) {
             assert!(c.decisions > 0);
             assert_eq!((c.kept, c.optimal), (c.decisions, c.decisions), "{c:?}");
+            assert_eq!(c.critical_kept, c.critical, "{c:?}");
         }
         let r = judged(&rules, &table, &random, &random);
         for c in r {
             assert!(c.kept < c.decisions && c.optimal <= c.kept, "{c:?}");
+            // Every value thrown away was thrown at a critical decision.
+            assert_eq!(c.decisions - c.kept, c.critical - c.critical_kept, "{c:?}");
         }
     }
 
