@@ -31,6 +31,7 @@ use crate::store::{Store, describe};
 
 mod checkpoint;
 pub mod grow;
+pub mod judge;
 mod report_files;
 mod survey;
 
@@ -213,6 +214,7 @@ fn write_results(
         "ratings.csv",
         "pairwise.csv",
         "skill-trace.csv",
+        judge::PERFECT_MOVES,
         grow::RUN_STATE,
     ]
     .into_iter()

@@ -12,7 +12,7 @@ use crate::store::Store;
 use super::checkpoint;
 use super::{Failure, Progress, file_name};
 
-pub(crate) const RESULT_FILES: [&str; 10] = [
+pub(crate) const RESULT_FILES: [&str; 11] = [
     "manifest.json",
     super::grow::RUN_STATE,
     "summary.csv",
@@ -22,6 +22,7 @@ pub(crate) const RESULT_FILES: [&str; 10] = [
     "skill-trace.csv",
     "games.csv",
     "lengths.csv",
+    super::judge::PERFECT_MOVES,
     "report.html",
 ];
 

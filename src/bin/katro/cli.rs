@@ -176,6 +176,21 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
     },
+    /// Judge the games a run stored (games.csv with moves) against the
+    /// exact solution of their variant: write DIR/perfect-moves.csv, each
+    /// agent's share of moves that keep the position's value.
+    Judge {
+        /// A folder `katro run` wrote with per_game_rows and moves_in_rows.
+        dir: String,
+        /// Leave a variant unjudged as soon as its solve needs more memory
+        /// than this, in GiB.
+        #[arg(long, value_name = "GiB", default_value_t = crate::solve_cmd::DEFAULT_MAX_GIB)]
+        max_memory: f64,
+        /// Threads solving and judging [default: all cores]; the file is
+        /// the same for any count.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+    },
     /// Solve every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4
     /// seeds a hole under each preset's rules, as far as --max-memory and
     /// --max-seconds allow: writes DIR/solved.csv and DIR/manifest.json
@@ -354,6 +369,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => crate::solve_cmd::with_threads(threads, || {
             crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory, max_seconds)
         }),
+        Command::Judge {
+            dir,
+            max_memory,
+            threads,
+        } => crate::solve_cmd::with_threads(threads, || crate::commands::judge(&dir, max_memory)),
         Command::SolveFamily {
             out,
             max_memory,

@@ -513,6 +513,36 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
 }
 
+/// `katro judge DIR`: judges DIR/games.csv, says what each variant took.
+pub fn judge(dir: &str, max_memory: f64) -> Result<(), Failure> {
+    let max = crate::solve_cmd::max_bytes(max_memory)?;
+    let started = Instant::now();
+    let out = jobs::judge::judge(&FsStore, Path::new(dir), max, &mut |t| eprintln!("{t}"))?;
+    for v in &out.variants {
+        match &v.result {
+            Ok((solve, positions, judging)) => eprintln!(
+                "{}: {} judged; solved in {:.2} s ({positions} positions), judged in {:.2} s",
+                v.variant,
+                plural(v.games, "game"),
+                solve.as_secs_f64(),
+                judging.as_secs_f64()
+            ),
+            Err(why) => eprintln!(
+                "{}: {} NOT judged: {why}",
+                v.variant,
+                plural(v.games, "game")
+            ),
+        }
+    }
+    eprintln!(
+        "{} judged in {:.2} s; wrote {}",
+        plural(out.games, "game"),
+        started.elapsed().as_secs_f64(),
+        Path::new(dir).join(jobs::judge::PERFECT_MOVES).display()
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod progress_tests {
     use super::progress_line;

@@ -20,7 +20,7 @@ use katro::store::{FsStore, Store, describe};
 /// `--max-memory` when not given.
 pub const DEFAULT_MAX_GIB: f64 = 4.0;
 
-fn max_bytes(gib: f64) -> Result<u64, Failure> {
+pub(crate) fn max_bytes(gib: f64) -> Result<u64, Failure> {
     if !(gib.is_finite() && gib > 0.0 && gib <= 1024.0) {
         return Err(Failure::input(format!(
             "--max-memory: {gib} is not a size in GiB from above 0 to 1024"

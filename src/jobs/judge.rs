@@ -1,0 +1,497 @@
+//! `katro judge DIR`: the games a run stored, judged against the exact
+//! solution of their variant (docs/OUTPUTS.md, "perfect-moves.csv").
+//! Reads DIR/games.csv and DIR/manifest.json, solves each variant that
+//! fits the memory allowed, and writes DIR/perfect-moves.csv, all through
+//! a [`Store`]; the judging itself is [`crate::solve::judge`].
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::engine::Move;
+use crate::engine::notation::parse_move;
+use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
+use crate::files::export::float;
+use crate::rules::{Rules, parse_variant};
+use crate::solve::judge::{Counts, Share, clustered_share, judge_game};
+use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
+use crate::store::Store;
+
+use super::{Failure, put, read_optional};
+
+/// The file `katro judge` writes.
+pub const PERFECT_MOVES: &str = "perfect-moves.csv";
+
+/// What `katro judge` did, for the person running it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JudgeOutcome {
+    /// Each variant as solved or refused: its name, the solve's time and
+    /// positions, or why it was not judged.
+    pub variants: Vec<VariantOutcome>,
+    /// Games judged, in all.
+    pub games: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantOutcome {
+    pub variant: String,
+    pub games: u64,
+    /// `Ok((solve time, positions, judge time))`, or why the variant's
+    /// games were not judged.
+    pub result: Result<(Duration, u64, Duration), String>,
+}
+
+/// One game of games.csv, as far as judging needs it.
+struct Row {
+    line: u64,
+    cell: usize,
+    variant: usize,
+    opening_plies: u32,
+    plies: Option<u32>,
+    moves: String,
+}
+
+/// A cell of the run: summary.csv's key (variant, rules, p1, p2,
+/// opening_plies).
+struct CellKey {
+    variant_name: String,
+    variant: usize,
+    p1: String,
+    p2: String,
+    opening_plies: u32,
+}
+
+/// Each seat's per-game counts in a cell, in game order.
+#[derive(Default)]
+struct CellTally {
+    games: u64,
+    seats: [Vec<Counts>; 2],
+}
+
+/// Judges every game of `dir/games.csv` and writes `dir/perfect-moves.csv`
+/// (and lists it in the manifest's `files`). A variant whose solve needs
+/// more than `max_bytes` is not judged: its rows say so, and the outcome
+/// says why. `note` hears what is being done as it happens.
+pub fn judge(
+    store: &dyn Store,
+    dir: &Path,
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+) -> Result<JudgeOutcome, Failure> {
+    let games_path = dir.join("games.csv");
+    let manifest_path = dir.join("manifest.json");
+    let Some(games) = read_optional(store, &games_path)? else {
+        return Err(Failure::input(format!(
+            "{}: not found: `katro judge` needs the games.csv of a run made with \
+             per_game_rows = true and moves_in_rows = true",
+            games_path.display()
+        )));
+    };
+    let Some(manifest_bytes) = read_optional(store, &manifest_path)? else {
+        return Err(Failure::input(format!(
+            "{}: not found: `katro judge` rebuilds each variant's rules from the manifest \
+             katro wrote beside games.csv",
+            manifest_path.display()
+        )));
+    };
+    let mut manifest: serde_json::Value = serde_json::from_slice(&manifest_bytes)
+        .map_err(|e| Failure::input(format!("{}: cannot read it: {e}", manifest_path.display())))?;
+    let listed = manifest
+        .get("files")
+        .and_then(|f| f.as_array())
+        .is_some_and(|f| f.iter().any(|x| x.as_str() == Some(PERFECT_MOVES)));
+    if store.is_file(&dir.join(PERFECT_MOVES)) && !listed {
+        return Err(Failure::input(format!(
+            "{}: already there and not listed in {}, so katro did not write it: move it \
+             away to judge this folder",
+            dir.join(PERFECT_MOVES).display(),
+            manifest_path.display()
+        )));
+    }
+
+    let (rules, cells, rows) = read_games(&games_path, &games, &manifest, &manifest_path)?;
+    let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
+    for r in &rows {
+        tallies[r.cell].games += 1;
+    }
+    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
+    let mut outcome = JudgeOutcome {
+        variants: Vec::new(),
+        games: 0,
+    };
+    for (v, r) in rules.iter().enumerate() {
+        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
+        note(&format!(
+            "solving {} ({}) to judge its {} games",
+            r.name(),
+            r.canonical_string(),
+            mine.len()
+        ));
+        let t0 = Instant::now();
+        let solved = check_key(r).and_then(|_| {
+            solve_with_stats(r, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
+                std::ops::ControlFlow::Continue(())
+            })
+        });
+        let solve_time = t0.elapsed();
+        let table = match solved {
+            Ok((t, _)) => t,
+            Err(e) => {
+                note(&format!("{}: not judged: {e}", r.name()));
+                outcome.variants.push(VariantOutcome {
+                    variant: r.name().to_string(),
+                    games: mine.len() as u64,
+                    result: Err(e.to_string()),
+                });
+                continue;
+            }
+        };
+        let t1 = Instant::now();
+        starts[v] = table.value(r, &r.start());
+        let judged: Vec<[Counts; 2]> = mine
+            .par_iter()
+            .map(|row| judge_row(&games_path, r, &table, row))
+            .collect::<Result<_, Failure>>()?;
+        for (row, seats) in mine.iter().zip(judged) {
+            for (s, c) in seats.into_iter().enumerate() {
+                tallies[row.cell].seats[s].push(c);
+            }
+        }
+        outcome.games += mine.len() as u64;
+        outcome.variants.push(VariantOutcome {
+            variant: r.name().to_string(),
+            games: mine.len() as u64,
+            result: Ok((solve_time, table.len() as u64, t1.elapsed())),
+        });
+    }
+
+    let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
+    put(store, dir, PERFECT_MOVES, &csv)?;
+    if !listed && let Some(files) = manifest.get_mut("files").and_then(|f| f.as_array_mut()) {
+        // So that katro knows the file for its own: a later run of the
+        // experiment into this folder replaces or removes it.
+        files.push(serde_json::Value::String(PERFECT_MOVES.into()));
+        let mut out = serde_json::to_vec_pretty(&manifest).expect("a JSON value serialises");
+        out.push(b'\n');
+        put(store, dir, "manifest.json", &out)?;
+    }
+    Ok(outcome)
+}
+
+/// Replays and judges one row, naming its line on failure.
+fn judge_row(file: &Path, rules: &Rules, table: &Table, row: &Row) -> Result<[Counts; 2], Failure> {
+    let at = |e: String| Failure::input(format!("{}: line {}: {e}", file.display(), row.line));
+    let moves: Vec<Move> = row
+        .moves
+        .split_whitespace()
+        .enumerate()
+        .map(|(i, m)| parse_move(rules, m).map_err(|e| at(format!("move {} {e}", i + 1))))
+        .collect::<Result<_, _>>()?;
+    let j = judge_game(table, rules, &moves, row.opening_plies).map_err(|e| at(e.to_string()))?;
+    if let Some(p) = row.plies
+        && p != j.plies
+    {
+        return Err(at(format!(
+            "its moves replay to {} plies, but its `plies` is {p}",
+            j.plies
+        )));
+    }
+    Ok(j.seats)
+}
+
+type Games = (Vec<Rules>, Vec<CellKey>, Vec<Row>);
+
+/// The rows of games.csv, their cells in order of first appearance (the
+/// order of summary.csv) and the rules each was played under.
+fn read_games(
+    path: &Path,
+    bytes: &[u8],
+    manifest: &serde_json::Value,
+    manifest_path: &Path,
+) -> Result<Games, Failure> {
+    let file = path.display();
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(bytes);
+    let headers: Vec<String> = r
+        .headers()
+        .map_err(|e| Failure::input(format!("{file}: cannot read the header row: {e}")))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let col = |name: &str| headers.iter().position(|h| h == name);
+    let need = |name: &str| {
+        col(name).ok_or_else(|| {
+            Failure::input(format!(
+                "{file}: no `{name}` column: `katro judge` needs a games.csv written with \
+                 per_game_rows = true and moves_in_rows = true (set both in the experiment \
+                 and run it again)"
+            ))
+        })
+    };
+    let [variant, p1, p2, opening, moves] =
+        ["variant", "p1", "p2", "opening_plies", "moves"].map(need);
+    let (variant, p1, p2, opening, moves) = (variant?, p1?, p2?, opening?, moves?);
+    let (ply_col, lap_col, plies_col) = (col("ply_limit"), col("lap_limit"), col("plies"));
+
+    let mut variants: Vec<(String, Rules)> = Vec::new();
+    let mut rules: Vec<Rules> = Vec::new();
+    let mut cells: Vec<CellKey> = Vec::new();
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i as u64 + 2;
+        let at = |e: String| Failure::input(format!("{file}: line {line}: {e}"));
+        let rec = rec.map_err(|e| at(e.to_string()))?;
+        let name = &rec[variant];
+        let base = match variants.iter().find(|(n, _)| n == name) {
+            Some((_, r)) => r.clone(),
+            None => {
+                let r = variant_from_manifest(manifest, name)
+                    .map_err(|e| Failure::input(format!("{}: {e}", manifest_path.display())))?;
+                variants.push((name.to_string(), r.clone()));
+                r
+            }
+        };
+        let mut limits = [None, None];
+        for (slot, (c, range, key)) in limits.iter_mut().zip([
+            (ply_col, &PLY_LIMIT_RANGE, "ply_limit"),
+            (lap_col, &LAP_LIMIT_RANGE, "lap_limit"),
+        ]) {
+            if let Some(c) = c {
+                let text = &rec[c];
+                *slot = Some(
+                    text.parse::<i64>()
+                        .map_err(|e| e.to_string())
+                        .and_then(|v| range.check(v))
+                        .map_err(|e| at(format!("`{key}` {text:?}: {e}")))?,
+                );
+            }
+        }
+        let played = base
+            .with_limits(limits[0], limits[1])
+            .map_err(|e| at(e.to_string()))?;
+        let v = match rules
+            .iter()
+            .position(|r| r.canonical_string() == played.canonical_string())
+        {
+            Some(v) => v,
+            None => {
+                rules.push(played);
+                rules.len() - 1
+            }
+        };
+        let opening_plies = rec[opening]
+            .parse::<u32>()
+            .map_err(|e| at(format!("`opening_plies` {:?}: {e}", &rec[opening])))?;
+        let plies = match plies_col {
+            Some(c) => Some(
+                rec[c]
+                    .parse::<u32>()
+                    .map_err(|e| at(format!("`plies` {:?}: {e}", &rec[c])))?,
+            ),
+            None => None,
+        };
+        let cell = match cells.iter().position(|c| {
+            c.variant == v
+                && c.variant_name == name
+                && c.p1 == rec[p1]
+                && c.p2 == rec[p2]
+                && c.opening_plies == opening_plies
+        }) {
+            Some(c) => c,
+            None => {
+                cells.push(CellKey {
+                    variant_name: name.to_string(),
+                    variant: v,
+                    p1: rec[p1].to_string(),
+                    p2: rec[p2].to_string(),
+                    opening_plies,
+                });
+                cells.len() - 1
+            }
+        };
+        rows.push(Row {
+            line,
+            cell,
+            variant: v,
+            opening_plies,
+            plies,
+            moves: rec[moves].to_string(),
+        });
+    }
+    Ok((rules, cells, rows))
+}
+
+/// A variant's rules from the manifest's `variants` entry, checked
+/// against its rules string. The same reading as `katro replay
+/// --from-csv` (src/bin/katro/pictures.rs), kept here so the library
+/// does not depend on the binary.
+fn variant_from_manifest(v: &serde_json::Value, name: &str) -> Result<Rules, String> {
+    let entry = v
+        .get("variants")
+        .and_then(|vs| vs.as_array())
+        .and_then(|vs| {
+            vs.iter()
+                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
+        })
+        .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
+    let settings = entry
+        .get("settings")
+        .and_then(|s| s.as_object())
+        .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
+    // The manifest's settings are the variant file's keys: written back as
+    // a variant file, the engine's own parser checks them.
+    let mut board = toml::Table::new();
+    let mut rules = toml::Table::new();
+    for (k, val) in settings {
+        if val.is_null() {
+            continue;
+        }
+        let t = toml::Value::try_from(val)
+            .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
+        match k.as_str() {
+            "rows" | "holes" | "seeds" | "layout" => board.insert(k.clone(), t),
+            _ => rules.insert(k.clone(), t),
+        };
+    }
+    let mut doc = toml::Table::new();
+    doc.insert("name".into(), toml::Value::String(name.to_string()));
+    doc.insert("board".into(), toml::Value::Table(board));
+    doc.insert("rules".into(), toml::Value::Table(rules));
+    let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
+    let parsed = parse_variant("manifest.json", &text, name)
+        .map_err(|e| format!("variant `{name}`: {e}"))?;
+    let want = entry.get("rules").and_then(|r| r.as_str()).unwrap_or("");
+    if parsed.canonical_string() != want {
+        return Err(format!(
+            "variant `{name}`: its settings give {} but its rules string is {want}",
+            parsed.canonical_string()
+        ));
+    }
+    Ok(parsed)
+}
+
+/// The columns of perfect-moves.csv (docs/OUTPUTS.md).
+pub const COLUMNS: [&str; 26] = [
+    "variant",
+    "rules",
+    "p1",
+    "p2",
+    "opening_plies",
+    "seat",
+    "agent",
+    "judged",
+    "start_value",
+    "start_distance",
+    "games",
+    "decisions",
+    "kept",
+    "kept_share",
+    "kept_share_low",
+    "kept_share_high",
+    "optimal",
+    "optimal_share",
+    "optimal_share_low",
+    "optimal_share_high",
+    "critical",
+    "critical_kept",
+    "critical_kept_share",
+    "critical_kept_share_low",
+    "critical_kept_share_high",
+    "mean_decisions",
+];
+
+fn share_fields(s: Option<Share>) -> [String; 3] {
+    let lo = s.and_then(|s| s.interval).map(|i| i.0);
+    let hi = s.and_then(|s| s.interval).map(|i| i.1);
+    [float(s.map(|s| s.share)), float(lo), float(hi)]
+}
+
+fn perfect_moves_csv(
+    rules: &[Rules],
+    cells: &[CellKey],
+    tallies: &[CellTally],
+    starts: &[Option<Value>],
+) -> Vec<u8> {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    w.write_record(COLUMNS)
+        .expect("writing to memory cannot fail");
+    for (cell, tally) in cells.iter().zip(tallies) {
+        let start = starts[cell.variant];
+        for (s, (seat, agent)) in [("p1", &cell.p1), ("p2", &cell.p2)].into_iter().enumerate() {
+            let per_game = &tally.seats[s];
+            let judged = start.is_some();
+            let mut total = Counts::default();
+            for c in per_game {
+                total.add(*c);
+            }
+            let pairs = |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> {
+                per_game.iter().map(f).collect()
+            };
+            let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
+            let optimal = clustered_share(&pairs(|c| (c.decisions, c.optimal)));
+            let critical = clustered_share(&pairs(|c| (c.critical, c.critical_kept)));
+            let count = |n: u64| if judged { n.to_string() } else { String::new() };
+            let mut row = vec![
+                cell.variant_name.clone(),
+                rules[cell.variant].canonical_string(),
+                cell.p1.clone(),
+                cell.p2.clone(),
+                cell.opening_plies.to_string(),
+                seat.to_string(),
+                agent.clone(),
+                judged.to_string(),
+                start.map_or(String::new(), |v| v.word().to_string()),
+                start
+                    .and_then(Value::distance)
+                    .map_or(String::new(), |d| d.to_string()),
+                tally.games.to_string(),
+                count(total.decisions),
+                count(total.kept),
+            ];
+            row.extend(share_fields(kept));
+            row.push(count(total.optimal));
+            row.extend(share_fields(optimal));
+            row.push(count(total.critical));
+            row.push(count(total.critical_kept));
+            row.extend(share_fields(critical));
+            row.push(float(
+                (judged && tally.games > 0).then(|| total.decisions as f64 / tally.games as f64),
+            ));
+            w.write_record(&row).expect("writing to memory cannot fail");
+        }
+    }
+    w.into_inner().expect("writing to memory cannot fail")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::MemoryStore;
+
+    #[test]
+    fn a_games_csv_without_moves_is_refused_naming_what_to_set() {
+        let store = MemoryStore::new();
+        let dir = Path::new("/r");
+        store.create_dir_all(dir).unwrap();
+        store
+            .write_atomic(
+                dir,
+                "games.csv",
+                b"variant,p1,p2,opening_plies\nx,random,random,0\n",
+            )
+            .unwrap();
+        store
+            .write_atomic(dir, "manifest.json", b"{\"files\": []}")
+            .unwrap();
+        let e = judge(&store, dir, 1 << 30, &mut |_| {}).unwrap_err();
+        assert_eq!(e.code, 2);
+        assert!(e.message.contains("/r/games.csv"), "{}", e.message);
+        assert!(e.message.contains("moves_in_rows = true"), "{}", e.message);
+        assert!(!store.is_file(&dir.join(PERFECT_MOVES)));
+    }
+}
