@@ -33,10 +33,12 @@ mod checkpoint;
 pub mod grow;
 mod report_files;
 mod survey;
+mod variant;
 
 use checkpoint::{Identity, Saver};
 pub use report_files::{put, read_optional, write_report};
 use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
+pub use variant::load_variant;
 
 /// A failure with its exit code: 2 for bad input, 1 for anything else.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,7 +14,8 @@ use katro::experiment::stats::Aggregate;
 use katro::rng::{below, game_seed, rng_from_seed};
 use katro::rules::Rules;
 
-use crate::cli::{Failure, emit, load_variant};
+use crate::output::{emit, load_variant};
+use katro::jobs::Failure;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {

@@ -1,20 +1,18 @@
 //! The `katro` command line: parses arguments, reads files, prints. Every
 //! rule decision lives in the library.
 
-use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde::Serialize;
 
+use crate::output::{emit, load_variant};
 use katro::Rules;
 use katro::engine::notation::{board_rows, board_text, hole_name, move_name, parse_move, plural};
 use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::rules::{
-    BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, PRESETS, StepSowing, parse_variant, preset,
-    preset_names,
+    BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, StepSowing, preset, preset_names,
 };
 
 #[derive(Parser)]
@@ -399,45 +397,6 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
         return Err(usage);
     }
     Ok((i, n))
-}
-
-pub fn emit(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        // A closed pipe (`katro show x | head`) is not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure {
-            code: 1,
-            message: format!("cannot write to standard output: {e}"),
-        }),
-    }
-}
-
-/// A variant by preset name or file path.
-pub fn load_variant(spec: &str) -> Result<Rules, Failure> {
-    let looks_like_path = spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\');
-    if !looks_like_path && let Some(rules) = preset(spec) {
-        return Ok(rules);
-    }
-    let path = Path::new(spec);
-    if !looks_like_path && !path.exists() {
-        return Err(Failure::input(format!(
-            "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
-            PRESETS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("{spec}: cannot read the variant file: {e}")))?;
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("variant");
-    Ok(parse_variant(spec, &text, stem)?)
 }
 
 /// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).

@@ -15,7 +15,7 @@ use katro::rules::parse_variant;
 use katro::rules::schema::top_level_keys;
 use katro::store::FsStore;
 
-use crate::cli::{emit, load_variant};
+use crate::output::{emit, load_variant};
 
 /// What each cell's games cost so far this session, for the time left: a
 /// cell whose games take minutes weighs as much as it takes, not as its

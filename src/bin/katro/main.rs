@@ -5,6 +5,7 @@ use std::process::ExitCode;
 mod bench;
 mod cli;
 mod commands;
+mod output;
 mod pictures;
 mod solve_cmd;
 

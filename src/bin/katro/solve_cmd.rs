@@ -14,7 +14,8 @@ use katro::solve::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{Failure, emit, load_variant};
+use crate::output::{emit, load_variant};
+use katro::jobs::Failure;
 use katro::store::{FsStore, Store, describe};
 
 /// `--max-memory` when not given.
