@@ -4,16 +4,12 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use serde::Serialize;
 
 use crate::output::{emit, load_variant};
-use katro::Rules;
-use katro::engine::notation::{board_rows, board_text, hole_name, move_name, parse_move, plural};
-use katro::engine::{LapKind, MoveEnd, Observer, Player, Silent};
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
-use katro::rules::{
-    BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, StepSowing, preset, preset_names,
-};
+use katro::jobs::{self, replay::shell_word};
+use katro::rules::{preset, preset_names};
+use katro::store::FsStore;
 
 #[derive(Parser)]
 #[command(
@@ -266,8 +262,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let rules = load_variant(&variant)?;
             match svg {
-                Some(file) => crate::pictures::board(&rules, &file, force),
-                None => emit(&show(&rules)),
+                Some(file) => emit(&jobs::write_board(&FsStore, &rules, &file, force)?),
+                None => emit(&jobs::show(&rules)),
             }
         }
         Command::Replay {
@@ -305,9 +301,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
                 )
                 .map_err(|e| Failure::input(e.to_string()))?;
-            let json = replay(&rules, &moves, trace)?;
+            let json = jobs::replay::replay_json(&rules, &moves, trace)?;
             match html {
-                Some(file) => crate::pictures::viewer(&rules, &moves, &file, &made_by, force),
+                Some(file) => emit(&jobs::write_viewer(
+                    &FsStore, &rules, &moves, &file, &made_by, force,
+                )?),
                 None => emit(&(json + "\n")),
             }
         }
@@ -399,172 +397,6 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((i, n))
 }
 
-/// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
-
-/// A complete, valid variant file: every resolved setting (the settings
-/// come from serialising [`katro::Settings`], so a new setting is shown
-/// without this code changing), and the rules string, the starting board
-/// and the circuits as comments.
-fn show(rules: &Rules) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "# rules string: {}
-",
-        rules.canonical_string()
-    ));
-    out.push_str(&format!(
-        "name = {}
-",
-        toml_string(rules.name())
-    ));
-    if !rules.description().is_empty() {
-        out.push_str(&format!(
-            "description = {}
-",
-            toml_string(rules.description())
-        ));
-    }
-    if !rules.source().is_empty() {
-        out.push_str(&format!(
-            "source = {}
-",
-            toml_string(rules.source())
-        ));
-    }
-    let settings = toml::to_string(rules.settings()).expect("the settings serialise as TOML");
-    let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();
-    let board = settings
-        .lines()
-        .filter(|l| BOARD_SETTINGS.iter().any(|i| i.name() == key(l)));
-    out.push_str("\n[board]\n");
-    for line in board {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "# {} seeds in all\n\n[rules]\n",
-        rules.total_seeds()
-    ));
-    for (info, value) in rules.settings().rule_values() {
-        out.push_str(&format!("{} = {}\n", info.name(), value.toml()));
-    }
-    out.push_str("\n# starting board (row 1 is South's outer row)\n");
-    for line in board_text(rules, &rules.start()).lines() {
-        out.push_str(&format!("#   {line}\n"));
-    }
-    // The backward circuit is shown only for variants that can sow it: a
-    // direction rule other than forward, or the chosen continuation after
-    // a lone-seed step, listed under every direction (RULES.md §2, §7).
-    let s = rules.settings();
-    let backward = s.direction != DirectionRule::Forward
-        || (s.lone_seed != LoneSeed::None && s.step_sowing == StepSowing::Chosen);
-    let dirs: &[(Dir, &str)] = if backward {
-        &[(Dir::Forward, "forward"), (Dir::Backward, "backward")]
-    } else {
-        &[(Dir::Forward, "forward")]
-    };
-    for &(dir, dir_label) in dirs {
-        for (p, label) in [
-            (Player::South, "South (player 1)"),
-            (Player::North, "North (player 2)"),
-        ] {
-            let names: Vec<String> = rules
-                .circuit_in(p, dir)
-                .iter()
-                .map(|&h| hole_name(rules, h as usize))
-                .collect();
-            out.push_str(&format!(
-                "# {label} {dir_label} circuit: {} -> {}\n",
-                names.join(" "),
-                names[0]
-            ));
-        }
-    }
-    out
-}
-
-#[derive(Serialize)]
-struct ReplayOut {
-    variant: String,
-    board: Vec<Vec<u16>>,
-    to_move: u8,
-    plies: u32,
-    status: &'static str,
-    winner: Option<u8>,
-    legal: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trace: Option<Vec<MoveTrace>>,
-}
-
-#[derive(Serialize)]
-struct MoveTrace {
-    ply: u32,
-    player: u8,
-    #[serde(rename = "move")]
-    mv: String,
-    laps: u64,
-    captures: u32,
-    seeds_captured: u64,
-    seeds_sown: u64,
-    end: &'static str,
-    events: Vec<String>,
-    board: Vec<Vec<u16>>,
-}
-
-/// Writes each lap as a sentence, in the words of RULES.md §13's examples.
-struct TraceWriter<'a> {
-    rules: &'a Rules,
-    events: Vec<String>,
-}
-
-impl Observer for TraceWriter<'_> {
-    fn lap(&mut self, kind: LapKind, from: usize, seeds: u64) {
-        let from = hole_name(self.rules, from);
-        self.events.push(match kind {
-            LapKind::Start => format!("lift {seeds} from {from}"),
-            LapKind::Relay => format!("relay {seeds} from {from}"),
-            LapKind::Capture => format!("sow {seeds} on from {from}"),
-        });
-    }
-    fn landed(&mut self, hole: usize, was_empty: bool) {
-        let what = if was_empty {
-            "was empty"
-        } else {
-            "was occupied"
-        };
-        self.events.push(format!(
-            "last seed in {} ({what})",
-            hole_name(self.rules, hole)
-        ));
-    }
-    fn capture(&mut self, landing: usize, landing_seeds: u64, victims: &[(usize, u16)]) {
-        let v: Vec<String> = victims
-            .iter()
-            .map(|&(h, s)| format!("{s} from {}", hole_name(self.rules, h)))
-            .collect();
-        let taken: u64 = victims.iter().map(|&(_, s)| s as u64).sum();
-        self.events.push(format!(
-            "capture {} with the {landing_seeds} in {}: {} seeds",
-            v.join(" and "),
-            hole_name(self.rules, landing),
-            taken + landing_seeds
-        ));
-    }
-    fn step(&mut self, from: usize, to: usize) {
-        self.events.push(format!(
-            "lone seed steps from {} to {}",
-            hole_name(self.rules, from),
-            hole_name(self.rules, to)
-        ));
-    }
-    fn end(&mut self, end: MoveEnd) {
-        self.events.push(format!("move ends: {}", end.name()));
-    }
-}
-
 /// The `katro replay` command as the user gave it (the variant as named
 /// or the path of its file, the limits, the moves), without `--html`, for
 /// the viewer page to print: rerun in a shell it gives the same game.
@@ -597,117 +429,4 @@ fn replay_command(
         .map(|w| shell_word(w))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `w` as one word to a POSIX shell: quoted unless it is plain (a step
-/// `b2>c3` would otherwise redirect output).
-pub fn shell_word(w: &str) -> String {
-    let plain = !w.is_empty()
-        && w.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./+:,=@%".contains(c));
-    if plain {
-        w.to_string()
-    } else {
-        format!("'{}'", w.replace('\'', "'\\''"))
-    }
-}
-
-/// The moves of a game, each checked legal in turn, with an error naming
-/// the first that is not and the legal moves there.
-pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<katro::Move>, Failure> {
-    let mut pos = rules.start();
-    let mut out = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let mv = check_move(rules, &pos, i, text)?;
-        rules.play_unchecked(&mut pos, mv, &mut Silent);
-        out.push(mv);
-    }
-    Ok(out)
-}
-
-/// Move `i` (0-based) of a game, `text`, if it is legal in `pos`.
-pub fn check_move(
-    rules: &Rules,
-    pos: &katro::Position,
-    i: usize,
-    text: &str,
-) -> Result<katro::Move, Failure> {
-    let legal = rules.legal_moves(pos);
-    let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-    let status = rules.status(pos);
-    if status.is_over() {
-        return Err(Failure::input(format!(
-            "move {} `{text}`: the game is already over (status {}) after {}",
-            i + 1,
-            status.name(),
-            plural(pos.plies(), "ply", "plies")
-        )));
-    }
-    let mv = parse_move(rules, text).map_err(|e| {
-        Failure::input(format!(
-            "move {} {e}; legal moves: {}",
-            i + 1,
-            legal_names.join(" ")
-        ))
-    })?;
-    if !legal.contains(&mv) {
-        return Err(Failure::input(format!(
-            "move {} `{text}` is illegal for player {} here; legal moves: {}",
-            i + 1,
-            pos.to_move().number(),
-            legal_names.join(" ")
-        )));
-    }
-    Ok(mv)
-}
-
-fn replay(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
-    let mut pos = rules.start();
-    let mut traces = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let mv = check_move(rules, &pos, i, text)?;
-        let player = pos.to_move().number();
-        // The ply this move belongs to: both decisions of a turn begun by
-        // a capturing step (RULES.md §7) belong to the same ply.
-        let ply = pos.plies() + 1;
-        if !trace {
-            // No observer: a move can run for millions of laps, and a
-            // sentence per lap would exhaust memory for nothing.
-            rules.play_unchecked(&mut pos, mv, &mut Silent);
-        } else {
-            let mut w = TraceWriter {
-                rules,
-                events: Vec::new(),
-            };
-            let report = rules.play_unchecked(&mut pos, mv, &mut w);
-            traces.push(MoveTrace {
-                ply,
-                player,
-                mv: move_name(rules, mv),
-                laps: report.laps,
-                captures: report.captures,
-                seeds_captured: report.seeds_captured,
-                seeds_sown: report.seeds_sown,
-                end: report.end.name(),
-                events: w.events,
-                board: board_rows(rules, &pos),
-            });
-        }
-    }
-    let status = rules.status(&pos);
-    let out = ReplayOut {
-        variant: rules.name().to_string(),
-        board: board_rows(rules, &pos),
-        to_move: pos.to_move().number(),
-        plies: pos.plies(),
-        status: status.name(),
-        winner: status.winner().map(Player::number),
-        legal: rules
-            .legal_moves(&pos)
-            .iter()
-            .map(|&m| move_name(rules, m))
-            .collect(),
-        trace: trace.then_some(traces),
-    };
-    Ok(serde_json::to_string(&out).expect("replay output serialises"))
 }

@@ -105,102 +105,6 @@ pub fn report(dir: &str, force: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The mark `katro show --svg` and `katro replay --html` put near the top
-/// of every file they write (an XML/HTML comment, invisible in a browser):
-/// a file that has it is katro's to replace; any other file at that path
-/// is the user's, and is replaced only with `--force`.
-pub const MARK: &str =
-    "<!-- written by katro: katro replaces this file; remove this line to keep it -->";
-
-/// Whether the file's first bytes carry [`MARK`].
-fn has_mark(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(4096)];
-    let m = MARK.as_bytes();
-    head.windows(m.len()).any(|w| w == m)
-}
-
-/// `text` with [`MARK`] on its own line after its first line (the SVG's
-/// opening tag, the HTML's doctype), so the file still starts as before.
-fn marked(text: &str) -> String {
-    let (first, rest) = text.split_at(text.find('\n').map_or(text.len(), |i| i + 1));
-    let sep = if first.ends_with('\n') { "" } else { "\n" };
-    format!("{first}{sep}{MARK}\n{rest}")
-}
-
-/// Writes `text`, marked as katro's, to the file `path` atomically (never
-/// half a file). An existing file without the mark is the user's: refused
-/// unless `force`.
-pub fn write_file(path: &str, text: &str, force: bool) -> Result<(), Failure> {
-    let p = Path::new(path);
-    let name = p
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| Failure::input(format!("{path}: give a file name to write")))?;
-    let dir = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(Failure::input(format!(
-            "{path}: the folder {} does not exist",
-            dir.display()
-        )));
-    }
-    if p.is_dir() {
-        return Err(Failure::input(format!(
-            "{path}: is a folder: give a file name to write"
-        )));
-    }
-    if !force
-        && let Some(old) = read_optional(p)?
-        && !has_mark(&old)
-    {
-        return Err(Failure::input(format!(
-            "{path}: the file exists and katro did not write it (it lacks katro's mark): give \
-             another file name, or --force to replace it"
-        )));
-    }
-    put(dir, name, marked(text).as_bytes())
-}
-
-/// `katro show VARIANT --svg FILE`: the starting board.
-pub fn board(rules: &katro::Rules, file: &str, force: bool) -> Result<(), Failure> {
-    let start = rules.start();
-    let seeds: Vec<u16> = (0..rules.hole_count()).map(|h| start.seeds(h)).collect();
-    let title = format!(
-        "{}: {} rows × {} columns, {} seeds",
-        rules.name(),
-        rules.rows(),
-        rules.cols(),
-        rules.total_seeds()
-    );
-    let svg = katro::pictures::board_svg::board_svg(rules, &seeds, &title, false);
-    write_file(file, &svg, force)?;
-    println!("wrote {file}");
-    Ok(())
-}
-
-/// `katro replay ... --html FILE`: the game viewer; `command` is the
-/// replay command as the user gave it, which the page prints.
-pub fn viewer(
-    rules: &katro::Rules,
-    moves: &[String],
-    file: &str,
-    command: &str,
-    force: bool,
-) -> Result<(), Failure> {
-    let moves = crate::cli::parse_game(rules, moves)?;
-    let frames = katro::pictures::viewer::frames(rules, &moves).map_err(Failure::input)?;
-    let html = katro::pictures::viewer::viewer_html(rules, &moves, &frames, command);
-    write_file(file, &html, force)?;
-    println!(
-        "wrote {file}: {}, {}; open it in a browser",
-        plural(moves.len() as u64, "ply", "plies"),
-        plural(frames.len() as u64, "board", "boards")
-    );
-    Ok(())
-}
-
 /// The variant and moves of row `row` (1 = the first game) of a games.csv.
 /// The variant is rebuilt from the settings in the manifest.json beside the
 /// file (exactly as the run played it, limits included) and checked
@@ -485,7 +389,7 @@ pub fn play(
     // step move (`b2>c3`) would otherwise be a redirection.
     let words: Vec<String> = std::iter::once(variant)
         .chain(played.iter().map(String::as_str))
-        .map(crate::cli::shell_word)
+        .map(katro::jobs::replay::shell_word)
         .collect();
     writeln!(out, "katro replay {}", words.join(" ")).map_err(io)?;
     Ok(())
