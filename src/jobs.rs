@@ -40,7 +40,7 @@ mod variant;
 
 use checkpoint::{Identity, Saver};
 pub use pictures::{MARK, write_board, write_viewer};
-pub use report_files::{put, read_optional, write_report};
+pub use report_files::{put, read_optional, report, write_report};
 pub use show::show;
 use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
 pub use variant::load_variant;

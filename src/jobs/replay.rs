@@ -2,6 +2,8 @@
 //! checked legal in turn, played from the start and told as one JSON
 //! object (with `--trace`, lap by lap).
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use crate::engine::notation::{board_rows, move_name, parse_move, plural};
@@ -9,7 +11,9 @@ use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
 use crate::rules::Rules;
 
-use super::Failure;
+use crate::store::Store;
+
+use super::{Failure, read_optional};
 
 #[derive(Serialize)]
 struct ReplayOut {
@@ -129,4 +133,140 @@ pub fn shell_word(w: &str) -> String {
     } else {
         format!("'{}'", w.replace('\'', "'\\''"))
     }
+}
+
+/// The variant and moves of row `row` (1 = the first game) of a games.csv.
+/// The variant is rebuilt from the settings in the manifest.json beside the
+/// file (exactly as the run played it, limits included) and checked
+/// against its rules string; without a manifest, a preset of that name.
+pub fn game_from_csv(
+    store: &dyn Store,
+    file: &str,
+    row: u64,
+) -> Result<(Rules, Vec<String>), Failure> {
+    let bytes = store
+        .read(Path::new(file))
+        .map_err(|e| Failure::input(format!("{file}: cannot read: {e}")))?;
+    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Failure::input)?;
+    for col in ["variant", "moves"] {
+        if !table.has(col) {
+            return Err(Failure::input(format!(
+                "{file}: no `{col}` column: the viewer needs a games.csv written with \
+                 per_game_rows = true and moves_in_rows = true"
+            )));
+        }
+    }
+    if row == 0 || row > table.len() as u64 {
+        return Err(Failure::input(format!(
+            "{file}: --row {row}: give a row from 1 to {} (1 is the first game after the header)",
+            table.len()
+        )));
+    }
+    let r = row as usize - 1;
+    let variant = table.text(r, "variant").to_string();
+    let moves: Vec<String> = table
+        .text(r, "moves")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let manifest = Path::new(file)
+        .parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .map(|d| d.join("manifest.json"));
+    let rules = match manifest
+        .as_deref()
+        .map(|p| read_optional(store, p))
+        .transpose()?
+        .flatten()
+    {
+        Some(b) => variant_from_manifest(&b, &variant).map_err(|e| {
+            Failure::input(format!(
+                "{}: {e}",
+                manifest
+                    .as_deref()
+                    .unwrap_or(Path::new("manifest.json"))
+                    .display()
+            ))
+        })?,
+        None => crate::rules::preset(&variant).ok_or_else(|| {
+            Failure::input(format!(
+                "{file}: row {row}: variant `{variant}` is not a preset and there is no \
+                 manifest.json beside the file to rebuild it from"
+            ))
+        })?,
+    };
+    // The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a
+    // game played with overridden limits replays to its recorded status.
+    let mut limits = [None, None];
+    for (slot, (col, range)) in limits.iter_mut().zip([
+        ("ply_limit", &crate::experiment::PLY_LIMIT_RANGE),
+        ("lap_limit", &crate::experiment::LAP_LIMIT_RANGE),
+    ]) {
+        if table.has(col) {
+            let text = table.text(r, col);
+            let v = text
+                .parse::<i64>()
+                .map_err(|e| e.to_string())
+                .and_then(|v| range.check(v))
+                .map_err(|e| Failure::input(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
+            *slot = Some(v);
+        }
+    }
+    let rules = rules
+        .with_limits(limits[0], limits[1])
+        .map_err(|e| Failure::input(format!("{file}: row {row}: {e}")))?;
+    Ok((rules, moves))
+}
+
+fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    let entry = v
+        .get("variants")
+        .and_then(|vs| vs.as_array())
+        .and_then(|vs| {
+            vs.iter()
+                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
+        })
+        .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
+    let settings = entry
+        .get("settings")
+        .and_then(|s| s.as_object())
+        .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
+    // The manifest's settings are the variant file's keys: written back as
+    // a variant file, the engine's own parser checks them.
+    let mut board = toml::Table::new();
+    let mut rules = toml::Table::new();
+    for (k, val) in settings {
+        if val.is_null() {
+            continue;
+        }
+        let t = toml::Value::try_from(val)
+            .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
+        match k.as_str() {
+            "rows" | "holes" | "seeds" | "layout" => board.insert(k.clone(), t),
+            _ => rules.insert(k.clone(), t),
+        };
+    }
+    let mut doc = toml::Table::new();
+    doc.insert("name".into(), toml::Value::String(name.to_string()));
+    doc.insert("board".into(), toml::Value::Table(board));
+    doc.insert("rules".into(), toml::Value::Table(rules));
+    let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
+    let parsed = crate::rules::parse_variant("manifest.json", &text, name)
+        .map_err(|e| format!("variant `{name}`: {e}"))?;
+    let want = entry.get("rules").and_then(|r| r.as_str()).unwrap_or("");
+    if parsed.canonical_string() != want {
+        return Err(format!(
+            "variant `{name}`: its settings give {} but its rules string is {want}",
+            parsed.canonical_string()
+        ));
+    }
+    Ok(parsed)
 }

@@ -279,7 +279,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let made_by = replay_command(&variant, &moves, &from_csv, row, ply_limit, lap_limit);
             let (rules, moves) = match (from_csv, row, variant) {
-                (Some(file), Some(row), _) => crate::pictures::game_from_csv(&file, row)?,
+                (Some(file), Some(row), _) => jobs::replay::game_from_csv(&FsStore, &file, row)?,
                 (_, _, Some(variant)) => (load_variant(&variant)?, moves),
                 _ => {
                     return Err(Failure::input(
@@ -338,7 +338,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let rules = load_variant(&variant)?;
             crate::pictures::play(&rules, &variant, &against, seat, seed)
         }
-        Command::Report { dir, force } => crate::pictures::report(&dir, force),
+        Command::Report { dir, force } => emit(&jobs::report(&FsStore, &dir, force)?),
         Command::Validate { files } => crate::commands::validate(&files),
         Command::Bench(args) => crate::bench::bench(args),
         Command::Solve {
