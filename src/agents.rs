@@ -943,3 +943,6 @@ mod tests {
         }
     }
 }
+
+mod seat;
+pub use seat::Need;

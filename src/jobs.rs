@@ -32,10 +32,12 @@ use crate::store::{Store, describe};
 mod checkpoint;
 pub mod grow;
 mod pictures;
+pub mod play;
 pub mod replay;
 mod report_files;
 mod show;
 mod survey;
+mod validate;
 mod variant;
 
 use checkpoint::{Identity, Saver};
@@ -43,6 +45,7 @@ pub use pictures::{MARK, write_board, write_viewer};
 pub use report_files::{put, read_optional, report, write_report};
 pub use show::show;
 use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
+pub use validate::{Validated, validate};
 pub use variant::load_variant;
 
 /// A failure with its exit code: 2 for bad input, 1 for anything else.

@@ -336,7 +336,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             seed,
         } => {
             let rules = load_variant(&variant)?;
-            crate::pictures::play(&rules, &variant, &against, seat, seed)
+            crate::commands::play(&rules, &variant, &against, seat, seed)
         }
         Command::Report { dir, force } => emit(&jobs::report(&FsStore, &dir, force)?),
         Command::Validate { files } => crate::commands::validate(&files),

@@ -3,16 +3,13 @@
 //! stderr (a bar on a terminal, lines in a log) and prints what it did.
 
 use std::io::IsTerminal;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use katro::agents::AgentSpec;
+use katro::agents::{AgentSpec, Need};
 use katro::experiment::runner::Progress;
-use katro::jobs::{self, Failure, RunOutcome, load_experiment, plural};
-use katro::rules::parse_variant;
-use katro::rules::schema::top_level_keys;
+use katro::jobs::{self, Failure, RunOutcome};
 use katro::store::FsStore;
 
 use crate::output::{emit, load_variant};
@@ -384,91 +381,17 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
     emit(&outcome.text)
 }
 
-const EXPERIMENT_KEYS: [&str; 6] = [
-    "variants",
-    "matchups",
-    "tournament",
-    "seed",
-    "games",
-    "precision",
-];
-
-/// Checks one file, telling a variant from an experiment by its keys.
-fn validate_one(path: &str) -> Result<String, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read the file: {e}"))?;
-    let keys = top_level_keys(&text);
-    let stem = Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("variant");
-    if keys.iter().any(|k| k == "board") {
-        return parse_variant(path, &text, stem)
-            .map(|r| format!("variant `{}`", r.name()))
-            .map_err(|e| e.to_string());
-    }
-    if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
-        let l = load_experiment(&FsStore, path).map_err(|f| f.message)?;
-        let cells = l.exp.cells();
-        let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
-        let skipped = match l.exp.skipped.len() {
-            0 => String::new(),
-            n => format!(
-                "; {} left out (skip_invalid): {}",
-                plural(n as u64, "invalid sweep combination"),
-                l.exp
-                    .skipped
-                    .iter()
-                    .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            ),
-        };
-        return Ok(format!(
-            "experiment `{}`: {}, at most {}{skipped}",
-            l.exp.name,
-            plural(cells.len() as u64, "cell"),
-            plural(most, "game")
-        ));
-    }
-    // Neither: if the text is not even TOML, its syntax errors say most.
-    match parse_variant(path, &text, stem) {
-        Err(e)
-            if e.problems
-                .iter()
-                .any(|p| p.message.starts_with("TOML syntax")) =>
-        {
-            Err(e.to_string())
-        }
-        _ => Err(format!(
-            "{path}: neither a variant file (it has no [board] table) nor an experiment file \
-             (it has no `variants` or `matchups`)"
-        )),
-    }
-}
-
 /// `katro validate FILE...`: every problem of every file, exit 2 if any.
 pub fn validate(paths: &[String]) -> Result<(), Failure> {
-    let mut ok = String::new();
-    let mut bad = 0;
-    for p in paths {
-        match validate_one(p) {
-            Ok(what) => ok.push_str(&format!("{p}: valid {what}\n")),
-            Err(problems) => {
-                eprintln!("{problems}");
-                bad += 1;
-            }
-        }
+    let v = jobs::validate(&FsStore, paths);
+    for problems in &v.problems {
+        eprintln!("{problems}");
     }
-    emit(&ok)?;
-    if bad > 0 {
-        return Err(Failure::input(format!(
-            "{bad} of {} {} problems",
-            plural(paths.len() as u64, "file"),
-            if bad == 1 { "has" } else { "have" }
-        )));
+    emit(&v.ok_text)?;
+    match v.summary {
+        Some(s) => Err(Failure::input(s)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -492,9 +415,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     // (an `mcts` time budget), and a `perfect` agent on a board too big to
     // solve.
     let seat = |flag: &str, text: &str| {
-        AgentSpec::parse(text)
-            .and_then(|a| a.reproducible().map(|()| a))
-            .and_then(|a| a.check_variant(&rules).map(|()| a))
+        AgentSpec::seat(text, Some(&rules), Need::Reproducible)
             .map_err(|e| Failure::input(format!("{flag}: {e}")))
     };
     let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
@@ -511,6 +432,27 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     };
     let every = progress_interval().map_err(Failure::input)?;
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
+}
+
+/// `katro play VARIANT --against AGENT`: the game on standard input and
+/// output.
+pub fn play(
+    rules: &katro::Rules,
+    variant: &str,
+    against: &str,
+    seat: u8,
+    seed: u64,
+) -> Result<(), Failure> {
+    let agent = AgentSpec::seat(against, Some(rules), Need::Playable).map_err(Failure::input)?;
+    let opts = jobs::play::PlayOptions {
+        rules,
+        variant,
+        agent: &agent,
+        seat,
+        seed,
+    };
+    let stdin = std::io::stdin();
+    jobs::play::play(&opts, &mut stdin.lock(), &mut std::io::stdout().lock())
 }
 
 #[cfg(test)]

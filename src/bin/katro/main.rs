@@ -6,7 +6,6 @@ mod bench;
 mod cli;
 mod commands;
 mod output;
-mod pictures;
 mod solve_cmd;
 
 fn main() -> ExitCode {

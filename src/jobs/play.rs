@@ -1,26 +1,35 @@
-//! `katro play`.
+//! `katro play`: a game in the terminal against an agent. The caller
+//! passes the input and output (standard input and output for `katro`, a
+//! buffer in tests).
 
-use katro::engine::notation::plural;
-use katro::jobs::Failure;
+use std::io::{BufRead, Write};
 
-/// `katro play`: the human's moves from standard input, the agent's from
-/// the library. The player to move is always read from the position: a
-/// player may move twice in a row under some rules.
-pub fn play(
-    rules: &katro::Rules,
-    variant: &str,
-    against: &str,
-    seat: u8,
-    seed: u64,
-) -> Result<(), Failure> {
-    use katro::agents::AgentSpec;
-    use katro::engine::notation::{board_text, move_name, parse_move};
-    use std::io::{BufRead, Write};
+use crate::agents::AgentSpec;
+use crate::engine::Silent;
+use crate::engine::notation::{board_text, move_name, parse_move, plural};
+use crate::rules::Rules;
 
-    let agent = AgentSpec::parse(against).map_err(Failure::input)?;
-    agent.check_variant(rules).map_err(Failure::input)?;
-    agent.validate().map_err(Failure::input)?;
-    let mut rng = katro::rng::rng_from_seed(katro::rng::game_seed(
+use super::Failure;
+use super::replay::shell_word;
+
+/// What `katro play` is asked to do.
+pub struct PlayOptions<'a> {
+    pub rules: &'a Rules,
+    /// The variant as the user named it, for the closing replay command.
+    pub variant: &'a str,
+    /// The agent played against, checked for the rules (`AgentSpec::seat`).
+    pub agent: &'a AgentSpec,
+    /// The human's seat: 1 (South, moves first) or 2 (North).
+    pub seat: u8,
+    pub seed: u64,
+}
+
+/// The human's moves from `input`, the agent's from the library. The
+/// player to move is always read from the position: a player may move
+/// twice in a row under some rules.
+pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Failure> {
+    let (rules, agent, seat, seed) = (o.rules, o.agent, o.seat, o.seed);
+    let mut rng = crate::rng::rng_from_seed(crate::rng::game_seed(
         seed,
         rules.name(),
         &format!("play:{agent}"),
@@ -35,9 +44,7 @@ pub fn play(
     };
     let mut pos = rules.start();
     let mut played: Vec<String> = Vec::new();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut out = std::io::stdout().lock();
+    let mut lines = BufRead::lines(input);
     let io = |e: std::io::Error| Failure {
         code: 1,
         message: format!("cannot write to standard output: {e}"),
@@ -131,7 +138,7 @@ pub fn play(
             .map_err(io)?;
             m
         };
-        let report = rules.play_unchecked(&mut pos, mv, &mut katro::engine::Silent);
+        let report = rules.play_unchecked(&mut pos, mv, &mut Silent);
         if mover == seat {
             writeln!(
                 out,
@@ -155,9 +162,9 @@ pub fn play(
     }
     // Quoted for a shell: a variant file's path may hold spaces, and a
     // step move (`b2>c3`) would otherwise be a redirection.
-    let words: Vec<String> = std::iter::once(variant)
+    let words: Vec<String> = std::iter::once(o.variant)
         .chain(played.iter().map(String::as_str))
-        .map(katro::jobs::replay::shell_word)
+        .map(shell_word)
         .collect();
     writeln!(out, "katro replay {}", words.join(" ")).map_err(io)?;
     Ok(())
