@@ -36,6 +36,8 @@ pub mod play;
 pub mod replay;
 mod report_files;
 mod show;
+pub mod solve;
+pub mod solve_family;
 mod survey;
 mod validate;
 mod variant;

@@ -159,7 +159,7 @@ enum Command {
         out: Option<String>,
         /// Refuse the board as soon as the positions found need more
         /// memory than this, in GiB.
-        #[arg(long, value_name = "GiB", default_value_t = crate::solve_cmd::DEFAULT_MAX_GIB)]
+        #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
         max_memory: f64,
         /// Stop the solve after this many seconds (exit 1); no cap if not
         /// given.
