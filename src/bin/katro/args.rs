@@ -1,15 +1,9 @@
-//! The `katro` command line: parses arguments, reads files, prints. Every
-//! rule decision lives in the library.
-
-use std::process::ExitCode;
+//! The command line's grammar: every command, its arguments and their
+//! help texts (clap).
 
 use clap::{Parser, Subcommand};
 
-use crate::output::{emit, load_variant};
-use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
-use katro::jobs::{self, replay::shell_word};
-use katro::rules::{preset, preset_names};
-use katro::store::FsStore;
+use crate::bench::BenchArgs;
 
 #[derive(Parser)]
 #[command(
@@ -19,13 +13,13 @@ use katro::store::FsStore;
     version = concat!(env!("CARGO_PKG_VERSION"), " (build ", env!("KATRO_BUILD"), ")"),
     about = "Rules engine and experiments for the Malagasy mancala Katro and its relatives"
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    pub command: Command,
 }
 
 #[derive(Subcommand)]
-enum Command {
+pub enum Command {
     /// List the shipped variant presets.
     Variants,
     /// Print a variant's resolved rules, its starting board and each
@@ -147,7 +141,7 @@ enum Command {
     },
     /// Measure playout speed as `katro run` plays: games, plies, laps and
     /// seeds per second, after a warm-up, median and spread over rounds.
-    Bench(crate::bench::BenchArgs),
+    Bench(BenchArgs),
     /// Solve a small board exactly: the value of the start and of every
     /// first move, the longest forced win, positions, time and memory
     /// (docs/SOLVED.md). The ply limit is ignored.
@@ -222,169 +216,11 @@ enum Command {
     },
 }
 
-pub use katro::jobs::Failure;
-
-pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
-    };
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            eprintln!("error: {}", f.message);
-            ExitCode::from(f.code)
-        }
-    }
-}
-
-fn run(cli: Cli) -> Result<(), Failure> {
-    match cli.command {
-        Command::Variants => {
-            let mut out = String::new();
-            for name in preset_names() {
-                let rules = preset(name).expect("listed presets exist");
-                out.push_str(&format!("{name:<20} {}\n", rules.description()));
-            }
-            emit(&out)
-        }
-        Command::Show {
-            variant,
-            svg,
-            force,
-        } => {
-            let rules = load_variant(&variant)?;
-            match svg {
-                Some(file) => emit(&jobs::write_board(&FsStore, &rules, &file, force)?),
-                None => emit(&jobs::show(&rules)),
-            }
-        }
-        Command::Replay {
-            variant,
-            moves,
-            trace,
-            ply_limit,
-            lap_limit,
-            html,
-            force,
-            from_csv,
-            row,
-        } => {
-            let made_by = replay_command(&variant, &moves, &from_csv, row, ply_limit, lap_limit);
-            let (rules, moves) = match (from_csv, row, variant) {
-                (Some(file), Some(row), _) => jobs::replay::game_from_csv(&FsStore, &file, row)?,
-                (_, _, Some(variant)) => (load_variant(&variant)?, moves),
-                _ => {
-                    return Err(Failure::input(
-                        "give VARIANT MOVES... or --from-csv FILE --row N",
-                    ));
-                }
-            };
-            let limit = |v: Option<i64>, flag: &str, range: &LimitRange| {
-                v.map(|v| {
-                    range
-                        .check(v)
-                        .map_err(|e| Failure::input(format!("{flag}: {e}")))
-                })
-                .transpose()
-            };
-            let rules = rules
-                .with_limits(
-                    limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
-                    limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
-                )
-                .map_err(|e| Failure::input(e.to_string()))?;
-            let json = jobs::replay::replay_json(&rules, &moves, trace)?;
-            match html {
-                Some(file) => emit(&jobs::write_viewer(
-                    &FsStore, &rules, &moves, &file, &made_by, force,
-                )?),
-                None => emit(&(json + "\n")),
-            }
-        }
-        Command::Run {
-            experiment,
-            threads,
-            out,
-            shard,
-            force,
-            allow_other_build,
-        } => crate::commands::run(crate::commands::RunArgs {
-            experiment: &experiment,
-            threads,
-            out: out.as_deref(),
-            shard,
-            force,
-            allow_other_build,
-        }),
-        Command::Merge {
-            dir,
-            force,
-            allow_other_build,
-        } => crate::commands::merge(&dir, force, allow_other_build),
-        Command::Play {
-            variant,
-            against,
-            seat,
-            seed,
-        } => {
-            let rules = load_variant(&variant)?;
-            crate::commands::play(&rules, &variant, &against, seat, seed)
-        }
-        Command::Report { dir, force } => emit(&jobs::report(&FsStore, &dir, force)?),
-        Command::Validate { files } => crate::commands::validate(&files),
-        Command::Bench(args) => crate::bench::bench(args),
-        Command::Solve {
-            variant,
-            out,
-            max_memory,
-            max_seconds,
-            threads,
-        } => crate::solve_cmd::with_threads(threads, || {
-            crate::solve_cmd::solve_command(&variant, out.as_deref(), max_memory, max_seconds)
-        }),
-        Command::SolveFamily {
-            out,
-            max_memory,
-            max_seconds,
-            threads,
-        } => crate::solve_cmd::with_threads(threads, || {
-            crate::solve_cmd::family_command(&out, max_memory, max_seconds)
-        }),
-        Command::Simulate {
-            variant,
-            games,
-            p1,
-            p2,
-            seed,
-            out,
-            threads,
-            force,
-        } => crate::commands::simulate(crate::commands::SimulateArgs {
-            variant: &variant,
-            games,
-            p1: &p1,
-            p2: &p2,
-            seed,
-            out: out.as_deref(),
-            threads,
-            force,
-        }),
-    }
-}
-
 /// Most shards a run can be cut into.
 pub const MAX_SHARDS: u64 = 1_000_000;
 
 /// `I/N` with 1 ≤ I ≤ N.
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let usage = format!("`{text}`: give I/N, shard I of N, with 1 <= I <= N <= {MAX_SHARDS}");
     let (i, n) = text.split_once('/').ok_or_else(|| usage.clone())?;
     let (i, n) = match (i.trim().parse::<u64>(), n.trim().parse::<u64>()) {
@@ -395,38 +231,4 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
         return Err(usage);
     }
     Ok((i, n))
-}
-
-/// The `katro replay` command as the user gave it (the variant as named
-/// or the path of its file, the limits, the moves), without `--html`, for
-/// the viewer page to print: rerun in a shell it gives the same game.
-fn replay_command(
-    variant: &Option<String>,
-    moves: &[String],
-    from_csv: &Option<String>,
-    row: Option<u64>,
-    ply_limit: Option<i64>,
-    lap_limit: Option<i64>,
-) -> String {
-    let mut words = vec!["katro".to_string(), "replay".into()];
-    match (from_csv, row) {
-        (Some(file), Some(row)) => words.extend([
-            "--from-csv".into(),
-            file.clone(),
-            "--row".into(),
-            row.to_string(),
-        ]),
-        _ => words.extend(variant.iter().cloned()),
-    }
-    for (flag, v) in [("--ply-limit", ply_limit), ("--lap-limit", lap_limit)] {
-        if let Some(v) = v {
-            words.extend([flag.to_string(), v.to_string()]);
-        }
-    }
-    words.extend(moves.iter().cloned());
-    words
-        .iter()
-        .map(|w| shell_word(w))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
