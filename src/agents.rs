@@ -1159,3 +1159,6 @@ mod tests {
         }
     }
 }
+
+mod seat;
+pub use seat::Need;

@@ -35,6 +35,7 @@ pub(crate) mod kernel;
 mod moves;
 pub mod notation;
 mod sowing;
+pub mod trace;
 
 /// Every own hole in both directions, plus lone-seed steps (at most two).
 pub const MAX_MOVES: usize = 2 * MAX_SIDE + 2;

@@ -441,10 +441,7 @@ fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, range: &LimitRange) -> Option
         .ok()
 }
 
-/// Whether a variant reference names a file rather than a preset.
-pub fn looks_like_path(spec: &str) -> bool {
-    spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\')
-}
+pub use crate::rules::looks_like_path;
 
 fn is_folder_safe(name: &str) -> bool {
     !name.is_empty()

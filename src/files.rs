@@ -4,3 +4,4 @@
 
 pub mod export;
 pub mod partial;
+pub mod solved;

@@ -32,12 +32,24 @@ use crate::store::{Store, describe};
 mod checkpoint;
 pub mod grow;
 pub mod judge;
+mod pictures;
+pub mod play;
+pub mod replay;
 mod report_files;
+mod show;
+pub mod solve;
+pub mod solve_family;
 mod survey;
+mod validate;
+mod variant;
 
 use checkpoint::{Identity, Saver};
-pub use report_files::{put, read_optional, write_report};
+pub use pictures::{MARK, write_board, write_viewer};
+pub use report_files::{put, read_optional, report, write_report};
+pub use show::show;
 use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
+pub use validate::{Validated, validate};
+pub use variant::load_variant;
 
 /// A failure with its exit code: 2 for bad input, 1 for anything else.
 #[derive(Debug, Clone, PartialEq, Eq)]

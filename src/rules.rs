@@ -27,8 +27,8 @@ pub use settings::{
     Settings, SettingsError, Singletons, StartRule, StepSowing, Value, VictimRule, board_problems,
     column_letter, range_problem, setting_fields, settings_problems, value_text,
 };
-pub use variant::parse_variant;
 pub(crate) use variant::ranged;
+pub use variant::{LoadError, looks_like_path, parse_variant, resolve};
 
 // ---------------------------------------------------------------------------
 // The rules object

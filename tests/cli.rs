@@ -897,7 +897,14 @@ fn bench_mcts_refuses_bad_options() {
         &["--positions 0"],
     );
     fails(
-        &["bench", "katro-4x4", "--mcts", "10", "--mcts-keys", "time_ms=5"],
+        &[
+            "bench",
+            "katro-4x4",
+            "--mcts",
+            "10",
+            "--mcts-keys",
+            "time_ms=5",
+        ],
         &["--mcts-keys: time_ms would make the rounds differ"],
     );
 }

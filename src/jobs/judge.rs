@@ -13,7 +13,7 @@ use crate::engine::Move;
 use crate::engine::notation::parse_move;
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::export::float;
-use crate::rules::{Rules, parse_variant};
+use crate::rules::Rules;
 use crate::solve::judge::{Counts, Share, clustered_share, judge_game};
 use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
@@ -248,7 +248,7 @@ fn read_games(
         let base = match variants.iter().find(|(n, _)| n == name) {
             Some((_, r)) => r.clone(),
             None => {
-                let r = variant_from_manifest(manifest, name)
+                let r = super::replay::variant_of_manifest(manifest, name)
                     .map_err(|e| Failure::input(format!("{}: {e}", manifest_path.display())))?;
                 variants.push((name.to_string(), r.clone()));
                 r
@@ -322,55 +322,6 @@ fn read_games(
         });
     }
     Ok((rules, cells, rows))
-}
-
-/// A variant's rules from the manifest's `variants` entry, checked
-/// against its rules string. The same reading as `katro replay
-/// --from-csv` (src/bin/katro/pictures.rs), kept here so the library
-/// does not depend on the binary.
-fn variant_from_manifest(v: &serde_json::Value, name: &str) -> Result<Rules, String> {
-    let entry = v
-        .get("variants")
-        .and_then(|vs| vs.as_array())
-        .and_then(|vs| {
-            vs.iter()
-                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
-        })
-        .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
-    let settings = entry
-        .get("settings")
-        .and_then(|s| s.as_object())
-        .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
-    // The manifest's settings are the variant file's keys: written back as
-    // a variant file, the engine's own parser checks them.
-    let mut board = toml::Table::new();
-    let mut rules = toml::Table::new();
-    for (k, val) in settings {
-        if val.is_null() {
-            continue;
-        }
-        let t = toml::Value::try_from(val)
-            .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
-        match k.as_str() {
-            "rows" | "holes" | "seeds" | "layout" => board.insert(k.clone(), t),
-            _ => rules.insert(k.clone(), t),
-        };
-    }
-    let mut doc = toml::Table::new();
-    doc.insert("name".into(), toml::Value::String(name.to_string()));
-    doc.insert("board".into(), toml::Value::Table(board));
-    doc.insert("rules".into(), toml::Value::Table(rules));
-    let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
-    let parsed = parse_variant("manifest.json", &text, name)
-        .map_err(|e| format!("variant `{name}`: {e}"))?;
-    let want = entry.get("rules").and_then(|r| r.as_str()).unwrap_or("");
-    if parsed.canonical_string() != want {
-        return Err(format!(
-            "variant `{name}`: its settings give {} but its rules string is {want}",
-            parsed.canonical_string()
-        ));
-    }
-    Ok(parsed)
 }
 
 /// The columns of perfect-moves.csv (docs/OUTPUTS.md).

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::pictures::report::{GENERATOR, Inputs, build, is_chart_file};
+use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
 use crate::store::{Store, describe};
 
 use super::Failure;
@@ -116,4 +116,89 @@ pub fn write_report(
     put(store, dir, "report.html", report.html.as_bytes())?;
     written.push("report.html".into());
     Ok(written)
+}
+
+/// Adds the report's files to the `files` of the folder's manifest, if it
+/// has a readable one, so that a later `katro run` of the same experiment
+/// knows them for katro's own and replaces them.
+fn list_in_manifest(store: &dyn Store, dir: &Path, written: &[String]) -> Result<(), Failure> {
+    let Some(bytes) = read_optional(store, &dir.join("manifest.json"))? else {
+        return Ok(());
+    };
+    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Ok(());
+    };
+    let Some(files) = v.get_mut("files").and_then(|f| f.as_array_mut()) else {
+        return Ok(());
+    };
+    let before = files.len();
+    for f in written {
+        if !files.iter().any(|x| x.as_str() == Some(f)) {
+            files.push(serde_json::Value::String(f.clone()));
+        }
+    }
+    if files.len() == before {
+        return Ok(());
+    }
+    let mut out = serde_json::to_vec_pretty(&v).expect("a JSON value serialises");
+    out.push(b'\n');
+    put(store, dir, "manifest.json", &out)
+}
+
+/// `katro report DIR`: refuses to overwrite a `report.html` or chart that
+/// `katro report` did not write, unless `force`; writes the report, lists
+/// its files in the manifest, and returns what to print.
+pub fn report(store: &dyn Store, dir: &str, force: bool) -> Result<String, Failure> {
+    let path = Path::new(dir);
+    if !store.is_dir(path) {
+        return Err(Failure::input(format!(
+            "{dir}: not a folder: give a results folder"
+        )));
+    }
+    // The page and every chart a report may write: the fixed ones, and the
+    // sweep charts already there.
+    let sweeps: Vec<String> = store
+        .list(&path.join("plots"))
+        .map(|entries| {
+            entries
+                .into_iter()
+                .map(|e| e.name)
+                .filter(|n| is_chart_file(n))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut targets = vec!["report.html".to_string()];
+    for f in CHART_FILES.iter().map(|f| f.to_string()).chain(sweeps) {
+        let t = format!("plots/{f}");
+        if !targets.contains(&t) {
+            targets.push(t);
+        }
+    }
+    let mut foreign = Vec::new();
+    for t in targets {
+        if let Some(bytes) = read_optional(store, &path.join(&t))? {
+            let head = &bytes[..bytes.len().min(1024)];
+            let marker = GENERATOR.as_bytes();
+            if !head.windows(marker.len()).any(|w| w == marker) {
+                foreign.push(format!("  {t}"));
+            }
+        }
+    }
+    if !foreign.is_empty() && !force {
+        return Err(Failure::input(format!(
+            "{dir} holds files a report would replace that `katro report` did not write:\n{}\n\
+             move them away, or give --force to overwrite them",
+            foreign.join("\n")
+        )));
+    }
+    let written = write_report(store, path, None)?;
+    list_in_manifest(store, path, &written)?;
+    Ok(format!(
+        "wrote {}\n",
+        written
+            .iter()
+            .map(|f| path.join(f).display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }

@@ -186,3 +186,68 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             .collect(),
     })
 }
+
+// ---------------------------------------------------------------------------
+// Resolving a variant reference
+
+/// Whether a variant reference names a file rather than a preset.
+pub fn looks_like_path(spec: &str) -> bool {
+    spec.ends_with(".toml") || spec.contains('/') || spec.contains('\\')
+}
+
+/// Why a variant reference gave no rules.
+#[derive(Debug)]
+pub enum LoadError {
+    /// Neither a preset nor a file that exists.
+    Unknown { spec: String },
+    /// A file that could not be read.
+    Read { spec: String, why: String },
+    /// A file that is not a valid variant.
+    Invalid(InputError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            LoadError::Unknown { spec } => write!(
+                f,
+                "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
+                super::preset_names().join(", ")
+            ),
+            LoadError::Read { spec, why } => {
+                write!(f, "{spec}: cannot read the variant file: {why}")
+            }
+            LoadError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+/// A variant by preset name or file path. A name that is not a preset is
+/// still tried as a file when one of that name `exists` (a variant file
+/// without the `.toml` ending); `read` gives a file's text. The library
+/// does no I/O: the caller's store answers both.
+pub fn resolve(
+    spec: &str,
+    exists: &dyn Fn(&std::path::Path) -> bool,
+    read: &mut dyn FnMut(&std::path::Path) -> std::io::Result<String>,
+) -> Result<Rules, LoadError> {
+    let path_like = looks_like_path(spec);
+    if !path_like && let Some(rules) = super::preset(spec) {
+        return Ok(rules);
+    }
+    let path = std::path::Path::new(spec);
+    if !path_like && !exists(path) {
+        return Err(LoadError::Unknown {
+            spec: spec.to_string(),
+        });
+    }
+    let text = read(path).map_err(|e| LoadError::Read {
+        spec: spec.to_string(),
+        why: e.to_string(),
+    })?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("variant");
+    parse_variant(spec, &text, stem).map_err(LoadError::Invalid)
+}

@@ -5,16 +5,17 @@
 
 use std::time::Instant;
 
-use katro::agents::AgentSpec;
 use katro::agents::alphabeta;
 use katro::agents::mcts;
+use katro::agents::{AgentSpec, Need};
 use katro::engine::Position;
 use katro::experiment::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
 use katro::experiment::stats::Aggregate;
 use katro::rng::{below, game_seed, rng_from_seed};
 use katro::rules::Rules;
 
-use crate::cli::{Failure, emit, load_variant};
+use crate::output::{emit, load_variant};
+use katro::jobs::Failure;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -79,8 +80,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
     };
     // Every round must play the same games, which a time budget forbids.
     let seat = |text: &str| {
-        AgentSpec::parse(text)
-            .and_then(|a| a.reproducible().map(|()| a))
+        AgentSpec::seat(text, None, Need::Reproducible)
             .map_err(|e| Failure::input(format!("--agents: {e}")))
     };
     let (p1, p2) = (seat(p1)?, seat(p2)?);

@@ -1,326 +1,18 @@
-//! The binary's side of `run`, `merge`, `simulate` and `validate`: turns
-//! the arguments into options for [`katro::jobs`], shows its progress on
-//! stderr (a bar on a terminal, lines in a log) and prints what it did.
+//! One function a command: turns the arguments into options for
+//! [`katro::jobs`], gives the job its progress, Ctrl-C, clock and thread
+//! pool, and prints what it did.
 
-use std::io::IsTerminal;
-use std::path::Path;
-use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-use katro::agents::AgentSpec;
-use katro::experiment::runner::Progress;
-use katro::jobs::{self, Failure, RunOutcome, load_experiment, plural};
-use katro::rules::parse_variant;
-use katro::rules::schema::top_level_keys;
+use katro::agents::{AgentSpec, Need};
+use katro::jobs::replay::shell_word;
+use katro::jobs::solve::SolveOptions;
+use katro::jobs::solve_family::FamilyOptions;
+use katro::jobs::{self, Failure};
 use katro::store::FsStore;
 
-use crate::cli::{emit, load_variant};
-
-/// What each cell's games cost so far this session, for the time left: a
-/// cell whose games take minutes weighs as much as it takes, not as its
-/// share of the games.
-#[derive(Default)]
-struct Cost {
-    /// Per cell: games left when last told, games played since, and
-    /// games and worker seconds measured this session.
-    left: Vec<u64>,
-    since: Vec<u64>,
-    games: Vec<u64>,
-    seconds: Vec<f64>,
-    started: Option<Instant>,
-}
-
-impl Cost {
-    fn set_left(&mut self, left: &[u64]) {
-        let n = left.len();
-        self.left = left.to_vec();
-        self.since = vec![0; n];
-        self.games.resize(n, 0);
-        self.seconds.resize(n, 0.0);
-        self.started.get_or_insert_with(Instant::now);
-    }
-
-    fn played(&mut self, cell: usize, games: u64, seconds: f64) {
-        if cell < self.left.len() {
-            self.since[cell] += games;
-            self.games[cell] += games;
-            self.seconds[cell] += seconds;
-        }
-    }
-
-    /// Seconds of wall time left: each cell's games left at its measured
-    /// seconds a game (the mean over all cells for a cell not measured
-    /// yet), divided by the workers' parallelism seen so far.
-    fn seconds_left(&self) -> Option<f64> {
-        let wall = self.started?.elapsed().as_secs_f64();
-        let (games, work): (u64, f64) = (self.games.iter().sum(), self.seconds.iter().sum());
-        if games == 0 || work <= 0.0 || wall <= 0.0 {
-            return None;
-        }
-        let mean = work / games as f64;
-        let left: f64 = (0..self.left.len())
-            .map(|c| {
-                let n = self.left[c].saturating_sub(self.since[c]) as f64;
-                let each = if self.games[c] > 0 {
-                    self.seconds[c] / self.games[c] as f64
-                } else {
-                    mean
-                };
-                n * each
-            })
-            .sum();
-        Some(left * wall / work)
-    }
-}
-
-/// A duration to read: `4 min 10 s`, `1 h 03 min`, `12 s`, `under 1 s`.
-fn duration_words(seconds: f64) -> String {
-    if seconds < 0.5 {
-        return "under 1 s".to_string();
-    }
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
-        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
-    }
-}
-
-fn time_left(cost: &Cost) -> String {
-    cost.seconds_left().map_or_else(
-        || "time left unknown".to_string(),
-        |s| format!("{} left", duration_words(s)),
-    )
-}
-
-/// Progress on stderr, drawn only when stderr is a terminal.
-struct Bar(ProgressBar, std::sync::Arc<std::sync::Mutex<Cost>>);
-
-impl Progress for Bar {
-    fn set_total(&self, games: u64) {
-        self.0.set_length(games);
-    }
-    fn advance(&self, games: u64) {
-        self.0.inc(games);
-    }
-    fn warn(&self, text: &str) {
-        self.0.suspend(|| eprintln!("warning: {text}"));
-    }
-    fn set_cells_left(&self, left: &[u64]) {
-        lock(&self.1).set_left(left);
-    }
-    fn played(&self, cell: usize, games: u64, seconds: f64) {
-        lock(&self.1).played(cell, games, seconds);
-    }
-}
-
-fn progress_bar() -> Option<Bar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let cost = std::sync::Arc::new(std::sync::Mutex::new(Cost::default()));
-    let shown = cost.clone();
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate} games/s, {left}",
-        )
-        .expect("the progress template is valid")
-        .with_key(
-            "rate",
-            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0}", state.per_sec());
-            },
-        )
-        .with_key(
-            "left",
-            move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", time_left(&lock(&shown)));
-            },
-        ),
-    );
-    Some(Bar(bar, cost))
-}
-
-/// Progress as a line on stderr every `every`, for runs whose stderr is a
-/// log file (SLURM, `nohup`): a bar would write nothing readable there.
-#[derive(Default)]
-struct Lines {
-    state: std::sync::Mutex<LineState>,
-}
-
-#[derive(Default)]
-struct LineState {
-    total: u64,
-    done: u64,
-    /// Games done before this session (a resumed checkpoint): the runner's
-    /// first `advance` reports them, and the rate leaves them out.
-    before: Option<u64>,
-    finished: bool,
-    cost: Cost,
-}
-
-impl Progress for Lines {
-    fn set_total(&self, games: u64) {
-        lock(&self.state).total = games;
-    }
-    fn advance(&self, games: u64) {
-        let mut s = lock(&self.state);
-        s.done += games;
-        if s.before.is_none() {
-            s.before = Some(s.done);
-        }
-    }
-    fn warn(&self, text: &str) {
-        eprintln!("warning: {text}");
-    }
-    fn set_cells_left(&self, left: &[u64]) {
-        lock(&self.state).cost.set_left(left);
-    }
-    fn played(&self, cell: usize, games: u64, seconds: f64) {
-        lock(&self.state).cost.played(cell, games, seconds);
-    }
-}
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// One progress line: games done of the total, the session's rate and the
-/// time left (`left`, from each cell's measured cost).
-fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64, left: &str) -> String {
-    // Rounded down, so a run one game short of the end is not "100.0%".
-    let pct = if total == 0 {
-        100.0
-    } else {
-        (1000 * done as u128 / total as u128) as f64 / 10.0
-    };
-    let rate = if seconds > 0.0 {
-        session_games as f64 / seconds
-    } else {
-        0.0
-    };
-    format!("progress: {done}/{total} games ({pct:.1}%), {rate:.0} games/s, {left}")
-}
-
-/// How often a run whose stderr is not a terminal prints a progress line:
-/// `KATRO_PROGRESS_SECONDS`, 10 by default.
-fn progress_interval() -> Result<Duration, String> {
-    env_seconds(
-        "KATRO_PROGRESS_SECONDS",
-        10.0,
-        "give the seconds between progress lines",
-    )
-}
-
-/// How often checkpoints are written: `KATRO_CHECKPOINT_SECONDS`, 1 by
-/// default. Writing one takes milliseconds, so once a second costs well
-/// under 1% of a run and loses at most a second of games.
-fn checkpoint_interval() -> Result<Duration, String> {
-    env_seconds(
-        "KATRO_CHECKPOINT_SECONDS",
-        1.0,
-        "give the seconds between checkpoints",
-    )
-}
-
-/// Seconds from the environment variable `var` (from 0 to a day), or
-/// `default` when it is not set; `what` tells the user what to give.
-fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, String> {
-    match std::env::var(var) {
-        Err(_) => Ok(Duration::from_secs_f64(default)),
-        Ok(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
-            .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("{var}={v:?}: {what}, from 0 to 86400")),
-    }
-}
-
-/// Notes on stderr, for a job that plays no game.
-struct Notes;
-
-impl Progress for Notes {}
-
-impl jobs::Progress for Notes {
-    fn note(&self, text: &str) {
-        eprintln!("{text}");
-    }
-}
-
-impl jobs::Progress for Bar {
-    fn note(&self, text: &str) {
-        self.0.suspend(|| eprintln!("{text}"));
-    }
-}
-
-impl jobs::Progress for Lines {
-    fn note(&self, text: &str) {
-        eprintln!("{text}");
-    }
-}
-
-/// Runs a job with a progress bar when stderr is a terminal, else with a
-/// progress line every `every`, and prints what it did.
-fn with_progress(
-    every: Duration,
-    job: impl FnOnce(&dyn jobs::Progress) -> Result<RunOutcome, Failure>,
-) -> Result<(), Failure> {
-    let outcome = if let Some(bar) = progress_bar() {
-        let result = job(&bar);
-        bar.0.finish_and_clear();
-        result
-    } else {
-        let lines = Lines::default();
-        let wake = std::sync::Condvar::new();
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                let clock = Instant::now();
-                let mut s = lock(&lines.state);
-                loop {
-                    // The job may be over before this thread first gets
-                    // the lock: waiting then would wait for nothing.
-                    if s.finished {
-                        return;
-                    }
-                    // A zero interval would print without pause.
-                    let pause = every.max(Duration::from_millis(10));
-                    s = wake
-                        .wait_timeout(s, pause)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                    if s.finished {
-                        return;
-                    }
-                    // Nothing is planned yet (the run is still reading its
-                    // folder): a "0/0 games" line would say nothing.
-                    if s.total == 0 {
-                        continue;
-                    }
-                    let session = s.done - s.before.unwrap_or(0);
-                    eprintln!(
-                        "{}",
-                        progress_line(
-                            s.done,
-                            s.total,
-                            session,
-                            clock.elapsed().as_secs_f64(),
-                            &time_left(&s.cost)
-                        )
-                    );
-                }
-            });
-            let result = job(&lines);
-            lock(&lines.state).finished = true;
-            wake.notify_all();
-            result
-        })
-    }?;
-    emit(&outcome.text)
-}
+use crate::output::{emit, load_variant, peak_rss};
+use crate::progress::{
+    Notes, checkpoint_interval, progress_interval, progress_printer, with_progress,
+};
 
 pub struct RunArgs<'a> {
     pub experiment: &'a str,
@@ -384,91 +76,17 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
     emit(&outcome.text)
 }
 
-const EXPERIMENT_KEYS: [&str; 6] = [
-    "variants",
-    "matchups",
-    "tournament",
-    "seed",
-    "games",
-    "precision",
-];
-
-/// Checks one file, telling a variant from an experiment by its keys.
-fn validate_one(path: &str) -> Result<String, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read the file: {e}"))?;
-    let keys = top_level_keys(&text);
-    let stem = Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("variant");
-    if keys.iter().any(|k| k == "board") {
-        return parse_variant(path, &text, stem)
-            .map(|r| format!("variant `{}`", r.name()))
-            .map_err(|e| e.to_string());
-    }
-    if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
-        let l = load_experiment(&FsStore, path).map_err(|f| f.message)?;
-        let cells = l.exp.cells();
-        let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
-        let skipped = match l.exp.skipped.len() {
-            0 => String::new(),
-            n => format!(
-                "; {} left out (skip_invalid): {}",
-                plural(n as u64, "invalid sweep combination"),
-                l.exp
-                    .skipped
-                    .iter()
-                    .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            ),
-        };
-        return Ok(format!(
-            "experiment `{}`: {}, at most {}{skipped}",
-            l.exp.name,
-            plural(cells.len() as u64, "cell"),
-            plural(most, "game")
-        ));
-    }
-    // Neither: if the text is not even TOML, its syntax errors say most.
-    match parse_variant(path, &text, stem) {
-        Err(e)
-            if e.problems
-                .iter()
-                .any(|p| p.message.starts_with("TOML syntax")) =>
-        {
-            Err(e.to_string())
-        }
-        _ => Err(format!(
-            "{path}: neither a variant file (it has no [board] table) nor an experiment file \
-             (it has no `variants` or `matchups`)"
-        )),
-    }
-}
-
 /// `katro validate FILE...`: every problem of every file, exit 2 if any.
 pub fn validate(paths: &[String]) -> Result<(), Failure> {
-    let mut ok = String::new();
-    let mut bad = 0;
-    for p in paths {
-        match validate_one(p) {
-            Ok(what) => ok.push_str(&format!("{p}: valid {what}\n")),
-            Err(problems) => {
-                eprintln!("{problems}");
-                bad += 1;
-            }
-        }
+    let v = jobs::validate(&FsStore, paths);
+    for problems in &v.problems {
+        eprintln!("{problems}");
     }
-    emit(&ok)?;
-    if bad > 0 {
-        return Err(Failure::input(format!(
-            "{bad} of {} {} problems",
-            plural(paths.len() as u64, "file"),
-            if bad == 1 { "has" } else { "have" }
-        )));
+    emit(&v.ok_text)?;
+    match v.summary {
+        Some(s) => Err(Failure::input(s)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -492,9 +110,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     // (an `mcts` time budget), and a `perfect` agent on a board too big to
     // solve.
     let seat = |flag: &str, text: &str| {
-        AgentSpec::parse(text)
-            .and_then(|a| a.reproducible().map(|()| a))
-            .and_then(|a| a.check_variant(&rules).map(|()| a))
+        AgentSpec::seat(text, Some(&rules), Need::Reproducible)
             .map_err(|e| Failure::input(format!("{flag}: {e}")))
     };
     let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
@@ -513,77 +129,130 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
 }
 
+/// `katro play VARIANT --against AGENT`: the game on standard input and
+/// output.
+pub fn play(
+    rules: &katro::Rules,
+    variant: &str,
+    against: &str,
+    seat: u8,
+    seed: u64,
+) -> Result<(), Failure> {
+    let agent = AgentSpec::seat(against, Some(rules), Need::Playable).map_err(Failure::input)?;
+    let opts = jobs::play::PlayOptions {
+        rules,
+        variant,
+        agent: &agent,
+        seat,
+        seed,
+    };
+    let stdin = std::io::stdin();
+    jobs::play::play(&opts, &mut stdin.lock(), &mut std::io::stdout().lock())
+}
+
+/// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]
+/// [--threads N]`.
+pub fn solve_command(
+    variant: &str,
+    out: Option<&str>,
+    max_gib: f64,
+    max_seconds: Option<f64>,
+) -> Result<(), Failure> {
+    let opts = SolveOptions {
+        variant: variant.to_string(),
+        out: out.map(str::to_string),
+        max_gib,
+        max_seconds,
+    };
+    let text = katro::jobs::solve::solve(
+        &opts,
+        &FsStore,
+        &mut progress_printer(max_seconds),
+        &|line| eprintln!("{line}"),
+        &peak_rss,
+    )?;
+    emit(&text)
+}
+
+/// `katro solve-family [--out DIR] [--max-memory GiB] [--max-seconds S]`.
+pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Result<(), Failure> {
+    let opts = FamilyOptions {
+        out: out.to_string(),
+        max_gib,
+        max_seconds,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let text = katro::jobs::solve_family::solve_family(
+        &opts,
+        &FsStore,
+        &mut || Box::new(progress_printer(max_seconds)),
+        &|line| eprintln!("{line}"),
+        &peak_rss,
+    )?;
+    emit(&text)
+}
+
+/// The `katro replay` command as the user gave it (the variant as named
+/// or the path of its file, the limits, the moves), without `--html`, for
+/// the viewer page to print: rerun in a shell it gives the same game.
+pub fn replay_command(
+    variant: &Option<String>,
+    moves: &[String],
+    from_csv: &Option<String>,
+    row: Option<u64>,
+    ply_limit: Option<i64>,
+    lap_limit: Option<i64>,
+) -> String {
+    let mut words = vec!["katro".to_string(), "replay".into()];
+    match (from_csv, row) {
+        (Some(file), Some(row)) => words.extend([
+            "--from-csv".into(),
+            file.clone(),
+            "--row".into(),
+            row.to_string(),
+        ]),
+        _ => words.extend(variant.iter().cloned()),
+    }
+    for (flag, v) in [("--ply-limit", ply_limit), ("--lap-limit", lap_limit)] {
+        if let Some(v) = v {
+            words.extend([flag.to_string(), v.to_string()]);
+        }
+    }
+    words.extend(moves.iter().cloned());
+    words
+        .iter()
+        .map(|w| shell_word(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `katro judge DIR`: judges DIR/games.csv, says what each variant took.
 pub fn judge(dir: &str, max_memory: f64) -> Result<(), Failure> {
-    let max = crate::solve_cmd::max_bytes(max_memory)?;
-    let started = Instant::now();
-    let out = jobs::judge::judge(&FsStore, Path::new(dir), max, &mut |t| eprintln!("{t}"))?;
+    let max = jobs::solve::max_bytes(max_memory)?;
+    let started = std::time::Instant::now();
+    let dir = std::path::Path::new(dir);
+    let out = jobs::judge::judge(&FsStore, dir, max, &mut |t| eprintln!("{t}"))?;
     for v in &out.variants {
         match &v.result {
             Ok((solve, positions, judging)) => eprintln!(
                 "{}: {} judged; solved in {:.2} s ({positions} positions), judged in {:.2} s",
                 v.variant,
-                plural(v.games, "game"),
+                jobs::plural(v.games, "game"),
                 solve.as_secs_f64(),
                 judging.as_secs_f64()
             ),
             Err(why) => eprintln!(
                 "{}: {} NOT judged: {why}",
                 v.variant,
-                plural(v.games, "game")
+                jobs::plural(v.games, "game")
             ),
         }
     }
     eprintln!(
         "{} judged in {:.2} s; wrote {}",
-        plural(out.games, "game"),
+        jobs::plural(out.games, "game"),
         started.elapsed().as_secs_f64(),
-        Path::new(dir).join(jobs::judge::PERFECT_MOVES).display()
+        dir.join(jobs::judge::PERFECT_MOVES).display()
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod progress_tests {
-    use super::progress_line;
-
-    #[test]
-    fn a_progress_line_gives_games_rate_and_time_left() {
-        // 300 of 1000 done, 200 of them in 4 s this session: 50 games/s,
-        // 700 left at 50/s = 14 s.
-        assert_eq!(
-            progress_line(300, 1000, 200, 4.0, "14 s left"),
-            "progress: 300/1000 games (30.0%), 50 games/s, 14 s left"
-        );
-        assert_eq!(
-            progress_line(0, 10, 0, 0.0, "time left unknown"),
-            "progress: 0/10 games (0.0%), 0 games/s, time left unknown"
-        );
-        assert!(progress_line(1999, 2000, 1999, 1.0, "under 1 s left").contains("(99.9%)"));
-    }
-
-    #[test]
-    fn time_left_is_in_hours_and_minutes() {
-        use super::duration_words;
-        assert_eq!(duration_words(0.3), "under 1 s");
-        assert_eq!(duration_words(12.4), "12 s");
-        assert_eq!(duration_words(250.0), "4 min 10 s");
-        assert_eq!(duration_words(3780.0), "1 h 03 min");
-        assert_eq!(duration_words(3806768.0), "1057 h 26 min");
-    }
-
-    /// Cells are weighed by what their games cost: a cell of slow games
-    /// left dominates the estimate although it holds few of the games.
-    #[test]
-    fn time_left_weighs_each_cell_by_its_cost() {
-        let mut c = super::Cost::default();
-        c.set_left(&[1000, 10]);
-        // 900 fast games (0.001 s each), 5 slow ones (10 s each).
-        c.played(0, 900, 0.9);
-        c.played(1, 5, 50.0);
-        c.started = Some(std::time::Instant::now() - std::time::Duration::from_secs_f64(50.9));
-        // Left: 100 fast (0.1 s) and 5 slow (50 s), on one worker.
-        let left = c.seconds_left().unwrap();
-        assert!((left - 50.1).abs() < 0.5, "{left}");
-    }
 }

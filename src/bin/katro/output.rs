@@ -1,0 +1,49 @@
+//! What every command shares: standard output that tolerates a closed
+//! pipe, variants from the file system, the process's peak memory and the
+//! solver's thread pool.
+
+use std::io::Write;
+
+use katro::jobs::Failure;
+
+pub fn emit(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`katro show x | head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: 1,
+            message: format!("cannot write to standard output: {e}"),
+        }),
+    }
+}
+
+/// A variant by preset name or file path, from the file system.
+pub fn load_variant(spec: &str) -> Result<katro::Rules, Failure> {
+    katro::jobs::load_variant(&katro::store::FsStore, spec)
+}
+
+/// The process's peak resident memory in bytes, where the system says.
+pub fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Runs `f` on a pool of `threads` threads (all cores if `None`), where
+/// the solver's exploration runs.
+pub fn with_threads(
+    threads: Option<u32>,
+    f: impl FnOnce() -> Result<(), Failure> + Send,
+) -> Result<(), Failure> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0) as usize)
+        .build()
+        .map_err(|e| Failure {
+            code: 1,
+            message: format!("cannot start the solver's threads: {e}"),
+        })?;
+    pool.install(f)
+}

@@ -1,0 +1,278 @@
+//! `katro replay`: a game given as moves in RULES.md's notation, each
+//! checked legal in turn, played from the start and told as one JSON
+//! object (with `--trace`, lap by lap).
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::engine::notation::{board_rows, move_name, parse_move, plural};
+use crate::engine::trace::{MoveTrace, TraceWriter};
+use crate::engine::{Move, Player, Position, Silent};
+use crate::rules::Rules;
+
+use crate::store::Store;
+
+use super::{Failure, read_optional};
+
+#[derive(Serialize)]
+struct ReplayOut {
+    variant: String,
+    board: Vec<Vec<u16>>,
+    to_move: u8,
+    plies: u32,
+    status: &'static str,
+    winner: Option<u8>,
+    legal: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<Vec<MoveTrace>>,
+}
+
+/// The moves of a game, each checked legal in turn, with an error naming
+/// the first that is not and the legal moves there.
+pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Failure> {
+    let mut pos = rules.start();
+    let mut out = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = legal_move(rules, &pos, i, text)?;
+        rules.play_unchecked(&mut pos, mv, &mut Silent);
+        out.push(mv);
+    }
+    Ok(out)
+}
+
+/// Move `i` (0-based) of a game, `text`, if it is legal in `pos`.
+pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Failure> {
+    let legal = rules.legal_moves(pos);
+    let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
+    let status = rules.status(pos);
+    if status.is_over() {
+        return Err(Failure::input(format!(
+            "move {} `{text}`: the game is already over (status {}) after {}",
+            i + 1,
+            status.name(),
+            plural(pos.plies(), "ply", "plies")
+        )));
+    }
+    let mv = parse_move(rules, text).map_err(|e| {
+        Failure::input(format!(
+            "move {} {e}; legal moves: {}",
+            i + 1,
+            legal_names.join(" ")
+        ))
+    })?;
+    if !legal.contains(&mv) {
+        return Err(Failure::input(format!(
+            "move {} `{text}` is illegal for player {} here; legal moves: {}",
+            i + 1,
+            pos.to_move().number(),
+            legal_names.join(" ")
+        )));
+    }
+    Ok(mv)
+}
+
+/// The game after `moves` as one line of JSON (no newline), with every
+/// move's laps when `trace`.
+pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
+    let mut pos = rules.start();
+    let mut traces = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = legal_move(rules, &pos, i, text)?;
+        let player = pos.to_move().number();
+        // The ply this move belongs to: both decisions of a turn begun by
+        // a capturing step (RULES.md §7) belong to the same ply.
+        let ply = pos.plies() + 1;
+        if !trace {
+            // No observer: a move can run for millions of laps, and a
+            // sentence per lap would exhaust memory for nothing.
+            rules.play_unchecked(&mut pos, mv, &mut Silent);
+        } else {
+            let mut w = TraceWriter::new(rules);
+            let report = rules.play_unchecked(&mut pos, mv, &mut w);
+            traces.push(MoveTrace {
+                ply,
+                player,
+                mv: move_name(rules, mv),
+                laps: report.laps,
+                captures: report.captures,
+                seeds_captured: report.seeds_captured,
+                seeds_sown: report.seeds_sown,
+                end: report.end.name(),
+                events: w.events,
+                board: board_rows(rules, &pos),
+            });
+        }
+    }
+    let status = rules.status(&pos);
+    let out = ReplayOut {
+        variant: rules.name().to_string(),
+        board: board_rows(rules, &pos),
+        to_move: pos.to_move().number(),
+        plies: pos.plies(),
+        status: status.name(),
+        winner: status.winner().map(Player::number),
+        legal: rules
+            .legal_moves(&pos)
+            .iter()
+            .map(|&m| move_name(rules, m))
+            .collect(),
+        trace: trace.then_some(traces),
+    };
+    Ok(serde_json::to_string(&out).expect("replay output serialises"))
+}
+
+/// `w` as one word to a POSIX shell: quoted unless it is plain (a step
+/// `b2>c3` would otherwise redirect output).
+pub fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./+:,=@%".contains(c));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The variant and moves of row `row` (1 = the first game) of a games.csv.
+/// The variant is rebuilt from the settings in the manifest.json beside the
+/// file (exactly as the run played it, limits included) and checked
+/// against its rules string; without a manifest, a preset of that name.
+pub fn game_from_csv(
+    store: &dyn Store,
+    file: &str,
+    row: u64,
+) -> Result<(Rules, Vec<String>), Failure> {
+    let bytes = store
+        .read(Path::new(file))
+        .map_err(|e| Failure::input(format!("{file}: cannot read: {e}")))?;
+    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Failure::input)?;
+    for col in ["variant", "moves"] {
+        if !table.has(col) {
+            return Err(Failure::input(format!(
+                "{file}: no `{col}` column: the viewer needs a games.csv written with \
+                 per_game_rows = true and moves_in_rows = true"
+            )));
+        }
+    }
+    if row == 0 || row > table.len() as u64 {
+        return Err(Failure::input(format!(
+            "{file}: --row {row}: give a row from 1 to {} (1 is the first game after the header)",
+            table.len()
+        )));
+    }
+    let r = row as usize - 1;
+    let variant = table.text(r, "variant").to_string();
+    let moves: Vec<String> = table
+        .text(r, "moves")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let manifest = Path::new(file)
+        .parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .map(|d| d.join("manifest.json"));
+    let rules = match manifest
+        .as_deref()
+        .map(|p| read_optional(store, p))
+        .transpose()?
+        .flatten()
+    {
+        Some(b) => variant_from_manifest(&b, &variant).map_err(|e| {
+            Failure::input(format!(
+                "{}: {e}",
+                manifest
+                    .as_deref()
+                    .unwrap_or(Path::new("manifest.json"))
+                    .display()
+            ))
+        })?,
+        None => crate::rules::preset(&variant).ok_or_else(|| {
+            Failure::input(format!(
+                "{file}: row {row}: variant `{variant}` is not a preset and there is no \
+                 manifest.json beside the file to rebuild it from"
+            ))
+        })?,
+    };
+    // The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a
+    // game played with overridden limits replays to its recorded status.
+    let mut limits = [None, None];
+    for (slot, (col, range)) in limits.iter_mut().zip([
+        ("ply_limit", &crate::experiment::PLY_LIMIT_RANGE),
+        ("lap_limit", &crate::experiment::LAP_LIMIT_RANGE),
+    ]) {
+        if table.has(col) {
+            let text = table.text(r, col);
+            let v = text
+                .parse::<i64>()
+                .map_err(|e| e.to_string())
+                .and_then(|v| range.check(v))
+                .map_err(|e| Failure::input(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
+            *slot = Some(v);
+        }
+    }
+    let rules = rules
+        .with_limits(limits[0], limits[1])
+        .map_err(|e| Failure::input(format!("{file}: row {row}: {e}")))?;
+    Ok((rules, moves))
+}
+
+fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    variant_of_manifest(&v, name)
+}
+
+/// A variant's rules from a manifest's `variants` entry, checked against
+/// its rules string (`katro replay --from-csv`, `katro judge`).
+pub(crate) fn variant_of_manifest(v: &serde_json::Value, name: &str) -> Result<Rules, String> {
+    let entry = v
+        .get("variants")
+        .and_then(|vs| vs.as_array())
+        .and_then(|vs| {
+            vs.iter()
+                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
+        })
+        .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
+    let settings = entry
+        .get("settings")
+        .and_then(|s| s.as_object())
+        .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
+    // The manifest's settings are the variant file's keys: written back as
+    // a variant file, the engine's own parser checks them.
+    let mut board = toml::Table::new();
+    let mut rules = toml::Table::new();
+    for (k, val) in settings {
+        if val.is_null() {
+            continue;
+        }
+        let t = toml::Value::try_from(val)
+            .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
+        match k.as_str() {
+            "rows" | "holes" | "seeds" | "layout" => board.insert(k.clone(), t),
+            _ => rules.insert(k.clone(), t),
+        };
+    }
+    let mut doc = toml::Table::new();
+    doc.insert("name".into(), toml::Value::String(name.to_string()));
+    doc.insert("board".into(), toml::Value::Table(board));
+    doc.insert("rules".into(), toml::Value::Table(rules));
+    let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
+    let parsed = crate::rules::parse_variant("manifest.json", &text, name)
+        .map_err(|e| format!("variant `{name}`: {e}"))?;
+    let want = entry.get("rules").and_then(|r| r.as_str()).unwrap_or("");
+    if parsed.canonical_string() != want {
+        return Err(format!(
+            "variant `{name}`: its settings give {} but its rules string is {want}",
+            parsed.canonical_string()
+        ));
+    }
+    Ok(parsed)
+}

@@ -1,0 +1,221 @@
+//! `katro solve` (docs/SOLVED.md): a small board solved exactly, its
+//! summary, and the table written through the [`Store`]. The caller gives
+//! the clock (the progress callback, which also stops the solve at the time
+//! cap) and the process's peak memory (the library does no I/O).
+
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::Instant;
+
+use crate::engine::notation::move_name;
+use crate::rules::Rules;
+use crate::solve::{
+    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, check_key, gib, move_values,
+    solve_with_stats, upper_bound, upper_bound_bytes,
+};
+use crate::store::{Store, describe};
+
+use super::{Failure, load_variant};
+
+/// `--max-memory` when not given.
+pub const DEFAULT_MAX_GIB: f64 = 4.0;
+
+pub fn max_bytes(gib: f64) -> Result<u64, Failure> {
+    if !(gib.is_finite() && gib > 0.0 && gib <= 1024.0) {
+        return Err(Failure::input(format!(
+            "--max-memory: {gib} is not a size in GiB from above 0 to 1024"
+        )));
+    }
+    Ok((gib * (1u64 << 30) as f64) as u64)
+}
+
+pub fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+pub fn check_seconds(max_seconds: Option<f64>) -> Result<(), Failure> {
+    match max_seconds {
+        Some(m) if !(m.is_finite() && m > 0.0) => Err(Failure::input(format!(
+            "--max-seconds: {m} is not a number of seconds above 0"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A refusal by memory is the request's limit (exit 2); a stop at the time
+/// cap is a run that could not finish (exit 1).
+pub fn solve_failure(variant: &str, e: SolveError, max_seconds: Option<f64>) -> Failure {
+    match e {
+        SolveError::Stopped { .. } => Failure {
+            code: 1,
+            message: format!(
+                "{variant}: {e}, at the --max-seconds limit of {} s",
+                max_seconds.unwrap_or_default()
+            ),
+        },
+        e => Failure::input(format!("{variant}: {e}")),
+    }
+}
+
+/// Refuses an `--out` file katro did not write, and an unwritable folder,
+/// before any work.
+fn check_out(store: &dyn Store, out: &Path) -> Result<(), Failure> {
+    if store.is_dir(out) {
+        return Err(Failure::input(format!(
+            "--out {}: is a folder; give a file name",
+            out.display()
+        )));
+    }
+    if store.is_file(out) {
+        let head = store
+            .read_start(out, MAGIC.len() as u64)
+            .map_err(|e| Failure::input(format!("--out {}: cannot read it: {e}", out.display())))?;
+        if head != MAGIC {
+            return Err(Failure::input(format!(
+                "--out {}: the file exists and is not a table katro wrote; \
+                 katro overwrites only its own tables: remove it or choose another name",
+                out.display()
+            )));
+        }
+    }
+    let dir = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    store.check_writable(dir).map_err(|e| {
+        Failure::input(format!(
+            "--out {}: cannot write in {}: {}",
+            out.display(),
+            dir.display(),
+            describe(&e)
+        ))
+    })
+}
+
+fn write_table(store: &dyn Store, out: &Path, table: &Table) -> Result<u64, Failure> {
+    let dir = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| Failure::input(format!("--out {}: not a file name", out.display())))?;
+    let bytes = table.to_bytes();
+    store.write_atomic(dir, name, &bytes).map_err(|e| Failure {
+        code: 1,
+        message: format!("cannot write {}: {}", out.display(), describe(&e)),
+    })?;
+    Ok(bytes.len() as u64)
+}
+
+/// What `katro solve` is asked to do.
+pub struct SolveOptions {
+    /// A preset name or a variant file.
+    pub variant: String,
+    /// Where to write the table, if anywhere.
+    pub out: Option<String>,
+    pub max_gib: f64,
+    pub max_seconds: Option<f64>,
+}
+
+/// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]`:
+/// returns what to print. `note` gets the line said before the solve
+/// starts; `progress` is the solver's clock; `peak_rss` reads the
+/// process's peak memory for the summary.
+pub fn solve(
+    o: &SolveOptions,
+    store: &dyn Store,
+    progress: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+    note: &dyn Fn(&str),
+    peak_rss: &dyn Fn() -> Option<u64>,
+) -> Result<String, Failure> {
+    let (variant, out, max_seconds) = (o.variant.as_str(), o.out.as_deref(), o.max_seconds);
+    let rules = load_variant(store, variant)?;
+    let max = max_bytes(o.max_gib)?;
+    check_seconds(max_seconds)?;
+    check_key(&rules).map_err(|e| Failure::input(format!("{variant}: {e}")))?;
+    if let Some(out) = out {
+        check_out(store, Path::new(out))?;
+    }
+    // The refusal comes from what exploring finds (docs/SOLVED.md, "What
+    // is solved"), so say at once what the board could need at most.
+    note(&format!(
+        "solve: {variant}: upper bound {} positions, {} at most; exploring the \
+         reachable ones, refused as soon as those found need more than {} (--max-memory)",
+        upper_bound(&rules),
+        gib(upper_bound_bytes(&rules)),
+        gib(max as u128)
+    ));
+    let t0 = Instant::now();
+    let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, progress)
+        .map_err(|e| solve_failure(variant, e, max_seconds))?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut text = summary_text(&rules, &table, &stats, seconds, peak_rss());
+    if let Some(out) = out {
+        let n = write_table(store, Path::new(out), &table)?;
+        text.push_str(&format!("table: {out} ({n} bytes)\n"));
+    }
+    Ok(text)
+}
+
+/// What `katro solve` prints about a solved board.
+pub fn summary_text(
+    rules: &Rules,
+    table: &Table,
+    stats: &SolveStats,
+    seconds: f64,
+    peak_rss: Option<u64>,
+) -> String {
+    let start = rules.start();
+    let v = table
+        .value(rules, &start)
+        .expect("the start is in its own table");
+    let s = rules.settings();
+    let mut t = String::new();
+    t.push_str(&format!(
+        "variant: {}\nrules: {}\n",
+        rules.name(),
+        table.rules
+    ));
+    t.push_str(&format!(
+        "board: {}×{}, {} seeds\n",
+        s.rows,
+        s.holes,
+        rules.total_seeds()
+    ));
+    t.push_str(
+        "ply limit: ignored (a game that never ends is a draw by infinite play; \
+         distances count decisions)\n",
+    );
+    t.push_str(&format!(
+        "start: {} for player 1 (South, to move)\n",
+        match v {
+            solve::Value::Win(d) => format!("win in {d}"),
+            solve::Value::Loss(d) => format!("loss in {d}"),
+            solve::Value::Draw => "draw".into(),
+        }
+    ));
+    t.push_str("first moves (value for player 1):\n");
+    for (mv, value) in move_values(table, rules, &start) {
+        let value = value.map_or("not in the table".to_string(), |v| v.to_string());
+        t.push_str(&format!("  {:<6} {value}\n", move_name(rules, mv)));
+    }
+    t.push_str(&format!(
+        "longest forced win: {} decisions (the longest fastest win of any position)\n",
+        table.longest_win()
+    ));
+    t.push_str(&format!(
+        "positions: {} reachable from the start ({} moves); upper bound {}\n",
+        table.len(),
+        stats.moves,
+        upper_bound(rules)
+    ));
+    t.push_str(&format!("time: {seconds:.2} s\n"));
+    t.push_str(&format!(
+        "memory: solver arrays {} at their peak; process peak {}\n",
+        mib(stats.peak_bytes),
+        peak_rss.map_or("unknown".into(), mib)
+    ));
+    t
+}

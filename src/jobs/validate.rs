@@ -1,0 +1,107 @@
+//! `katro validate FILE...`: every problem of every variant or experiment
+//! file, told apart by their keys.
+
+use std::path::Path;
+
+use crate::rules::parse_variant;
+use crate::rules::schema::top_level_keys;
+use crate::store::Store;
+
+use super::{load_experiment, plural, read_text};
+
+const EXPERIMENT_KEYS: [&str; 6] = [
+    "variants",
+    "matchups",
+    "tournament",
+    "seed",
+    "games",
+    "precision",
+];
+
+/// What `validate` found: the lines for the valid files, each file's
+/// problems, and the closing line when any file has problems.
+pub struct Validated {
+    pub ok_text: String,
+    pub problems: Vec<String>,
+    pub summary: Option<String>,
+}
+
+/// Checks one file, telling a variant from an experiment by its keys.
+fn validate_one(store: &dyn Store, path: &str) -> Result<String, String> {
+    let text = read_text(store, Path::new(path))
+        .map_err(|e| format!("{path}: cannot read the file: {e}"))?;
+    let keys = top_level_keys(&text);
+    let stem = Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("variant");
+    if keys.iter().any(|k| k == "board") {
+        return parse_variant(path, &text, stem)
+            .map(|r| format!("variant `{}`", r.name()))
+            .map_err(|e| e.to_string());
+    }
+    if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
+        let l = load_experiment(store, path).map_err(|f| f.message)?;
+        let cells = l.exp.cells();
+        let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
+        let skipped = match l.exp.skipped.len() {
+            0 => String::new(),
+            n => format!(
+                "; {} left out (skip_invalid): {}",
+                plural(n as u64, "invalid sweep combination"),
+                l.exp
+                    .skipped
+                    .iter()
+                    .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
+        };
+        return Ok(format!(
+            "experiment `{}`: {}, at most {}{skipped}",
+            l.exp.name,
+            plural(cells.len() as u64, "cell"),
+            plural(most, "game")
+        ));
+    }
+    // Neither: if the text is not even TOML, its syntax errors say most.
+    match parse_variant(path, &text, stem) {
+        Err(e)
+            if e.problems
+                .iter()
+                .any(|p| p.message.starts_with("TOML syntax")) =>
+        {
+            Err(e.to_string())
+        }
+        _ => Err(format!(
+            "{path}: neither a variant file (it has no [board] table) nor an experiment file \
+             (it has no `variants` or `matchups`)"
+        )),
+    }
+}
+
+/// Checks every file; the caller prints the problems on stderr, the valid
+/// files on stdout, and exits 2 with `summary` when there is one.
+pub fn validate(store: &dyn Store, paths: &[String]) -> Validated {
+    let mut ok_text = String::new();
+    let mut problems = Vec::new();
+    for p in paths {
+        match validate_one(store, p) {
+            Ok(what) => ok_text.push_str(&format!("{p}: valid {what}\n")),
+            Err(e) => problems.push(e),
+        }
+    }
+    let bad = problems.len();
+    let summary = (bad > 0).then(|| {
+        format!(
+            "{bad} of {} {} problems",
+            plural(paths.len() as u64, "file"),
+            if bad == 1 { "has" } else { "have" }
+        )
+    });
+    Validated {
+        ok_text,
+        problems,
+        summary,
+    }
+}
