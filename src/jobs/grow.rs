@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
 use crate::experiment::stats::Aggregate;
-use crate::files::partial::{RunHeader, StoredRow};
+use crate::files::{RunHeader, StoredRow};
 
 /// `run-state.json`'s format: version 2 names games.csv instead of
 /// holding its rows.
@@ -195,7 +195,7 @@ impl FinishedRun {
                 )
             })
             .collect();
-        crate::files::export::read_games_csv(bytes, &owned)
+        crate::files::read_games_csv(bytes, &owned)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
