@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::header::RunHeader;
-use crate::experiment::runner::{Cell, CellLayout, Layout, RunState};
+use crate::experiment::plan::{Cell, CellLayout, Layout};
+use crate::experiment::runner::RunState;
 
 pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-2";
 

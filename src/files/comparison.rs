@@ -3,7 +3,7 @@
 
 use super::csv::{csv_bytes, float, p_value};
 use crate::experiment::Compare;
-use crate::experiment::runner::Cell;
+use crate::experiment::plan::Cell;
 use crate::experiment::stats::{
     Aggregate, Difference, compare_advantage, compare_length, compare_win_rate, holm,
 };

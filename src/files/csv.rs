@@ -2,7 +2,7 @@
 //! formats (docs/OUTPUTS.md, Conventions), the writer, and the setting
 //! columns.
 
-use crate::experiment::runner::Cell;
+use crate::experiment::plan::Cell;
 use crate::rules::{Settings, setting_fields};
 
 /// Decimal places of every float in the CSV files.

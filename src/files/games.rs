@@ -3,7 +3,8 @@
 use serde::Deserialize;
 
 use super::csv::{csv_bytes, opt, setting_names, setting_values, with_settings};
-use crate::experiment::runner::{Cell, StoredRow, StoredStatus};
+use crate::experiment::plan::Cell;
+use crate::experiment::runner::{StoredRow, StoredStatus};
 
 /// games.csv's columns before and after the setting columns, which
 /// follow `variant` (the settings include `ply_limit` and `lap_limit`,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::header::RunHeader;
-use crate::experiment::runner::Cell;
+use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning};
 use crate::experiment::sweep::Skipped;
 use crate::rules::Settings;

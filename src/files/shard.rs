@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::header::RunHeader;
 use super::manifest::ExperimentSource;
-use crate::experiment::runner::{CellLayout, RunState, StoredRow};
+use crate::experiment::plan::CellLayout;
+use crate::experiment::runner::{RunState, StoredRow};
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
 pub const SHARD_FORMAT: &str = "katro-shard-2";

@@ -2,7 +2,7 @@
 //! `katro run` and `simulate` print (docs/OUTPUTS.md).
 
 use super::csv::{csv_bytes, float, opt, setting_names, setting_values, with_settings};
-use crate::experiment::runner::Cell;
+use crate::experiment::plan::Cell;
 use crate::experiment::stats::Aggregate;
 
 /// summary.csv's columns before and after the setting columns, which

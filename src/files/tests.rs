@@ -5,7 +5,8 @@ use super::*;
 use crate::agents::AgentSpec;
 use crate::engine::{Player, Status};
 use crate::experiment::Compare;
-use crate::experiment::runner::{Cell, GameRow, Stop, StoredRow, StoredStatus, play_game};
+use crate::experiment::plan::{Cell, Stop};
+use crate::experiment::runner::{GameRow, StoredRow, StoredStatus, play_game};
 use crate::experiment::stats::{Aggregate, GameRecord};
 use crate::rules::{preset, setting_fields};
 
@@ -99,7 +100,7 @@ fn cell<'a>(rules: &'a crate::Rules, p: [&'a AgentSpec; 2], open: u32, games: u6
         p1: p[0],
         p2: p[1],
         opening_plies: open,
-        stop: crate::experiment::runner::Stop::Games(games),
+        stop: Stop::Games(games),
     }
 }
 
