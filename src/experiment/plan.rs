@@ -15,8 +15,11 @@ use crate::experiment::stats::Aggregate;
 use crate::rng::name_hash;
 use crate::rules::Rules;
 
-/// When a cell stops playing.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// When a cell stops playing. Stored in run-state.json as
+/// `{"games": N}` or `{"precision": {"width": .., "max_games": ..,
+/// "checkpoint": ..}}` (docs/OUTPUTS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// Exactly this many games.
     Games(u64),
@@ -369,4 +372,30 @@ pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String 
         ));
     }
     format!("{:016x}", name_hash(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// run-state.json stores a cell's stop in the shape docs/OUTPUTS.md
+    /// gives (the shape the files written before Stop had serde carry).
+    #[test]
+    fn a_stop_is_stored_as_run_state_json_writes_it() {
+        let stops = [
+            (Stop::Games(5), r#"{"games":5}"#),
+            (
+                Stop::Precision {
+                    width: 0.1,
+                    max_games: 100,
+                    checkpoint: 10,
+                },
+                r#"{"precision":{"width":0.1,"max_games":100,"checkpoint":10}}"#,
+            ),
+        ];
+        for (stop, json) in stops {
+            assert_eq!(serde_json::to_string(&stop).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Stop>(json).unwrap(), stop);
+        }
+    }
 }
