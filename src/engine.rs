@@ -20,6 +20,9 @@
 //!   running totals;
 //! - `engine/endless.rs`: fingerprints, Nivasch's cycle search and the
 //!   exact replay that tell an endless move from a long one (RULES.md §8).
+//! - `engine/lap.rs`: what those three share (a landing, a capture's
+//!   victims, a move's totals, the hand being sown), so none of them
+//!   imports another in a circle.
 //!
 //! The engine sits on `crate::rules`, which owns the checked settings, the
 //! board's tables and the vocabulary both use ([`Player`], [`Dir`]); the
@@ -32,6 +35,8 @@ mod decisions;
 mod endless;
 /// The lane kernel: whole games of the rule sets it supports, faster.
 pub(crate) mod kernel;
+/// The types `decisions`, `sowing` and `endless` share.
+mod lap;
 mod moves;
 pub mod notation;
 mod sowing;

@@ -5,6 +5,7 @@
 //! played: every problem is reported with the file, line and key, and what
 //! is allowed there.
 
+pub mod plan;
 pub mod ratings;
 pub mod runner;
 pub mod stats;
@@ -17,9 +18,9 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
-use crate::experiment::runner::{Cell, Rows, Stop, matchup_label};
+use crate::experiment::plan::{Cell, Rows, Stop, matchup_label};
+pub use crate::experiment::plan::{Compare, fingerprint};
 use crate::experiment::sweep::{RawSweep, Skipped, expand};
-use crate::rng::name_hash;
 use crate::rules::schema::{self, Field, Kind};
 use crate::rules::{
     InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
@@ -1157,54 +1158,10 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
     }
 }
 
-/// Which pairs of cells comparison.csv compares; only cells of the same
-/// matchup (agents and opening) are ever compared.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Compare {
-    /// Every other variant against this one (by name); `None`: the
-    /// experiment's first variant.
-    Baseline(Option<String>),
-    /// Every pair of variants, the later one in file order against the
-    /// earlier one.
-    AllPairs,
-}
-
-impl Default for Compare {
-    fn default() -> Self {
-        Compare::Baseline(None)
-    }
-}
-
-/// The fingerprint of everything that decides a run's games and outputs:
-/// the name, the master seed, which rows are kept, and every cell's
-/// variant (name and complete rules), agents, random opening plies and
-/// stopping rule. Comments
-/// and key order in the experiment file do not change it. FNV-1a, 64
-/// bits, 16 hex digits.
-pub fn fingerprint(name: &str, seed: u64, rows: Rows, cells: &[Cell]) -> String {
-    let mut text = format!("katro experiment\nname={name}\nseed={seed}\nrows={rows:?}\n");
-    for c in cells {
-        // Written only when there is an opening, so the fingerprints of
-        // experiments without one are unchanged.
-        let open = match c.opening_plies {
-            0 => String::new(),
-            n => format!("|open={n}"),
-        };
-        text.push_str(&format!(
-            "cell {}|{}|{}|{}|{}{open}\n",
-            c.rules.name(),
-            c.rules.canonical_string(),
-            c.p1,
-            c.p2,
-            c.stop
-        ));
-    }
-    format!("{:016x}", name_hash(&text))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::name_hash;
 
     fn no_files(path: &str) -> Result<(String, String), String> {
         Err(format!("no file {path} in this test"))

@@ -1,7 +1,39 @@
-//! The files a run writes and reads back: the results' CSV files and
-//! manifest (`export`), and the shards and checkpoints of a run in parts
-//! (`partial`). docs/OUTPUTS.md documents every one.
+//! The files a run writes and reads back, one module per format, each
+//! holding the format's one definition: the CSV conventions (`csv`),
+//! summary.csv (`summary`), games.csv (`games`), comparison.csv
+//! (`comparison`), a tournament's ratings files (`ratings`),
+//! manifest.json (`manifest`), the build identity and run header every
+//! partial file carries (`header`), shards (`shard`) and checkpoints
+//! (`checkpoint`). docs/OUTPUTS.md documents every one.
+//!
+//! Nothing here reads a clock or a file: the same aggregates give the same
+//! bytes, so the CSV files of a run are identical whatever the thread
+//! count, and `jobs` writes them through `Store`.
 
-pub mod export;
-pub mod partial;
+pub mod checkpoint;
+pub mod comparison;
+pub mod csv;
+pub mod games;
+pub mod header;
+pub mod manifest;
+pub mod ratings;
+pub mod shard;
 pub mod solved;
+pub mod summary;
+#[cfg(test)]
+mod tests;
+
+pub use crate::experiment::runner::StoredRow;
+pub use checkpoint::{CHECKPOINT_FORMAT, CheckpointFile};
+pub use comparison::{COMPARISON_COLUMNS, comparison_csv, comparison_pairs};
+pub use csv::{DECIMALS, float, p_value};
+pub use games::{GAMES_COLUMNS, games_csv, read_games_csv};
+pub use header::{BUILD, RunHeader, UNKNOWN_BUILD, other_builds};
+pub use manifest::{
+    ExperimentSource, Manifest, ManifestCell, ManifestShard, ManifestVariant, utc_timestamp,
+};
+pub use ratings::{
+    PAIRWISE_COLUMNS, RATINGS_COLUMNS, pairwise_csv, ratings_csv, ratings_table, skill_trace_csv,
+};
+pub use shard::{SHARD_FORMAT, ShardFile, ShardHeader, VariantFile, sniff_shard_header};
+pub use summary::{SUMMARY_COLUMNS, summary_csv, summary_header, summary_table};

@@ -18,12 +18,10 @@ use crate::experiment::runner::{
 };
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
-use crate::files::export::{
-    ExperimentSource, Manifest, ManifestShard, comparison_csv, games_csv, pairwise_csv,
-    ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
-};
-use crate::files::partial::{
-    BUILD, RunHeader, SHARD_FORMAT, ShardFile, StoredRow, VariantFile, other_builds,
+use crate::files::{
+    BUILD, ExperimentSource, Manifest, ManifestShard, RunHeader, SHARD_FORMAT, ShardFile,
+    StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv, ratings_csv,
+    ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
 use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};

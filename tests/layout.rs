@@ -27,6 +27,16 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// A source file's code: its tests and comment lines left out, so a
+/// module named only there is not an import.
+fn code_of(text: &str) -> String {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Which other top-level modules each module's code (tests and comments
 /// left out) names through `crate::`.
 fn imports(modules: &[String]) -> BTreeMap<String, BTreeSet<String>> {
@@ -40,13 +50,7 @@ fn imports(modules: &[String]) -> BTreeMap<String, BTreeSet<String>> {
         if !modules.contains(&module) {
             continue;
         }
-        let text = fs::read_to_string(&path).unwrap();
-        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
-        let code: String = code
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let code = code_of(&fs::read_to_string(&path).unwrap());
         let mut named = BTreeSet::new();
         for (i, _) in code.match_indices("crate::") {
             let rest = &code[i + "crate::".len()..];
@@ -116,5 +120,91 @@ fn modules_import_only_those_listed_before_them_in_the_readme() {
             "{module} imports {later:?}, listed after it in README.md's layout: \
              a cycle, or the list's order is wrong"
         );
+    }
+}
+
+/// The engine's files (`src/engine/*.rs`) that each engine file's code
+/// (tests and comments left out) names as `super::X` or
+/// `crate::engine::X`.
+fn engine_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let mut siblings = BTreeMap::new();
+    for entry in fs::read_dir("src/engine").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+            siblings.insert(stem, fs::read_to_string(&path).unwrap());
+        }
+    }
+    let mut graph = BTreeMap::new();
+    for (module, text) in &siblings {
+        let code = code_of(text);
+        let mut named = BTreeSet::new();
+        for prefix in ["super::", "crate::engine::"] {
+            for (i, _) in code.match_indices(prefix) {
+                let rest = &code[i + prefix.len()..];
+                let parts: Vec<&str> = match rest.strip_prefix('{') {
+                    Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                        .split(',')
+                        .collect(),
+                    None => vec![rest],
+                };
+                for part in parts {
+                    let part = part.trim();
+                    let end = part
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(part.len());
+                    let name = &part[..end];
+                    if name != module && siblings.contains_key(name) {
+                        named.insert(name.to_string());
+                    }
+                }
+            }
+        }
+        graph.insert(module.clone(), named);
+    }
+    graph
+}
+
+/// A circle in `graph` reached from `at`, as the path round it.
+fn circle_from(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    at: &str,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(i) = path.iter().position(|m| m == at) {
+        let mut circle = path[i..].to_vec();
+        circle.push(at.to_string());
+        return Some(circle);
+    }
+    if done.contains(at) {
+        return None;
+    }
+    path.push(at.to_string());
+    for next in graph.get(at).into_iter().flatten() {
+        if let Some(circle) = circle_from(graph, next, path, done) {
+            return Some(circle);
+        }
+    }
+    path.pop();
+    done.insert(at.to_string());
+    None
+}
+
+#[test]
+fn engine_submodules_import_each_other_without_a_circle() {
+    let graph = engine_imports();
+    assert!(
+        graph.get("sowing").is_some_and(|s| !s.is_empty()),
+        "the source scan found no import between engine files: {graph:?}"
+    );
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        if let Some(circle) = circle_from(&graph, module, &mut Vec::new(), &mut done) {
+            panic!(
+                "src/engine/ files import each other in a circle: {}",
+                circle.join(" → ")
+            );
+        }
     }
 }

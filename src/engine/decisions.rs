@@ -3,8 +3,8 @@
 //! `sowing`, `endless`). `src/reference/` states the same rules plainly;
 //! the differential test holds the two to the same games.
 
+use super::lap::{Landing, LapTotals, Victims};
 use super::moves::Shape;
-use super::sowing::Report;
 use super::{
     Dir, Ended, Move, MoveEnd, MoveReport, NO_HOLE, Observer, Player, Position, Status, bits,
     occupancy,
@@ -14,20 +14,6 @@ use crate::rules::{
     LoneSeed, LoneSeedStep, MAX_HOLES, MAX_ROWS, MAX_TOTAL_SEEDS, Relay, Rules, Singletons,
     StartRule, StepSowing, VictimRule,
 };
-
-/// Victims of one capture: at most one hole per opponent row.
-pub(super) struct Victims {
-    pub holes: [u8; MAX_ROWS / 2],
-    pub len: usize,
-    pub total: u64,
-}
-
-/// What a lap's last seed leads to (RULES.md §4).
-pub(super) enum Landing {
-    End(MoveEnd),
-    Capture(usize, Victims),
-    Relay(usize),
-}
 
 impl Rules {
     // -----------------------------------------------------------------
@@ -404,7 +390,7 @@ impl Rules {
         // The capture trigger does not apply to a step (§12.6).
         let Some(v) = self.victims(pos, p, to, true) else {
             obs.end(MoveEnd::Step);
-            return Report::default().finish(MoveEnd::Step);
+            return LapTotals::default().finish(MoveEnd::Step);
         };
         let paused = if self.ends_game(pos, p, &v) {
             Some(MoveEnd::OpponentEmpty)
@@ -417,10 +403,10 @@ impl Rules {
         if let Some(end) = paused {
             self.capture_in_place(pos, to, &v, obs);
             obs.end(end);
-            let r = Report {
+            let r = LapTotals {
                 captures: 1,
                 seeds_captured: v.total,
-                ..Report::default()
+                ..LapTotals::default()
             };
             return r.finish(end);
         }

@@ -3,15 +3,9 @@
 //! finds its first repeated state, so that whether a move is endless is a
 //! property of the rules, not of how cycles are looked for.
 
-use super::decisions::Landing;
-use super::sowing::{Lapper, Report};
+use super::lap::{CYCLE_CHECK_AFTER, Landing, LapTotals, Lapper};
 use super::{MoveEnd, MoveReport, Observer, Player, Position, Silent, occupancy};
 use crate::rules::{MAX_SIDE, Rules};
-
-/// Laps of a move before the cycle search starts; almost every move ends
-/// sooner, so the common path never sets it up. Cycles that start earlier
-/// are still found, and their first repeat located exactly, by replay.
-pub(super) const CYCLE_CHECK_AFTER: u64 = 64;
 
 impl Lapper<'_> {
     /// The cycle-search key of the current state: fingerprint and landing.
@@ -166,7 +160,7 @@ impl Rules {
         lap: &Lapper,
         landing: usize,
         cycles: &mut CycleSearch,
-    ) -> Option<(Position, Report)> {
+    ) -> Option<(Position, LapTotals)> {
         let limit = self.settings().lap_limit;
         let bound = limit
             .saturating_mul(2)
@@ -201,7 +195,7 @@ impl Rules {
         snap: &Snapshot,
         period: u64,
         upto: u64,
-    ) -> Option<(Position, Report)> {
+    ) -> Option<(Position, LapTotals)> {
         let mut tortoise = snap.restore(self, pos);
         let mut t = snap.lap.clone();
         let mut hare = tortoise;

@@ -3,52 +3,10 @@
 //! running totals. What a landing leads to is `decisions`' call; a move
 //! that goes on past 64 laps is handed to `endless`.
 
-use super::decisions::{Landing, Victims};
-use super::endless::{CYCLE_CHECK_AFTER, Snapshot};
+use super::endless::Snapshot;
+use super::lap::{CYCLE_CHECK_AFTER, Landing, LapTotals, Lapper, Victims};
 use super::{Dir, LapKind, MoveEnd, MoveReport, Observer, Player, Position};
-use crate::rules::{MAX_ROWS, MAX_SIDE, Rules};
-
-/// A move's running totals.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Report {
-    pub laps: u64,
-    pub captures: u32,
-    pub seeds_captured: u64,
-    pub seeds_sown: u64,
-}
-
-impl Report {
-    pub fn finish(self, end: MoveEnd) -> MoveReport {
-        MoveReport {
-            laps: self.laps,
-            captures: self.captures,
-            seeds_captured: self.seeds_captured,
-            seeds_sown: self.seeds_sown,
-            end,
-        }
-    }
-}
-
-/// One move's sowing: where the hand is on the mover's circuit, the seeds
-/// in it, and the totals so far. Cloned to replay laps when checking a
-/// cycle.
-#[derive(Clone)]
-pub(super) struct Lapper<'a> {
-    pub rules: &'a Rules,
-    pub p: Player,
-    circuit: &'a [u8; 2 * MAX_SIDE],
-    zp: &'a [u64; 2 * MAX_SIDE + 1],
-    op: &'a [u128; 2 * MAX_SIDE + 1],
-    /// Circuit position of the hole the next lap starts after.
-    at: usize,
-    /// Seeds in hand for the next lap.
-    n: u64,
-    /// Fingerprint of the board relative to the move's start: the sum over
-    /// holes of seeds times a random key, kept in O(1) per lap for the
-    /// cycle search (`endless`).
-    pub fp: u64,
-    pub r: Report,
-}
+use crate::rules::{MAX_ROWS, Rules};
 
 impl<'a> Lapper<'a> {
     fn new(rules: &'a Rules, p: Player, dir: Dir, from: usize, n: u64) -> Lapper<'a> {
@@ -63,7 +21,7 @@ impl<'a> Lapper<'a> {
             at: t.circuit_index[di][from] as usize,
             n,
             fp: 0,
-            r: Report::default(),
+            r: LapTotals::default(),
         }
     }
 

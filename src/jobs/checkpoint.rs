@@ -15,9 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::experiment::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
-use crate::files::partial::{
-    BUILD, CHECKPOINT_FORMAT, CheckpointFile, RunHeader, StoredRow, other_builds,
-};
+use crate::files::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, RunHeader, StoredRow, other_builds};
 use crate::store::{Store, describe};
 
 pub(crate) const FOLDER: &str = ".katro-checkpoint";

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
 use crate::experiment::stats::Aggregate;
-use crate::files::partial::{RunHeader, StoredRow};
+use crate::files::{RunHeader, StoredRow};
 
 /// `run-state.json`'s format: version 2 names games.csv instead of
 /// holding its rows.
@@ -20,35 +20,6 @@ pub const RUN_STATE_FORMAT: &str = "katro-run-state-2";
 pub const RUN_STATE_FORMAT_1: &str = "katro-run-state-1";
 /// Its name in a results folder.
 pub const RUN_STATE: &str = "run-state.json";
-
-/// A cell's stopping rule, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopRule {
-    Games(u64),
-    Precision {
-        width: f64,
-        max_games: u64,
-        checkpoint: u64,
-    },
-}
-
-impl From<Stop> for StopRule {
-    fn from(s: Stop) -> StopRule {
-        match s {
-            Stop::Games(n) => StopRule::Games(n),
-            Stop::Precision {
-                width,
-                max_games,
-                checkpoint,
-            } => StopRule::Precision {
-                width,
-                max_games,
-                checkpoint,
-            },
-        }
-    }
-}
 
 /// One cell of a finished run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -60,7 +31,7 @@ pub struct FinishedCell {
     pub p1: String,
     pub p2: String,
     pub opening_plies: u32,
-    pub stop: StopRule,
+    pub stop: Stop,
     /// Every game the cell played: `aggregate.games` of them, 0 to
     /// `aggregate.games - 1`.
     pub aggregate: Aggregate,
@@ -150,7 +121,7 @@ impl FinishedRun {
                     p1: c.p1.to_string(),
                     p2: c.p2.to_string(),
                     opening_plies: c.opening_plies,
-                    stop: c.stop.into(),
+                    stop: c.stop,
                     aggregate: a.clone(),
                 })
                 .collect(),
@@ -195,7 +166,7 @@ impl FinishedRun {
                 )
             })
             .collect();
-        crate::files::export::read_games_csv(bytes, &owned)
+        crate::files::read_games_csv(bytes, &owned)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -273,14 +244,14 @@ pub fn plan(
         }
         let played = f.aggregate.games;
         let source = match (f.stop, c.stop) {
-            (StopRule::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
-            (StopRule::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
-            (StopRule::Games(n), Stop::Games(m)) => Err(format!(
+            (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
+            (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
+            (Stop::Games(n), Stop::Games(m)) => Err(format!(
                 "{} played {n} games; {m} would drop games already played",
                 place(f)
             )),
             (
-                StopRule::Precision {
+                Stop::Precision {
                     width: w0,
                     max_games: m0,
                     checkpoint: k0,

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::engine::Move;
 use crate::engine::notation::parse_move;
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
-use crate::files::export::float;
+use crate::files::float;
 use crate::rules::Rules;
 use crate::solve::judge::{Counts, Share, clustered_share, judge_game};
 use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};

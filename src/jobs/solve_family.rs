@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Instant;
 
-use crate::files::partial::BUILD;
+use crate::files::BUILD;
 use crate::files::solved::{BoardTime, FamilyManifest, HEADER, OLD_HEADERS};
 use crate::rules::{PRESETS, Rules, Settings, preset};
 use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};

@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::files::export::ExperimentSource;
-use crate::files::partial::{BUILD, RunHeader, sniff_shard_header};
+use crate::files::{BUILD, ExperimentSource, RunHeader, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;

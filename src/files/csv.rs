@@ -1,0 +1,87 @@
+//! What every CSV file katro writes shares: the float and p-value
+//! formats (docs/OUTPUTS.md, Conventions), the writer, and the setting
+//! columns.
+
+use crate::experiment::plan::Cell;
+use crate::rules::{Settings, setting_fields};
+
+/// Decimal places of every float in the CSV files.
+pub const DECIMALS: usize = 6;
+
+/// A float with [`DECIMALS`] places; empty when undefined. `-0.000000` is
+/// written `0.000000` so a tiny negative rounding never shows a sign.
+pub fn float(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => {
+            let s = format!("{x:.DECIMALS$}");
+            if s.trim_start_matches('-')
+                .bytes()
+                .all(|b| b == b'0' || b == b'.')
+            {
+                s.trim_start_matches('-').to_string()
+            } else {
+                s
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// A p-value as the CSVs print it (docs/OUTPUTS.md, Conventions): as
+/// [`float`] from 0.0001 up, and below it with 3 significant digits in
+/// scientific notation (`3.50e-11`), so a tiny p-value never reads as an
+/// exact 0.
+pub fn p_value(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x > 0.0 && x < 1e-4 => format!("{x:.2e}"),
+        _ => float(v),
+    }
+}
+
+pub(crate) fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+pub(crate) fn csv_bytes<H: AsRef<[u8]>>(
+    header: &[H],
+    rows: impl IntoIterator<Item = Vec<String>>,
+) -> Vec<u8> {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    w.write_record(header)
+        .expect("writing to memory cannot fail");
+    for r in rows {
+        debug_assert_eq!(r.len(), header.len());
+        w.write_record(&r).expect("writing to memory cannot fail");
+    }
+    w.into_inner().expect("writing to memory cannot fail")
+}
+
+/// The names of the setting columns: every variant has the same settings,
+/// so the first cell's (or the canonical rules') names them all.
+pub(crate) fn setting_names(cells: &[Cell]) -> Vec<String> {
+    let settings = cells
+        .first()
+        .map_or_else(Settings::canonical, |c| c.rules.settings().clone());
+    setting_fields(&settings)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+pub(crate) fn setting_values(settings: &Settings) -> Vec<String> {
+    setting_fields(settings)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
+}
+
+/// `fixed` with the setting columns inserted after the column `after`.
+pub(crate) fn with_settings(fixed: &[&str], after: &str, settings: &[String]) -> Vec<String> {
+    let at = fixed.iter().position(|c| *c == after).map_or(0, |i| i + 1);
+    let mut out: Vec<String> = fixed[..at].iter().map(|s| s.to_string()).collect();
+    out.extend(settings.iter().cloned());
+    out.extend(fixed[at..].iter().map(|s| s.to_string()));
+    out
+}

@@ -1,0 +1,185 @@
+//! manifest.json: everything about a run that is not a result
+//! (docs/OUTPUTS.md). Timings live here and nowhere else.
+
+use serde::{Deserialize, Serialize};
+
+use super::header::RunHeader;
+use crate::experiment::plan::Cell;
+use crate::experiment::stats::{Aggregate, CellWarning};
+use crate::experiment::sweep::Skipped;
+use crate::rules::Settings;
+
+/// Everything about a run that is not a result: what was asked, with what
+/// program, when, and how fast. The only output holding timings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest {
+    /// `katro_version`, `katro_build` (the build that wrote this
+    /// manifest: `src-` and a hash of the sources the engine and runner
+    /// were built from; `katro --version` prints it), `other_builds` (other
+    /// builds that played some of these games, with `--allow-other-build`),
+    /// `experiment_hash` (what decides the games and the outputs: a folder
+    /// holding another one's results is not reused without `--force`) and
+    /// `name`: the header checkpoints, shards and run-state.json carry too.
+    #[serde(flatten)]
+    pub run: RunHeader,
+    /// The command line that made the run.
+    pub command: Vec<String>,
+    /// The experiment file; absent for `katro simulate`.
+    pub experiment: Option<ExperimentSource>,
+    pub master_seed: u64,
+    pub variants: Vec<ManifestVariant>,
+    pub cells: Vec<ManifestCell>,
+    pub threads: usize,
+    /// UTC, RFC 3339.
+    pub start_time: String,
+    pub end_time: String,
+    pub wall_seconds: f64,
+    pub games: u64,
+    /// Games of the results that an earlier, interrupted run of the same
+    /// command had played (read from its checkpoint).
+    pub resumed_games: u64,
+    /// Games of the results that were already in the folder, kept when
+    /// the experiment grew (more games, tighter precision, new cells).
+    pub kept_games: u64,
+    pub games_per_second: f64,
+    /// For `katro merge`: the shards merged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<ManifestShard>>,
+    /// Sweep combinations left out under `skip_invalid = true`, each with
+    /// the variant parser's reasons; absent when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_variants: Vec<Skipped>,
+    /// Cells whose games mostly end undecided or sow very long moves
+    /// (`runner::ending_warning`), one sentence each; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// The files written next to this manifest.
+    pub files: Vec<String>,
+}
+
+/// One shard of a merged run.
+#[derive(Clone, Debug, Serialize)]
+pub struct ManifestShard {
+    /// `I/N`.
+    pub shard: String,
+    /// The build that played the shard.
+    pub katro_build: String,
+    pub threads: usize,
+    pub start_time: String,
+    pub end_time: String,
+    pub wall_seconds: f64,
+    /// Games the shard played, including a `[precision]` cell's games past
+    /// its stop, which the merge leaves out.
+    pub games: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExperimentSource {
+    pub file: String,
+    /// FNV-1a (64-bit) of the text's UTF-8 bytes, 16 hex digits.
+    pub fnv1a64: String,
+    pub text: String,
+}
+
+impl ExperimentSource {
+    pub fn new(file: &str, text: &str) -> ExperimentSource {
+        ExperimentSource {
+            file: file.to_string(),
+            fnv1a64: format!("{:016x}", crate::rng::name_hash(text)),
+            text: text.to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ManifestVariant {
+    pub name: String,
+    pub rules: String,
+    pub settings: Settings,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ManifestCell {
+    pub variant: String,
+    pub p1: String,
+    pub p2: String,
+    /// How the cell was to stop, e.g. `games=1000` or
+    /// `precision:width=0.02,max_games=100000,checkpoint=1000`.
+    pub stop: String,
+    /// Random plies opening each game.
+    pub opening_plies: u32,
+    pub games: u64,
+    /// As in summary.csv: exact, or the sketch's rounded estimate.
+    pub distinct_games: u64,
+    pub distinct_exact: bool,
+    /// What a reader must know before trusting the cell's numbers (games
+    /// that repeat, few decided games); empty when nothing.
+    pub warnings: Vec<CellWarning>,
+}
+
+impl Manifest {
+    /// The parts of a manifest that come from the cells.
+    pub fn describe(
+        cells: &[Cell],
+        aggregates: &[Aggregate],
+    ) -> (Vec<ManifestVariant>, Vec<ManifestCell>) {
+        let mut variants: Vec<ManifestVariant> = Vec::new();
+        for c in cells {
+            if !variants.iter().any(|v| v.name == c.rules.name()) {
+                variants.push(ManifestVariant {
+                    name: c.rules.name().to_string(),
+                    rules: c.rules.canonical_string(),
+                    settings: c.rules.settings().clone(),
+                });
+            }
+        }
+        let cells = cells
+            .iter()
+            .zip(aggregates)
+            .map(|(c, a)| {
+                let (distinct_games, distinct_exact) = a.distinct_games();
+                ManifestCell {
+                    variant: c.rules.name().to_string(),
+                    p1: c.p1.to_string(),
+                    p2: c.p2.to_string(),
+                    stop: c.stop.to_string(),
+                    opening_plies: c.opening_plies,
+                    games: a.games,
+                    distinct_games,
+                    distinct_exact,
+                    warnings: a.warnings(),
+                }
+            })
+            .collect();
+        (variants, cells)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = serde_json::to_vec_pretty(self).expect("the manifest serialises");
+        out.push(b'\n');
+        out
+    }
+}
+
+/// Seconds and milliseconds since the Unix epoch as RFC 3339 UTC,
+/// `2026-11-29T17:29:28.123Z` (proleptic Gregorian calendar).
+pub fn utc_timestamp(secs: u64, millis: u32) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}

@@ -1,0 +1,220 @@
+//! A tournament's ratings.csv, pairwise.csv and skill-trace.csv, and the
+//! ratings table `katro run` prints (docs/OUTPUTS.md).
+
+use super::csv::{csv_bytes, float, with_settings};
+use crate::experiment::Tournament;
+use crate::experiment::ratings::{Estimate, PairRecord, VariantRatings, outcome_probabilities};
+use crate::experiment::stats::wilson;
+
+/// ratings.csv's columns (docs/OUTPUTS.md).
+pub const RATINGS_COLUMNS: &[&str] = &[
+    "variant",
+    "rules",
+    "opening_plies",
+    "level",
+    "agent",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "games",
+    "wins",
+    "losses",
+    "undecided",
+    "score",
+    "first_move_advantage",
+    "first_move_advantage_low",
+    "first_move_advantage_high",
+    "draw_elo",
+    "draw_elo_low",
+    "draw_elo_high",
+];
+
+/// A share of `games` with its parts: (wins + undecided / 2) / games.
+fn score(wins: u64, undecided: u64, games: u64) -> Option<f64> {
+    (games > 0).then(|| (wins as f64 + undecided as f64 / 2.0) / games as f64)
+}
+
+/// ratings.csv: one row per variant and agent, agents in the tournament's
+/// order; the variant's first-move advantage and draw term on every row.
+/// A variant whose fit failed has its rating columns empty.
+pub fn ratings_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
+    let mut rows = Vec::new();
+    for v in rated {
+        let fit = v.fit.as_ref().ok();
+        let est = |e: Option<&Estimate>| {
+            [
+                float(e.map(|e| e.value)),
+                float(e.map(|e| e.low())),
+                float(e.map(|e| e.high())),
+            ]
+        };
+        for (i, a) in t.agents.iter().enumerate() {
+            let (w, l, u) = v.record(i);
+            let mut row = vec![
+                v.rules.name().to_string(),
+                v.rules.canonical_string(),
+                t.opening_plies.to_string(),
+                (i + 1).to_string(),
+                a.to_string(),
+            ];
+            row.extend(est(fit.map(|f| &f.ratings[i])));
+            row.extend([
+                (w + l + u).to_string(),
+                w.to_string(),
+                l.to_string(),
+                u.to_string(),
+                float(score(w, u, w + l + u)),
+            ]);
+            row.extend(est(fit.map(|f| &f.advantage)));
+            row.extend(est(fit.and_then(|f| f.draw.as_ref())));
+            rows.push(row);
+        }
+    }
+    csv_bytes(RATINGS_COLUMNS, rows)
+}
+
+/// pairwise.csv's columns; skill-trace.csv has these with `level` before
+/// `agent` (docs/OUTPUTS.md).
+pub const PAIRWISE_COLUMNS: &[&str] = &[
+    "variant",
+    "rules",
+    "opening_plies",
+    "agent",
+    "opponent",
+    "games",
+    "wins",
+    "losses",
+    "undecided",
+    "win_rate",
+    "win_rate_low",
+    "win_rate_high",
+    "score",
+    "model_score",
+    "games_first",
+    "wins_first",
+    "games_second",
+    "wins_second",
+];
+
+fn pair_row(t: &Tournament, v: &VariantRatings, p: &PairRecord) -> Vec<String> {
+    let games = p.games();
+    let rate = wilson(p.wins(), games);
+    // The fit's expected score over the games as they were seated.
+    let model = v.fit.as_ref().ok().filter(|_| games > 0).map(|f| {
+        let r = |i: usize| f.ratings[i].value;
+        let d = f.draw.map_or(0.0, |d| d.value);
+        let a = f.advantage.value;
+        let [w1, _, u1] = outcome_probabilities(r(p.agent), r(p.opponent), a, d);
+        let [_, l2, u2] = outcome_probabilities(r(p.opponent), r(p.agent), a, d);
+        let (n1, n2) = (p.as_first.games() as f64, p.as_second.games() as f64);
+        (n1 * (w1 + u1 / 2.0) + n2 * (l2 + u2 / 2.0)) / (n1 + n2)
+    });
+    vec![
+        v.rules.name().to_string(),
+        v.rules.canonical_string(),
+        t.opening_plies.to_string(),
+        t.agents[p.agent].to_string(),
+        t.agents[p.opponent].to_string(),
+        games.to_string(),
+        p.wins().to_string(),
+        p.losses().to_string(),
+        p.undecided().to_string(),
+        float(rate.map(|r| r.estimate)),
+        float(rate.map(|r| r.low)),
+        float(rate.map(|r| r.high)),
+        float(score(p.wins(), p.undecided(), games)),
+        float(model),
+        p.as_first.games().to_string(),
+        p.as_first.first_wins.to_string(),
+        p.as_second.games().to_string(),
+        p.as_second.second_wins.to_string(),
+    ]
+}
+
+/// pairwise.csv: every pair of agents once per variant, from the
+/// later-listed agent's side.
+pub fn pairwise_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
+    let rows = rated
+        .iter()
+        .flat_map(|v| v.pairs.iter().map(move |p| pair_row(t, v, p)));
+    csv_bytes(PAIRWISE_COLUMNS, rows)
+}
+
+/// skill-trace.csv: each agent against the one listed just before it
+/// (Ludii's SkillTrace, level by level), with its `level` (2 for the
+/// second agent listed).
+pub fn skill_trace_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
+    let header = with_settings(PAIRWISE_COLUMNS, "opening_plies", &["level".to_string()]);
+    let rows = rated.iter().flat_map(|v| {
+        v.pairs
+            .iter()
+            .filter(|p| p.agent == p.opponent + 1)
+            .map(move |p| {
+                let mut row = pair_row(t, v, p);
+                row.insert(3, (p.agent + 1).to_string());
+                row
+            })
+    });
+    csv_bytes(&header, rows)
+}
+
+/// The tournament's ratings as `katro run` prints them after the summary:
+/// per variant, each agent's rating with its interval, then the
+/// first-move advantage and draw term.
+pub fn ratings_table(t: &Tournament, rated: &[VariantRatings]) -> String {
+    let mut out = String::new();
+    let anchor = &t.agents[t.anchor];
+    for v in rated {
+        let f = match &v.fit {
+            Ok(f) => f,
+            Err(e) => {
+                out.push_str(&format!(
+                    "\nratings on {}: cannot be fitted: {e}; ratings.csv leaves them empty\n",
+                    v.rules.name()
+                ));
+                continue;
+            }
+        };
+        out.push_str(&format!(
+            "\nratings on {} (Elo, {anchor} = 0, 95% intervals):\n",
+            v.rules.name()
+        ));
+        let width = t
+            .agents
+            .iter()
+            .map(|a| a.to_string().len())
+            .max()
+            .unwrap_or(0);
+        for (i, a) in t.agents.iter().enumerate() {
+            let (w, l, u) = v.record(i);
+            let r = &f.ratings[i];
+            out.push_str(&format!(
+                "  {:>2}  {:<width$}  {:>7.0} [{:.0}, {:.0}]  {} games, score {}\n",
+                i + 1,
+                a.to_string(),
+                r.value,
+                r.low(),
+                r.high(),
+                w + l + u,
+                score(w, u, w + l + u).map_or("-".into(), |s| format!("{s:.3}")),
+            ));
+        }
+        let a = &f.advantage;
+        out.push_str(&format!(
+            "  first-move advantage {:.0} [{:.0}, {:.0}]",
+            a.value,
+            a.low(),
+            a.high()
+        ));
+        match &f.draw {
+            Some(d) => out.push_str(&format!(
+                ", draw term {:.0} [{:.0}, {:.0}]\n",
+                d.value,
+                d.low(),
+                d.high()
+            )),
+            None => out.push_str(", no undecided games\n"),
+        }
+    }
+    out
+}
