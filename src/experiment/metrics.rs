@@ -401,8 +401,8 @@ pub fn repetition(t: &Trajectory) -> (u32, u32, u32) {
 
 /// Ludii's repetition value of one trial from (repeats, states):
 /// `1 - (unique / total)` in int arithmetic, 0 or 1.
-pub fn ludii_repetition(repeats: u32, states: u32) -> f64 {
-    1.0 - f64::from((states - repeats) / states)
+pub fn ludii_repetition(repeats: u32, states: u32) -> Option<f64> {
+    (states > 0 && repeats <= states).then(|| 1.0 - f64::from((states - repeats) / states))
 }
 
 /// BoardCoverage: holes that held a seed in some state of the game, and
@@ -658,13 +658,9 @@ impl Metric {
             Metric::ClarityNarrowness => g.clarity_narrowness,
             Metric::LudiiClarityNarrowness => g.ludii_clarity_narrowness,
             Metric::PositionalRepetition => ratio(g.positional_repeats.into(), g.states.into()),
-            Metric::LudiiPositionalRepetition => {
-                Some(ludii_repetition(g.positional_repeats, g.states))
-            }
+            Metric::LudiiPositionalRepetition => ludii_repetition(g.positional_repeats, g.states),
             Metric::SituationalRepetition => ratio(g.situational_repeats.into(), g.states.into()),
-            Metric::LudiiSituationalRepetition => {
-                Some(ludii_repetition(g.situational_repeats, g.states))
-            }
+            Metric::LudiiSituationalRepetition => ludii_repetition(g.situational_repeats, g.states),
             Metric::BoardCoverage => ratio(g.holes_covered.into(), g.holes.into()),
             Metric::SedMean => g.sed_mean,
             Metric::SedMax => g.sed_max,
@@ -725,6 +721,7 @@ pub fn t975(df: u64) -> f64 {
 
 impl QSum {
     pub fn add(&mut self, v: f64) {
+        debug_assert!(v.is_finite(), "a metric value is finite: {v}");
         let q = quantise(v);
         self.n += 1;
         self.sum += i128::from(q);
@@ -1035,7 +1032,7 @@ mod tests {
         assert_eq!(Metric::LudiiPositionalRepetition.value(&g), Some(1.0));
         assert_eq!(Metric::LudiiSituationalRepetition.value(&g), Some(1.0));
         // Without a repeat Ludii's value is 0: 1 - 5/5.
-        assert_eq!(ludii_repetition(0, 5), 0.0);
+        assert_eq!(ludii_repetition(0, 5), Some(0.0));
         // Holes 1-4 held seeds at some point, hole 5 never: 4/5.
         assert_eq!(board_coverage(&t), (4, 5));
         assert_eq!(Metric::BoardCoverage.value(&g), Some(0.8));
@@ -1233,10 +1230,24 @@ mod tests {
                 Some(w) => assert_eq!((last[w.index()], last[w.other().index()]), (1.0, -1.0)),
                 None => assert_eq!(last, [0.0, 0.0]),
             }
-            // Seeds are conserved, so every board sums to the total.
+            // Seeds are conserved, so every board sums to the total; before
+            // each move the evaluation is tanh of South's seeds minus North's.
             for s in &t.states {
                 let sum: u32 = s.board.iter().map(|&v| u32::from(v)).sum();
                 assert_eq!(sum, rules.total_seeds());
+            }
+            for s in &t.states[..t.plies.len()] {
+                let d: f64 = (0..s.board.len())
+                    .map(|h| match rules.owner(h) {
+                        S => f64::from(s.board[h]),
+                        N => -f64::from(s.board[h]),
+                    })
+                    .sum();
+                assert_eq!(s.eval, [d.tanh(), (-d).tanh()]);
+            }
+            for p in &t.plies {
+                assert_eq!(p.move_evals.len(), p.legal as usize);
+                assert!(p.move_evals.iter().all(|e| (-1.0..=1.0).contains(e)));
             }
             let g = GameMetrics::of(&t);
             assert!(g.lead_changes <= g.lead_transitions && g.lead_transitions < plies.max(1));
