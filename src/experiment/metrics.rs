@@ -1,0 +1,1284 @@
+//! Ludii's design metrics (issue 24): per-game values computed from one
+//! game's trajectory, and a per-cell aggregate that merges exactly.
+//!
+//! Pure: no I/O, no global state. Not yet wired into runs; the plan is in
+//! docs/METRICS-PLAN.md.
+//!
+//! # Sources
+//! Each metric cites its file in the Ludii repository (Ludeme/Ludii, under
+//! `Evaluation/src/metrics/`). Ludii evaluates, for each real move of a
+//! trial, the state *before* the move; katro's [`Trajectory`] holds those
+//! states plus the final one, so every metric sees the states Ludii sees.
+//!
+//! # Where katro differs from Ludii's number
+//! Where Ludii's code computes what its description says, katro's metric
+//! is Ludii's. Where the code does something else, katro computes the
+//! intended quantity and a `ludii_*` function reproduces Ludii's number:
+//! - **DecisivenessMoves**: Ludii divides the int ply index by the int
+//!   number of moves, so a game scores 0 unless the winner never passed
+//!   the threshold (then 1). katro: `ply / plies` as a fraction.
+//! - **PositionalRepetition / SituationalRepetition**: Ludii computes
+//!   `1.0 - (unique / total)` in int arithmetic, so a game scores 1 as soon
+//!   as one state repeats, else 0. katro: `(total - unique) / total`.
+//! - **ClarityNarrowness**: Ludii's per-state `above / n` is int division;
+//!   since no value of a list can exceed a threshold at or above the list's
+//!   mean for *every* member, the ratio is always 0, so Ludii's metric is 0
+//!   for every game. katro: the fraction.
+//! - **LeadChange**: Ludii's "previous leaders" start as the empty set, so
+//!   the first state always counts as a change, and it divides by the
+//!   number of moves. katro counts changes between consecutive evaluated
+//!   states only, over the `plies - 1` such transitions.
+//! - **Multi-metric Min/Max** (MultiMetricFramework.java): the reductions
+//!   start at 0, so the Min of non-negative values (Drama, State
+//!   Evaluation Difference) is always 0 and the Max of negative values is 0.
+//!   katro's min/max are the true ones; [`ludii_min`]/[`ludii_max`] copy Ludii.
+//! - **Undecided games**: Ludii's "highest ranked players" of a draw are
+//!   both players, so DecisivenessThreshold stays at its start, -1, and
+//!   DecisivenessMoves is 0. katro leaves Decisiveness undefined (`None`)
+//!   for undecided games; the `ludii_*` functions give Ludii's values.
+//! - In the stored Utils.java (commit 69b87b2) `highestRankedPlayers` reads
+//!   the rankings of the context it is given, and Drama and the
+//!   Decisiveness metrics pass a freshly set-up context (the trial's start,
+//!   no ranking yet, so every player ties as "highest ranked"). If that is
+//!   what runs, Ludii's Drama is |e₁ - e₂| / 2 per state and its
+//!   DecisivenessThreshold is -1 for every game. katro uses the game's real
+//!   winner; this is recorded here, not reproduced.
+//!
+//! # The state evaluation
+//! Ludii's `Utils.evaluateState` (Utils.java): a finished game gives each
+//! player its utility (+1 win, -1 loss, 0 draw); otherwise
+//! tanh(H(p) - H(opponent)) of AlphaBetaSearch's heuristic, whose default
+//! when a game's metadata names none (AlphaBetaSearch.initAI) is
+//! Material (weight 1) plus MobilitySimple (weight 0.001). katro's
+//! [`ludii_evaluation`] is tanh of the seed difference between the two
+//! sides (the issue's reading of Material for Katro) without the 0.001
+//! mobility term; Ludii's Katro metadata was not in the index searched.
+//! `tanh` rounds to ±1.0 from a difference of about 19 seeds on, as in Ludii.
+//!
+//! # Aggregates and intervals
+//! A [`MetricsAggregate`] holds only integers: exact counts for the metrics
+//! that are ratios of counts (so the ratio of sums is exact) and, for every
+//! per-game value, its sum and sum of squares quantised to 1e-9 units
+//! ([`QUANTUM`]). Merging adds fields, so it is associative and
+//! commutative bit for bit. The interval of a metric is mean ± t·se of the
+//! per-game values (Student's t, n - 1 degrees of freedom), clamped to the
+//! metric's range. A percentile bootstrap would fit skewed metrics better
+//! but needs every value, so it does not merge; see each [`Metric`]'s note.
+//! `f64::tanh` comes from the platform's libm, so evaluations could differ
+//! in the last bit between platforms; quantising to 1e-9 hides almost all
+//! such differences but cannot promise to.
+
+use std::collections::HashSet;
+
+use crate::engine::{MoveList, Position, Silent, Status};
+use crate::rules::{Player, Rules};
+
+/// One evaluated position of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateObs {
+    /// The state evaluation for each player, indexed by [`Player::index`].
+    pub eval: [f64; 2],
+    /// Seeds per hole, every hole of the board.
+    pub board: Vec<u16>,
+    /// The player to move: with the board, the situation.
+    pub to_move: Player,
+}
+
+/// One ply: who moved from the state before it, and what they could do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyObs {
+    pub mover: Player,
+    /// Legal moves in the state before the ply.
+    pub legal: u32,
+    /// The mover's evaluation of the position after each legal move (the
+    /// Clarity metrics); empty when not collected.
+    pub move_evals: Vec<f64>,
+}
+
+/// A whole game: `states[i]` is the position before ply `i`, and the last
+/// state is the final position, so `states.len() == plies.len() + 1`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trajectory {
+    pub states: Vec<StateObs>,
+    pub plies: Vec<PlyObs>,
+    pub winner: Option<Player>,
+}
+
+impl Trajectory {
+    /// The states before each ply: the ones Ludii's metrics evaluate.
+    fn before_moves(&self) -> &[StateObs] {
+        &self.states[..self.plies.len()]
+    }
+    /// Players whose evaluation is the highest (ties give both), as in
+    /// LeadChange.java.
+    fn leaders(e: &[f64; 2]) -> u8 {
+        let m = e[0].max(e[1]);
+        u8::from(e[0] == m) | (u8::from(e[1] == m) << 1)
+    }
+}
+
+/// Ludii's state evaluation of a position for both players (module doc).
+pub fn ludii_evaluation(rules: &Rules, pos: &Position) -> [f64; 2] {
+    match rules.status(pos) {
+        Status::Ongoing => {
+            let d = f64::from(rules.side_seeds(pos, Player::South))
+                - f64::from(rules.side_seeds(pos, Player::North));
+            [d.tanh(), (-d).tanh()]
+        }
+        Status::Won(p) => {
+            let mut u = [-1.0; 2];
+            u[p.index()] = 1.0;
+            u
+        }
+        _ => [0.0; 2],
+    }
+}
+
+/// Collects a [`Trajectory`] from the engine's game loop: call
+/// [`before_move`](Recorder::before_move) with each position that has a
+/// legal move, and [`finish`](Recorder::finish) with the final one.
+pub struct Recorder {
+    move_evals: bool,
+    t: Trajectory,
+}
+
+impl Recorder {
+    /// `move_evals`: also evaluate every legal move (the Clarity metrics);
+    /// this plays each legal move once more, so it costs most.
+    pub fn new(move_evals: bool) -> Recorder {
+        Recorder {
+            move_evals,
+            t: Trajectory {
+                states: Vec::new(),
+                plies: Vec::new(),
+                winner: None,
+            },
+        }
+    }
+
+    fn state(rules: &Rules, pos: &Position) -> StateObs {
+        StateObs {
+            eval: ludii_evaluation(rules, pos),
+            board: pos.holes()[..rules.hole_count()].to_vec(),
+            to_move: pos.to_move(),
+        }
+    }
+
+    pub fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &MoveList) {
+        let mover = pos.to_move();
+        let move_evals = if self.move_evals {
+            legal
+                .as_slice()
+                .iter()
+                .map(|&mv| {
+                    let mut after = *pos;
+                    rules.play_unchecked(&mut after, mv, &mut Silent);
+                    ludii_evaluation(rules, &after)[mover.index()]
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.t.states.push(Self::state(rules, pos));
+        self.t.plies.push(PlyObs {
+            mover,
+            legal: legal.len() as u32,
+            move_evals,
+        });
+    }
+
+    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
+        self.t.states.push(Self::state(rules, pos));
+        self.t.winner = rules.status(pos).winner();
+        self.t
+    }
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Population variance (Ludii's `Stats.varn`, and the variances of
+/// Stability.java), 0 for one value.
+fn varn(v: &[f64]) -> Option<f64> {
+    let m = mean(v)?;
+    Some(v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64)
+}
+
+fn max_of(v: &[f64]) -> Option<f64> {
+    v.iter().copied().reduce(f64::max)
+}
+
+fn min_of(v: &[f64]) -> Option<f64> {
+    v.iter().copied().reduce(f64::min)
+}
+
+/// Ludii's multi-metric Max: the reduction starts at 0
+/// (multiple/MultiMetricFramework.java, `metricMax`).
+pub fn ludii_max(v: &[f64]) -> f64 {
+    v.iter().fold(0.0, |a, &x| f64::max(a, x))
+}
+
+/// Ludii's multi-metric Min, starting at 0 (`metricMin`).
+pub fn ludii_min(v: &[f64]) -> f64 {
+    v.iter().fold(0.0, |a, &x| f64::min(a, x))
+}
+
+/// Drama per state before each move: the highest evaluation of any player
+/// minus the winners' mean evaluation; both players count as winners of an
+/// undecided game (multiple/metrics/Drama.java). Unit: evaluation.
+pub fn drama_values(t: &Trajectory) -> Vec<f64> {
+    t.before_moves()
+        .iter()
+        .map(|s| {
+            let top = s.eval[0].max(s.eval[1]);
+            match t.winner {
+                Some(w) => top - s.eval[w.index()],
+                None => ((top - s.eval[0]) + (top - s.eval[1])) / 2.0,
+            }
+        })
+        .collect()
+}
+
+/// Lead changes between consecutive states before each move, and the
+/// number of such transitions (`plies - 1`, 0 for a game of under 2 plies)
+/// (single/stateEvaluation/LeadChange.java; katro does not count the first
+/// state as a change, module doc).
+pub fn lead_changes(t: &Trajectory) -> (u32, u32) {
+    let s = t.before_moves();
+    let changes = s
+        .windows(2)
+        .filter(|w| Trajectory::leaders(&w[0].eval) != Trajectory::leaders(&w[1].eval))
+        .count() as u32;
+    (changes, s.len().saturating_sub(1) as u32)
+}
+
+/// Ludii's LeadChange of one trial: (changes + 1) / plies, the first state
+/// counting as a change from the empty set. `None` for a game of no ply.
+pub fn ludii_lead_change(t: &Trajectory) -> Option<f64> {
+    let n = t.plies.len();
+    (n > 0).then(|| f64::from(lead_changes(t).0 + 1) / n as f64)
+}
+
+/// Stability: the sum over both players of the population variance of
+/// their evaluations over the states before each move
+/// (single/stateEvaluation/Stability.java: a sum, though described as an
+/// average). Unit: evaluation squared; higher is less stable.
+pub fn stability(t: &Trajectory) -> Option<f64> {
+    let s = t.before_moves();
+    let p0: Vec<f64> = s.iter().map(|s| s.eval[0]).collect();
+    let p1: Vec<f64> = s.iter().map(|s| s.eval[1]).collect();
+    Some(varn(&p0)? + varn(&p1)?)
+}
+
+fn ludii_threshold(t: &Trajectory) -> f64 {
+    t.before_moves().iter().fold(-1.0, |a, s| {
+        [Player::South, Player::North]
+            .iter()
+            .filter(|&&p| t.winner.is_some() && t.winner != Some(p))
+            .fold(a, |a, p| {
+                if s.eval[p.index()] > a {
+                    s.eval[p.index()]
+                } else {
+                    a
+                }
+            })
+    })
+}
+
+/// DecisivenessThreshold: the highest evaluation the loser reached in a
+/// state before a move, starting at -1
+/// (single/stateEvaluation/decisiveness/DecisivenessThreshold.java).
+/// `None` for an undecided game, which has no loser.
+pub fn decisiveness_threshold(t: &Trajectory) -> Option<f64> {
+    t.winner.map(|_| ludii_threshold(t))
+}
+
+/// Ludii's DecisivenessThreshold: -1 for an undecided game.
+pub fn ludii_decisiveness_threshold(t: &Trajectory) -> f64 {
+    ludii_threshold(t)
+}
+
+/// The first ply before which the winner's evaluation exceeds the
+/// threshold, `plies` if it never does (DecisivenessMoves.java).
+fn decisive_ply(t: &Trajectory, winners: &[Player]) -> u32 {
+    let thr = ludii_threshold(t);
+    t.before_moves()
+        .iter()
+        .position(|s| winners.iter().any(|w| s.eval[w.index()] > thr))
+        .unwrap_or(t.plies.len()) as u32
+}
+
+fn winners(t: &Trajectory) -> Vec<Player> {
+    match t.winner {
+        Some(w) => vec![w],
+        None => vec![Player::South, Player::North],
+    }
+}
+
+/// DecisivenessMoves as a count: (the first decisive ply, plies), so the
+/// share `ply / plies` is a ratio of counts
+/// (single/stateEvaluation/decisiveness/DecisivenessMoves.java). `None`
+/// for an undecided game or one of no ply.
+pub fn decisiveness_moves(t: &Trajectory) -> Option<(u32, u32)> {
+    let w = t.winner?;
+    (!t.plies.is_empty()).then(|| (decisive_ply(t, &[w]), t.plies.len() as u32))
+}
+
+/// Ludii's DecisivenessMoves of one trial: the int division, 0 or 1.
+pub fn ludii_decisiveness_moves(t: &Trajectory) -> Option<f64> {
+    let n = t.plies.len() as u32;
+    (n > 0).then(|| f64::from(decisive_ply(t, &winners(t)) / n))
+}
+
+/// ClarityVariance: the mean over plies of the population variance of the
+/// mover's evaluations after each legal move
+/// (single/stateEvaluation/clarity/ClarityVariance.java). Unit:
+/// evaluation squared. `None` without move evaluations.
+pub fn clarity_variance(t: &Trajectory) -> Option<f64> {
+    let v: Option<Vec<f64>> = t.plies.iter().map(|p| varn(&p.move_evals)).collect();
+    mean(&v?)
+}
+
+/// The moves above `mean + 0.75 (max - mean)` of one ply, and all moves
+/// (ClarityNarrowness.java).
+fn narrow(evals: &[f64]) -> (u32, u32) {
+    let (Some(m), Some(top)) = (mean(evals), max_of(evals)) else {
+        return (0, 0);
+    };
+    let thr = m + 0.75 * (top - m);
+    (
+        evals.iter().filter(|&&e| e > thr).count() as u32,
+        evals.len() as u32,
+    )
+}
+
+/// ClarityNarrowness: the mean over plies of the share of legal moves
+/// evaluated above `mean + 0.75 (max - mean)`
+/// (single/stateEvaluation/clarity/ClarityNarrowness.java). `None`
+/// without move evaluations.
+pub fn clarity_narrowness(t: &Trajectory) -> Option<f64> {
+    let v: Option<Vec<f64>> = t
+        .plies
+        .iter()
+        .map(|p| {
+            let (k, n) = narrow(&p.move_evals);
+            (n > 0).then(|| f64::from(k) / f64::from(n))
+        })
+        .collect();
+    mean(&v?)
+}
+
+/// Ludii's ClarityNarrowness of one trial, with the per-ply int division.
+pub fn ludii_clarity_narrowness(t: &Trajectory) -> Option<f64> {
+    let v: Option<Vec<f64>> = t
+        .plies
+        .iter()
+        .map(|p| {
+            let (k, n) = narrow(&p.move_evals);
+            (n > 0).then(|| f64::from(k / n))
+        })
+        .collect();
+    mean(&v?)
+}
+
+/// Repeated states of the whole game, the start and the final position
+/// included: (positional repeats, situational repeats, states). A
+/// positional state is the board; a situational one adds the player to
+/// move (single/stateRepetition/PositionalRepetition.java,
+/// SituationalRepetition.java). A repeat is a state minus the distinct
+/// ones: `total - unique`.
+pub fn repetition(t: &Trajectory) -> (u32, u32, u32) {
+    let boards: HashSet<&[u16]> = t.states.iter().map(|s| s.board.as_slice()).collect();
+    let sits: HashSet<(&[u16], Player)> = t
+        .states
+        .iter()
+        .map(|s| (s.board.as_slice(), s.to_move))
+        .collect();
+    let n = t.states.len() as u32;
+    (n - boards.len() as u32, n - sits.len() as u32, n)
+}
+
+/// Ludii's repetition value of one trial from (repeats, states):
+/// `1 - (unique / total)` in int arithmetic, 0 or 1.
+pub fn ludii_repetition(repeats: u32, states: u32) -> Option<f64> {
+    (states > 0 && repeats <= states).then(|| 1.0 - f64::from((states - repeats) / states))
+}
+
+/// BoardCoverage: holes that held a seed in some state of the game, and
+/// the board's holes (single/boardCoverage/BoardCoverageDefault.java).
+pub fn board_coverage(t: &Trajectory) -> (u32, u32) {
+    let holes = t.states.first().map_or(0, |s| s.board.len());
+    let covered = (0..holes)
+        .filter(|&h| t.states.iter().any(|s| s.board[h] > 0))
+        .count();
+    (covered as u32, holes as u32)
+}
+
+/// StateEvaluationDifference per state, the start and the final position
+/// included: the largest gap between two players' evaluations, |e₁ - e₂|
+/// (multiple/metrics/StateEvaluationDifference.java). Unit: evaluation.
+pub fn state_evaluation_difference(t: &Trajectory) -> Vec<f64> {
+    t.states
+        .iter()
+        .map(|s| (s.eval[0] - s.eval[1]).abs())
+        .collect()
+}
+
+/// Ludii's BranchingFactor and DecisionFactor of one trial as counts:
+/// (Σ legal moves, plies, Σ legal moves over plies with a choice, plies
+/// with a choice) (multiple/metrics/BranchingFactor.java,
+/// DecisionFactor.java). Their Average is the mean over games of the
+/// per-game ratios; summary.csv's `branching` is the ratio of the sums.
+pub fn branching(t: &Trajectory) -> (u64, u32, u64, u32) {
+    let legal: u64 = t.plies.iter().map(|p| u64::from(p.legal)).sum();
+    let choice = t.plies.iter().filter(|p| p.legal > 1);
+    let dl: u64 = choice.clone().map(|p| u64::from(p.legal)).sum();
+    (legal, t.plies.len() as u32, dl, choice.count() as u32)
+}
+
+/// OutcomeUniformity of a cell from its counts: 1 minus the mean over the
+/// two players of the population variance of their utilities (+1 win, -1
+/// loss, 0 undecided) (single/outcome/OutcomeUniformity.java). Both
+/// players' variances are equal, so it is 1 - ((w₁+w₂)/n - ((w₁-w₂)/n)²).
+pub fn outcome_uniformity(w1: u64, w2: u64, games: u64) -> Option<f64> {
+    (games > 0).then(|| {
+        let n = games as f64;
+        let (a, b) = (w1 as f64 / n, w2 as f64 / n);
+        1.0 - ((a + b) - (a - b) * (a - b))
+    })
+}
+
+/// OutcomeUniformity's 95% interval by the delta method on the
+/// multinomial shares (a cell-level statistic has no per-game values):
+/// gradient g = (-1 + 2(a-b), -1 - 2(a-b)), variance
+/// (g₁²a(1-a) + g₂²b(1-b) - 2g₁g₂ab) / n, clamped to [0, 1]. It is 0 wide
+/// when every game ends alike, where the normal guess fails.
+pub fn outcome_uniformity_interval(w1: u64, w2: u64, games: u64) -> Option<Interval> {
+    let mean = outcome_uniformity(w1, w2, games)?;
+    let n = games as f64;
+    let (a, b) = (w1 as f64 / n, w2 as f64 / n);
+    let (g1, g2) = (-1.0 + 2.0 * (a - b), -1.0 - 2.0 * (a - b));
+    let var = (g1 * g1 * a * (1.0 - a) + g2 * g2 * b * (1.0 - b) - 2.0 * g1 * g2 * a * b) / n;
+    let h = crate::experiment::stats::Z95 * var.max(0.0).sqrt();
+    Some(Interval {
+        mean,
+        low: (mean - h).max(0.0),
+        high: (mean + h).min(1.0),
+    })
+}
+
+/// One game's metrics, the intended ones and Ludii's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameMetrics {
+    pub winner: Option<Player>,
+    pub plies: u32,
+    pub drama_mean: Option<f64>,
+    pub drama_max: Option<f64>,
+    pub lead_changes: u32,
+    pub lead_transitions: u32,
+    pub ludii_lead_change: Option<f64>,
+    pub stability: Option<f64>,
+    pub decisiveness_threshold: Option<f64>,
+    pub ludii_decisiveness_threshold: f64,
+    pub decisive_ply: Option<u32>,
+    pub ludii_decisiveness_moves: Option<f64>,
+    pub clarity_variance: Option<f64>,
+    pub clarity_narrowness: Option<f64>,
+    pub ludii_clarity_narrowness: Option<f64>,
+    pub positional_repeats: u32,
+    pub situational_repeats: u32,
+    pub states: u32,
+    pub holes_covered: u32,
+    pub holes: u32,
+    pub sed_mean: Option<f64>,
+    pub sed_max: Option<f64>,
+    pub sed_min: Option<f64>,
+    pub ludii_sed_min: f64,
+    pub legal: u64,
+    pub choice_legal: u64,
+    pub choice_plies: u32,
+}
+
+impl GameMetrics {
+    pub fn of(t: &Trajectory) -> GameMetrics {
+        let drama = drama_values(t);
+        let sed = state_evaluation_difference(t);
+        let (lead_changes, lead_transitions) = lead_changes(t);
+        let (positional_repeats, situational_repeats, states) = repetition(t);
+        let (holes_covered, holes) = board_coverage(t);
+        let (legal, plies, choice_legal, choice_plies) = branching(t);
+        GameMetrics {
+            winner: t.winner,
+            plies,
+            drama_mean: mean(&drama),
+            drama_max: max_of(&drama),
+            lead_changes,
+            lead_transitions,
+            ludii_lead_change: ludii_lead_change(t),
+            stability: stability(t),
+            decisiveness_threshold: decisiveness_threshold(t),
+            ludii_decisiveness_threshold: ludii_decisiveness_threshold(t),
+            decisive_ply: decisiveness_moves(t).map(|(k, _)| k),
+            ludii_decisiveness_moves: ludii_decisiveness_moves(t),
+            clarity_variance: clarity_variance(t),
+            clarity_narrowness: clarity_narrowness(t),
+            ludii_clarity_narrowness: ludii_clarity_narrowness(t),
+            positional_repeats,
+            situational_repeats,
+            states,
+            holes_covered,
+            holes,
+            sed_mean: mean(&sed),
+            sed_max: max_of(&sed),
+            sed_min: min_of(&sed),
+            ludii_sed_min: ludii_min(&sed),
+            legal,
+            choice_legal,
+            choice_plies,
+        }
+    }
+}
+
+fn ratio(k: u64, n: u64) -> Option<f64> {
+    (n > 0).then(|| k as f64 / n as f64)
+}
+
+/// The per-game values a cell aggregates, in the column order of the
+/// planned metrics.csv.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    DramaMean,
+    DramaMax,
+    LeadChange,
+    LudiiLeadChange,
+    Stability,
+    DecisivenessThreshold,
+    LudiiDecisivenessThreshold,
+    DecisivenessMoves,
+    LudiiDecisivenessMoves,
+    ClarityVariance,
+    ClarityNarrowness,
+    LudiiClarityNarrowness,
+    PositionalRepetition,
+    LudiiPositionalRepetition,
+    SituationalRepetition,
+    LudiiSituationalRepetition,
+    BoardCoverage,
+    SedMean,
+    SedMax,
+    SedMin,
+    LudiiSedMin,
+    BranchingFactorAvg,
+    DecisionFactorAvg,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 23] = [
+        Metric::DramaMean,
+        Metric::DramaMax,
+        Metric::LeadChange,
+        Metric::LudiiLeadChange,
+        Metric::Stability,
+        Metric::DecisivenessThreshold,
+        Metric::LudiiDecisivenessThreshold,
+        Metric::DecisivenessMoves,
+        Metric::LudiiDecisivenessMoves,
+        Metric::ClarityVariance,
+        Metric::ClarityNarrowness,
+        Metric::LudiiClarityNarrowness,
+        Metric::PositionalRepetition,
+        Metric::LudiiPositionalRepetition,
+        Metric::SituationalRepetition,
+        Metric::LudiiSituationalRepetition,
+        Metric::BoardCoverage,
+        Metric::SedMean,
+        Metric::SedMax,
+        Metric::SedMin,
+        Metric::LudiiSedMin,
+        Metric::BranchingFactorAvg,
+        Metric::DecisionFactorAvg,
+    ];
+
+    /// The column name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::DramaMean => "drama_mean",
+            Metric::DramaMax => "drama_max",
+            Metric::LeadChange => "lead_change",
+            Metric::LudiiLeadChange => "ludii_lead_change",
+            Metric::Stability => "stability",
+            Metric::DecisivenessThreshold => "decisiveness_threshold",
+            Metric::LudiiDecisivenessThreshold => "ludii_decisiveness_threshold",
+            Metric::DecisivenessMoves => "decisiveness_moves",
+            Metric::LudiiDecisivenessMoves => "ludii_decisiveness_moves",
+            Metric::ClarityVariance => "clarity_variance",
+            Metric::ClarityNarrowness => "clarity_narrowness",
+            Metric::LudiiClarityNarrowness => "ludii_clarity_narrowness",
+            Metric::PositionalRepetition => "positional_repetition",
+            Metric::LudiiPositionalRepetition => "ludii_positional_repetition",
+            Metric::SituationalRepetition => "situational_repetition",
+            Metric::LudiiSituationalRepetition => "ludii_situational_repetition",
+            Metric::BoardCoverage => "board_coverage",
+            Metric::SedMean => "state_evaluation_difference_mean",
+            Metric::SedMax => "state_evaluation_difference_max",
+            Metric::SedMin => "state_evaluation_difference_min",
+            Metric::LudiiSedMin => "ludii_state_evaluation_difference_min",
+            Metric::BranchingFactorAvg => "branching_factor_avg",
+            Metric::DecisionFactorAvg => "decision_factor_avg",
+        }
+    }
+
+    /// The range a per-game value lies in: intervals are clamped to it.
+    pub fn range(self) -> (f64, f64) {
+        match self {
+            Metric::DecisivenessThreshold | Metric::LudiiDecisivenessThreshold => (-1.0, 1.0),
+            Metric::DramaMean | Metric::DramaMax | Metric::Stability => (0.0, 2.0),
+            Metric::SedMean | Metric::SedMax | Metric::SedMin | Metric::LudiiSedMin => (0.0, 2.0),
+            Metric::ClarityVariance => (0.0, 1.0),
+            Metric::BranchingFactorAvg | Metric::DecisionFactorAvg => (0.0, f64::INFINITY),
+            _ => (0.0, 1.0),
+        }
+    }
+
+    /// The game's value, `None` where the metric is undefined for it.
+    pub fn value(self, g: &GameMetrics) -> Option<f64> {
+        let plies = u64::from(g.plies);
+        match self {
+            Metric::DramaMean => g.drama_mean,
+            Metric::DramaMax => g.drama_max,
+            Metric::LeadChange => ratio(g.lead_changes.into(), g.lead_transitions.into()),
+            Metric::LudiiLeadChange => g.ludii_lead_change,
+            Metric::Stability => g.stability,
+            Metric::DecisivenessThreshold => g.decisiveness_threshold,
+            Metric::LudiiDecisivenessThreshold => Some(g.ludii_decisiveness_threshold),
+            Metric::DecisivenessMoves => ratio(g.decisive_ply?.into(), plies),
+            Metric::LudiiDecisivenessMoves => g.ludii_decisiveness_moves,
+            Metric::ClarityVariance => g.clarity_variance,
+            Metric::ClarityNarrowness => g.clarity_narrowness,
+            Metric::LudiiClarityNarrowness => g.ludii_clarity_narrowness,
+            Metric::PositionalRepetition => ratio(g.positional_repeats.into(), g.states.into()),
+            Metric::LudiiPositionalRepetition => ludii_repetition(g.positional_repeats, g.states),
+            Metric::SituationalRepetition => ratio(g.situational_repeats.into(), g.states.into()),
+            Metric::LudiiSituationalRepetition => ludii_repetition(g.situational_repeats, g.states),
+            Metric::BoardCoverage => ratio(g.holes_covered.into(), g.holes.into()),
+            Metric::SedMean => g.sed_mean,
+            Metric::SedMax => g.sed_max,
+            Metric::SedMin => g.sed_min,
+            Metric::LudiiSedMin => Some(g.ludii_sed_min),
+            Metric::BranchingFactorAvg => ratio(g.legal, plies),
+            Metric::DecisionFactorAvg => ratio(g.choice_legal, g.choice_plies.into()),
+        }
+    }
+}
+
+/// Per-game values are summed in units of 1e-9.
+pub const QUANTUM: f64 = 1e-9;
+
+/// The sum and sum of squares of quantised per-game values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct QSum {
+    pub n: u64,
+    pub sum: i128,
+    pub sum_sq: u128,
+}
+
+/// A value in units of [`QUANTUM`], rounded half away from zero.
+pub fn quantise(v: f64) -> i64 {
+    (v / QUANTUM).round() as i64
+}
+
+/// A mean with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom: a table
+/// to 30, then the Cornish-Fisher expansion in 1/df (error under 1e-4).
+pub fn t975(df: u64) -> f64 {
+    const T: [f64; 30] = [
+        12.706_205, 4.302_653, 3.182_446, 2.776_445, 2.570_582, 2.446_912, 2.364_624, 2.306_004,
+        2.262_157, 2.228_139, 2.200_985, 2.178_813, 2.160_369, 2.144_787, 2.131_450, 2.119_905,
+        2.109_816, 2.100_922, 2.093_024, 2.085_963, 2.079_614, 2.073_873, 2.068_658, 2.063_899,
+        2.059_539, 2.055_529, 2.051_831, 2.048_407, 2.045_230, 2.042_272,
+    ];
+    match df {
+        0 => f64::NAN,
+        1..=30 => T[df as usize - 1],
+        _ => {
+            let z = crate::experiment::stats::Z95;
+            let v = df as f64;
+            let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
+            z + (z3 + z) / (4.0 * v)
+                + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
+                + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
+        }
+    }
+}
+
+impl QSum {
+    pub fn add(&mut self, v: f64) {
+        debug_assert!(v.is_finite(), "a metric value is finite: {v}");
+        let q = quantise(v);
+        self.n += 1;
+        self.sum += i128::from(q);
+        self.sum_sq += u128::from(q.unsigned_abs()).pow(2);
+    }
+    pub fn merge(&mut self, o: &QSum) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum as f64 / self.n as f64 * QUANTUM)
+    }
+    /// The sample variance in value units, from the exact integer
+    /// n·Σq² - (Σq)² where it fits in 128 bits.
+    pub fn variance(&self) -> Option<f64> {
+        if self.n < 2 {
+            return None;
+        }
+        let n = u128::from(self.n);
+        let s2 = self.sum.unsigned_abs().checked_pow(2);
+        let num = n
+            .checked_mul(self.sum_sq)
+            .zip(s2)
+            .map(|(a, b)| a.saturating_sub(b) as f64)
+            .unwrap_or_else(|| {
+                let (nf, s) = (self.n as f64, self.sum as f64);
+                (nf * self.sum_sq as f64 - s * s).max(0.0)
+            });
+        Some(num / (n as f64 * (n - 1) as f64) * QUANTUM * QUANTUM)
+    }
+    /// mean ± t·sd/√n, clamped to `range`; `None` under 2 values.
+    pub fn interval(&self, range: (f64, f64)) -> Option<Interval> {
+        let (m, var) = (self.mean()?, self.variance()?);
+        let h = t975(self.n - 1) * (var / self.n as f64).sqrt();
+        Some(Interval {
+            mean: m,
+            low: (m - h).max(range.0),
+            high: (m + h).min(range.1),
+        })
+    }
+}
+
+/// A cell's metrics: integers only, merged by adding fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MetricsAggregate {
+    pub games: u64,
+    pub wins: [u64; 2],
+    pub plies: u64,
+    pub lead_changes: u64,
+    pub lead_transitions: u64,
+    pub decisive_plies: u64,
+    /// Plies of the games DecisivenessMoves is defined for.
+    pub decided_plies: u64,
+    pub positional_repeats: u64,
+    pub situational_repeats: u64,
+    pub states: u64,
+    pub holes_covered: u64,
+    pub holes: u64,
+    pub legal: u64,
+    pub choice_legal: u64,
+    pub choice_plies: u64,
+    /// One per [`Metric::ALL`], in its order.
+    pub values: [QSum; Metric::ALL.len()],
+}
+
+impl MetricsAggregate {
+    pub fn new() -> MetricsAggregate {
+        MetricsAggregate::default()
+    }
+
+    pub fn add(&mut self, g: &GameMetrics) {
+        self.games += 1;
+        if let Some(w) = g.winner {
+            self.wins[w.index()] += 1;
+        }
+        self.plies += u64::from(g.plies);
+        self.lead_changes += u64::from(g.lead_changes);
+        self.lead_transitions += u64::from(g.lead_transitions);
+        if let Some(k) = g.decisive_ply {
+            self.decisive_plies += u64::from(k);
+            self.decided_plies += u64::from(g.plies);
+        }
+        self.positional_repeats += u64::from(g.positional_repeats);
+        self.situational_repeats += u64::from(g.situational_repeats);
+        self.states += u64::from(g.states);
+        self.holes_covered += u64::from(g.holes_covered);
+        self.holes += u64::from(g.holes);
+        self.legal += g.legal;
+        self.choice_legal += g.choice_legal;
+        self.choice_plies += u64::from(g.choice_plies);
+        for (q, m) in self.values.iter_mut().zip(Metric::ALL) {
+            if let Some(v) = m.value(g) {
+                q.add(v);
+            }
+        }
+    }
+
+    pub fn merge(&mut self, o: &MetricsAggregate) {
+        self.games += o.games;
+        self.wins[0] += o.wins[0];
+        self.wins[1] += o.wins[1];
+        self.plies += o.plies;
+        self.lead_changes += o.lead_changes;
+        self.lead_transitions += o.lead_transitions;
+        self.decisive_plies += o.decisive_plies;
+        self.decided_plies += o.decided_plies;
+        self.positional_repeats += o.positional_repeats;
+        self.situational_repeats += o.situational_repeats;
+        self.states += o.states;
+        self.holes_covered += o.holes_covered;
+        self.holes += o.holes;
+        self.legal += o.legal;
+        self.choice_legal += o.choice_legal;
+        self.choice_plies += o.choice_plies;
+        for (a, b) in self.values.iter_mut().zip(&o.values) {
+            a.merge(b);
+        }
+    }
+
+    /// A metric's mean over games with its 95% interval.
+    pub fn interval(&self, m: Metric) -> Option<Interval> {
+        let i = Metric::ALL.iter().position(|&x| x == m)?;
+        self.values[i].interval(m.range())
+    }
+
+    /// Lead changes over all transitions of the cell: the ratio of sums.
+    pub fn lead_change_pooled(&self) -> Option<f64> {
+        ratio(self.lead_changes, self.lead_transitions)
+    }
+    pub fn positional_repetition_pooled(&self) -> Option<f64> {
+        ratio(self.positional_repeats, self.states)
+    }
+    pub fn board_coverage_pooled(&self) -> Option<f64> {
+        ratio(self.holes_covered, self.holes)
+    }
+    pub fn decisiveness_moves_pooled(&self) -> Option<f64> {
+        ratio(self.decisive_plies, self.decided_plies)
+    }
+    pub fn outcome_uniformity(&self) -> Option<Interval> {
+        outcome_uniformity_interval(self.wins[0], self.wins[1], self.games)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::AgentSpec;
+    use crate::rng::rng_from_seed;
+    use crate::rules::preset;
+    use proptest::prelude::*;
+
+    fn st(e: f64, board: &[u16], to_move: Player) -> StateObs {
+        StateObs {
+            eval: [e, -e],
+            board: board.to_vec(),
+            to_move,
+        }
+    }
+
+    fn ply(mover: Player, move_evals: &[f64]) -> PlyObs {
+        PlyObs {
+            mover,
+            legal: move_evals.len() as u32,
+            move_evals: move_evals.to_vec(),
+        }
+    }
+
+    const A: [u16; 5] = [1, 1, 0, 2, 0];
+    const B: [u16; 5] = [0, 2, 1, 1, 0];
+    const C: [u16; 5] = [0, 0, 3, 1, 0];
+    use Player::{North as N, South as S};
+
+    /// Four plies, South wins. South's evaluation of s0..s4 (North's is
+    /// its negation): 0, -0.5, -0.25, 0.875, then 1 (won). Boards
+    /// A, B, A, B, C (hole 5 always empty); to move S, N, S, S, N.
+    /// Move evaluations: [-0.5, 0.5], [-0.25, 0, 0.25], [-0.75],
+    /// [-1, 0, 0, 0].
+    fn game() -> Trajectory {
+        Trajectory {
+            states: vec![
+                st(0.0, &A, S),
+                st(-0.5, &B, N),
+                st(-0.25, &A, S),
+                st(0.875, &B, S),
+                st(1.0, &C, N),
+            ],
+            plies: vec![
+                ply(S, &[-0.5, 0.5]),
+                ply(N, &[-0.25, 0.0, 0.25]),
+                ply(S, &[-0.75]),
+                ply(N, &[-1.0, 0.0, 0.0, 0.0]),
+            ],
+            winner: Some(S),
+        }
+    }
+
+    #[test]
+    fn drama_of_the_hand_game() {
+        // Per state s0..s3, max(e) - e_S: 0, 0.5-(-0.5)=1, 0.25-(-0.25)=0.5,
+        // 0.875-0.875=0. Mean 1.5/4 = 0.375, max 1.
+        let g = GameMetrics::of(&game());
+        assert_eq!(drama_values(&game()), vec![0.0, 1.0, 0.5, 0.0]);
+        assert_eq!(g.drama_mean, Some(0.375));
+        assert_eq!(g.drama_max, Some(1.0));
+    }
+
+    #[test]
+    fn drama_of_an_undecided_game_averages_both_players() {
+        // Both count as winners: (max-e1 + max-e2)/2 = |e1-e2|/2 per state:
+        // s0 0, s1 0.5, s2 0.25, s3 0.875.
+        let mut t = game();
+        t.winner = None;
+        assert_eq!(drama_values(&t), vec![0.0, 0.5, 0.25, 0.875]);
+    }
+
+    #[test]
+    fn lead_change_of_the_hand_game() {
+        // Leaders s0..s3: {S,N} (tie at 0), {N}, {N}, {S}: changes at
+        // s0→s1 and s2→s3, 2 of 3 transitions. Ludii counts the first state
+        // too (3) and divides by the 4 plies: 0.75.
+        assert_eq!(lead_changes(&game()), (2, 3));
+        let g = GameMetrics::of(&game());
+        assert_eq!(Metric::LeadChange.value(&g), Some(2.0 / 3.0));
+        assert_eq!(ludii_lead_change(&game()), Some(0.75));
+    }
+
+    #[test]
+    fn stability_of_the_hand_game() {
+        // South's 0, -0.5, -0.25, 0.875: mean 0.03125, E[x²] =
+        // (0 + 0.25 + 0.0625 + 0.765625)/4 = 0.26953125, variance
+        // 0.26953125 - 0.0009765625 = 0.2685546875; North's the same; sum
+        // 0.537109375.
+        assert_eq!(stability(&game()), Some(0.537_109_375));
+    }
+
+    #[test]
+    fn decisiveness_of_the_hand_game() {
+        // North (the loser) reached 0, 0.5, 0.25, -0.875: threshold 0.5.
+        // South first exceeds 0.5 before ply 3 (0.875): 3/4 = 0.75.
+        // Ludii's int division 3/4 = 0.
+        let t = game();
+        assert_eq!(decisiveness_threshold(&t), Some(0.5));
+        assert_eq!(ludii_decisiveness_threshold(&t), 0.5);
+        assert_eq!(decisiveness_moves(&t), Some((3, 4)));
+        assert_eq!(ludii_decisiveness_moves(&t), Some(0.0));
+        let g = GameMetrics::of(&t);
+        assert_eq!(Metric::DecisivenessMoves.value(&g), Some(0.75));
+    }
+
+    #[test]
+    fn decisiveness_never_reached_is_one_for_both() {
+        // s3 at -0.875 for South too: South never exceeds North's 0.875,
+        // so the decisive ply is 4 = plies: 1 in both definitions.
+        let mut t = game();
+        t.states[3] = st(-0.875, &B, S);
+        assert_eq!(decisiveness_moves(&t), Some((4, 4)));
+        assert_eq!(ludii_decisiveness_moves(&t), Some(1.0));
+    }
+
+    #[test]
+    fn decisiveness_of_an_undecided_game() {
+        // No loser: katro leaves it undefined; Ludii keeps the -1 start,
+        // and any evaluation above -1 at s0 makes its ply 0.
+        let mut t = game();
+        t.winner = None;
+        assert_eq!(decisiveness_threshold(&t), None);
+        assert_eq!(decisiveness_moves(&t), None);
+        assert_eq!(ludii_decisiveness_threshold(&t), -1.0);
+        assert_eq!(ludii_decisiveness_moves(&t), Some(0.0));
+    }
+
+    #[test]
+    fn clarity_of_the_hand_game() {
+        // Variances: [-0.5,0.5] 0.25; [-0.25,0,0.25] 0.125/3 = 1/24;
+        // [-0.75] 0; [-1,0,0,0] mean -0.25, (0.5625 + 3·0.0625)/4 = 0.1875.
+        // Mean (48 + 8 + 0 + 36)/192/4 = 23/192.
+        let t = game();
+        let cv = clarity_variance(&t).unwrap();
+        assert!((cv - 23.0 / 192.0).abs() < 1e-15, "{cv}");
+        // Narrowness thresholds mean + 0.75(max-mean): 0.375 → 1 of 2;
+        // 0.1875 → 1 of 3; -0.75 → 0 of 1 (not above); -0.0625 → 3 of 4.
+        // Mean (1/2 + 1/3 + 0 + 3/4)/4 = 19/48. Ludii's int divisions
+        // 1/2, 1/3, 0/1, 3/4 are all 0.
+        let cn = clarity_narrowness(&t).unwrap();
+        assert!((cn - 19.0 / 48.0).abs() < 1e-15, "{cn}");
+        assert_eq!(ludii_clarity_narrowness(&t), Some(0.0));
+    }
+
+    #[test]
+    fn clarity_needs_move_evaluations() {
+        let mut t = game();
+        t.plies[1].move_evals.clear();
+        assert_eq!(clarity_variance(&t), None);
+        assert_eq!(clarity_narrowness(&t), None);
+    }
+
+    #[test]
+    fn repetition_and_coverage_of_the_hand_game() {
+        // Boards A B A B C: 3 distinct of 5, 2 repeats: 0.4. Situations
+        // (A,S) (B,N) (A,S) (B,S) (C,N): 4 distinct, 1 repeat: 0.2. Ludii:
+        // 1 - (3/5 = 0) = 1 and 1 - (4/5 = 0) = 1.
+        let t = game();
+        assert_eq!(repetition(&t), (2, 1, 5));
+        let g = GameMetrics::of(&t);
+        assert_eq!(Metric::PositionalRepetition.value(&g), Some(0.4));
+        assert_eq!(Metric::SituationalRepetition.value(&g), Some(0.2));
+        assert_eq!(Metric::LudiiPositionalRepetition.value(&g), Some(1.0));
+        assert_eq!(Metric::LudiiSituationalRepetition.value(&g), Some(1.0));
+        // Without a repeat Ludii's value is 0: 1 - 5/5.
+        assert_eq!(ludii_repetition(0, 5), Some(0.0));
+        // Holes 1-4 held seeds at some point, hole 5 never: 4/5.
+        assert_eq!(board_coverage(&t), (4, 5));
+        assert_eq!(Metric::BoardCoverage.value(&g), Some(0.8));
+    }
+
+    #[test]
+    fn state_evaluation_difference_of_the_hand_game() {
+        // |e_S - e_N| = 2|e_S| over s0..s4: 0, 1, 0.5, 1.75, 2: mean
+        // 5.25/5 = 1.05, max 2, min 0.
+        let t = game();
+        assert_eq!(
+            state_evaluation_difference(&t),
+            vec![0.0, 1.0, 0.5, 1.75, 2.0]
+        );
+        let g = GameMetrics::of(&t);
+        assert_eq!(g.sed_mean, Some(1.05));
+        assert_eq!(g.sed_max, Some(2.0));
+    }
+
+    #[test]
+    fn ludii_reductions_start_at_zero() {
+        // Min of [0.5, 1] is 0.5, Ludii's 0; max of [-0.5, -1] is -0.5,
+        // Ludii's 0.
+        assert_eq!(ludii_min(&[0.5, 1.0]), 0.0);
+        assert_eq!(min_of(&[0.5, 1.0]), Some(0.5));
+        assert_eq!(ludii_max(&[-0.5, -1.0]), 0.0);
+        assert_eq!(max_of(&[-0.5, -1.0]), Some(-0.5));
+    }
+
+    #[test]
+    fn branching_and_decision_factor_of_the_hand_game() {
+        // Legal 2, 3, 1, 4: 10/4 = 2.5; plies with a choice 2, 3, 4: 9/3.
+        let g = GameMetrics::of(&game());
+        assert_eq!(branching(&game()), (10, 4, 9, 3));
+        assert_eq!(Metric::BranchingFactorAvg.value(&g), Some(2.5));
+        assert_eq!(Metric::DecisionFactorAvg.value(&g), Some(3.0));
+    }
+
+    #[test]
+    fn outcome_uniformity_from_counts() {
+        // 3 wins, 1 loss for player 1: utilities 1,1,1,-1, mean 0.5,
+        // E[x²] 1, variance 0.75, OU 0.25. 1 win each, 2 undecided: mean 0,
+        // E[x²] 0.5, OU 0.5.
+        assert_eq!(outcome_uniformity(3, 1, 4), Some(0.25));
+        assert_eq!(outcome_uniformity(1, 1, 4), Some(0.5));
+        assert_eq!(outcome_uniformity(0, 0, 0), None);
+        let i = outcome_uniformity_interval(30, 10, 40).unwrap();
+        assert!(i.low < 0.25 && 0.25 < i.high && i.low >= 0.0, "{i:?}");
+    }
+
+    #[test]
+    fn interval_is_mean_plus_t_se() {
+        // 1, 2, 3: mean 2, sd 1, se 1/√3, t(2) = 4.302653: ±2.484138.
+        let mut q = QSum::default();
+        [1.0, 2.0, 3.0].iter().for_each(|&v| q.add(v));
+        let i = q.interval((0.0, 10.0)).unwrap();
+        assert_eq!(i.mean, 2.0);
+        assert!(
+            (i.high - 2.0 - 4.302_653 / 3f64.sqrt()).abs() < 1e-9,
+            "{i:?}"
+        );
+        // Clamped to the range.
+        let i = q.interval((1.5, 2.5)).unwrap();
+        assert_eq!((i.low, i.high), (1.5, 2.5));
+        // The expansion past the table meets the table's end.
+        assert!((t975(31) - 2.039_513).abs() < 1e-4);
+        assert!((t975(1000) - 1.962_339).abs() < 1e-5);
+    }
+
+    fn metrics_strategy() -> impl Strategy<Value = GameMetrics> {
+        (
+            (0u8..3, 1u32..300, 0.0f64..2.0, -1.0f64..1.0, 0.0f64..1.0),
+            (0u32..300, 0u32..50, 0.0f64..1.0, 1u32..40),
+        )
+            .prop_map(|((w, plies, d, thr, c), (lc, rep, s, holes))| {
+                let t = Trajectory {
+                    states: Vec::new(),
+                    plies: Vec::new(),
+                    winner: None,
+                };
+                let mut g = GameMetrics::of(&t);
+                g.winner = [None, Some(S), Some(N)][w as usize];
+                g.plies = plies;
+                g.drama_mean = Some(d / 3.0);
+                g.drama_max = Some(d);
+                g.lead_changes = lc.min(plies - 1);
+                g.lead_transitions = plies - 1;
+                g.stability = Some(s * 0.7);
+                g.decisiveness_threshold = g.winner.map(|_| thr);
+                g.decisive_ply = g.winner.map(|_| lc.min(plies));
+                g.clarity_variance = Some(c / 7.0);
+                g.clarity_narrowness = Some(c);
+                g.positional_repeats = rep.min(plies);
+                g.states = plies + 1;
+                g.holes_covered = holes / 2;
+                g.holes = holes;
+                g.sed_mean = Some(d.tanh());
+                g.legal = u64::from(plies) * 3;
+                g
+            })
+    }
+
+    proptest! {
+        /// Any split of a list of games, merged in any grouping and order,
+        /// gives the aggregate of the whole, field for field.
+        #[test]
+        fn merging_is_exact_for_any_split(
+            games in proptest::collection::vec(metrics_strategy(), 0..50),
+            cut1 in 0usize..50,
+            cut2 in 0usize..50,
+        ) {
+            let (c1, c2) = (cut1.min(games.len()), cut2.min(games.len()));
+            let (c1, c2) = (c1.min(c2), c1.max(c2));
+            let part = |r: &[GameMetrics]| {
+                let mut a = MetricsAggregate::new();
+                r.iter().for_each(|g| a.add(g));
+                a
+            };
+            let (a, b, c) = (part(&games[..c1]), part(&games[c1..c2]), part(&games[c2..]));
+            let whole = part(&games);
+            let mut left = a.clone();
+            left.merge(&b);
+            left.merge(&c);
+            let mut right = b.clone();
+            right.merge(&c);
+            let mut right_first = a.clone();
+            right_first.merge(&right);
+            let mut reversed = c.clone();
+            reversed.merge(&b);
+            reversed.merge(&a);
+            let mut backwards = MetricsAggregate::new();
+            games.iter().rev().for_each(|g| backwards.add(g));
+            for m in [left, right_first, reversed, backwards] {
+                prop_assert_eq!(&m, &whole);
+                for k in Metric::ALL {
+                    prop_assert_eq!(
+                        m.interval(k).map(|i| (i.mean.to_bits(), i.low.to_bits())),
+                        whole.interval(k).map(|i| (i.mean.to_bits(), i.low.to_bits()))
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn float_sums_would_depend_on_order() {
+        // Why values are quantised: 0.1 + 0.2 + 0.3 differs from
+        // 0.3 + 0.2 + 0.1 in f64, but not in quantised units.
+        assert_ne!(0.1 + 0.2 + 0.3, 0.3 + 0.2 + 0.1);
+        let (mut a, mut b) = (QSum::default(), QSum::default());
+        [0.1, 0.2, 0.3].iter().for_each(|&v| a.add(v));
+        [0.3, 0.2, 0.1].iter().for_each(|&v| b.add(v));
+        assert_eq!(a, b);
+    }
+
+    /// A random katro-4x4 game through the engine (the loop of
+    /// runner::play_game_on_engine), recorded with move evaluations.
+    fn engine_game(seed: u64) -> (Trajectory, u32) {
+        let rules = preset("katro-4x4").unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut pos = rules.start();
+        let mut legal = MoveList::new();
+        let random = AgentSpec::Random;
+        let mut seats = [random.start_game(), random.start_game()];
+        let mut rec = Recorder::new(true);
+        loop {
+            rules.legal_moves_into(&pos, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            rec.before_move(&rules, &pos, &legal);
+            let mover = pos.to_move();
+            let mv = seats[mover.index()].choose(&rules, &pos, &legal, &mut rng);
+            rules.play_unchecked(&mut pos, mv, &mut Silent);
+            if pos.ended().is_some() {
+                break;
+            }
+        }
+        (rec.finish(&rules, &pos), pos.plies())
+    }
+
+    #[test]
+    fn a_real_katro_game_keeps_the_invariants() {
+        let rules = preset("katro-4x4").unwrap();
+        let mut agg = MetricsAggregate::new();
+        for seed in 1..=20 {
+            let (t, plies) = engine_game(seed);
+            assert_eq!(t.plies.len() as u32, plies);
+            assert_eq!(t.states.len(), t.plies.len() + 1);
+            // The start is symmetric: tanh(0) for both.
+            assert_eq!(t.states[0].eval, [0.0, 0.0]);
+            // The final state carries the utilities.
+            let last = t.states.last().unwrap().eval;
+            match t.winner {
+                Some(w) => assert_eq!((last[w.index()], last[w.other().index()]), (1.0, -1.0)),
+                None => assert_eq!(last, [0.0, 0.0]),
+            }
+            // Seeds are conserved, so every board sums to the total; before
+            // each move the evaluation is tanh of South's seeds minus North's.
+            for s in &t.states {
+                let sum: u32 = s.board.iter().map(|&v| u32::from(v)).sum();
+                assert_eq!(sum, rules.total_seeds());
+            }
+            for s in &t.states[..t.plies.len()] {
+                let d: f64 = (0..s.board.len())
+                    .map(|h| match rules.owner(h) {
+                        S => f64::from(s.board[h]),
+                        N => -f64::from(s.board[h]),
+                    })
+                    .sum();
+                assert_eq!(s.eval, [d.tanh(), (-d).tanh()]);
+            }
+            for p in &t.plies {
+                assert_eq!(p.move_evals.len(), p.legal as usize);
+                assert!(p.move_evals.iter().all(|e| (-1.0..=1.0).contains(e)));
+            }
+            let g = GameMetrics::of(&t);
+            assert!(g.lead_changes <= g.lead_transitions && g.lead_transitions < plies.max(1));
+            // A situation is a board and a mover: never more repeats.
+            assert!(
+                g.situational_repeats <= g.positional_repeats && g.positional_repeats < g.states
+            );
+            for m in Metric::ALL {
+                if let Some(v) = m.value(&g) {
+                    let (lo, hi) = m.range();
+                    assert!(
+                        lo <= v && v <= hi,
+                        "{} = {v} outside [{lo}, {hi}]",
+                        m.name()
+                    );
+                }
+            }
+            assert_eq!(g.ludii_clarity_narrowness, Some(0.0));
+            assert_eq!(g.ludii_sed_min, 0.0);
+            agg.add(&g);
+        }
+        assert_eq!(agg.games, 20);
+        for share in [
+            agg.lead_change_pooled(),
+            agg.positional_repetition_pooled(),
+            agg.board_coverage_pooled(),
+        ] {
+            let v = share.unwrap();
+            assert!((0.0..=1.0).contains(&v), "{v}");
+        }
+        let ou = agg.outcome_uniformity().unwrap();
+        assert!(0.0 <= ou.low && ou.low <= ou.mean && ou.mean <= ou.high && ou.high <= 1.0);
+    }
+}
