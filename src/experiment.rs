@@ -5,6 +5,7 @@
 //! played: every problem is reported with the file, line and key, and what
 //! is allowed there.
 
+pub mod judge;
 pub mod metrics;
 pub mod plan;
 pub mod ratings;

@@ -29,7 +29,6 @@
 //! so only the `perfect` agent still refuses on it.
 
 pub mod brute;
-pub mod judge;
 mod table;
 
 pub use table::{MAGIC, TableError, read_table};

@@ -2,7 +2,7 @@
 //! solution of their variant (docs/OUTPUTS.md, "perfect-moves.csv").
 //! Reads DIR/games.csv and DIR/manifest.json, solves each variant that
 //! fits the memory allowed, and writes DIR/perfect-moves.csv, all through
-//! a [`Store`]; the judging itself is [`crate::solve::judge`].
+//! a [`Store`]; the judging itself is [`crate::experiment::judge`].
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -11,10 +11,10 @@ use rayon::prelude::*;
 
 use crate::engine::Move;
 use crate::engine::notation::parse_move;
+use crate::experiment::judge::{Counts, Share, clustered_share, judge_game};
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::float;
 use crate::rules::Rules;
-use crate::solve::judge::{Counts, Share, clustered_share, judge_game};
 use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 

@@ -1234,7 +1234,9 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
     let legend_w = 360u32;
     let mut layouts = Vec::new();
     for (title, rows) in &panels {
-        let l = lengths_panel(s, rows, hist, legend_w)?;
+        let mut l = lengths_panel(s, rows, hist, legend_w)?;
+        l.height +=
+            (title_lines(title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
         layouts.push((title, rows, l));
     }
     let marks = [
@@ -1408,6 +1410,22 @@ fn lengths_panel(
     })
 }
 
+/// A length panel's title as the lines it is drawn in: one when it fits
+/// the plot's width, else wrapped.
+fn title_lines(title: &str, plot_w: u32) -> Vec<String> {
+    // Drawn, a title averages about 8.5 px a character (measured in
+    // Chromium: titles of 92 characters ran off the 740 px plot, and one
+    // of 68 reached over the y axis's label column into its top tick
+    // label). Centred, one line is kept clear of that column (100 px and
+    // the margin, on both sides). `text_width`'s estimate is wider on
+    // purpose, so the wrapped lines fit with room to spare.
+    if title.chars().count() as f64 * 8.5 <= plot_w.saturating_sub(220) as f64 {
+        vec![title.to_string()]
+    } else {
+        wrap(title, plot_w.saturating_sub(220), TITLE_SIZE)
+    }
+}
+
 fn draw_lengths(
     area: &DrawingArea<SVGBackend, Shift>,
     s: &Table,
@@ -1433,8 +1451,27 @@ fn draw_lengths(
     } else {
         "game length (plies)".to_string()
     };
-    let mut chart = ChartBuilder::on(&plot)
-        .caption(title, (FONT, TITLE_SIZE))
+    let lines = title_lines(title, plot.dim_in_pixel().0);
+    let mut builder = ChartBuilder::on(&plot);
+    if lines.len() > 1 {
+        // A title too long for one line (long agent names) is wrapped and
+        // drawn here, above a chart moved down to make room for it.
+        let centre = plot.dim_in_pixel().0 as i32 / 2;
+        for (i, l) in lines.iter().enumerate() {
+            plot.draw(&Text::new(
+                l.clone(),
+                (centre, 10 + (i as i32 * 2 + 1) * TITLE_SIZE as i32 / 2),
+                (FONT, TITLE_SIZE)
+                    .into_text_style(&plot)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            ))
+            .map_err(drawing)?;
+        }
+        builder.margin_top(10 + lines.len() as u32 * TITLE_SIZE + 10);
+    } else {
+        builder.caption(title, (FONT, TITLE_SIZE));
+    }
+    let mut chart = builder
         .margin(10)
         .margin_right(30)
         .x_label_area_size(58)

@@ -9,7 +9,7 @@ use crate::engine::{Move, Position};
 use crate::experiment::stats::Z95;
 use crate::rules::Rules;
 
-use super::{Table, Value};
+use crate::solve::{Table, Value};
 
 /// One seat's decisions in one game (or summed over games).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
