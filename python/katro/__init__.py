@@ -31,6 +31,8 @@ __all__ = [
     "read_comparison",
     "read_games",
     "read_lengths",
+    "read_pairwise",
+    "read_ratings",
     "read_summary",
     "run_experiment",
 ]
@@ -43,7 +45,10 @@ CELL = ["variant", "p1", "p2", "opening_plies"]
 # Columns katro writes as text whatever they hold, so a variant named "1"
 # or "NA" stays that name and is never a number or a missing value, and a
 # game's hex `hash` that happens to be all digits is not read as one.
-_TEXT = {"variant", "baseline", "rules", "p1", "p2", "layout", "status", "moves", "hash"}
+_TEXT = {
+    "variant", "baseline", "rules", "p1", "p2", "layout", "status", "moves", "hash",
+    "agent", "opponent",
+}
 
 
 def run_experiment(experiment, out=None, threads=None, force=False):
@@ -136,4 +141,18 @@ def read_lengths(path):
 def read_comparison(path):
     """A comparison.csv: one row per compared pair of cells, keyed by CELL
     (the compared cell) and `baseline`; as read_summary."""
+    return _read(path)
+
+
+def read_ratings(path):
+    """A tournament's ratings.csv: one row per (variant, agent), Elo with
+    95% intervals and the variant's first-move advantage and draw term
+    (docs/OUTPUTS.md); as read_summary."""
+    return _read(path)
+
+
+def read_pairwise(path):
+    """A tournament's pairwise.csv (one row per variant and pair of agents,
+    keyed by `variant`, `agent`, `opponent`) or skill-trace.csv (the pairs
+    of neighbouring levels); as read_summary."""
     return _read(path)

@@ -181,3 +181,26 @@ def test_text_columns_stay_text_without_pandas(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_a_tournament_is_rated_and_read_back(tmp_path):
+    out = tmp_path / "out"
+    katro.run_experiment(
+        {
+            "name": "py-tournament",
+            "seed": 3,
+            "variants": ["katro-4x4"],
+            "games": 20,
+            "opening_plies": 2,
+            "tournament": {"agents": ["random", "greedy"]},
+        },
+        out=str(out),
+    )
+    ratings = katro.read_ratings(out / "ratings.csv")
+    rows = ratings if isinstance(ratings, list) else ratings.to_dict("records")
+    assert [r["agent"] for r in rows] == ["random", "greedy"]
+    assert rows[0]["rating"] == 0 and rows[1]["rating"] > 0
+    assert rows[1]["rating_low"] < rows[1]["rating"] < rows[1]["rating_high"]
+    trace = katro.read_pairwise(out / "skill-trace.csv")
+    trace = trace if isinstance(trace, list) else trace.to_dict("records")
+    assert [(r["agent"], r["opponent"], r["games"]) for r in trace] == [("greedy", "random", 40)]
