@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::agents::AgentSpec;
-use crate::experiment::ratings::rate;
+use crate::experiment::ratings::{VariantRatings, rate};
 use crate::experiment::runner::{
     self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, Stop, Work, merge_parts,
 };
@@ -178,9 +178,9 @@ struct Results<'a> {
     /// names it.
     games: Option<&'a [u8]>,
     compare: &'a Compare,
-    /// The experiment's tournament: ratings.csv, pairwise.csv and
-    /// skill-trace.csv are made from its cells.
-    tournament: Option<&'a Tournament>,
+    /// The experiment's tournament, rated ([`rated`]): ratings.csv,
+    /// pairwise.csv and skill-trace.csv.
+    tournament: Option<(&'a Tournament, &'a [VariantRatings<'a>])>,
     /// `run-state.json`, for the results of an experiment (which can grow).
     state: Option<Vec<u8>>,
 }
@@ -203,11 +203,10 @@ fn write_results(
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
-    if let Some(t) = r.tournament {
-        let rated = rate(t, r.cells, r.aggregates);
-        outputs.push(("ratings.csv", ratings_csv(t, &rated)));
-        outputs.push(("pairwise.csv", pairwise_csv(t, &rated)));
-        outputs.push(("skill-trace.csv", skill_trace_csv(t, &rated)));
+    if let Some((t, rated)) = r.tournament {
+        outputs.push(("ratings.csv", ratings_csv(t, rated)));
+        outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
+        outputs.push(("skill-trace.csv", skill_trace_csv(t, rated)));
     }
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
@@ -264,12 +263,25 @@ fn write_results(
     Ok(written)
 }
 
-/// The ratings printed after the summary, for an experiment with a
+/// The experiment's tournament rated from its finished cells: fitted
+/// once, for the files ([`Results`]) and the table printed after the
+/// summary.
+fn rated<'a>(
+    exp: &'a Experiment,
+    cells: &[Cell<'a>],
+    aggregates: &[Aggregate],
+) -> Option<(&'a Tournament, Vec<VariantRatings<'a>>)> {
+    exp.tournament
+        .as_ref()
+        .map(|t| (t, rate(t, cells, aggregates)))
+}
+
+/// The ratings table printed after the summary; empty without a
 /// tournament.
-fn tournament_text(exp: &Experiment, cells: &[Cell], aggregates: &[Aggregate]) -> String {
-    exp.tournament.as_ref().map_or_else(String::new, |t| {
-        ratings_table(t, &rate(t, cells, aggregates))
-    })
+fn ratings_text(rated: &Option<(&Tournament, Vec<VariantRatings>)>) -> String {
+    rated
+        .as_ref()
+        .map_or_else(String::new, |(t, v)| ratings_table(t, v))
 }
 
 /// The manifest's fields that come from the experiment and its results.
@@ -933,6 +945,7 @@ pub fn run(
             } else {
                 0.0
             };
+            let rated = rated(exp, &cells, &aggregates);
             let written = write_results(
                 store,
                 &out_dir,
@@ -941,14 +954,14 @@ pub fn run(
                     aggregates: &aggregates,
                     games: games.as_deref(),
                     compare: &exp.compare,
-                    tournament: exp.tournament.as_ref(),
+                    tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
                     state: Some(state.to_bytes()),
                 },
                 m,
             )
             .map_err(|e| interrupted(store, e, &saver))?;
             let mut text = summary_table(&cells, &aggregates);
-            text.push_str(&tournament_text(exp, &cells, &aggregates));
+            text.push_str(&ratings_text(&rated));
             let mut also = Vec::new();
             if resumed_games > 0 {
                 also.push(format!("{resumed_games} resumed from the checkpoint"));
@@ -1379,6 +1392,7 @@ pub fn merge(
         &aggregates,
         &rows,
     );
+    let rated = rated(&exp, &cells, &aggregates);
     let written = write_results(
         store,
         &dir,
@@ -1387,14 +1401,14 @@ pub fn merge(
             aggregates: &aggregates,
             games: games.as_deref(),
             compare: &exp.compare,
-            tournament: exp.tournament.as_ref(),
+            tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
             state: Some(state.to_bytes()),
         },
         m,
     )
     .map_err(Failure::other)?;
     let mut text = summary_table(&cells, &aggregates);
-    text.push_str(&tournament_text(&exp, &cells, &aggregates));
+    text.push_str(&ratings_text(&rated));
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
         plural(first.shards, "shard"),

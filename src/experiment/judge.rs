@@ -6,7 +6,7 @@
 //! the moves come in, counts go out.
 
 use crate::engine::{Move, Position};
-use crate::experiment::stats::Z95;
+use crate::experiment::stats::wilson_at;
 use crate::rules::Rules;
 
 use crate::solve::{Table, Value};
@@ -210,19 +210,11 @@ pub fn clustered_share(per_game: &[(u64, u64)]) -> Option<Share> {
     };
     Some(Share {
         share: p,
-        interval: Some(wilson_at(p, n_eff)),
+        interval: Some({
+            let w = wilson_at(p, n_eff);
+            (w.low, w.high)
+        }),
     })
-}
-
-/// The 95% Wilson score interval of a proportion `p` at a real sample
-/// size `n` (the same formula as [`crate::experiment::stats::wilson`],
-/// which takes whole counts).
-fn wilson_at(p: f64, n: f64) -> (f64, f64) {
-    let z2 = Z95 * Z95;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 #[cfg(test)]

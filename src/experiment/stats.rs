@@ -456,16 +456,22 @@ pub fn wilson(k: u64, n: u64) -> Option<Interval> {
         return None;
     }
     let n = n as f64;
-    let p = k as f64 / n;
+    Some(wilson_at(k as f64 / n, n))
+}
+
+/// The 95% Wilson score interval of a proportion `p` at a sample size
+/// `n` that need not be whole (an effective size, as `katro judge`'s
+/// design-effect correction gives); `n` must be above 0.
+pub fn wilson_at(p: f64, n: f64) -> Interval {
     let z2 = Z95 * Z95;
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Some(Interval {
+    Interval {
         estimate: p,
         low: (centre - half).max(0.0),
         high: (centre + half).min(1.0),
-    })
+    }
 }
 
 /// A difference of two means with its 95% interval and two-sided p-value,
