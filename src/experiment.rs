@@ -791,17 +791,9 @@ pub fn parse_experiment(
             }
         };
         for (seat, spec, raw) in [("p1", &p1, &m.p1), ("p2", &p2, &m.p2)] {
-            for v in spec
-                .iter()
-                .flat_map(|a| variants.iter().map(move |v| (a, v)))
-            {
-                if let Err(e) = v.0.check_variant(&v.1.rules) {
-                    p.add(
-                        raw.as_ref().map(|r| r.span()),
-                        &format!("matchups[{i}].{seat}"),
-                        e,
-                    );
-                }
+            if let Some(a) = spec {
+                let span = raw.as_ref().map(|r| r.span());
+                plays_every_variant(&mut p, a, &variants, span, &format!("matchups[{i}].{seat}"));
             }
         }
         if let (Some(p1), Some(p2), Some(cap), Some(opening_plies)) = (p1, p2, cap, opening_plies) {
@@ -877,6 +869,25 @@ pub fn parse_experiment(
     })
 }
 
+/// Reports, at `key`, every variant agent `a` cannot play; true when it
+/// plays them all.
+fn plays_every_variant(
+    p: &mut Problems,
+    a: &AgentSpec,
+    variants: &[VariantPlan],
+    span: Option<Range<usize>>,
+    key: &str,
+) -> bool {
+    let mut all = true;
+    for plan in variants {
+        if let Err(e) = a.check_variant(&plan.rules) {
+            p.add(span.clone(), key, e);
+            all = false;
+        }
+    }
+    all
+}
+
 /// Checks `[tournament]` and appends its pairings to `matchups`: for each
 /// pair of agents in file order, the earlier one as player 1, then as
 /// player 2. `None` after reporting a problem.
@@ -898,11 +909,8 @@ fn tournament(
             ok = false;
             continue;
         };
-        for plan in variants {
-            if let Err(e) = a.check_variant(&plan.rules) {
-                p.add(Some(v.span()), &key, e);
-                ok = false;
-            }
+        if !plays_every_variant(p, &a, variants, Some(v.span()), &key) {
+            ok = false;
         }
         if agents.contains(&a) {
             p.add(Some(v.span()), &key, format!("`{a}` is listed twice"));
