@@ -1,17 +1,33 @@
 //! katro: a rules engine and experiment toolkit for the Malagasy mancala
-//! Katro and its relatives.
+//! Katro and its relatives. docs/ARCHITECTURE.md is the guide; this is the
+//! map, each layer importing only those above it (tests/layout.rs):
 //!
-//! The library does no I/O: [`rules::parse_variant`] turns a variant file's
-//! text into an immutable [`Rules`], which creates [`Position`]s and plays
-//! [`Move`]s on them. The `katro` binary is a thin layer over it: it parses
-//! arguments, calls [`jobs::run`], [`jobs::merge`] or [`jobs::simulate`],
-//! and prints.
-//!
-//! The one exception is [`store::FsStore`] (cargo feature `fs`, on by
-//! default): the single place the library reads and writes files, for the
-//! jobs that write results folders. The jobs themselves decide everything
-//! and touch files only through the [`store::Store`] they are given, so
-//! `cargo check --lib --no-default-features` builds a library with no I/O.
+//! - [`rng`]: the seed tree; every random draw of a run flows from the
+//!   experiment's seed.
+//! - [`rules`]: a game's settings, checked once into an immutable
+//!   [`Rules`] (as shakmaty checks a `Setup`); variant files, presets and
+//!   the errors that name file, line and key.
+//! - [`engine`]: positions and moves ([`Rules::start`], `legal_moves`,
+//!   `play`), every rule decision in docs/RULES.md's order, the lane
+//!   kernel for fast whole games, the move notation.
+//! - [`reference`]: the rules again, written plainly; the oracle the
+//!   engine is tested against.
+//! - [`solve`]: exact values of small boards.
+//! - [`agents`]: players, from random to alpha-beta, MCTS and perfect.
+//! - [`experiment`]: experiment files, their cells and work units, the
+//!   parallel runner, and the statistics (aggregates that merge exactly,
+//!   ratings, judging against perfect play, design metrics).
+//! - [`checks`]: every invariant as a check that returns what broke.
+//! - [`files`]: one module per file format katro writes or reads.
+//! - [`pictures`]: report.html, its charts, the board SVG, the viewer.
+//! - [`store`]: where files are read and written. [`store::FsStore`]
+//!   (cargo feature `fs`, on by default) is the only code in the library
+//!   that touches the file system, so `cargo check --lib
+//!   --no-default-features` builds a library with no I/O.
+//! - [`jobs`]: every command's work (run, merge, simulate, report, solve,
+//!   solve-family, judge, replay, show, validate, play), each given a
+//!   [`store::Store`]; the `katro` binary parses arguments, calls one
+//!   job and prints, and Python calls the same jobs.
 
 #![warn(clippy::mod_module_files)]
 
