@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+use super::record::{GameRecord, MoveTotals};
 use super::{
     Dir, MAX_HOLES, Move, NO_HOLE, Player, Position, Silent, Status, chain_hash, occupancy,
 };
@@ -172,7 +173,7 @@ impl Kernel {
     /// Plays one game from the start as `runner::play_game` plays it on
     /// the engine: `opening` random plies, then `agents` (South's first).
     /// `rec` is told every decision, in order (for the game's move list:
-    /// the outcome carries its hash).
+    /// the record carries its hash).
     pub(crate) fn play(
         &self,
         rules: &Rules,
@@ -180,7 +181,20 @@ impl Kernel {
         opening: u32,
         seed: u64,
         rec: &mut impl FnMut(Move),
-    ) -> Outcome {
+    ) -> GameRecord {
+        self.play_counting(rules, agents, opening, seed, rec).0
+    }
+
+    /// [`Kernel::play`], and the turns handed to the engine: `Kernel` is
+    /// shared by threads, so it cannot count them itself.
+    pub(crate) fn play_counting(
+        &self,
+        rules: &Rules,
+        agents: [Agent; 2],
+        opening: u32,
+        seed: u64,
+        rec: &mut impl FnMut(Move),
+    ) -> (GameRecord, u32) {
         // Random games get a kernel of their own, with no agent test in
         // the ply loop and no greedy code beside it.
         if agents == [Agent::Random; 2] {
@@ -197,7 +211,7 @@ impl Kernel {
         opening: u32,
         seed: u64,
         rec: &mut impl FnMut(Move),
-    ) -> Outcome {
+    ) -> (GameRecord, u32) {
         let a = (agents, opening, seed);
         match self.which {
             Which::Canonical3 => self.play_as::<Canonical6x6, G>(rules, a, rec),

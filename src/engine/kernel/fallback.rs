@@ -72,7 +72,7 @@ impl Kernel {
     pub(super) fn fallback(
         &self,
         rules: &Rules,
-        o: &mut Outcome,
+        o: &mut GameRecord,
         turn: Turn,
         s: &Side2,
         moves: &[Move],
@@ -81,19 +81,11 @@ impl Kernel {
         let mut pos = self.engine_position(s, turn);
         for &mv in moves {
             let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
-            o.add(
-                mover,
-                Sown {
-                    laps: r.laps,
-                    sown: r.seeds_sown,
-                    captures: r.captures as u64,
-                    seeds: r.seeds_captured,
-                },
-            );
+            o.add_move(mover, MoveTotals::from(&r));
         }
         o.plies = pos.plies();
         if pos.ended().is_some() {
-            o.status = Some(rules.status(&pos));
+            o.status = rules.status(&pos);
             return None;
         }
         Some((

@@ -67,45 +67,6 @@ impl Side2 {
     }
 }
 
-/// What one game did, as the runner's `GameRecord` counts it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Outcome {
-    pub status: Option<Status>,
-    pub plies: u32,
-    pub laps: u64,
-    pub max_laps_in_move: u64,
-    pub captures: [u64; 2],
-    pub seeds_captured: [u64; 2],
-    pub sown: u64,
-    pub legal_moves: u64,
-    pub choice_turns: u64,
-    /// Turns handed to the engine after [`FALLBACK_LAPS`] laps (tests
-    /// check that the hand-over is exercised).
-    pub fallbacks: u32,
-    /// The game's identity hash (`runner::game_hash_step` over its moves).
-    pub hash: u64,
-}
-
-/// One move's sowing, as the kernel counts it.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Sown {
-    pub(super) laps: u64,
-    pub(super) sown: u64,
-    pub(super) captures: u64,
-    pub(super) seeds: u64,
-}
-
-impl Outcome {
-    #[inline(always)]
-    pub(super) fn add(&mut self, mover: usize, r: Sown) {
-        self.laps += r.laps;
-        self.max_laps_in_move = self.max_laps_in_move.max(r.laps);
-        self.sown += r.sown;
-        self.captures[mover] += r.captures;
-        self.seeds_captured[mover] += r.seeds;
-    }
-}
-
 impl Kernel {
     /// The sowing moves of a side: the first lane of the candidate row
     /// (row 1's under `start = "any"`) and how many holes may start.
@@ -209,7 +170,7 @@ impl Kernel {
         rules: &Rules,
         (agents, opening, seed): ([Agent; 2], u32, u64),
         rec: &mut impl FnMut(Move),
-    ) -> Outcome {
+    ) -> (GameRecord, u32) {
         let mut rng = rng_from_seed(seed);
         let from = (self.start, 0, [0; 2], 0);
         self.play_from::<S, G, false>(rules, (agents, opening, &mut rng), from, rec)
@@ -237,13 +198,13 @@ impl Kernel {
             dir_code(pos.fixed_dir(Player::North)),
         ];
         let from = (self.sides_of(pos, mover), mover, fixed, pos.plies());
-        let o = if agent == Agent::Random {
+        let (o, _) = if agent == Agent::Random {
             self.rollout_as::<false, true>(rules, ([Agent::Random; 2], 0, rng), from)
         } else {
             // The game kernels' instance: no new copy of the loop.
             self.rollout_as::<true, false>(rules, ([agent; 2], 0, rng), from)
         };
-        (o.status.unwrap_or(Status::Ongoing), o.plies - pos.plies())
+        (o.status, o.plies - pos.plies())
     }
 
     pub(super) fn rollout_as<const G: bool, const F: bool>(
@@ -251,7 +212,7 @@ impl Kernel {
         rules: &Rules,
         a: ([Agent; 2], u32, &mut GameRng),
         from: (Side2, usize, [u8; 2], u32),
-    ) -> Outcome {
+    ) -> (GameRecord, u32) {
         let rec = &mut |_| {};
         match self.which {
             Which::Canonical3 => self.play_from::<Canonical6x6, G, F>(rules, a, from, rec),
@@ -264,7 +225,8 @@ impl Kernel {
     }
 
     /// The game loop from `from` (both sides, mover, fixed directions,
-    /// plies). `F`: a forced move draws from the generator as
+    /// plies), returning the game's record and the turns handed to the
+    /// engine (tests check the hand-over is exercised). `F`: a forced move draws from the generator as
     /// `Rules::random_move` does (rollouts); games, like the engine's
     /// runner, draw nothing for one.
     pub(super) fn play_from<S: Spec, const G: bool, const F: bool>(
@@ -273,15 +235,16 @@ impl Kernel {
         (agents, opening, rng_out): ([Agent; 2], u32, &mut GameRng),
         (start, first, fixed0, plies0): (Side2, usize, [u8; 2], u32),
         rec: &mut impl FnMut(Move),
-    ) -> Outcome {
+    ) -> (GameRecord, u32) {
         // A local copy, written back at the end: the loop's code stays as
         // it was with a generator of its own.
         let mut rng = rng_out.clone();
         let mut s = start;
-        let mut o = Outcome {
+        let mut o = GameRecord {
             plies: plies0,
-            ..Outcome::default()
+            ..GameRecord::START
         };
+        let mut fallbacks = 0;
         let mut mover = first;
         // 0: not fixed; 1 forward; 2 backward (once-per-game).
         let mut fixed = fixed0;
@@ -291,16 +254,16 @@ impl Kernel {
         let mut ahead: Option<(Pick, u32)> = None;
         loop {
             if o.plies >= self.ply_limit {
-                o.status = Some(if s.occ == 0 {
+                o.status = if s.occ == 0 {
                     Status::Won(player(1 - mover))
                 } else {
                     Status::PlyLimit
-                });
+                };
                 break;
             }
             if s.occ == 0 {
                 // No seed: singletons are allowed, so no move at all.
-                o.status = Some(Status::Won(player(1 - mover)));
+                o.status = Status::Won(player(1 - mover));
                 break;
             }
             let agent = Self::agent_at::<G>(agents, opening, o.plies, mover);
@@ -314,7 +277,7 @@ impl Kernel {
             let mut cont = usize::MAX;
             // The lone seed's step's capture, counted by the engine too
             // should the turn be handed over.
-            let mut step_caps = Sown::default();
+            let mut step_caps = MoveTotals::default();
             let mut sowing = true;
             let chosen = match ahead.take() {
                 Some((p, n)) => {
@@ -391,12 +354,12 @@ impl Kernel {
                         };
                         s.opp &= self.clear[vl & (LANES - 1)];
                         s.oocc &= !(1 << vl);
-                        step_caps = Sown {
+                        step_caps = MoveTotals {
                             captures: 1,
                             seeds: x as u64,
-                            ..Sown::default()
+                            ..MoveTotals::default()
                         };
-                        o.add(mover, step_caps);
+                        o.add_move(mover, step_caps);
                         s.me += self.unit[b & (LANES - 1)] * x as u128;
                         if s.oocc == 0 && self.empty_ends {
                             o.plies += 1;
@@ -495,7 +458,7 @@ impl Kernel {
                 }
                 o.captures[mover] -= step_caps.captures;
                 o.seeds_captured[mover] -= step_caps.seeds;
-                o.fallbacks += 1;
+                fallbacks += 1;
                 let start = step_start.unwrap_or_else(|| {
                     let mut st = s;
                     st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
@@ -519,7 +482,7 @@ impl Kernel {
                 mover = 1 - mover;
                 continue;
             };
-            o.add(mover, r);
+            o.add_move(mover, r);
             if let Some((saved, p, n)) = spec {
                 // A capture empties a hole of theirs: their side changed.
                 if s.oocc == oocc_before {
@@ -533,7 +496,7 @@ impl Kernel {
             mover = 1 - mover;
         }
         *rng_out = rng;
-        o
+        (o, fallbacks)
     }
 
     /// The greedy agent's choice (`agents::greedy`): the move capturing
@@ -656,7 +619,7 @@ impl Kernel {
         dir: usize,
         from: usize,
         n4: u32,
-    ) -> Option<Sown> {
+    ) -> Option<MoveTotals> {
         let mut idx = self.start4[dir & 1][from & (LANES - 1)] as usize + n4 as usize;
         // Counted locally and added to `o` only when the move ends here;
         // seeds sown times 32.
@@ -736,7 +699,7 @@ impl Kernel {
             occ,
             oocc,
         };
-        Some(Sown {
+        Some(MoveTotals {
             laps,
             sown: sown32 / 4,
             captures: caps,
