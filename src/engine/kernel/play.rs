@@ -458,7 +458,6 @@ impl Kernel {
                 }
                 o.captures[mover] -= step_caps.captures;
                 o.seeds_captured[mover] -= step_caps.seeds;
-                fallbacks += 1;
                 let start = step_start.unwrap_or_else(|| {
                     let mut st = s;
                     st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
@@ -475,7 +474,7 @@ impl Kernel {
                     fixed: before,
                     plies: o.plies,
                 };
-                match self.fallback(rules, &mut o, turn, &start, &moves) {
+                match self.fallback(rules, (&mut o, &mut fallbacks), turn, &start, &moves) {
                     Some(next) => (s, fixed) = next,
                     None => break,
                 }
