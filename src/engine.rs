@@ -39,6 +39,8 @@ pub(crate) mod kernel;
 mod lap;
 mod moves;
 pub mod notation;
+/// One game's record, filled by the kernel and by the engine's game loop.
+pub mod record;
 mod sowing;
 pub mod trace;
 

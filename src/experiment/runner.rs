@@ -21,6 +21,7 @@ use crate::engine::kernel::Agent;
 use crate::engine::notation::{move_name, parse_move};
 use crate::engine::{Move, MoveList, Player, Silent, Status};
 // The plan's types, where runner's callers have always found them.
+use crate::engine::record::MoveTotals;
 pub use crate::experiment::plan::{
     Cell, CellLayout, Layout, Part, Ranges, Rows, Stop, matchup_label,
 };
@@ -223,22 +224,9 @@ pub fn play_game(
     moves: Option<&mut Vec<Move>>,
 ) -> GameRecord {
     if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
-        let o = match moves {
+        return match moves {
             Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| m.push(mv)),
             None => k.play(rules, [a, b], opening_plies, seed, &mut |_| {}),
-        };
-        return GameRecord {
-            // The kernel always ends a game with a status.
-            status: o.status.unwrap_or(Status::Ongoing),
-            plies: o.plies,
-            laps: o.laps,
-            max_laps_in_move: o.max_laps_in_move,
-            captures: o.captures,
-            seeds_captured: o.seeds_captured,
-            seeds_sown: o.sown,
-            legal_moves: o.legal_moves,
-            choice_turns: o.choice_turns,
-            hash: o.hash,
         };
     }
     play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)
@@ -268,18 +256,7 @@ pub fn play_game_on_engine(
 ) -> GameRecord {
     let mut rng = rng_from_seed(seed);
     let mut pos = rules.start();
-    let mut g = GameRecord {
-        status: Status::Ongoing,
-        plies: 0,
-        laps: 0,
-        max_laps_in_move: 0,
-        captures: [0; 2],
-        seeds_captured: [0; 2],
-        seeds_sown: 0,
-        legal_moves: 0,
-        choice_turns: 0,
-        hash: 0,
-    };
+    let mut g = GameRecord::START;
     // One buffer for the whole game: filling it is cheaper than building
     // a fresh list every ply.
     let mut legal = MoveList::new();
@@ -310,11 +287,7 @@ pub fn play_game_on_engine(
             }
         };
         let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
-        g.laps += r.laps;
-        g.max_laps_in_move = g.max_laps_in_move.max(r.laps);
-        g.captures[mover.index()] += r.captures as u64;
-        g.seeds_captured[mover.index()] += r.seeds_captured;
-        g.seeds_sown += r.seeds_sown;
+        g.add_move(mover.index(), MoveTotals::from(&r));
         g.hash = game_hash_step(g.hash, mv);
         if let Some(m) = moves.as_deref_mut() {
             m.push(mv);

@@ -18,29 +18,7 @@ use crate::engine::{Player, Status};
 /// of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
-/// What one game did: the unit the runner adds to an [`Aggregate`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// How the game ended; never [`Status::Ongoing`].
-    pub status: Status,
-    pub plies: u32,
-    /// Sowing laps of every move, added up.
-    pub laps: u64,
-    /// Laps of the game's longest move.
-    pub max_laps_in_move: u64,
-    /// Captures made by player 1 (index 0) and player 2 (index 1).
-    pub captures: [u64; 2],
-    pub seeds_captured: [u64; 2],
-    pub seeds_sown: u64,
-    /// Legal moves of every turn, added up.
-    pub legal_moves: u64,
-    /// Turns on which the mover had more than one legal move.
-    pub choice_turns: u64,
-    /// The game's identity: a hash of its whole move sequence (see
-    /// `runner::game_hash_step`), equal for two games with the same moves
-    /// whatever their seeds.
-    pub hash: u64,
-}
+pub use crate::engine::record::GameRecord;
 
 /// How many hashes a [`DistinctSketch`] keeps to estimate from: below this
 /// many distinct games a cell's count is exact.
