@@ -49,38 +49,54 @@ use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
 pub use validate::{Validated, validate};
 pub use variant::load_variant;
 
-/// A failure with its exit code: 2 for bad input, 1 for anything else.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    pub code: u8,
-    pub message: String,
+/// Why a job failed. Which kinds are the caller's to fix is
+/// [`Error::is_user_input`]; the binary turns that into the exit code
+/// (docs/ERRORS.md has the table), the library never does.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A variant or experiment file that does not read: file, line, key.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A request katro turns down: a bad flag or move, an output folder
+    /// it does not own, a board over `--max-memory`.
+    #[error("{0}")]
+    Refused(String),
+    /// A file katro wrote earlier (shard, checkpoint, manifest) that no
+    /// longer reads or no longer fits the request.
+    #[error("{0}")]
+    Damaged(String),
+    /// The machine let the job down: a write, delete or thread pool the
+    /// system refused (disk full, permissions), or the runner itself.
+    #[error("{0}")]
+    Failed(String),
+    /// The solver stopped at its `--max-seconds` cap.
+    #[error("{0}")]
+    TimedOut(String),
+    /// Stopped by a signal; the message says what the checkpoint kept.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
-impl Failure {
-    pub fn input(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
+impl Error {
+    /// Whether the person who asked can fix it by changing the input
+    /// (exit code 2 in `katro`), rather than the machine (exit code 1).
+    pub fn is_user_input(&self) -> bool {
+        matches!(
+            self,
+            Error::Input(_) | Error::Refused(_) | Error::Damaged(_)
+        )
     }
 
-    fn other(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 1,
-            message: message.to_string(),
-        }
+    pub fn refused(message: impl fmt::Display) -> Error {
+        Error::Refused(message.to_string())
     }
-}
 
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.message)
+    pub fn damaged(message: impl fmt::Display) -> Error {
+        Error::Damaged(message.to_string())
     }
-}
 
-impl From<InputError> for Failure {
-    fn from(e: InputError) -> Failure {
-        Failure::input(e)
+    fn failed(message: impl fmt::Display) -> Error {
+        Error::Failed(message.to_string())
     }
 }
 
@@ -139,9 +155,9 @@ pub struct Loaded {
 
 /// Reads and validates an experiment file; variant files are named
 /// relative to its folder.
-pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Failure> {
+pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Error> {
     let text = read_text(store, Path::new(path))
-        .map_err(|e| Failure::input(format!("{path}: cannot read the experiment file: {e}")))?;
+        .map_err(|e| Error::refused(format!("{path}: cannot read the experiment file: {e}")))?;
     let dir = Path::new(path)
         .parent()
         .unwrap_or(Path::new(""))
@@ -248,7 +264,7 @@ fn write_results(
     }
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
-    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.message)?);
+    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.to_string())?);
     written.push("manifest.json".into());
     manifest.files = written.clone();
     store
@@ -381,7 +397,7 @@ fn lock_folder<'a>(
     dir: &Path,
     part: Part,
     command: &[String],
-) -> Result<Box<dyn Send + 'a>, Failure> {
+) -> Result<Box<dyn Send + 'a>, Error> {
     let path = dir.join(lock_name(part));
     let owner = serde_json::json!({
         "pid": std::process::id(),
@@ -401,14 +417,14 @@ fn lock_folder<'a>(
             }
             Ok(guard)
         }
-        Ok(crate::store::Locking::Busy(other)) => Err(Failure::input(format!(
+        Ok(crate::store::Locking::Busy(other)) => Err(Error::refused(format!(
             "the output folder {} is in use by another katro run ({}); wait for it to end, \
              stop it, or give another output folder (its lock file is {})",
             dir.display(),
             owner_words(&other),
             path.display()
         ))),
-        Err(e) => Err(Failure::input(format!(
+        Err(e) => Err(Error::refused(format!(
             "cannot take the lock {}: {}",
             path.display(),
             describe(&e)
@@ -473,10 +489,10 @@ fn growth(
     exp: &Experiment,
     cells: &[Cell],
     allow_other_build: bool,
-) -> Result<Growing, Failure> {
+) -> Result<Growing, Error> {
     let path = dir.join(grow::RUN_STATE);
     let damaged = |why: String| {
-        Failure::input(format!(
+        Error::damaged(format!(
             "{}: {why}: katro cannot tell which games the results there hold. Give another \
              output folder, or --force to delete them and play every game",
             path.display()
@@ -495,7 +511,7 @@ fn growth(
         )));
     }
     let refuse = |problems: Vec<String>| {
-        Failure::input(format!(
+        Error::refused(format!(
             "the output folder {} holds the finished results of experiment `{}` (hash {}), \
              and this version of it (hash {}) would change games already played:\n  {}\n\
              a run grows only by more games, tighter precision, or new variants or matchups. \
@@ -680,7 +696,7 @@ pub fn run(
     opts: &RunOptions,
     store: &dyn Store,
     progress: &dyn Progress,
-) -> Result<RunOutcome, Failure> {
+) -> Result<RunOutcome, Error> {
     let l = load_experiment(store, &opts.experiment)?;
     let path = &l.path;
     let exp = &l.exp;
@@ -697,7 +713,7 @@ pub fn run(
         ),
     };
     store.check_writable(&out_dir).map_err(|e| {
-        Failure::input(format!(
+        Error::refused(format!(
             "{origin}: cannot write to the output folder {}: {e}",
             out_dir.display()
         ))
@@ -817,13 +833,13 @@ pub fn run(
         Ok(l) => l,
         Err(e) if opts.force => {
             store.remove_all(&cp_dir).map_err(|e| {
-                Failure::other(format!("--force: cannot delete {}: {e}", cp_dir.display()))
+                Error::failed(format!("--force: cannot delete {}: {e}", cp_dir.display()))
             })?;
             progress.note(&format!("--force: deleted the unusable checkpoint ({e})"));
             None
         }
         Err(e) => {
-            return Err(Failure::input(format!(
+            return Err(Error::damaged(format!(
                 "{e}. Use --force to delete the checkpoint and start again"
             )));
         }
@@ -866,7 +882,7 @@ pub fn run(
             // they played; the first checkpoint holds those games' rows, so
             // an interrupted grown run resumes like any other.
             let state = grow::start_state(&g.old, d, &g.sources);
-            let start_rows = g.continued_rows(d, rows).map_err(Failure::input)?;
+            let start_rows = g.continued_rows(d, rows).map_err(Error::refused)?;
             if state.games() > 0 {
                 runner::Checkpoint::save(&saver, &state, &start_rows)
                     .map_err(|e| interrupted(store, e, &saver))?;
@@ -900,7 +916,7 @@ pub fn run(
     let (text, files, played, kept) = match part {
         Part::Whole => {
             let (aggregates, all_rows, kept) = match (&growing, &delta) {
-                (Some(g), Some(d)) => g.combine(&cells, d, &result).map_err(Failure::input)?,
+                (Some(g), Some(d)) => g.combine(&cells, d, &result).map_err(Error::refused)?,
                 _ => (result.aggregates(), result.rows, 0),
             };
             let mut other = saver.other_builds.clone();
@@ -1041,7 +1057,7 @@ pub fn run(
     };
     // The results are complete: the checkpoint has done its job.
     store.remove_all(&cp_dir).map_err(|e| {
-        Failure::other(format!(
+        Error::failed(format!(
             "cannot delete the finished checkpoint {}: {e}",
             cp_dir.display()
         ))
@@ -1059,7 +1075,7 @@ pub fn run(
 
 /// A run stopped by an error after it started playing, or by the user:
 /// says what of its work is safe.
-fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
+fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
     let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
     if message == runner::STOPPED {
         let cells = saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed);
@@ -1075,10 +1091,7 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
         } else {
             "no game was saved yet: the same command starts again".to_string()
         };
-        return Failure {
-            code: 130,
-            message: format!("interrupted: {saved}"),
-        };
+        return Error::Interrupted(format!("interrupted: {saved}"));
     }
     let note = if store.is_file(&saver.dir().join("state.json")) {
         format!(
@@ -1090,10 +1103,7 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
     } else {
         "no checkpoint had been written yet".to_string()
     };
-    Failure {
-        code: 1,
-        message: format!("{message}\n{note}"),
-    }
+    Error::Failed(format!("{message}\n{note}"))
 }
 
 // ---------------------------------------------------------------------------
@@ -1221,7 +1231,6 @@ fn shard_set_problems(
     problems
 }
 
-/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
 /// What `katro merge` is asked to do.
 #[derive(Clone, Debug)]
 pub struct MergeOptions {
@@ -1238,13 +1247,13 @@ pub fn merge(
     opts: &MergeOptions,
     store: &dyn Store,
     progress: &dyn Progress,
-) -> Result<RunOutcome, Failure> {
+) -> Result<RunOutcome, Error> {
     let allow_other_build = opts.allow_other_build;
     let dir = PathBuf::from(&opts.dir);
     let shards_dir = dir.join("shards");
     let paths = shard_files(store, &shards_dir);
     if paths.is_empty() {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{}: no shard files: run `katro run EXPERIMENT --shard I/N --out {}` for I = 1 \
              to N first",
             shards_dir.display(),
@@ -1264,7 +1273,7 @@ pub fn merge(
         problems.extend(shard_set_problems(&shards, &dir, allow_other_build));
     }
     if !problems.is_empty() {
-        return Err(Failure::input(format!(
+        return Err(Error::damaged(format!(
             "cannot merge the shards in {}:\n{}",
             shards_dir.display(),
             problems.join("\n")
@@ -1273,7 +1282,7 @@ pub fn merge(
     shards.sort_by_key(|(_, s)| s.shard);
     let (first_path, first) = &shards[0];
     let damaged = |what: String| {
-        Failure::input(format!(
+        Error::damaged(format!(
             "cannot merge the shards in {}: {what}",
             shards_dir.display()
         ))
@@ -1343,7 +1352,7 @@ pub fn merge(
     );
     refuse_or_clear(store, progress, &dir, found, opts.force, &exp.name, &hash)?;
     store.check_writable(&dir).map_err(|e| {
-        Failure::input(format!("cannot write to the folder {}: {e}", dir.display()))
+        Error::refused(format!("cannot write to the folder {}: {e}", dir.display()))
     })?;
     let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
     let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
@@ -1406,7 +1415,7 @@ pub fn merge(
         },
         m,
     )
-    .map_err(Failure::other)?;
+    .map_err(Error::failed)?;
     let mut text = summary_table(&cells, &aggregates);
     text.push_str(&ratings_text(&rated));
     text.push_str(&format!(
@@ -1450,7 +1459,7 @@ pub fn simulate(
     opts: &SimulateOptions,
     store: &dyn Store,
     progress: &dyn Progress,
-) -> Result<RunOutcome, Failure> {
+) -> Result<RunOutcome, Error> {
     let cells = [Cell {
         rules: &opts.rules,
         p1: &opts.p1,
@@ -1465,7 +1474,7 @@ pub fn simulate(
         Some(o) => {
             let dir = PathBuf::from(o);
             store.check_writable(&dir).map_err(|e| {
-                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
+                Error::refused(format!("--out {o}: cannot write to the output folder: {e}"))
             })?;
             _lock = Some(lock_folder(
                 store,
@@ -1502,7 +1511,7 @@ pub fn simulate(
     let start_time = now();
     let clock = Instant::now();
     let result =
-        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::other)?;
+        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Error::failed)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates);
@@ -1540,7 +1549,7 @@ pub fn simulate(
             },
             m,
         )
-        .map_err(Failure::other)?;
+        .map_err(Error::failed)?;
         text.push_str(&format!(
             "\n{} in {wall:.1} s on {}; wrote {} in {}\n",
             plural(opts.games, "game"),
@@ -1626,8 +1635,8 @@ mod tests {
         let s = store_with(EXPERIMENT);
         s.insert("out/notes.txt", "mine");
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
-        assert!(e.message.contains("notes.txt"), "{}", e.message);
+        assert!(e.is_user_input(), "{e}");
+        assert!(e.to_string().contains("notes.txt"), "{}", e.to_string());
         assert!(!s.is_file(Path::new("out/summary.csv")));
         let forced = RunOptions {
             force: true,
@@ -1653,8 +1662,12 @@ mod tests {
         };
         run(&shard(1), &s, &Quiet).unwrap();
         let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
-        assert!(e.message.contains("missing shard 2/2"), "{}", e.message);
+        assert!(e.is_user_input(), "{e}");
+        assert!(
+            e.to_string().contains("missing shard 2/2"),
+            "{}",
+            e.to_string()
+        );
         run(&shard(2), &s, &Quiet).unwrap();
         let merged = merge(&merge_opts, &s, &Quiet).unwrap();
         assert_eq!(merged.kept, 80);
@@ -1715,13 +1728,13 @@ mod tests {
                 .replace("seed = 3", "seed = 4"),
         );
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
+        assert!(e.is_user_input(), "{e}");
         for part in [
             "seed changed from 3 to 4",
             "played 40 games; 30 would drop",
             "--force",
         ] {
-            assert!(e.message.contains(part), "{part}: {}", e.message);
+            assert!(e.to_string().contains(part), "{part}: {}", e.to_string());
         }
         assert_eq!(csvs(&s, "out"), before);
         let forced = RunOptions {
@@ -1751,7 +1764,7 @@ mod tests {
         assert_eq!(csvs(&s, "out"), csvs(&s, "fresh"));
         s.insert("exp/t.toml", text("0.2"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert!(e.message.contains("width grew"), "{}", e.message);
+        assert!(e.to_string().contains("width grew"), "{}", e.to_string());
     }
     /// A store whose writes of `state.json` fail while `full` is set, as
     /// on a full disk.
@@ -1816,9 +1829,13 @@ mod tests {
             ..opts("out")
         };
         let e = run(&every_unit, &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 1);
-        assert!(e.message.contains("the disk is full"), "{}", e.message);
-        assert!(e.message.contains("no checkpoint had been written yet"));
+        assert!(matches!(e, Error::Failed(_)), "{e}");
+        assert!(
+            e.to_string().contains("the disk is full"),
+            "{}",
+            e.to_string()
+        );
+        assert!(e.to_string().contains("no checkpoint had been written yet"));
         assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
         s.full.store(false, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(run(&every_unit, &s, &Quiet).unwrap().played, 80);
@@ -1871,9 +1888,9 @@ mod tests {
         s.insert("out/games.csv", lines.join("\n") + "\n");
         s.insert("exp/t.toml", WITH_MOVES.replace("games = 30", "games = 50"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
+        assert!(e.is_user_input(), "{e}");
         for part in ["out/games.csv", "changed after the run", "--force"] {
-            assert!(e.message.contains(part), "{part}: {}", e.message);
+            assert!(e.to_string().contains(part), "{part}: {}", e.to_string());
         }
     }
 
@@ -1917,13 +1934,13 @@ mod tests {
         s.insert("out/run-state.json", "{\"format\":");
         s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
+        assert!(e.is_user_input(), "{e}");
         assert!(
-            e.message
+            e.to_string()
                 .starts_with("out/run-state.json: not a katro run state, or damaged"),
             "{}",
-            e.message
+            e.to_string()
         );
-        assert!(e.message.contains("--force"), "{}", e.message);
+        assert!(e.to_string().contains("--force"), "{}", e.to_string());
     }
 }

@@ -13,7 +13,7 @@ use crate::rules::Rules;
 
 use crate::store::Store;
 
-use super::{Failure, read_optional};
+use super::{Error, read_optional};
 
 #[derive(Serialize)]
 struct ReplayOut {
@@ -30,7 +30,7 @@ struct ReplayOut {
 
 /// The moves of a game, each checked legal in turn, with an error naming
 /// the first that is not and the legal moves there.
-pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Failure> {
+pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Error> {
     let mut pos = rules.start();
     let mut out = Vec::new();
     for (i, text) in moves.iter().enumerate() {
@@ -42,12 +42,12 @@ pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Failure>
 }
 
 /// Move `i` (0-based) of a game, `text`, if it is legal in `pos`.
-pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Failure> {
+pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Error> {
     let legal = rules.legal_moves(pos);
     let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
     let status = rules.status(pos);
     if status.is_over() {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "move {} `{text}`: the game is already over (status {}) after {}",
             i + 1,
             status.name(),
@@ -55,14 +55,14 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
         )));
     }
     let mv = parse_move(rules, text).map_err(|e| {
-        Failure::input(format!(
+        Error::refused(format!(
             "move {} {e}; legal moves: {}",
             i + 1,
             legal_names.join(" ")
         ))
     })?;
     if !legal.contains(&mv) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "move {} `{text}` is illegal for player {} here; legal moves: {}",
             i + 1,
             pos.to_move().number(),
@@ -74,7 +74,7 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
 
 /// The game after `moves` as one line of JSON (no newline), with every
 /// move's laps when `trace`.
-pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
+pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Error> {
     let mut pos = rules.start();
     let mut traces = Vec::new();
     for (i, text) in moves.iter().enumerate() {
@@ -143,21 +143,21 @@ pub fn game_from_csv(
     store: &dyn Store,
     file: &str,
     row: u64,
-) -> Result<(Rules, Vec<String>), Failure> {
+) -> Result<(Rules, Vec<String>), Error> {
     let bytes = store
         .read(Path::new(file))
-        .map_err(|e| Failure::input(format!("{file}: cannot read: {e}")))?;
-    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Failure::input)?;
+        .map_err(|e| Error::refused(format!("{file}: cannot read: {e}")))?;
+    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Error::refused)?;
     for col in ["variant", "moves"] {
         if !table.has(col) {
-            return Err(Failure::input(format!(
+            return Err(Error::refused(format!(
                 "{file}: no `{col}` column: the viewer needs a games.csv written with \
                  per_game_rows = true and moves_in_rows = true"
             )));
         }
     }
     if row == 0 || row > table.len() as u64 {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{file}: --row {row}: give a row from 1 to {} (1 is the first game after the header)",
             table.len()
         )));
@@ -186,7 +186,7 @@ pub fn game_from_csv(
         .flatten()
     {
         Some(b) => variant_from_manifest(&b, &variant).map_err(|e| {
-            Failure::input(format!(
+            Error::refused(format!(
                 "{}: {e}",
                 manifest
                     .as_deref()
@@ -195,7 +195,7 @@ pub fn game_from_csv(
             ))
         })?,
         None => crate::rules::preset(&variant).ok_or_else(|| {
-            Failure::input(format!(
+            Error::refused(format!(
                 "{file}: row {row}: variant `{variant}` is not a preset and there is no \
                  manifest.json beside the file to rebuild it from"
             ))
@@ -214,13 +214,13 @@ pub fn game_from_csv(
                 .parse::<i64>()
                 .map_err(|e| e.to_string())
                 .and_then(|v| range.check(v))
-                .map_err(|e| Failure::input(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
+                .map_err(|e| Error::refused(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
             *slot = Some(v);
         }
     }
     let rules = rules
         .with_limits(limits[0], limits[1])
-        .map_err(|e| Failure::input(format!("{file}: row {row}: {e}")))?;
+        .map_err(|e| Error::refused(format!("{file}: row {row}: {e}")))?;
     Ok((rules, moves))
 }
 

@@ -9,7 +9,7 @@ use crate::files::{BUILD, ExperimentSource, RunHeader, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
-use super::{Failure, Progress, file_name};
+use super::{Error, Progress, file_name};
 
 pub(crate) const RESULT_FILES: [&str; 11] = [
     "manifest.json",
@@ -341,7 +341,7 @@ pub(crate) fn refuse_or_clear(
     force: bool,
     name: &str,
     hash: &str,
-) -> Result<(), Failure> {
+) -> Result<(), Error> {
     if found.is_empty() {
         return Ok(());
     }
@@ -355,7 +355,7 @@ pub(crate) fn refuse_or_clear(
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
     if force && !blocking.is_empty() {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
              --force never replaces a file katro did not write: move or rename them, or give \
              another output folder",
@@ -374,7 +374,7 @@ pub(crate) fn refuse_or_clear(
         } else {
             ""
         };
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "the output folder {} holds files of another experiment, another katro build or \
              not written by katro:\n{}\n\
              this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
@@ -398,10 +398,7 @@ pub(crate) fn refuse_or_clear(
             } else {
                 store.remove_file(p)
             };
-            r.map_err(|e| Failure {
-                code: 1,
-                message: format!("--force: cannot delete {}: {e}", p.display()),
-            })?;
+            r.map_err(|e| Error::Failed(format!("--force: cannot delete {}: {e}", p.display())))?;
             deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }
