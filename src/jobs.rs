@@ -19,9 +19,9 @@ use crate::experiment::runner::{
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
 use crate::files::{
-    BUILD, ExperimentSource, Manifest, ManifestShard, RunHeader, SHARD_FORMAT, ShardFile,
-    StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv, ratings_csv,
-    ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
+    BUILD, ExperimentSource, Manifest, ManifestRead, ManifestShard, RunHeader, SHARD_FORMAT,
+    ShardFile, StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv,
+    ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
 use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};
@@ -45,7 +45,7 @@ use checkpoint::{Identity, Saver};
 pub use pictures::{MARK, write_board, write_viewer};
 pub use report_files::{put, read_optional, report, write_report};
 pub use show::show;
-use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
+use survey::{Writer, refuse_or_clear, shard_files, survey};
 pub use validate::{Validated, validate};
 pub use variant::load_variant;
 
@@ -227,7 +227,7 @@ fn write_results(
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice::<ManifestHead>(&b).ok())
+        .and_then(|b| ManifestRead::parse(&b).ok())
         .map(|m| survey::listed_files(&m))
         .unwrap_or_default();
     if let Some(bytes) = &r.state {
@@ -436,21 +436,10 @@ pub fn shard_file_name(index: u64, count: u64) -> String {
     format!("shard-{index}-of-{count}.json")
 }
 
-impl ManifestHead {
-    /// Whether the results were made from this very experiment text: the
-    /// fingerprint leaves out what changes no game (the comparisons asked
-    /// for, comments), which can still change the files.
-    fn same_text(&self, source: &ExperimentSource) -> bool {
-        self.experiment
-            .as_ref()
-            .is_some_and(|e| e.fnv1a64 == source.fnv1a64)
-    }
-}
-
 /// The manifest in `dir`, when there is one katro can read; the folder
 /// survey says what is wrong with one it cannot.
-fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestHead> {
-    survey::read_manifest(store, dir).ok().flatten()
+fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestRead> {
+    ManifestRead::read(store, dir).ok().flatten()
 }
 
 /// A finished run being grown, and where each cell gets its games.
@@ -485,7 +474,7 @@ fn finished_files(
 fn growth(
     store: &dyn Store,
     dir: &Path,
-    m: &ManifestHead,
+    m: &ManifestRead,
     exp: &Experiment,
     cells: &[Cell],
     allow_other_build: bool,

@@ -14,6 +14,7 @@ use crate::engine::notation::parse_move;
 use crate::experiment::judge::{Counts, Share, clustered_share, judge_game};
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::float;
+use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
 use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
@@ -95,12 +96,9 @@ pub fn judge(
             manifest_path.display()
         )));
     };
-    let mut manifest: serde_json::Value = serde_json::from_slice(&manifest_bytes)
+    let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    let listed = manifest
-        .get("files")
-        .and_then(|f| f.as_array())
-        .is_some_and(|f| f.iter().any(|x| x.as_str() == Some(PERFECT_MOVES)));
+    let listed = manifest.files.iter().any(|f| f == PERFECT_MOVES);
     if store.is_file(&dir.join(PERFECT_MOVES)) && !listed {
         return Err(Error::refused(format!(
             "{}: already there and not listed in {}, so katro did not write it: move it \
@@ -168,12 +166,9 @@ pub fn judge(
 
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
     put(store, dir, PERFECT_MOVES, &csv)?;
-    if !listed && let Some(files) = manifest.get_mut("files").and_then(|f| f.as_array_mut()) {
-        // So that katro knows the file for its own: a later run of the
-        // experiment into this folder replaces or removes it.
-        files.push(serde_json::Value::String(PERFECT_MOVES.into()));
-        let mut out = serde_json::to_vec_pretty(&manifest).expect("a JSON value serialises");
-        out.push(b'\n');
+    // So that katro knows the file for its own: a later run of the
+    // experiment into this folder replaces or removes it.
+    if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
         put(store, dir, "manifest.json", &out)?;
     }
     Ok(outcome)
@@ -207,7 +202,7 @@ type Games = (Vec<Rules>, Vec<CellKey>, Vec<Row>);
 fn read_games(
     path: &Path,
     bytes: &[u8],
-    manifest: &serde_json::Value,
+    manifest: &ManifestRead,
     manifest_path: &Path,
 ) -> Result<Games, Error> {
     let file = path.display();
@@ -437,7 +432,11 @@ mod tests {
             )
             .unwrap();
         store
-            .write_atomic(dir, "manifest.json", b"{\"files\": []}")
+            .write_atomic(
+                dir,
+                "manifest.json",
+                br#"{"katro_version": "0.1.0", "name": "x", "files": []}"#,
+            )
             .unwrap();
         let e = judge(&store, dir, 1 << 30, &mut |_| {}).unwrap_err();
         assert!(e.is_user_input(), "{e}");

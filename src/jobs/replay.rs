@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::engine::notation::{board_rows, move_name, parse_move, plural};
 use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
+use crate::files::ManifestRead;
 use crate::rules::Rules;
 
 use crate::store::Store;
@@ -225,25 +226,21 @@ pub fn game_from_csv(
 }
 
 fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, String> {
-    let v: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("cannot read it: {e}"))?;
-    variant_of_manifest(&v, name)
+    let m = ManifestRead::parse(bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    variant_of_manifest(&m, name)
 }
 
 /// A variant's rules from a manifest's `variants` entry, checked against
 /// its rules string (`katro replay --from-csv`, `katro judge`).
-pub(crate) fn variant_of_manifest(v: &serde_json::Value, name: &str) -> Result<Rules, String> {
-    let entry = v
-        .get("variants")
-        .and_then(|vs| vs.as_array())
-        .and_then(|vs| {
-            vs.iter()
-                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
-        })
+pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules, String> {
+    let entry = m
+        .variants
+        .iter()
+        .find(|e| e.name == name)
         .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
     let settings = entry
-        .get("settings")
-        .and_then(|s| s.as_object())
+        .settings
+        .as_ref()
         .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
@@ -267,12 +264,49 @@ pub(crate) fn variant_of_manifest(v: &serde_json::Value, name: &str) -> Result<R
     let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
     let parsed = crate::rules::parse_variant("manifest.json", &text, name)
         .map_err(|e| format!("variant `{name}`: {e}"))?;
-    let want = entry.get("rules").and_then(|r| r.as_str()).unwrap_or("");
-    if parsed.canonical_string() != want {
+    let want = &entry.rules;
+    if parsed.canonical_string() != *want {
         return Err(format!(
             "variant `{name}`: its settings give {} but its rules string is {want}",
             parsed.canonical_string()
         ));
     }
     Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed read takes every experiment manifest katro has committed,
+    /// of every format it wrote, and rebuilds each variant from it as
+    /// `replay --from-csv` and `judge` do. (solve-family's manifests are
+    /// another file, read by `solve_family`.)
+    #[test]
+    fn every_committed_manifest_reads_and_rebuilds_its_variants() {
+        let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+        let mut read = 0;
+        for dir in std::fs::read_dir(&results).unwrap() {
+            let path = dir.unwrap().path().join("manifest.json");
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let raw: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            if raw.get("boards").is_some() {
+                continue;
+            }
+            let m = ManifestRead::parse(&bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            assert_eq!(Some(m.run.name.as_str()), raw["name"].as_str(), "{path:?}");
+            assert_eq!(m.games, raw["games"].as_u64().unwrap(), "{path:?}");
+            assert!(m.files.iter().any(|f| f == "summary.csv"), "{path:?}");
+            assert!(!m.variants.is_empty(), "{path:?}");
+            for v in &m.variants {
+                let rules =
+                    variant_of_manifest(&m, &v.name).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+                assert_eq!(rules.canonical_string(), v.rules);
+            }
+            read += 1;
+        }
+        assert!(read >= 9, "only {read} manifests read");
+    }
 }

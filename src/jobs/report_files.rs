@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::files::{ManifestRead, add_files};
 use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
 use crate::store::{Store, describe};
 
@@ -62,8 +63,8 @@ pub fn write_report(
         .map(str::to_string)
         .or_else(|| {
             manifest
-                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+                .and_then(|b| ManifestRead::parse(&b).ok())
+                .map(|m| m.run.name)
         })
         .unwrap_or_else(|| {
             dir.file_name()
@@ -126,24 +127,11 @@ fn list_in_manifest(store: &dyn Store, dir: &Path, written: &[String]) -> Result
     let Some(bytes) = read_optional(store, &dir.join("manifest.json"))? else {
         return Ok(());
     };
-    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
-        return Ok(());
-    };
-    let Some(files) = v.get_mut("files").and_then(|f| f.as_array_mut()) else {
-        return Ok(());
-    };
-    let before = files.len();
-    for f in written {
-        if !files.iter().any(|x| x.as_str() == Some(f)) {
-            files.push(serde_json::Value::String(f.clone()));
-        }
+    let names: Vec<&str> = written.iter().map(String::as_str).collect();
+    match add_files(&bytes, &names) {
+        Some(out) => put(store, dir, "manifest.json", &out),
+        None => Ok(()),
     }
-    if files.len() == before {
-        return Ok(());
-    }
-    let mut out = serde_json::to_vec_pretty(&v).expect("a JSON value serialises");
-    out.push(b'\n');
-    put(store, dir, "manifest.json", &out)
 }
 
 /// `katro report DIR`: refuses to overwrite a `report.html` or chart that

@@ -3,9 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
-use crate::files::{BUILD, ExperimentSource, RunHeader, sniff_shard_header};
+use crate::files::{BUILD, ManifestRead, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
@@ -78,38 +76,8 @@ pub(crate) struct Writer<'a> {
 /// the output folder before the shards run (docs/CLUSTER.md).
 const SLURM_LOGS: &str = "slurm";
 
-/// The parts of a results folder's `manifest.json` a job reads back:
-/// the run header every katro file carries, the experiment's text, the
-/// games and the files written.
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct ManifestHead {
-    #[serde(flatten)]
-    pub(crate) run: RunHeader,
-    #[serde(default)]
-    pub(crate) experiment: Option<ExperimentSource>,
-    #[serde(default)]
-    pub(crate) games: u64,
-    #[serde(default)]
-    pub(crate) files: Vec<String>,
-}
-
-/// The manifest in `dir`: `None` when there is none, an error naming the
-/// file when katro cannot read it as one of its manifests.
-pub(crate) fn read_manifest(store: &dyn Store, dir: &Path) -> Result<Option<ManifestHead>, String> {
-    let path = dir.join("manifest.json");
-    if !store.is_file(&path) {
-        return Ok(None);
-    }
-    let bytes = store
-        .read(&path)
-        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
-}
-
 /// Result files named in a readable katro manifest: files katro wrote.
-pub(crate) fn listed_files(manifest: &ManifestHead) -> Vec<String> {
+pub(crate) fn listed_files(manifest: &ManifestRead) -> Vec<String> {
     // The report's charts, `plots/NAME.svg`: one level down, no other path.
     let chart = |f: &str| {
         f.strip_prefix("plots/").is_some_and(|n| {
@@ -154,7 +122,7 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
     let manifest_path = dir.join("manifest.json");
     // The result files this experiment's own manifest vouches for.
     let mut ours: Vec<String> = Vec::new();
-    match read_manifest(store, dir) {
+    match ManifestRead::read(store, dir) {
         Ok(None) => {}
         // Perhaps not katro's: kept, and overwritten only once the
         // results it would describe are written.
