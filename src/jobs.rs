@@ -687,80 +687,156 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
     let l = load_experiment(store, &opts.experiment)?;
-    let path = &l.path;
-    let exp = &l.exp;
-    let skipped = skipped_text(exp);
+    let skipped = skipped_text(&l.exp);
     if !skipped.is_empty() {
         progress.note(skipped.trim_end());
     }
-    let (out_dir, origin) = match (&opts.out, &exp.output) {
-        (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
-        (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
-        (None, None) => (
-            Path::new("results").join(&exp.name),
-            format!("{path}: `name` (the default output folder is results/<name>/)"),
-        ),
-    };
-    store.check_writable(&out_dir).map_err(|e| {
-        Error::refused(format!(
-            "{origin}: cannot write to the output folder {}: {e}",
-            out_dir.display()
-        ))
-    })?;
-    let cells = exp.cells();
-    let rows = exp.rows();
-    let hash = exp.fingerprint();
-    let source = ExperimentSource::new(path, &l.text);
-    let part = match opts.shard {
-        None => Part::Whole,
-        Some((index, count)) => Part::Shard { index, count },
-    };
-    let _lock = lock_folder(store, progress, &out_dir, part, &opts.command)?;
-    let shards = opts.shard.map_or(0, |(_, n)| n);
-    let before = match part {
-        Part::Whole if !opts.force => read_manifest(store, &out_dir),
+    let plan = RunPlan::new(opts, store, progress, &l)?;
+    let _lock = lock_folder(store, progress, &plan.out_dir, plan.part, &opts.command)?;
+    let before = match plan.part {
+        Part::Whole if !opts.force => read_manifest(store, &plan.out_dir),
         _ => None,
     };
-    // Finished results of an earlier version of this experiment, whose
-    // games a whole run keeps when it only adds to them.
-    let growing = match &before {
-        Some(m)
-            if (m.run.experiment_hash != hash || !m.same_text(&source))
-                && m.run.name == exp.name
-                && m.files.iter().any(|f| f == grow::RUN_STATE) =>
-        {
-            Some(growth(
-                store,
-                &out_dir,
-                m,
-                exp,
-                &cells,
-                opts.allow_other_build,
-            )?)
+    let growing = plan.growing(before.as_ref())?;
+    plan.survey_folder(growing.as_ref())?;
+    if let Some(done) = before.as_ref().and_then(|m| plan.finished_already(m)) {
+        return Ok(done);
+    }
+    plan.play(growing.as_ref())
+}
+
+/// One `katro run`, decided before anything is read from the folder: the
+/// experiment, where its results go, which part is played, and the
+/// fingerprint and text every file it writes carries.
+struct RunPlan<'a> {
+    opts: &'a RunOptions,
+    store: &'a dyn Store,
+    progress: &'a dyn Progress,
+    l: &'a Loaded,
+    out_dir: PathBuf,
+    cells: Vec<Cell<'a>>,
+    rows: Rows,
+    hash: String,
+    source: ExperimentSource,
+    part: Part,
+    cp_dir: PathBuf,
+}
+
+/// What one session of play did, for the files and the text.
+struct Session {
+    result: runner::RunResult,
+    threads: usize,
+    /// Start and end, UTC.
+    times: (String, String),
+    /// Seconds this session played.
+    wall: f64,
+    new_games: u64,
+    resumed_games: u64,
+}
+
+/// The text, the files written, and the games played and kept.
+type Finished = (String, Vec<String>, u64, u64);
+
+impl<'a> RunPlan<'a> {
+    fn new(
+        opts: &'a RunOptions,
+        store: &'a dyn Store,
+        progress: &'a dyn Progress,
+        l: &'a Loaded,
+    ) -> Result<RunPlan<'a>, Error> {
+        let (path, exp) = (&l.path, &l.exp);
+        let (out_dir, origin) = match (&opts.out, &exp.output) {
+            (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
+            (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
+            (None, None) => (
+                Path::new("results").join(&exp.name),
+                format!("{path}: `name` (the default output folder is results/<name>/)"),
+            ),
+        };
+        store.check_writable(&out_dir).map_err(|e| {
+            Error::refused(format!(
+                "{origin}: cannot write to the output folder {}: {e}",
+                out_dir.display()
+            ))
+        })?;
+        let part = match opts.shard {
+            None => Part::Whole,
+            Some((index, count)) => Part::Shard { index, count },
+        };
+        Ok(RunPlan {
+            opts,
+            store,
+            progress,
+            l,
+            cp_dir: checkpoint::folder(&out_dir, part),
+            out_dir,
+            cells: exp.cells(),
+            rows: exp.rows(),
+            hash: exp.fingerprint(),
+            source: ExperimentSource::new(path, &l.text),
+            part,
+        })
+    }
+
+    /// Finished results of an earlier version of this experiment, whose
+    /// games a whole run keeps when it only adds to them.
+    fn growing(&self, before: Option<&ManifestRead>) -> Result<Option<Growing>, Error> {
+        let exp = &self.l.exp;
+        match before {
+            Some(m)
+                if (m.run.experiment_hash != self.hash || !m.same_text(&self.source))
+                    && m.run.name == exp.name
+                    && m.files.iter().any(|f| f == grow::RUN_STATE) =>
+            {
+                Ok(Some(growth(
+                    self.store,
+                    &self.out_dir,
+                    m,
+                    exp,
+                    &self.cells,
+                    self.opts.allow_other_build,
+                )?))
+            }
+            _ => Ok(None),
         }
-        _ => None,
-    };
-    let found = survey(
-        store,
-        &out_dir,
-        &Writer {
-            hash: &hash,
-            text_fnv: Some(&source.fnv1a64),
-            grows: growing.as_ref().map(|g| g.old.run.experiment_hash.as_str()),
-            shards: Some(shards),
-            allow_other_build: opts.allow_other_build,
-        },
-    );
-    refuse_or_clear(
-        store, progress, &out_dir, found, opts.force, &exp.name, &hash,
-    )?;
-    let cp_dir = checkpoint::folder(&out_dir, part);
-    if let Some(m) = &before
-        && m.run.experiment_hash == hash
-        && m.same_text(&source)
-        && !store.is_dir(&cp_dir)
-        && m.files.iter().all(|f| store.is_file(&out_dir.join(f)))
-    {
+    }
+
+    /// Refuses a folder holding what this run must not reuse or replace,
+    /// or clears it under `--force`.
+    fn survey_folder(&self, growing: Option<&Growing>) -> Result<(), Error> {
+        let found = survey(
+            self.store,
+            &self.out_dir,
+            &Writer {
+                hash: &self.hash,
+                text_fnv: Some(&self.source.fnv1a64),
+                grows: growing.map(|g| g.old.run.experiment_hash.as_str()),
+                shards: Some(self.opts.shard.map_or(0, |(_, n)| n)),
+                allow_other_build: self.opts.allow_other_build,
+            },
+        );
+        refuse_or_clear(
+            self.store,
+            self.progress,
+            &self.out_dir,
+            found,
+            self.opts.force,
+            &self.l.exp.name,
+            &self.hash,
+        )
+    }
+
+    /// The outcome when the folder already holds this experiment's
+    /// complete results (manifest `m`): nothing to play.
+    fn finished_already(&self, m: &ManifestRead) -> Option<RunOutcome> {
+        let (store, out_dir, cells) = (self.store, &self.out_dir, &self.cells);
+        if !(m.run.experiment_hash == self.hash
+            && m.same_text(&self.source)
+            && !store.is_dir(&self.cp_dir)
+            && m.files.iter().all(|f| store.is_file(&out_dir.join(f))))
+        {
+            return None;
+        }
         let build = if m.run.katro_build == BUILD {
             String::new()
         } else {
@@ -776,290 +852,344 @@ pub fn run(
             .ok()
             .and_then(|b| serde_json::from_slice::<grow::FinishedRun>(&b).ok())
             .filter(|old| {
-                old.run.experiment_hash == hash
+                old.run.experiment_hash == self.hash
                     && old.cells.len() == cells.len()
                     && old
                         .cells
                         .iter()
-                        .zip(&cells)
+                        .zip(cells)
                         .all(|(f, c)| grow::same_place(f, c))
             })
             .map(|old| {
                 let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
-                summary_table(&cells, &aggregates) + "\n"
+                summary_table(cells, &aggregates) + "\n"
             })
             .unwrap_or_default();
-        return Ok(RunOutcome {
+        Some(RunOutcome {
             text: format!(
                 "{table}experiment `{}` is complete: its {} are in {}; nothing to play \
                  (--force plays every game again){build}\n",
-                exp.name,
+                self.l.exp.name,
                 plural(m.games, "game"),
                 out_dir.display()
             ),
-            out_dir,
+            out_dir: out_dir.clone(),
             files: Vec::new(),
             played: 0,
             kept: m.games,
             already_complete: true,
-        });
+        })
     }
 
-    // What this run plays: every cell, or a grown run's new games.
-    let delta = growing.as_ref().map(|g| grow::delta(&cells, &g.sources));
-    let work_cells: &[Cell] = delta.as_ref().map_or(&cells, |d| &d.cells);
-    let work = Work {
-        cells: work_cells,
-        master: exp.seed,
-        rows,
-        part,
-        first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
-    };
-    let loaded = match checkpoint::load(store, &cp_dir, work_cells).and_then(|l| match &l {
-        Some((_, r)) => runner::check_resume(&work, r).map(|()| l),
-        None => Ok(l),
-    }) {
-        Ok(l) => l,
-        Err(e) if opts.force => {
-            store.remove_all(&cp_dir).map_err(|e| {
-                Error::failed(format!("--force: cannot delete {}: {e}", cp_dir.display()))
-            })?;
-            progress.note(&format!("--force: deleted the unusable checkpoint ({e})"));
-            None
-        }
-        Err(e) => {
-            return Err(Error::damaged(format!(
-                "{e}. Use --force to delete the checkpoint and start again"
-            )));
-        }
-    };
-    let id = Identity {
-        experiment_hash: hash.clone(),
-        name: exp.name.clone(),
-        part,
-    };
-    let saver = Saver::new(
-        store,
-        cp_dir.clone(),
-        &id,
-        work_cells,
-        opts.checkpoint_every,
-        loaded.as_ref().map(|(f, _)| f),
-        opts.stop.clone(),
-    );
-    let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
-    if loaded.is_some() {
-        progress.note(&format!(
-            "resuming from the checkpoint in {}: {} already played",
-            cp_dir.display(),
-            plural(resumed_games, "game")
-        ));
-    }
-    let mut resume = loaded.map(|(_, r)| r);
-    if let (Some(g), Some(d)) = (&growing, &delta) {
-        let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
-        progress.note(&format!(
-            "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the new \
-             games are played",
-            out_dir.display(),
-            plural(kept, "game"),
-            g.old.run.name,
-            g.old.run.experiment_hash
-        ));
-        if resume.is_none() {
-            // Continued `[precision]` cells start settled at the games
-            // they played; the first checkpoint holds those games' rows, so
-            // an interrupted grown run resumes like any other.
-            let state = grow::start_state(&g.old, d, &g.sources);
-            let start_rows = g.continued_rows(d, rows).map_err(Error::refused)?;
-            if state.games() > 0 {
-                runner::Checkpoint::save(&saver, &state, &start_rows)
-                    .map_err(|e| interrupted(store, e, &saver))?;
-            }
-            resume = Some(runner::Resume {
-                state,
-                rows: start_rows,
-            });
-        }
-    }
-    let before_games = resume.as_ref().map_or(0, |r| r.state.games());
-    // A grown run's checkpoint also holds the continued cells' kept games.
-    let resumed_games =
-        resumed_games.saturating_sub(growing.as_ref().map_or(0, Growing::continued_games));
-    if !saver.other_builds.is_empty() {
-        progress.note(&format!(
-            "--allow-other-build: games played by katro build {} are kept; this is build \
-             {BUILD}; the results list both",
-            saver.other_builds.join(", ")
-        ));
-    }
-    let threads = threads_or_all(opts.threads);
-    let start_time = now();
-    let clock = Instant::now();
-    let result = runner::run(&work, threads, progress, &saver, resume)
-        .map_err(|e| interrupted(store, e, &saver))?;
-    let session_wall = clock.elapsed().as_secs_f64();
-    let end_time = now();
-    let new_games = result.state.games() - before_games;
-
-    let (text, files, played, kept) = match part {
-        Part::Whole => {
-            let (aggregates, all_rows, kept) = match (&growing, &delta) {
-                (Some(g), Some(d)) => g.combine(&cells, d, &result).map_err(Error::refused)?,
-                _ => (result.aggregates(), result.rows, 0),
-            };
-            let mut other = saver.other_builds.clone();
-            if let Some(g) = &growing {
-                other = other_builds(
-                    BUILD,
-                    other
-                        .iter()
-                        .chain(&g.old.run.other_builds)
-                        .chain([&g.old.run.katro_build])
-                        .map(String::as_str),
-                );
-            }
-            let (games, state) = finished_files(
-                RunHeader::new(&hash, &exp.name, other.clone()),
-                exp.seed,
-                rows,
-                &cells,
-                &aggregates,
-                &all_rows,
-            );
-            let mut m = manifest(
-                ManifestBase {
-                    command: &opts.command,
-                    name: &exp.name,
-                    experiment: Some(source),
-                    hash: &hash,
-                    seed: exp.seed,
-                    cells: &cells,
-                    aggregates: &aggregates,
-                },
-                threads,
-                (start_time, end_time),
-                session_wall,
-            );
-            m.resumed_games = resumed_games;
-            m.kept_games = kept;
-            m.run.other_builds = other;
-            m.skipped_variants = exp.skipped.clone();
-            m.games_per_second = if session_wall > 0.0 {
-                new_games as f64 / session_wall
-            } else {
-                0.0
-            };
-            let rated = rated(exp, &cells, &aggregates);
-            let written = write_results(
-                store,
-                &out_dir,
-                &Results {
-                    cells: &cells,
-                    aggregates: &aggregates,
-                    games: games.as_deref(),
-                    compare: &exp.compare,
-                    tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
-                    state: Some(state.to_bytes()),
-                },
-                m,
-            )
-            .map_err(|e| interrupted(store, e, &saver))?;
-            let mut text = summary_table(&cells, &aggregates);
-            text.push_str(&ratings_text(&rated));
-            let mut also = Vec::new();
-            if resumed_games > 0 {
-                also.push(format!("{resumed_games} resumed from the checkpoint"));
-            }
-            if kept > 0 {
-                also.push(format!("{kept} kept from the results already there"));
-            }
-            text.push_str(&format!(
-                "\n{} in {session_wall:.1} s on {}{}; wrote {} in {}\n",
-                plural(new_games, "game"),
-                plural(threads as u64, "thread"),
-                if also.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (and {})", also.join(", "))
-                },
-                written.join(", "),
-                out_dir.display()
-            ));
-            (text, written, new_games, kept + resumed_games)
-        }
-        Part::Shard { index, count } => {
-            let games = result.state.games();
-            let shard = ShardFile {
-                format: SHARD_FORMAT.into(),
-                run: RunHeader::new(&hash, &exp.name, saver.other_builds.clone()),
-                shard: index,
-                shards: count,
-                experiment: source,
-                variant_files: l.variant_files.clone(),
-                layout: Layout::new(&cells).cells,
-                threads,
-                start_time,
-                end_time,
-                wall_seconds: saver.wall_seconds(),
-                games,
-                rows: result
-                    .rows
-                    .iter()
-                    .map(|r| StoredRow::new(&cells, r))
-                    .collect(),
-                state: result.state,
-            };
-            let dir = out_dir.join("shards");
-            let name = shard_file_name(index, count);
-            let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
-            store
-                .create_dir_all(&dir)
-                .and_then(|()| store.write_atomic(&dir, &name, &bytes))
-                .map_err(|e| {
-                    interrupted(
-                        store,
-                        format!(
-                            "cannot write {}: {}",
-                            dir.join(&name).display(),
-                            describe(&e)
-                        ),
-                        &saver,
-                    )
+    /// The checkpoint of an interrupted run of `work`, checked to fit it;
+    /// under `--force` an unusable one is deleted instead of refused.
+    fn checkpoint(
+        &self,
+        work: &Work,
+    ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
+        let cp_dir = &self.cp_dir;
+        match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
+            Some((_, r)) => runner::check_resume(work, r).map(|()| l),
+            None => Ok(l),
+        }) {
+            Ok(l) => Ok(l),
+            Err(e) if self.opts.force => {
+                self.store.remove_all(cp_dir).map_err(|e| {
+                    Error::failed(format!("--force: cannot delete {}: {e}", cp_dir.display()))
                 })?;
-            let text = format!(
-                "shard {index}/{count} of `{}`: {} in {session_wall:.1} s on {}; wrote {}\n\
-                 once every shard is done: katro merge {}\n",
-                exp.name,
-                plural(games - resumed_games, "game"),
-                plural(threads as u64, "thread"),
-                dir.join(&name).display(),
-                out_dir.display()
-            );
-            (
-                text,
-                vec![format!("shards/{name}")],
-                games - resumed_games,
-                resumed_games,
-            )
+                self.progress
+                    .note(&format!("--force: deleted the unusable checkpoint ({e})"));
+                Ok(None)
+            }
+            Err(e) => Err(Error::damaged(format!(
+                "{e}. Use --force to delete the checkpoint and start again"
+            ))),
         }
-    };
-    // The results are complete: the checkpoint has done its job.
-    store.remove_all(&cp_dir).map_err(|e| {
-        Error::failed(format!(
-            "cannot delete the finished checkpoint {}: {e}",
-            cp_dir.display()
+    }
+
+    /// Where a grown run starts when no checkpoint is there: continued
+    /// `[precision]` cells settled at the games they played. The first
+    /// checkpoint holds those games' rows, so an interrupted grown run
+    /// resumes like any other.
+    fn grown_start(
+        &self,
+        g: &Growing,
+        d: &grow::Delta,
+        saver: &Saver,
+    ) -> Result<runner::Resume, Error> {
+        let state = grow::start_state(&g.old, d, &g.sources);
+        let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
+        if state.games() > 0 {
+            runner::Checkpoint::save(saver, &state, &start_rows)
+                .map_err(|e| interrupted(self.store, e, saver))?;
+        }
+        Ok(runner::Resume {
+            state,
+            rows: start_rows,
+        })
+    }
+
+    /// Plays what is left (from the checkpoint, or a grown run's new
+    /// games) and writes the results or the shard.
+    fn play(&self, growing: Option<&Growing>) -> Result<RunOutcome, Error> {
+        let (store, progress, exp) = (self.store, self.progress, &self.l.exp);
+        // What this run plays: every cell, or a grown run's new games.
+        let delta = growing.map(|g| grow::delta(&self.cells, &g.sources));
+        let work_cells: &[Cell] = delta.as_ref().map_or(&self.cells, |d| &d.cells);
+        let work = Work {
+            cells: work_cells,
+            master: exp.seed,
+            rows: self.rows,
+            part: self.part,
+            first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
+        };
+        let loaded = self.checkpoint(&work)?;
+        let id = Identity {
+            experiment_hash: self.hash.clone(),
+            name: exp.name.clone(),
+            part: self.part,
+        };
+        let saver = Saver::new(
+            store,
+            self.cp_dir.clone(),
+            &id,
+            work_cells,
+            self.opts.checkpoint_every,
+            loaded.as_ref().map(|(f, _)| f),
+            self.opts.stop.clone(),
+        );
+        let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
+        if loaded.is_some() {
+            progress.note(&format!(
+                "resuming from the checkpoint in {}: {} already played",
+                self.cp_dir.display(),
+                plural(resumed_games, "game")
+            ));
+        }
+        let mut resume = loaded.map(|(_, r)| r);
+        if let (Some(g), Some(d)) = (growing, &delta) {
+            let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
+            progress.note(&format!(
+                "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
+                 new games are played",
+                self.out_dir.display(),
+                plural(kept, "game"),
+                g.old.run.name,
+                g.old.run.experiment_hash
+            ));
+            if resume.is_none() {
+                resume = Some(self.grown_start(g, d, &saver)?);
+            }
+        }
+        let before_games = resume.as_ref().map_or(0, |r| r.state.games());
+        // A grown run's checkpoint also holds the continued cells' kept games.
+        let resumed_games =
+            resumed_games.saturating_sub(growing.map_or(0, Growing::continued_games));
+        if !saver.other_builds.is_empty() {
+            progress.note(&format!(
+                "--allow-other-build: games played by katro build {} are kept; this is build \
+                 {BUILD}; the results list both",
+                saver.other_builds.join(", ")
+            ));
+        }
+        let threads = threads_or_all(self.opts.threads);
+        let start_time = now();
+        let clock = Instant::now();
+        let result = runner::run(&work, threads, progress, &saver, resume)
+            .map_err(|e| interrupted(store, e, &saver))?;
+        let wall = clock.elapsed().as_secs_f64();
+        let new_games = result.state.games() - before_games;
+        let session = Session {
+            result,
+            threads,
+            times: (start_time, now()),
+            wall,
+            new_games,
+            resumed_games,
+        };
+        let (text, files, played, kept) = match self.part {
+            Part::Whole => self.finish_whole(growing, delta.as_ref(), &saver, session)?,
+            Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
+        };
+        // The results are complete: the checkpoint has done its job.
+        store.remove_all(&self.cp_dir).map_err(|e| {
+            Error::failed(format!(
+                "cannot delete the finished checkpoint {}: {e}",
+                self.cp_dir.display()
+            ))
+        })?;
+        let _ = store.remove_dir(&self.out_dir.join(checkpoint::FOLDER));
+        Ok(RunOutcome {
+            out_dir: self.out_dir.clone(),
+            files,
+            played,
+            kept,
+            already_complete: false,
+            text,
+        })
+    }
+
+    /// A whole run's files: the results (with a grown run's kept games),
+    /// the manifest and the run state.
+    fn finish_whole(
+        &self,
+        growing: Option<&Growing>,
+        delta: Option<&grow::Delta>,
+        saver: &Saver,
+        s: Session,
+    ) -> Result<Finished, Error> {
+        let (cells, rows, opts) = (&self.cells[..], self.rows, self.opts);
+        let (aggregates, all_rows, kept) = match (growing, delta) {
+            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Error::refused)?,
+            _ => (s.result.aggregates(), s.result.rows, 0),
+        };
+        let mut other = saver.other_builds.clone();
+        if let Some(g) = growing {
+            other = other_builds(
+                BUILD,
+                other
+                    .iter()
+                    .chain(&g.old.run.other_builds)
+                    .chain([&g.old.run.katro_build])
+                    .map(String::as_str),
+            );
+        }
+        let (games, state) = finished_files(
+            RunHeader::new(&self.hash, &self.l.exp.name, other.clone()),
+            self.l.exp.seed,
+            rows,
+            cells,
+            &aggregates,
+            &all_rows,
+        );
+        let mut m = manifest(
+            ManifestBase {
+                command: &opts.command,
+                name: &self.l.exp.name,
+                experiment: Some(self.source.clone()),
+                hash: &self.hash,
+                seed: self.l.exp.seed,
+                cells: cells,
+                aggregates: &aggregates,
+            },
+            s.threads,
+            s.times.clone(),
+            s.wall,
+        );
+        m.resumed_games = s.resumed_games;
+        m.kept_games = kept;
+        m.run.other_builds = other;
+        m.skipped_variants = self.l.exp.skipped.clone();
+        m.games_per_second = if s.wall > 0.0 {
+            s.new_games as f64 / s.wall
+        } else {
+            0.0
+        };
+        let rated = rated(&self.l.exp, cells, &aggregates);
+        let written = write_results(
+            self.store,
+            &self.out_dir,
+            &Results {
+                cells: cells,
+                aggregates: &aggregates,
+                games: games.as_deref(),
+                compare: &self.l.exp.compare,
+                tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
+                state: Some(state.to_bytes()),
+            },
+            m,
+        )
+        .map_err(|e| interrupted(self.store, e, saver))?;
+        let mut text = summary_table(cells, &aggregates);
+        text.push_str(&ratings_text(&rated));
+        let mut also = Vec::new();
+        if s.resumed_games > 0 {
+            also.push(format!("{} resumed from the checkpoint", s.resumed_games));
+        }
+        if kept > 0 {
+            also.push(format!("{kept} kept from the results already there"));
+        }
+        text.push_str(&format!(
+            "\n{} in {:.1} s on {}{}; wrote {} in {}\n",
+            plural(s.new_games, "game"),
+            s.wall,
+            plural(s.threads as u64, "thread"),
+            if also.is_empty() {
+                String::new()
+            } else {
+                format!(" (and {})", also.join(", "))
+            },
+            written.join(", "),
+            self.out_dir.display()
+        ));
+        Ok((text, written, s.new_games, kept + s.resumed_games))
+    }
+
+    /// A shard's one file, for `katro merge`.
+    fn finish_shard(
+        &self,
+        index: u64,
+        count: u64,
+        saver: &Saver,
+        s: Session,
+    ) -> Result<Finished, Error> {
+        let games = s.result.state.games();
+        let shard = ShardFile {
+            format: SHARD_FORMAT.into(),
+            run: RunHeader::new(&self.hash, &self.l.exp.name, saver.other_builds.clone()),
+            shard: index,
+            shards: count,
+            experiment: self.source.clone(),
+            variant_files: self.l.variant_files.clone(),
+            layout: Layout::new(&self.cells).cells,
+            threads: s.threads,
+            start_time: s.times.0,
+            end_time: s.times.1,
+            wall_seconds: saver.wall_seconds(),
+            games,
+            rows: s
+                .result
+                .rows
+                .iter()
+                .map(|r| StoredRow::new(&self.cells, r))
+                .collect(),
+            state: s.result.state,
+        };
+        let dir = self.out_dir.join("shards");
+        let name = shard_file_name(index, count);
+        let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
+        let store = self.store;
+        store
+            .create_dir_all(&dir)
+            .and_then(|()| store.write_atomic(&dir, &name, &bytes))
+            .map_err(|e| {
+                interrupted(
+                    store,
+                    format!(
+                        "cannot write {}: {}",
+                        dir.join(&name).display(),
+                        describe(&e)
+                    ),
+                    saver,
+                )
+            })?;
+        let text = format!(
+            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
+             once every shard is done: katro merge {}\n",
+            self.l.exp.name,
+            plural(games - s.resumed_games, "game"),
+            s.wall,
+            plural(s.threads as u64, "thread"),
+            dir.join(&name).display(),
+            self.out_dir.display()
+        );
+        Ok((
+            text,
+            vec![format!("shards/{name}")],
+            games - s.resumed_games,
+            s.resumed_games,
         ))
-    })?;
-    let _ = store.remove_dir(&out_dir.join(checkpoint::FOLDER));
-    Ok(RunOutcome {
-        out_dir,
-        files,
-        played,
-        kept,
-        already_complete: false,
-        text,
-    })
+    }
 }
 
 /// A run stopped by an error after it started playing, or by the user:
