@@ -450,6 +450,40 @@ struct Growing {
     sources: Vec<grow::Source>,
 }
 
+/// The files of a finished whole experiment (games.csv, the run state,
+/// comparison, ratings, summary, then the manifest `m`) and the tables a
+/// run prints: the one tail of `run` and `merge`, so both write the same
+/// bytes.
+fn finish_experiment<'a>(
+    store: &dyn Store,
+    dir: &Path,
+    exp: &'a Experiment,
+    cells: &[Cell<'a>],
+    aggregates: &[Aggregate],
+    rows: &[GameRow],
+    m: Manifest,
+) -> Result<(Vec<String>, String), String> {
+    let (games, state) =
+        finished_files(m.run.clone(), exp.seed, exp.rows(), cells, aggregates, rows);
+    let rated = rated(exp, cells, aggregates);
+    let written = write_results(
+        store,
+        dir,
+        &Results {
+            cells,
+            aggregates,
+            games: games.as_deref(),
+            compare: &exp.compare,
+            tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
+            state: Some(state.to_bytes()),
+        },
+        m,
+    )?;
+    let mut text = summary_table(cells, aggregates);
+    text.push_str(&ratings_text(&rated));
+    Ok((written, text))
+}
+
 /// games.csv of `rows` (none when rows are not kept), and the run state
 /// that names it.
 fn finished_files(
@@ -1038,7 +1072,7 @@ impl<'a> RunPlan<'a> {
         saver: &Saver,
         s: Session,
     ) -> Result<Finished, Error> {
-        let (cells, rows, opts) = (&self.cells[..], self.rows, self.opts);
+        let (cells, opts) = (&self.cells[..], self.opts);
         let (aggregates, all_rows, kept) = match (growing, delta) {
             (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Error::refused)?,
             _ => (s.result.aggregates(), s.result.rows, 0),
@@ -1054,14 +1088,6 @@ impl<'a> RunPlan<'a> {
                     .map(String::as_str),
             );
         }
-        let (games, state) = finished_files(
-            RunHeader::new(&self.hash, &self.l.exp.name, other.clone()),
-            self.l.exp.seed,
-            rows,
-            cells,
-            &aggregates,
-            &all_rows,
-        );
         let mut m = manifest(
             ManifestBase {
                 command: &opts.command,
@@ -1069,7 +1095,7 @@ impl<'a> RunPlan<'a> {
                 experiment: Some(self.source.clone()),
                 hash: &self.hash,
                 seed: self.l.exp.seed,
-                cells: cells,
+                cells,
                 aggregates: &aggregates,
             },
             s.threads,
@@ -1085,23 +1111,16 @@ impl<'a> RunPlan<'a> {
         } else {
             0.0
         };
-        let rated = rated(&self.l.exp, cells, &aggregates);
-        let written = write_results(
+        let (written, mut text) = finish_experiment(
             self.store,
             &self.out_dir,
-            &Results {
-                cells: cells,
-                aggregates: &aggregates,
-                games: games.as_deref(),
-                compare: &self.l.exp.compare,
-                tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
-                state: Some(state.to_bytes()),
-            },
+            &self.l.exp,
+            cells,
+            &aggregates,
+            &all_rows,
             m,
         )
         .map_err(|e| interrupted(self.store, e, saver))?;
-        let mut text = summary_table(cells, &aggregates);
-        text.push_str(&ratings_text(&rated));
         let mut also = Vec::new();
         if s.resumed_games > 0 {
             also.push(format!("{} resumed from the checkpoint", s.resumed_games));
@@ -1361,14 +1380,13 @@ pub struct MergeOptions {
     pub command: Vec<String>,
 }
 
-/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
-pub fn merge(
-    opts: &MergeOptions,
+/// The shards in `dir/shards`, in shard order, once every one reads and
+/// they make one whole run; otherwise every problem found.
+fn read_shards(
     store: &dyn Store,
-    progress: &dyn Progress,
-) -> Result<RunOutcome, Error> {
-    let allow_other_build = opts.allow_other_build;
-    let dir = PathBuf::from(&opts.dir);
+    dir: &Path,
+    allow_other_build: bool,
+) -> Result<Vec<(PathBuf, ShardFile)>, Error> {
     let shards_dir = dir.join("shards");
     let paths = shard_files(store, &shards_dir);
     if paths.is_empty() {
@@ -1389,7 +1407,7 @@ pub fn merge(
     }
     let mut problems = unreadable;
     if !shards.is_empty() {
-        problems.extend(shard_set_problems(&shards, &dir, allow_other_build));
+        problems.extend(shard_set_problems(&shards, dir, allow_other_build));
     }
     if !problems.is_empty() {
         return Err(Error::damaged(format!(
@@ -1399,16 +1417,16 @@ pub fn merge(
         )));
     }
     shards.sort_by_key(|(_, s)| s.shard);
-    let (first_path, first) = &shards[0];
-    let damaged = |what: String| {
-        Error::damaged(format!(
-            "cannot merge the shards in {}: {what}",
-            shards_dir.display()
-        ))
-    };
+    Ok(shards)
+}
 
-    // Rebuild the experiment from the text and variant files the shards
-    // carry, so the merge needs nothing but the shards.
+/// The experiment rebuilt from the text and variant files the shard
+/// carries, so the merge needs nothing but the shards.
+fn rebuild_experiment(
+    first_path: &Path,
+    first: &ShardFile,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Experiment, Error> {
     let mut read_variant = |spec: &str| -> Result<(String, String), String> {
         first
             .variant_files
@@ -1417,7 +1435,7 @@ pub fn merge(
             .map(|v| (v.file.clone(), v.text.clone()))
             .ok_or_else(|| format!("{spec} is not stored in the shard"))
     };
-    let exp = parse_experiment(
+    parse_experiment(
         &first.experiment.file,
         &first.experiment.text,
         &mut read_variant,
@@ -1427,7 +1445,28 @@ pub fn merge(
             "the experiment stored in {} does not parse:\n{e}",
             file_name(first_path)
         ))
-    })?;
+    })
+}
+
+/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
+pub fn merge(
+    opts: &MergeOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Error> {
+    let allow_other_build = opts.allow_other_build;
+    let dir = PathBuf::from(&opts.dir);
+    let shards_dir = dir.join("shards");
+    let shards = read_shards(store, &dir, allow_other_build)?;
+    let (first_path, first) = &shards[0];
+    let damaged = |what: String| {
+        Error::damaged(format!(
+            "cannot merge the shards in {}: {what}",
+            shards_dir.display()
+        ))
+    };
+
+    let exp = rebuild_experiment(first_path, first, &damaged)?;
     let cells = exp.cells();
     let hash = exp.fingerprint();
     if hash != first.run.experiment_hash {
@@ -1512,31 +1551,8 @@ pub fn merge(
             })
             .collect(),
     );
-    let (games, state) = finished_files(
-        m.run.clone(),
-        exp.seed,
-        exp.rows(),
-        &cells,
-        &aggregates,
-        &rows,
-    );
-    let rated = rated(&exp, &cells, &aggregates);
-    let written = write_results(
-        store,
-        &dir,
-        &Results {
-            cells: &cells,
-            aggregates: &aggregates,
-            games: games.as_deref(),
-            compare: &exp.compare,
-            tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
-            state: Some(state.to_bytes()),
-        },
-        m,
-    )
-    .map_err(Error::failed)?;
-    let mut text = summary_table(&cells, &aggregates);
-    text.push_str(&ratings_text(&rated));
+    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)
+        .map_err(Error::failed)?;
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
         plural(first.shards, "shard"),
