@@ -1771,7 +1771,7 @@ mod tests {
         s.insert("out/notes.txt", "mine");
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
         assert!(e.is_user_input(), "{e}");
-        assert!(e.to_string().contains("notes.txt"), "{}", e.to_string());
+        assert!(e.to_string().contains("notes.txt"), "{e}");
         assert!(!s.is_file(Path::new("out/summary.csv")));
         let forced = RunOptions {
             force: true,
@@ -1798,11 +1798,7 @@ mod tests {
         run(&shard(1), &s, &Quiet).unwrap();
         let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
         assert!(e.is_user_input(), "{e}");
-        assert!(
-            e.to_string().contains("missing shard 2/2"),
-            "{}",
-            e.to_string()
-        );
+        assert!(e.to_string().contains("missing shard 2/2"), "{e}");
         run(&shard(2), &s, &Quiet).unwrap();
         let merged = merge(&merge_opts, &s, &Quiet).unwrap();
         assert_eq!(merged.kept, 80);
@@ -1869,7 +1865,7 @@ mod tests {
             "played 40 games; 30 would drop",
             "--force",
         ] {
-            assert!(e.to_string().contains(part), "{part}: {}", e.to_string());
+            assert!(e.to_string().contains(part), "{part}: {e}");
         }
         assert_eq!(csvs(&s, "out"), before);
         let forced = RunOptions {
@@ -1899,7 +1895,7 @@ mod tests {
         assert_eq!(csvs(&s, "out"), csvs(&s, "fresh"));
         s.insert("exp/t.toml", text("0.2"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert!(e.to_string().contains("width grew"), "{}", e.to_string());
+        assert!(e.to_string().contains("width grew"), "{e}");
     }
     /// A store whose writes of `state.json` fail while `full` is set, as
     /// on a full disk.
@@ -1965,11 +1961,7 @@ mod tests {
         };
         let e = run(&every_unit, &s, &Quiet).unwrap_err();
         assert!(matches!(e, Error::Failed(_)), "{e}");
-        assert!(
-            e.to_string().contains("the disk is full"),
-            "{}",
-            e.to_string()
-        );
+        assert!(e.to_string().contains("the disk is full"), "{e}");
         assert!(e.to_string().contains("no checkpoint had been written yet"));
         assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
         s.full.store(false, std::sync::atomic::Ordering::Relaxed);
@@ -2025,7 +2017,7 @@ mod tests {
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
         assert!(e.is_user_input(), "{e}");
         for part in ["out/games.csv", "changed after the run", "--force"] {
-            assert!(e.to_string().contains(part), "{part}: {}", e.to_string());
+            assert!(e.to_string().contains(part), "{part}: {e}");
         }
     }
 
@@ -2073,9 +2065,8 @@ mod tests {
         assert!(
             e.to_string()
                 .starts_with("out/run-state.json: not a katro run state, or damaged"),
-            "{}",
-            e.to_string()
+            "{e}"
         );
-        assert!(e.to_string().contains("--force"), "{}", e.to_string());
+        assert!(e.to_string().contains("--force"), "{e}");
     }
 }

@@ -440,12 +440,8 @@ mod tests {
             .unwrap();
         let e = judge(&store, dir, 1 << 30, &mut |_| {}).unwrap_err();
         assert!(e.is_user_input(), "{e}");
-        assert!(e.to_string().contains("/r/games.csv"), "{}", e.to_string());
-        assert!(
-            e.to_string().contains("moves_in_rows = true"),
-            "{}",
-            e.to_string()
-        );
+        assert!(e.to_string().contains("/r/games.csv"), "{e}");
+        assert!(e.to_string().contains("moves_in_rows = true"), "{e}");
         assert!(!store.is_file(&dir.join(PERFECT_MOVES)));
     }
 }
