@@ -27,7 +27,7 @@ fn main() -> Result<(), String> {
         }
     };
     let agent = |i: usize| -> Result<AgentSpec, String> {
-        AgentSpec::parse(args.get(i).map_or("random", String::as_str))
+        AgentSpec::parse(args.get(i).map_or("random", String::as_str)).map_err(String::from)
     };
     let rules = |name: &str| preset(name).ok_or(format!("no preset {name}"));
     match args.first().map(String::as_str) {

@@ -142,8 +142,8 @@ enum RawAgentSpec {
 }
 
 impl TryFrom<RawAgentSpec> for AgentSpec {
-    type Error = String;
-    fn try_from(raw: RawAgentSpec) -> Result<AgentSpec, String> {
+    type Error = AgentError;
+    fn try_from(raw: RawAgentSpec) -> Result<AgentSpec, AgentError> {
         let spec = match raw {
             RawAgentSpec::Random {} => AgentSpec::Random,
             RawAgentSpec::Greedy {} => AgentSpec::Greedy,
@@ -163,10 +163,10 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     Some("features") => Some(alphabeta::Eval::Features),
                     Some("fitted") => Some(alphabeta::Eval::Fitted),
                     Some(other) => {
-                        return Err(format!(
+                        return Err(AgentError(format!(
                             "eval is `{other}`; it must be one of {}",
                             alphabeta::Eval::NAMES
-                        ));
+                        )));
                     }
                 },
             },
@@ -183,7 +183,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     (Some(n), _) => n,
                     (None, Some(_)) => MAX_ITERATIONS,
                     (None, None) => {
-                        return Err("give `iterations`, `time_ms` or both".into());
+                        return Err(AgentError("give `iterations`, `time_ms` or both".into()));
                     }
                 },
                 exploration,
@@ -191,10 +191,10 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 rollout: match rollout.as_deref() {
                     None => mcts::Rollout::Random,
                     Some(text) => mcts::Rollout::parse(text).ok_or_else(|| {
-                        format!(
+                        AgentError(format!(
                             "rollout is `{text}`; it must be one of {}",
                             mcts::Rollout::NAMES
-                        )
+                        ))
                     })?,
                 },
                 rollout_epsilon,
@@ -236,9 +236,24 @@ pub const MAX_ITERATIONS: u32 = 1_000_000;
 /// A day: any longer is surely a typo.
 pub const MAX_TIME_MS: u32 = 86_400_000;
 
+/// Why an agent cannot be used: its text does not read, a setting is
+/// out of range, it cannot play the variant or would not reproduce. The
+/// message is whole; callers put the key or flag in front.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct AgentError(pub String);
+
+/// For the layers that still report in text (the experiment file's
+/// problem list, `checks`).
+impl From<AgentError> for String {
+    fn from(e: AgentError) -> String {
+        e.0
+    }
+}
+
 impl AgentSpec {
     /// Reads `name` or `name:key=value,key=value`.
-    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+    pub fn parse(text: &str) -> Result<AgentSpec, AgentError> {
         let (name, args) = match text.split_once(':') {
             Some((n, a)) => (n.trim(), a.trim()),
             None => (text.trim(), ""),
@@ -246,9 +261,9 @@ impl AgentSpec {
         let mut table = toml::Table::new();
         table.insert("agent".into(), toml::Value::String(name.to_string()));
         for pair in args.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("agent `{text}`: `{pair}` should be key=value"))?;
+            let (k, v) = pair.split_once('=').ok_or_else(|| {
+                AgentError(format!("agent `{text}`: `{pair}` should be key=value"))
+            })?;
             let value = v
                 .trim()
                 .parse::<i64>()
@@ -264,43 +279,47 @@ impl AgentSpec {
             toml::Value::Table(table)
                 .try_into()
                 .map_err(|e: toml::de::Error| {
-                    format!(
+                    AgentError(format!(
                         "agent `{text}`: {} (agents: {AGENT_NAMES})",
                         agent_words(e.message())
-                    )
+                    ))
                 })?;
-        AgentSpec::try_from(raw).map_err(|e| format!("agent `{text}`: {e}"))
+        AgentSpec::try_from(raw).map_err(|e| AgentError(format!("agent `{text}`: {e}")))
     }
 
     /// Checks every setting is in range.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), AgentError> {
         match *self {
             AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect { .. } => Ok(()),
             AgentSpec::EpsilonGreedy { epsilon } => {
                 if (0.0..=1.0).contains(&epsilon) {
                     Ok(())
                 } else {
-                    Err(format!("epsilon is {epsilon}; it must be from 0 to 1"))
+                    Err(AgentError(format!(
+                        "epsilon is {epsilon}; it must be from 0 to 1"
+                    )))
                 }
             }
             AgentSpec::Alphabeta {
                 depth, nodes, tt, ..
             } => {
                 if !(1..=MAX_DEPTH).contains(&depth) {
-                    Err(format!(
+                    Err(AgentError(format!(
                         "depth is {depth}; it must be from 1 to {MAX_DEPTH}"
-                    ))
+                    )))
                 } else if let Some(n) = nodes
                     && !(1..=MAX_NODES).contains(&n)
                 {
-                    Err(format!("nodes is {n}; it must be from 1 to {MAX_NODES}"))
+                    Err(AgentError(format!(
+                        "nodes is {n}; it must be from 1 to {MAX_NODES}"
+                    )))
                 } else if let Some(t) = tt
                     && !(1..=tt::MAX_BITS).contains(&t)
                 {
-                    Err(format!(
+                    Err(AgentError(format!(
                         "tt is {t}; it must be from 1 to {} (log2 of the table's slots)",
                         tt::MAX_BITS
-                    ))
+                    )))
                 } else {
                     Ok(())
                 }
@@ -316,30 +335,32 @@ impl AgentSpec {
                 if let Some(t) = time_ms
                     && !(1..=MAX_TIME_MS).contains(&t)
                 {
-                    Err(format!(
+                    Err(AgentError(format!(
                         "time_ms is {t}; it must be from 1 to {MAX_TIME_MS}"
-                    ))
+                    )))
                 } else if !(1..=MAX_ITERATIONS).contains(&iterations) {
-                    Err(format!(
+                    Err(AgentError(format!(
                         "iterations is {iterations}; it must be from 1 to {MAX_ITERATIONS}"
-                    ))
+                    )))
                 } else if !(exploration.is_finite() && exploration >= 0.0) {
-                    Err(format!(
+                    Err(AgentError(format!(
                         "exploration is {exploration}; it must be a number of 0 or more"
-                    ))
+                    )))
                 } else {
                     match (rollout, rollout_epsilon) {
-                        (mcts::Rollout::EpsilonGreedy, None) => {
-                            Err("rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1".into())
-                        }
+                        (mcts::Rollout::EpsilonGreedy, None) => Err(AgentError(
+                            "rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1".into(),
+                        )),
                         (mcts::Rollout::EpsilonGreedy, Some(e)) if !(0.0..=1.0).contains(&e) => {
-                            Err(format!("rollout_epsilon is {e}; it must be from 0 to 1"))
+                            Err(AgentError(format!(
+                                "rollout_epsilon is {e}; it must be from 0 to 1"
+                            )))
                         }
                         (mcts::Rollout::EpsilonGreedy, Some(_)) | (_, None) => Ok(()),
-                        (other, Some(_)) => Err(format!(
+                        (other, Some(_)) => Err(AgentError(format!(
                             "rollout_epsilon is only for rollout=epsilon-greedy (rollout is {})",
                             other.name()
-                        )),
+                        ))),
                     }
                 }
             }
@@ -348,7 +369,7 @@ impl AgentSpec {
 
     /// Whether the agent can play `rules` at all: only `perfect` cannot,
     /// on a board too big to solve.
-    pub fn check_variant(&self, rules: &Rules) -> Result<(), String> {
+    pub fn check_variant(&self, rules: &Rules) -> Result<(), AgentError> {
         match self {
             AgentSpec::Perfect { .. } => perfect::check_variant(rules),
             _ => Ok(()),
@@ -359,16 +380,16 @@ impl AgentSpec {
     /// time budget: how many simulations fit in the time depends on the
     /// processor and its load), so that experiments, whose files must
     /// rerun to the same bytes anywhere, cannot use one by mistake.
-    pub fn reproducible(&self) -> Result<(), String> {
+    pub fn reproducible(&self) -> Result<(), AgentError> {
         match *self {
             AgentSpec::Mcts {
                 time_ms: Some(_), ..
-            } => Err(format!(
+            } => Err(AgentError(format!(
                 "agent `{self}`: a time budget (`time_ms`) makes the games depend on the \
                  machine's speed and load, so the results would not reproduce; give \
                  `iterations` alone (`katro bench VARIANT --mcts N` measures iterations per \
                  second); `time_ms` is for `katro play`"
-            )),
+            ))),
             _ => Ok(()),
         }
     }
@@ -1006,7 +1027,7 @@ mod tests {
     }
 
     fn parse_error(text: &str) -> String {
-        AgentSpec::parse(text).expect_err(text)
+        AgentSpec::parse(text).expect_err(text).0
     }
 
     #[test]
@@ -1093,7 +1114,7 @@ mod tests {
             assert_eq!(spec(text).reproducible(), Ok(()), "{text}");
         }
         for text in ["mcts:time_ms=100", "mcts:iterations=50,time_ms=100"] {
-            let err = spec(text).reproducible().unwrap_err();
+            let err = spec(text).reproducible().unwrap_err().0;
             assert!(
                 err.contains("time_ms") && err.contains("would not reproduce"),
                 "{text}: {err}"

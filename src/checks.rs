@@ -4,6 +4,11 @@
 //! (`tests/fuzz_properties.rs`, choices from proptest) and the cargo-fuzz
 //! targets (`fuzz/`, choices from the fuzzer's input), so both check the
 //! same things. `docs/FUZZING.md` lists what each check covers.
+//!
+//! The checks return `Result<_, String>` on purpose, the one exemption
+//! from the typed errors of the other layers: the text describes a
+//! broken invariant for a person reading a fuzz or proptest failure, and
+//! no caller matches on it.
 
 use std::collections::HashSet;
 

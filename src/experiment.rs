@@ -19,7 +19,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::agents::{AGENT_NAMES, AgentSpec, agent_words};
+use crate::agents::{AGENT_NAMES, AgentError, AgentSpec, agent_words};
 use crate::experiment::plan::{Cell, Rows, Stop, matchup_label};
 pub use crate::experiment::plan::{Compare, fingerprint};
 use crate::experiment::sweep::{RawSweep, Skipped, expand};
@@ -1154,9 +1154,17 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
         toml::Value::String(s) => AgentSpec::parse(s),
         toml::Value::Table(t) => toml::Value::Table(t.clone())
             .try_into::<AgentSpec>()
-            .map_err(|e| format!("{} (agents: {AGENT_NAMES})", agent_words(e.message())))
+            .map_err(|e| {
+                AgentError(format!(
+                    "{} (agents: {AGENT_NAMES})",
+                    agent_words(e.message())
+                ))
+            })
             .and_then(|a| a.validate().map(|()| a)),
-        other => Err(format!("got {}; {AGENT_FORMS}", other.type_str())),
+        other => Err(AgentError(format!(
+            "got {}; {AGENT_FORMS}",
+            other.type_str()
+        ))),
     }
     .and_then(|a| a.reproducible().map(|()| a));
     match parsed {

@@ -30,7 +30,8 @@ pub use csv::{DECIMALS, float, p_value};
 pub use games::{GAMES_COLUMNS, games_csv, read_games_csv};
 pub use header::{BUILD, RunHeader, UNKNOWN_BUILD, other_builds};
 pub use manifest::{
-    ExperimentSource, Manifest, ManifestCell, ManifestShard, ManifestVariant, utc_timestamp,
+    ExperimentSource, Manifest, ManifestCell, ManifestRead, ManifestShard, ManifestVariant,
+    ManifestVariantRead, add_files, utc_timestamp,
 };
 pub use ratings::{
     PAIRWISE_COLUMNS, RATINGS_COLUMNS, pairwise_csv, ratings_csv, ratings_table, skill_trace_csv,

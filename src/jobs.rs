@@ -19,9 +19,9 @@ use crate::experiment::runner::{
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
 use crate::files::{
-    BUILD, ExperimentSource, Manifest, ManifestShard, RunHeader, SHARD_FORMAT, ShardFile,
-    StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv, ratings_csv,
-    ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
+    BUILD, ExperimentSource, Manifest, ManifestRead, ManifestShard, RunHeader, SHARD_FORMAT,
+    ShardFile, StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv,
+    ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
 use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};
@@ -45,42 +45,58 @@ use checkpoint::{Identity, Saver};
 pub use pictures::{MARK, write_board, write_viewer};
 pub use report_files::{put, read_optional, report, write_report};
 pub use show::show;
-use survey::{ManifestHead, Writer, refuse_or_clear, shard_files, survey};
+use survey::{Writer, refuse_or_clear, shard_files, survey};
 pub use validate::{Validated, validate};
 pub use variant::load_variant;
 
-/// A failure with its exit code: 2 for bad input, 1 for anything else.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    pub code: u8,
-    pub message: String,
+/// Why a job failed. Which kinds are the caller's to fix is
+/// [`Error::is_user_input`]; the binary turns that into the exit code
+/// (docs/ERRORS.md has the table), the library never does.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A variant or experiment file that does not read: file, line, key.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A request katro turns down: a bad flag or move, an output folder
+    /// it does not own, a board over `--max-memory`.
+    #[error("{0}")]
+    Refused(String),
+    /// A file katro wrote earlier (shard, checkpoint, manifest) that no
+    /// longer reads or no longer fits the request.
+    #[error("{0}")]
+    Damaged(String),
+    /// The machine let the job down: a write, delete or thread pool the
+    /// system refused (disk full, permissions), or the runner itself.
+    #[error("{0}")]
+    Failed(String),
+    /// The solver stopped at its `--max-seconds` cap.
+    #[error("{0}")]
+    TimedOut(String),
+    /// Stopped by a signal; the message says what the checkpoint kept.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
-impl Failure {
-    pub fn input(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
+impl Error {
+    /// Whether the person who asked can fix it by changing the input
+    /// (exit code 2 in `katro`), rather than the machine (exit code 1).
+    pub fn is_user_input(&self) -> bool {
+        matches!(
+            self,
+            Error::Input(_) | Error::Refused(_) | Error::Damaged(_)
+        )
     }
 
-    fn other(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 1,
-            message: message.to_string(),
-        }
+    pub fn refused(message: impl fmt::Display) -> Error {
+        Error::Refused(message.to_string())
     }
-}
 
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.message)
+    pub fn damaged(message: impl fmt::Display) -> Error {
+        Error::Damaged(message.to_string())
     }
-}
 
-impl From<InputError> for Failure {
-    fn from(e: InputError) -> Failure {
-        Failure::input(e)
+    fn failed(message: impl fmt::Display) -> Error {
+        Error::Failed(message.to_string())
     }
 }
 
@@ -139,9 +155,9 @@ pub struct Loaded {
 
 /// Reads and validates an experiment file; variant files are named
 /// relative to its folder.
-pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Failure> {
+pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Error> {
     let text = read_text(store, Path::new(path))
-        .map_err(|e| Failure::input(format!("{path}: cannot read the experiment file: {e}")))?;
+        .map_err(|e| Error::refused(format!("{path}: cannot read the experiment file: {e}")))?;
     let dir = Path::new(path)
         .parent()
         .unwrap_or(Path::new(""))
@@ -211,7 +227,7 @@ fn write_results(
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice::<ManifestHead>(&b).ok())
+        .and_then(|b| ManifestRead::parse(&b).ok())
         .map(|m| survey::listed_files(&m))
         .unwrap_or_default();
     if let Some(bytes) = &r.state {
@@ -248,7 +264,7 @@ fn write_results(
     }
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
-    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.message)?);
+    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.to_string())?);
     written.push("manifest.json".into());
     manifest.files = written.clone();
     store
@@ -381,7 +397,7 @@ fn lock_folder<'a>(
     dir: &Path,
     part: Part,
     command: &[String],
-) -> Result<Box<dyn Send + 'a>, Failure> {
+) -> Result<Box<dyn Send + 'a>, Error> {
     let path = dir.join(lock_name(part));
     let owner = serde_json::json!({
         "pid": std::process::id(),
@@ -401,14 +417,14 @@ fn lock_folder<'a>(
             }
             Ok(guard)
         }
-        Ok(crate::store::Locking::Busy(other)) => Err(Failure::input(format!(
+        Ok(crate::store::Locking::Busy(other)) => Err(Error::refused(format!(
             "the output folder {} is in use by another katro run ({}); wait for it to end, \
              stop it, or give another output folder (its lock file is {})",
             dir.display(),
             owner_words(&other),
             path.display()
         ))),
-        Err(e) => Err(Failure::input(format!(
+        Err(e) => Err(Error::refused(format!(
             "cannot take the lock {}: {}",
             path.display(),
             describe(&e)
@@ -420,21 +436,10 @@ pub fn shard_file_name(index: u64, count: u64) -> String {
     format!("shard-{index}-of-{count}.json")
 }
 
-impl ManifestHead {
-    /// Whether the results were made from this very experiment text: the
-    /// fingerprint leaves out what changes no game (the comparisons asked
-    /// for, comments), which can still change the files.
-    fn same_text(&self, source: &ExperimentSource) -> bool {
-        self.experiment
-            .as_ref()
-            .is_some_and(|e| e.fnv1a64 == source.fnv1a64)
-    }
-}
-
 /// The manifest in `dir`, when there is one katro can read; the folder
 /// survey says what is wrong with one it cannot.
-fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestHead> {
-    survey::read_manifest(store, dir).ok().flatten()
+fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestRead> {
+    ManifestRead::read(store, dir).ok().flatten()
 }
 
 /// A finished run being grown, and where each cell gets its games.
@@ -443,6 +448,40 @@ struct Growing {
     /// Its rows, read from games.csv.
     old_rows: Vec<StoredRow>,
     sources: Vec<grow::Source>,
+}
+
+/// The files of a finished whole experiment (games.csv, the run state,
+/// comparison, ratings, summary, then the manifest `m`) and the tables a
+/// run prints: the one tail of `run` and `merge`, so both write the same
+/// bytes.
+fn finish_experiment<'a>(
+    store: &dyn Store,
+    dir: &Path,
+    exp: &'a Experiment,
+    cells: &[Cell<'a>],
+    aggregates: &[Aggregate],
+    rows: &[GameRow],
+    m: Manifest,
+) -> Result<(Vec<String>, String), String> {
+    let (games, state) =
+        finished_files(m.run.clone(), exp.seed, exp.rows(), cells, aggregates, rows);
+    let rated = rated(exp, cells, aggregates);
+    let written = write_results(
+        store,
+        dir,
+        &Results {
+            cells,
+            aggregates,
+            games: games.as_deref(),
+            compare: &exp.compare,
+            tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
+            state: Some(state.to_bytes()),
+        },
+        m,
+    )?;
+    let mut text = summary_table(cells, aggregates);
+    text.push_str(&ratings_text(&rated));
+    Ok((written, text))
 }
 
 /// games.csv of `rows` (none when rows are not kept), and the run state
@@ -469,14 +508,14 @@ fn finished_files(
 fn growth(
     store: &dyn Store,
     dir: &Path,
-    m: &ManifestHead,
+    m: &ManifestRead,
     exp: &Experiment,
     cells: &[Cell],
     allow_other_build: bool,
-) -> Result<Growing, Failure> {
+) -> Result<Growing, Error> {
     let path = dir.join(grow::RUN_STATE);
     let damaged = |why: String| {
-        Failure::input(format!(
+        Error::damaged(format!(
             "{}: {why}: katro cannot tell which games the results there hold. Give another \
              output folder, or --force to delete them and play every game",
             path.display()
@@ -495,7 +534,7 @@ fn growth(
         )));
     }
     let refuse = |problems: Vec<String>| {
-        Failure::input(format!(
+        Error::refused(format!(
             "the output folder {} holds the finished results of experiment `{}` (hash {}), \
              and this version of it (hash {}) would change games already played:\n  {}\n\
              a run grows only by more games, tighter precision, or new variants or matchups. \
@@ -680,82 +719,158 @@ pub fn run(
     opts: &RunOptions,
     store: &dyn Store,
     progress: &dyn Progress,
-) -> Result<RunOutcome, Failure> {
+) -> Result<RunOutcome, Error> {
     let l = load_experiment(store, &opts.experiment)?;
-    let path = &l.path;
-    let exp = &l.exp;
-    let skipped = skipped_text(exp);
+    let skipped = skipped_text(&l.exp);
     if !skipped.is_empty() {
         progress.note(skipped.trim_end());
     }
-    let (out_dir, origin) = match (&opts.out, &exp.output) {
-        (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
-        (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
-        (None, None) => (
-            Path::new("results").join(&exp.name),
-            format!("{path}: `name` (the default output folder is results/<name>/)"),
-        ),
-    };
-    store.check_writable(&out_dir).map_err(|e| {
-        Failure::input(format!(
-            "{origin}: cannot write to the output folder {}: {e}",
-            out_dir.display()
-        ))
-    })?;
-    let cells = exp.cells();
-    let rows = exp.rows();
-    let hash = exp.fingerprint();
-    let source = ExperimentSource::new(path, &l.text);
-    let part = match opts.shard {
-        None => Part::Whole,
-        Some((index, count)) => Part::Shard { index, count },
-    };
-    let _lock = lock_folder(store, progress, &out_dir, part, &opts.command)?;
-    let shards = opts.shard.map_or(0, |(_, n)| n);
-    let before = match part {
-        Part::Whole if !opts.force => read_manifest(store, &out_dir),
+    let plan = RunPlan::new(opts, store, progress, &l)?;
+    let _lock = lock_folder(store, progress, &plan.out_dir, plan.part, &opts.command)?;
+    let before = match plan.part {
+        Part::Whole if !opts.force => read_manifest(store, &plan.out_dir),
         _ => None,
     };
-    // Finished results of an earlier version of this experiment, whose
-    // games a whole run keeps when it only adds to them.
-    let growing = match &before {
-        Some(m)
-            if (m.run.experiment_hash != hash || !m.same_text(&source))
-                && m.run.name == exp.name
-                && m.files.iter().any(|f| f == grow::RUN_STATE) =>
-        {
-            Some(growth(
-                store,
-                &out_dir,
-                m,
-                exp,
-                &cells,
-                opts.allow_other_build,
-            )?)
+    let growing = plan.growing(before.as_ref())?;
+    plan.survey_folder(growing.as_ref())?;
+    if let Some(done) = before.as_ref().and_then(|m| plan.finished_already(m)) {
+        return Ok(done);
+    }
+    plan.play(growing.as_ref())
+}
+
+/// One `katro run`, decided before anything is read from the folder: the
+/// experiment, where its results go, which part is played, and the
+/// fingerprint and text every file it writes carries.
+struct RunPlan<'a> {
+    opts: &'a RunOptions,
+    store: &'a dyn Store,
+    progress: &'a dyn Progress,
+    l: &'a Loaded,
+    out_dir: PathBuf,
+    cells: Vec<Cell<'a>>,
+    rows: Rows,
+    hash: String,
+    source: ExperimentSource,
+    part: Part,
+    cp_dir: PathBuf,
+}
+
+/// What one session of play did, for the files and the text.
+struct Session {
+    result: runner::RunResult,
+    threads: usize,
+    /// Start and end, UTC.
+    times: (String, String),
+    /// Seconds this session played.
+    wall: f64,
+    new_games: u64,
+    resumed_games: u64,
+}
+
+/// The text, the files written, and the games played and kept.
+type Finished = (String, Vec<String>, u64, u64);
+
+impl<'a> RunPlan<'a> {
+    fn new(
+        opts: &'a RunOptions,
+        store: &'a dyn Store,
+        progress: &'a dyn Progress,
+        l: &'a Loaded,
+    ) -> Result<RunPlan<'a>, Error> {
+        let (path, exp) = (&l.path, &l.exp);
+        let (out_dir, origin) = match (&opts.out, &exp.output) {
+            (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
+            (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
+            (None, None) => (
+                Path::new("results").join(&exp.name),
+                format!("{path}: `name` (the default output folder is results/<name>/)"),
+            ),
+        };
+        store.check_writable(&out_dir).map_err(|e| {
+            Error::refused(format!(
+                "{origin}: cannot write to the output folder {}: {e}",
+                out_dir.display()
+            ))
+        })?;
+        let part = match opts.shard {
+            None => Part::Whole,
+            Some((index, count)) => Part::Shard { index, count },
+        };
+        Ok(RunPlan {
+            opts,
+            store,
+            progress,
+            l,
+            cp_dir: checkpoint::folder(&out_dir, part),
+            out_dir,
+            cells: exp.cells(),
+            rows: exp.rows(),
+            hash: exp.fingerprint(),
+            source: ExperimentSource::new(path, &l.text),
+            part,
+        })
+    }
+
+    /// Finished results of an earlier version of this experiment, whose
+    /// games a whole run keeps when it only adds to them.
+    fn growing(&self, before: Option<&ManifestRead>) -> Result<Option<Growing>, Error> {
+        let exp = &self.l.exp;
+        match before {
+            Some(m)
+                if (m.run.experiment_hash != self.hash || !m.same_text(&self.source))
+                    && m.run.name == exp.name
+                    && m.files.iter().any(|f| f == grow::RUN_STATE) =>
+            {
+                Ok(Some(growth(
+                    self.store,
+                    &self.out_dir,
+                    m,
+                    exp,
+                    &self.cells,
+                    self.opts.allow_other_build,
+                )?))
+            }
+            _ => Ok(None),
         }
-        _ => None,
-    };
-    let found = survey(
-        store,
-        &out_dir,
-        &Writer {
-            hash: &hash,
-            text_fnv: Some(&source.fnv1a64),
-            grows: growing.as_ref().map(|g| g.old.run.experiment_hash.as_str()),
-            shards: Some(shards),
-            allow_other_build: opts.allow_other_build,
-        },
-    );
-    refuse_or_clear(
-        store, progress, &out_dir, found, opts.force, &exp.name, &hash,
-    )?;
-    let cp_dir = checkpoint::folder(&out_dir, part);
-    if let Some(m) = &before
-        && m.run.experiment_hash == hash
-        && m.same_text(&source)
-        && !store.is_dir(&cp_dir)
-        && m.files.iter().all(|f| store.is_file(&out_dir.join(f)))
-    {
+    }
+
+    /// Refuses a folder holding what this run must not reuse or replace,
+    /// or clears it under `--force`.
+    fn survey_folder(&self, growing: Option<&Growing>) -> Result<(), Error> {
+        let found = survey(
+            self.store,
+            &self.out_dir,
+            &Writer {
+                hash: &self.hash,
+                text_fnv: Some(&self.source.fnv1a64),
+                grows: growing.map(|g| g.old.run.experiment_hash.as_str()),
+                shards: Some(self.opts.shard.map_or(0, |(_, n)| n)),
+                allow_other_build: self.opts.allow_other_build,
+            },
+        );
+        refuse_or_clear(
+            self.store,
+            self.progress,
+            &self.out_dir,
+            found,
+            self.opts.force,
+            &self.l.exp.name,
+            &self.hash,
+        )
+    }
+
+    /// The outcome when the folder already holds this experiment's
+    /// complete results (manifest `m`): nothing to play.
+    fn finished_already(&self, m: &ManifestRead) -> Option<RunOutcome> {
+        let (store, out_dir, cells) = (self.store, &self.out_dir, &self.cells);
+        if !(m.run.experiment_hash == self.hash
+            && m.same_text(&self.source)
+            && !store.is_dir(&self.cp_dir)
+            && m.files.iter().all(|f| store.is_file(&out_dir.join(f))))
+        {
+            return None;
+        }
         let build = if m.run.katro_build == BUILD {
             String::new()
         } else {
@@ -771,295 +886,334 @@ pub fn run(
             .ok()
             .and_then(|b| serde_json::from_slice::<grow::FinishedRun>(&b).ok())
             .filter(|old| {
-                old.run.experiment_hash == hash
+                old.run.experiment_hash == self.hash
                     && old.cells.len() == cells.len()
                     && old
                         .cells
                         .iter()
-                        .zip(&cells)
+                        .zip(cells)
                         .all(|(f, c)| grow::same_place(f, c))
             })
             .map(|old| {
                 let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
-                summary_table(&cells, &aggregates) + "\n"
+                summary_table(cells, &aggregates) + "\n"
             })
             .unwrap_or_default();
-        return Ok(RunOutcome {
+        Some(RunOutcome {
             text: format!(
                 "{table}experiment `{}` is complete: its {} are in {}; nothing to play \
                  (--force plays every game again){build}\n",
-                exp.name,
+                self.l.exp.name,
                 plural(m.games, "game"),
                 out_dir.display()
             ),
-            out_dir,
+            out_dir: out_dir.clone(),
             files: Vec::new(),
             played: 0,
             kept: m.games,
             already_complete: true,
-        });
+        })
     }
 
-    // What this run plays: every cell, or a grown run's new games.
-    let delta = growing.as_ref().map(|g| grow::delta(&cells, &g.sources));
-    let work_cells: &[Cell] = delta.as_ref().map_or(&cells, |d| &d.cells);
-    let work = Work {
-        cells: work_cells,
-        master: exp.seed,
-        rows,
-        part,
-        first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
-    };
-    let loaded = match checkpoint::load(store, &cp_dir, work_cells).and_then(|l| match &l {
-        Some((_, r)) => runner::check_resume(&work, r).map(|()| l),
-        None => Ok(l),
-    }) {
-        Ok(l) => l,
-        Err(e) if opts.force => {
-            store.remove_all(&cp_dir).map_err(|e| {
-                Failure::other(format!("--force: cannot delete {}: {e}", cp_dir.display()))
-            })?;
-            progress.note(&format!("--force: deleted the unusable checkpoint ({e})"));
-            None
-        }
-        Err(e) => {
-            return Err(Failure::input(format!(
-                "{e}. Use --force to delete the checkpoint and start again"
-            )));
-        }
-    };
-    let id = Identity {
-        experiment_hash: hash.clone(),
-        name: exp.name.clone(),
-        part,
-    };
-    let saver = Saver::new(
-        store,
-        cp_dir.clone(),
-        &id,
-        work_cells,
-        opts.checkpoint_every,
-        loaded.as_ref().map(|(f, _)| f),
-        opts.stop.clone(),
-    );
-    let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
-    if loaded.is_some() {
-        progress.note(&format!(
-            "resuming from the checkpoint in {}: {} already played",
-            cp_dir.display(),
-            plural(resumed_games, "game")
-        ));
-    }
-    let mut resume = loaded.map(|(_, r)| r);
-    if let (Some(g), Some(d)) = (&growing, &delta) {
-        let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
-        progress.note(&format!(
-            "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the new \
-             games are played",
-            out_dir.display(),
-            plural(kept, "game"),
-            g.old.run.name,
-            g.old.run.experiment_hash
-        ));
-        if resume.is_none() {
-            // Continued `[precision]` cells start settled at the games
-            // they played; the first checkpoint holds those games' rows, so
-            // an interrupted grown run resumes like any other.
-            let state = grow::start_state(&g.old, d, &g.sources);
-            let start_rows = g.continued_rows(d, rows).map_err(Failure::input)?;
-            if state.games() > 0 {
-                runner::Checkpoint::save(&saver, &state, &start_rows)
-                    .map_err(|e| interrupted(store, e, &saver))?;
-            }
-            resume = Some(runner::Resume {
-                state,
-                rows: start_rows,
-            });
-        }
-    }
-    let before_games = resume.as_ref().map_or(0, |r| r.state.games());
-    // A grown run's checkpoint also holds the continued cells' kept games.
-    let resumed_games =
-        resumed_games.saturating_sub(growing.as_ref().map_or(0, Growing::continued_games));
-    if !saver.other_builds.is_empty() {
-        progress.note(&format!(
-            "--allow-other-build: games played by katro build {} are kept; this is build \
-             {BUILD}; the results list both",
-            saver.other_builds.join(", ")
-        ));
-    }
-    let threads = threads_or_all(opts.threads);
-    let start_time = now();
-    let clock = Instant::now();
-    let result = runner::run(&work, threads, progress, &saver, resume)
-        .map_err(|e| interrupted(store, e, &saver))?;
-    let session_wall = clock.elapsed().as_secs_f64();
-    let end_time = now();
-    let new_games = result.state.games() - before_games;
-
-    let (text, files, played, kept) = match part {
-        Part::Whole => {
-            let (aggregates, all_rows, kept) = match (&growing, &delta) {
-                (Some(g), Some(d)) => g.combine(&cells, d, &result).map_err(Failure::input)?,
-                _ => (result.aggregates(), result.rows, 0),
-            };
-            let mut other = saver.other_builds.clone();
-            if let Some(g) = &growing {
-                other = other_builds(
-                    BUILD,
-                    other
-                        .iter()
-                        .chain(&g.old.run.other_builds)
-                        .chain([&g.old.run.katro_build])
-                        .map(String::as_str),
-                );
-            }
-            let (games, state) = finished_files(
-                RunHeader::new(&hash, &exp.name, other.clone()),
-                exp.seed,
-                rows,
-                &cells,
-                &aggregates,
-                &all_rows,
-            );
-            let mut m = manifest(
-                ManifestBase {
-                    command: &opts.command,
-                    name: &exp.name,
-                    experiment: Some(source),
-                    hash: &hash,
-                    seed: exp.seed,
-                    cells: &cells,
-                    aggregates: &aggregates,
-                },
-                threads,
-                (start_time, end_time),
-                session_wall,
-            );
-            m.resumed_games = resumed_games;
-            m.kept_games = kept;
-            m.run.other_builds = other;
-            m.skipped_variants = exp.skipped.clone();
-            m.games_per_second = if session_wall > 0.0 {
-                new_games as f64 / session_wall
-            } else {
-                0.0
-            };
-            let rated = rated(exp, &cells, &aggregates);
-            let written = write_results(
-                store,
-                &out_dir,
-                &Results {
-                    cells: &cells,
-                    aggregates: &aggregates,
-                    games: games.as_deref(),
-                    compare: &exp.compare,
-                    tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
-                    state: Some(state.to_bytes()),
-                },
-                m,
-            )
-            .map_err(|e| interrupted(store, e, &saver))?;
-            let mut text = summary_table(&cells, &aggregates);
-            text.push_str(&ratings_text(&rated));
-            let mut also = Vec::new();
-            if resumed_games > 0 {
-                also.push(format!("{resumed_games} resumed from the checkpoint"));
-            }
-            if kept > 0 {
-                also.push(format!("{kept} kept from the results already there"));
-            }
-            text.push_str(&format!(
-                "\n{} in {session_wall:.1} s on {}{}; wrote {} in {}\n",
-                plural(new_games, "game"),
-                plural(threads as u64, "thread"),
-                if also.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (and {})", also.join(", "))
-                },
-                written.join(", "),
-                out_dir.display()
-            ));
-            (text, written, new_games, kept + resumed_games)
-        }
-        Part::Shard { index, count } => {
-            let games = result.state.games();
-            let shard = ShardFile {
-                format: SHARD_FORMAT.into(),
-                run: RunHeader::new(&hash, &exp.name, saver.other_builds.clone()),
-                shard: index,
-                shards: count,
-                experiment: source,
-                variant_files: l.variant_files.clone(),
-                layout: Layout::new(&cells).cells,
-                threads,
-                start_time,
-                end_time,
-                wall_seconds: saver.wall_seconds(),
-                games,
-                rows: result
-                    .rows
-                    .iter()
-                    .map(|r| StoredRow::new(&cells, r))
-                    .collect(),
-                state: result.state,
-            };
-            let dir = out_dir.join("shards");
-            let name = shard_file_name(index, count);
-            let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
-            store
-                .create_dir_all(&dir)
-                .and_then(|()| store.write_atomic(&dir, &name, &bytes))
-                .map_err(|e| {
-                    interrupted(
-                        store,
-                        format!(
-                            "cannot write {}: {}",
-                            dir.join(&name).display(),
-                            describe(&e)
-                        ),
-                        &saver,
-                    )
+    /// The checkpoint of an interrupted run of `work`, checked to fit it;
+    /// under `--force` an unusable one is deleted instead of refused.
+    fn checkpoint(
+        &self,
+        work: &Work,
+    ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
+        let cp_dir = &self.cp_dir;
+        match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
+            Some((_, r)) => runner::check_resume(work, r).map(|()| l),
+            None => Ok(l),
+        }) {
+            Ok(l) => Ok(l),
+            Err(e) if self.opts.force => {
+                self.store.remove_all(cp_dir).map_err(|e| {
+                    Error::failed(format!("--force: cannot delete {}: {e}", cp_dir.display()))
                 })?;
-            let text = format!(
-                "shard {index}/{count} of `{}`: {} in {session_wall:.1} s on {}; wrote {}\n\
-                 once every shard is done: katro merge {}\n",
-                exp.name,
-                plural(games - resumed_games, "game"),
-                plural(threads as u64, "thread"),
-                dir.join(&name).display(),
-                out_dir.display()
-            );
-            (
-                text,
-                vec![format!("shards/{name}")],
-                games - resumed_games,
-                resumed_games,
-            )
+                self.progress
+                    .note(&format!("--force: deleted the unusable checkpoint ({e})"));
+                Ok(None)
+            }
+            Err(e) => Err(Error::damaged(format!(
+                "{e}. Use --force to delete the checkpoint and start again"
+            ))),
         }
-    };
-    // The results are complete: the checkpoint has done its job.
-    store.remove_all(&cp_dir).map_err(|e| {
-        Failure::other(format!(
-            "cannot delete the finished checkpoint {}: {e}",
-            cp_dir.display()
+    }
+
+    /// Where a grown run starts when no checkpoint is there: continued
+    /// `[precision]` cells settled at the games they played. The first
+    /// checkpoint holds those games' rows, so an interrupted grown run
+    /// resumes like any other.
+    fn grown_start(
+        &self,
+        g: &Growing,
+        d: &grow::Delta,
+        saver: &Saver,
+    ) -> Result<runner::Resume, Error> {
+        let state = grow::start_state(&g.old, d, &g.sources);
+        let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
+        if state.games() > 0 {
+            runner::Checkpoint::save(saver, &state, &start_rows)
+                .map_err(|e| interrupted(self.store, e, saver))?;
+        }
+        Ok(runner::Resume {
+            state,
+            rows: start_rows,
+        })
+    }
+
+    /// Plays what is left (from the checkpoint, or a grown run's new
+    /// games) and writes the results or the shard.
+    fn play(&self, growing: Option<&Growing>) -> Result<RunOutcome, Error> {
+        let (store, progress, exp) = (self.store, self.progress, &self.l.exp);
+        // What this run plays: every cell, or a grown run's new games.
+        let delta = growing.map(|g| grow::delta(&self.cells, &g.sources));
+        let work_cells: &[Cell] = delta.as_ref().map_or(&self.cells, |d| &d.cells);
+        let work = Work {
+            cells: work_cells,
+            master: exp.seed,
+            rows: self.rows,
+            part: self.part,
+            first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
+        };
+        let loaded = self.checkpoint(&work)?;
+        let id = Identity {
+            experiment_hash: self.hash.clone(),
+            name: exp.name.clone(),
+            part: self.part,
+        };
+        let saver = Saver::new(
+            store,
+            self.cp_dir.clone(),
+            &id,
+            work_cells,
+            self.opts.checkpoint_every,
+            loaded.as_ref().map(|(f, _)| f),
+            self.opts.stop.clone(),
+        );
+        let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
+        if loaded.is_some() {
+            progress.note(&format!(
+                "resuming from the checkpoint in {}: {} already played",
+                self.cp_dir.display(),
+                plural(resumed_games, "game")
+            ));
+        }
+        let mut resume = loaded.map(|(_, r)| r);
+        if let (Some(g), Some(d)) = (growing, &delta) {
+            let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
+            progress.note(&format!(
+                "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
+                 new games are played",
+                self.out_dir.display(),
+                plural(kept, "game"),
+                g.old.run.name,
+                g.old.run.experiment_hash
+            ));
+            if resume.is_none() {
+                resume = Some(self.grown_start(g, d, &saver)?);
+            }
+        }
+        let before_games = resume.as_ref().map_or(0, |r| r.state.games());
+        // A grown run's checkpoint also holds the continued cells' kept games.
+        let resumed_games =
+            resumed_games.saturating_sub(growing.map_or(0, Growing::continued_games));
+        if !saver.other_builds.is_empty() {
+            progress.note(&format!(
+                "--allow-other-build: games played by katro build {} are kept; this is build \
+                 {BUILD}; the results list both",
+                saver.other_builds.join(", ")
+            ));
+        }
+        let threads = threads_or_all(self.opts.threads);
+        let start_time = now();
+        let clock = Instant::now();
+        let result = runner::run(&work, threads, progress, &saver, resume)
+            .map_err(|e| interrupted(store, e, &saver))?;
+        let wall = clock.elapsed().as_secs_f64();
+        let new_games = result.state.games() - before_games;
+        let session = Session {
+            result,
+            threads,
+            times: (start_time, now()),
+            wall,
+            new_games,
+            resumed_games,
+        };
+        let (text, files, played, kept) = match self.part {
+            Part::Whole => self.finish_whole(growing, delta.as_ref(), &saver, session)?,
+            Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
+        };
+        // The results are complete: the checkpoint has done its job.
+        store.remove_all(&self.cp_dir).map_err(|e| {
+            Error::failed(format!(
+                "cannot delete the finished checkpoint {}: {e}",
+                self.cp_dir.display()
+            ))
+        })?;
+        let _ = store.remove_dir(&self.out_dir.join(checkpoint::FOLDER));
+        Ok(RunOutcome {
+            out_dir: self.out_dir.clone(),
+            files,
+            played,
+            kept,
+            already_complete: false,
+            text,
+        })
+    }
+
+    /// A whole run's files: the results (with a grown run's kept games),
+    /// the manifest and the run state.
+    fn finish_whole(
+        &self,
+        growing: Option<&Growing>,
+        delta: Option<&grow::Delta>,
+        saver: &Saver,
+        s: Session,
+    ) -> Result<Finished, Error> {
+        let (cells, opts) = (&self.cells[..], self.opts);
+        let (aggregates, all_rows, kept) = match (growing, delta) {
+            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Error::refused)?,
+            _ => (s.result.aggregates(), s.result.rows, 0),
+        };
+        let mut other = saver.other_builds.clone();
+        if let Some(g) = growing {
+            other = other_builds(
+                BUILD,
+                other
+                    .iter()
+                    .chain(&g.old.run.other_builds)
+                    .chain([&g.old.run.katro_build])
+                    .map(String::as_str),
+            );
+        }
+        let mut m = manifest(
+            ManifestBase {
+                command: &opts.command,
+                name: &self.l.exp.name,
+                experiment: Some(self.source.clone()),
+                hash: &self.hash,
+                seed: self.l.exp.seed,
+                cells,
+                aggregates: &aggregates,
+            },
+            s.threads,
+            s.times.clone(),
+            s.wall,
+        );
+        m.resumed_games = s.resumed_games;
+        m.kept_games = kept;
+        m.run.other_builds = other;
+        m.skipped_variants = self.l.exp.skipped.clone();
+        m.games_per_second = if s.wall > 0.0 {
+            s.new_games as f64 / s.wall
+        } else {
+            0.0
+        };
+        let (written, mut text) = finish_experiment(
+            self.store,
+            &self.out_dir,
+            &self.l.exp,
+            cells,
+            &aggregates,
+            &all_rows,
+            m,
+        )
+        .map_err(|e| interrupted(self.store, e, saver))?;
+        let mut also = Vec::new();
+        if s.resumed_games > 0 {
+            also.push(format!("{} resumed from the checkpoint", s.resumed_games));
+        }
+        if kept > 0 {
+            also.push(format!("{kept} kept from the results already there"));
+        }
+        text.push_str(&format!(
+            "\n{} in {:.1} s on {}{}; wrote {} in {}\n",
+            plural(s.new_games, "game"),
+            s.wall,
+            plural(s.threads as u64, "thread"),
+            if also.is_empty() {
+                String::new()
+            } else {
+                format!(" (and {})", also.join(", "))
+            },
+            written.join(", "),
+            self.out_dir.display()
+        ));
+        Ok((text, written, s.new_games, kept + s.resumed_games))
+    }
+
+    /// A shard's one file, for `katro merge`.
+    fn finish_shard(
+        &self,
+        index: u64,
+        count: u64,
+        saver: &Saver,
+        s: Session,
+    ) -> Result<Finished, Error> {
+        let games = s.result.state.games();
+        let shard = ShardFile {
+            format: SHARD_FORMAT.into(),
+            run: RunHeader::new(&self.hash, &self.l.exp.name, saver.other_builds.clone()),
+            shard: index,
+            shards: count,
+            experiment: self.source.clone(),
+            variant_files: self.l.variant_files.clone(),
+            layout: Layout::new(&self.cells).cells,
+            threads: s.threads,
+            start_time: s.times.0,
+            end_time: s.times.1,
+            wall_seconds: saver.wall_seconds(),
+            games,
+            rows: s
+                .result
+                .rows
+                .iter()
+                .map(|r| StoredRow::new(&self.cells, r))
+                .collect(),
+            state: s.result.state,
+        };
+        let dir = self.out_dir.join("shards");
+        let name = shard_file_name(index, count);
+        let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
+        let store = self.store;
+        store
+            .create_dir_all(&dir)
+            .and_then(|()| store.write_atomic(&dir, &name, &bytes))
+            .map_err(|e| {
+                interrupted(
+                    store,
+                    format!(
+                        "cannot write {}: {}",
+                        dir.join(&name).display(),
+                        describe(&e)
+                    ),
+                    saver,
+                )
+            })?;
+        let text = format!(
+            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
+             once every shard is done: katro merge {}\n",
+            self.l.exp.name,
+            plural(games - s.resumed_games, "game"),
+            s.wall,
+            plural(s.threads as u64, "thread"),
+            dir.join(&name).display(),
+            self.out_dir.display()
+        );
+        Ok((
+            text,
+            vec![format!("shards/{name}")],
+            games - s.resumed_games,
+            s.resumed_games,
         ))
-    })?;
-    let _ = store.remove_dir(&out_dir.join(checkpoint::FOLDER));
-    Ok(RunOutcome {
-        out_dir,
-        files,
-        played,
-        kept,
-        already_complete: false,
-        text,
-    })
+    }
 }
 
 /// A run stopped by an error after it started playing, or by the user:
 /// says what of its work is safe.
-fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
+fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
     let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
     if message == runner::STOPPED {
         let cells = saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed);
@@ -1075,10 +1229,7 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
         } else {
             "no game was saved yet: the same command starts again".to_string()
         };
-        return Failure {
-            code: 130,
-            message: format!("interrupted: {saved}"),
-        };
+        return Error::Interrupted(format!("interrupted: {saved}"));
     }
     let note = if store.is_file(&saver.dir().join("state.json")) {
         format!(
@@ -1090,10 +1241,7 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Failure {
     } else {
         "no checkpoint had been written yet".to_string()
     };
-    Failure {
-        code: 1,
-        message: format!("{message}\n{note}"),
-    }
+    Error::Failed(format!("{message}\n{note}"))
 }
 
 // ---------------------------------------------------------------------------
@@ -1221,7 +1369,6 @@ fn shard_set_problems(
     problems
 }
 
-/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
 /// What `katro merge` is asked to do.
 #[derive(Clone, Debug)]
 pub struct MergeOptions {
@@ -1233,18 +1380,17 @@ pub struct MergeOptions {
     pub command: Vec<String>,
 }
 
-/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
-pub fn merge(
-    opts: &MergeOptions,
+/// The shards in `dir/shards`, in shard order, once every one reads and
+/// they make one whole run; otherwise every problem found.
+fn read_shards(
     store: &dyn Store,
-    progress: &dyn Progress,
-) -> Result<RunOutcome, Failure> {
-    let allow_other_build = opts.allow_other_build;
-    let dir = PathBuf::from(&opts.dir);
+    dir: &Path,
+    allow_other_build: bool,
+) -> Result<Vec<(PathBuf, ShardFile)>, Error> {
     let shards_dir = dir.join("shards");
     let paths = shard_files(store, &shards_dir);
     if paths.is_empty() {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{}: no shard files: run `katro run EXPERIMENT --shard I/N --out {}` for I = 1 \
              to N first",
             shards_dir.display(),
@@ -1261,26 +1407,26 @@ pub fn merge(
     }
     let mut problems = unreadable;
     if !shards.is_empty() {
-        problems.extend(shard_set_problems(&shards, &dir, allow_other_build));
+        problems.extend(shard_set_problems(&shards, dir, allow_other_build));
     }
     if !problems.is_empty() {
-        return Err(Failure::input(format!(
+        return Err(Error::damaged(format!(
             "cannot merge the shards in {}:\n{}",
             shards_dir.display(),
             problems.join("\n")
         )));
     }
     shards.sort_by_key(|(_, s)| s.shard);
-    let (first_path, first) = &shards[0];
-    let damaged = |what: String| {
-        Failure::input(format!(
-            "cannot merge the shards in {}: {what}",
-            shards_dir.display()
-        ))
-    };
+    Ok(shards)
+}
 
-    // Rebuild the experiment from the text and variant files the shards
-    // carry, so the merge needs nothing but the shards.
+/// The experiment rebuilt from the text and variant files the shard
+/// carries, so the merge needs nothing but the shards.
+fn rebuild_experiment(
+    first_path: &Path,
+    first: &ShardFile,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Experiment, Error> {
     let mut read_variant = |spec: &str| -> Result<(String, String), String> {
         first
             .variant_files
@@ -1289,7 +1435,7 @@ pub fn merge(
             .map(|v| (v.file.clone(), v.text.clone()))
             .ok_or_else(|| format!("{spec} is not stored in the shard"))
     };
-    let exp = parse_experiment(
+    parse_experiment(
         &first.experiment.file,
         &first.experiment.text,
         &mut read_variant,
@@ -1299,7 +1445,28 @@ pub fn merge(
             "the experiment stored in {} does not parse:\n{e}",
             file_name(first_path)
         ))
-    })?;
+    })
+}
+
+/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
+pub fn merge(
+    opts: &MergeOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Error> {
+    let allow_other_build = opts.allow_other_build;
+    let dir = PathBuf::from(&opts.dir);
+    let shards_dir = dir.join("shards");
+    let shards = read_shards(store, &dir, allow_other_build)?;
+    let (first_path, first) = &shards[0];
+    let damaged = |what: String| {
+        Error::damaged(format!(
+            "cannot merge the shards in {}: {what}",
+            shards_dir.display()
+        ))
+    };
+
+    let exp = rebuild_experiment(first_path, first, &damaged)?;
     let cells = exp.cells();
     let hash = exp.fingerprint();
     if hash != first.run.experiment_hash {
@@ -1343,7 +1510,7 @@ pub fn merge(
     );
     refuse_or_clear(store, progress, &dir, found, opts.force, &exp.name, &hash)?;
     store.check_writable(&dir).map_err(|e| {
-        Failure::input(format!("cannot write to the folder {}: {e}", dir.display()))
+        Error::refused(format!("cannot write to the folder {}: {e}", dir.display()))
     })?;
     let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
     let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
@@ -1384,31 +1551,8 @@ pub fn merge(
             })
             .collect(),
     );
-    let (games, state) = finished_files(
-        m.run.clone(),
-        exp.seed,
-        exp.rows(),
-        &cells,
-        &aggregates,
-        &rows,
-    );
-    let rated = rated(&exp, &cells, &aggregates);
-    let written = write_results(
-        store,
-        &dir,
-        &Results {
-            cells: &cells,
-            aggregates: &aggregates,
-            games: games.as_deref(),
-            compare: &exp.compare,
-            tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
-            state: Some(state.to_bytes()),
-        },
-        m,
-    )
-    .map_err(Failure::other)?;
-    let mut text = summary_table(&cells, &aggregates);
-    text.push_str(&ratings_text(&rated));
+    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)
+        .map_err(Error::failed)?;
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
         plural(first.shards, "shard"),
@@ -1450,7 +1594,7 @@ pub fn simulate(
     opts: &SimulateOptions,
     store: &dyn Store,
     progress: &dyn Progress,
-) -> Result<RunOutcome, Failure> {
+) -> Result<RunOutcome, Error> {
     let cells = [Cell {
         rules: &opts.rules,
         p1: &opts.p1,
@@ -1465,7 +1609,7 @@ pub fn simulate(
         Some(o) => {
             let dir = PathBuf::from(o);
             store.check_writable(&dir).map_err(|e| {
-                Failure::input(format!("--out {o}: cannot write to the output folder: {e}"))
+                Error::refused(format!("--out {o}: cannot write to the output folder: {e}"))
             })?;
             _lock = Some(lock_folder(
                 store,
@@ -1502,7 +1646,7 @@ pub fn simulate(
     let start_time = now();
     let clock = Instant::now();
     let result =
-        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::other)?;
+        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Error::failed)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates);
@@ -1540,7 +1684,7 @@ pub fn simulate(
             },
             m,
         )
-        .map_err(Failure::other)?;
+        .map_err(Error::failed)?;
         text.push_str(&format!(
             "\n{} in {wall:.1} s on {}; wrote {} in {}\n",
             plural(opts.games, "game"),
@@ -1626,8 +1770,8 @@ mod tests {
         let s = store_with(EXPERIMENT);
         s.insert("out/notes.txt", "mine");
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
-        assert!(e.message.contains("notes.txt"), "{}", e.message);
+        assert!(e.is_user_input(), "{e}");
+        assert!(e.to_string().contains("notes.txt"), "{e}");
         assert!(!s.is_file(Path::new("out/summary.csv")));
         let forced = RunOptions {
             force: true,
@@ -1653,8 +1797,8 @@ mod tests {
         };
         run(&shard(1), &s, &Quiet).unwrap();
         let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
-        assert!(e.message.contains("missing shard 2/2"), "{}", e.message);
+        assert!(e.is_user_input(), "{e}");
+        assert!(e.to_string().contains("missing shard 2/2"), "{e}");
         run(&shard(2), &s, &Quiet).unwrap();
         let merged = merge(&merge_opts, &s, &Quiet).unwrap();
         assert_eq!(merged.kept, 80);
@@ -1715,13 +1859,13 @@ mod tests {
                 .replace("seed = 3", "seed = 4"),
         );
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
+        assert!(e.is_user_input(), "{e}");
         for part in [
             "seed changed from 3 to 4",
             "played 40 games; 30 would drop",
             "--force",
         ] {
-            assert!(e.message.contains(part), "{part}: {}", e.message);
+            assert!(e.to_string().contains(part), "{part}: {e}");
         }
         assert_eq!(csvs(&s, "out"), before);
         let forced = RunOptions {
@@ -1751,7 +1895,7 @@ mod tests {
         assert_eq!(csvs(&s, "out"), csvs(&s, "fresh"));
         s.insert("exp/t.toml", text("0.2"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert!(e.message.contains("width grew"), "{}", e.message);
+        assert!(e.to_string().contains("width grew"), "{e}");
     }
     /// A store whose writes of `state.json` fail while `full` is set, as
     /// on a full disk.
@@ -1816,9 +1960,9 @@ mod tests {
             ..opts("out")
         };
         let e = run(&every_unit, &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 1);
-        assert!(e.message.contains("the disk is full"), "{}", e.message);
-        assert!(e.message.contains("no checkpoint had been written yet"));
+        assert!(matches!(e, Error::Failed(_)), "{e}");
+        assert!(e.to_string().contains("the disk is full"), "{e}");
+        assert!(e.to_string().contains("no checkpoint had been written yet"));
         assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
         s.full.store(false, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(run(&every_unit, &s, &Quiet).unwrap().played, 80);
@@ -1871,9 +2015,9 @@ mod tests {
         s.insert("out/games.csv", lines.join("\n") + "\n");
         s.insert("exp/t.toml", WITH_MOVES.replace("games = 30", "games = 50"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
+        assert!(e.is_user_input(), "{e}");
         for part in ["out/games.csv", "changed after the run", "--force"] {
-            assert!(e.message.contains(part), "{part}: {}", e.message);
+            assert!(e.to_string().contains(part), "{part}: {e}");
         }
     }
 
@@ -1917,13 +2061,12 @@ mod tests {
         s.insert("out/run-state.json", "{\"format\":");
         s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
         let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-        assert_eq!(e.code, 2);
+        assert!(e.is_user_input(), "{e}");
         assert!(
-            e.message
+            e.to_string()
                 .starts_with("out/run-state.json: not a katro run state, or damaged"),
-            "{}",
-            e.message
+            "{e}"
         );
-        assert!(e.message.contains("--force"), "{}", e.message);
+        assert!(e.to_string().contains("--force"), "{e}");
     }
 }

@@ -667,7 +667,7 @@ pub struct Agent {
 impl Agent {
     #[new]
     fn new(spec: &str) -> PyResult<Agent> {
-        let spec = AgentSpec::parse(spec).map_err(PyValueError::new_err)?;
+        let spec = AgentSpec::parse(spec).map_err(|e| PyValueError::new_err(e.0))?;
         Ok(Agent { spec })
     }
 

@@ -12,6 +12,7 @@
 //! [`MAX_BYTES`] are refused when the experiment is read
 //! ([`check_variant`]).
 
+use super::AgentError;
 use std::sync::{Arc, Mutex};
 
 use crate::engine::{Move, MoveList, Position};
@@ -46,10 +47,13 @@ impl PartialEq for Solved {
 }
 
 /// Why the agent cannot play a variant, if it cannot.
-pub fn check_variant(rules: &Rules) -> Result<(), String> {
-    check_size(rules, MAX_BYTES)
-        .map(|_| ())
-        .map_err(|e| format!("the perfect agent cannot play `{}`: {e}", rules.name()))
+pub fn check_variant(rules: &Rules) -> Result<(), AgentError> {
+    check_size(rules, MAX_BYTES).map(|_| ()).map_err(|e| {
+        AgentError(format!(
+            "the perfect agent cannot play `{}`: {e}",
+            rules.name()
+        ))
+    })
 }
 
 impl Solved {

@@ -20,7 +20,11 @@ impl AgentSpec {
     /// (a `perfect` agent on a board too big to solve). The checks run in
     /// the order each command ran them, so the first problem named is the
     /// same as before.
-    pub fn seat(text: &str, rules: Option<&Rules>, need: Need) -> Result<AgentSpec, String> {
+    pub fn seat(
+        text: &str,
+        rules: Option<&Rules>,
+        need: Need,
+    ) -> Result<AgentSpec, super::AgentError> {
         let agent = AgentSpec::parse(text)?;
         if need == Need::Reproducible {
             agent.reproducible()?;

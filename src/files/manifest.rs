@@ -1,6 +1,8 @@
 //! manifest.json: everything about a run that is not a result
 //! (docs/OUTPUTS.md). Timings live here and nowhere else.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
 use super::header::RunHeader;
@@ -8,6 +10,7 @@ use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning};
 use crate::experiment::sweep::Skipped;
 use crate::rules::Settings;
+use crate::store::Store;
 
 /// Everything about a run that is not a result: what was asked, with what
 /// program, when, and how fast. The only output holding timings.
@@ -159,6 +162,89 @@ impl Manifest {
         out.push(b'\n');
         out
     }
+}
+
+/// A `manifest.json` read back, as every job reads one: the run header
+/// every katro file carries, the experiment's text, the games, the files
+/// written and the variants. Each field an older manifest may lack
+/// defaults, so every manifest katro has written reads; fields no job
+/// reads are not kept (a job that lists a file edits the JSON instead:
+/// [`add_files`]).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ManifestRead {
+    #[serde(flatten)]
+    pub run: RunHeader,
+    #[serde(default)]
+    pub experiment: Option<ExperimentSource>,
+    #[serde(default)]
+    pub games: u64,
+    #[serde(default)]
+    pub files: Vec<String>,
+    #[serde(default)]
+    pub variants: Vec<ManifestVariantRead>,
+}
+
+/// A `variants` entry read back: the settings as written (the variant
+/// file's keys, null for a setting left out) and the rules string they
+/// must give.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ManifestVariantRead {
+    pub name: String,
+    #[serde(default)]
+    pub rules: String,
+    #[serde(default)]
+    pub settings: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl ManifestRead {
+    /// The manifest in `bytes`, or serde's reason it is not a katro one.
+    pub fn parse(bytes: &[u8]) -> Result<ManifestRead, serde_json::Error> {
+        serde_json::from_slice(bytes)
+    }
+
+    /// The manifest in `dir`: `None` when there is none, an error naming
+    /// the file when katro cannot read it as one of its manifests.
+    pub fn read(store: &dyn Store, dir: &Path) -> Result<Option<ManifestRead>, String> {
+        let path = dir.join("manifest.json");
+        if !store.is_file(&path) {
+            return Ok(None);
+        }
+        let bytes = store
+            .read(&path)
+            .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+        ManifestRead::parse(&bytes)
+            .map(Some)
+            .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
+    }
+
+    /// Whether the results were made from this very experiment text: the
+    /// fingerprint leaves out what changes no game (the comparisons asked
+    /// for, comments), which can still change the files.
+    pub fn same_text(&self, source: &ExperimentSource) -> bool {
+        self.experiment
+            .as_ref()
+            .is_some_and(|e| e.fnv1a64 == source.fnv1a64)
+    }
+}
+
+/// The manifest `bytes` with `names` added to its `files` (those not
+/// there yet), the rest as it was; `None` when nothing is to add or the
+/// manifest has no `files` list to add to.
+pub fn add_files(bytes: &[u8], names: &[&str]) -> Option<Vec<u8>> {
+    let mut v = serde_json::from_slice::<serde_json::Value>(bytes).ok()?;
+    let files = v.get_mut("files")?.as_array_mut()?;
+    let before = files.len();
+    for f in names {
+        if !files.iter().any(|x| x.as_str() == Some(f)) {
+            files.push(serde_json::Value::String(f.to_string()));
+        }
+    }
+    if files.len() == before {
+        return None;
+    }
+    let mut out = serde_json::to_vec_pretty(&v).expect("a JSON value serialises");
+    out.push(b'\n');
+    Some(out)
 }
 
 /// Seconds and milliseconds since the Unix epoch as RFC 3339 UTC,

@@ -14,11 +14,12 @@ use crate::engine::notation::parse_move;
 use crate::experiment::judge::{Counts, Share, clustered_share, judge_game};
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::float;
+use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
 use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
-use super::{Failure, put, read_optional};
+use super::{Error, put, read_optional};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -78,31 +79,28 @@ pub fn judge(
     dir: &Path,
     max_bytes: u64,
     note: &mut dyn FnMut(&str),
-) -> Result<JudgeOutcome, Failure> {
+) -> Result<JudgeOutcome, Error> {
     let games_path = dir.join("games.csv");
     let manifest_path = dir.join("manifest.json");
     let Some(games) = read_optional(store, &games_path)? else {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{}: not found: `katro judge` needs the games.csv of a run made with \
              per_game_rows = true and moves_in_rows = true",
             games_path.display()
         )));
     };
     let Some(manifest_bytes) = read_optional(store, &manifest_path)? else {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{}: not found: `katro judge` rebuilds each variant's rules from the manifest \
              katro wrote beside games.csv",
             manifest_path.display()
         )));
     };
-    let mut manifest: serde_json::Value = serde_json::from_slice(&manifest_bytes)
-        .map_err(|e| Failure::input(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    let listed = manifest
-        .get("files")
-        .and_then(|f| f.as_array())
-        .is_some_and(|f| f.iter().any(|x| x.as_str() == Some(PERFECT_MOVES)));
+    let manifest = ManifestRead::parse(&manifest_bytes)
+        .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
+    let listed = manifest.files.iter().any(|f| f == PERFECT_MOVES);
     if store.is_file(&dir.join(PERFECT_MOVES)) && !listed {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{}: already there and not listed in {}, so katro did not write it: move it \
              away to judge this folder",
             dir.join(PERFECT_MOVES).display(),
@@ -152,7 +150,7 @@ pub fn judge(
         let judged: Vec<[Counts; 2]> = mine
             .par_iter()
             .map(|row| judge_row(&games_path, r, &table, row))
-            .collect::<Result<_, Failure>>()?;
+            .collect::<Result<_, Error>>()?;
         for (row, seats) in mine.iter().zip(judged) {
             for (s, c) in seats.into_iter().enumerate() {
                 tallies[row.cell].seats[s].push(c);
@@ -168,20 +166,17 @@ pub fn judge(
 
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
     put(store, dir, PERFECT_MOVES, &csv)?;
-    if !listed && let Some(files) = manifest.get_mut("files").and_then(|f| f.as_array_mut()) {
-        // So that katro knows the file for its own: a later run of the
-        // experiment into this folder replaces or removes it.
-        files.push(serde_json::Value::String(PERFECT_MOVES.into()));
-        let mut out = serde_json::to_vec_pretty(&manifest).expect("a JSON value serialises");
-        out.push(b'\n');
+    // So that katro knows the file for its own: a later run of the
+    // experiment into this folder replaces or removes it.
+    if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
         put(store, dir, "manifest.json", &out)?;
     }
     Ok(outcome)
 }
 
 /// Replays and judges one row, naming its line on failure.
-fn judge_row(file: &Path, rules: &Rules, table: &Table, row: &Row) -> Result<[Counts; 2], Failure> {
-    let at = |e: String| Failure::input(format!("{}: line {}: {e}", file.display(), row.line));
+fn judge_row(file: &Path, rules: &Rules, table: &Table, row: &Row) -> Result<[Counts; 2], Error> {
+    let at = |e: String| Error::refused(format!("{}: line {}: {e}", file.display(), row.line));
     let moves: Vec<Move> = row
         .moves
         .split_whitespace()
@@ -207,9 +202,9 @@ type Games = (Vec<Rules>, Vec<CellKey>, Vec<Row>);
 fn read_games(
     path: &Path,
     bytes: &[u8],
-    manifest: &serde_json::Value,
+    manifest: &ManifestRead,
     manifest_path: &Path,
-) -> Result<Games, Failure> {
+) -> Result<Games, Error> {
     let file = path.display();
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -217,14 +212,14 @@ fn read_games(
         .from_reader(bytes);
     let headers: Vec<String> = r
         .headers()
-        .map_err(|e| Failure::input(format!("{file}: cannot read the header row: {e}")))?
+        .map_err(|e| Error::refused(format!("{file}: cannot read the header row: {e}")))?
         .iter()
         .map(str::to_string)
         .collect();
     let col = |name: &str| headers.iter().position(|h| h == name);
     let need = |name: &str| {
         col(name).ok_or_else(|| {
-            Failure::input(format!(
+            Error::refused(format!(
                 "{file}: no `{name}` column: `katro judge` needs a games.csv written with \
                  per_game_rows = true and moves_in_rows = true (set both in the experiment \
                  and run it again)"
@@ -242,14 +237,14 @@ fn read_games(
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i as u64 + 2;
-        let at = |e: String| Failure::input(format!("{file}: line {line}: {e}"));
+        let at = |e: String| Error::refused(format!("{file}: line {line}: {e}"));
         let rec = rec.map_err(|e| at(e.to_string()))?;
         let name = &rec[variant];
         let base = match variants.iter().find(|(n, _)| n == name) {
             Some((_, r)) => r.clone(),
             None => {
                 let r = super::replay::variant_of_manifest(manifest, name)
-                    .map_err(|e| Failure::input(format!("{}: {e}", manifest_path.display())))?;
+                    .map_err(|e| Error::refused(format!("{}: {e}", manifest_path.display())))?;
                 variants.push((name.to_string(), r.clone()));
                 r
             }
@@ -437,12 +432,16 @@ mod tests {
             )
             .unwrap();
         store
-            .write_atomic(dir, "manifest.json", b"{\"files\": []}")
+            .write_atomic(
+                dir,
+                "manifest.json",
+                br#"{"katro_version": "0.1.0", "name": "x", "files": []}"#,
+            )
             .unwrap();
         let e = judge(&store, dir, 1 << 30, &mut |_| {}).unwrap_err();
-        assert_eq!(e.code, 2);
-        assert!(e.message.contains("/r/games.csv"), "{}", e.message);
-        assert!(e.message.contains("moves_in_rows = true"), "{}", e.message);
+        assert!(e.is_user_input(), "{e}");
+        assert!(e.to_string().contains("/r/games.csv"), "{e}");
+        assert!(e.to_string().contains("moves_in_rows = true"), "{e}");
         assert!(!store.is_file(&dir.join(PERFECT_MOVES)));
     }
 }

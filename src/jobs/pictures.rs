@@ -11,7 +11,7 @@ use crate::rules::Rules;
 use crate::store::Store;
 
 use super::replay::parse_game;
-use super::{Failure, put, read_optional};
+use super::{Error, put, read_optional};
 
 /// The mark `katro show --svg` and `katro replay --html` put near the top
 /// of every file they write (an XML/HTML comment, invisible in a browser):
@@ -38,24 +38,24 @@ fn marked(text: &str) -> String {
 /// Writes `text`, marked as katro's, to the file `path` atomically (never
 /// half a file). An existing file without the mark is the user's: refused
 /// unless `force`.
-fn write_file(store: &dyn Store, path: &str, text: &str, force: bool) -> Result<(), Failure> {
+fn write_file(store: &dyn Store, path: &str, text: &str, force: bool) -> Result<(), Error> {
     let p = Path::new(path);
     let name = p
         .file_name()
         .and_then(|n| n.to_str())
-        .ok_or_else(|| Failure::input(format!("{path}: give a file name to write")))?;
+        .ok_or_else(|| Error::refused(format!("{path}: give a file name to write")))?;
     let dir = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     if !store.is_dir(dir) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{path}: the folder {} does not exist",
             dir.display()
         )));
     }
     if store.is_dir(p) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{path}: is a folder: give a file name to write"
         )));
     }
@@ -63,7 +63,7 @@ fn write_file(store: &dyn Store, path: &str, text: &str, force: bool) -> Result<
         && let Some(old) = read_optional(store, p)?
         && !has_mark(&old)
     {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{path}: the file exists and katro did not write it (it lacks katro's mark): give \
              another file name, or --force to replace it"
         )));
@@ -78,7 +78,7 @@ pub fn write_board(
     rules: &Rules,
     file: &str,
     force: bool,
-) -> Result<String, Failure> {
+) -> Result<String, Error> {
     let start = rules.start();
     let seeds: Vec<u16> = (0..rules.hole_count()).map(|h| start.seeds(h)).collect();
     let title = format!(
@@ -103,9 +103,9 @@ pub fn write_viewer(
     file: &str,
     command: &str,
     force: bool,
-) -> Result<String, Failure> {
+) -> Result<String, Error> {
     let moves = parse_game(rules, moves)?;
-    let frames = frames(rules, &moves).map_err(Failure::input)?;
+    let frames = frames(rules, &moves).map_err(Error::refused)?;
     let html = viewer_html(rules, &moves, &frames, command);
     write_file(store, file, &html, force)?;
     Ok(format!(

@@ -9,7 +9,7 @@ use crate::engine::Silent;
 use crate::engine::notation::{board_text, move_name, parse_move, plural};
 use crate::rules::Rules;
 
-use super::Failure;
+use super::Error;
 use super::replay::shell_word;
 
 /// What `katro play` is asked to do.
@@ -27,7 +27,7 @@ pub struct PlayOptions<'a> {
 /// The human's moves from `input`, the agent's from the library. The
 /// player to move is always read from the position: a player may move
 /// twice in a row under some rules.
-pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
     let (rules, agent, seat, seed) = (o.rules, o.agent, o.seat, o.seed);
     let mut rng = crate::rng::rng_from_seed(crate::rng::game_seed(
         seed,
@@ -45,10 +45,7 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let mut pos = rules.start();
     let mut played: Vec<String> = Vec::new();
     let mut lines = BufRead::lines(input);
-    let io = |e: std::io::Error| Failure {
-        code: 1,
-        message: format!("cannot write to standard output: {e}"),
-    };
+    let io = |e: std::io::Error| Error::Failed(format!("cannot write to standard output: {e}"));
     writeln!(
         out,
         "katro play: {} against {agent}; you are {}. Type a move (e.g. {}), or quit.",
@@ -98,7 +95,7 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
                 break;
             };
             let line =
-                line.map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
+                line.map_err(|e| Error::refused(format!("cannot read standard input: {e}")))?;
             let text = line.trim();
             // An empty line (Enter pressed by mistake) asks again without
             // calling it a bad move.

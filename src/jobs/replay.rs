@@ -9,11 +9,12 @@ use serde::Serialize;
 use crate::engine::notation::{board_rows, move_name, parse_move, plural};
 use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
+use crate::files::ManifestRead;
 use crate::rules::Rules;
 
 use crate::store::Store;
 
-use super::{Failure, read_optional};
+use super::{Error, read_optional};
 
 #[derive(Serialize)]
 struct ReplayOut {
@@ -30,7 +31,7 @@ struct ReplayOut {
 
 /// The moves of a game, each checked legal in turn, with an error naming
 /// the first that is not and the legal moves there.
-pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Failure> {
+pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Error> {
     let mut pos = rules.start();
     let mut out = Vec::new();
     for (i, text) in moves.iter().enumerate() {
@@ -42,12 +43,12 @@ pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Failure>
 }
 
 /// Move `i` (0-based) of a game, `text`, if it is legal in `pos`.
-pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Failure> {
+pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Error> {
     let legal = rules.legal_moves(pos);
     let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
     let status = rules.status(pos);
     if status.is_over() {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "move {} `{text}`: the game is already over (status {}) after {}",
             i + 1,
             status.name(),
@@ -55,14 +56,14 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
         )));
     }
     let mv = parse_move(rules, text).map_err(|e| {
-        Failure::input(format!(
+        Error::refused(format!(
             "move {} {e}; legal moves: {}",
             i + 1,
             legal_names.join(" ")
         ))
     })?;
     if !legal.contains(&mv) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "move {} `{text}` is illegal for player {} here; legal moves: {}",
             i + 1,
             pos.to_move().number(),
@@ -74,7 +75,7 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
 
 /// The game after `moves` as one line of JSON (no newline), with every
 /// move's laps when `trace`.
-pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Failure> {
+pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Error> {
     let mut pos = rules.start();
     let mut traces = Vec::new();
     for (i, text) in moves.iter().enumerate() {
@@ -143,21 +144,21 @@ pub fn game_from_csv(
     store: &dyn Store,
     file: &str,
     row: u64,
-) -> Result<(Rules, Vec<String>), Failure> {
+) -> Result<(Rules, Vec<String>), Error> {
     let bytes = store
         .read(Path::new(file))
-        .map_err(|e| Failure::input(format!("{file}: cannot read: {e}")))?;
-    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Failure::input)?;
+        .map_err(|e| Error::refused(format!("{file}: cannot read: {e}")))?;
+    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Error::refused)?;
     for col in ["variant", "moves"] {
         if !table.has(col) {
-            return Err(Failure::input(format!(
+            return Err(Error::refused(format!(
                 "{file}: no `{col}` column: the viewer needs a games.csv written with \
                  per_game_rows = true and moves_in_rows = true"
             )));
         }
     }
     if row == 0 || row > table.len() as u64 {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{file}: --row {row}: give a row from 1 to {} (1 is the first game after the header)",
             table.len()
         )));
@@ -186,7 +187,7 @@ pub fn game_from_csv(
         .flatten()
     {
         Some(b) => variant_from_manifest(&b, &variant).map_err(|e| {
-            Failure::input(format!(
+            Error::refused(format!(
                 "{}: {e}",
                 manifest
                     .as_deref()
@@ -195,7 +196,7 @@ pub fn game_from_csv(
             ))
         })?,
         None => crate::rules::preset(&variant).ok_or_else(|| {
-            Failure::input(format!(
+            Error::refused(format!(
                 "{file}: row {row}: variant `{variant}` is not a preset and there is no \
                  manifest.json beside the file to rebuild it from"
             ))
@@ -214,36 +215,32 @@ pub fn game_from_csv(
                 .parse::<i64>()
                 .map_err(|e| e.to_string())
                 .and_then(|v| range.check(v))
-                .map_err(|e| Failure::input(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
+                .map_err(|e| Error::refused(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
             *slot = Some(v);
         }
     }
     let rules = rules
         .with_limits(limits[0], limits[1])
-        .map_err(|e| Failure::input(format!("{file}: row {row}: {e}")))?;
+        .map_err(|e| Error::refused(format!("{file}: row {row}: {e}")))?;
     Ok((rules, moves))
 }
 
 fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, String> {
-    let v: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("cannot read it: {e}"))?;
-    variant_of_manifest(&v, name)
+    let m = ManifestRead::parse(bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    variant_of_manifest(&m, name)
 }
 
 /// A variant's rules from a manifest's `variants` entry, checked against
 /// its rules string (`katro replay --from-csv`, `katro judge`).
-pub(crate) fn variant_of_manifest(v: &serde_json::Value, name: &str) -> Result<Rules, String> {
-    let entry = v
-        .get("variants")
-        .and_then(|vs| vs.as_array())
-        .and_then(|vs| {
-            vs.iter()
-                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
-        })
+pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules, String> {
+    let entry = m
+        .variants
+        .iter()
+        .find(|e| e.name == name)
         .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
     let settings = entry
-        .get("settings")
-        .and_then(|s| s.as_object())
+        .settings
+        .as_ref()
         .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
@@ -267,12 +264,49 @@ pub(crate) fn variant_of_manifest(v: &serde_json::Value, name: &str) -> Result<R
     let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
     let parsed = crate::rules::parse_variant("manifest.json", &text, name)
         .map_err(|e| format!("variant `{name}`: {e}"))?;
-    let want = entry.get("rules").and_then(|r| r.as_str()).unwrap_or("");
-    if parsed.canonical_string() != want {
+    let want = &entry.rules;
+    if parsed.canonical_string() != *want {
         return Err(format!(
             "variant `{name}`: its settings give {} but its rules string is {want}",
             parsed.canonical_string()
         ));
     }
     Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed read takes every experiment manifest katro has committed,
+    /// of every format it wrote, and rebuilds each variant from it as
+    /// `replay --from-csv` and `judge` do. (solve-family's manifests are
+    /// another file, read by `solve_family`.)
+    #[test]
+    fn every_committed_manifest_reads_and_rebuilds_its_variants() {
+        let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+        let mut read = 0;
+        for dir in std::fs::read_dir(&results).unwrap() {
+            let path = dir.unwrap().path().join("manifest.json");
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let raw: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            if raw.get("boards").is_some() {
+                continue;
+            }
+            let m = ManifestRead::parse(&bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            assert_eq!(Some(m.run.name.as_str()), raw["name"].as_str(), "{path:?}");
+            assert_eq!(m.games, raw["games"].as_u64().unwrap(), "{path:?}");
+            assert!(m.files.iter().any(|f| f == "summary.csv"), "{path:?}");
+            assert!(!m.variants.is_empty(), "{path:?}");
+            for v in &m.variants {
+                let rules =
+                    variant_of_manifest(&m, &v.name).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+                assert_eq!(rules.canonical_string(), v.rules);
+            }
+            read += 1;
+        }
+        assert!(read >= 9, "only {read} manifests read");
+    }
 }

@@ -4,17 +4,18 @@
 
 use std::path::Path;
 
+use crate::files::{ManifestRead, add_files};
 use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
 use crate::store::{Store, describe};
 
-use super::Failure;
+use super::Error;
 
 /// Reads an optional file of the folder; `None` when it is not there.
-pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Failure> {
+pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Error> {
     match store.read(path) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Failure::input(format!(
+        Err(e) => Err(Error::refused(format!(
             "{}: cannot read: {e}",
             path.display()
         ))),
@@ -22,14 +23,13 @@ pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, 
 }
 
 /// Writes `dir/name`, or says which file could not be written.
-pub fn put(store: &dyn Store, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
-    store.write_atomic(dir, name, bytes).map_err(|e| Failure {
-        code: 1,
-        message: format!(
+pub fn put(store: &dyn Store, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
+    store.write_atomic(dir, name, bytes).map_err(|e| {
+        Error::Failed(format!(
             "cannot write {}: {}",
             dir.join(name).display(),
             describe(&e)
-        ),
+        ))
     })
 }
 
@@ -41,10 +41,10 @@ pub fn write_report(
     store: &dyn Store,
     dir: &Path,
     name: Option<&str>,
-) -> Result<Vec<String>, Failure> {
+) -> Result<Vec<String>, Error> {
     let summary_path = dir.join("summary.csv");
     let Some(summary) = read_optional(store, &summary_path)? else {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{}: not found: give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote",
             summary_path.display()
         )));
@@ -63,8 +63,8 @@ pub fn write_report(
         .map(str::to_string)
         .or_else(|| {
             manifest
-                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+                .and_then(|b| ManifestRead::parse(&b).ok())
+                .map(|m| m.run.name)
         })
         .unwrap_or_else(|| {
             dir.file_name()
@@ -78,11 +78,14 @@ pub fn write_report(
         skill_trace: skill_trace.as_deref(),
         title: &title,
     })
-    .map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;
+    .map_err(|e| Error::refused(format!("{}: {e}", dir.display())))?;
     let plots = dir.join("plots");
-    store.create_dir_all(&plots).map_err(|e| Failure {
-        code: 1,
-        message: format!("cannot create {}: {}", plots.display(), describe(&e)),
+    store.create_dir_all(&plots).map_err(|e| {
+        Error::Failed(format!(
+            "cannot create {}: {}",
+            plots.display(),
+            describe(&e)
+        ))
     })?;
     let mut written = Vec::new();
     for c in &report.charts {
@@ -105,12 +108,11 @@ pub fn write_report(
         })
         .unwrap_or_default();
     for name in stale {
-        store.remove_file(&plots.join(&name)).map_err(|e| Failure {
-            code: 1,
-            message: format!(
+        store.remove_file(&plots.join(&name)).map_err(|e| {
+            Error::Failed(format!(
                 "cannot remove the stale {}: {e}",
                 plots.join(&name).display()
-            ),
+            ))
         })?;
     }
     put(store, dir, "report.html", report.html.as_bytes())?;
@@ -121,37 +123,24 @@ pub fn write_report(
 /// Adds the report's files to the `files` of the folder's manifest, if it
 /// has a readable one, so that a later `katro run` of the same experiment
 /// knows them for katro's own and replaces them.
-fn list_in_manifest(store: &dyn Store, dir: &Path, written: &[String]) -> Result<(), Failure> {
+fn list_in_manifest(store: &dyn Store, dir: &Path, written: &[String]) -> Result<(), Error> {
     let Some(bytes) = read_optional(store, &dir.join("manifest.json"))? else {
         return Ok(());
     };
-    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
-        return Ok(());
-    };
-    let Some(files) = v.get_mut("files").and_then(|f| f.as_array_mut()) else {
-        return Ok(());
-    };
-    let before = files.len();
-    for f in written {
-        if !files.iter().any(|x| x.as_str() == Some(f)) {
-            files.push(serde_json::Value::String(f.clone()));
-        }
+    let names: Vec<&str> = written.iter().map(String::as_str).collect();
+    match add_files(&bytes, &names) {
+        Some(out) => put(store, dir, "manifest.json", &out),
+        None => Ok(()),
     }
-    if files.len() == before {
-        return Ok(());
-    }
-    let mut out = serde_json::to_vec_pretty(&v).expect("a JSON value serialises");
-    out.push(b'\n');
-    put(store, dir, "manifest.json", &out)
 }
 
 /// `katro report DIR`: refuses to overwrite a `report.html` or chart that
 /// `katro report` did not write, unless `force`; writes the report, lists
 /// its files in the manifest, and returns what to print.
-pub fn report(store: &dyn Store, dir: &str, force: bool) -> Result<String, Failure> {
+pub fn report(store: &dyn Store, dir: &str, force: bool) -> Result<String, Error> {
     let path = Path::new(dir);
     if !store.is_dir(path) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{dir}: not a folder: give a results folder"
         )));
     }
@@ -185,7 +174,7 @@ pub fn report(store: &dyn Store, dir: &str, force: bool) -> Result<String, Failu
         }
     }
     if !foreign.is_empty() && !force {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "{dir} holds files a report would replace that `katro report` did not write:\n{}\n\
              move them away, or give --force to overwrite them",
             foreign.join("\n")

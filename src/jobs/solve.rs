@@ -15,14 +15,14 @@ use crate::solve::{
 };
 use crate::store::{Store, describe};
 
-use super::{Failure, load_variant};
+use super::{Error, load_variant};
 
 /// `--max-memory` when not given.
 pub const DEFAULT_MAX_GIB: f64 = 4.0;
 
-pub fn max_bytes(gib: f64) -> Result<u64, Failure> {
+pub fn max_bytes(gib: f64) -> Result<u64, Error> {
     if !(gib.is_finite() && gib > 0.0 && gib <= 1024.0) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "--max-memory: {gib} is not a size in GiB from above 0 to 1024"
         )));
     }
@@ -33,9 +33,9 @@ pub fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
 }
 
-pub fn check_seconds(max_seconds: Option<f64>) -> Result<(), Failure> {
+pub fn check_seconds(max_seconds: Option<f64>) -> Result<(), Error> {
     match max_seconds {
-        Some(m) if !(m.is_finite() && m > 0.0) => Err(Failure::input(format!(
+        Some(m) if !(m.is_finite() && m > 0.0) => Err(Error::refused(format!(
             "--max-seconds: {m} is not a number of seconds above 0"
         ))),
         _ => Ok(()),
@@ -44,24 +44,21 @@ pub fn check_seconds(max_seconds: Option<f64>) -> Result<(), Failure> {
 
 /// A refusal by memory is the request's limit (exit 2); a stop at the time
 /// cap is a run that could not finish (exit 1).
-pub fn solve_failure(variant: &str, e: SolveError, max_seconds: Option<f64>) -> Failure {
+pub fn solve_failure(variant: &str, e: SolveError, max_seconds: Option<f64>) -> Error {
     match e {
-        SolveError::Stopped { .. } => Failure {
-            code: 1,
-            message: format!(
-                "{variant}: {e}, at the --max-seconds limit of {} s",
-                max_seconds.unwrap_or_default()
-            ),
-        },
-        e => Failure::input(format!("{variant}: {e}")),
+        SolveError::Stopped { .. } => Error::TimedOut(format!(
+            "{variant}: {e}, at the --max-seconds limit of {} s",
+            max_seconds.unwrap_or_default()
+        )),
+        e => Error::refused(format!("{variant}: {e}")),
     }
 }
 
 /// Refuses an `--out` file katro did not write, and an unwritable folder,
 /// before any work.
-fn check_out(store: &dyn Store, out: &Path) -> Result<(), Failure> {
+fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
     if store.is_dir(out) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "--out {}: is a folder; give a file name",
             out.display()
         )));
@@ -69,9 +66,9 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Failure> {
     if store.is_file(out) {
         let head = store
             .read_start(out, MAGIC.len() as u64)
-            .map_err(|e| Failure::input(format!("--out {}: cannot read it: {e}", out.display())))?;
+            .map_err(|e| Error::refused(format!("--out {}: cannot read it: {e}", out.display())))?;
         if head != MAGIC {
-            return Err(Failure::input(format!(
+            return Err(Error::refused(format!(
                 "--out {}: the file exists and is not a table katro wrote; \
                  katro overwrites only its own tables: remove it or choose another name",
                 out.display()
@@ -83,7 +80,7 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Failure> {
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     store.check_writable(dir).map_err(|e| {
-        Failure::input(format!(
+        Error::refused(format!(
             "--out {}: cannot write in {}: {}",
             out.display(),
             dir.display(),
@@ -92,7 +89,7 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Failure> {
     })
 }
 
-fn write_table(store: &dyn Store, out: &Path, table: &Table) -> Result<u64, Failure> {
+fn write_table(store: &dyn Store, out: &Path, table: &Table) -> Result<u64, Error> {
     let dir = out
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -100,12 +97,11 @@ fn write_table(store: &dyn Store, out: &Path, table: &Table) -> Result<u64, Fail
     let name = out
         .file_name()
         .and_then(|n| n.to_str())
-        .ok_or_else(|| Failure::input(format!("--out {}: not a file name", out.display())))?;
+        .ok_or_else(|| Error::refused(format!("--out {}: not a file name", out.display())))?;
     let bytes = table.to_bytes();
-    store.write_atomic(dir, name, &bytes).map_err(|e| Failure {
-        code: 1,
-        message: format!("cannot write {}: {}", out.display(), describe(&e)),
-    })?;
+    store
+        .write_atomic(dir, name, &bytes)
+        .map_err(|e| Error::Failed(format!("cannot write {}: {}", out.display(), describe(&e))))?;
     Ok(bytes.len() as u64)
 }
 
@@ -129,12 +125,12 @@ pub fn solve(
     progress: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
     note: &dyn Fn(&str),
     peak_rss: &dyn Fn() -> Option<u64>,
-) -> Result<String, Failure> {
+) -> Result<String, Error> {
     let (variant, out, max_seconds) = (o.variant.as_str(), o.out.as_deref(), o.max_seconds);
     let rules = load_variant(store, variant)?;
     let max = max_bytes(o.max_gib)?;
     check_seconds(max_seconds)?;
-    check_key(&rules).map_err(|e| Failure::input(format!("{variant}: {e}")))?;
+    check_key(&rules).map_err(|e| Error::refused(format!("{variant}: {e}")))?;
     if let Some(out) = out {
         check_out(store, Path::new(out))?;
     }

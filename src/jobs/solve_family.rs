@@ -13,7 +13,7 @@ use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, uppe
 use crate::store::{Store, describe};
 
 use super::solve::{check_seconds, max_bytes};
-use super::{Failure, read_text};
+use super::{Error, read_text};
 
 /// What `katro solve-family` is asked to do.
 pub struct FamilyOptions {
@@ -113,7 +113,7 @@ fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<
 
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
 /// not write.
-fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Failure> {
+fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Error> {
     let csv_path = dir.join("solved.csv");
     if store.is_file(&csv_path) {
         let head = store
@@ -123,7 +123,7 @@ fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Failure> {
             .chain(OLD_HEADERS)
             .any(|h| head.starts_with(h.as_bytes()));
         if !ours {
-            return Err(Failure::input(format!(
+            return Err(Error::refused(format!(
                 "{}: exists and was not written by `katro solve-family`; \
                  move it away or choose another --out",
                 csv_path.display()
@@ -138,7 +138,7 @@ fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Failure> {
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| v.get("boards").is_some() && v.get("max_memory_gib").is_some());
         if !ours {
-            return Err(Failure::input(format!(
+            return Err(Error::refused(format!(
                 "{}: exists and was not written by `katro solve-family`; \
                  move it away or choose another --out",
                 manifest_path.display()
@@ -160,14 +160,14 @@ pub fn solve_family(
     clock: &mut dyn FnMut() -> Box<dyn FnMut(Phase, u64, u64) -> ControlFlow<()>>,
     note: &dyn Fn(&str),
     peak_rss: &dyn Fn() -> Option<u64>,
-) -> Result<String, Failure> {
+) -> Result<String, Error> {
     let (out, max_gib, max_seconds) = (o.out.as_str(), o.max_gib, o.max_seconds);
     let max = max_bytes(max_gib)?;
     check_seconds(max_seconds)?;
     let dir = Path::new(out);
     store
         .check_writable(dir)
-        .map_err(|e| Failure::input(format!("--out {out}: {}", describe(&e))))?;
+        .map_err(|e| Error::refused(format!("--out {out}: {}", describe(&e))))?;
     check_family_files(store, dir)?;
     let earlier = earlier_run(store, dir, max_gib, max_seconds);
     // Files are written once a board has been solved here, not while an
@@ -203,12 +203,11 @@ pub fn solve_family(
             ("solved.csv", csv.as_bytes()),
             ("manifest.json", json.as_bytes()),
         ] {
-            store.write_atomic(dir, name, bytes).map_err(|e| Failure {
-                code: 1,
-                message: format!("cannot write {out}/{name}: {}", describe(&e)),
+            store.write_atomic(dir, name, bytes).map_err(|e| {
+                Error::Failed(format!("cannot write {out}/{name}: {}", describe(&e)))
             })?;
         }
-        Ok::<(), Failure>(())
+        Ok::<(), Error>(())
     };
     for (reading, base) in &readings {
         for rows in [2usize, 4] {
@@ -223,7 +222,7 @@ pub fn solve_family(
                     s.seeds = Some(seeds);
                     s.layout = None;
                     let rules = Rules::new(reading.clone(), String::new(), String::new(), s)
-                        .map_err(|e| Failure::input(e.to_string()))?;
+                        .map_err(|e| Error::refused(e.to_string()))?;
                     let bound = upper_bound(&rules);
                     let common = format!(
                         "{reading},\"{}\",{rows},{holes},{seeds}",
@@ -308,7 +307,7 @@ pub fn solve_family(
                                     ),
                                 )
                             }
-                            Err(e) => return Err(Failure::input(format!("{name}: {e}"))),
+                            Err(e) => return Err(Error::refused(format!("{name}: {e}"))),
                         };
                         if status != "solved" {
                             note(&format!(

@@ -3,13 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
-use crate::files::{BUILD, ExperimentSource, RunHeader, sniff_shard_header};
+use crate::files::{BUILD, ManifestRead, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
-use super::{Failure, Progress, file_name};
+use super::{Error, Progress, file_name};
 
 pub(crate) const RESULT_FILES: [&str; 11] = [
     "manifest.json",
@@ -78,38 +76,8 @@ pub(crate) struct Writer<'a> {
 /// the output folder before the shards run (docs/CLUSTER.md).
 const SLURM_LOGS: &str = "slurm";
 
-/// The parts of a results folder's `manifest.json` a job reads back:
-/// the run header every katro file carries, the experiment's text, the
-/// games and the files written.
-#[derive(Clone, Debug, Deserialize)]
-pub(crate) struct ManifestHead {
-    #[serde(flatten)]
-    pub(crate) run: RunHeader,
-    #[serde(default)]
-    pub(crate) experiment: Option<ExperimentSource>,
-    #[serde(default)]
-    pub(crate) games: u64,
-    #[serde(default)]
-    pub(crate) files: Vec<String>,
-}
-
-/// The manifest in `dir`: `None` when there is none, an error naming the
-/// file when katro cannot read it as one of its manifests.
-pub(crate) fn read_manifest(store: &dyn Store, dir: &Path) -> Result<Option<ManifestHead>, String> {
-    let path = dir.join("manifest.json");
-    if !store.is_file(&path) {
-        return Ok(None);
-    }
-    let bytes = store
-        .read(&path)
-        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
-}
-
 /// Result files named in a readable katro manifest: files katro wrote.
-pub(crate) fn listed_files(manifest: &ManifestHead) -> Vec<String> {
+pub(crate) fn listed_files(manifest: &ManifestRead) -> Vec<String> {
     // The report's charts, `plots/NAME.svg`: one level down, no other path.
     let chart = |f: &str| {
         f.strip_prefix("plots/").is_some_and(|n| {
@@ -154,7 +122,7 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
     let manifest_path = dir.join("manifest.json");
     // The result files this experiment's own manifest vouches for.
     let mut ours: Vec<String> = Vec::new();
-    match read_manifest(store, dir) {
+    match ManifestRead::read(store, dir) {
         Ok(None) => {}
         // Perhaps not katro's: kept, and overwritten only once the
         // results it would describe are written.
@@ -341,7 +309,7 @@ pub(crate) fn refuse_or_clear(
     force: bool,
     name: &str,
     hash: &str,
-) -> Result<(), Failure> {
+) -> Result<(), Error> {
     if found.is_empty() {
         return Ok(());
     }
@@ -355,7 +323,7 @@ pub(crate) fn refuse_or_clear(
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
     if force && !blocking.is_empty() {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
              --force never replaces a file katro did not write: move or rename them, or give \
              another output folder",
@@ -374,7 +342,7 @@ pub(crate) fn refuse_or_clear(
         } else {
             ""
         };
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "the output folder {} holds files of another experiment, another katro build or \
              not written by katro:\n{}\n\
              this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
@@ -398,10 +366,7 @@ pub(crate) fn refuse_or_clear(
             } else {
                 store.remove_file(p)
             };
-            r.map_err(|e| Failure {
-                code: 1,
-                message: format!("--force: cannot delete {}: {e}", p.display()),
-            })?;
+            r.map_err(|e| Error::Failed(format!("--force: cannot delete {}: {e}", p.display())))?;
             deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }

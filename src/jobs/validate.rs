@@ -41,7 +41,7 @@ fn validate_one(store: &dyn Store, path: &str) -> Result<String, String> {
             .map_err(|e| e.to_string());
     }
     if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
-        let l = load_experiment(store, path).map_err(|f| f.message)?;
+        let l = load_experiment(store, path).map_err(|f| f.to_string())?;
         let cells = l.exp.cells();
         let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
         let skipped = match l.exp.skipped.len() {

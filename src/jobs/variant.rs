@@ -4,12 +4,12 @@
 use crate::rules::{Rules, resolve};
 use crate::store::Store;
 
-use super::{Failure, read_text};
+use super::{Error, read_text};
 
 /// A variant by preset name or file path; every failure is bad input.
-pub fn load_variant(store: &dyn Store, spec: &str) -> Result<Rules, Failure> {
+pub fn load_variant(store: &dyn Store, spec: &str) -> Result<Rules, Error> {
     resolve(spec, &|p| store.is_file(p) || store.is_dir(p), &mut |p| {
         read_text(store, p)
     })
-    .map_err(Failure::input)
+    .map_err(Error::refused)
 }

@@ -15,7 +15,7 @@ use katro::rng::{below, game_seed, rng_from_seed};
 use katro::rules::Rules;
 
 use crate::output::{emit, load_variant};
-use katro::jobs::Failure;
+use katro::jobs::Error;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -68,11 +68,11 @@ struct Round {
     agg: Aggregate,
 }
 
-pub fn bench(a: BenchArgs) -> Result<(), Failure> {
+pub fn bench(a: BenchArgs) -> Result<(), Error> {
     let (p1, p2) = match a.agents.split_once(',') {
         Some((x, y)) => (x, y),
         None => {
-            return Err(Failure::input(format!(
+            return Err(Error::refused(format!(
                 "--agents `{}`: give two agents separated by a comma, like random,random",
                 a.agents
             )));
@@ -81,20 +81,20 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
     // Every round must play the same games, which a time budget forbids.
     let seat = |text: &str| {
         AgentSpec::seat(text, None, Need::Reproducible)
-            .map_err(|e| Failure::input(format!("--agents: {e}")))
+            .map_err(|e| Error::refused(format!("--agents: {e}")))
     };
     let (p1, p2) = (seat(p1)?, seat(p2)?);
     if !(a.seconds.is_finite() && a.seconds > 0.0) {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "--seconds {}: give a positive number of seconds per variant",
             a.seconds
         )));
     }
     if a.rounds == 0 {
-        return Err(Failure::input("--rounds 0: give at least one round"));
+        return Err(Error::refused("--rounds 0: give at least one round"));
     }
     let threads = match a.threads {
-        Some(0) => return Err(Failure::input("--threads 0: give at least one thread")),
+        Some(0) => return Err(Error::refused("--threads 0: give at least one thread")),
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
@@ -111,19 +111,19 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
         let mut rules = load_variant(name)?;
         if let Some(l) = a.lap_limit {
             if !(1..=katro::rules::MAX_LAP_LIMIT).contains(&l) {
-                return Err(Failure::input(format!(
+                return Err(Error::refused(format!(
                     "--lap-limit {l}: give 1 to {}",
                     katro::rules::MAX_LAP_LIMIT
                 )));
             }
             rules = rules
                 .with_limits(None, Some(l))
-                .map_err(|e| Failure::input(format!("--lap-limit {l}: {e}")))?;
+                .map_err(|e| Error::refused(format!("--lap-limit {l}: {e}")))?;
         }
         for agent in [&p1, &p2] {
             agent
                 .check_variant(&rules)
-                .map_err(|e| Failure::input(format!("--agents: {e}")))?;
+                .map_err(|e| Error::refused(format!("--agents: {e}")))?;
         }
         variants.push(rules);
     }
@@ -149,7 +149,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
             opening_plies: 0,
             stop: Stop::Games(games),
         };
-        let play = |games: u64| -> Result<Round, Failure> {
+        let play = |games: u64| -> Result<Round, Error> {
             let t0 = Instant::now();
             let c0 = cpu_seconds();
             let cells = [cell(games)];
@@ -161,10 +161,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Failure> {
                 first_games: &[],
             };
             let r =
-                runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(|e| Failure {
-                    code: 1,
-                    message: e,
-                })?;
+                runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(Error::Failed)?;
             Ok(Round {
                 seconds: t0.elapsed().as_secs_f64(),
                 cpu: c0.zip(cpu_seconds()).map(|(a, b)| b - a),
@@ -346,29 +343,29 @@ fn search_rounds(
     (0..a.rounds).map(|_| play(repeat)).collect()
 }
 
-fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> {
+fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Error> {
     let keys = a
         .mcts_keys
         .as_deref()
         .map_or(String::new(), |k| format!(",{k}"));
     let agent = format!("mcts:iterations={n}{keys}");
-    let spec = AgentSpec::parse(&agent).map_err(|e| Failure::input(format!("--mcts: {e}")))?;
+    let spec = AgentSpec::parse(&agent).map_err(|e| Error::refused(format!("--mcts: {e}")))?;
     let Some((budget, settings)) = spec.mcts_search() else {
         unreachable!("parsed from an mcts agent")
     };
     let exploration = settings.exploration;
     if budget.time.is_some() {
-        return Err(Failure::input(
+        return Err(Error::refused(
             "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
         ));
     }
     if a.threads.is_some() {
-        return Err(Failure::input(
+        return Err(Error::refused(
             "--threads: --mcts times one search at a time on one thread; leave --threads out",
         ));
     }
     if a.positions == 0 {
-        return Err(Failure::input("--positions 0: give at least one position"));
+        return Err(Error::refused("--positions 0: give at least one position"));
     }
     emit(&format!(
         "katro bench --mcts: {agent} (exploration {exploration}), one thread, {} position(s) \
@@ -397,8 +394,8 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Failure> 
     ))
 }
 
-fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), Failure> {
-    let spec = AgentSpec::parse(text).map_err(|e| Failure::input(format!("--alphabeta: {e}")))?;
+fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), Error> {
+    let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
     let AgentSpec::Alphabeta {
         depth,
         nodes,
@@ -406,17 +403,17 @@ fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), 
         eval,
     } = spec
     else {
-        return Err(Failure::input(format!(
+        return Err(Error::refused(format!(
             "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
         )));
     };
     if a.threads.is_some() {
-        return Err(Failure::input(
+        return Err(Error::refused(
             "--threads: --alphabeta times one search at a time on one thread; leave --threads out",
         ));
     }
     if a.positions == 0 {
-        return Err(Failure::input("--positions 0: give at least one position"));
+        return Err(Error::refused("--positions 0: give at least one position"));
     }
     let limits = alphabeta::Limits {
         depth,

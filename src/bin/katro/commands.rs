@@ -6,7 +6,7 @@ use katro::agents::{AgentSpec, Need};
 use katro::jobs::replay::shell_word;
 use katro::jobs::solve::SolveOptions;
 use katro::jobs::solve_family::FamilyOptions;
-use katro::jobs::{self, Failure};
+use katro::jobs::{self, Error};
 use katro::store::FsStore;
 
 use crate::output::{emit, load_variant, peak_rss};
@@ -25,7 +25,7 @@ pub struct RunArgs<'a> {
 }
 
 /// `katro run EXPERIMENT.toml [--shard I/N] [--force]`.
-pub fn run(a: RunArgs) -> Result<(), Failure> {
+pub fn run(a: RunArgs) -> Result<(), Error> {
     let opts = jobs::RunOptions {
         experiment: a.experiment.to_string(),
         threads: a.threads.map(|t| t as usize),
@@ -34,10 +34,10 @@ pub fn run(a: RunArgs) -> Result<(), Failure> {
         force: a.force,
         allow_other_build: a.allow_other_build,
         command: std::env::args().collect(),
-        checkpoint_every: checkpoint_interval().map_err(Failure::input)?,
+        checkpoint_every: checkpoint_interval().map_err(Error::refused)?,
         stop: Some(stop_on_ctrl_c()),
     };
-    let every = progress_interval().map_err(Failure::input)?;
+    let every = progress_interval().map_err(Error::refused)?;
     with_progress(every, |p| jobs::run(&opts, &FsStore, p))
 }
 
@@ -64,7 +64,7 @@ fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
 }
 
 /// `katro merge DIR`: the shards in DIR/shards into DIR's results.
-pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Failure> {
+pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Error> {
     let opts = jobs::MergeOptions {
         dir: dir.to_string(),
         force,
@@ -77,14 +77,14 @@ pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Fail
 }
 
 /// `katro validate FILE...`: every problem of every file, exit 2 if any.
-pub fn validate(paths: &[String]) -> Result<(), Failure> {
+pub fn validate(paths: &[String]) -> Result<(), Error> {
     let v = jobs::validate(&FsStore, paths);
     for problems in &v.problems {
         eprintln!("{problems}");
     }
     emit(&v.ok_text)?;
     match v.summary {
-        Some(s) => Err(Failure::input(s)),
+        Some(s) => Err(Error::refused(s)),
         None => Ok(()),
     }
 }
@@ -104,14 +104,14 @@ pub struct SimulateArgs<'a> {
 }
 
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
-pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
+pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
     let rules = load_variant(a.variant)?;
     // Refused before any game: an agent whose games would not reproduce
     // (an `mcts` time budget), and a `perfect` agent on a board too big to
     // solve.
     let seat = |flag: &str, text: &str| {
         AgentSpec::seat(text, Some(&rules), Need::Reproducible)
-            .map_err(|e| Failure::input(format!("{flag}: {e}")))
+            .map_err(|e| Error::refused(format!("{flag}: {e}")))
     };
     let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
     let opts = jobs::SimulateOptions {
@@ -125,7 +125,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Failure> {
         force: a.force,
         command: std::env::args().collect(),
     };
-    let every = progress_interval().map_err(Failure::input)?;
+    let every = progress_interval().map_err(Error::refused)?;
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
 }
 
@@ -137,8 +137,8 @@ pub fn play(
     against: &str,
     seat: u8,
     seed: u64,
-) -> Result<(), Failure> {
-    let agent = AgentSpec::seat(against, Some(rules), Need::Playable).map_err(Failure::input)?;
+) -> Result<(), Error> {
+    let agent = AgentSpec::seat(against, Some(rules), Need::Playable).map_err(Error::refused)?;
     let opts = jobs::play::PlayOptions {
         rules,
         variant,
@@ -157,7 +157,7 @@ pub fn solve_command(
     out: Option<&str>,
     max_gib: f64,
     max_seconds: Option<f64>,
-) -> Result<(), Failure> {
+) -> Result<(), Error> {
     let opts = SolveOptions {
         variant: variant.to_string(),
         out: out.map(str::to_string),
@@ -175,7 +175,7 @@ pub fn solve_command(
 }
 
 /// `katro solve-family [--out DIR] [--max-memory GiB] [--max-seconds S]`.
-pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Result<(), Failure> {
+pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Result<(), Error> {
     let opts = FamilyOptions {
         out: out.to_string(),
         max_gib,
@@ -227,7 +227,7 @@ pub fn replay_command(
 }
 
 /// `katro judge DIR`: judges DIR/games.csv, says what each variant took.
-pub fn judge(dir: &str, max_memory: f64) -> Result<(), Failure> {
+pub fn judge(dir: &str, max_memory: f64) -> Result<(), Error> {
     let max = jobs::solve::max_bytes(max_memory)?;
     let started = std::time::Instant::now();
     let dir = std::path::Path::new(dir);

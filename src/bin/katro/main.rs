@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
-use katro::jobs::{self, Failure};
+use katro::jobs::{self, Error};
 use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
@@ -36,14 +36,14 @@ fn main() -> ExitCode {
     };
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            eprintln!("error: {}", f.message);
-            ExitCode::from(f.code)
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(output::exit_code(&e))
         }
     }
 }
 
-fn dispatch(cli: Cli) -> Result<(), Failure> {
+fn dispatch(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Variants => {
             let mut out = String::new();
@@ -81,7 +81,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 (Some(file), Some(row), _) => jobs::replay::game_from_csv(&FsStore, &file, row)?,
                 (_, _, Some(variant)) => (load_variant(&variant)?, moves),
                 _ => {
-                    return Err(Failure::input(
+                    return Err(Error::refused(
                         "give VARIANT MOVES... or --from-csv FILE --row N",
                     ));
                 }
@@ -90,7 +90,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 v.map(|v| {
                     range
                         .check(v)
-                        .map_err(|e| Failure::input(format!("{flag}: {e}")))
+                        .map_err(|e| Error::refused(format!("{flag}: {e}")))
                 })
                 .transpose()
             };
@@ -99,7 +99,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                     limit(ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
                     limit(lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
                 )
-                .map_err(|e| Failure::input(e.to_string()))?;
+                .map_err(|e| Error::refused(e.to_string()))?;
             let json = jobs::replay::replay_json(&rules, &moves, trace)?;
             match html {
                 Some(file) => emit(&jobs::write_viewer(

@@ -4,23 +4,33 @@
 
 use std::io::Write;
 
-use katro::jobs::Failure;
+use katro::jobs::Error;
 
-pub fn emit(text: &str) -> Result<(), Failure> {
+pub fn emit(text: &str) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
         // A closed pipe (`katro show x | head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure {
-            code: 1,
-            message: format!("cannot write to standard output: {e}"),
-        }),
+        Err(e) => Err(Error::Failed(format!(
+            "cannot write to standard output: {e}"
+        ))),
+    }
+}
+
+/// The exit code of a failed command (docs/ERRORS.md): 2 when the input
+/// is to blame and changing it helps, 130 when a signal stopped the job
+/// (the shell's 128 + SIGINT), 1 when the machine failed it.
+pub fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Interrupted(_) => 130,
+        e if e.is_user_input() => 2,
+        _ => 1,
     }
 }
 
 /// A variant by preset name or file path, from the file system.
-pub fn load_variant(spec: &str) -> Result<katro::Rules, Failure> {
+pub fn load_variant(spec: &str) -> Result<katro::Rules, Error> {
     katro::jobs::load_variant(&katro::store::FsStore, spec)
 }
 
@@ -36,14 +46,11 @@ pub fn peak_rss() -> Option<u64> {
 /// the solver's exploration runs.
 pub fn with_threads(
     threads: Option<u32>,
-    f: impl FnOnce() -> Result<(), Failure> + Send,
-) -> Result<(), Failure> {
+    f: impl FnOnce() -> Result<(), Error> + Send,
+) -> Result<(), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0) as usize)
         .build()
-        .map_err(|e| Failure {
-            code: 1,
-            message: format!("cannot start the solver's threads: {e}"),
-        })?;
+        .map_err(|e| Error::Failed(format!("cannot start the solver's threads: {e}")))?;
     pool.install(f)
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use katro::experiment::runner::Progress;
-use katro::jobs::{self, Failure, RunOutcome};
+use katro::jobs::{self, Error, RunOutcome};
 use katro::solve::Phase;
 
 use crate::output::emit;
@@ -264,8 +264,8 @@ impl jobs::Progress for Lines {
 /// progress line every `every`, and prints what it did.
 pub fn with_progress(
     every: Duration,
-    job: impl FnOnce(&dyn jobs::Progress) -> Result<RunOutcome, Failure>,
-) -> Result<(), Failure> {
+    job: impl FnOnce(&dyn jobs::Progress) -> Result<RunOutcome, Error>,
+) -> Result<(), Error> {
     let outcome = if let Some(bar) = progress_bar() {
         let result = job(&bar);
         bar.0.finish_and_clear();
