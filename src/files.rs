@@ -23,11 +23,10 @@ pub mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use crate::experiment::runner::StoredRow;
 pub use checkpoint::{CHECKPOINT_FORMAT, CheckpointFile};
 pub use comparison::{COMPARISON_COLUMNS, comparison_csv, comparison_pairs};
 pub use csv::{DECIMALS, float, p_value};
-pub use games::{GAMES_COLUMNS, games_csv, read_games_csv};
+pub use games::{GAMES_COLUMNS, GameLine, games_csv, read_games_csv};
 pub use header::{BUILD, RunHeader, UNKNOWN_BUILD, other_builds};
 pub use manifest::{
     ExperimentSource, Manifest, ManifestCell, ManifestShard, ManifestVariant, utc_timestamp,

@@ -19,9 +19,9 @@ use crate::experiment::runner::{
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
 use crate::files::{
-    BUILD, ExperimentSource, Manifest, ManifestShard, RunHeader, SHARD_FORMAT, ShardFile,
-    StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv, ratings_csv,
-    ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
+    BUILD, ExperimentSource, GameLine, Manifest, ManifestShard, RunHeader, SHARD_FORMAT, ShardFile,
+    VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv, ratings_csv, ratings_table,
+    skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
 use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};
@@ -441,7 +441,7 @@ fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestHead> {
 struct Growing {
     old: grow::FinishedRun,
     /// Its rows, read from games.csv.
-    old_rows: Vec<StoredRow>,
+    old_rows: Vec<GameLine>,
     sources: Vec<grow::Source>,
 }
 
@@ -456,7 +456,7 @@ fn finished_files(
     rows: &[GameRow],
 ) -> (Option<Vec<u8>>, grow::FinishedRun) {
     let games = (mode != Rows::None).then(|| {
-        let stored: Vec<StoredRow> = rows.iter().map(|r| StoredRow::new(cells, r)).collect();
+        let stored: Vec<GameLine> = rows.iter().map(|r| GameLine::of(cells, r)).collect();
         games_csv(cells, &stored, mode == Rows::GamesWithMoves)
     });
     let state = grow::FinishedRun::new(run, seed, mode, cells, aggregates, games.as_deref());
@@ -550,7 +550,7 @@ impl Growing {
             .iter()
             .filter(|r| r.cell == o)
             .map(|r| {
-                StoredRow {
+                GameLine {
                     cell: c,
                     ..r.clone()
                 }
@@ -1001,7 +1001,7 @@ pub fn run(
                 rows: result
                     .rows
                     .iter()
-                    .map(|r| StoredRow::new(&cells, r))
+                    .map(|r| GameLine::of(&cells, r))
                     .collect(),
                 state: result.state,
             };

@@ -1,10 +1,74 @@
 //! games.csv, one row per game, written and read back (docs/OUTPUTS.md).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::csv::{csv_bytes, opt, setting_names, setting_values, with_settings};
+use crate::engine::Player;
+use crate::engine::notation::{move_name, parse_move, plural};
 use crate::experiment::plan::Cell;
-use crate::experiment::runner::{StoredRow, StoredStatus};
+use crate::experiment::runner::GameRow;
+use crate::experiment::stats::{GameRecord, status_pair};
+
+/// One game as katro stores it: the one record of a game in a
+/// checkpoint, a shard and games.csv (each row of games.csv is one of
+/// these beside its cell's columns). In JSON its fields are flat: `cell`,
+/// `game`, `seed`, the record's fields (`status`, `winner`, `plies`, ...)
+/// and `moves`, in RULES.md's notation so the files read without the
+/// engine's numbering.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameLine {
+    pub cell: usize,
+    pub game: u64,
+    pub seed: u64,
+    #[serde(flatten)]
+    pub record: GameRecord,
+    /// Space-separated; empty when moves were not kept.
+    pub moves: String,
+}
+
+impl GameLine {
+    pub fn of(cells: &[Cell], r: &GameRow) -> GameLine {
+        let rules = cells[r.cell].rules;
+        let moves: Vec<String> = r.moves.iter().map(|&m| move_name(rules, m)).collect();
+        GameLine {
+            cell: r.cell,
+            game: r.game,
+            seed: r.seed,
+            record: r.record,
+            moves: moves.join(" "),
+        }
+    }
+
+    /// The row back, checked against the cells: a damaged file gives an
+    /// error, never a wrong row.
+    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, String> {
+        let where_ = || format!("the row of game {} of cell {}", self.game, self.cell + 1);
+        let cell = cells
+            .get(self.cell)
+            .ok_or_else(|| format!("{}: no such cell", where_()))?;
+        let moves = self
+            .moves
+            .split_whitespace()
+            .map(|m| parse_move(cell.rules, m).map_err(|e| format!("{}: {e}", where_())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let plies = self.record.plies;
+        if !moves.is_empty() && moves.len() != plies as usize {
+            return Err(format!(
+                "{}: {} for {}",
+                where_(),
+                plural(moves.len() as u64, "move", "moves"),
+                plural(plies, "ply", "plies")
+            ));
+        }
+        Ok(GameRow {
+            cell: self.cell,
+            game: self.game,
+            seed: self.seed,
+            record: self.record,
+            moves,
+        })
+    }
+}
 
 /// games.csv's columns before and after the setting columns, which
 /// follow `variant` (the settings include `ply_limit` and `lap_limit`,
@@ -33,7 +97,7 @@ pub const GAMES_COLUMNS: &[&str] = &[
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
 /// the game's moves in RULES.md's notation, separated by spaces.
-pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
+pub fn games_csv(cells: &[Cell], rows: &[GameLine], moves: bool) -> Vec<u8> {
     let mut header = with_settings(GAMES_COLUMNS, "variant", &setting_names(cells));
     if moves {
         header.push("moves".to_string());
@@ -56,6 +120,7 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
         .collect();
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
+        let g = &r.record;
         let mut row = vec![c.rules.name().to_string()];
         // The limits the game was played under, the experiment's overrides
         // applied, are among the settings: `katro replay` needs them to
@@ -67,19 +132,19 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
             labels[r.cell][2].clone(),
             r.game.to_string(),
             r.seed.to_string(),
-            opt(r.winner),
-            r.status.name().to_string(),
-            r.plies.to_string(),
-            r.captures[0].to_string(),
-            r.captures[1].to_string(),
-            r.seeds_captured[0].to_string(),
-            r.seeds_captured[1].to_string(),
-            r.laps.to_string(),
-            r.max_laps_in_move.to_string(),
-            r.seeds_sown.to_string(),
-            r.legal_moves.to_string(),
-            r.choice_turns.to_string(),
-            format!("{:016x}", r.hash),
+            opt(g.status.winner().map(Player::number)),
+            g.status.name().to_string(),
+            g.plies.to_string(),
+            g.captures[0].to_string(),
+            g.captures[1].to_string(),
+            g.seeds_captured[0].to_string(),
+            g.seeds_captured[1].to_string(),
+            g.laps.to_string(),
+            g.max_laps_in_move.to_string(),
+            g.seeds_sown.to_string(),
+            g.legal_moves.to_string(),
+            g.choice_turns.to_string(),
+            format!("{:016x}", g.hash),
         ]);
         if moves {
             row.push(r.moves.clone());
@@ -100,7 +165,7 @@ struct GamesCsvRow {
     game: u64,
     seed: u64,
     winner: Option<u8>,
-    status: StoredStatus,
+    status: String,
     plies: u32,
     captures_p1: u64,
     captures_p2: u64,
@@ -124,9 +189,9 @@ struct GamesCsvRow {
 pub fn read_games_csv(
     bytes: &[u8],
     cells: &[(&str, &str, &str, u32)],
-) -> Result<Vec<StoredRow>, String> {
+) -> Result<Vec<GameLine>, String> {
     let mut r = csv::Reader::from_reader(bytes);
-    let mut out: Vec<StoredRow> = Vec::new();
+    let mut out: Vec<GameLine> = Vec::new();
     for (i, rec) in r.deserialize::<GamesCsvRow>().enumerate() {
         let line = i + 2;
         let g = rec.map_err(|e| format!("games.csv line {line}: {e}"))?;
@@ -160,21 +225,24 @@ pub fn read_games_csv(
                     g.hash
                 )
             })?;
-        out.push(StoredRow {
+        let status = status_pair::of_pair(&g.status, g.winner)
+            .map_err(|e| format!("games.csv line {line}: {e}"))?;
+        out.push(GameLine {
             cell,
             game: g.game,
             seed: g.seed,
-            status: g.status,
-            winner: g.winner,
-            plies: g.plies,
-            laps: g.laps,
-            max_laps_in_move: g.max_laps_in_move,
-            captures: [g.captures_p1, g.captures_p2],
-            seeds_captured: [g.seeds_captured_p1, g.seeds_captured_p2],
-            seeds_sown: g.seeds_sown,
-            legal_moves: g.legal_moves,
-            choice_turns: g.choice_turns,
-            hash,
+            record: GameRecord {
+                status,
+                plies: g.plies,
+                laps: g.laps,
+                max_laps_in_move: g.max_laps_in_move,
+                captures: [g.captures_p1, g.captures_p2],
+                seeds_captured: [g.seeds_captured_p1, g.seeds_captured_p2],
+                seeds_sown: g.seeds_sown,
+                legal_moves: g.legal_moves,
+                choice_turns: g.choice_turns,
+                hash,
+            },
             moves: g.moves,
         });
     }
