@@ -18,12 +18,12 @@ use crate::experiment::runner::{
 };
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
+use crate::files::lengths_csv;
 use crate::files::{
     BUILD, ExperimentSource, GameLine, Manifest, ManifestShard, RunHeader, SHARD_FORMAT, ShardFile,
     VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv, ratings_csv, ratings_table,
     skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
-use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};
 use crate::store::{Store, describe};
 

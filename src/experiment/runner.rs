@@ -127,18 +127,7 @@ pub fn play_game_on_engine(
 ) -> GameRecord {
     let mut rng = rng_from_seed(seed);
     let mut pos = rules.start();
-    let mut g = GameRecord {
-        status: Status::Ongoing,
-        plies: 0,
-        laps: 0,
-        max_laps_in_move: 0,
-        captures: [0; 2],
-        seeds_captured: [0; 2],
-        seeds_sown: 0,
-        legal_moves: 0,
-        choice_turns: 0,
-        hash: 0,
-    };
+    let mut g = GameRecord::new();
     // One buffer for the whole game: filling it is cheaper than building
     // a fresh list every ply.
     let mut legal = MoveList::new();

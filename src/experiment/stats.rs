@@ -45,6 +45,30 @@ pub struct GameRecord {
     pub hash: u64,
 }
 
+impl GameRecord {
+    /// A game before its first ply: ongoing, every count 0.
+    pub fn new() -> GameRecord {
+        GameRecord {
+            status: Status::Ongoing,
+            plies: 0,
+            laps: 0,
+            max_laps_in_move: 0,
+            captures: [0; 2],
+            seeds_captured: [0; 2],
+            seeds_sown: 0,
+            legal_moves: 0,
+            choice_turns: 0,
+            hash: 0,
+        }
+    }
+}
+
+impl Default for GameRecord {
+    fn default() -> GameRecord {
+        GameRecord::new()
+    }
+}
+
 /// A finished game's [`Status`] as two stored fields: `status`, the
 /// engine's name for it ([`Status::name`]), and `winner`, the winner's
 /// number (1 or 2) for a won game, `null` otherwise. Any other pair

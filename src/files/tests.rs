@@ -190,7 +190,7 @@ fn summary_bytes_snapshot() {
          0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
         other.canonical_string()
     );
-    let header = SUMMARY_COLUMNS.join(",").replacen(
+    let header = summary_column_names().join(",").replacen(
         "rules,",
         &format!("rules,rows,holes,seeds,layout,{SETTING_NAMES},"),
         1,
@@ -336,7 +336,7 @@ fn games_and_comparison_bytes_snapshot() {
         format!(
             "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,\
              15,9,1,{:016x},a1 c6 b1\n",
-            GAMES_COLUMNS.join(",").replacen(
+            game_column_names().join(",").replacen(
                 "variant,",
                 &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),
                 1

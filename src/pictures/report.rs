@@ -644,36 +644,6 @@ impl Histograms {
     }
 }
 
-/// The CSV of every cell's exact length histogram: one row per cell and
-/// length that some game had, in cell order then by length.
-pub fn lengths_csv(
-    cells: &[crate::experiment::runner::Cell],
-    aggregates: &[crate::experiment::stats::Aggregate],
-) -> Vec<u8> {
-    let mut out = String::from("variant,p1,p2,opening_plies,length,games\n");
-    for (c, a) in cells.iter().zip(aggregates) {
-        for (len, n) in &a.length_histogram {
-            out.push_str(&format!(
-                "{},{},{},{},{len},{n}\n",
-                csv_field(c.rules.name()),
-                csv_field(&c.p1.to_string()),
-                csv_field(&c.p2.to_string()),
-                c.opening_plies
-            ));
-        }
-    }
-    out.into_bytes()
-}
-
-/// Quoted only when it holds a comma or a quote, as docs/OUTPUTS.md says.
-fn csv_field(text: &str) -> String {
-    if text.contains(',') || text.contains('"') {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
     let t = Table::parse("lengths.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "length", "games"])?;
