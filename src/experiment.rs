@@ -25,8 +25,8 @@ pub use crate::experiment::plan::{Compare, fingerprint};
 use crate::experiment::sweep::{RawSweep, Skipped, expand};
 use crate::rules::schema::{self, Field, Kind};
 use crate::rules::{
-    InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
-    preset, preset_names, ranged,
+    InputError, LoadError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules,
+    preset_names, ranged,
 };
 
 /// A validated experiment.
@@ -1102,48 +1102,19 @@ fn resolve_variant(
     spec: &str,
     read_variant: &mut ReadVariant,
 ) -> Option<Rules> {
-    if !looks_like_path(spec) {
-        if let Some(rules) = preset(spec) {
-            return Some(rules);
-        }
-        p.add(
-            Some(span),
-            key,
-            format!(
-                "unknown variant `{spec}`: give a preset name ({}) or a path to a .toml file, \
-                 relative to this experiment file",
-                preset_names().join(", ")
-            ),
-        );
-        return None;
-    }
-    match read_variant(spec) {
-        Err(e) => {
-            p.add(
-                Some(span),
-                key,
-                format!("cannot read variant file `{spec}`: {e}"),
-            );
-            None
-        }
-        Ok((shown, text)) => {
-            let stem = std::path::Path::new(spec)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("variant");
-            match parse_variant(&shown, &text, stem) {
-                Ok(rules) => Some(rules),
-                Err(e) => {
-                    p.add(
-                        Some(span),
-                        key,
-                        format!("the variant file is invalid:\n{e}"),
-                    );
-                    None
-                }
-            }
-        }
-    }
+    // A name is a preset or nothing: an experiment names files by path.
+    let message = match crate::rules::resolve(spec, &|_| false, read_variant) {
+        Ok(rules) => return Some(rules),
+        Err(LoadError::Unknown { .. }) => format!(
+            "unknown variant `{spec}`: give a preset name ({}) or a path to a .toml file, \
+             relative to this experiment file",
+            preset_names().join(", ")
+        ),
+        Err(LoadError::Read { why, .. }) => format!("cannot read variant file `{spec}`: {why}"),
+        Err(LoadError::Invalid(e)) => format!("the variant file is invalid:\n{e}"),
+    };
+    p.add(Some(span), key, message);
+    None
 }
 
 const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table like \
@@ -1172,6 +1143,7 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
 mod tests {
     use super::*;
     use crate::rng::name_hash;
+    use crate::rules::preset;
 
     fn no_files(path: &str) -> Result<(String, String), String> {
         Err(format!("no file {path} in this test"))

@@ -188,6 +188,104 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
 }
 
 // ---------------------------------------------------------------------------
+// Writing a variant file
+
+/// Whether `key` is one of `[board]`'s keys ([`super::BOARD_SETTINGS`]).
+pub fn is_board_key(key: &str) -> bool {
+    super::BOARD_SETTINGS.iter().any(|i| i.name() == key)
+}
+
+/// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A variant file in its three parts, each ending in a newline: `head`
+/// (`name`, and `description` and `source` unless empty), `board` (the
+/// `[board]` table) and `rules` (the `[rules]` table). [`Self::text`]
+/// joins them; `katro show` puts its comments between them.
+pub struct VariantText {
+    pub head: String,
+    pub board: String,
+    pub rules: String,
+}
+
+impl VariantText {
+    /// From `key = value` lines, each value already TOML: the board keys
+    /// under `[board]`, the others under `[rules]`, in the order given.
+    fn of(
+        name: &str,
+        description: &str,
+        source: &str,
+        lines: impl IntoIterator<Item = (String, String)>,
+    ) -> VariantText {
+        let mut head = format!("name = {}\n", toml_string(name));
+        for (key, text) in [("description", description), ("source", source)] {
+            if !text.is_empty() {
+                head.push_str(&format!("{key} = {}\n", toml_string(text)));
+            }
+        }
+        let (mut board, mut rules) = ("[board]\n".to_string(), "[rules]\n".to_string());
+        for (key, value) in lines {
+            let table = if is_board_key(&key) {
+                &mut board
+            } else {
+                &mut rules
+            };
+            table.push_str(&format!("{key} = {value}\n"));
+        }
+        VariantText { head, board, rules }
+    }
+
+    /// Every setting of `settings`, valid or not, in katro's order: the
+    /// board keys as serialising [`Settings`] writes them (so a new
+    /// setting is written without this code changing), then every rule.
+    pub fn of_settings(name: &str, description: &str, source: &str, s: &Settings) -> VariantText {
+        let all = toml::to_string(s).expect("the settings serialise as TOML");
+        let board = all.lines().filter_map(|l| {
+            let (key, value) = l.split_once('=')?;
+            let key = key.trim();
+            is_board_key(key).then(|| (key.to_string(), value.trim().to_string()))
+        });
+        let rules = s
+            .rule_values()
+            .into_iter()
+            .map(|(info, value)| (info.name().to_string(), value.toml()));
+        VariantText::of(
+            name,
+            description,
+            source,
+            board.chain(rules).collect::<Vec<_>>(),
+        )
+    }
+
+    /// The whole file.
+    pub fn text(&self) -> String {
+        format!("{}\n{}\n{}", self.head, self.board, self.rules)
+    }
+}
+
+/// The variant file that gives every one of `settings` explicitly, valid
+/// or not (what `katro show` prints, without its comments): parsing it
+/// gives back the same settings.
+pub fn write_variant(name: &str, description: &str, source: &str, settings: &Settings) -> String {
+    VariantText::of_settings(name, description, source, settings).text()
+}
+
+/// A variant file of settings not yet checked (a sweep's combination, a
+/// manifest's settings), each value as TOML writes it, in the table's
+/// order; the board keys go under `[board]`.
+pub fn write_variant_table(
+    name: &str,
+    description: &str,
+    source: &str,
+    settings: &toml::Table,
+) -> String {
+    let lines = settings.iter().map(|(k, v)| (k.clone(), v.to_string()));
+    VariantText::of(name, description, source, lines).text()
+}
+
+// ---------------------------------------------------------------------------
 // Resolving a variant reference
 
 /// Whether a variant reference names a file rather than a preset.
@@ -222,14 +320,15 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-/// A variant by preset name or file path. A name that is not a preset is
-/// still tried as a file when one of that name `exists` (a variant file
-/// without the `.toml` ending); `read` gives a file's text. The library
-/// does no I/O: the caller's store answers both.
+/// A variant by preset name or file path: the one loader of the binary,
+/// experiments and Python. A name that is not a preset is still tried as
+/// a file when one of that name `exists` (a variant file without the
+/// `.toml` ending); `read` gives a file's text with the name to report it
+/// by, or why it cannot. The library does no I/O: the caller answers both.
 pub fn resolve(
     spec: &str,
     exists: &dyn Fn(&std::path::Path) -> bool,
-    read: &mut dyn FnMut(&std::path::Path) -> std::io::Result<String>,
+    read: &mut dyn FnMut(&str) -> Result<(String, String), String>,
 ) -> Result<Rules, LoadError> {
     let path_like = looks_like_path(spec);
     if !path_like && let Some(rules) = super::preset(spec) {
@@ -241,13 +340,13 @@ pub fn resolve(
             spec: spec.to_string(),
         });
     }
-    let text = read(path).map_err(|e| LoadError::Read {
+    let (shown, text) = read(spec).map_err(|why| LoadError::Read {
         spec: spec.to_string(),
-        why: e.to_string(),
+        why,
     })?;
     let stem = path
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("variant");
-    parse_variant(spec, &text, stem).map_err(LoadError::Invalid)
+    parse_variant(&shown, &text, stem).map_err(LoadError::Invalid)
 }
