@@ -466,91 +466,9 @@ pub fn parse_experiment(
     let mut p = Problems::new(text);
     p.list = first;
 
-    let name = raw.name.get_ref().clone();
-    if !is_folder_safe(&name) {
-        p.add(
-            Some(raw.name.span()),
-            "name",
-            format!(
-                "{name:?} cannot name an output folder: use letters, digits, '-', '_' and '.', \
-                 not starting with '.'"
-            ),
-        );
-    }
-    let seed = *raw.seed.get_ref();
-    if seed < 0 {
-        p.add(
-            Some(raw.seed.span()),
-            "seed",
-            format!(
-                "{seed} is negative: the seed must be from 0 to {}",
-                i64::MAX
-            ),
-        );
-    }
-
+    let (name, seed) = name_and_seed(&mut p, &raw);
     // How many games each cell plays, before per-variant overrides.
-    let stop = match (&raw.games, &raw.precision) {
-        (Some(_), Some(pr)) => {
-            p.add(
-                Some(pr.span()),
-                "precision",
-                "give either `games` (games per cell) or `[precision]`, not both",
-            );
-            None
-        }
-        (None, None) => {
-            p.add(
-                None,
-                "games",
-                "missing: give `games` (games per cell) or a `[precision]` table \
-                 with `width`, `max_games` and `checkpoint`",
-            );
-            None
-        }
-        (Some(g), None) => count(&mut p, g, "games", "games per cell").map(Stop::Games),
-        (None, Some(pr)) => {
-            let pr = pr.get_ref();
-            let w = *pr.width.get_ref();
-            if !(w > 0.0 && w <= 1.0) {
-                p.add(
-                    Some(pr.width.span()),
-                    "precision.width",
-                    format!(
-                        "{w} is out of range: the interval width must be more than 0 and at most 1"
-                    ),
-                );
-            }
-            let max = count(
-                &mut p,
-                &pr.max_games,
-                "precision.max_games",
-                "the most games per cell",
-            );
-            let every = count(
-                &mut p,
-                &pr.checkpoint,
-                "precision.checkpoint",
-                "games between checkpoints",
-            );
-            match (max, every) {
-                (Some(max), Some(every)) if every > max => {
-                    p.add(
-                        Some(pr.checkpoint.span()),
-                        "precision.checkpoint",
-                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
-                    );
-                    None
-                }
-                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
-                    width: w,
-                    max_games: max,
-                    checkpoint: every,
-                }),
-                _ => None,
-            }
-        }
-    };
+    let stop = stop_rule(&mut p, &raw);
 
     let ply_limit = raw
         .ply_limit
@@ -822,27 +740,7 @@ pub fn parse_experiment(
         .as_ref()
         .and_then(|t| tournament(&mut p, t, &stop, default_opening, &variants, &mut matchups));
 
-    let moves_in_rows = raw.moves_in_rows.as_ref().is_some_and(|v| *v.get_ref());
-    if let Some(v) = &raw.moves_in_rows
-        && *v.get_ref()
-        && !raw.per_game_rows
-    {
-        p.add(
-            Some(v.span()),
-            "moves_in_rows",
-            "moves go into the per-game rows: set `per_game_rows = true` too",
-        );
-    }
-    let output = raw.output.as_ref().map(|o| o.get_ref().clone());
-    if let Some(o) = &raw.output
-        && o.get_ref().trim().is_empty()
-    {
-        p.add(
-            Some(o.span()),
-            "output",
-            "is empty: give a folder, or leave the key out for results/<name>/",
-        );
-    }
+    let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
 
     let compare = comparison_plan(&mut p, &raw, &variants, variants_complete);
 
@@ -867,6 +765,124 @@ pub fn parse_experiment(
         skipped,
         tournament,
     })
+}
+
+/// `moves_in_rows` (only beside `per_game_rows`) and the `output` folder.
+fn rows_and_output(p: &mut Problems, raw: &RawExperiment) -> (bool, Option<String>) {
+    let moves_in_rows = raw.moves_in_rows.as_ref().is_some_and(|v| *v.get_ref());
+    if let Some(v) = &raw.moves_in_rows
+        && *v.get_ref()
+        && !raw.per_game_rows
+    {
+        p.add(
+            Some(v.span()),
+            "moves_in_rows",
+            "moves go into the per-game rows: set `per_game_rows = true` too",
+        );
+    }
+    let output = raw.output.as_ref().map(|o| o.get_ref().clone());
+    if let Some(o) = &raw.output
+        && o.get_ref().trim().is_empty()
+    {
+        p.add(
+            Some(o.span()),
+            "output",
+            "is empty: give a folder, or leave the key out for results/<name>/",
+        );
+    }
+    (moves_in_rows, output)
+}
+
+/// The experiment's `name` (which names its output folder) and `seed`.
+fn name_and_seed(p: &mut Problems, raw: &RawExperiment) -> (String, i64) {
+    let name = raw.name.get_ref().clone();
+    if !is_folder_safe(&name) {
+        p.add(
+            Some(raw.name.span()),
+            "name",
+            format!(
+                "{name:?} cannot name an output folder: use letters, digits, '-', '_' and '.', \
+                 not starting with '.'"
+            ),
+        );
+    }
+    let seed = *raw.seed.get_ref();
+    if seed < 0 {
+        p.add(
+            Some(raw.seed.span()),
+            "seed",
+            format!(
+                "{seed} is negative: the seed must be from 0 to {}",
+                i64::MAX
+            ),
+        );
+    }
+    (name, seed)
+}
+
+/// How many games each cell plays: `games`, or the `[precision]` rule.
+fn stop_rule(p: &mut Problems, raw: &RawExperiment) -> Option<Stop> {
+    match (&raw.games, &raw.precision) {
+        (Some(_), Some(pr)) => {
+            p.add(
+                Some(pr.span()),
+                "precision",
+                "give either `games` (games per cell) or `[precision]`, not both",
+            );
+            None
+        }
+        (None, None) => {
+            p.add(
+                None,
+                "games",
+                "missing: give `games` (games per cell) or a `[precision]` table \
+                 with `width`, `max_games` and `checkpoint`",
+            );
+            None
+        }
+        (Some(g), None) => count(p, g, "games", "games per cell").map(Stop::Games),
+        (None, Some(pr)) => {
+            let pr = pr.get_ref();
+            let w = *pr.width.get_ref();
+            if !(w > 0.0 && w <= 1.0) {
+                p.add(
+                    Some(pr.width.span()),
+                    "precision.width",
+                    format!(
+                        "{w} is out of range: the interval width must be more than 0 and at most 1"
+                    ),
+                );
+            }
+            let max = count(
+                p,
+                &pr.max_games,
+                "precision.max_games",
+                "the most games per cell",
+            );
+            let every = count(
+                p,
+                &pr.checkpoint,
+                "precision.checkpoint",
+                "games between checkpoints",
+            );
+            match (max, every) {
+                (Some(max), Some(every)) if every > max => {
+                    p.add(
+                        Some(pr.checkpoint.span()),
+                        "precision.checkpoint",
+                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
+                    );
+                    None
+                }
+                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
+                    width: w,
+                    max_games: max,
+                    checkpoint: every,
+                }),
+                _ => None,
+            }
+        }
+    }
 }
 
 /// Reports, at `key`, every variant agent `a` cannot play; true when it

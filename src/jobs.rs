@@ -104,9 +104,10 @@ fn threads_or_all(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// `n word` or `n words`: [`crate::engine::notation::plural`] for a word
+/// whose plural ends in `s`.
 pub fn plural(n: impl Into<u64>, word: &str) -> String {
-    let n = n.into();
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    crate::engine::notation::plural(n, word, &format!("{word}s"))
 }
 
 fn file_name(p: &Path) -> String {
@@ -217,20 +218,15 @@ fn write_results(
     if let Some(bytes) = &r.state {
         outputs.push((grow::RUN_STATE, bytes.clone()));
     }
-    let stale: Vec<&str> = [
-        "games.csv",
-        "comparison.csv",
-        "ratings.csv",
-        "pairwise.csv",
-        "skill-trace.csv",
-        judge::PERFECT_MOVES,
-        grow::RUN_STATE,
-    ]
-    .into_iter()
-    .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
-    .collect();
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
     outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
+    // A result file the earlier run wrote and this one does not; the
+    // manifest and report are rewritten below.
+    let stale: Vec<&str> = survey::RESULT_FILES
+        .into_iter()
+        .filter(|f| !["manifest.json", "report.html"].contains(f))
+        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
+        .collect();
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
     for (name, bytes) in &outputs {
         store.write_atomic(dir, name, bytes).map_err(|e| {

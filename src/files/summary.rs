@@ -116,72 +116,95 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     let mut notes = String::new();
     for (c, a) in cells.iter().zip(aggregates) {
-        let rate = match a.p1_win_rate() {
-            Some(w) => format!("{:.3} [{:.3}, {:.3}]", w.estimate, w.low, w.high),
-            None => "-".into(),
-        };
-        let pct = |q| opt(a.length_percentile(q));
-        let (distinct, exact) = a.distinct_games();
-        let warnings = a.warnings();
-        let mut row = vec![
-            c.rules.name().to_string(),
-            c.p1.to_string(),
-            c.p2.to_string(),
-        ];
-        if opening {
-            row.push(c.opening_plies.to_string());
-        }
-        row.extend([
-            a.games.to_string(),
-            // `~` marks the sketch's estimate.
-            if exact {
-                distinct.to_string()
-            } else {
-                format!("~{distinct}")
-            },
-            a.wins[0].to_string(),
-            a.wins[1].to_string(),
-            a.undecided().to_string(),
-            rate,
-            a.advantage_p1().map_or("-".into(), |v| format!("{v:.3}")),
-            a.length_mean().map_or("-".into(), |v| format!("{v:.1}")),
-            format!("{}/{}/{}", pct(10), pct(50), pct(90)),
-            warnings
-                .iter()
-                .map(|w| w.kind)
-                .collect::<Vec<_>>()
-                .join(", "),
-        ]);
-        rows.push(row);
-        for w in warnings {
-            let open = match c.opening_plies {
-                0 => String::new(),
-                n => format!(
-                    ", {}",
-                    crate::engine::notation::plural(n, "opening ply", "opening plies")
-                ),
-            };
-            notes.push_str(&format!(
+        rows.push(table_row(c, a, opening));
+        notes.push_str(&warning_lines(c, a));
+    }
+    let mut out = aligned(&rows);
+    if !notes.is_empty() {
+        out.push('\n');
+        out.push_str(&notes);
+    }
+    out
+}
+
+/// One cell's row of [`summary_table`].
+fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
+    let rate = match a.p1_win_rate() {
+        Some(w) => format!("{:.3} [{:.3}, {:.3}]", w.estimate, w.low, w.high),
+        None => "-".into(),
+    };
+    let pct = |q| opt(a.length_percentile(q));
+    let (distinct, exact) = a.distinct_games();
+    let mut row = vec![
+        c.rules.name().to_string(),
+        c.p1.to_string(),
+        c.p2.to_string(),
+    ];
+    if opening {
+        row.push(c.opening_plies.to_string());
+    }
+    row.extend([
+        a.games.to_string(),
+        // `~` marks the sketch's estimate.
+        if exact {
+            distinct.to_string()
+        } else {
+            format!("~{distinct}")
+        },
+        a.wins[0].to_string(),
+        a.wins[1].to_string(),
+        a.undecided().to_string(),
+        rate,
+        a.advantage_p1().map_or("-".into(), |v| format!("{v:.3}")),
+        a.length_mean().map_or("-".into(), |v| format!("{v:.1}")),
+        format!("{}/{}/{}", pct(10), pct(50), pct(90)),
+        a.warnings()
+            .iter()
+            .map(|w| w.kind)
+            .collect::<Vec<_>>()
+            .join(", "),
+    ]);
+    row
+}
+
+/// A cell's warnings, one line each, naming the cell.
+fn warning_lines(c: &Cell, a: &Aggregate) -> String {
+    let open = match c.opening_plies {
+        0 => String::new(),
+        n => format!(
+            ", {}",
+            crate::engine::notation::plural(n, "opening ply", "opening plies")
+        ),
+    };
+    a.warnings()
+        .iter()
+        .map(|w| {
+            format!(
                 "warning: {}, {} vs {}{open}: {}\n",
                 c.rules.name(),
                 c.p1,
                 c.p2,
                 w.message
-            ));
-        }
-    }
-    let widths: Vec<usize> = (0..header.len())
+            )
+        })
+        .collect()
+}
+
+/// The rows in columns as wide as their widest field: names (the first
+/// three) and notes (the last) left-aligned, numbers right-aligned.
+fn aligned(rows: &[Vec<String>]) -> String {
+    let columns = rows[0].len();
+    let widths: Vec<usize> = (0..columns)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
-    let last = header.len() - 1;
+    let last = columns - 1;
     let mut out = String::new();
-    for r in &rows {
+    for r in rows {
         let line: Vec<String> = r
             .iter()
             .zip(&widths)
             .enumerate()
             .map(|(i, (v, &w))| {
-                // Names and notes left-aligned, numbers right-aligned.
                 if i < 3 || i == last {
                     format!("{v:<w$}")
                 } else {
@@ -191,10 +214,6 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             .collect();
         out.push_str(line.join("  ").trim_end());
         out.push('\n');
-    }
-    if !notes.is_empty() {
-        out.push('\n');
-        out.push_str(&notes);
     }
     out
 }

@@ -2,6 +2,8 @@
 //! with errors ([`InputError`], from `crate::rules::schema`) that name the file,
 //! line, column and key.
 
+use std::ops::Range;
+
 use serde::Deserialize;
 
 use super::settings::{RULES_FIELDS, RawRules, board_problems};
@@ -80,10 +82,58 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
     let mut p = Problems::new(text);
     p.list = first;
     let mut s = Settings::canonical();
+    board_settings(&mut p, &raw.board, &mut s);
+    raw.rules.apply(&mut s, &mut |span, key, message| {
+        p.add(Some(span), key, message)
+    });
+    let name = variant_name(&mut p, raw.name.as_ref(), default_name);
+    if !p.list.is_empty() {
+        p.list.sort_by_key(|q| (q.line, q.column));
+        return Err(InputError {
+            file: file.to_string(),
+            problems: p.list,
+        });
+    }
+    // Every check `Rules::new` makes was made above, placed; should one
+    // be missed, its problem is still reported, at its key's value.
+    Rules::new(
+        name,
+        raw.description.unwrap_or_default(),
+        raw.source.unwrap_or_default(),
+        s,
+    )
+    .map_err(|e| InputError {
+        file: file.to_string(),
+        problems: e
+            .problems
+            .into_iter()
+            .map(|q| {
+                let mut at = Problems::new(text);
+                at.add(board_span(&raw.board, q.key), q.key, q.message);
+                at.list.remove(0)
+            })
+            .collect(),
+    })
+}
 
-    // The board is judged as written (wide), by the checks `Rules::new`
-    // makes, so a value no field can hold is reported as it reads.
-    let board = raw.board.get_ref();
+/// Where a board key's problem is placed: at its value, or at the
+/// `[board]` table for a key it does not give.
+fn board_span(board: &Sp<RawBoard>, key: &str) -> Option<Range<usize>> {
+    let b = board.get_ref();
+    match key {
+        "board.rows" => Some(b.rows.span()),
+        "board.holes" => Some(b.holes.span()),
+        "board.seeds" => b.seeds.as_ref().map(|v| v.span()),
+        "board.layout" => b.layout.as_ref().map(|v| v.span()),
+        _ => Some(board.span()),
+    }
+}
+
+/// The `[board]` table into `s`, or its problems into `p`. The board is
+/// judged as written (wide), by the checks `Rules::new` makes, so a value
+/// no field can hold is reported as it reads.
+fn board_settings(p: &mut Problems, raw: &Sp<RawBoard>, s: &mut Settings) {
+    let board = raw.get_ref();
     let wide = |v: &Sp<i64>| *v.get_ref() as i128;
     let layout: Option<Vec<Vec<i128>>> = board.layout.as_ref().map(|l| {
         l.get_ref()
@@ -97,15 +147,8 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
         board.seeds.as_ref().map(wide),
         layout.as_deref(),
     );
-    let span_of = |key: &str| match key {
-        "board.rows" => Some(board.rows.span()),
-        "board.holes" => Some(board.holes.span()),
-        "board.seeds" => board.seeds.as_ref().map(|v| v.span()),
-        "board.layout" => board.layout.as_ref().map(|v| v.span()),
-        _ => Some(raw.board.span()),
-    };
     for q in &board_wrong {
-        p.add(span_of(q.key), q.key, q.message.clone());
+        p.add(board_span(raw, q.key), q.key, q.message.clone());
     }
     if board_wrong.is_empty() {
         // In range, so every value fits its field.
@@ -119,17 +162,18 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
                 .collect()
         });
     }
-    raw.rules.apply(&mut s, &mut |span, key, message| {
-        p.add(Some(span), key, message)
-    });
+}
 
+/// The variant's name: the `name` key, or else the file's name, either of
+/// which must be usable in a CSV field and on the command line.
+fn variant_name(p: &mut Problems, name: Option<&Sp<String>>, default_name: &str) -> String {
     let usable = |v: &str| {
         !v.is_empty()
             && !v
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control() || c == ',')
     };
-    let name = match &raw.name {
+    match name {
         Some(n) => {
             let v = n.get_ref();
             if !usable(v) {
@@ -156,35 +200,7 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             }
             default_name.to_string()
         }
-    };
-
-    if !p.list.is_empty() {
-        p.list.sort_by_key(|q| (q.line, q.column));
-        return Err(InputError {
-            file: file.to_string(),
-            problems: p.list,
-        });
     }
-    // Every check `Rules::new` makes was made above, placed; should one
-    // be missed, its problem is still reported, at its key's value.
-    Rules::new(
-        name,
-        raw.description.unwrap_or_default(),
-        raw.source.unwrap_or_default(),
-        s,
-    )
-    .map_err(|e| InputError {
-        file: file.to_string(),
-        problems: e
-            .problems
-            .into_iter()
-            .map(|q| {
-                let mut at = Problems::new(text);
-                at.add(span_of(q.key), q.key, q.message);
-                at.list.remove(0)
-            })
-            .collect(),
-    })
 }
 
 // ---------------------------------------------------------------------------
