@@ -347,7 +347,7 @@ pub const MAX_GAMES: i64 = 1_000_000_000_000;
 
 /// Reads a variant file named by an experiment: given the path as written,
 /// returns the name to report it by and its text.
-pub type ReadVariant<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
+pub type ReadVariant<'a> = crate::rules::ReadFile<'a>;
 
 fn count(p: &mut Problems, v: &Sp<i64>, key: &str, what: &str) -> Option<u64> {
     ranged(p, v, key, 1, MAX_GAMES, what).map(|n| n as u64)

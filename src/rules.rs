@@ -29,8 +29,8 @@ pub use settings::{
 };
 pub(crate) use variant::ranged;
 pub use variant::{
-    LoadError, VariantText, is_board_key, looks_like_path, parse_variant, resolve, write_variant,
-    write_variant_table,
+    LoadError, ReadFile, VariantText, is_board_key, looks_like_path, parse_variant, resolve,
+    write_variant, write_variant_table,
 };
 
 // ---------------------------------------------------------------------------

@@ -17,10 +17,6 @@ use crate::rules::{
     Problems, Rules, parse_variant, setting_fields, value_text, write_variant_table,
 };
 
-/// Whether a key of [`crate::Settings`] goes in a variant file's
-/// `[board]` (as the rules module declares them); every other setting goes
-/// in `[rules]`.
-
 /// The most variants one sweep may make: far beyond a study anyone runs,
 /// low enough that a typo (`to = 100000`) is an error, not hours of parsing.
 pub const MAX_SWEEP_VARIANTS: usize = 10_000;

@@ -336,6 +336,10 @@ impl std::fmt::Display for LoadError {
     }
 }
 
+/// Reads a variant file named by `spec`: the name to report it by and its
+/// text, or why it cannot be read.
+pub type ReadFile<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
+
 /// A variant by preset name or file path: the one loader of the binary,
 /// experiments and Python. A name that is not a preset is still tried as
 /// a file when one of that name `exists` (a variant file without the
@@ -344,7 +348,7 @@ impl std::fmt::Display for LoadError {
 pub fn resolve(
     spec: &str,
     exists: &dyn Fn(&std::path::Path) -> bool,
-    read: &mut dyn FnMut(&str) -> Result<(String, String), String>,
+    read: &mut ReadFile,
 ) -> Result<Rules, LoadError> {
     let path_like = looks_like_path(spec);
     if !path_like && let Some(rules) = super::preset(spec) {
