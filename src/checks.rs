@@ -22,7 +22,7 @@ use crate::rng::{below, rng_from_seed};
 use crate::rules::{
     Allowed, DirectionRule, EndlessMove, GameEnd, InputError, LoneSeed, MAX_HOLES_PER_ROW,
     MAX_ROWS, MAX_TOTAL_SEEDS, MIN_HOLES_PER_ROW, MIN_ROWS, Rules, SettingInfo, Settings,
-    StepSowing, Value, parse_variant,
+    StepSowing, parse_variant,
 };
 
 // ---------------------------------------------------------------------------
@@ -224,38 +224,7 @@ pub fn variant_file(rules: &Rules) -> String {
 
 /// A variant file that gives every one of `settings` explicitly, whether
 /// they are valid or not.
-pub fn variant_file_of(name: &str, description: &str, source: &str, s: &Settings) -> String {
-    let mut board = toml::Table::new();
-    board.insert("rows".into(), (s.rows as i64).into());
-    board.insert("holes".into(), (s.holes as i64).into());
-    if let Some(v) = s.seeds {
-        board.insert("seeds".into(), (v as i64).into());
-    }
-    if let Some(l) = &s.layout {
-        let rows: Vec<toml::Value> = l
-            .iter()
-            .map(|r| toml::Value::Array(r.iter().map(|&v| (v as i64).into()).collect()))
-            .collect();
-        board.insert("layout".into(), toml::Value::Array(rows));
-    }
-    let mut rule_table = toml::Table::new();
-    for (info, value) in s.rule_values() {
-        let v = match value {
-            Value::Name(n) => toml::Value::from(n),
-            // Every rules integer fits an i64 (the widest is a u64 lap
-            // limit, whose range ends far below).
-            Value::Int(v) => toml::Value::Integer(i64::try_from(v).unwrap_or(i64::MAX)),
-        };
-        rule_table.insert(info.name().into(), v);
-    }
-    let mut file = toml::Table::new();
-    file.insert("name".into(), name.into());
-    file.insert("description".into(), description.into());
-    file.insert("source".into(), source.into());
-    file.insert("board".into(), board.into());
-    file.insert("rules".into(), rule_table.into());
-    toml::to_string(&file).unwrap_or_default()
-}
+pub use crate::rules::write_variant as variant_file_of;
 
 /// Text for the parsers from raw fuzzer bytes: as they are when they are
 /// UTF-8, else with the invalid bytes replaced, so every input reaches the

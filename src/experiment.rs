@@ -25,8 +25,8 @@ pub use crate::experiment::plan::{Compare, fingerprint};
 use crate::experiment::sweep::{RawSweep, Skipped, expand};
 use crate::rules::schema::{self, Field, Kind};
 use crate::rules::{
-    InputError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules, parse_variant,
-    preset, preset_names, ranged,
+    InputError, LoadError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules,
+    preset_names, ranged,
 };
 
 /// A validated experiment.
@@ -347,7 +347,7 @@ pub const MAX_GAMES: i64 = 1_000_000_000_000;
 
 /// Reads a variant file named by an experiment: given the path as written,
 /// returns the name to report it by and its text.
-pub type ReadVariant<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
+pub type ReadVariant<'a> = crate::rules::ReadFile<'a>;
 
 fn count(p: &mut Problems, v: &Sp<i64>, key: &str, what: &str) -> Option<u64> {
     ranged(p, v, key, 1, MAX_GAMES, what).map(|n| n as u64)
@@ -466,91 +466,9 @@ pub fn parse_experiment(
     let mut p = Problems::new(text);
     p.list = first;
 
-    let name = raw.name.get_ref().clone();
-    if !is_folder_safe(&name) {
-        p.add(
-            Some(raw.name.span()),
-            "name",
-            format!(
-                "{name:?} cannot name an output folder: use letters, digits, '-', '_' and '.', \
-                 not starting with '.'"
-            ),
-        );
-    }
-    let seed = *raw.seed.get_ref();
-    if seed < 0 {
-        p.add(
-            Some(raw.seed.span()),
-            "seed",
-            format!(
-                "{seed} is negative: the seed must be from 0 to {}",
-                i64::MAX
-            ),
-        );
-    }
-
+    let (name, seed) = name_and_seed(&mut p, &raw);
     // How many games each cell plays, before per-variant overrides.
-    let stop = match (&raw.games, &raw.precision) {
-        (Some(_), Some(pr)) => {
-            p.add(
-                Some(pr.span()),
-                "precision",
-                "give either `games` (games per cell) or `[precision]`, not both",
-            );
-            None
-        }
-        (None, None) => {
-            p.add(
-                None,
-                "games",
-                "missing: give `games` (games per cell) or a `[precision]` table \
-                 with `width`, `max_games` and `checkpoint`",
-            );
-            None
-        }
-        (Some(g), None) => count(&mut p, g, "games", "games per cell").map(Stop::Games),
-        (None, Some(pr)) => {
-            let pr = pr.get_ref();
-            let w = *pr.width.get_ref();
-            if !(w > 0.0 && w <= 1.0) {
-                p.add(
-                    Some(pr.width.span()),
-                    "precision.width",
-                    format!(
-                        "{w} is out of range: the interval width must be more than 0 and at most 1"
-                    ),
-                );
-            }
-            let max = count(
-                &mut p,
-                &pr.max_games,
-                "precision.max_games",
-                "the most games per cell",
-            );
-            let every = count(
-                &mut p,
-                &pr.checkpoint,
-                "precision.checkpoint",
-                "games between checkpoints",
-            );
-            match (max, every) {
-                (Some(max), Some(every)) if every > max => {
-                    p.add(
-                        Some(pr.checkpoint.span()),
-                        "precision.checkpoint",
-                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
-                    );
-                    None
-                }
-                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
-                    width: w,
-                    max_games: max,
-                    checkpoint: every,
-                }),
-                _ => None,
-            }
-        }
-    };
+    let stop = stop_rule(&mut p, &raw);
 
     let ply_limit = raw
         .ply_limit
@@ -822,27 +740,7 @@ pub fn parse_experiment(
         .as_ref()
         .and_then(|t| tournament(&mut p, t, &stop, default_opening, &variants, &mut matchups));
 
-    let moves_in_rows = raw.moves_in_rows.as_ref().is_some_and(|v| *v.get_ref());
-    if let Some(v) = &raw.moves_in_rows
-        && *v.get_ref()
-        && !raw.per_game_rows
-    {
-        p.add(
-            Some(v.span()),
-            "moves_in_rows",
-            "moves go into the per-game rows: set `per_game_rows = true` too",
-        );
-    }
-    let output = raw.output.as_ref().map(|o| o.get_ref().clone());
-    if let Some(o) = &raw.output
-        && o.get_ref().trim().is_empty()
-    {
-        p.add(
-            Some(o.span()),
-            "output",
-            "is empty: give a folder, or leave the key out for results/<name>/",
-        );
-    }
+    let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
 
     let compare = comparison_plan(&mut p, &raw, &variants, variants_complete);
 
@@ -867,6 +765,124 @@ pub fn parse_experiment(
         skipped,
         tournament,
     })
+}
+
+/// `moves_in_rows` (only beside `per_game_rows`) and the `output` folder.
+fn rows_and_output(p: &mut Problems, raw: &RawExperiment) -> (bool, Option<String>) {
+    let moves_in_rows = raw.moves_in_rows.as_ref().is_some_and(|v| *v.get_ref());
+    if let Some(v) = &raw.moves_in_rows
+        && *v.get_ref()
+        && !raw.per_game_rows
+    {
+        p.add(
+            Some(v.span()),
+            "moves_in_rows",
+            "moves go into the per-game rows: set `per_game_rows = true` too",
+        );
+    }
+    let output = raw.output.as_ref().map(|o| o.get_ref().clone());
+    if let Some(o) = &raw.output
+        && o.get_ref().trim().is_empty()
+    {
+        p.add(
+            Some(o.span()),
+            "output",
+            "is empty: give a folder, or leave the key out for results/<name>/",
+        );
+    }
+    (moves_in_rows, output)
+}
+
+/// The experiment's `name` (which names its output folder) and `seed`.
+fn name_and_seed(p: &mut Problems, raw: &RawExperiment) -> (String, i64) {
+    let name = raw.name.get_ref().clone();
+    if !is_folder_safe(&name) {
+        p.add(
+            Some(raw.name.span()),
+            "name",
+            format!(
+                "{name:?} cannot name an output folder: use letters, digits, '-', '_' and '.', \
+                 not starting with '.'"
+            ),
+        );
+    }
+    let seed = *raw.seed.get_ref();
+    if seed < 0 {
+        p.add(
+            Some(raw.seed.span()),
+            "seed",
+            format!(
+                "{seed} is negative: the seed must be from 0 to {}",
+                i64::MAX
+            ),
+        );
+    }
+    (name, seed)
+}
+
+/// How many games each cell plays: `games`, or the `[precision]` rule.
+fn stop_rule(p: &mut Problems, raw: &RawExperiment) -> Option<Stop> {
+    match (&raw.games, &raw.precision) {
+        (Some(_), Some(pr)) => {
+            p.add(
+                Some(pr.span()),
+                "precision",
+                "give either `games` (games per cell) or `[precision]`, not both",
+            );
+            None
+        }
+        (None, None) => {
+            p.add(
+                None,
+                "games",
+                "missing: give `games` (games per cell) or a `[precision]` table \
+                 with `width`, `max_games` and `checkpoint`",
+            );
+            None
+        }
+        (Some(g), None) => count(p, g, "games", "games per cell").map(Stop::Games),
+        (None, Some(pr)) => {
+            let pr = pr.get_ref();
+            let w = *pr.width.get_ref();
+            if !(w > 0.0 && w <= 1.0) {
+                p.add(
+                    Some(pr.width.span()),
+                    "precision.width",
+                    format!(
+                        "{w} is out of range: the interval width must be more than 0 and at most 1"
+                    ),
+                );
+            }
+            let max = count(
+                p,
+                &pr.max_games,
+                "precision.max_games",
+                "the most games per cell",
+            );
+            let every = count(
+                p,
+                &pr.checkpoint,
+                "precision.checkpoint",
+                "games between checkpoints",
+            );
+            match (max, every) {
+                (Some(max), Some(every)) if every > max => {
+                    p.add(
+                        Some(pr.checkpoint.span()),
+                        "precision.checkpoint",
+                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
+                    );
+                    None
+                }
+                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
+                    width: w,
+                    max_games: max,
+                    checkpoint: every,
+                }),
+                _ => None,
+            }
+        }
+    }
 }
 
 /// Reports, at `key`, every variant agent `a` cannot play; true when it
@@ -1102,48 +1118,19 @@ fn resolve_variant(
     spec: &str,
     read_variant: &mut ReadVariant,
 ) -> Option<Rules> {
-    if !looks_like_path(spec) {
-        if let Some(rules) = preset(spec) {
-            return Some(rules);
-        }
-        p.add(
-            Some(span),
-            key,
-            format!(
-                "unknown variant `{spec}`: give a preset name ({}) or a path to a .toml file, \
-                 relative to this experiment file",
-                preset_names().join(", ")
-            ),
-        );
-        return None;
-    }
-    match read_variant(spec) {
-        Err(e) => {
-            p.add(
-                Some(span),
-                key,
-                format!("cannot read variant file `{spec}`: {e}"),
-            );
-            None
-        }
-        Ok((shown, text)) => {
-            let stem = std::path::Path::new(spec)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("variant");
-            match parse_variant(&shown, &text, stem) {
-                Ok(rules) => Some(rules),
-                Err(e) => {
-                    p.add(
-                        Some(span),
-                        key,
-                        format!("the variant file is invalid:\n{e}"),
-                    );
-                    None
-                }
-            }
-        }
-    }
+    // A name is a preset or nothing: an experiment names files by path.
+    let message = match crate::rules::resolve(spec, &|_| false, read_variant) {
+        Ok(rules) => return Some(rules),
+        Err(LoadError::Unknown { .. }) => format!(
+            "unknown variant `{spec}`: give a preset name ({}) or a path to a .toml file, \
+             relative to this experiment file",
+            preset_names().join(", ")
+        ),
+        Err(LoadError::Read { why, .. }) => format!("cannot read variant file `{spec}`: {why}"),
+        Err(LoadError::Invalid(e)) => format!("the variant file is invalid:\n{e}"),
+    };
+    p.add(Some(span), key, message);
+    None
 }
 
 const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table like \
@@ -1180,6 +1167,7 @@ fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> 
 mod tests {
     use super::*;
     use crate::rng::name_hash;
+    use crate::rules::preset;
 
     fn no_files(path: &str) -> Result<(String, String), String> {
         Err(format!("no file {path} in this test"))

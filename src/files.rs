@@ -1,6 +1,6 @@
 //! The files a run writes and reads back, one module per format, each
 //! holding the format's one definition: the CSV conventions (`csv`),
-//! summary.csv (`summary`), games.csv (`games`), comparison.csv
+//! summary.csv (`summary`), games.csv (`games`), lengths.csv (`lengths`), comparison.csv
 //! (`comparison`), a tournament's ratings files (`ratings`),
 //! manifest.json (`manifest`), the build identity and run header every
 //! partial file carries (`header`), shards (`shard`) and checkpoints
@@ -15,6 +15,7 @@ pub mod comparison;
 pub mod csv;
 pub mod games;
 pub mod header;
+pub mod lengths;
 pub mod manifest;
 pub mod ratings;
 pub mod shard;
@@ -23,12 +24,12 @@ pub mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use crate::experiment::runner::StoredRow;
 pub use checkpoint::{CHECKPOINT_FORMAT, CheckpointFile};
 pub use comparison::{COMPARISON_COLUMNS, comparison_csv, comparison_pairs};
 pub use csv::{DECIMALS, float, p_value};
-pub use games::{GAMES_COLUMNS, games_csv, read_games_csv};
+pub use games::{GAME_COLUMNS, GameLine, game_column_names, games_csv, read_games_csv};
 pub use header::{BUILD, RunHeader, UNKNOWN_BUILD, other_builds};
+pub use lengths::{LENGTH_COLUMNS, lengths_csv};
 pub use manifest::{
     ExperimentSource, Manifest, ManifestCell, ManifestRead, ManifestShard, ManifestVariant,
     ManifestVariantRead, add_files, utc_timestamp,
@@ -37,4 +38,6 @@ pub use ratings::{
     PAIRWISE_COLUMNS, RATINGS_COLUMNS, pairwise_csv, ratings_csv, ratings_table, skill_trace_csv,
 };
 pub use shard::{SHARD_FORMAT, ShardFile, ShardHeader, VariantFile, sniff_shard_header};
-pub use summary::{SUMMARY_COLUMNS, summary_csv, summary_header, summary_table};
+pub use summary::{
+    SUMMARY_COLUMNS, summary_column_names, summary_csv, summary_header, summary_table,
+};

@@ -18,12 +18,12 @@ use crate::experiment::runner::{
 };
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
+use crate::files::lengths_csv;
 use crate::files::{
-    BUILD, ExperimentSource, Manifest, ManifestRead, ManifestShard, RunHeader, SHARD_FORMAT,
-    ShardFile, StoredRow, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv,
+    BUILD, ExperimentSource, GameLine, Manifest, ManifestRead, ManifestShard, RunHeader,
+    SHARD_FORMAT, ShardFile, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv,
     ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
-use crate::pictures::report::lengths_csv;
 use crate::rules::{InputError, Rules};
 use crate::store::{Store, describe};
 
@@ -120,9 +120,10 @@ fn threads_or_all(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// `n word` or `n words`: [`crate::engine::notation::plural`] for a word
+/// whose plural ends in `s`.
 pub fn plural(n: impl Into<u64>, word: &str) -> String {
-    let n = n.into();
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    crate::engine::notation::plural(n, word, &format!("{word}s"))
 }
 
 fn file_name(p: &Path) -> String {
@@ -233,20 +234,15 @@ fn write_results(
     if let Some(bytes) = &r.state {
         outputs.push((grow::RUN_STATE, bytes.clone()));
     }
-    let stale: Vec<&str> = [
-        "games.csv",
-        "comparison.csv",
-        "ratings.csv",
-        "pairwise.csv",
-        "skill-trace.csv",
-        judge::PERFECT_MOVES,
-        grow::RUN_STATE,
-    ]
-    .into_iter()
-    .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
-    .collect();
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
     outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
+    // A result file the earlier run wrote and this one does not; the
+    // manifest and report are rewritten below.
+    let stale: Vec<&str> = survey::RESULT_FILES
+        .into_iter()
+        .filter(|f| !["manifest.json", "report.html"].contains(f))
+        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
+        .collect();
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
     for (name, bytes) in &outputs {
         store.write_atomic(dir, name, bytes).map_err(|e| {
@@ -446,7 +442,7 @@ fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestRead> {
 struct Growing {
     old: grow::FinishedRun,
     /// Its rows, read from games.csv.
-    old_rows: Vec<StoredRow>,
+    old_rows: Vec<GameLine>,
     sources: Vec<grow::Source>,
 }
 
@@ -495,7 +491,7 @@ fn finished_files(
     rows: &[GameRow],
 ) -> (Option<Vec<u8>>, grow::FinishedRun) {
     let games = (mode != Rows::None).then(|| {
-        let stored: Vec<StoredRow> = rows.iter().map(|r| StoredRow::new(cells, r)).collect();
+        let stored: Vec<GameLine> = rows.iter().map(|r| GameLine::of(cells, r)).collect();
         games_csv(cells, &stored, mode == Rows::GamesWithMoves)
     });
     let state = grow::FinishedRun::new(run, seed, mode, cells, aggregates, games.as_deref());
@@ -589,7 +585,7 @@ impl Growing {
             .iter()
             .filter(|r| r.cell == o)
             .map(|r| {
-                StoredRow {
+                GameLine {
                     cell: c,
                     ..r.clone()
                 }
@@ -1170,7 +1166,7 @@ impl<'a> RunPlan<'a> {
                 .result
                 .rows
                 .iter()
-                .map(|r| StoredRow::new(&self.cells, r))
+                .map(|r| GameLine::of(&self.cells, r))
                 .collect(),
             state: s.result.state,
         };

@@ -28,7 +28,10 @@ pub use settings::{
     column_letter, range_problem, setting_fields, settings_problems, value_text,
 };
 pub(crate) use variant::ranged;
-pub use variant::{LoadError, looks_like_path, parse_variant, resolve};
+pub use variant::{
+    LoadError, ReadFile, VariantText, is_board_key, looks_like_path, parse_variant, resolve,
+    write_variant, write_variant_table,
+};
 
 // ---------------------------------------------------------------------------
 // The rules object

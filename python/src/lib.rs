@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use katro::agents::AgentSpec;
 use katro::engine::{Dir, Move, MoveReport, Player, Position};
-use katro::experiment::looks_like_path;
 use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rng::rng_from_seed;
-use katro::rules::{InputError, LoneSeed, PRESETS, StepSowing, parse_variant, preset};
+use katro::rules::{
+    InputError, LoadError, LoneSeed, PRESETS, StepSowing, parse_variant, preset, resolve,
+};
 use katro::{Rules, Status};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -185,20 +186,30 @@ impl Variant {
     /// VARIANT arguments are read.
     #[new]
     fn new(py: Python<'_>, spec: &str) -> PyResult<Variant> {
-        let path_like = looks_like_path(spec);
-        if !path_like && let Some(v) = Variant::preset_named(spec) {
-            return Ok(v);
+        // katro's one loader; the text it reads is kept for pickling.
+        let mut read = None;
+        let exists = |p: &std::path::Path| p.exists();
+        let loaded = resolve(spec, &exists, &mut |path| {
+            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+            read = Some(text.clone());
+            Ok((path.to_string(), text))
+        });
+        match (loaded, read) {
+            (Ok(rules), Some(text)) => Ok(Variant {
+                rules: Arc::new(rules),
+                text,
+                default_name: std::path::Path::new(spec)
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or("variant")
+                    .to_string(),
+                file: spec.to_string(),
+            }),
+            (Ok(_), None) => Variant::preset(py, spec),
+            (Err(e @ LoadError::Unknown { .. }), _) => Err(unknown_variant(py, e.to_string())),
+            (Err(e @ LoadError::Read { .. }), _) => Err(PyOSError::new_err(e.to_string())),
+            (Err(LoadError::Invalid(e)), _) => Err(variant_error(py, &e)),
         }
-        if !path_like && !std::path::Path::new(spec).exists() {
-            return Err(unknown_variant(
-                py,
-                format!(
-                    "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
-                    preset_list()
-                ),
-            ));
-        }
-        Variant::from_file(py, spec)
     }
 
     /// A shipped preset.

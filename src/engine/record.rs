@@ -4,12 +4,17 @@
 //! [`MoveTotals`] if it is counted per move, and a line in
 //! [`GameRecord::add_move`]; both ways of playing then carry it.
 
+use serde::{Deserialize, Serialize};
+
 use super::{MoveReport, Status};
 
 /// What one game did: the unit the runner adds to an `Aggregate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Stored (shards, checkpoints) as flat JSON fields in this order, the
+/// status as the pair `status`, `winner` ([`status_pair`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// How the game ended; never [`Status::Ongoing`] once it is played.
+    #[serde(flatten, with = "status_pair")]
     pub status: Status,
     pub plies: u32,
     /// Sowing laps of every move, added up.
@@ -78,5 +83,55 @@ impl GameRecord {
         self.seeds_sown += m.sown;
         self.captures[mover] += m.captures;
         self.seeds_captured[mover] += m.seeds;
+    }
+}
+
+impl Default for GameRecord {
+    fn default() -> GameRecord {
+        GameRecord::START
+    }
+}
+
+/// A finished game's [`Status`] as two stored fields: `status`, the
+/// engine's name for it ([`Status::name`]), and `winner`, the winner's
+/// number (1 or 2) for a won game, `null` otherwise. Any other pair
+/// (`ongoing`, a won game without a winner, a winner of a drawn one) is
+/// refused when read, as a damaged row.
+pub mod status_pair {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::engine::{Player, Status};
+
+    #[derive(Serialize, Deserialize)]
+    struct Pair<S> {
+        status: S,
+        winner: Option<u8>,
+    }
+
+    pub fn serialize<Z: Serializer>(status: &Status, z: Z) -> Result<Z::Ok, Z::Error> {
+        Pair {
+            status: status.name(),
+            winner: status.winner().map(Player::number),
+        }
+        .serialize(z)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Status, D::Error> {
+        let p = Pair::<String>::deserialize(d)?;
+        of_pair(&p.status, p.winner).map_err(serde::de::Error::custom)
+    }
+
+    /// The status a stored pair names, or why it names no finished game.
+    pub fn of_pair(status: &str, winner: Option<u8>) -> Result<Status, String> {
+        let finished = match (status, winner) {
+            ("won", Some(1)) => Some(Status::Won(Player::South)),
+            ("won", Some(2)) => Some(Status::Won(Player::North)),
+            (_, None) => [Status::PlyLimit, Status::EndlessMove, Status::LapLimit]
+                .into_iter()
+                .find(|s| s.name() == status),
+            _ => None,
+        };
+        finished
+            .ok_or_else(|| format!("status {status:?} with winner {winner:?} is no finished game"))
     }
 }

@@ -18,7 +18,7 @@ use crate::engine::{Player, Status};
 /// of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
-pub use crate::engine::record::GameRecord;
+pub use crate::engine::record::{GameRecord, status_pair};
 
 /// How many hashes a [`DistinctSketch`] keeps to estimate from: below this
 /// many distinct games a cell's count is exact.

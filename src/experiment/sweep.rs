@@ -13,14 +13,9 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use crate::rules::{Problems, Rules, parse_variant, setting_fields, value_text};
-
-/// Whether a key of [`crate::Settings`] goes in a variant file's
-/// `[board]` (as the rules module declares them); every other setting goes
-/// in `[rules]`.
-fn is_board_key(key: &str) -> bool {
-    crate::rules::BOARD_SETTINGS.iter().any(|i| i.name() == key)
-}
+use crate::rules::{
+    Problems, Rules, parse_variant, setting_fields, value_text, write_variant_table,
+};
 
 /// The most variants one sweep may make: far beyond a study anyone runs,
 /// low enough that a typo (`to = 100000`) is an error, not hours of parsing.
@@ -257,21 +252,7 @@ pub fn expand(
 /// Reads one combination's settings as a variant file would be read:
 /// `Err` holds the parser's problems, each `key: message`.
 fn combination(base: &Rules, name: &str, settings: toml::Table) -> Result<Rules, Vec<String>> {
-    let (board, rules): (toml::Table, toml::Table) =
-        settings.into_iter().partition(|(k, _)| is_board_key(k));
-    let mut doc = toml::Table::new();
-    doc.insert("name".into(), toml::Value::String(name.to_string()));
-    doc.insert(
-        "description".into(),
-        toml::Value::String(base.description().to_string()),
-    );
-    doc.insert(
-        "source".into(),
-        toml::Value::String(base.source().to_string()),
-    );
-    doc.insert("board".into(), toml::Value::Table(board));
-    doc.insert("rules".into(), toml::Value::Table(rules));
-    let text = toml::to_string(&doc).map_err(|e| vec![e.to_string()])?;
+    let text = write_variant_table(name, base.description(), base.source(), &settings);
     parse_variant("sweep", &text, name).map_err(|e| {
         e.problems
             .iter()

@@ -79,9 +79,20 @@ pub(crate) fn setting_values(settings: &Settings) -> Vec<String> {
 
 /// `fixed` with the setting columns inserted after the column `after`.
 pub(crate) fn with_settings(fixed: &[&str], after: &str, settings: &[String]) -> Vec<String> {
+    let row = fixed.iter().map(|s| s.to_string()).collect();
+    row_with_settings(fixed, after, row, settings.iter().cloned())
+}
+
+/// A row of `values`, one per column of `fixed`, with the setting values
+/// inserted after the column `after`, where [`with_settings`] puts their
+/// names.
+pub(crate) fn row_with_settings(
+    fixed: &[&str],
+    after: &str,
+    mut values: Vec<String>,
+    settings: impl IntoIterator<Item = String>,
+) -> Vec<String> {
     let at = fixed.iter().position(|c| *c == after).map_or(0, |i| i + 1);
-    let mut out: Vec<String> = fixed[..at].iter().map(|s| s.to_string()).collect();
-    out.extend(settings.iter().cloned());
-    out.extend(fixed[at..].iter().map(|s| s.to_string()));
-    out
+    values.splice(at..at, settings);
+    values
 }

@@ -1,86 +1,205 @@
 //! games.csv, one row per game, written and read back (docs/OUTPUTS.md).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use super::csv::{csv_bytes, opt, setting_names, setting_values, with_settings};
+use super::csv::{csv_bytes, opt, row_with_settings, setting_names, setting_values, with_settings};
+use crate::engine::notation::{move_name, parse_move, plural};
+use crate::engine::{Player, Status};
 use crate::experiment::plan::Cell;
-use crate::experiment::runner::{StoredRow, StoredStatus};
+use crate::experiment::runner::GameRow;
+use crate::experiment::stats::{GameRecord, status_pair};
 
-/// games.csv's columns before and after the setting columns, which
-/// follow `variant` (the settings include `ply_limit` and `lap_limit`,
-/// which `katro replay` needs).
-pub const GAMES_COLUMNS: &[&str] = &[
-    "variant",
-    "p1",
-    "p2",
-    "opening_plies",
-    "game",
-    "seed",
-    "winner",
-    "status",
-    "plies",
-    "captures_p1",
-    "captures_p2",
-    "seeds_captured_p1",
-    "seeds_captured_p2",
-    "laps",
-    "max_laps_in_move",
-    "seeds_sown",
-    "legal_moves",
-    "choice_turns",
-    "hash",
+/// One game as katro stores it: the one record of a game in a
+/// checkpoint, a shard and games.csv (each row of games.csv is one of
+/// these beside its cell's columns). In JSON its fields are flat: `cell`,
+/// `game`, `seed`, the record's fields (`status`, `winner`, `plies`, ...)
+/// and `moves`, in RULES.md's notation so the files read without the
+/// engine's numbering.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameLine {
+    pub cell: usize,
+    pub game: u64,
+    pub seed: u64,
+    #[serde(flatten)]
+    pub record: GameRecord,
+    /// Space-separated; empty when moves were not kept.
+    pub moves: String,
+}
+
+impl GameLine {
+    pub fn of(cells: &[Cell], r: &GameRow) -> GameLine {
+        let rules = cells[r.cell].rules;
+        let moves: Vec<String> = r.moves.iter().map(|&m| move_name(rules, m)).collect();
+        GameLine {
+            cell: r.cell,
+            game: r.game,
+            seed: r.seed,
+            record: r.record,
+            moves: moves.join(" "),
+        }
+    }
+
+    /// The row back, checked against the cells: a damaged file gives an
+    /// error, never a wrong row.
+    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, String> {
+        let where_ = || format!("the row of game {} of cell {}", self.game, self.cell + 1);
+        let cell = cells
+            .get(self.cell)
+            .ok_or_else(|| format!("{}: no such cell", where_()))?;
+        let moves = self
+            .moves
+            .split_whitespace()
+            .map(|m| parse_move(cell.rules, m).map_err(|e| format!("{}: {e}", where_())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let plies = self.record.plies;
+        if !moves.is_empty() && moves.len() != plies as usize {
+            return Err(format!(
+                "{}: {} for {}",
+                where_(),
+                plural(moves.len() as u64, "move", "moves"),
+                plural(plies, "ply", "plies")
+            ));
+        }
+        Ok(GameRow {
+            cell: self.cell,
+            game: self.game,
+            seed: self.seed,
+            record: self.record,
+            moves,
+        })
+    }
+}
+
+/// A games.csv column: its name (as in the header and docs/OUTPUTS.md),
+/// how a row writes it, and how it is read back into a [`GameLine`]. The
+/// cell's columns (`variant`, `p1`, `p2`, `opening_plies`) read nothing:
+/// they name the row's cell, which [`read_games_csv`] finds by them.
+pub type GameColumn = (
+    &'static str,
+    fn(&Cell<'_>, &GameLine) -> String,
+    fn(&mut GameLine, &str) -> Result<(), String>,
+);
+
+/// A column of one of the record's counts, written and read as a whole
+/// number.
+macro_rules! count {
+    ($name:literal, $($field:tt)+) => {
+        (
+            $name,
+            |_, l| l.record.$($field)+.to_string(),
+            |l, s| num(s, &mut l.record.$($field)+),
+        )
+    };
+}
+
+/// games.csv's columns, in order; the setting columns follow `variant`
+/// (the settings include `ply_limit` and `lap_limit`, which `katro
+/// replay` needs) and, when moves are kept, `moves` comes last.
+pub const GAME_COLUMNS: &[GameColumn] = &[
+    ("variant", |c, _| c.rules.name().to_string(), by_cell),
+    ("p1", |c, _| c.p1.to_string(), by_cell),
+    ("p2", |c, _| c.p2.to_string(), by_cell),
+    ("opening_plies", |c, _| c.opening_plies.to_string(), by_cell),
+    (
+        "game",
+        |_, l| l.game.to_string(),
+        |l, s| num(s, &mut l.game),
+    ),
+    (
+        "seed",
+        |_, l| l.seed.to_string(),
+        |l, s| num(s, &mut l.seed),
+    ),
+    // `winner` is read before `status`, which checks the pair.
+    ("winner", |_, l| opt(winner(l)), read_winner),
+    ("status", |_, l| l.record.status.name().into(), read_status),
+    count!("plies", plies),
+    count!("captures_p1", captures[0]),
+    count!("captures_p2", captures[1]),
+    count!("seeds_captured_p1", seeds_captured[0]),
+    count!("seeds_captured_p2", seeds_captured[1]),
+    count!("laps", laps),
+    count!("max_laps_in_move", max_laps_in_move),
+    count!("seeds_sown", seeds_sown),
+    count!("legal_moves", legal_moves),
+    count!("choice_turns", choice_turns),
+    ("hash", |_, l| format!("{:016x}", l.record.hash), read_hash),
 ];
+
+/// The last column when moves are kept.
+const MOVES: &str = "moves";
+
+/// The cell's columns, which [`GAME_COLUMNS`] writes and reads apart.
+const CELL_KEYS: [&str; 4] = ["variant", "p1", "p2", "opening_plies"];
+
+/// The names of [`GAME_COLUMNS`], in order.
+pub fn game_column_names() -> Vec<&'static str> {
+    GAME_COLUMNS.iter().map(|c| c.0).collect()
+}
+
+fn by_cell(_: &mut GameLine, _: &str) -> Result<(), String> {
+    Ok(())
+}
+
+fn num<T: std::str::FromStr>(text: &str, to: &mut T) -> Result<(), String> {
+    *to = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number"))?;
+    Ok(())
+}
+
+fn winner(l: &GameLine) -> Option<u8> {
+    l.record.status.winner().map(Player::number)
+}
+
+/// Held in the status until `status` is read: a won game for 1 or 2,
+/// else a ply-limit one, which `status` then replaces.
+fn read_winner(l: &mut GameLine, text: &str) -> Result<(), String> {
+    l.record.status = match text {
+        "" => Status::PlyLimit,
+        "1" => Status::Won(Player::South),
+        "2" => Status::Won(Player::North),
+        _ => return Err(format!("{text:?} is not 1, 2 or empty")),
+    };
+    Ok(())
+}
+
+fn read_status(l: &mut GameLine, text: &str) -> Result<(), String> {
+    l.record.status = status_pair::of_pair(text, winner(l))?;
+    Ok(())
+}
+
+fn read_hash(l: &mut GameLine, text: &str) -> Result<(), String> {
+    l.record.hash = u64::from_str_radix(text, 16)
+        .ok()
+        .filter(|_| text.len() == 16)
+        .ok_or_else(|| format!("{text:?} is not 16 hex digits"))?;
+    Ok(())
+}
 
 /// One row per game, in the rows' order; with `moves`, a last column holds
 /// the game's moves in RULES.md's notation, separated by spaces.
-pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
-    let mut header = with_settings(GAMES_COLUMNS, "variant", &setting_names(cells));
+pub fn games_csv(cells: &[Cell], rows: &[GameLine], moves: bool) -> Vec<u8> {
+    let names = game_column_names();
+    let mut header = with_settings(&names, "variant", &setting_names(cells));
     if moves {
-        header.push("moves".to_string());
+        header.push(MOVES.to_string());
     }
     // Each cell's setting fields once, not once per game.
     let settings: Vec<Vec<String>> = cells
         .iter()
         .map(|c| setting_values(c.rules.settings()))
         .collect();
-    // Every field that tells two cells apart, as in summary.csv.
-    let labels: Vec<[String; 3]> = cells
-        .iter()
-        .map(|c| {
-            [
-                c.p1.to_string(),
-                c.p2.to_string(),
-                c.opening_plies.to_string(),
-            ]
-        })
-        .collect();
     let out = rows.iter().map(|r| {
         let c = &cells[r.cell];
-        let mut row = vec![c.rules.name().to_string()];
+        let fixed = GAME_COLUMNS
+            .iter()
+            .map(|(_, write, _)| write(c, r))
+            .collect();
         // The limits the game was played under, the experiment's overrides
         // applied, are among the settings: `katro replay` needs them to
         // reproduce the status of a game they stopped.
-        row.extend(settings[r.cell].iter().cloned());
-        row.extend([
-            labels[r.cell][0].clone(),
-            labels[r.cell][1].clone(),
-            labels[r.cell][2].clone(),
-            r.game.to_string(),
-            r.seed.to_string(),
-            opt(r.winner),
-            r.status.name().to_string(),
-            r.plies.to_string(),
-            r.captures[0].to_string(),
-            r.captures[1].to_string(),
-            r.seeds_captured[0].to_string(),
-            r.seeds_captured[1].to_string(),
-            r.laps.to_string(),
-            r.max_laps_in_move.to_string(),
-            r.seeds_sown.to_string(),
-            r.legal_moves.to_string(),
-            r.choice_turns.to_string(),
-            format!("{:016x}", r.hash),
-        ]);
+        let mut row = row_with_settings(&names, "variant", fixed, settings[r.cell].clone());
         if moves {
             row.push(r.moves.clone());
         }
@@ -89,59 +208,59 @@ pub fn games_csv(cells: &[Cell], rows: &[StoredRow], moves: bool) -> Vec<u8> {
     csv_bytes(&header, out)
 }
 
-/// The fields of a games.csv row that [`read_games_csv`] reads; the
-/// setting columns, which repeat the cell's rules, are not read back.
-#[derive(Deserialize)]
-struct GamesCsvRow {
-    variant: String,
-    p1: String,
-    p2: String,
-    opening_plies: u32,
-    game: u64,
-    seed: u64,
-    winner: Option<u8>,
-    status: StoredStatus,
-    plies: u32,
-    captures_p1: u64,
-    captures_p2: u64,
-    seeds_captured_p1: u64,
-    seeds_captured_p2: u64,
-    laps: u64,
-    max_laps_in_move: u64,
-    seeds_sown: u64,
-    legal_moves: u64,
-    choice_turns: u64,
-    hash: String,
-    #[serde(default)]
-    moves: String,
-}
-
-/// games.csv read back into the rows [`games_csv`] wrote: each row's cell
-/// is the place of its (variant, p1, p2, opening_plies) in `cells`. A row
+/// games.csv read back into the rows [`games_csv`] wrote, through
+/// [`GAME_COLUMNS`] by name: each row's cell is the place of its
+/// (variant, p1, p2, opening_plies) in `cells`. A missing column, a row
 /// of no cell, a field that does not parse, or rows out of (cell, game)
 /// order give an error naming the line; the caller checks the file is
 /// the one katro wrote (run-state.json's `games_csv`).
 pub fn read_games_csv(
     bytes: &[u8],
     cells: &[(&str, &str, &str, u32)],
-) -> Result<Vec<StoredRow>, String> {
+) -> Result<Vec<GameLine>, String> {
     let mut r = csv::Reader::from_reader(bytes);
-    let mut out: Vec<StoredRow> = Vec::new();
-    for (i, rec) in r.deserialize::<GamesCsvRow>().enumerate() {
+    let header = r
+        .headers()
+        .map_err(|e| format!("games.csv line 1: {e}"))?
+        .clone();
+    let at = |name: &str| header.iter().position(|h| h == name);
+    let mut places = Vec::new();
+    for name in game_column_names() {
+        places.push(at(name).ok_or_else(|| format!("games.csv has no column `{name}`"))?);
+    }
+    let moves_at = at(MOVES);
+    let mut out: Vec<GameLine> = Vec::new();
+    for (i, rec) in r.records().enumerate() {
         let line = i + 2;
-        let g = rec.map_err(|e| format!("games.csv line {line}: {e}"))?;
-        let key = (
-            g.variant.as_str(),
-            g.p1.as_str(),
-            g.p2.as_str(),
-            g.opening_plies,
-        );
-        let cell = cells.iter().position(|c| *c == key).ok_or_else(|| {
+        let rec = rec.map_err(|e| format!("games.csv line {line}: {e}"))?;
+        let field = |k: usize| rec.get(places[k]).unwrap_or("");
+        let key =
+            CELL_KEYS.map(|name| field(GAME_COLUMNS.iter().position(|c| c.0 == name).unwrap()));
+        let opening: u32 = key[3].parse().map_err(|_| {
             format!(
-                "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {}",
-                g.variant, g.p1, g.p2, g.opening_plies
+                "games.csv line {line}: `opening_plies` {:?} is not a whole number",
+                key[3]
             )
         })?;
+        let cell = cells
+            .iter()
+            .position(|c| *c == (key[0], key[1], key[2], opening))
+            .ok_or_else(|| {
+                format!(
+                    "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {opening}",
+                    key[0], key[1], key[2]
+                )
+            })?;
+        let mut g = GameLine {
+            cell,
+            game: 0,
+            seed: 0,
+            record: GameRecord::default(),
+            moves: moves_at.and_then(|m| rec.get(m)).unwrap_or("").to_string(),
+        };
+        for (k, (name, _, read)) in GAME_COLUMNS.iter().enumerate() {
+            read(&mut g, field(k)).map_err(|e| format!("games.csv line {line}: `{name}` {e}"))?;
+        }
         if out
             .last()
             .is_some_and(|p| (p.cell, p.game) >= (cell, g.game))
@@ -151,32 +270,7 @@ pub fn read_games_csv(
                 g.game
             ));
         }
-        let hash = u64::from_str_radix(&g.hash, 16)
-            .ok()
-            .filter(|_| g.hash.len() == 16)
-            .ok_or_else(|| {
-                format!(
-                    "games.csv line {line}: `hash` {:?} is not 16 hex digits",
-                    g.hash
-                )
-            })?;
-        out.push(StoredRow {
-            cell,
-            game: g.game,
-            seed: g.seed,
-            status: g.status,
-            winner: g.winner,
-            plies: g.plies,
-            laps: g.laps,
-            max_laps_in_move: g.max_laps_in_move,
-            captures: [g.captures_p1, g.captures_p2],
-            seeds_captured: [g.seeds_captured_p1, g.seeds_captured_p2],
-            seeds_sown: g.seeds_sown,
-            legal_moves: g.legal_moves,
-            choice_turns: g.choice_turns,
-            hash,
-            moves: g.moves,
-        });
+        out.push(g);
     }
     Ok(out)
 }

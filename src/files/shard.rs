@@ -5,10 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::games::GameLine;
 use super::header::RunHeader;
 use super::manifest::ExperimentSource;
 use crate::experiment::plan::CellLayout;
-use crate::experiment::runner::{RunState, StoredRow};
+use crate::experiment::runner::RunState;
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
 pub const SHARD_FORMAT: &str = "katro-shard-2";
@@ -58,7 +59,7 @@ pub struct ShardFile {
     /// included).
     pub games: u64,
     pub state: RunState,
-    pub rows: Vec<StoredRow>,
+    pub rows: Vec<GameLine>,
 }
 
 impl ShardFile {

@@ -6,8 +6,9 @@ use crate::agents::AgentSpec;
 use crate::engine::{Player, Status};
 use crate::experiment::Compare;
 use crate::experiment::plan::{Cell, Stop};
-use crate::experiment::runner::{GameRow, StoredRow, StoredStatus, play_game};
+use crate::experiment::runner::{GameRow, play_game};
 use crate::experiment::stats::{Aggregate, GameRecord};
+use crate::files::GameLine;
 use crate::rules::{preset, setting_fields};
 
 fn rec(status: Status, plies: u32, cap: [u64; 2], seeds: [u64; 2]) -> GameRecord {
@@ -189,7 +190,7 @@ fn summary_bytes_snapshot() {
          0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
         other.canonical_string()
     );
-    let header = SUMMARY_COLUMNS.join(",").replacen(
+    let header = summary_column_names().join(",").replacen(
         "rules,",
         &format!("rules,rows,holes,seeds,layout,{SETTING_NAMES},"),
         1,
@@ -328,14 +329,14 @@ fn games_and_comparison_bytes_snapshot() {
             crate::Move::sow(1, None),
         ],
     }];
-    let stored: Vec<StoredRow> = rows.iter().map(|r| StoredRow::new(&cells, r)).collect();
+    let stored: Vec<GameLine> = rows.iter().map(|r| GameLine::of(&cells, r)).collect();
     let got = String::from_utf8(games_csv(&cells, &stored, true)).unwrap();
     assert_eq!(
         got,
         format!(
             "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,\
              15,9,1,{:016x},a1 c6 b1\n",
-            GAMES_COLUMNS.join(",").replacen(
+            game_column_names().join(",").replacen(
                 "variant,",
                 &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),
                 1
@@ -364,7 +365,7 @@ fn games_and_comparison_bytes_snapshot() {
     let no_moves = games_csv(&cells, &stored, false);
     let back = read_games_csv(&no_moves, &keys).unwrap();
     assert_eq!(back[0].moves, "");
-    assert_eq!(back[0].hash, stored[0].hash);
+    assert_eq!(back[0].record.hash, stored[0].record.hash);
     let bad = got.replace(&format!("{:016x}", crate::rng::mix64(3)), "12");
     let err = read_games_csv(bad.as_bytes(), &keys).unwrap_err();
     assert!(err.contains("line 2") && err.contains("hash"), "{err}");
@@ -397,12 +398,12 @@ fn rows_survive_storage() {
             record,
             moves,
         };
-        let stored = StoredRow::new(&cells, &row);
+        let stored = GameLine::of(&cells, &row);
         let json = serde_json::to_string(&stored).unwrap();
-        let back: StoredRow = serde_json::from_str(&json).unwrap();
+        let back: GameLine = serde_json::from_str(&json).unwrap();
         assert_eq!(back.to_row(&cells).unwrap(), row);
     }
-    let mut bad = StoredRow::new(
+    let mut bad = GameLine::of(
         &cells,
         &GameRow {
             cell: 0,
@@ -415,21 +416,26 @@ fn rows_survive_storage() {
     bad.cell = 4;
     assert!(bad.to_row(&cells).unwrap_err().contains("no such cell"));
     bad.cell = 0;
-    bad.status = StoredStatus::Won;
-    bad.winner = Some(3);
-    assert!(bad.to_row(&cells).is_err());
-    // The status is the engine's name for it, read back by serde.
-    bad.winner = Some(1);
+    // The status is the engine's name for it beside the winner's number,
+    // and a pair that is no finished game is refused when read.
+    bad.record.status = crate::engine::Status::Won(crate::engine::Player::South);
     let json = serde_json::to_string(&bad).unwrap();
-    assert!(json.contains("\"status\":\"won\""), "{json}");
-    let text = json.replace("\"won\"", "\"ply-limit\"");
-    let back: StoredRow = serde_json::from_str(&text).unwrap();
-    assert_eq!(back.status, StoredStatus::PlyLimit);
-    assert!(
-        back.to_row(&cells).is_err(),
-        "a ply-limit game has no winner"
-    );
-    assert!(serde_json::from_str::<StoredRow>(&json.replace("\"won\"", "\"draw\"")).is_err());
+    assert!(json.contains("\"status\":\"won\",\"winner\":1,"), "{json}");
+    let back: GameLine = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, bad);
+    for (from, to) in [
+        ("\"won\",\"winner\":1", "\"ply-limit\",\"winner\":1"),
+        ("\"won\",\"winner\":1", "\"won\",\"winner\":3"),
+        ("\"won\",\"winner\":1", "\"won\",\"winner\":null"),
+        ("\"won\",\"winner\":1", "\"ongoing\",\"winner\":null"),
+        ("\"won\"", "\"draw\""),
+    ] {
+        let err = serde_json::from_str::<GameLine>(&json.replace(from, to)).unwrap_err();
+        assert!(err.to_string().contains("no finished game"), "{to}: {err}");
+    }
+    let plain = json.replace("\"won\",\"winner\":1", "\"ply-limit\",\"winner\":null");
+    let back: GameLine = serde_json::from_str(&plain).unwrap();
+    assert_eq!(back.record.status, crate::engine::Status::PlyLimit);
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::experiment::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
-use crate::files::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, RunHeader, StoredRow, other_builds};
+use crate::files::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, GameLine, RunHeader, other_builds};
 use crate::store::{Store, describe};
 
 pub(crate) const FOLDER: &str = ".katro-checkpoint";
@@ -148,9 +148,9 @@ impl<'a> Saver<'a> {
         // rows and the newer ones.
         let mut n = *files_done;
         if !new_rows.is_empty() {
-            let stored: Vec<StoredRow> = new_rows
+            let stored: Vec<GameLine> = new_rows
                 .iter()
-                .map(|r| StoredRow::new(self.cells, r))
+                .map(|r| GameLine::of(self.cells, r))
                 .collect();
             let bytes = serde_json::to_vec(&stored).expect("rows serialise");
             let name = rows_file(n);
@@ -285,7 +285,7 @@ pub(crate) fn load(
         let bytes = store
             .read(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let stored: Vec<StoredRow> = serde_json::from_slice(&bytes)
+        let stored: Vec<GameLine> = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
         for s in &stored {
             rows.push(

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
 use crate::experiment::stats::Aggregate;
-use crate::files::{RunHeader, StoredRow};
+use crate::files::{GameLine, RunHeader};
 
 /// `run-state.json`'s format: version 2 names games.csv instead of
 /// holding its rows.
@@ -55,7 +55,7 @@ pub struct FinishedRun {
     pub games_csv: Option<FileRef>,
     /// Every game's row, as format 1 held them; read, never written.
     #[serde(default, rename = "games", skip_serializing)]
-    pub format_1_games: Vec<StoredRow>,
+    pub format_1_games: Vec<GameLine>,
 }
 
 /// A file by its length and FNV-1a 64 hash (16 hex digits).
@@ -134,7 +134,7 @@ impl FinishedRun {
     /// (`games_csv`, its bytes, `None` when missing), refused unless it is
     /// the file this run state was written with; from the state itself in
     /// format 1. Empty when no rows were kept.
-    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<StoredRow>, String> {
+    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<GameLine>, String> {
         if self.rows == rows_name(Rows::None) {
             return Ok(Vec::new());
         }

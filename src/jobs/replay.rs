@@ -244,24 +244,16 @@ pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules,
         .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
-    let mut board = toml::Table::new();
-    let mut rules = toml::Table::new();
+    let mut table = toml::Table::new();
     for (k, val) in settings {
         if val.is_null() {
             continue;
         }
         let t = toml::Value::try_from(val)
             .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
-        match k.as_str() {
-            "rows" | "holes" | "seeds" | "layout" => board.insert(k.clone(), t),
-            _ => rules.insert(k.clone(), t),
-        };
+        table.insert(k.clone(), t);
     }
-    let mut doc = toml::Table::new();
-    doc.insert("name".into(), toml::Value::String(name.to_string()));
-    doc.insert("board".into(), toml::Value::Table(board));
-    doc.insert("rules".into(), toml::Value::Table(rules));
-    let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
+    let text = crate::rules::write_variant_table(name, "", "", &table);
     let parsed = crate::rules::parse_variant("manifest.json", &text, name)
         .map_err(|e| format!("variant `{name}`: {e}"))?;
     let want = &entry.rules;

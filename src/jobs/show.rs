@@ -1,60 +1,27 @@
 //! `katro show`: a variant as a complete, valid variant file.
 
 use crate::engine::notation::{board_text, hole_name};
-use crate::rules::{BOARD_SETTINGS, Dir, DirectionRule, LoneSeed, Player, Rules, StepSowing};
-
-/// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
+use crate::rules::{Dir, DirectionRule, LoneSeed, Player, Rules, StepSowing, VariantText};
 
 /// A complete, valid variant file: every resolved setting (the settings
 /// come from serialising [`crate::rules::Settings`], so a new setting is
 /// shown without this code changing), and the rules string, the starting
 /// board and the circuits as comments.
 pub fn show(rules: &Rules) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "# rules string: {}
-",
-        rules.canonical_string()
-    ));
-    out.push_str(&format!(
-        "name = {}
-",
-        toml_string(rules.name())
-    ));
-    if !rules.description().is_empty() {
-        out.push_str(&format!(
-            "description = {}
-",
-            toml_string(rules.description())
-        ));
-    }
-    if !rules.source().is_empty() {
-        out.push_str(&format!(
-            "source = {}
-",
-            toml_string(rules.source())
-        ));
-    }
-    let settings = toml::to_string(rules.settings()).expect("the settings serialise as TOML");
-    let key = |line: &str| line.split('=').next().unwrap_or("").trim().to_string();
-    let board = settings
-        .lines()
-        .filter(|l| BOARD_SETTINGS.iter().any(|i| i.name() == key(l)));
-    out.push_str("\n[board]\n");
-    for line in board {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "# {} seeds in all\n\n[rules]\n",
-        rules.total_seeds()
-    ));
-    for (info, value) in rules.settings().rule_values() {
-        out.push_str(&format!("{} = {}\n", info.name(), value.toml()));
-    }
+    let t = VariantText::of_settings(
+        rules.name(),
+        rules.description(),
+        rules.source(),
+        rules.settings(),
+    );
+    let mut out = format!(
+        "# rules string: {}\n{}\n{}# {} seeds in all\n\n{}",
+        rules.canonical_string(),
+        t.head,
+        t.board,
+        rules.total_seeds(),
+        t.rules
+    );
     out.push_str("\n# starting board (row 1 is South's outer row)\n");
     for line in board_text(rules, &rules.start()).lines() {
         out.push_str(&format!("#   {line}\n"));

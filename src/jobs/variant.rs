@@ -8,8 +8,11 @@ use super::{Error, read_text};
 
 /// A variant by preset name or file path; every failure is bad input.
 pub fn load_variant(store: &dyn Store, spec: &str) -> Result<Rules, Error> {
-    resolve(spec, &|p| store.is_file(p) || store.is_dir(p), &mut |p| {
-        read_text(store, p)
+    let exists = |p: &std::path::Path| store.is_file(p) || store.is_dir(p);
+    resolve(spec, &exists, &mut |spec| {
+        read_text(store, std::path::Path::new(spec))
+            .map(|text| (spec.to_string(), text))
+            .map_err(|e| e.to_string())
     })
     .map_err(Error::refused)
 }

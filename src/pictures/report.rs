@@ -644,36 +644,6 @@ impl Histograms {
     }
 }
 
-/// The CSV of every cell's exact length histogram: one row per cell and
-/// length that some game had, in cell order then by length.
-pub fn lengths_csv(
-    cells: &[crate::experiment::runner::Cell],
-    aggregates: &[crate::experiment::stats::Aggregate],
-) -> Vec<u8> {
-    let mut out = String::from("variant,p1,p2,opening_plies,length,games\n");
-    for (c, a) in cells.iter().zip(aggregates) {
-        for (len, n) in &a.length_histogram {
-            out.push_str(&format!(
-                "{},{},{},{},{len},{n}\n",
-                csv_field(c.rules.name()),
-                csv_field(&c.p1.to_string()),
-                csv_field(&c.p2.to_string()),
-                c.opening_plies
-            ));
-        }
-    }
-    out.into_bytes()
-}
-
-/// Quoted only when it holds a comma or a quote, as docs/OUTPUTS.md says.
-fn csv_field(text: &str) -> String {
-    if text.contains(',') || text.contains('"') {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
     let t = Table::parse("lengths.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "length", "games"])?;
@@ -1203,7 +1173,10 @@ fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (f64, u64, u
 /// Length distributions: one panel per matchup (agents and random
 /// opening), at most eight variants overlaid in a panel, each in its own
 /// colour.
-fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
+/// The length chart's panels, each a title and its summary rows: one per
+/// matchup (agents and opening) in order of first appearance, split into
+/// panels of at most one colour per variant.
+fn length_panels(s: &Table) -> Vec<(String, Vec<usize>)> {
     // Matchups in order of first appearance, each with its rows.
     let mut matchups: Vec<((String, String, String), Vec<usize>)> = Vec::new();
     for r in 0..s.len() {
@@ -1230,6 +1203,11 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
             panels.push((title, chunk.to_vec()));
         }
     }
+    panels
+}
+
+fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
+    let panels = length_panels(s);
     let width = 1100u32;
     let legend_w = 360u32;
     let mut layouts = Vec::new();
@@ -1506,14 +1484,27 @@ fn draw_lengths(
             ))
             .map_err(drawing)?;
     }
+    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
+    draw_length_legend(&side, &p.legend)
+}
+
+/// Below the axis, one line per row from `length_p10` to `length_p90`, a
+/// dot at the median and a cross at the mean, `step` apart.
+fn draw_quantile_strip(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    s: &Table,
+    rows: &[usize],
+    step: f64,
+    xmax: f64,
+) -> Result<(), String> {
     // The strip below the axis; a mark past the axis is not drawn (the
     // legend says so for the mean).
-    let clamp = |x: f64| x.min(p.xmax);
+    let clamp = |x: f64| x.min(xmax);
     for (i, &r) in rows.iter().enumerate() {
         let c = colour(i);
         let y = -step * (i as f64 + 1.0);
         if let Some(v) = mark(s, r, &["length_p10", "length_p90"])?
-            && v[0] < p.xmax
+            && v[0] < xmax
         {
             chart
                 .draw_series(LineSeries::new(
@@ -1523,25 +1514,33 @@ fn draw_lengths(
                 .map_err(drawing)?;
         }
         if let Some(v) = mark(s, r, &["length_p50"])?
-            && v[0] <= p.xmax
+            && v[0] <= xmax
         {
             chart
                 .draw_series([Circle::new((v[0], y), 5, c.filled())])
                 .map_err(drawing)?;
         }
         if let Some(v) = mark(s, r, &["length_mean"])?
-            && v[0] <= p.xmax
+            && v[0] <= xmax
         {
             chart
                 .draw_series([Cross::new((v[0], y), 6, BLACK.stroke_width(2))])
                 .map_err(drawing)?;
         }
     }
+    Ok(())
+}
+
+/// The length chart's legend beside the plot: each row's lines.
+fn draw_length_legend(
+    side: &DrawingArea<SVGBackend, Shift>,
+    legend: &[Vec<String>],
+) -> Result<(), String> {
     // The legend beside the plot, one entry per variant.
     let mut y = 50i32;
-    for (i, lines) in p.legend.iter().enumerate() {
-        draw_swatch(&side, Swatch::Line(colour(i), 3), (0, y + LINE as i32 / 2))?;
-        draw_lines(&side, lines, (SWATCH, y), HPos::Left, true)?;
+    for (i, lines) in legend.iter().enumerate() {
+        draw_swatch(side, Swatch::Line(colour(i), 3), (0, y + LINE as i32 / 2))?;
+        draw_lines(side, lines, (SWATCH, y), HPos::Left, true)?;
         y += (lines.len() as u32 * LINE + 8) as i32;
     }
     Ok(())

@@ -209,136 +209,195 @@ pub fn board_problems(
     layout: Option<&[Vec<i128>]>,
 ) -> Vec<SettingProblem> {
     let mut p = Vec::new();
-    let mut add = |key: &'static str, message: String| p.push(SettingProblem { key, message });
-    let rows = match range_problem(
-        rows,
-        MIN_ROWS as i128,
-        MAX_ROWS as i128,
-        "the number of rows",
-    ) {
+    let rows = rows_checked(&mut p, rows);
+    let holes = in_range(
+        &mut p,
+        "board.holes",
+        holes,
+        (MIN_HOLES_PER_ROW, MAX_HOLES_PER_ROW),
+        "holes per row",
+    );
+    match (seeds, layout) {
+        (Some(_), Some(_)) => add(
+            &mut p,
+            "board.layout",
+            "give either `seeds` (per hole) or `layout`, not both".into(),
+        ),
+        (None, None) => add(
+            &mut p,
+            "board",
+            "missing `seeds` (seeds in every hole) or `layout` (a list of rows, row 1 first)"
+                .into(),
+        ),
+        (Some(v), None) => seeds_problems(&mut p, v, rows, holes),
+        (None, Some(l)) => layout_problems(&mut p, l, rows, holes),
+    }
+    p
+}
+
+fn add(p: &mut Vec<SettingProblem>, key: &'static str, message: String) {
+    p.push(SettingProblem { key, message });
+}
+
+/// `v` if it is within `lo..=hi`, else `None` and its problem at `key`.
+fn in_range(
+    p: &mut Vec<SettingProblem>,
+    key: &'static str,
+    v: i128,
+    (lo, hi): (usize, usize),
+    what: &str,
+) -> Option<i128> {
+    match range_problem(v, lo as i128, hi as i128, what) {
         Some(m) => {
-            add("board.rows", m);
+            add(p, key, m);
             None
         }
-        None => Some(rows),
-    };
+        None => Some(v),
+    }
+}
+
+/// The rows, if in range; an odd number is a problem too, but still
+/// counts for the checks of the other keys.
+fn rows_checked(p: &mut Vec<SettingProblem>, rows: i128) -> Option<i128> {
+    let rows = in_range(
+        p,
+        "board.rows",
+        rows,
+        (MIN_ROWS, MAX_ROWS),
+        "the number of rows",
+    );
     if let Some(r) = rows
         && r % 2 != 0
     {
         add(
+            p,
             "board.rows",
             format!(
                 "{r} rows cannot be split between two players: use an even number (2, 4, 6 or 8)"
             ),
         );
     }
-    let holes = match range_problem(
-        holes,
-        MIN_HOLES_PER_ROW as i128,
-        MAX_HOLES_PER_ROW as i128,
-        "holes per row",
-    ) {
-        Some(m) => {
-            add("board.holes", m);
-            None
+    rows
+}
+
+fn seeds_problems(p: &mut Vec<SettingProblem>, v: i128, rows: Option<i128>, holes: Option<i128>) {
+    if let Some(m) = range_problem(v, 1, u16::MAX as i128, "seeds per hole") {
+        add(p, "board.seeds", m);
+    } else if let (Some(r), Some(h)) = (rows, holes) {
+        let total = r * h * v;
+        if total > MAX_TOTAL_SEEDS as i128 {
+            add(
+                p,
+                "board.seeds",
+                format!(
+                    "{r}×{h} holes of {v} seeds is {total} seeds; the engine holds at most {MAX_TOTAL_SEEDS}"
+                ),
+            );
         }
-        None => Some(holes),
-    };
-    let max_seeds = u16::MAX as i128;
-    let max_total = MAX_TOTAL_SEEDS as i128;
-    match (seeds, layout) {
-        (Some(_), Some(_)) => add(
+    }
+}
+
+/// An explicit layout: its shape against `rows` and `holes`, its entries,
+/// its total, and a seed on each side.
+fn layout_problems(
+    p: &mut Vec<SettingProblem>,
+    l: &[Vec<i128>],
+    rows: Option<i128>,
+    holes: Option<i128>,
+) {
+    let shaped = layout_shape_problems(p, l, rows, holes);
+    let counted = layout_entry_problems(p, l);
+    if shaped
+        && counted
+        && let Some(r) = rows
+    {
+        let half = (r / 2) as usize;
+        if l[..half].iter().flatten().all(|&v| v == 0)
+            || l[half..].iter().flatten().all(|&v| v == 0)
+        {
+            add(
+                p,
+                "board.layout",
+                "each player must start with at least one seed on their side".into(),
+            );
+        }
+    }
+}
+
+/// Whether the layout has `rows` rows of `holes` holes (a key out of
+/// range is not held against it).
+fn layout_shape_problems(
+    p: &mut Vec<SettingProblem>,
+    l: &[Vec<i128>],
+    rows: Option<i128>,
+    holes: Option<i128>,
+) -> bool {
+    let mut ok = true;
+    if let Some(r) = rows
+        && l.len() as i128 != r
+    {
+        add(
+            p,
             "board.layout",
-            "give either `seeds` (per hole) or `layout`, not both".into(),
-        ),
-        (None, None) => add(
-            "board",
-            "missing `seeds` (seeds in every hole) or `layout` (a list of rows, row 1 first)"
-                .into(),
-        ),
-        (Some(v), None) => {
-            if let Some(m) = range_problem(v, 1, max_seeds, "seeds per hole") {
-                add("board.seeds", m);
-            } else if let (Some(r), Some(h)) = (rows, holes) {
-                let total = r * h * v;
-                if total > max_total {
-                    add(
-                        "board.seeds",
-                        format!(
-                            "{r}×{h} holes of {v} seeds is {total} seeds; the engine holds at most {MAX_TOTAL_SEEDS}"
-                        ),
-                    );
-                }
-            }
-        }
-        (None, Some(l)) => {
-            let mut ok = true;
-            if let Some(r) = rows
-                && l.len() as i128 != r
-            {
+            format!("has {} rows, but `board.rows` is {r}", l.len()),
+        );
+        ok = false;
+    }
+    if let Some(h) = holes {
+        for (i, row) in l.iter().enumerate() {
+            if row.len() as i128 != h {
                 add(
+                    p,
                     "board.layout",
-                    format!("has {} rows, but `board.rows` is {r}", l.len()),
+                    format!(
+                        "row {} has {} holes, but `board.holes` is {h}",
+                        i + 1,
+                        row.len()
+                    ),
                 );
                 ok = false;
-            }
-            if let Some(h) = holes {
-                for (i, row) in l.iter().enumerate() {
-                    if row.len() as i128 != h {
-                        add(
-                            "board.layout",
-                            format!(
-                                "row {} has {} holes, but `board.holes` is {h}",
-                                i + 1,
-                                row.len()
-                            ),
-                        );
-                        ok = false;
-                    }
-                }
-            }
-            let mut total: i128 = 0;
-            for (i, row) in l.iter().enumerate() {
-                for (c, &v) in row.iter().enumerate() {
-                    if !(0..=max_seeds).contains(&v) {
-                        // Entries past the widest board are in no column
-                        // (and past 'z' the letter arithmetic overflows).
-                        let place = if c < MAX_HOLES_PER_ROW {
-                            format!("hole {}{}", column_letter(c), i + 1)
-                        } else {
-                            format!("row {}, entry {},", i + 1, c + 1)
-                        };
-                        add(
-                            "board.layout",
-                            format!("{place} holds {v} seeds; a hole holds 0 to {}", u16::MAX),
-                        );
-                        ok = false;
-                    } else {
-                        total += v;
-                    }
-                }
-            }
-            if total > max_total {
-                add(
-                    "board.layout",
-                    format!("holds {total} seeds; the engine holds at most {MAX_TOTAL_SEEDS}"),
-                );
-                ok = false;
-            }
-            if ok && let Some(r) = rows {
-                let half = (r / 2) as usize;
-                if l[..half].iter().flatten().all(|&v| v == 0)
-                    || l[half..].iter().flatten().all(|&v| v == 0)
-                {
-                    add(
-                        "board.layout",
-                        "each player must start with at least one seed on their side".into(),
-                    );
-                }
             }
         }
     }
-    p
+    ok
+}
+
+/// Whether every entry is a hole's worth of seeds and the total fits the
+/// engine.
+fn layout_entry_problems(p: &mut Vec<SettingProblem>, l: &[Vec<i128>]) -> bool {
+    let max_seeds = u16::MAX as i128;
+    let mut ok = true;
+    let mut total: i128 = 0;
+    for (i, row) in l.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            if !(0..=max_seeds).contains(&v) {
+                // Entries past the widest board are in no column
+                // (and past 'z' the letter arithmetic overflows).
+                let place = if c < MAX_HOLES_PER_ROW {
+                    format!("hole {}{}", column_letter(c), i + 1)
+                } else {
+                    format!("row {}, entry {},", i + 1, c + 1)
+                };
+                add(
+                    p,
+                    "board.layout",
+                    format!("{place} holds {v} seeds; a hole holds 0 to {}", u16::MAX),
+                );
+                ok = false;
+            } else {
+                total += v;
+            }
+        }
+    }
+    if total > MAX_TOTAL_SEEDS as i128 {
+        add(
+            p,
+            "board.layout",
+            format!("holds {total} seeds; the engine holds at most {MAX_TOTAL_SEEDS}"),
+        );
+        ok = false;
+    }
+    ok
 }
 
 /// The letter of a column, `a` first; only for `c` below 26.

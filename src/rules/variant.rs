@@ -2,6 +2,8 @@
 //! with errors ([`InputError`], from `crate::rules::schema`) that name the file,
 //! line, column and key.
 
+use std::ops::Range;
+
 use serde::Deserialize;
 
 use super::settings::{RULES_FIELDS, RawRules, board_problems};
@@ -80,10 +82,58 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
     let mut p = Problems::new(text);
     p.list = first;
     let mut s = Settings::canonical();
+    board_settings(&mut p, &raw.board, &mut s);
+    raw.rules.apply(&mut s, &mut |span, key, message| {
+        p.add(Some(span), key, message)
+    });
+    let name = variant_name(&mut p, raw.name.as_ref(), default_name);
+    if !p.list.is_empty() {
+        p.list.sort_by_key(|q| (q.line, q.column));
+        return Err(InputError {
+            file: file.to_string(),
+            problems: p.list,
+        });
+    }
+    // Every check `Rules::new` makes was made above, placed; should one
+    // be missed, its problem is still reported, at its key's value.
+    Rules::new(
+        name,
+        raw.description.unwrap_or_default(),
+        raw.source.unwrap_or_default(),
+        s,
+    )
+    .map_err(|e| InputError {
+        file: file.to_string(),
+        problems: e
+            .problems
+            .into_iter()
+            .map(|q| {
+                let mut at = Problems::new(text);
+                at.add(board_span(&raw.board, q.key), q.key, q.message);
+                at.list.remove(0)
+            })
+            .collect(),
+    })
+}
 
-    // The board is judged as written (wide), by the checks `Rules::new`
-    // makes, so a value no field can hold is reported as it reads.
-    let board = raw.board.get_ref();
+/// Where a board key's problem is placed: at its value, or at the
+/// `[board]` table for a key it does not give.
+fn board_span(board: &Sp<RawBoard>, key: &str) -> Option<Range<usize>> {
+    let b = board.get_ref();
+    match key {
+        "board.rows" => Some(b.rows.span()),
+        "board.holes" => Some(b.holes.span()),
+        "board.seeds" => b.seeds.as_ref().map(|v| v.span()),
+        "board.layout" => b.layout.as_ref().map(|v| v.span()),
+        _ => Some(board.span()),
+    }
+}
+
+/// The `[board]` table into `s`, or its problems into `p`. The board is
+/// judged as written (wide), by the checks `Rules::new` makes, so a value
+/// no field can hold is reported as it reads.
+fn board_settings(p: &mut Problems, raw: &Sp<RawBoard>, s: &mut Settings) {
+    let board = raw.get_ref();
     let wide = |v: &Sp<i64>| *v.get_ref() as i128;
     let layout: Option<Vec<Vec<i128>>> = board.layout.as_ref().map(|l| {
         l.get_ref()
@@ -97,15 +147,8 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
         board.seeds.as_ref().map(wide),
         layout.as_deref(),
     );
-    let span_of = |key: &str| match key {
-        "board.rows" => Some(board.rows.span()),
-        "board.holes" => Some(board.holes.span()),
-        "board.seeds" => board.seeds.as_ref().map(|v| v.span()),
-        "board.layout" => board.layout.as_ref().map(|v| v.span()),
-        _ => Some(raw.board.span()),
-    };
     for q in &board_wrong {
-        p.add(span_of(q.key), q.key, q.message.clone());
+        p.add(board_span(raw, q.key), q.key, q.message.clone());
     }
     if board_wrong.is_empty() {
         // In range, so every value fits its field.
@@ -119,17 +162,18 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
                 .collect()
         });
     }
-    raw.rules.apply(&mut s, &mut |span, key, message| {
-        p.add(Some(span), key, message)
-    });
+}
 
+/// The variant's name: the `name` key, or else the file's name, either of
+/// which must be usable in a CSV field and on the command line.
+fn variant_name(p: &mut Problems, name: Option<&Sp<String>>, default_name: &str) -> String {
     let usable = |v: &str| {
         !v.is_empty()
             && !v
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control() || c == ',')
     };
-    let name = match &raw.name {
+    match name {
         Some(n) => {
             let v = n.get_ref();
             if !usable(v) {
@@ -156,35 +200,105 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
             }
             default_name.to_string()
         }
-    };
-
-    if !p.list.is_empty() {
-        p.list.sort_by_key(|q| (q.line, q.column));
-        return Err(InputError {
-            file: file.to_string(),
-            problems: p.list,
-        });
     }
-    // Every check `Rules::new` makes was made above, placed; should one
-    // be missed, its problem is still reported, at its key's value.
-    Rules::new(
-        name,
-        raw.description.unwrap_or_default(),
-        raw.source.unwrap_or_default(),
-        s,
-    )
-    .map_err(|e| InputError {
-        file: file.to_string(),
-        problems: e
-            .problems
+}
+
+// ---------------------------------------------------------------------------
+// Writing a variant file
+
+/// Whether `key` is one of `[board]`'s keys ([`super::BOARD_SETTINGS`]).
+pub fn is_board_key(key: &str) -> bool {
+    super::BOARD_SETTINGS.iter().any(|i| i.name() == key)
+}
+
+/// A TOML string, escaped as TOML wants (Rust's `{:?}` is not TOML).
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A variant file in its three parts, each ending in a newline: `head`
+/// (`name`, and `description` and `source` unless empty), `board` (the
+/// `[board]` table) and `rules` (the `[rules]` table). [`Self::text`]
+/// joins them; `katro show` puts its comments between them.
+pub struct VariantText {
+    pub head: String,
+    pub board: String,
+    pub rules: String,
+}
+
+impl VariantText {
+    /// From `key = value` lines, each value already TOML: the board keys
+    /// under `[board]`, the others under `[rules]`, in the order given.
+    fn of(
+        name: &str,
+        description: &str,
+        source: &str,
+        lines: impl IntoIterator<Item = (String, String)>,
+    ) -> VariantText {
+        let mut head = format!("name = {}\n", toml_string(name));
+        for (key, text) in [("description", description), ("source", source)] {
+            if !text.is_empty() {
+                head.push_str(&format!("{key} = {}\n", toml_string(text)));
+            }
+        }
+        let (mut board, mut rules) = ("[board]\n".to_string(), "[rules]\n".to_string());
+        for (key, value) in lines {
+            let table = if is_board_key(&key) {
+                &mut board
+            } else {
+                &mut rules
+            };
+            table.push_str(&format!("{key} = {value}\n"));
+        }
+        VariantText { head, board, rules }
+    }
+
+    /// Every setting of `settings`, valid or not, in katro's order: the
+    /// board keys as serialising [`Settings`] writes them (so a new
+    /// setting is written without this code changing), then every rule.
+    pub fn of_settings(name: &str, description: &str, source: &str, s: &Settings) -> VariantText {
+        let all = toml::to_string(s).expect("the settings serialise as TOML");
+        let board = all.lines().filter_map(|l| {
+            let (key, value) = l.split_once('=')?;
+            let key = key.trim();
+            is_board_key(key).then(|| (key.to_string(), value.trim().to_string()))
+        });
+        let rules = s
+            .rule_values()
             .into_iter()
-            .map(|q| {
-                let mut at = Problems::new(text);
-                at.add(span_of(q.key), q.key, q.message);
-                at.list.remove(0)
-            })
-            .collect(),
-    })
+            .map(|(info, value)| (info.name().to_string(), value.toml()));
+        VariantText::of(
+            name,
+            description,
+            source,
+            board.chain(rules).collect::<Vec<_>>(),
+        )
+    }
+
+    /// The whole file.
+    pub fn text(&self) -> String {
+        format!("{}\n{}\n{}", self.head, self.board, self.rules)
+    }
+}
+
+/// The variant file that gives every one of `settings` explicitly, valid
+/// or not (what `katro show` prints, without its comments): parsing it
+/// gives back the same settings.
+pub fn write_variant(name: &str, description: &str, source: &str, settings: &Settings) -> String {
+    VariantText::of_settings(name, description, source, settings).text()
+}
+
+/// A variant file of settings not yet checked (a sweep's combination, a
+/// manifest's settings), each value as TOML writes it, in the table's
+/// order; the board keys go under `[board]`.
+pub fn write_variant_table(
+    name: &str,
+    description: &str,
+    source: &str,
+    settings: &toml::Table,
+) -> String {
+    let lines = settings.iter().map(|(k, v)| (k.clone(), v.to_string()));
+    VariantText::of(name, description, source, lines).text()
 }
 
 // ---------------------------------------------------------------------------
@@ -222,14 +336,19 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-/// A variant by preset name or file path. A name that is not a preset is
-/// still tried as a file when one of that name `exists` (a variant file
-/// without the `.toml` ending); `read` gives a file's text. The library
-/// does no I/O: the caller's store answers both.
+/// Reads a variant file named by `spec`: the name to report it by and its
+/// text, or why it cannot be read.
+pub type ReadFile<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
+
+/// A variant by preset name or file path: the one loader of the binary,
+/// experiments and Python. A name that is not a preset is still tried as
+/// a file when one of that name `exists` (a variant file without the
+/// `.toml` ending); `read` gives a file's text with the name to report it
+/// by, or why it cannot. The library does no I/O: the caller answers both.
 pub fn resolve(
     spec: &str,
     exists: &dyn Fn(&std::path::Path) -> bool,
-    read: &mut dyn FnMut(&std::path::Path) -> std::io::Result<String>,
+    read: &mut ReadFile,
 ) -> Result<Rules, LoadError> {
     let path_like = looks_like_path(spec);
     if !path_like && let Some(rules) = super::preset(spec) {
@@ -241,13 +360,13 @@ pub fn resolve(
             spec: spec.to_string(),
         });
     }
-    let text = read(path).map_err(|e| LoadError::Read {
+    let (shown, text) = read(spec).map_err(|why| LoadError::Read {
         spec: spec.to_string(),
-        why: e.to_string(),
+        why,
     })?;
     let stem = path
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("variant");
-    parse_variant(spec, &text, stem).map_err(LoadError::Invalid)
+    parse_variant(&shown, &text, stem).map_err(LoadError::Invalid)
 }

@@ -1,0 +1,88 @@
+//! Every column of every CSV file katro writes is documented in
+//! docs/OUTPUTS.md: each name the writer's column table gives has a row in
+//! the table of that file's section, and each row there names a column
+//! the file has. The setting columns, made from the settings table and
+//! documented as one row (`rows`, `holes`, …), are left out of both sides.
+
+use std::collections::BTreeSet;
+
+use katro::files::{
+    COMPARISON_COLUMNS, LENGTH_COLUMNS, PAIRWISE_COLUMNS, RATINGS_COLUMNS, game_column_names,
+    solved, summary_column_names,
+};
+
+/// The backticked names in the first cell of each table row of the
+/// section `## {title}`, the setting-columns row (`…` in its first cell) left
+/// out; with `prose`, also every backticked name in the section's text.
+fn documented(docs: &str, title: &str, prose: bool) -> BTreeSet<String> {
+    let head = format!("## {title}\n");
+    let start = docs
+        .find(&head)
+        .unwrap_or_else(|| panic!("docs/OUTPUTS.md has no section `{head}`"));
+    let body = &docs[start + head.len()..];
+    let body = &body[..body.find("\n## ").unwrap_or(body.len())];
+    let mut names = BTreeSet::new();
+    for line in body.lines() {
+        let text = match line
+            .strip_prefix('|')
+            .map(|r| r.split('|').next().unwrap_or(""))
+        {
+            Some(first) if first.contains('…') => continue,
+            Some(first) => first,
+            None if prose => line,
+            None => continue,
+        };
+        names.extend(text.split('`').skip(1).step_by(2).map(str::to_string));
+    }
+    names
+}
+
+fn names(list: &[&str]) -> BTreeSet<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn every_csv_column_is_documented_and_every_documented_column_written() {
+    let docs = std::fs::read_to_string("docs/OUTPUTS.md").unwrap();
+    let lengths: Vec<&str> = LENGTH_COLUMNS.iter().map(|c| c.0).collect();
+    let mut games = game_column_names();
+    games.push("moves");
+    let solved: Vec<&str> = solved::HEADER.trim_end().split(',').collect();
+    let files: [(&str, Vec<&str>); 8] = [
+        ("summary.csv", summary_column_names()),
+        ("games.csv", games),
+        ("comparison.csv", COMPARISON_COLUMNS.to_vec()),
+        ("ratings.csv", RATINGS_COLUMNS.to_vec()),
+        ("pairwise.csv", PAIRWISE_COLUMNS.to_vec()),
+        ("lengths.csv", lengths),
+        ("perfect-moves.csv", katro::jobs::judge::COLUMNS.to_vec()),
+        ("katro solve and results/solved/", solved),
+    ];
+    for (title, written) in files {
+        let written = names(&written);
+        let doc = documented(&docs, title, false);
+        let missing: Vec<_> = written.difference(&doc).collect();
+        assert!(
+            missing.is_empty(),
+            "{title}: not in docs/OUTPUTS.md: {missing:?}"
+        );
+        let extra: Vec<_> = doc.difference(&written).collect();
+        assert!(
+            extra.is_empty(),
+            "{title}: documented but not written: {extra:?}"
+        );
+    }
+    // skill-trace.csv is pairwise.csv's columns and `level`, which its
+    // section's text names.
+    let mut doc = documented(&docs, "pairwise.csv", false);
+    doc.extend(documented(&docs, "skill-trace.csv", true));
+    let written = names(PAIRWISE_COLUMNS)
+        .into_iter()
+        .chain(["level".to_string()]);
+    for name in written {
+        assert!(
+            doc.contains(&name),
+            "skill-trace.csv: `{name}` is not documented"
+        );
+    }
+}
