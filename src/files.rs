@@ -16,6 +16,7 @@ pub mod csv;
 pub mod games;
 pub mod header;
 pub mod manifest;
+pub mod metrics_csv;
 pub mod ratings;
 pub mod shard;
 pub mod solved;

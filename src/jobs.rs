@@ -203,6 +203,11 @@ fn write_results(
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
+    if let Some(bytes) =
+        crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, manifest.master_seed)
+    {
+        outputs.push(("metrics.csv", bytes));
+    }
     if let Some((t, rated)) = r.tournament {
         outputs.push(("ratings.csv", ratings_csv(t, rated)));
         outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
@@ -220,6 +225,7 @@ fn write_results(
     let stale: Vec<&str> = [
         "games.csv",
         "comparison.csv",
+        "metrics.csv",
         "ratings.csv",
         "pairwise.csv",
         "skill-trace.csv",
@@ -1457,6 +1463,7 @@ pub fn simulate(
         p2: &opts.p2,
         opening_plies: 0,
         stop: Stop::Games(opts.games),
+        metrics: None,
     }];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);

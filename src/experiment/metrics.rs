@@ -70,8 +70,14 @@
 
 use std::collections::HashSet;
 
-use crate::engine::{MoveList, Position, Silent, Status};
+pub mod bootstrap;
+mod eval;
+pub mod plan;
+pub use eval::StateEval;
+
+use crate::engine::{MoveList, MoveReport, Position, Silent, Status};
 use crate::rules::{Player, Rules};
+use serde::{Deserialize, Serialize};
 
 /// One evaluated position of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,7 +90,8 @@ pub struct StateObs {
     pub to_move: Player,
 }
 
-/// One ply: who moved from the state before it, and what they could do.
+/// One ply: who moved from the state before it, what they could do, and
+/// what the move did (the engine's `MoveReport`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlyObs {
     pub mover: Player,
@@ -93,6 +100,13 @@ pub struct PlyObs {
     /// The mover's evaluation of the position after each legal move (the
     /// Clarity metrics); empty when not collected.
     pub move_evals: Vec<f64>,
+    /// Sowing laps of the move: the first, then one per relay or capture
+    /// (RULES.md §5-6).
+    pub laps: u64,
+    pub captures: u32,
+    /// Seeds that moved from the opponent's side to the mover's during the
+    /// move, net: the mover's side after minus before.
+    pub seeds_to_mover: i64,
 }
 
 /// A whole game: `states[i]` is the position before ply `i`, and the last
@@ -136,18 +150,31 @@ pub fn ludii_evaluation(rules: &Rules, pos: &Position) -> [f64; 2] {
 
 /// Collects a [`Trajectory`] from the engine's game loop: call
 /// [`before_move`](Recorder::before_move) with each position that has a
-/// legal move, and [`finish`](Recorder::finish) with the final one.
+/// legal move, [`after_move`](Recorder::after_move) with the position the
+/// move made and its report, and [`finish`](Recorder::finish) with the
+/// final position.
 pub struct Recorder {
     move_evals: bool,
+    eval: StateEval,
+    /// The mover's side before the move in flight.
+    side_before: u32,
     t: Trajectory,
 }
 
 impl Recorder {
     /// `move_evals`: also evaluate every legal move (the Clarity metrics);
-    /// this plays each legal move once more, so it costs most.
+    /// this plays each legal move once more, so it costs most. Evaluates
+    /// states as Ludii does ([`ludii_evaluation`]).
     pub fn new(move_evals: bool) -> Recorder {
+        Recorder::with_eval(move_evals, StateEval::Ludii)
+    }
+
+    /// A recorder that evaluates states with `eval`.
+    pub fn with_eval(move_evals: bool, eval: StateEval) -> Recorder {
         Recorder {
             move_evals,
+            eval,
+            side_before: 0,
             t: Trajectory {
                 states: Vec::new(),
                 plies: Vec::new(),
@@ -156,9 +183,9 @@ impl Recorder {
         }
     }
 
-    fn state(rules: &Rules, pos: &Position) -> StateObs {
+    fn state(&self, rules: &Rules, pos: &Position) -> StateObs {
         StateObs {
-            eval: ludii_evaluation(rules, pos),
+            eval: self.eval.evaluate(rules, pos),
             board: pos.holes()[..rules.hole_count()].to_vec(),
             to_move: pos.to_move(),
         }
@@ -173,25 +200,73 @@ impl Recorder {
                 .map(|&mv| {
                     let mut after = *pos;
                     rules.play_unchecked(&mut after, mv, &mut Silent);
-                    ludii_evaluation(rules, &after)[mover.index()]
+                    self.eval.evaluate(rules, &after)[mover.index()]
                 })
                 .collect()
         } else {
             Vec::new()
         };
-        self.t.states.push(Self::state(rules, pos));
+        let state = self.state(rules, pos);
+        self.t.states.push(state);
+        self.side_before = rules.side_seeds(pos, mover);
         self.t.plies.push(PlyObs {
             mover,
             legal: legal.len() as u32,
             move_evals,
+            laps: 0,
+            captures: 0,
+            seeds_to_mover: 0,
         });
     }
 
-    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
-        self.t.states.push(Self::state(rules, pos));
+    /// The move just played from the state of the last `before_move`.
+    pub fn after_move(&mut self, rules: &Rules, after: &Position, r: &MoveReport) {
+        if let Some(p) = self.t.plies.last_mut() {
+            p.laps = r.laps;
+            p.captures = r.captures;
+            p.seeds_to_mover =
+                i64::from(rules.side_seeds(after, p.mover)) - i64::from(self.side_before);
+        }
+    }
+
+    /// The game is over at `pos`.
+    pub fn end(&mut self, rules: &Rules, pos: &Position) {
+        let last = self.state(rules, pos);
+        self.t.states.push(last);
         self.t.winner = rules.status(pos).winner();
+    }
+
+    /// [`end`](Recorder::end), and the trajectory.
+    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
+        self.end(rules, pos);
         self.t
     }
+
+    pub fn into_trajectory(self) -> Trajectory {
+        self.t
+    }
+}
+
+/// One game of a cell that records metrics: on the engine (the lane
+/// kernel records nothing), with a recorder, so the same game as
+/// `runner::play_game` would play for the seed.
+pub fn play_measured(
+    cell: &crate::experiment::plan::Cell,
+    plan: &plan::MetricsPlan,
+    seed: u64,
+    moves: Option<&mut Vec<crate::engine::Move>>,
+) -> (crate::experiment::stats::GameRecord, Option<GameMetrics>) {
+    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules));
+    let record = crate::experiment::runner::play_game_recorded(
+        cell.rules,
+        cell.p1,
+        cell.p2,
+        cell.opening_plies,
+        seed,
+        moves,
+        Some(&mut rec),
+    );
+    (record, Some(GameMetrics::of(&rec.into_trajectory())))
 }
 
 fn mean(v: &[f64]) -> Option<f64> {
@@ -498,6 +573,12 @@ pub struct GameMetrics {
     pub legal: u64,
     pub choice_legal: u64,
     pub choice_plies: u32,
+    /// Sowing laps, captures, and seeds moved to the mover's side, summed
+    /// over the plies, and the plies with a capture: the mancala measures.
+    pub laps: u64,
+    pub captures: u64,
+    pub seeds_to_mover: i64,
+    pub capture_plies: u32,
 }
 
 impl GameMetrics {
@@ -536,6 +617,10 @@ impl GameMetrics {
             legal,
             choice_legal,
             choice_plies,
+            laps: t.plies.iter().map(|p| p.laps).sum(),
+            captures: t.plies.iter().map(|p| u64::from(p.captures)).sum(),
+            seeds_to_mover: t.plies.iter().map(|p| p.seeds_to_mover).sum(),
+            capture_plies: t.plies.iter().filter(|p| p.captures > 0).count() as u32,
         }
     }
 }
@@ -571,10 +656,14 @@ pub enum Metric {
     LudiiSedMin,
     BranchingFactorAvg,
     DecisionFactorAvg,
+    RelayLength,
+    CapturesPerTurn,
+    SeedsChangingSidesPerTurn,
+    CaptureTurnShare,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 23] = [
+    pub const ALL: [Metric; 27] = [
         Metric::DramaMean,
         Metric::DramaMax,
         Metric::LeadChange,
@@ -598,6 +687,10 @@ impl Metric {
         Metric::LudiiSedMin,
         Metric::BranchingFactorAvg,
         Metric::DecisionFactorAvg,
+        Metric::RelayLength,
+        Metric::CapturesPerTurn,
+        Metric::SeedsChangingSidesPerTurn,
+        Metric::CaptureTurnShare,
     ];
 
     /// The column name.
@@ -626,7 +719,43 @@ impl Metric {
             Metric::LudiiSedMin => "ludii_state_evaluation_difference_min",
             Metric::BranchingFactorAvg => "branching_factor_avg",
             Metric::DecisionFactorAvg => "decision_factor_avg",
+            Metric::RelayLength => "relay_length",
+            Metric::CapturesPerTurn => "captures_per_turn",
+            Metric::SeedsChangingSidesPerTurn => "seeds_changing_sides_per_turn",
+            Metric::CaptureTurnShare => "capture_turn_share",
         }
+    }
+
+    /// Whether the metric needs every legal move evaluated (the Clarity
+    /// metrics), which costs most.
+    pub fn needs_move_evals(self) -> bool {
+        matches!(
+            self,
+            Metric::ClarityVariance | Metric::ClarityNarrowness | Metric::LudiiClarityNarrowness
+        )
+    }
+
+    /// Whether the metric depends on the state evaluation.
+    pub fn uses_evaluation(self) -> bool {
+        !matches!(
+            self,
+            Metric::PositionalRepetition
+                | Metric::LudiiPositionalRepetition
+                | Metric::SituationalRepetition
+                | Metric::LudiiSituationalRepetition
+                | Metric::BoardCoverage
+                | Metric::BranchingFactorAvg
+                | Metric::DecisionFactorAvg
+                | Metric::RelayLength
+                | Metric::CapturesPerTurn
+                | Metric::SeedsChangingSidesPerTurn
+                | Metric::CaptureTurnShare
+        )
+    }
+
+    /// The metric of a column name.
+    pub fn by_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
     }
 
     /// The range a per-game value lies in: intervals are clamped to it.
@@ -636,7 +765,11 @@ impl Metric {
             Metric::DramaMean | Metric::DramaMax | Metric::Stability => (0.0, 2.0),
             Metric::SedMean | Metric::SedMax | Metric::SedMin | Metric::LudiiSedMin => (0.0, 2.0),
             Metric::ClarityVariance => (0.0, 1.0),
-            Metric::BranchingFactorAvg | Metric::DecisionFactorAvg => (0.0, f64::INFINITY),
+            Metric::BranchingFactorAvg
+            | Metric::DecisionFactorAvg
+            | Metric::RelayLength
+            | Metric::CapturesPerTurn => (0.0, f64::INFINITY),
+            Metric::SeedsChangingSidesPerTurn => (f64::NEG_INFINITY, f64::INFINITY),
             _ => (0.0, 1.0),
         }
     }
@@ -668,6 +801,12 @@ impl Metric {
             Metric::LudiiSedMin => Some(g.ludii_sed_min),
             Metric::BranchingFactorAvg => ratio(g.legal, plies),
             Metric::DecisionFactorAvg => ratio(g.choice_legal, g.choice_plies.into()),
+            Metric::RelayLength => ratio(g.laps, plies),
+            Metric::CapturesPerTurn => ratio(g.captures, plies),
+            Metric::SeedsChangingSidesPerTurn => {
+                (plies > 0).then(|| g.seeds_to_mover as f64 / plies as f64)
+            }
+            Metric::CaptureTurnShare => ratio(g.capture_plies.into(), plies),
         }
     }
 }
@@ -676,7 +815,7 @@ impl Metric {
 pub const QUANTUM: f64 = 1e-9;
 
 /// The sum and sum of squares of quantised per-game values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct QSum {
     pub n: u64,
     pub sum: i128,
@@ -765,8 +904,9 @@ impl QSum {
     }
 }
 
-/// A cell's metrics: integers only, merged by adding fields.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// A cell's metrics: integers only, merged by adding fields. Stored in
+/// run-state.json, checkpoints and shards inside the cell's aggregate.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MetricsAggregate {
     pub games: u64,
     pub wins: [u64; 2],
@@ -785,15 +925,31 @@ pub struct MetricsAggregate {
     pub choice_legal: u64,
     pub choice_plies: u64,
     /// One per [`Metric::ALL`], in its order.
-    pub values: [QSum; Metric::ALL.len()],
+    pub values: Vec<QSum>,
+    /// Per metric, in the same order, the per-game values binned to
+    /// [`bootstrap::BIN`]: the bootstrap's sample ([`bootstrap`]).
+    pub histograms: Vec<bootstrap::Histogram>,
 }
 
 impl MetricsAggregate {
     pub fn new() -> MetricsAggregate {
-        MetricsAggregate::default()
+        MetricsAggregate {
+            values: vec![QSum::default(); Metric::ALL.len()],
+            histograms: vec![bootstrap::Histogram::default(); Metric::ALL.len()],
+            ..MetricsAggregate::default()
+        }
+    }
+
+    /// A default aggregate has no per-metric lists yet.
+    fn sized(&mut self) {
+        if self.values.is_empty() {
+            self.values = vec![QSum::default(); Metric::ALL.len()];
+            self.histograms = vec![bootstrap::Histogram::default(); Metric::ALL.len()];
+        }
     }
 
     pub fn add(&mut self, g: &GameMetrics) {
+        self.sized();
         self.games += 1;
         if let Some(w) = g.winner {
             self.wins[w.index()] += 1;
@@ -813,14 +969,21 @@ impl MetricsAggregate {
         self.legal += g.legal;
         self.choice_legal += g.choice_legal;
         self.choice_plies += u64::from(g.choice_plies);
-        for (q, m) in self.values.iter_mut().zip(Metric::ALL) {
+        for ((q, h), m) in self
+            .values
+            .iter_mut()
+            .zip(self.histograms.iter_mut())
+            .zip(Metric::ALL)
+        {
             if let Some(v) = m.value(g) {
                 q.add(v);
+                h.add(v);
             }
         }
     }
 
     pub fn merge(&mut self, o: &MetricsAggregate) {
+        self.sized();
         self.games += o.games;
         self.wins[0] += o.wins[0];
         self.wins[1] += o.wins[1];
@@ -840,12 +1003,15 @@ impl MetricsAggregate {
         for (a, b) in self.values.iter_mut().zip(&o.values) {
             a.merge(b);
         }
+        for (a, b) in self.histograms.iter_mut().zip(&o.histograms) {
+            a.merge(b);
+        }
     }
 
     /// A metric's mean over games with its 95% interval.
     pub fn interval(&self, m: Metric) -> Option<Interval> {
         let i = Metric::ALL.iter().position(|&x| x == m)?;
-        self.values[i].interval(m.range())
+        self.values.get(i)?.interval(m.range())
     }
 
     /// Lead changes over all transitions of the cell: the ratio of sums.
@@ -887,6 +1053,9 @@ mod tests {
             mover,
             legal: move_evals.len() as u32,
             move_evals: move_evals.to_vec(),
+            laps: 1,
+            captures: 0,
+            seeds_to_mover: 0,
         }
     }
 
