@@ -1222,6 +1222,25 @@ mod tests {
     }
 
     #[test]
+    fn mancala_measures_of_the_hand_game() {
+        // Laps 1, 3, 2, 1; captures 0, 1, 1, 0; seeds won 0, 2, 3, 0:
+        // relay length 7/4, captures 2/4, seeds 5/4, capturing plies 2/4.
+        let mut t = game();
+        for (p, (l, c, s)) in t
+            .plies
+            .iter_mut()
+            .zip([(1, 0, 0), (3, 1, 2), (2, 1, 3), (1, 0, 0)])
+        {
+            (p.laps, p.captures, p.seeds_to_mover) = (l, c, s);
+        }
+        let g = GameMetrics::of(&t);
+        assert_eq!(Metric::RelayLength.value(&g), Some(1.75));
+        assert_eq!(Metric::CapturesPerTurn.value(&g), Some(0.5));
+        assert_eq!(Metric::SeedsChangingSidesPerTurn.value(&g), Some(1.25));
+        assert_eq!(Metric::CaptureTurnShare.value(&g), Some(0.5));
+    }
+
+    #[test]
     fn ludii_reductions_start_at_zero() {
         // Min of [0.5, 1] is 0.5, Ludii's 0; max of [-0.5, -1] is -0.5,
         // Ludii's 0.
@@ -1359,7 +1378,7 @@ mod tests {
 
     /// A random katro-4x4 game through the engine (the loop of
     /// runner::play_game_on_engine), recorded with move evaluations.
-    fn engine_game(seed: u64) -> (Trajectory, u32) {
+    fn engine_game(seed: u64) -> (Trajectory, u32, Vec<u64>) {
         let rules = preset("katro-4x4").unwrap();
         let mut rng = rng_from_seed(seed);
         let mut pos = rules.start();
@@ -1367,6 +1386,7 @@ mod tests {
         let random = AgentSpec::Random;
         let mut seats = [random.start_game(), random.start_game()];
         let mut rec = Recorder::new(true);
+        let mut captured = Vec::new();
         loop {
             rules.legal_moves_into(&pos, &mut legal);
             if legal.is_empty() {
@@ -1375,12 +1395,14 @@ mod tests {
             rec.before_move(&rules, &pos, &legal);
             let mover = pos.to_move();
             let mv = seats[mover.index()].choose(&rules, &pos, &legal, &mut rng);
-            rules.play_unchecked(&mut pos, mv, &mut Silent);
+            let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
+            rec.after_move(&rules, &pos, &r);
+            captured.push(r.seeds_captured);
             if pos.ended().is_some() {
                 break;
             }
         }
-        (rec.finish(&rules, &pos), pos.plies())
+        (rec.finish(&rules, &pos), pos.plies(), captured)
     }
 
     #[test]
@@ -1388,7 +1410,7 @@ mod tests {
         let rules = preset("katro-4x4").unwrap();
         let mut agg = MetricsAggregate::new();
         for seed in 1..=20 {
-            let (t, plies) = engine_game(seed);
+            let (t, plies, captured) = engine_game(seed);
             assert_eq!(t.plies.len() as u32, plies);
             assert_eq!(t.states.len(), t.plies.len() + 1);
             // The start is symmetric: tanh(0) for both.
@@ -1414,7 +1436,13 @@ mod tests {
                     .sum();
                 assert_eq!(s.eval, [d.tanh(), (-d).tanh()]);
             }
-            for p in &t.plies {
+            for (p, &c) in t.plies.iter().zip(&captured) {
+                // The first lap, then one per relay or capture (none after
+                // a capture that ends the game); captured seeds are sown on
+                // the capturer's side (RULES.md §5), so the seeds changing
+                // sides are the seeds captured.
+                assert!(p.laps >= u64::from(p.captures).max(1), "{p:?}");
+                assert_eq!(p.seeds_to_mover, c as i64, "{p:?}");
                 assert_eq!(p.move_evals.len(), p.legal as usize);
                 assert!(p.move_evals.iter().all(|e| (-1.0..=1.0).contains(e)));
             }
