@@ -591,7 +591,7 @@ fn shipped_experiments_are_valid() {
         );
         // The studies of every preset cover every preset, first (the
         // skill ladder adds two small boards after them); the quick look,
-        // the sweeps and the solved boards' studies (docs/STUDY.md) pick
+        // the sweeps, metrics-exact and the solved boards' studies (docs/STUDY.md) pick
         // their own; strong-play leaves out katro-wikipedia, whose games
         // the strongest agent cannot afford (the file says why).
         let picked = [
@@ -600,6 +600,7 @@ fn shipped_experiments_are_valid() {
             "readings",
             "strong-play-solved",
             "strong-play-perfect",
+            "metrics-exact",
         ];
         if !picked.contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
@@ -623,6 +624,8 @@ fn shipped_experiments_are_valid() {
             "boards",
             "first-player-advantage",
             "game-length",
+            "metrics",
+            "metrics-exact",
             "quick",
             "readings",
             "skill-ladder",
