@@ -1,8 +1,13 @@
 //! Ludii's design metrics (issue 24): per-game values computed from one
 //! game's trajectory, and a per-cell aggregate that merges exactly.
 //!
-//! Pure: no I/O, no global state. Not yet wired into runs; the plan is in
-//! docs/METRICS-PLAN.md.
+//! Pure: no I/O, no global state. An experiment opts in with `metrics`
+//! ([`plan`]); its cells play on the engine with a [`Recorder`]
+//! ([`play_measured`]), each unit's [`MetricsAggregate`] rides in the
+//! cell's `stats::Aggregate` (run state, checkpoints, shards), and
+//! metrics.csv (src/files/metrics_csv.rs, docs/OUTPUTS.md) writes each
+//! metric's mean with a bootstrap interval ([`bootstrap`]). The state
+//! evaluation is chosen by `metrics_eval` ([`StateEval`]).
 //!
 //! # Sources
 //! Each metric cites its file in the Ludii repository (Ludeme/Ludii, under
@@ -62,8 +67,9 @@
 //! ([`QUANTUM`]). Merging adds fields, so it is associative and
 //! commutative bit for bit. The interval of a metric is mean ± t·se of the
 //! per-game values (Student's t, n - 1 degrees of freedom), clamped to the
-//! metric's range. A percentile bootstrap would fit skewed metrics better
-//! but needs every value, so it does not merge; see each [`Metric`]'s note.
+//! metric's range ([`MetricsAggregate::interval`]). metrics.csv does not
+//! use it: skewed metrics need the percentile bootstrap of [`bootstrap`],
+//! made from per-metric histograms that merge exactly.
 //! `f64::tanh` comes from the platform's libm, so evaluations could differ
 //! in the last bit between platforms; quantising to 1e-9 hides almost all
 //! such differences but cannot promise to.

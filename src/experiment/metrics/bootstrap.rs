@@ -96,7 +96,7 @@ impl Histogram {
 /// The bootstrap seed of one metric of one cell: the experiment's seed,
 /// the variant's name, the matchup's label and the metric's column name.
 pub fn seed(master: u64, variant: &str, matchup: &str, metric: &str) -> u64 {
-    let mut s = mix64(master ^ 0x6d65_7472_6963_73); // "metrics"
+    let mut s = mix64(master ^ name_hash("metrics.csv bootstrap"));
     s = mix64(s ^ name_hash(variant));
     s = mix64(s ^ name_hash(matchup));
     mix64(s ^ name_hash(metric))
