@@ -96,3 +96,32 @@ pub fn metrics_charts(bytes: &[u8]) -> Result<Vec<Chart>, String> {
     }
     Ok(charts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pictures::report::is_chart_file;
+
+    #[test]
+    fn each_drawn_metric_of_the_file_gets_a_chart() {
+        // Two cells, lead_change and drama_mean only: two charts, each
+        // row's numbers in the table beside it.
+        let csv = "variant,p1,p2,eval,games,lead_change_games,lead_change,lead_change_low,\
+                   lead_change_high,drama_mean_games,drama_mean,drama_mean_low,drama_mean_high\n\
+                   a,random,random,ludii,10,10,0.25,0.2,0.3,10,0.5,0.4,0.6\n\
+                   b,random,random,exact,10,10,0.125,0.1,0.15,10,0.75,0.7,0.8\n";
+        let charts = metrics_charts(csv.as_bytes()).unwrap();
+        let files: Vec<&str> = charts.iter().map(|c| c.file.as_str()).collect();
+        assert_eq!(files, ["metrics-drama_mean.svg", "metrics-lead_change.svg"]);
+        assert!(files.iter().all(|f| is_chart_file(f)));
+        assert!(!is_chart_file("metrics-bogus.svg"));
+        assert!(charts[1].table.contains("0.125"), "{}", charts[1].table);
+        assert!(
+            charts[1].svg.contains("[exact]"),
+            "the evaluation is in the labels"
+        );
+        // A file without the key columns is refused, naming it.
+        let e = metrics_charts(b"variant,games\nx,1\n").err().unwrap();
+        assert!(e.contains("metrics.csv"), "{e}");
+    }
+}
