@@ -20,6 +20,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::agents::{AGENT_NAMES, AgentError, AgentSpec, agent_words};
+use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::plan::{Cell, Rows, Stop, matchup_label};
 pub use crate::experiment::plan::{Compare, fingerprint};
 use crate::experiment::sweep::{RawSweep, Skipped, expand};
@@ -100,6 +101,8 @@ pub struct Matchup {
     /// Random plies opening each game: the matchup's `opening_plies`, else
     /// the experiment's, else 0.
     pub opening_plies: u32,
+    /// The matchup's `metrics`, else the experiment's.
+    pub metrics: Option<MetricsPlan>,
 }
 
 impl Matchup {
@@ -125,6 +128,7 @@ impl Experiment {
                     p2: &m.p2,
                     opening_plies: m.opening_plies,
                     stop: self.stop_for(v, m),
+                    metrics: m.metrics.as_ref(),
                 })
             })
             .collect()
@@ -161,13 +165,14 @@ impl Experiment {
     pub fn fingerprint(&self) -> String {
         let cells = self.cells();
         let base = fingerprint(&self.name, self.seed, self.rows(), &cells);
-        match &self.compare {
+        let base = match &self.compare {
             Compare::Baseline(None) => base,
             other => format!(
                 "{:016x}",
                 crate::rng::name_hash(&format!("{base}\ncompare={other:?}"))
             ),
-        }
+        };
+        metrics::plan::fingerprint(base, &cells)
     }
 
     pub fn rows(&self) -> Rows {
@@ -204,6 +209,8 @@ struct RawExperiment {
     output: Option<Sp<String>>,
     baseline: Option<Sp<String>>,
     compare: Option<Sp<String>>,
+    metrics: Option<Sp<Vec<Sp<String>>>>,
+    metrics_eval: Option<Sp<String>>,
 }
 
 #[derive(Deserialize)]
@@ -224,6 +231,7 @@ struct RawMatchup {
     games: Option<Sp<i64>>,
     max_games: Option<Sp<i64>>,
     opening_plies: Option<Sp<i64>>,
+    metrics: Option<Sp<Vec<Sp<String>>>>,
 }
 
 #[derive(Deserialize)]
@@ -308,6 +316,8 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     Field::opt("output", Kind::Str),
     Field::opt("baseline", Kind::Str),
     Field::opt("compare", Kind::Str),
+    Field::opt("metrics", Kind::List(&Kind::Str)),
+    Field::opt("metrics_eval", Kind::Str),
 ];
 
 static VARIANT_ENTRY_FIELDS: &[Field] = &[
@@ -327,6 +337,7 @@ static MATCHUP_FIELDS: &[Field] = &[
     Field::opt("games", Kind::Int),
     Field::opt("max_games", Kind::Int),
     Field::opt("opening_plies", Kind::Int),
+    Field::opt("metrics", Kind::List(&Kind::Str)),
 ];
 
 static TOURNAMENT_FIELDS: &[Field] = &[
@@ -669,6 +680,17 @@ pub fn parse_experiment(
         }),
     };
 
+    let metrics_top = metrics::plan::top_level(
+        &mut p,
+        raw.metrics.as_ref(),
+        raw.metrics_eval.as_ref(),
+        &variants,
+        raw.matchups
+            .iter()
+            .flat_map(|m| m.get_ref())
+            .any(|m| m.get_ref().metrics.is_some()),
+    );
+
     let mut matchups: Vec<Matchup> = Vec::new();
     match (&raw.matchups, &raw.tournament) {
         (None, None) => p.add(
@@ -714,12 +736,14 @@ pub fn parse_experiment(
                 plays_every_variant(&mut p, a, &variants, span, &format!("matchups[{i}].{seat}"));
             }
         }
+        let metrics = metrics_top.for_matchup(&mut p, m.metrics.as_ref(), i);
         if let (Some(p1), Some(p2), Some(cap), Some(opening_plies)) = (p1, p2, cap, opening_plies) {
             let new = Matchup {
                 p1,
                 p2,
                 cap,
                 opening_plies,
+                metrics,
             };
             if matchups
                 .iter()
@@ -735,10 +759,12 @@ pub fn parse_experiment(
             }
         }
     }
+    let listed_matchups = matchups.len();
     let tournament = raw
         .tournament
         .as_ref()
         .and_then(|t| tournament(&mut p, t, &stop, default_opening, &variants, &mut matchups));
+    metrics_top.for_tournament(&mut matchups[listed_matchups..]);
 
     let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
 
@@ -1019,6 +1045,7 @@ fn tournament(
                     p2: agents[b].clone(),
                     cap,
                     opening_plies,
+                    metrics: None,
                 };
                 if matchups.iter().any(|m| {
                     m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies
@@ -1299,6 +1326,7 @@ opening_plies = 3
             p2: &AgentSpec::Greedy,
             opening_plies: 0,
             stop: Stop::Games(10),
+            metrics: None,
         };
         let none = fingerprint("e", 1, Rows::None, std::slice::from_ref(&cell));
         // The text fingerprinted before opening plies existed.

@@ -17,6 +17,7 @@ pub mod games;
 pub mod header;
 pub mod lengths;
 pub mod manifest;
+pub mod metrics_csv;
 pub mod ratings;
 pub mod shard;
 pub mod solved;

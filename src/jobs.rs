@@ -220,6 +220,11 @@ fn write_results(
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
+    if let Some(bytes) =
+        crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, manifest.master_seed)
+    {
+        outputs.push(("metrics.csv", bytes));
+    }
     if let Some((t, rated)) = r.tournament {
         outputs.push(("ratings.csv", ratings_csv(t, rated)));
         outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
@@ -1597,6 +1602,7 @@ pub fn simulate(
         p2: &opts.p2,
         opening_plies: 0,
         stop: Stop::Games(opts.games),
+        metrics: None,
     }];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);

@@ -591,7 +591,7 @@ fn shipped_experiments_are_valid() {
         );
         // The studies of every preset cover every preset, first (the
         // skill ladder adds two small boards after them); the quick look,
-        // the sweeps and the solved boards' studies (docs/STUDY.md) pick
+        // the sweeps, metrics-exact and the solved boards' studies (docs/STUDY.md) pick
         // their own; strong-play leaves out katro-wikipedia, whose games
         // the strongest agent cannot afford (the file says why).
         let picked = [
@@ -600,6 +600,7 @@ fn shipped_experiments_are_valid() {
             "readings",
             "strong-play-solved",
             "strong-play-perfect",
+            "metrics-exact",
         ];
         if !picked.contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
@@ -623,6 +624,8 @@ fn shipped_experiments_are_valid() {
             "boards",
             "first-player-advantage",
             "game-length",
+            "metrics",
+            "metrics-exact",
             "quick",
             "readings",
             "skill-ladder",
@@ -812,4 +815,95 @@ agents = ["random", "epsilon-greedy:epsilon=0.5", "greedy"]
     assert!(read("report.html").contains("Skill trace"));
     assert!(dir.path().join("out/plots/ratings.svg").exists());
     assert!(dir.path().join("out/plots/skill-trace.svg").exists());
+}
+
+#[test]
+fn bad_metrics_exit_2_naming_file_line_key_and_the_valid_names() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nmetrics = [\"lead_change\", \"drama\"]",
+            &[
+                "exp.toml:9:27: `metrics[1]`: unknown metric \"drama\"",
+                "all, drama_mean, drama_max, lead_change",
+                "capture_turn_share",
+            ],
+        ),
+        (
+            "p2 = \"greedy\"",
+            "p2 = \"greedy\"\nmetrics = [\"bogus\"]",
+            &[
+                "`matchups[1].metrics[0]`: unknown metric \"bogus\"",
+                "drama_mean",
+            ],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nmetrics = []",
+            &["`metrics`: is empty", "\"all\""],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nmetrics = [\"all\"]\nmetrics_eval = \"search:depth=9\"",
+            &["`metrics_eval`: depth 9 is out of range", "from 1 to 6"],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nmetrics = [\"all\"]\nmetrics_eval = \"oracle\"",
+            &[
+                "`metrics_eval`: \"oracle\" is not a state evaluation",
+                "\"exact\"",
+            ],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nmetrics = [\"all\"]\nmetrics_eval = \"exact\"",
+            &[
+                "`metrics_eval`: \"exact\" evaluates states from a solution of the board, \
+                 but variant `katro-4x4` is too big to solve in memory",
+            ],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nmetrics_eval = \"ludii\"",
+            &["`metrics_eval`: evaluates states for the design metrics, but no metrics"],
+        ),
+    ];
+    for (from, to, wants) in cases {
+        let text = EXPERIMENT.replacen(from, to, 1);
+        assert_ne!(text, EXPERIMENT, "{from} not found");
+        refused(&text, wants);
+    }
+}
+
+/// Recording metrics plays the same games: summary.csv and games.csv are
+/// the bytes of the run without them (the lane kernel's games equal the
+/// engine's), and metrics.csv is the same with one thread or two.
+#[test]
+fn metrics_change_no_game_and_do_not_depend_on_threads() {
+    let with = EXPERIMENT.replacen("ply_limit = 400", "ply_limit = 400\nmetrics = [\"all\"]", 1);
+    let dir = setup(&with);
+    fs::write(dir.path().join("plain.toml"), EXPERIMENT).unwrap();
+    run(dir.path(), "m1", "1");
+    run(dir.path(), "m2", "2");
+    katro()
+        .current_dir(dir.path())
+        .args(["run", "plain.toml", "--threads", "2", "--out", "plain"])
+        .assert()
+        .success();
+    let d = dir.path();
+    for f in ["summary.csv", "games.csv"] {
+        assert_eq!(read(&d.join("m1"), f), read(&d.join("plain"), f), "{f}");
+    }
+    let m1 = read(&d.join("m1"), "metrics.csv");
+    assert_eq!(m1, read(&d.join("m2"), "metrics.csv"));
+    assert!(!d.join("plain/metrics.csv").exists());
+    // One row per cell (2 variants × 2 matchups), every game counted.
+    let rows: Vec<&str> = m1.lines().collect();
+    assert_eq!(rows.len(), 5, "{m1}");
+    let games = column(&m1, "games");
+    assert!(games.iter().all(|g| g == "60"), "{games:?}");
+    let decisive = column(&m1, "decisiveness_moves_games");
+    let decided: Vec<String> = column(&read(&d.join("m1"), "summary.csv"), "decided");
+    assert_eq!(decisive, decided, "decided games only");
 }

@@ -75,6 +75,7 @@ fn same_results(a: &Path, b: &Path, names: &[&str]) {
 const ALL: &[&str] = &[
     "summary.csv",
     "comparison.csv",
+    "metrics.csv",
     "games.csv",
     "lengths.csv",
     "report.html",
@@ -127,6 +128,8 @@ p2 = "greedy"
 [[matchups]]
 p1 = {{ agent = "epsilon-greedy", epsilon = 0.3 }}
 p2 = "alphabeta:depth=1"
+# Design metrics (metrics.csv): their aggregates resume, shard and merge.
+metrics = ["all"]
 
 # A tournament: its ratings resume, shard and merge like the rest.
 [tournament]
@@ -162,6 +165,7 @@ p2 = "random"
 p1 = "greedy"
 p2 = "random"
 max_games = {}
+metrics = ["lead_change", "decisiveness_moves", "relay_length"]
 "#,
         max_games / 2
     )
@@ -274,7 +278,7 @@ fn a_run_stopped_with_sigint_resumes_to_identical_outputs() {
     same_results(
         &dir.path().join("whole"),
         &dir.path().join("stopped"),
-        &["summary.csv", "comparison.csv"],
+        &["summary.csv", "comparison.csv", "metrics.csv"],
     );
 }
 
@@ -335,7 +339,7 @@ fn shards_merge_to_the_bytes_of_one_run() {
         same_results(
             &d.join("precise"),
             &d.join(&out),
-            &["summary.csv", "comparison.csv"],
+            &["summary.csv", "comparison.csv", "metrics.csv"],
         );
         let manifest: serde_json::Value =
             serde_json::from_slice(&read(&d.join(&out).join("manifest.json"))).unwrap();

@@ -57,7 +57,9 @@ pub fn check_variant(rules: &Rules) -> Result<(), AgentError> {
 }
 
 impl Solved {
-    fn table(&self, rules: &Rules) -> Arc<Table> {
+    /// The table of `rules`, solved on first use (also the metrics'
+    /// exact evaluation, src/experiment/metrics/plan.rs).
+    pub(crate) fn table(&self, rules: &Rules) -> Arc<Table> {
         // Solving under the lock makes other threads wait for the one
         // solve instead of repeating it.
         let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,8 +1,13 @@
 //! Ludii's design metrics (issue 24): per-game values computed from one
 //! game's trajectory, and a per-cell aggregate that merges exactly.
 //!
-//! Pure: no I/O, no global state. Not yet wired into runs; the plan is in
-//! docs/METRICS-PLAN.md.
+//! Pure: no I/O, no global state. An experiment opts in with `metrics`
+//! ([`plan`]); its cells play on the engine with a [`Recorder`]
+//! ([`play_measured`]), each unit's [`MetricsAggregate`] rides in the
+//! cell's `stats::Aggregate` (run state, checkpoints, shards), and
+//! metrics.csv (src/files/metrics_csv.rs, docs/OUTPUTS.md) writes each
+//! metric's mean with a bootstrap interval ([`bootstrap`]). The state
+//! evaluation is chosen by `metrics_eval` ([`StateEval`]).
 //!
 //! # Sources
 //! Each metric cites its file in the Ludii repository (Ludeme/Ludii, under
@@ -62,16 +67,23 @@
 //! ([`QUANTUM`]). Merging adds fields, so it is associative and
 //! commutative bit for bit. The interval of a metric is mean ± t·se of the
 //! per-game values (Student's t, n - 1 degrees of freedom), clamped to the
-//! metric's range. A percentile bootstrap would fit skewed metrics better
-//! but needs every value, so it does not merge; see each [`Metric`]'s note.
+//! metric's range ([`MetricsAggregate::interval`]). metrics.csv does not
+//! use it: skewed metrics need the percentile bootstrap of [`bootstrap`],
+//! made from per-metric histograms that merge exactly.
 //! `f64::tanh` comes from the platform's libm, so evaluations could differ
 //! in the last bit between platforms; quantising to 1e-9 hides almost all
 //! such differences but cannot promise to.
 
 use std::collections::HashSet;
 
-use crate::engine::{MoveList, Position, Silent, Status};
+pub mod bootstrap;
+mod eval;
+pub mod plan;
+pub use eval::StateEval;
+
+use crate::engine::{MoveList, MoveReport, Position, Silent, Status};
 use crate::rules::{Player, Rules};
+use serde::{Deserialize, Serialize};
 
 /// One evaluated position of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,7 +96,8 @@ pub struct StateObs {
     pub to_move: Player,
 }
 
-/// One ply: who moved from the state before it, and what they could do.
+/// One ply: who moved from the state before it, what they could do, and
+/// what the move did (the engine's `MoveReport`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlyObs {
     pub mover: Player,
@@ -93,6 +106,13 @@ pub struct PlyObs {
     /// The mover's evaluation of the position after each legal move (the
     /// Clarity metrics); empty when not collected.
     pub move_evals: Vec<f64>,
+    /// Sowing laps of the move: the first, then one per relay or capture
+    /// (RULES.md §5-6).
+    pub laps: u64,
+    pub captures: u32,
+    /// Seeds that moved from the opponent's side to the mover's during the
+    /// move, net: the mover's side after minus before.
+    pub seeds_to_mover: i64,
 }
 
 /// A whole game: `states[i]` is the position before ply `i`, and the last
@@ -136,18 +156,31 @@ pub fn ludii_evaluation(rules: &Rules, pos: &Position) -> [f64; 2] {
 
 /// Collects a [`Trajectory`] from the engine's game loop: call
 /// [`before_move`](Recorder::before_move) with each position that has a
-/// legal move, and [`finish`](Recorder::finish) with the final one.
+/// legal move, [`after_move`](Recorder::after_move) with the position the
+/// move made and its report, and [`finish`](Recorder::finish) with the
+/// final position.
 pub struct Recorder {
     move_evals: bool,
+    eval: StateEval,
+    /// The mover's side before the move in flight.
+    side_before: u32,
     t: Trajectory,
 }
 
 impl Recorder {
     /// `move_evals`: also evaluate every legal move (the Clarity metrics);
-    /// this plays each legal move once more, so it costs most.
+    /// this plays each legal move once more, so it costs most. Evaluates
+    /// states as Ludii does ([`ludii_evaluation`]).
     pub fn new(move_evals: bool) -> Recorder {
+        Recorder::with_eval(move_evals, StateEval::Ludii)
+    }
+
+    /// A recorder that evaluates states with `eval`.
+    pub fn with_eval(move_evals: bool, eval: StateEval) -> Recorder {
         Recorder {
             move_evals,
+            eval,
+            side_before: 0,
             t: Trajectory {
                 states: Vec::new(),
                 plies: Vec::new(),
@@ -156,9 +189,9 @@ impl Recorder {
         }
     }
 
-    fn state(rules: &Rules, pos: &Position) -> StateObs {
+    fn state(&self, rules: &Rules, pos: &Position) -> StateObs {
         StateObs {
-            eval: ludii_evaluation(rules, pos),
+            eval: self.eval.evaluate(rules, pos),
             board: pos.holes()[..rules.hole_count()].to_vec(),
             to_move: pos.to_move(),
         }
@@ -173,25 +206,73 @@ impl Recorder {
                 .map(|&mv| {
                     let mut after = *pos;
                     rules.play_unchecked(&mut after, mv, &mut Silent);
-                    ludii_evaluation(rules, &after)[mover.index()]
+                    self.eval.evaluate(rules, &after)[mover.index()]
                 })
                 .collect()
         } else {
             Vec::new()
         };
-        self.t.states.push(Self::state(rules, pos));
+        let state = self.state(rules, pos);
+        self.t.states.push(state);
+        self.side_before = rules.side_seeds(pos, mover);
         self.t.plies.push(PlyObs {
             mover,
             legal: legal.len() as u32,
             move_evals,
+            laps: 0,
+            captures: 0,
+            seeds_to_mover: 0,
         });
     }
 
-    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
-        self.t.states.push(Self::state(rules, pos));
+    /// The move just played from the state of the last `before_move`.
+    pub fn after_move(&mut self, rules: &Rules, after: &Position, r: &MoveReport) {
+        if let Some(p) = self.t.plies.last_mut() {
+            p.laps = r.laps;
+            p.captures = r.captures;
+            p.seeds_to_mover =
+                i64::from(rules.side_seeds(after, p.mover)) - i64::from(self.side_before);
+        }
+    }
+
+    /// The game is over at `pos`.
+    pub fn end(&mut self, rules: &Rules, pos: &Position) {
+        let last = self.state(rules, pos);
+        self.t.states.push(last);
         self.t.winner = rules.status(pos).winner();
+    }
+
+    /// [`end`](Recorder::end), and the trajectory.
+    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
+        self.end(rules, pos);
         self.t
     }
+
+    pub fn into_trajectory(self) -> Trajectory {
+        self.t
+    }
+}
+
+/// One game of a cell that records metrics: on the engine (the lane
+/// kernel records nothing), with a recorder, so the same game as
+/// `runner::play_game` would play for the seed.
+pub fn play_measured(
+    cell: &crate::experiment::plan::Cell,
+    plan: &plan::MetricsPlan,
+    seed: u64,
+    moves: Option<&mut Vec<crate::engine::Move>>,
+) -> (crate::experiment::stats::GameRecord, Option<GameMetrics>) {
+    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules));
+    let record = crate::experiment::runner::play_game_recorded(
+        cell.rules,
+        cell.p1,
+        cell.p2,
+        cell.opening_plies,
+        seed,
+        moves,
+        Some(&mut rec),
+    );
+    (record, Some(GameMetrics::of(&rec.into_trajectory())))
 }
 
 fn mean(v: &[f64]) -> Option<f64> {
@@ -498,6 +579,12 @@ pub struct GameMetrics {
     pub legal: u64,
     pub choice_legal: u64,
     pub choice_plies: u32,
+    /// Sowing laps, captures, and seeds moved to the mover's side, summed
+    /// over the plies, and the plies with a capture: the mancala measures.
+    pub laps: u64,
+    pub captures: u64,
+    pub seeds_to_mover: i64,
+    pub capture_plies: u32,
 }
 
 impl GameMetrics {
@@ -536,6 +623,10 @@ impl GameMetrics {
             legal,
             choice_legal,
             choice_plies,
+            laps: t.plies.iter().map(|p| p.laps).sum(),
+            captures: t.plies.iter().map(|p| u64::from(p.captures)).sum(),
+            seeds_to_mover: t.plies.iter().map(|p| p.seeds_to_mover).sum(),
+            capture_plies: t.plies.iter().filter(|p| p.captures > 0).count() as u32,
         }
     }
 }
@@ -571,10 +662,14 @@ pub enum Metric {
     LudiiSedMin,
     BranchingFactorAvg,
     DecisionFactorAvg,
+    RelayLength,
+    CapturesPerTurn,
+    SeedsChangingSidesPerTurn,
+    CaptureTurnShare,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 23] = [
+    pub const ALL: [Metric; 27] = [
         Metric::DramaMean,
         Metric::DramaMax,
         Metric::LeadChange,
@@ -598,6 +693,10 @@ impl Metric {
         Metric::LudiiSedMin,
         Metric::BranchingFactorAvg,
         Metric::DecisionFactorAvg,
+        Metric::RelayLength,
+        Metric::CapturesPerTurn,
+        Metric::SeedsChangingSidesPerTurn,
+        Metric::CaptureTurnShare,
     ];
 
     /// The column name.
@@ -626,7 +725,43 @@ impl Metric {
             Metric::LudiiSedMin => "ludii_state_evaluation_difference_min",
             Metric::BranchingFactorAvg => "branching_factor_avg",
             Metric::DecisionFactorAvg => "decision_factor_avg",
+            Metric::RelayLength => "relay_length",
+            Metric::CapturesPerTurn => "captures_per_turn",
+            Metric::SeedsChangingSidesPerTurn => "seeds_changing_sides_per_turn",
+            Metric::CaptureTurnShare => "capture_turn_share",
         }
+    }
+
+    /// Whether the metric needs every legal move evaluated (the Clarity
+    /// metrics), which costs most.
+    pub fn needs_move_evals(self) -> bool {
+        matches!(
+            self,
+            Metric::ClarityVariance | Metric::ClarityNarrowness | Metric::LudiiClarityNarrowness
+        )
+    }
+
+    /// Whether the metric depends on the state evaluation.
+    pub fn uses_evaluation(self) -> bool {
+        !matches!(
+            self,
+            Metric::PositionalRepetition
+                | Metric::LudiiPositionalRepetition
+                | Metric::SituationalRepetition
+                | Metric::LudiiSituationalRepetition
+                | Metric::BoardCoverage
+                | Metric::BranchingFactorAvg
+                | Metric::DecisionFactorAvg
+                | Metric::RelayLength
+                | Metric::CapturesPerTurn
+                | Metric::SeedsChangingSidesPerTurn
+                | Metric::CaptureTurnShare
+        )
+    }
+
+    /// The metric of a column name.
+    pub fn by_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
     }
 
     /// The range a per-game value lies in: intervals are clamped to it.
@@ -636,7 +771,11 @@ impl Metric {
             Metric::DramaMean | Metric::DramaMax | Metric::Stability => (0.0, 2.0),
             Metric::SedMean | Metric::SedMax | Metric::SedMin | Metric::LudiiSedMin => (0.0, 2.0),
             Metric::ClarityVariance => (0.0, 1.0),
-            Metric::BranchingFactorAvg | Metric::DecisionFactorAvg => (0.0, f64::INFINITY),
+            Metric::BranchingFactorAvg
+            | Metric::DecisionFactorAvg
+            | Metric::RelayLength
+            | Metric::CapturesPerTurn => (0.0, f64::INFINITY),
+            Metric::SeedsChangingSidesPerTurn => (f64::NEG_INFINITY, f64::INFINITY),
             _ => (0.0, 1.0),
         }
     }
@@ -668,6 +807,12 @@ impl Metric {
             Metric::LudiiSedMin => Some(g.ludii_sed_min),
             Metric::BranchingFactorAvg => ratio(g.legal, plies),
             Metric::DecisionFactorAvg => ratio(g.choice_legal, g.choice_plies.into()),
+            Metric::RelayLength => ratio(g.laps, plies),
+            Metric::CapturesPerTurn => ratio(g.captures, plies),
+            Metric::SeedsChangingSidesPerTurn => {
+                (plies > 0).then(|| g.seeds_to_mover as f64 / plies as f64)
+            }
+            Metric::CaptureTurnShare => ratio(g.capture_plies.into(), plies),
         }
     }
 }
@@ -676,7 +821,7 @@ impl Metric {
 pub const QUANTUM: f64 = 1e-9;
 
 /// The sum and sum of squares of quantised per-game values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct QSum {
     pub n: u64,
     pub sum: i128,
@@ -765,8 +910,9 @@ impl QSum {
     }
 }
 
-/// A cell's metrics: integers only, merged by adding fields.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// A cell's metrics: integers only, merged by adding fields. Stored in
+/// run-state.json, checkpoints and shards inside the cell's aggregate.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MetricsAggregate {
     pub games: u64,
     pub wins: [u64; 2],
@@ -785,15 +931,31 @@ pub struct MetricsAggregate {
     pub choice_legal: u64,
     pub choice_plies: u64,
     /// One per [`Metric::ALL`], in its order.
-    pub values: [QSum; Metric::ALL.len()],
+    pub values: Vec<QSum>,
+    /// Per metric, in the same order, the per-game values binned to
+    /// [`bootstrap::BIN`]: the bootstrap's sample ([`bootstrap`]).
+    pub histograms: Vec<bootstrap::Histogram>,
 }
 
 impl MetricsAggregate {
     pub fn new() -> MetricsAggregate {
-        MetricsAggregate::default()
+        MetricsAggregate {
+            values: vec![QSum::default(); Metric::ALL.len()],
+            histograms: vec![bootstrap::Histogram::default(); Metric::ALL.len()],
+            ..MetricsAggregate::default()
+        }
+    }
+
+    /// A default aggregate has no per-metric lists yet.
+    fn sized(&mut self) {
+        if self.values.is_empty() {
+            self.values = vec![QSum::default(); Metric::ALL.len()];
+            self.histograms = vec![bootstrap::Histogram::default(); Metric::ALL.len()];
+        }
     }
 
     pub fn add(&mut self, g: &GameMetrics) {
+        self.sized();
         self.games += 1;
         if let Some(w) = g.winner {
             self.wins[w.index()] += 1;
@@ -813,14 +975,21 @@ impl MetricsAggregate {
         self.legal += g.legal;
         self.choice_legal += g.choice_legal;
         self.choice_plies += u64::from(g.choice_plies);
-        for (q, m) in self.values.iter_mut().zip(Metric::ALL) {
+        for ((q, h), m) in self
+            .values
+            .iter_mut()
+            .zip(self.histograms.iter_mut())
+            .zip(Metric::ALL)
+        {
             if let Some(v) = m.value(g) {
                 q.add(v);
+                h.add(v);
             }
         }
     }
 
     pub fn merge(&mut self, o: &MetricsAggregate) {
+        self.sized();
         self.games += o.games;
         self.wins[0] += o.wins[0];
         self.wins[1] += o.wins[1];
@@ -840,12 +1009,15 @@ impl MetricsAggregate {
         for (a, b) in self.values.iter_mut().zip(&o.values) {
             a.merge(b);
         }
+        for (a, b) in self.histograms.iter_mut().zip(&o.histograms) {
+            a.merge(b);
+        }
     }
 
     /// A metric's mean over games with its 95% interval.
     pub fn interval(&self, m: Metric) -> Option<Interval> {
         let i = Metric::ALL.iter().position(|&x| x == m)?;
-        self.values[i].interval(m.range())
+        self.values.get(i)?.interval(m.range())
     }
 
     /// Lead changes over all transitions of the cell: the ratio of sums.
@@ -887,6 +1059,9 @@ mod tests {
             mover,
             legal: move_evals.len() as u32,
             move_evals: move_evals.to_vec(),
+            laps: 1,
+            captures: 0,
+            seeds_to_mover: 0,
         }
     }
 
@@ -1053,6 +1228,25 @@ mod tests {
     }
 
     #[test]
+    fn mancala_measures_of_the_hand_game() {
+        // Laps 1, 3, 2, 1; captures 0, 1, 1, 0; seeds won 0, 2, 3, 0:
+        // relay length 7/4, captures 2/4, seeds 5/4, capturing plies 2/4.
+        let mut t = game();
+        for (p, (l, c, s)) in t
+            .plies
+            .iter_mut()
+            .zip([(1, 0, 0), (3, 1, 2), (2, 1, 3), (1, 0, 0)])
+        {
+            (p.laps, p.captures, p.seeds_to_mover) = (l, c, s);
+        }
+        let g = GameMetrics::of(&t);
+        assert_eq!(Metric::RelayLength.value(&g), Some(1.75));
+        assert_eq!(Metric::CapturesPerTurn.value(&g), Some(0.5));
+        assert_eq!(Metric::SeedsChangingSidesPerTurn.value(&g), Some(1.25));
+        assert_eq!(Metric::CaptureTurnShare.value(&g), Some(0.5));
+    }
+
+    #[test]
     fn ludii_reductions_start_at_zero() {
         // Min of [0.5, 1] is 0.5, Ludii's 0; max of [-0.5, -1] is -0.5,
         // Ludii's 0.
@@ -1190,7 +1384,7 @@ mod tests {
 
     /// A random katro-4x4 game through the engine (the loop of
     /// runner::play_game_on_engine), recorded with move evaluations.
-    fn engine_game(seed: u64) -> (Trajectory, u32) {
+    fn engine_game(seed: u64) -> (Trajectory, u32, Vec<u64>) {
         let rules = preset("katro-4x4").unwrap();
         let mut rng = rng_from_seed(seed);
         let mut pos = rules.start();
@@ -1198,6 +1392,7 @@ mod tests {
         let random = AgentSpec::Random;
         let mut seats = [random.start_game(), random.start_game()];
         let mut rec = Recorder::new(true);
+        let mut captured = Vec::new();
         loop {
             rules.legal_moves_into(&pos, &mut legal);
             if legal.is_empty() {
@@ -1206,12 +1401,14 @@ mod tests {
             rec.before_move(&rules, &pos, &legal);
             let mover = pos.to_move();
             let mv = seats[mover.index()].choose(&rules, &pos, &legal, &mut rng);
-            rules.play_unchecked(&mut pos, mv, &mut Silent);
+            let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
+            rec.after_move(&rules, &pos, &r);
+            captured.push(r.seeds_captured);
             if pos.ended().is_some() {
                 break;
             }
         }
-        (rec.finish(&rules, &pos), pos.plies())
+        (rec.finish(&rules, &pos), pos.plies(), captured)
     }
 
     #[test]
@@ -1219,7 +1416,7 @@ mod tests {
         let rules = preset("katro-4x4").unwrap();
         let mut agg = MetricsAggregate::new();
         for seed in 1..=20 {
-            let (t, plies) = engine_game(seed);
+            let (t, plies, captured) = engine_game(seed);
             assert_eq!(t.plies.len() as u32, plies);
             assert_eq!(t.states.len(), t.plies.len() + 1);
             // The start is symmetric: tanh(0) for both.
@@ -1245,7 +1442,13 @@ mod tests {
                     .sum();
                 assert_eq!(s.eval, [d.tanh(), (-d).tanh()]);
             }
-            for p in &t.plies {
+            for (p, &c) in t.plies.iter().zip(&captured) {
+                // The first lap, then one per relay or capture (none after
+                // a capture that ends the game); captured seeds are sown on
+                // the capturer's side (RULES.md §5), so the seeds changing
+                // sides are the seeds captured.
+                assert!(p.laps >= u64::from(p.captures).max(1), "{p:?}");
+                assert_eq!(p.seeds_to_mover, c as i64, "{p:?}");
                 assert_eq!(p.move_evals.len(), p.legal as usize);
                 assert!(p.move_evals.iter().all(|e| (-1.0..=1.0).contains(e)));
             }

@@ -82,6 +82,9 @@ pub struct Cell<'a> {
     /// moves; the agents play from there.
     pub opening_plies: u32,
     pub stop: Stop,
+    /// The design metrics its games record (metrics.csv), if any: such a
+    /// cell plays on the engine, with a recorder.
+    pub metrics: Option<&'a crate::experiment::metrics::plan::MetricsPlan>,
 }
 
 impl Cell<'_> {

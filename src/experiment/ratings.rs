@@ -706,6 +706,7 @@ mod tests {
             p2: &agents[p2],
             opening_plies,
             stop: Stop::Games(10),
+            metrics: None,
         };
         let agg = |w1, w2, games| Aggregate {
             games,

@@ -21,6 +21,7 @@ use crate::engine::kernel::Agent;
 use crate::engine::{Move, MoveList, Silent};
 // The plan's types, where runner's callers have always found them.
 use crate::engine::record::MoveTotals;
+use crate::experiment::metrics::{GameMetrics, Recorder};
 pub use crate::experiment::plan::{
     Cell, CellLayout, Layout, Part, Ranges, Rows, Stop, matchup_label,
 };
@@ -111,7 +112,22 @@ pub fn play_game_on_engine(
     p2: &AgentSpec,
     opening_plies: u32,
     seed: u64,
+    moves: Option<&mut Vec<Move>>,
+) -> GameRecord {
+    play_game_recorded(rules, p1, p2, opening_plies, seed, moves, None)
+}
+
+/// [`play_game_on_engine`], telling `recorder` every state (the design
+/// metrics, src/experiment/metrics.rs): the same game, since recording
+/// draws nothing from the game's generator.
+pub fn play_game_recorded(
+    rules: &Rules,
+    p1: &AgentSpec,
+    p2: &AgentSpec,
+    opening_plies: u32,
+    seed: u64,
     mut moves: Option<&mut Vec<Move>>,
+    mut recorder: Option<&mut Recorder>,
 ) -> GameRecord {
     let mut rng = rng_from_seed(seed);
     let mut pos = rules.start();
@@ -126,6 +142,9 @@ pub fn play_game_on_engine(
         if legal.is_empty() {
             g.status = rules.status(&pos);
             break;
+        }
+        if let Some(rec) = recorder.as_deref_mut() {
+            rec.before_move(rules, &pos, &legal);
         }
         let mover = pos.to_move();
         g.legal_moves += legal.len() as u64;
@@ -146,6 +165,9 @@ pub fn play_game_on_engine(
             }
         };
         let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
+        if let Some(rec) = recorder.as_deref_mut() {
+            rec.after_move(rules, &pos, &r);
+        }
         g.add_move(mover.index(), MoveTotals::from(&r));
         g.hash = game_hash_step(g.hash, mv);
         if let Some(m) = moves.as_deref_mut() {
@@ -157,6 +179,9 @@ pub fn play_game_on_engine(
         }
     }
     g.plies = pos.plies();
+    if let Some(rec) = recorder {
+        rec.end(rules, &pos);
+    }
     g
 }
 
@@ -475,25 +500,34 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().expect("no worker panics while holding the lock")
 }
 
-/// Game `game` of cell `c`, as a row (its moves only when asked for).
-fn play_one(cell: &Cell, label: &str, master: u64, c: usize, game: u64, rows: Rows) -> GameRow {
+/// Game `game` of cell `c`, as a row (its moves only when asked for),
+/// with its design metrics when the cell records them.
+fn play_one(
+    cell: &Cell,
+    label: &str,
+    master: u64,
+    c: usize,
+    game: u64,
+    rows: Rows,
+) -> (GameRow, Option<GameMetrics>) {
     let seed = cell_game_seed(master, cell, label, game);
     let mut moves = Vec::new();
-    let record = play_game(
-        cell.rules,
-        cell.p1,
-        cell.p2,
-        cell.opening_plies,
-        seed,
-        (rows == Rows::GamesWithMoves).then_some(&mut moves),
-    );
-    GameRow {
+    let keep = (rows == Rows::GamesWithMoves).then_some(&mut moves);
+    let (record, metrics) = match cell.metrics {
+        None => (
+            play_game(cell.rules, cell.p1, cell.p2, cell.opening_plies, seed, keep),
+            None,
+        ),
+        Some(plan) => crate::experiment::metrics::play_measured(cell, plan, seed, keep),
+    };
+    let row = GameRow {
         cell: c,
         game,
         seed,
         record,
         moves,
-    }
+    };
+    (row, metrics)
 }
 
 /// Checks that a resumed state and its rows fit the work: same cells,
@@ -605,7 +639,7 @@ pub fn run(
                 // The first game not yet told to `progress`.
                 let mut told = from;
                 for game in from..end {
-                    let row = play_one(
+                    let (row, metrics) = play_one(
                         &cells[c],
                         &labels[c],
                         work.master,
@@ -614,6 +648,9 @@ pub fn run(
                         work.rows,
                     );
                     agg.add(&row.record);
+                    if let Some(m) = &metrics {
+                        agg.add_metrics(m);
+                    }
                     if work.rows != Rows::None {
                         rows.push(row);
                     }
@@ -986,6 +1023,7 @@ mod tests {
             p2: agent,
             opening_plies: opening,
             stop: Stop::Games(games),
+            metrics: None,
         }
     }
 
@@ -1031,6 +1069,7 @@ mod tests {
             p2: &AgentSpec::Random,
             opening_plies: 0,
             stop,
+            metrics: None,
         }
     }
 
@@ -1113,6 +1152,7 @@ mod tests {
                 p2: &greedy,
                 opening_plies: 2,
                 stop: Stop::Games(70),
+                metrics: None,
             },
             random_pair(
                 &b,

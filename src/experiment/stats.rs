@@ -141,6 +141,10 @@ pub struct Aggregate {
     pub choice_turns: u128,
     /// The games' distinct move sequences.
     pub distinct: DistinctSketch,
+    /// The design metrics of a cell that records them (metrics.csv); left
+    /// out of stored states otherwise, so they read as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Box<crate::experiment::metrics::MetricsAggregate>>,
 }
 
 /// Something a reader of a cell's numbers must know: `kind` is
@@ -211,6 +215,14 @@ impl Aggregate {
         self.legal_moves += o.legal_moves;
         self.choice_turns += o.choice_turns;
         self.distinct.merge(&o.distinct);
+        if let Some(b) = &o.metrics {
+            self.metrics.get_or_insert_default().merge(b);
+        }
+    }
+
+    /// One game's design metrics (a cell that records them).
+    pub fn add_metrics(&mut self, g: &crate::experiment::metrics::GameMetrics) {
+        self.metrics.get_or_insert_default().add(g);
     }
 
     /// The number of distinct games, as the outputs print it: exact, or

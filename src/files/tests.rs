@@ -102,6 +102,7 @@ fn cell<'a>(rules: &'a crate::Rules, p: [&'a AgentSpec; 2], open: u32, games: u6
         p2: p[1],
         opening_plies: open,
         stop: Stop::Games(games),
+        metrics: None,
     }
 }
 
@@ -380,6 +381,7 @@ fn rows_survive_storage() {
         p2: &AgentSpec::Greedy,
         opening_plies: 0,
         stop: Stop::Games(3),
+        metrics: None,
     }];
     for seed in 0..20 {
         let mut moves = Vec::new();

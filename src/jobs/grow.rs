@@ -414,6 +414,7 @@ mod tests {
             p2: &r,
             opening_plies: 0,
             stop,
+            metrics: None,
         };
         let before = [
             cell(&a, &r, Stop::Games(50)),
@@ -466,6 +467,7 @@ mod tests {
             p2: &r,
             opening_plies: 0,
             stop,
+            metrics: None,
         };
         let old = finished(&[cell(Stop::Games(50))]);
         let fewer = plan(&old, "e", 2, Rows::Games, &[cell(Stop::Games(40))]).unwrap_err();

@@ -53,6 +53,7 @@ pub fn write_report(
     let lengths = read_optional(store, &dir.join("lengths.csv"))?;
     let ratings = read_optional(store, &dir.join("ratings.csv"))?;
     let skill_trace = read_optional(store, &dir.join("skill-trace.csv"))?;
+    let metrics = read_optional(store, &dir.join("metrics.csv"))?;
     // The experiment's name as given, or from the manifest, else the
     // folder's.
     let manifest = match name {
@@ -76,6 +77,7 @@ pub fn write_report(
         lengths: lengths.as_deref(),
         ratings: ratings.as_deref(),
         skill_trace: skill_trace.as_deref(),
+        metrics: metrics.as_deref(),
         title: &title,
     })
     .map_err(|e| Error::refused(format!("{}: {e}", dir.display())))?;

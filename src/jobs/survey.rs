@@ -9,11 +9,12 @@ use crate::store::Store;
 use super::checkpoint;
 use super::{Error, Progress, file_name};
 
-pub(crate) const RESULT_FILES: [&str; 11] = [
+pub(crate) const RESULT_FILES: [&str; 12] = [
     "manifest.json",
     super::grow::RUN_STATE,
     "summary.csv",
     "comparison.csv",
+    "metrics.csv",
     "ratings.csv",
     "pairwise.csv",
     "skill-trace.csv",

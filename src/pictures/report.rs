@@ -19,6 +19,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+mod metrics_chart;
+
 /// A CSV file read by column name.
 pub struct Table {
     name: String,
@@ -113,6 +115,8 @@ pub struct Inputs<'a> {
     /// ratings.csv and skill-trace.csv, if the experiment had a tournament.
     pub ratings: Option<&'a [u8]>,
     pub skill_trace: Option<&'a [u8]>,
+    /// metrics.csv, if some cell recorded design metrics.
+    pub metrics: Option<&'a [u8]>,
     /// The experiment's name, for the page title.
     pub title: &'a str,
 }
@@ -135,6 +139,7 @@ pub const CHART_FILES: [&str; 5] = [
 /// Whether `name` (a file under `plots/`) is one a report writes.
 pub fn is_chart_file(name: &str) -> bool {
     CHART_FILES.contains(&name)
+        || metrics_chart::is_metrics_chart(name)
         || name.strip_prefix("sweep-").is_some_and(|k| {
             k.strip_suffix(".svg").is_some_and(|k| {
                 !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
@@ -312,6 +317,9 @@ pub fn build(inputs: &Inputs) -> Result<Report, String> {
         }
     }
     charts.extend(sweep_charts(&summary)?);
+    if let Some(b) = inputs.metrics {
+        charts.extend(metrics_chart::metrics_charts(b)?);
+    }
     let html = page(inputs.title, &summary, &charts);
     Ok(Report { html, charts })
 }
@@ -1961,6 +1969,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             ),
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .unwrap();
@@ -2019,6 +2028,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: None,
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .unwrap();
@@ -2059,6 +2069,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: None,
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .unwrap();
@@ -2070,6 +2081,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: None,
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .unwrap();
@@ -2101,6 +2113,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: Some(lengths.as_bytes()),
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .unwrap();
@@ -2140,6 +2153,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: None,
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .unwrap();
@@ -2177,6 +2191,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: None,
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .err()
@@ -2193,6 +2208,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             lengths: None,
             ratings: None,
             skill_trace: None,
+            metrics: None,
             title: "t",
         })
         .err()

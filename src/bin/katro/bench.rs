@@ -148,6 +148,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
             p2: &p2,
             opening_plies: 0,
             stop: Stop::Games(games),
+            metrics: None,
         };
         let play = |games: u64| -> Result<Round, Error> {
             let t0 = Instant::now();
