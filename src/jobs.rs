@@ -437,10 +437,28 @@ pub fn shard_file_name(index: u64, count: u64) -> String {
     format!("shard-{index}-of-{count}.json")
 }
 
+/// The manifest in `dir`: `None` when there is none, an error naming
+/// the file when katro cannot read it as one of its manifests.
+pub(crate) fn read_manifest_in(
+    store: &dyn Store,
+    dir: &Path,
+) -> Result<Option<ManifestRead>, String> {
+    let path = dir.join("manifest.json");
+    if !store.is_file(&path) {
+        return Ok(None);
+    }
+    let bytes = store
+        .read(&path)
+        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    ManifestRead::parse(&bytes)
+        .map(Some)
+        .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
+}
+
 /// The manifest in `dir`, when there is one katro can read; the folder
 /// survey says what is wrong with one it cannot.
 fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestRead> {
-    ManifestRead::read(store, dir).ok().flatten()
+    read_manifest_in(store, dir).ok().flatten()
 }
 
 /// A finished run being grown, and where each cell gets its games.

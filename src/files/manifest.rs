@@ -1,7 +1,6 @@
 //! manifest.json: everything about a run that is not a result
 //! (docs/OUTPUTS.md). Timings live here and nowhere else.
 
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +9,6 @@ use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning};
 use crate::experiment::sweep::Skipped;
 use crate::rules::Settings;
-use crate::store::Store;
 
 /// Everything about a run that is not a result: what was asked, with what
 /// program, when, and how fast. The only output holding timings.
@@ -200,21 +198,6 @@ impl ManifestRead {
     /// The manifest in `bytes`, or serde's reason it is not a katro one.
     pub fn parse(bytes: &[u8]) -> Result<ManifestRead, serde_json::Error> {
         serde_json::from_slice(bytes)
-    }
-
-    /// The manifest in `dir`: `None` when there is none, an error naming
-    /// the file when katro cannot read it as one of its manifests.
-    pub fn read(store: &dyn Store, dir: &Path) -> Result<Option<ManifestRead>, String> {
-        let path = dir.join("manifest.json");
-        if !store.is_file(&path) {
-            return Ok(None);
-        }
-        let bytes = store
-            .read(&path)
-            .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
-        ManifestRead::parse(&bytes)
-            .map(Some)
-            .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
     }
 
     /// Whether the results were made from this very experiment text: the

@@ -123,7 +123,7 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
     let manifest_path = dir.join("manifest.json");
     // The result files this experiment's own manifest vouches for.
     let mut ours: Vec<String> = Vec::new();
-    match ManifestRead::read(store, dir) {
+    match super::read_manifest_in(store, dir) {
         Ok(None) => {}
         // Perhaps not katro's: kept, and overwritten only once the
         // results it would describe are written.
