@@ -286,6 +286,9 @@ impl MoveEnd {
 pub struct MoveReport {
     /// Sowing laps: the first, then one per relay or capture.
     pub laps: u64,
+    /// Laps begun by a relay (RULES.md §4): `laps` less the first lap and
+    /// the laps that sow a capture's seeds.
+    pub relays: u64,
     pub captures: u32,
     pub seeds_captured: u64,
     pub seeds_sown: u64,

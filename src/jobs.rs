@@ -543,10 +543,19 @@ fn growth(
     let bytes = store
         .read(&path)
         .map_err(|e| damaged(format!("cannot read it ({e})")))?;
+    let format = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| v.get("format")?.as_str().map(str::to_string));
+    if let Some(f) = format.filter(|f| f.as_str() != grow::RUN_STATE_FORMAT) {
+        return Err(damaged(format!(
+            "format {f:?} was written by an earlier katro (this one writes {:?}, whose cells \
+             also hold max_relays_in_move), so it cannot grow",
+            grow::RUN_STATE_FORMAT
+        )));
+    }
     let old: grow::FinishedRun = serde_json::from_slice(&bytes)
         .map_err(|e| damaged(format!("not a katro run state, or damaged ({e})")))?;
-    let known = [grow::RUN_STATE_FORMAT, grow::RUN_STATE_FORMAT_1];
-    if !known.contains(&old.format.as_str()) || old.run.experiment_hash != m.run.experiment_hash {
+    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
         return Err(damaged(format!(
             "format {:?} of experiment hash {}, but manifest.json says hash {}",
             old.format, old.run.experiment_hash, m.run.experiment_hash
@@ -2041,37 +2050,28 @@ mod tests {
         }
     }
 
-    /// A run state of format 1, which held the rows itself (and `[]`
-    /// without rows, as the committed results have it), still grows.
+    /// A run state of an earlier format is refused with its format named,
+    /// not misread: its aggregates lack `max_relays_in_move`.
     #[test]
-    fn a_format_1_run_state_still_grows() {
-        for (text, rows) in [
-            (EXPERIMENT.replace("per_game_rows = true\n", ""), false),
-            (WITH_MOVES.to_string(), true),
-        ] {
-            let s = store_with(&text);
-            run(&opts("out"), &s, &Quiet).unwrap();
-            let mut state: serde_json::Value =
-                serde_json::from_slice(&file(&s, "out/run-state.json")).unwrap();
-            let old = state.as_object_mut().unwrap();
-            old.insert("format".into(), grow::RUN_STATE_FORMAT_1.into());
-            let games = old.remove("games_csv");
-            assert_eq!(games.is_some(), rows);
-            let stored = if rows {
-                let f: grow::FinishedRun =
-                    serde_json::from_slice(&file(&s, "out/run-state.json")).unwrap();
-                f.rows(Some(&file(&s, "out/games.csv"))).unwrap()
-            } else {
-                Vec::new()
-            };
-            old.insert("games".into(), serde_json::to_value(&stored).unwrap());
-            s.insert("out/run-state.json", serde_json::to_vec(&state).unwrap());
-            let bigger = text
-                .replace("games = 40", "games = 50")
-                .replace("games = 30", "games = 50");
-            let grown = grows_as_fresh(&s, &bigger);
-            assert!(grown.kept > 0, "{}", grown.text);
-        }
+    fn an_earlier_run_state_is_refused() {
+        let s = store_with(EXPERIMENT);
+        run(&opts("out"), &s, &Quiet).unwrap();
+        let mut state: serde_json::Value =
+            serde_json::from_slice(&file(&s, "out/run-state.json")).unwrap();
+        state
+            .as_object_mut()
+            .unwrap()
+            .insert("format".into(), "katro-run-state-2".into());
+        s.insert("out/run-state.json", serde_json::to_vec(&state).unwrap());
+        let bigger = EXPERIMENT.replace("games = 40", "games = 50");
+        s.insert("exp/t.toml", bigger);
+        let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+        assert!(e.is_user_input(), "{e}");
+        assert!(
+            e.to_string()
+                .contains("format \"katro-run-state-2\" was written by an earlier katro"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct Pos {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub laps: u64,
+    /// Laps begun by a relay.
+    pub relays: u64,
     pub captures: u32,
     pub seeds_captured: u64,
     pub seeds_sown: u64,
@@ -548,6 +550,7 @@ impl Reference {
         let p = pos.to_move;
         let mut rep = Report {
             laps: 0,
+            relays: 0,
             captures: 0,
             seeds_captured: 0,
             seeds_sown: 0,
@@ -703,6 +706,7 @@ impl Reference {
             hand = pos.board[lr][lc] as u64;
             pos.board[lr][lc] = 0;
             rep.laps += 1;
+            rep.relays += u64::from(relay);
         }
     }
 

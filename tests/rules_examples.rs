@@ -121,6 +121,14 @@ fn report(
 ) -> MoveReport {
     MoveReport {
         laps,
+        // Derived, not copied from the engine: every lap after the first
+        // is begun by a relay or by a capture's seeds, except that a
+        // capture ending the move (the opponent left empty) begins none,
+        // and a paused capture (a lone seed's step) sows no lap at all.
+        relays: match end {
+            MoveEnd::OpponentEmpty => laps.saturating_sub(captures as u64),
+            _ => laps.saturating_sub(1 + captures as u64),
+        },
         captures,
         seeds_captured,
         seeds_sown,

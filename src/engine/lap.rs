@@ -30,6 +30,7 @@ pub(super) enum Landing {
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct LapTotals {
     pub laps: u64,
+    pub relays: u64,
     pub captures: u32,
     pub seeds_captured: u64,
     pub seeds_sown: u64,
@@ -39,6 +40,7 @@ impl LapTotals {
     pub fn finish(self, end: MoveEnd) -> MoveReport {
         MoveReport {
             laps: self.laps,
+            relays: self.relays,
             captures: self.captures,
             seeds_captured: self.seeds_captured,
             seeds_sown: self.seeds_sown,

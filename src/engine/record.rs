@@ -21,6 +21,8 @@ pub struct GameRecord {
     pub laps: u64,
     /// Laps of the game's longest move.
     pub max_laps_in_move: u64,
+    /// The most relay laps of any one move of the game.
+    pub max_relays_in_move: u64,
     /// Captures made by player 1 (index 0) and player 2 (index 1).
     pub captures: [u64; 2],
     pub seeds_captured: [u64; 2],
@@ -41,6 +43,8 @@ pub struct GameRecord {
 pub struct MoveTotals {
     /// Sowing laps: the first, then one per relay or capture.
     pub laps: u64,
+    /// Laps begun by a relay.
+    pub relays: u64,
     /// Seeds sown.
     pub sown: u64,
     pub captures: u64,
@@ -53,6 +57,7 @@ impl From<&MoveReport> for MoveTotals {
     fn from(r: &MoveReport) -> MoveTotals {
         MoveTotals {
             laps: r.laps,
+            relays: r.relays,
             sown: r.seeds_sown,
             captures: r.captures as u64,
             seeds: r.seeds_captured,
@@ -67,6 +72,7 @@ impl GameRecord {
         plies: 0,
         laps: 0,
         max_laps_in_move: 0,
+        max_relays_in_move: 0,
         captures: [0; 2],
         seeds_captured: [0; 2],
         seeds_sown: 0,
@@ -80,6 +86,7 @@ impl GameRecord {
     pub fn add_move(&mut self, mover: usize, m: MoveTotals) {
         self.laps += m.laps;
         self.max_laps_in_move = self.max_laps_in_move.max(m.laps);
+        self.max_relays_in_move = self.max_relays_in_move.max(m.relays);
         self.seeds_sown += m.sown;
         self.captures[mover] += m.captures;
         self.seeds_captured[mover] += m.seeds;

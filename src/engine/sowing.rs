@@ -81,6 +81,7 @@ impl<'a> Lapper<'a> {
             .fp
             .wrapping_sub(n.wrapping_mul(self.rules.t.zobrist[landing]));
         self.n = n;
+        self.r.relays += 1;
         obs.lap(LapKind::Relay, landing, n);
     }
 

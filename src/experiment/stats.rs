@@ -134,6 +134,7 @@ pub struct Aggregate {
     pub length_histogram: BTreeMap<u32, u64>,
     pub laps: u128,
     pub max_laps_in_move: u64,
+    pub max_relays_in_move: u64,
     pub captures: [u128; 2],
     pub seeds_captured: [u128; 2],
     pub seeds_sown: u128,
@@ -182,6 +183,7 @@ impl Aggregate {
         *self.length_histogram.entry(g.plies).or_insert(0) += 1;
         self.laps += g.laps as u128;
         self.max_laps_in_move = self.max_laps_in_move.max(g.max_laps_in_move);
+        self.max_relays_in_move = self.max_relays_in_move.max(g.max_relays_in_move);
         for i in 0..2 {
             self.captures[i] += g.captures[i] as u128;
             self.seeds_captured[i] += g.seeds_captured[i] as u128;
@@ -211,6 +213,7 @@ impl Aggregate {
         }
         self.laps += o.laps;
         self.max_laps_in_move = self.max_laps_in_move.max(o.max_laps_in_move);
+        self.max_relays_in_move = self.max_relays_in_move.max(o.max_relays_in_move);
         self.seeds_sown += o.seeds_sown;
         self.legal_moves += o.legal_moves;
         self.choice_turns += o.choice_turns;
@@ -626,6 +629,7 @@ mod tests {
             plies,
             laps: plies as u64 * 3,
             max_laps_in_move: plies as u64 % 7,
+            max_relays_in_move: plies as u64 % 6,
             captures: [plies as u64 % 5, plies as u64 % 3],
             seeds_captured: [plies as u64 % 11, plies as u64 % 13],
             seeds_sown: plies as u64 * 9,

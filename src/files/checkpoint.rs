@@ -7,7 +7,7 @@ use super::header::RunHeader;
 use crate::experiment::plan::{Cell, CellLayout, Layout};
 use crate::experiment::runner::RunState;
 
-pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-2";
+pub const CHECKPOINT_FORMAT: &str = "katro-checkpoint-3";
 
 /// `.katro-checkpoint/<part>/state.json`: where an unfinished run got to.
 #[derive(Clone, Debug, Serialize, Deserialize)]

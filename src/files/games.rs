@@ -120,6 +120,7 @@ pub const GAME_COLUMNS: &[GameColumn] = &[
     count!("seeds_captured_p2", seeds_captured[1]),
     count!("laps", laps),
     count!("max_laps_in_move", max_laps_in_move),
+    count!("max_relays_in_move", max_relays_in_move),
     count!("seeds_sown", seeds_sown),
     count!("legal_moves", legal_moves),
     count!("choice_turns", choice_turns),

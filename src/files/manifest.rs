@@ -1,7 +1,6 @@
 //! manifest.json: everything about a run that is not a result
 //! (docs/OUTPUTS.md). Timings live here and nowhere else.
 
-
 use serde::{Deserialize, Serialize};
 
 use super::header::RunHeader;

@@ -12,7 +12,7 @@ use crate::experiment::plan::CellLayout;
 use crate::experiment::runner::RunState;
 
 // 2: aggregates carry the sketch of distinct games, rows their game hash.
-pub const SHARD_FORMAT: &str = "katro-shard-2";
+pub const SHARD_FORMAT: &str = "katro-shard-3";
 
 /// The first fields of a shard file. They come first in the file, and hold
 /// no free text, so a folder check can read them from the file's first

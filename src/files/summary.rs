@@ -48,6 +48,9 @@ pub const SUMMARY_COLUMNS: &[SummaryColumn] = &[
     ("length_max", |_, a| opt(a.plies_max)),
     ("laps_per_move", |_, a| float(a.laps_per_move())),
     ("max_laps_in_move", |_, a| a.max_laps_in_move.to_string()),
+    ("max_relays_in_move", |_, a| {
+        a.max_relays_in_move.to_string()
+    }),
     ("captures_p1_per_game", |_, a| {
         float(a.per_game(a.captures[0]))
     }),

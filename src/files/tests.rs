@@ -17,6 +17,7 @@ fn rec(status: Status, plies: u32, cap: [u64; 2], seeds: [u64; 2]) -> GameRecord
         plies,
         laps: 2 * plies as u64,
         max_laps_in_move: plies as u64 / 2,
+        max_relays_in_move: plies as u64 / 3,
         captures: cap,
         seeds_captured: seeds,
         seeds_sown: 5 * plies as u64,
@@ -170,24 +171,26 @@ fn summary_bytes_snapshot() {
     // advantage (2 + 0.5) / 4; balance 1 - 1/4; completion 3/4;
     // lengths mean 25, sd √(1666.67) = 12.909944, p10 → rank 1 → 10,
     // p50 → rank 2 → 20, p90 → rank 4 → 40; laps 200 / 100 plies = 2;
-    // longest move 40 / 2 = 20; captures 6/4 and 5/4; seeds 18/4 and
+    // longest move 40 / 2 = 20, most relays 40 / 3 = 13; captures 6/4
+    // and 5/4; seeds 18/4 and
     // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
     // sown 500/4 = 125.
     let first = format!(
         "katro-4x4,\"{}\",4,4,2,,{RULES_DEFAULT},random,greedy,0,4,4,true,2,1,1,0,0,3,\
          0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
-         25.000000,12.909944,10,10,20,40,40,2.000000,20,\
+         25.000000,12.909944,10,10,20,40,40,2.000000,20,13,\
          1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
         rules.canonical_string()
     );
     // Nothing decided: the win rate, its interval, advantage_p1 and
     // balance are empty, completion 0; one distinct game of 2; laps
-    // 200 / 100 plies, longest move 25, branching 300/100, choice
+    // 200 / 100 plies, longest move 25, most relays 50 / 3 = 16,
+    // branching 300/100, choice
     // turns 50/100, sown 500/2.
     let second = format!(
         "katro-6x3,\"{}\",6,3,2,,{RULES_DEFAULT},greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
          ,,,,,0.000000,\
-         50.000000,0.000000,50,50,50,50,50,2.000000,25,\
+         50.000000,0.000000,50,50,50,50,50,2.000000,25,16,\
          0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
         other.canonical_string()
     );
@@ -335,7 +338,7 @@ fn games_and_comparison_bytes_snapshot() {
     assert_eq!(
         got,
         format!(
-            "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,\
+            "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,1,\
              15,9,1,{:016x},a1 c6 b1\n",
             game_column_names().join(",").replacen(
                 "variant,",

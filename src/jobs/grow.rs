@@ -13,11 +13,11 @@ use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop
 use crate::experiment::stats::Aggregate;
 use crate::files::{GameLine, RunHeader};
 
-/// `run-state.json`'s format: version 2 names games.csv instead of
-/// holding its rows.
-pub const RUN_STATE_FORMAT: &str = "katro-run-state-2";
-/// The format before it, which held every row in `games`; still read.
-pub const RUN_STATE_FORMAT_1: &str = "katro-run-state-1";
+/// `run-state.json`'s format. Version 2 named games.csv instead of
+/// holding its rows; version 3 added `max_relays_in_move` to the
+/// aggregates and rows. An earlier file is refused, not read: its cells
+/// lack a maximum that cannot be made up.
+pub const RUN_STATE_FORMAT: &str = "katro-run-state-3";
 /// Its name in a results folder.
 pub const RUN_STATE: &str = "run-state.json";
 
@@ -53,9 +53,6 @@ pub struct FinishedRun {
     /// of the rows, which a grown run reads back only if it is unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_csv: Option<FileRef>,
-    /// Every game's row, as format 1 held them; read, never written.
-    #[serde(default, rename = "games", skip_serializing)]
-    pub format_1_games: Vec<GameLine>,
 }
 
 /// A file by its length and FNV-1a 64 hash (16 hex digits).
@@ -126,20 +123,16 @@ impl FinishedRun {
                 })
                 .collect(),
             games_csv: games_csv.map(FileRef::of),
-            format_1_games: Vec::new(),
         }
     }
 
     /// The finished run's rows, in (cell, game) order: from games.csv
     /// (`games_csv`, its bytes, `None` when missing), refused unless it is
-    /// the file this run state was written with; from the state itself in
-    /// format 1. Empty when no rows were kept.
+    /// the file this run state was written with. Empty when no rows were
+    /// kept.
     pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<GameLine>, String> {
         if self.rows == rows_name(Rows::None) {
             return Ok(Vec::new());
-        }
-        if self.format == RUN_STATE_FORMAT_1 {
-            return Ok(self.format_1_games.clone());
         }
         let want = self
             .games_csv

@@ -248,6 +248,7 @@ fn play_game(
 
         let ereport = (
             erep.laps,
+            erep.relays,
             erep.captures,
             erep.seeds_captured,
             erep.seeds_sown,
@@ -255,6 +256,7 @@ fn play_game(
         );
         let rreport = (
             rrep.laps,
+            rrep.relays,
             rrep.captures,
             rrep.seeds_captured,
             rrep.seeds_sown,
@@ -267,7 +269,7 @@ fn play_game(
                 &history[..history.len() - 1],
                 format!(
                     "move {} (ply {}) from\n{}\ngives different results:\n{}\n\
-                     report (laps, captures, seeds captured, seeds sown, end):\n  \
+                     report (laps, relays, captures, seeds captured, seeds sown, end):\n  \
                      engine    {ereport:?}\n  reference {rreport:?}\n\
                      engine board after:\n{}reference board after:\n{}",
                     move_name(rules, mv),

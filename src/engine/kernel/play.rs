@@ -623,6 +623,10 @@ impl Kernel {
         // Counted locally and added to `o` only when the move ends here;
         // seeds sown times 32.
         let (mut laps, mut sown32, mut caps, mut seeds) = (0u64, 0u64, 0u64, 0u64);
+        // Laps begun by a capture's seeds, counted on the rare capture path
+        // so the relay count costs the hot path nothing: every other lap
+        // but the first is a relay.
+        let mut capture_laps = 0u64;
         let canonical = matches!(S::CAP, CapKind::Canonical | CapKind::CanonicalEmpty);
         let mut vic = &self.vic[if canonical {
             self.inner_row(s.oocc) & 3
@@ -669,6 +673,7 @@ impl Kernel {
                     if canonical {
                         vic = &self.vic[self.inner_row(oocc) & 3];
                     }
+                    capture_laps += 1;
                     n32 = v32 + 4 * x;
                     lo &= info.clear as u64;
                     hi &= (info.clear >> 64) as u64;
@@ -700,6 +705,7 @@ impl Kernel {
         };
         Some(MoveTotals {
             laps,
+            relays: laps - 1 - capture_laps,
             sown: sown32 / 4,
             captures: caps,
             seeds,
