@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 
+use katro::experiment::metrics::Metric;
+use katro::files::metrics_csv::{KEY_COLUMNS, POOLED_COLUMNS};
 use katro::files::{
     COMPARISON_COLUMNS, LENGTH_COLUMNS, PAIRWISE_COLUMNS, RATINGS_COLUMNS, game_column_names,
     solved, summary_column_names,
@@ -83,6 +85,21 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
         assert!(
             doc.contains(&name),
             "skill-trace.csv: `{name}` is not documented"
+        );
+    }
+    // metrics.csv's columns depend on the metrics asked for: its key
+    // columns, every metric's name (each with `_games`, `_low`, `_high`,
+    // which the section's text explains once) and the pooled columns.
+    let doc = documented(&docs, "metrics.csv", true);
+    let written = KEY_COLUMNS
+        .iter()
+        .chain(POOLED_COLUMNS)
+        .map(|s| s.to_string())
+        .chain(Metric::ALL.iter().map(|m| m.name().to_string()));
+    for name in written {
+        assert!(
+            doc.contains(&name),
+            "metrics.csv: `{name}` is not documented"
         );
     }
 }

@@ -8,7 +8,7 @@ use crate::experiment::plan::Cell;
 use crate::experiment::stats::Aggregate;
 
 /// The key columns, the setting columns following `rules`.
-const KEY_COLUMNS: &[&str] = &[
+pub const KEY_COLUMNS: &[&str] = &[
     "variant",
     "rules",
     "p1",
@@ -19,7 +19,7 @@ const KEY_COLUMNS: &[&str] = &[
 ];
 
 /// The cell-level columns after the per-metric ones.
-const POOLED_COLUMNS: &[&str] = &[
+pub const POOLED_COLUMNS: &[&str] = &[
     "lead_change_pooled",
     "positional_repetition_pooled",
     "board_coverage_pooled",
