@@ -445,13 +445,11 @@ fn merge_refuses_missing_duplicate_foreign_and_mixed_shards() {
     // A shard played by another build: refused, unless allowed, and then
     // the manifest says which builds played.
     let text = read(&shards.join("shard-3-of-3.json"));
-    let mut other: serde_json::Value = serde_json::from_slice(&text).unwrap();
-    let this_build = other["katro_build"].as_str().unwrap().to_string();
+    let this_build = build_of(&text);
     assert!(this_build.starts_with("src-"), "{this_build}");
-    other["katro_build"] = "src-0000000000000000".into();
     fs::write(
         shards.join("shard-3-of-3.json"),
-        serde_json::to_vec(&other).unwrap(),
+        with_build(&text, &this_build, "src-0000000000000000"),
     )
     .unwrap();
     let msg = fails(d, &["merge", "a"], 2);
@@ -527,10 +525,13 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
     // manifest names the other build.
     start_and_kill(d, "a.toml", "other-build", "KILL");
     let state = checkpoint_state(&d.join("other-build"));
-    let mut cp: serde_json::Value = serde_json::from_slice(&read(&state)).unwrap();
-    let this_build = cp["katro_build"].as_str().unwrap().to_string();
-    cp["katro_build"] = "src-0000000000000000".into();
-    fs::write(&state, serde_json::to_vec(&cp).unwrap()).unwrap();
+    let text = read(&state);
+    let this_build = build_of(&text);
+    fs::write(
+        &state,
+        with_build(&text, &this_build, "src-0000000000000000"),
+    )
+    .unwrap();
     let doctored = read(&state);
     let msg = fails(d, &["run", "a.toml", "--out", "other-build"], 2);
     has(
@@ -873,4 +874,21 @@ fn a_cell_whose_games_do_not_end_is_warned_about() {
         serde_json::from_slice(&read(&dir.path().join("o/manifest.json"))).unwrap();
     let recorded = manifest["warnings"][0].as_str().unwrap();
     assert!(recorded.contains("40 of 40 games undecided"), "{recorded}");
+}
+
+/// The `katro_build` a katro JSON file names.
+fn build_of(text: &[u8]) -> String {
+    let v: serde_json::Value = serde_json::from_slice(text).unwrap();
+    v["katro_build"].as_str().unwrap().to_string()
+}
+
+/// `text` with its `katro_build` changed, edited as text: a round trip
+/// through `serde_json::Value` would turn the aggregates' integers above
+/// u64 (u128 sums) into floats, which katro rightly refuses to read.
+fn with_build(text: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let text = String::from_utf8(text.to_vec()).unwrap();
+    let key = format!("\"katro_build\":\"{from}\"");
+    assert_eq!(text.matches(&key).count(), 1, "one {key} in the file");
+    text.replacen(&key, &format!("\"katro_build\":\"{to}\""), 1)
+        .into_bytes()
 }
