@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rng::{below, mix64, name_hash, rng_from_seed};
+use crate::rng::{below, game_seed, name_hash, rng_from_seed};
 
 /// The bin of the histograms, in the metric's unit.
 pub const BIN: f64 = 1e-3;
@@ -94,12 +94,16 @@ impl Histogram {
 }
 
 /// The bootstrap seed of one metric of one cell: the experiment's seed,
-/// the variant's name, the matchup's label and the metric's column name.
+/// the variant's name, the matchup's label and the metric's column name,
+/// mixed as a game's seed is ([`game_seed`]), with the master seed
+/// salted and the metric in the game index's place.
 pub fn seed(master: u64, variant: &str, matchup: &str, metric: &str) -> u64 {
-    let mut s = mix64(master ^ name_hash("metrics.csv bootstrap"));
-    s = mix64(s ^ name_hash(variant));
-    s = mix64(s ^ name_hash(matchup));
-    mix64(s ^ name_hash(metric))
+    game_seed(
+        master ^ name_hash("metrics.csv bootstrap"),
+        variant,
+        matchup,
+        name_hash(metric),
+    )
 }
 
 #[cfg(test)]
