@@ -592,8 +592,9 @@ fn shipped_experiments_are_valid() {
         // The studies of every preset cover every preset, first (the
         // skill ladder adds two small boards after them); the quick look,
         // the sweeps, metrics-exact and the solved boards' studies (docs/STUDY.md) pick
-        // their own; strong-play leaves out katro-wikipedia, whose games
-        // the strongest agent cannot afford (the file says why).
+        // their own; strong-play and metrics-strong leave out
+        // katro-wikipedia, whose games the strongest agent cannot afford
+        // (the file says why).
         let picked = [
             "quick",
             "boards",
@@ -605,7 +606,7 @@ fn shipped_experiments_are_valid() {
         if !picked.contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
             let mut presets = katro::rules::preset_names();
-            if stem == "strong-play" {
+            if stem == "strong-play" || stem == "metrics-strong" {
                 presets.retain(|p| *p != "katro-wikipedia");
                 assert!(
                     text.contains("Left out: katro-wikipedia"),
@@ -626,6 +627,7 @@ fn shipped_experiments_are_valid() {
             "game-length",
             "metrics",
             "metrics-exact",
+            "metrics-strong",
             "quick",
             "readings",
             "skill-ladder",
@@ -650,18 +652,33 @@ fn csv_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// `katro run exp.toml --threads 2 --out out` in `d` again: its stdout.
+fn rerun(d: &Path) -> String {
+    let done = katro()
+        .current_dir(d)
+        .args(["run", "exp.toml", "--threads", "2", "--out", "out"])
+        .assert()
+        .success();
+    String::from_utf8_lossy(&done.get_output().stdout).to_string()
+}
+
+/// The CSV files of `d/out` and `d/fresh`, which must be equal.
+fn assert_same_csvs(d: &Path) -> Vec<(String, Vec<u8>)> {
+    let (out, fresh) = (csv_files(&d.join("out")), csv_files(&d.join("fresh")));
+    assert_eq!(out.len(), fresh.len());
+    for ((name, a), (_, b)) in out.iter().zip(&fresh) {
+        assert!(a == b, "{name} of the grown run differs from a fresh run's");
+    }
+    out
+}
+
 #[test]
 fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
     let dir = setup(EXPERIMENT);
     let d = dir.path();
     run(d, "out", "2");
     // A rerun of the complete experiment plays nothing and exits 0.
-    let again = katro()
-        .current_dir(d)
-        .args(["run", "exp.toml", "--threads", "2", "--out", "out"])
-        .assert()
-        .success();
-    let said = String::from_utf8_lossy(&again.get_output().stdout).to_string();
+    let said = rerun(d);
     assert!(
         said.contains("experiment `determinism` is complete: its 240 games are in out"),
         "{said}"
@@ -672,12 +689,7 @@ fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
         .replace("\"small.toml\"]", "\"small.toml\", \"katro-6x3\"]")
         + "\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n";
     fs::write(d.join("exp.toml"), &bigger).unwrap();
-    let grown = katro()
-        .current_dir(d)
-        .args(["run", "exp.toml", "--threads", "2", "--out", "out"])
-        .assert()
-        .success();
-    let said = String::from_utf8_lossy(&grown.get_output().stdout).to_string();
+    let said = rerun(d);
     // 3 variants × 3 matchups × 90 games, of which 2 × 2 × 60 were there.
     assert!(
         said.contains("570 games in")
@@ -685,15 +697,12 @@ fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
         "{said}"
     );
     run(d, "fresh", "1");
-    let (out, fresh) = (csv_files(&d.join("out")), csv_files(&d.join("fresh")));
+    let out = assert_same_csvs(d);
     let names: Vec<&str> = out.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,
         ["comparison.csv", "games.csv", "lengths.csv", "summary.csv"]
     );
-    for ((name, a), (_, b)) in out.iter().zip(&fresh) {
-        assert!(a == b, "{name} of the grown run differs from a fresh run's");
-    }
     let m: serde_json::Value =
         serde_json::from_slice(&fs::read(d.join("out/manifest.json")).unwrap()).unwrap();
     assert_eq!(m["kept_games"], 240);
@@ -732,6 +741,35 @@ fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
         ])
         .assert()
         .success();
+}
+
+/// Design metrics survive growth: their aggregates (quantised sums and
+/// histograms) are kept from the first run and added to, so metrics.csv
+/// of a grown run is a fresh run's, intervals included.
+#[test]
+fn a_grown_run_with_metrics_equals_a_fresh_run() {
+    let small = EXPERIMENT
+        .replace("games = 60", "games = 20")
+        .replace("ply_limit = 400", "ply_limit = 400\nmetrics = [\"all\"]");
+    let dir = setup(&small);
+    let d = dir.path();
+    run(d, "out", "2");
+    fs::write(
+        d.join("exp.toml"),
+        small.replace("games = 20", "games = 45"),
+    )
+    .unwrap();
+    let said = rerun(d);
+    assert!(
+        said.contains("kept from the results already there"),
+        "{said}"
+    );
+    run(d, "fresh", "1");
+    let out = assert_same_csvs(d);
+    assert!(
+        out.iter().any(|(n, _)| n == "metrics.csv"),
+        "no metrics.csv"
+    );
 }
 
 /// A tournament's three files agree with summary.csv cell by cell, list

@@ -841,29 +841,6 @@ pub struct Interval {
     pub high: f64,
 }
 
-/// The 0.975 quantile of Student's t with `df` degrees of freedom: a table
-/// to 30, then the Cornish-Fisher expansion in 1/df (error under 1e-4).
-pub fn t975(df: u64) -> f64 {
-    const T: [f64; 30] = [
-        12.706_205, 4.302_653, 3.182_446, 2.776_445, 2.570_582, 2.446_912, 2.364_624, 2.306_004,
-        2.262_157, 2.228_139, 2.200_985, 2.178_813, 2.160_369, 2.144_787, 2.131_450, 2.119_905,
-        2.109_816, 2.100_922, 2.093_024, 2.085_963, 2.079_614, 2.073_873, 2.068_658, 2.063_899,
-        2.059_539, 2.055_529, 2.051_831, 2.048_407, 2.045_230, 2.042_272,
-    ];
-    match df {
-        0 => f64::NAN,
-        1..=30 => T[df as usize - 1],
-        _ => {
-            let z = crate::experiment::stats::Z95;
-            let v = df as f64;
-            let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
-            z + (z3 + z) / (4.0 * v)
-                + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
-                + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
-        }
-    }
-}
-
 impl QSum {
     pub fn add(&mut self, v: f64) {
         debug_assert!(v.is_finite(), "a metric value is finite: {v}");
@@ -897,16 +874,6 @@ impl QSum {
                 (nf * self.sum_sq as f64 - s * s).max(0.0)
             });
         Some(num / (n as f64 * (n - 1) as f64) * QUANTUM * QUANTUM)
-    }
-    /// mean ± t·sd/√n, clamped to `range`; `None` under 2 values.
-    pub fn interval(&self, range: (f64, f64)) -> Option<Interval> {
-        let (m, var) = (self.mean()?, self.variance()?);
-        let h = t975(self.n - 1) * (var / self.n as f64).sqrt();
-        Some(Interval {
-            mean: m,
-            low: (m - h).max(range.0),
-            high: (m + h).min(range.1),
-        })
     }
 }
 
@@ -1012,12 +979,6 @@ impl MetricsAggregate {
         for (a, b) in self.histograms.iter_mut().zip(&o.histograms) {
             a.merge(b);
         }
-    }
-
-    /// A metric's mean over games with its 95% interval.
-    pub fn interval(&self, m: Metric) -> Option<Interval> {
-        let i = Metric::ALL.iter().position(|&x| x == m)?;
-        self.values.get(i)?.interval(m.range())
     }
 
     /// Lead changes over all transitions of the cell: the ratio of sums.
@@ -1278,22 +1239,15 @@ mod tests {
     }
 
     #[test]
-    fn interval_is_mean_plus_t_se() {
-        // 1, 2, 3: mean 2, sd 1, se 1/√3, t(2) = 4.302653: ±2.484138.
+    fn variance_is_the_sample_variance() {
+        // 1, 2, 3: mean 2, squared deviations 1 + 0 + 1 over n - 1 = 2.
         let mut q = QSum::default();
         [1.0, 2.0, 3.0].iter().for_each(|&v| q.add(v));
-        let i = q.interval((0.0, 10.0)).unwrap();
-        assert_eq!(i.mean, 2.0);
-        assert!(
-            (i.high - 2.0 - 4.302_653 / 3f64.sqrt()).abs() < 1e-9,
-            "{i:?}"
-        );
-        // Clamped to the range.
-        let i = q.interval((1.5, 2.5)).unwrap();
-        assert_eq!((i.low, i.high), (1.5, 2.5));
-        // The expansion past the table meets the table's end.
-        assert!((t975(31) - 2.039_513).abs() < 1e-4);
-        assert!((t975(1000) - 1.962_339).abs() < 1e-5);
+        assert_eq!(q.mean(), Some(2.0));
+        assert!((q.variance().unwrap() - 1.0).abs() < 1e-12);
+        let mut one = QSum::default();
+        one.add(5.0);
+        assert_eq!(one.variance(), None);
     }
 
     fn metrics_strategy() -> impl Strategy<Value = GameMetrics> {
@@ -1361,12 +1315,6 @@ mod tests {
             games.iter().rev().for_each(|g| backwards.add(g));
             for m in [left, right_first, reversed, backwards] {
                 prop_assert_eq!(&m, &whole);
-                for k in Metric::ALL {
-                    prop_assert_eq!(
-                        m.interval(k).map(|i| (i.mean.to_bits(), i.low.to_bits())),
-                        whole.interval(k).map(|i| (i.mean.to_bits(), i.low.to_bits()))
-                    );
-                }
             }
         }
     }
