@@ -4,3 +4,5 @@
 pub mod board_svg;
 pub mod report;
 pub mod viewer;
+
+pub use report::ReportError;

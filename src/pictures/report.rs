@@ -28,22 +28,76 @@ pub struct Table {
     rows: Vec<Vec<String>>,
 }
 
+/// Why a report cannot be made. Every message but [`ReportError::Drawing`]
+/// names the CSV file, and where it can the line and column, at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{file}: cannot read the header row: {source}")]
+    Header { file: String, source: csv::Error },
+    /// A record the csv reader refuses; `line` counts the header as 1.
+    #[error("{file}: line {line}: {source}")]
+    Record {
+        file: String,
+        line: usize,
+        source: csv::Error,
+    },
+    #[error(
+        "{file}: missing column(s) {}: a report needs {}",
+        .missing.join(", "),
+        .needed.join(", ")
+    )]
+    MissingColumns {
+        file: String,
+        missing: Vec<String>,
+        needed: Vec<String>,
+    },
+    #[error("{file}: line {line}, column {column}: `{text}` is not a number")]
+    NotANumber {
+        file: String,
+        line: usize,
+        column: String,
+        text: String,
+    },
+    #[error("{file}: line {line}, column {column}: `{text}` is not a whole number")]
+    NotAWholeNumber {
+        file: String,
+        line: usize,
+        column: String,
+        text: String,
+    },
+    /// A game length in lengths.csv over `u32::MAX` plies.
+    #[error("{file}: line {line}: length too large")]
+    LengthTooLarge { file: String, line: usize },
+    #[error("{file}: no rows: nothing to draw")]
+    NoRows { file: String },
+    /// plotters failed: katro's fault, not the input's.
+    #[error("cannot draw a chart: {0}")]
+    Drawing(String),
+}
+
 impl Table {
     /// Parses `bytes`; `name` is the file name used in error messages.
-    pub fn parse(name: &str, bytes: &[u8]) -> Result<Table, String> {
+    pub fn parse(name: &str, bytes: &[u8]) -> Result<Table, ReportError> {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(false)
             .from_reader(bytes);
         let headers = r
             .headers()
-            .map_err(|e| format!("{name}: cannot read the header row: {e}"))?
+            .map_err(|source| ReportError::Header {
+                file: name.to_string(),
+                source,
+            })?
             .iter()
             .map(str::to_string)
             .collect();
         let mut rows = Vec::new();
         for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| format!("{name}: line {}: {e}", i + 2))?;
+            let rec = rec.map_err(|source| ReportError::Record {
+                file: name.to_string(),
+                line: i + 2,
+                source,
+            })?;
             rows.push(rec.iter().map(str::to_string).collect());
         }
         Ok(Table {
@@ -66,17 +120,20 @@ impl Table {
     }
 
     /// Fails, naming the file, when a column the report needs is missing.
-    fn require(&self, columns: &[&str]) -> Result<(), String> {
-        let missing: Vec<&str> = columns.iter().copied().filter(|c| !self.has(c)).collect();
+    fn require(&self, columns: &[&str]) -> Result<(), ReportError> {
+        let missing: Vec<String> = columns
+            .iter()
+            .filter(|c| !self.has(c))
+            .map(|c| c.to_string())
+            .collect();
         if missing.is_empty() {
             Ok(())
         } else {
-            Err(format!(
-                "{}: missing column(s) {}: a report needs {}",
-                self.name,
-                missing.join(", "),
-                columns.join(", ")
-            ))
+            Err(ReportError::MissingColumns {
+                file: self.name.clone(),
+                missing,
+                needed: columns.iter().map(|c| c.to_string()).collect(),
+            })
         }
     }
 
@@ -89,18 +146,19 @@ impl Table {
     }
 
     /// A field as a number; `None` when empty (undefined).
-    fn num(&self, row: usize, column: &str) -> Result<Option<f64>, String> {
+    fn num(&self, row: usize, column: &str) -> Result<Option<f64>, ReportError> {
         let t = self.text(row, column);
         if t.is_empty() {
             return Ok(None);
         }
-        t.parse::<f64>().map(Some).map_err(|_| {
-            format!(
-                "{}: line {}, column {column}: `{t}` is not a number",
-                self.name,
-                row + 2
-            )
-        })
+        t.parse::<f64>()
+            .map(Some)
+            .map_err(|_| ReportError::NotANumber {
+                file: self.name.clone(),
+                line: row + 2,
+                column: column.to_string(),
+                text: t.to_string(),
+            })
     }
 }
 
@@ -277,11 +335,13 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Builds the page and the charts.
-pub fn build(inputs: &Inputs) -> Result<Report, String> {
+pub fn build(inputs: &Inputs) -> Result<Report, ReportError> {
     let summary = Table::parse("summary.csv", inputs.summary)?;
     summary.require(&SUMMARY_COLUMNS)?;
     if summary.is_empty() {
-        return Err("summary.csv: no rows: nothing to draw".into());
+        return Err(ReportError::NoRows {
+            file: "summary.csv".into(),
+        });
     }
     let comparison = match inputs.comparison {
         Some(b) => {
@@ -395,7 +455,7 @@ type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
 /// length, against the setting's value; one line per matchup (agents and
 /// random opening plies) and values of the other swept settings, at most
 /// eight lines to a row of panels.
-fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
+fn sweep_charts(s: &Table) -> Result<Vec<Chart>, ReportError> {
     let keys = swept_keys(s);
     let mut charts = Vec::new();
     for key in &keys {
@@ -652,7 +712,7 @@ impl Histograms {
     }
 }
 
-fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
+fn read_lengths(bytes: &[u8]) -> Result<Histograms, ReportError> {
     let t = Table::parse("lengths.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "length", "games"])?;
     let pooled = !t.has("opening_plies");
@@ -662,16 +722,19 @@ fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
     };
     for r in 0..t.len() {
         let int = |col: &str| {
-            t.text(r, col).parse::<u64>().map_err(|_| {
-                format!(
-                    "lengths.csv: line {}, column {col}: `{}` is not a whole number",
-                    r + 2,
-                    t.text(r, col)
-                )
-            })
+            t.text(r, col)
+                .parse::<u64>()
+                .map_err(|_| ReportError::NotAWholeNumber {
+                    file: "lengths.csv".into(),
+                    line: r + 2,
+                    column: col.to_string(),
+                    text: t.text(r, col).to_string(),
+                })
         };
-        let len = u32::try_from(int("length")?)
-            .map_err(|_| format!("lengths.csv: line {}: length too large", r + 2))?;
+        let len = u32::try_from(int("length")?).map_err(|_| ReportError::LengthTooLarge {
+            file: "lengths.csv".into(),
+            line: r + 2,
+        })?;
         let mut key = cell_key(&t, r);
         if pooled {
             key.opening_plies.clear();
@@ -686,8 +749,8 @@ fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
 // ---------------------------------------------------------------------------
 // Charts
 
-fn drawing<E: std::fmt::Debug>(e: E) -> String {
-    format!("cannot draw a chart: {e:?}")
+fn drawing<E: std::fmt::Debug>(e: E) -> ReportError {
+    ReportError::Drawing(format!("{e:?}"))
 }
 
 const FONT: &str = "sans-serif";
@@ -773,7 +836,7 @@ fn draw_lines<DB: DrawingBackend>(
     (x, y): (i32, i32),
     h: HPos,
     top: bool,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let k = lines.len() as i32;
     let first = if top {
         y + LINE as i32 / 2
@@ -843,7 +906,7 @@ fn draw_swatch<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     sw: Swatch,
     (x, y): (i32, i32),
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     match sw {
         Swatch::Line(c, w) => {
             area.draw(&PathElement::new([(x, y), (x + 22, y)], c.stroke_width(w)))
@@ -863,7 +926,7 @@ fn draw_key<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     k: &Key,
     (x0, y0): (i32, i32),
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     for (x, y, sw, lines) in &k.at {
         let (x, y) = (x0 + x, y0 + y);
         draw_swatch(area, *sw, (x, y + LINE as i32 / 2))?;
@@ -873,7 +936,7 @@ fn draw_key<DB: DrawingBackend>(
 }
 
 /// A numeric field that must be there for a mark to be drawn.
-fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, String> {
+fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, ReportError> {
     let mut v = Vec::new();
     for c in cols {
         match t.num(r, c)? {
@@ -926,7 +989,10 @@ fn row_panel<'a, 'b>(
     x: std::ops::Range<f64>,
     x_desc: &str,
     x_percent: bool,
-) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
+) -> Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ReportError,
+> {
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, TITLE_SIZE))
         .margin(10)
@@ -976,7 +1042,7 @@ fn draw_row_labels(
     chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     rows: &Rows,
     x0: f64,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let n = rows.lines.len();
     for (r, lines) in rows.lines.iter().enumerate() {
         let (px, py) = chart.backend_coord(&(x0, row_y(n, r)));
@@ -993,7 +1059,7 @@ fn draw_intervals(
     at: f64,
     marks: &[(usize, f64, f64, f64)],
     c: RGBColor,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     chart
         .draw_series(LineSeries::new(
             [(at, 0.0), (at, n as f64)],
@@ -1019,7 +1085,7 @@ fn draw_intervals(
 
 /// Player 1's win rate with its interval, and beside it how the games
 /// ended; one row per cell.
-fn win_rate_chart(s: &Table) -> Result<Chart, String> {
+fn win_rate_chart(s: &Table) -> Result<Chart, ReportError> {
     let n = s.len();
     let labels: Vec<String> = (0..n).map(|r| cell_label(s, r)).collect();
     let rs = rows(&labels, 440);
@@ -1120,7 +1186,7 @@ fn ending_colour(k: usize) -> RGBColor {
     }
 }
 
-fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), String> {
+fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), ReportError> {
     let n = s.len();
     let mut chart = row_panel(
         area,
@@ -1214,7 +1280,7 @@ fn length_panels(s: &Table) -> Vec<(String, Vec<usize>)> {
     panels
 }
 
-fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
+fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
     let panels = length_panels(s);
     let width = 1100u32;
     let legend_w = 360u32;
@@ -1306,7 +1372,7 @@ fn lengths_panel(
     rows: &[usize],
     hist: Option<&Histograms>,
     legend_w: u32,
-) -> Result<LengthPanel, String> {
+) -> Result<LengthPanel, ReportError> {
     let mut xmax = 1f64;
     let mut notes = Vec::new();
     let mut cells = Vec::new();
@@ -1419,7 +1485,7 @@ fn draw_lengths(
     title: &str,
     p: &LengthPanel,
     legend_w: u32,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let (plot, side) = area.split_horizontally(area.dim_in_pixel().0 - legend_w);
     let drawn = p.drawn;
     let (ymax, step) = if drawn {
@@ -1504,7 +1570,7 @@ fn draw_quantile_strip(
     rows: &[usize],
     step: f64,
     xmax: f64,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     // The strip below the axis; a mark past the axis is not drawn (the
     // legend says so for the mean).
     let clamp = |x: f64| x.min(xmax);
@@ -1543,7 +1609,7 @@ fn draw_quantile_strip(
 fn draw_length_legend(
     side: &DrawingArea<SVGBackend, Shift>,
     legend: &[Vec<String>],
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     // The legend beside the plot, one entry per variant.
     let mut y = 50i32;
     for (i, lines) in legend.iter().enumerate() {
@@ -1555,7 +1621,7 @@ fn draw_length_legend(
 }
 
 /// comparison.csv: each variant against the baseline, with intervals.
-fn comparison_chart(c: &Table) -> Result<Chart, String> {
+fn comparison_chart(c: &Table) -> Result<Chart, ReportError> {
     let n = c.len();
     let labels: Vec<String> = (0..n)
         .map(|r| {
@@ -1698,7 +1764,7 @@ struct RowChart<'a> {
     key: [&'a str; 3],
 }
 
-fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, String> {
+fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, ReportError> {
     let n = t.len();
     let rs = rows(&c.labels, 520);
     let width = rs.label_w + 30 + 560;
@@ -1751,7 +1817,7 @@ fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, String> {
 
 /// The tournament's ratings, variant by variant, each agent with its 95%
 /// interval.
-fn ratings_chart(t: &Table) -> Result<Chart, String> {
+fn ratings_chart(t: &Table) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
             format!(
@@ -1804,7 +1870,7 @@ fn ratings_chart(t: &Table) -> Result<Chart, String> {
 }
 
 /// Each agent's win rate against the agent listed before it.
-fn skill_trace_chart(t: &Table) -> Result<Chart, String> {
+fn skill_trace_chart(t: &Table) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
             format!(
@@ -2196,6 +2262,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         })
         .err()
         .unwrap();
+        assert!(matches!(e, ReportError::MissingColumns { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("summary.csv: missing column(s) rules"), "{e}");
     }
 
@@ -2213,6 +2281,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         })
         .err()
         .unwrap();
+        assert!(matches!(e, ReportError::NotANumber { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("line 2, column p1_win_rate: `six`"), "{e}");
     }
 }

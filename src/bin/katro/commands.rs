@@ -34,10 +34,10 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         force: a.force,
         allow_other_build: a.allow_other_build,
         command: std::env::args().collect(),
-        checkpoint_every: checkpoint_interval().map_err(Error::refused)?,
+        checkpoint_every: checkpoint_interval()?,
         stop: Some(stop_on_ctrl_c()),
     };
-    let every = progress_interval().map_err(Error::refused)?;
+    let every = progress_interval()?;
     with_progress(every, |p| jobs::run(&opts, &FsStore, p))
 }
 
@@ -125,7 +125,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
         force: a.force,
         command: std::env::args().collect(),
     };
-    let every = progress_interval().map_err(Error::refused)?;
+    let every = progress_interval()?;
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
 }
 
