@@ -15,7 +15,8 @@
 use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
-use plotters::coord::types::RangedCoordf64;
+use plotters::coord::ranged1d::SegmentedCoord;
+use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -450,6 +451,16 @@ fn sweep_values(s: &Table, key: &str) -> Vec<String> {
 /// A mark of a sweep chart: series, value index, the metric, its interval.
 type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
 
+/// A line of a sweep chart: its label and its rows of summary.csv.
+type Series = (String, Vec<usize>);
+
+/// A panel of a sweep chart: the column it plots, its title and the
+/// columns of the metric's interval, if it has one.
+type SweepMetric = (&'static str, String, Option<[&'static str; 2]>);
+
+/// The x axis of a sweep panel: one segment per value of the setting.
+type SweepCoord = Cartesian2d<SegmentedCoord<RangedCoordusize>, RangedCoordf64>;
+
 /// One chart per swept setting: the first-player win rate among decided
 /// games with its 95% interval, the share of games decided and the mean
 /// length, against the setting's value; one line per matchup (agents and
@@ -457,37 +468,73 @@ type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
 /// eight lines to a row of panels.
 fn sweep_charts(s: &Table) -> Result<Vec<Chart>, ReportError> {
     let keys = swept_keys(s);
-    let mut charts = Vec::new();
-    for key in &keys {
-        let values = sweep_values(s, key);
-        let others: Vec<&String> = keys.iter().filter(|k| *k != key).collect();
-        // Series: the matchup, then the other swept values, in row order.
-        // A row is on the chart when its name sets `key`, or sets no
-        // swept key (the base): so sweeps of one setting each, side by
-        // side in one experiment, each get a chart of their own rows.
-        let named = |r: usize, k: &str| {
-            s.text(r, "variant")
-                .split('+')
-                .skip(1)
-                .any(|p| p.split_once('=').is_some_and(|(n, _)| n == k))
-        };
-        let mut series: Vec<(String, Vec<usize>)> = Vec::new();
-        for r in 0..s.len() {
-            if !named(r, key) && keys.iter().any(|k| named(r, k)) {
-                continue;
-            }
-            let mut label = matchup_text(s, r);
-            for o in others.iter().filter(|o| named(r, o)) {
-                label.push_str(&format!(", {o}={}", s.text(r, o)));
-            }
-            match series.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, rows)) => rows.push(r),
-                None => series.push((label, vec![r])),
-            }
+    keys.iter().map(|key| sweep_chart(s, &keys, key)).collect()
+}
+
+fn sweep_chart(s: &Table, keys: &[String], key: &str) -> Result<Chart, ReportError> {
+    let others: Vec<&str> = keys
+        .iter()
+        .map(String::as_str)
+        .filter(|k| *k != key)
+        .collect();
+    let series = sweep_series(s, keys, key, &others);
+    let svg = SweepAxis::new(s, key).svg(&series)?;
+    Ok(Chart {
+        file: format!("sweep-{key}.svg"),
+        title: format!("Against the swept setting `{key}`"),
+        svg,
+        caption: sweep_caption(key, &others),
+        table: sweep_table(s, key),
+    })
+}
+
+/// Whether row `r`'s variant name sets `k` (`base+k=v`, docs/EXPERIMENTS.md).
+fn names_key(s: &Table, r: usize, k: &str) -> bool {
+    s.text(r, "variant")
+        .split('+')
+        .skip(1)
+        .any(|p| p.split_once('=').is_some_and(|(n, _)| n == k))
+}
+
+/// The lines of `key`'s chart: the matchup, then the other swept values,
+/// in row order. A row is on the chart when its name sets `key`, or sets
+/// no swept key (the base): so sweeps of one setting each, side by side
+/// in one experiment, each get a chart of their own rows.
+fn sweep_series(s: &Table, keys: &[String], key: &str, others: &[&str]) -> Vec<Series> {
+    let mut series: Vec<Series> = Vec::new();
+    for r in 0..s.len() {
+        if !names_key(s, r, key) && keys.iter().any(|k| names_key(s, r, k)) {
+            continue;
         }
-        let x_of = |r: usize| values.iter().position(|v| v == s.text(r, key)).unwrap_or(0);
-        let width = 1100u32;
-        let panel_w = (width - 20) / 3;
+        let mut label = matchup_text(s, r);
+        for o in others.iter().filter(|o| names_key(s, r, o)) {
+            label.push_str(&format!(", {o}={}", s.text(r, o)));
+        }
+        match series.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, rows)) => rows.push(r),
+            None => series.push((label, vec![r])),
+        }
+    }
+    series
+}
+
+/// What every panel of `key`'s chart shares: the setting's values along
+/// the x axis, their wrapped tick labels and the heights they take.
+struct SweepAxis<'a> {
+    s: &'a Table,
+    key: &'a str,
+    values: Vec<String>,
+    ticks: Vec<Vec<String>>,
+    x_area: u32,
+    plot_h: u32,
+}
+
+impl<'a> SweepAxis<'a> {
+    const WIDTH: u32 = 1100;
+
+    fn new(s: &'a Table, key: &'a str) -> SweepAxis<'a> {
+        let values = sweep_values(s, key);
+        let panel_w = (Self::WIDTH - 20) / 3;
         // The values under each panel's axis, wrapped to their share of it.
         let slot = (panel_w - 90) / values.len().max(1) as u32;
         let ticks: Vec<Vec<String>> = values
@@ -496,187 +543,249 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, ReportError> {
             .collect();
         let tick_lines = ticks.iter().map(Vec::len).max().unwrap_or(1) as u32;
         let x_area = 14 + tick_lines * LINE + 32;
-        let plot_h = 300 + x_area;
-        let groups: Vec<&[(String, Vec<usize>)]> = series.chunks(PALETTE.len()).collect();
+        SweepAxis {
+            s,
+            key,
+            values,
+            ticks,
+            x_area,
+            plot_h: 300 + x_area,
+        }
+    }
+
+    /// Row `r`'s place on the x axis: the index of its value.
+    fn x_of(&self, r: usize) -> usize {
+        self.values
+            .iter()
+            .position(|v| v == self.s.text(r, self.key))
+            .unwrap_or(0)
+    }
+
+    /// The chart: for each group of at most eight series, a row of three
+    /// panels and the group's key under it.
+    fn svg(&self, series: &[Series]) -> Result<String, ReportError> {
+        let groups: Vec<&[Series]> = series.chunks(PALETTE.len()).collect();
         let keys_of: Vec<Key> = groups
             .iter()
-            .map(|g| {
-                let items: Vec<(Swatch, String)> = g
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (l, _))| (Swatch::Line(colour(i), 2), l.clone()))
-                    .collect();
-                layout_key(&items, width - 40)
-            })
+            .map(|g| series_key(g, Self::WIDTH - 40))
             .collect();
-        let height: u32 = keys_of.iter().map(|k| plot_h + k.height + 16).sum();
+        let height: u32 = keys_of.iter().map(|k| self.plot_h + k.height + 16).sum();
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (Self::WIDTH, height)).into_drawing_area();
             root.fill(&WHITE).map_err(drawing)?;
             let mut rest = root.clone();
             for (g, (group, k)) in groups.iter().zip(&keys_of).enumerate() {
-                let (area, below) = rest.split_vertically(plot_h + k.height + 16);
+                let (area, below) = rest.split_vertically(self.plot_h + k.height + 16);
                 rest = below;
-                let (plots, key_area) = area.split_vertically(plot_h);
-                let mut metrics: [(&str, String, Option<[&str; 2]>); 3] = [
-                    (
-                        "p1_win_rate",
-                        "Player 1's win rate, decided games".into(),
-                        Some(["p1_win_rate_low", "p1_win_rate_high"]),
-                    ),
-                    ("completion", "Games decided".into(), None),
-                    ("length_mean", "Mean length (plies)".into(), None),
-                ];
-                if groups.len() > 1 {
-                    for m in metrics.iter_mut() {
-                        m.1 = format!(
-                            "{} ({}/{})",
-                            m.1.split(" (").next().unwrap_or(""),
-                            g + 1,
-                            groups.len()
-                        );
-                    }
-                }
+                let (plots, key_area) = area.split_vertically(self.plot_h);
                 let panels = plots.margin(0, 0, 10, 10).split_evenly((1, 3));
-                for (panel, (col, title, whiskers)) in panels.iter().zip(metrics) {
-                    let mut points: Vec<SweepPoint> = Vec::new();
-                    let mut top: f64 = 0.0;
-                    for (i, (_, rows)) in group.iter().enumerate() {
-                        for &r in rows {
-                            let Some(v) = s.num(r, col)? else { continue };
-                            let w = match whiskers {
-                                Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
-                                    (Some(a), Some(b)) => Some((a, b)),
-                                    _ => None,
-                                },
-                                None => None,
-                            };
-                            top = top.max(w.map_or(v, |(_, b)| b.max(v)));
-                            points.push((i, x_of(r), v, w));
-                        }
-                    }
-                    let share = col != "length_mean";
-                    // Headroom above 100%, so the top tick's label keeps
-                    // clear of the panel's title.
-                    let y = if share {
-                        0.0..1.06
-                    } else {
-                        0.0..(top * 1.1).max(1.0)
-                    };
-                    let mut chart = ChartBuilder::on(panel)
-                        .caption(title, (FONT, TEXT_SIZE + 1))
-                        .margin(8)
-                        .margin_right(24)
-                        .x_label_area_size(x_area)
-                        .y_label_area_size(62)
-                        .build_cartesian_2d((0..values.len().saturating_sub(1)).into_segmented(), y)
-                        .map_err(drawing)?;
-                    chart
-                        .configure_mesh()
-                        .disable_x_mesh()
-                        .light_line_style(TRANSPARENT)
-                        .bold_line_style(BLACK.mix(0.15))
-                        .x_labels(values.len())
-                        .y_labels(6)
-                        .x_label_formatter(&|_| String::new())
-                        .y_label_formatter(&|v: &f64| {
-                            if share { percent(v) } else { format!("{v:.0}") }
-                        })
-                        .label_style(style(TEXT_SIZE))
-                        .axis_desc_style(style(TEXT_SIZE))
-                        .x_desc(key.as_str())
-                        .draw()
-                        .map_err(drawing)?;
-                    for (i, lines) in ticks.iter().enumerate() {
-                        let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
-                        draw_lines(&root, lines, (px, py + 8), HPos::Center, true)?;
-                    }
-                    if col == "p1_win_rate" {
-                        chart
-                            .draw_series(LineSeries::new(
-                                [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
-                                ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-                            ))
-                            .map_err(drawing)?;
-                    }
-                    for i in 0..group.len() {
-                        let c = colour(i);
-                        let mut line: Vec<(usize, f64)> = points
-                            .iter()
-                            .filter(|p| p.0 == i)
-                            .map(|p| (p.1, p.2))
-                            .collect();
-                        line.sort_by_key(|p| p.0);
-                        let at = |(x, v): (usize, f64)| (SegmentValue::CenterOf(x), v);
-                        chart
-                            .draw_series(LineSeries::new(
-                                line.iter().map(|&p| at(p)),
-                                c.stroke_width(2),
-                            ))
-                            .map_err(drawing)?;
-                        chart
-                            .draw_series(line.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
-                            .map_err(drawing)?;
-                        chart
-                            .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
-                                p.3.map(|(lo, hi)| {
-                                    ErrorBar::new_vertical(
-                                        SegmentValue::CenterOf(p.1),
-                                        lo,
-                                        p.2,
-                                        hi,
-                                        c.stroke_width(1),
-                                        8,
-                                    )
-                                })
-                            }))
-                            .map_err(drawing)?;
-                    }
+                for (panel, metric) in panels.iter().zip(sweep_metrics(g, groups.len())) {
+                    self.draw_panel(&root, panel, group, metric)?;
                 }
                 draw_key(&key_area, k, (20, 4))?;
             }
             root.present().map_err(drawing)?;
         }
-        let mut cols: Vec<&str> = vec!["variant", "p1", "p2", "opening_plies"];
-        cols.push(key.as_str());
-        cols.extend([
-            "games",
-            "decided",
-            "p1_win_rate",
-            "p1_win_rate_low",
-            "p1_win_rate_high",
-            "completion",
-            "length_mean",
-        ]);
-        let table = numbers_table(s, "summary.csv", &cols);
-        charts.push(Chart {
-            file: format!("sweep-{key}.svg"),
-            title: format!("Against the swept setting `{key}`"),
-            svg,
-            caption: format!(
-                "Each metric of summary.csv against `{key}` (its tidy column), one line per \
-                 matchup{}: left, player 1's share of the decided games (p1_win_rate) with its \
-                 95% Wilson interval, the grey line at 0.5; middle, the share of games decided \
-                 (completion); right, the mean length in plies (length_mean). A value with no \
-                 decided game has no win-rate mark.",
-                if others.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " and value of the other swept setting(s) ({})",
-                        others
-                            .iter()
-                            .map(|o| o.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                }
-            ),
-            table,
-        });
+        Ok(svg)
     }
-    Ok(charts)
+
+    /// One metric against the setting for one group of series, the
+    /// values' ticks under the axis (drawn on `root`, as they may be
+    /// wider than a segment's plotters label).
+    fn draw_panel(
+        &self,
+        root: &DrawingArea<SVGBackend, Shift>,
+        panel: &DrawingArea<SVGBackend, Shift>,
+        group: &[Series],
+        (col, title, whiskers): SweepMetric,
+    ) -> Result<(), ReportError> {
+        let (points, top) = self.points(group, col, whiskers)?;
+        let share = col != "length_mean";
+        // Headroom above 100%, so the top tick's label keeps
+        // clear of the panel's title.
+        let y = if share {
+            0.0..1.06
+        } else {
+            0.0..(top * 1.1).max(1.0)
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(title, (FONT, TEXT_SIZE + 1))
+            .margin(8)
+            .margin_right(24)
+            .x_label_area_size(self.x_area)
+            .y_label_area_size(62)
+            .build_cartesian_2d((0..self.values.len().saturating_sub(1)).into_segmented(), y)
+            .map_err(drawing)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(BLACK.mix(0.15))
+            .x_labels(self.values.len())
+            .y_labels(6)
+            .x_label_formatter(&|_| String::new())
+            .y_label_formatter(&|v: &f64| if share { percent(v) } else { format!("{v:.0}") })
+            .label_style(style(TEXT_SIZE))
+            .axis_desc_style(style(TEXT_SIZE))
+            .x_desc(self.key)
+            .draw()
+            .map_err(drawing)?;
+        for (i, lines) in self.ticks.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
+            draw_lines(root, lines, (px, py + 8), HPos::Center, true)?;
+        }
+        if col == "p1_win_rate" {
+            chart
+                .draw_series(LineSeries::new(
+                    [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
+                    ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+                ))
+                .map_err(drawing)?;
+        }
+        for i in 0..group.len() {
+            draw_sweep_line(&mut chart, &points, i)?;
+        }
+        Ok(())
+    }
+
+    /// The marks of `col` for each series of `group`, and the highest of
+    /// them and their intervals' ends (the top of a length axis).
+    fn points(
+        &self,
+        group: &[Series],
+        col: &str,
+        whiskers: Option<[&str; 2]>,
+    ) -> Result<(Vec<SweepPoint>, f64), ReportError> {
+        let s = self.s;
+        let mut points: Vec<SweepPoint> = Vec::new();
+        let mut top: f64 = 0.0;
+        for (i, (_, rows)) in group.iter().enumerate() {
+            for &r in rows {
+                let Some(v) = s.num(r, col)? else { continue };
+                let w = match whiskers {
+                    Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
+                        (Some(a), Some(b)) => Some((a, b)),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                top = top.max(w.map_or(v, |(_, b)| b.max(v)));
+                points.push((i, self.x_of(r), v, w));
+            }
+        }
+        Ok((points, top))
+    }
+}
+
+/// A group's key: each series' colour and label.
+fn series_key(group: &[Series], width: u32) -> Key {
+    let items: Vec<(Swatch, String)> = group
+        .iter()
+        .enumerate()
+        .map(|(i, (l, _))| (Swatch::Line(colour(i), 2), l.clone()))
+        .collect();
+    layout_key(&items, width)
+}
+
+/// The three panels of group `g`; when the series take more than one
+/// group, each title says which (`(2/3)`).
+fn sweep_metrics(g: usize, groups: usize) -> [SweepMetric; 3] {
+    let mut metrics: [SweepMetric; 3] = [
+        (
+            "p1_win_rate",
+            "Player 1's win rate, decided games".into(),
+            Some(["p1_win_rate_low", "p1_win_rate_high"]),
+        ),
+        ("completion", "Games decided".into(), None),
+        ("length_mean", "Mean length (plies)".into(), None),
+    ];
+    if groups > 1 {
+        for m in metrics.iter_mut() {
+            m.1 = format!(
+                "{} ({}/{})",
+                m.1.split(" (").next().unwrap_or(""),
+                g + 1,
+                groups
+            );
+        }
+    }
+    metrics
+}
+
+/// Series `i`'s line through its marks, left to right, its dots and their
+/// intervals.
+fn draw_sweep_line(
+    chart: &mut ChartContext<SVGBackend, SweepCoord>,
+    points: &[SweepPoint],
+    i: usize,
+) -> Result<(), ReportError> {
+    let c = colour(i);
+    let mut line: Vec<(usize, f64)> = points
+        .iter()
+        .filter(|p| p.0 == i)
+        .map(|p| (p.1, p.2))
+        .collect();
+    line.sort_by_key(|p| p.0);
+    let at = |(x, v): (usize, f64)| (SegmentValue::CenterOf(x), v);
+    chart
+        .draw_series(LineSeries::new(
+            line.iter().map(|&p| at(p)),
+            c.stroke_width(2),
+        ))
+        .map_err(drawing)?;
+    chart
+        .draw_series(line.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
+        .map_err(drawing)?;
+    chart
+        .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
+            p.3.map(|(lo, hi)| {
+                ErrorBar::new_vertical(
+                    SegmentValue::CenterOf(p.1),
+                    lo,
+                    p.2,
+                    hi,
+                    c.stroke_width(1),
+                    8,
+                )
+            })
+        }))
+        .map_err(drawing)?;
+    Ok(())
+}
+
+/// The numbers behind `key`'s chart: the cell, the setting's value and
+/// each metric drawn, as summary.csv has them.
+fn sweep_table(s: &Table, key: &str) -> String {
+    let mut cols: Vec<&str> = vec!["variant", "p1", "p2", "opening_plies", key];
+    cols.extend([
+        "games",
+        "decided",
+        "p1_win_rate",
+        "p1_win_rate_low",
+        "p1_win_rate_high",
+        "completion",
+        "length_mean",
+    ]);
+    numbers_table(s, "summary.csv", &cols)
+}
+
+fn sweep_caption(key: &str, others: &[&str]) -> String {
+    format!(
+        "Each metric of summary.csv against `{key}` (its tidy column), one line per \
+         matchup{}: left, player 1's share of the decided games (p1_win_rate) with its \
+         95% Wilson interval, the grey line at 0.5; middle, the share of games decided \
+         (completion); right, the mean length in plies (length_mean). A value with no \
+         decided game has no win-rate mark.",
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " and value of the other swept setting(s) ({})",
+                others.join(", ")
+            )
+        }
+    )
 }
 
 // ---------------------------------------------------------------------------
