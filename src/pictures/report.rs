@@ -1490,73 +1490,30 @@ fn lengths_panel(
         let cell = hist.and_then(|h| h.get(s, r));
         let (body, spike, total) = match cell {
             Some(c) => body_and_spike(c, limit),
-            None => {
-                // summary.csv alone: the body is the 90th percentile
-                // unless that game too was stopped at the limit.
-                let p90 = s.num(r, "length_p90")?.unwrap_or(0.0);
-                let p50 = s.num(r, "length_p50")?.unwrap_or(0.0);
-                let body = if limit.is_some_and(|l| p90 >= l) {
-                    p50
-                } else {
-                    p90
-                };
-                let spike = s.num(r, "undecided_ply_limit")?.unwrap_or(0.0) as u64;
-                let total = s.num(r, "games")?.unwrap_or(0.0) as u64;
-                (body, spike, total)
-            }
+            None => summary_body(s, r, limit)?,
         };
         if limit.is_none_or(|l| body < l) {
             xmax = xmax.max(body);
         }
-        notes.push((limit, spike, total));
+        notes.push(LimitNote {
+            limit,
+            spike,
+            total,
+        });
         cells.push(cell);
     }
     let xmax = (xmax * 1.04).ceil().max(2.0);
     // About 60 bins over the axis: fine enough to show the shape, coarse
     // enough that a few thousand games make a smooth curve.
     let bin = ((xmax / 60.0).ceil() as u32).max(1);
-    let mut curves = Vec::new();
-    let mut ymax = 0f64;
-    for cell in &cells {
-        let mut pts = Vec::new();
-        if let Some(cell) = cell {
-            let games: u64 = cell.values().sum();
-            let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
-            for (&len, &k) in cell.iter() {
-                if (len as f64) < xmax {
-                    *bins.entry(len / bin).or_insert(0) += k;
-                }
-            }
-            let last = (xmax as u32).div_ceil(bin);
-            for b in 0..last {
-                let y = *bins.get(&b).unwrap_or(&0) as f64 / games.max(1) as f64 / bin as f64;
-                ymax = ymax.max(y);
-                let x0 = (b * bin) as f64;
-                pts.push((x0, y));
-                pts.push(((x0 + bin as f64).min(xmax), y));
-            }
-        }
-        curves.push(pts);
-    }
+    let curves: Vec<Vec<(f64, f64)>> = cells
+        .iter()
+        .map(|cell| cell.map_or_else(Vec::new, |c| binned_curve(c, xmax, bin)))
+        .collect();
+    let ymax = curves.iter().flatten().fold(0f64, |m, &(_, y)| m.max(y));
     let mut legend = Vec::new();
-    for (i, &r) in rows.iter().enumerate() {
-        let mut lines = wrap(
-            s.text(r, "variant"),
-            legend_w - SWATCH as u32 - 10,
-            TEXT_SIZE,
-        );
-        let (limit, spike, total) = notes[i];
-        if spike > 0 && total > 0 {
-            let pct = 100.0 * spike as f64 / total as f64;
-            let limit = limit.map_or(String::new(), |l| format!(" {l:.0}"));
-            lines.push(format!("{pct:.1}% at ply limit{limit}"));
-        }
-        if let Some(m) = s.num(r, "length_mean")?
-            && m > xmax
-        {
-            lines.push(format!("mean {m:.0}: off the axis"));
-        }
-        legend.push(lines);
+    for (&r, note) in rows.iter().zip(&notes) {
+        legend.push(length_legend(s, r, note, xmax, legend_w)?);
     }
     let legend_h: u32 = legend.iter().map(|l| l.len() as u32 * LINE + 8).sum();
     let height = (legend_h + 80).max(360);
@@ -1569,6 +1526,77 @@ fn lengths_panel(
         legend,
         height,
     })
+}
+
+/// A cell's games stopped at the ply limit, of `total`.
+struct LimitNote {
+    limit: Option<f64>,
+    spike: u64,
+    total: u64,
+}
+
+/// (body, spike, total) from summary.csv alone, where lengths.csv has no
+/// histogram of row `r`: the body is the 90th percentile unless that game
+/// too was stopped at the limit.
+fn summary_body(s: &Table, r: usize, limit: Option<f64>) -> Result<(f64, u64, u64), ReportError> {
+    let p90 = s.num(r, "length_p90")?.unwrap_or(0.0);
+    let p50 = s.num(r, "length_p50")?.unwrap_or(0.0);
+    let body = if limit.is_some_and(|l| p90 >= l) {
+        p50
+    } else {
+        p90
+    };
+    let spike = s.num(r, "undecided_ply_limit")?.unwrap_or(0.0) as u64;
+    let total = s.num(r, "games")?.unwrap_or(0.0) as u64;
+    Ok((body, spike, total))
+}
+
+/// A histogram as the share of its games per ply, summed over bins of
+/// `bin` plies, up to `xmax`: a step line, two points a bin.
+fn binned_curve(cell: &BTreeMap<u32, u64>, xmax: f64, bin: u32) -> Vec<(f64, f64)> {
+    let games: u64 = cell.values().sum();
+    let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
+    for (&len, &k) in cell.iter() {
+        if (len as f64) < xmax {
+            *bins.entry(len / bin).or_insert(0) += k;
+        }
+    }
+    let last = (xmax as u32).div_ceil(bin);
+    let mut pts = Vec::new();
+    for b in 0..last {
+        let y = *bins.get(&b).unwrap_or(&0) as f64 / games.max(1) as f64 / bin as f64;
+        let x0 = (b * bin) as f64;
+        pts.push((x0, y));
+        pts.push(((x0 + bin as f64).min(xmax), y));
+    }
+    pts
+}
+
+/// Row `r`'s legend entry: the variant, wrapped, its share of games at
+/// the ply limit, and its mean when the axis stops short of it.
+fn length_legend(
+    s: &Table,
+    r: usize,
+    note: &LimitNote,
+    xmax: f64,
+    legend_w: u32,
+) -> Result<Vec<String>, ReportError> {
+    let mut lines = wrap(
+        s.text(r, "variant"),
+        legend_w - SWATCH as u32 - 10,
+        TEXT_SIZE,
+    );
+    if note.spike > 0 && note.total > 0 {
+        let pct = 100.0 * note.spike as f64 / note.total as f64;
+        let limit = note.limit.map_or(String::new(), |l| format!(" {l:.0}"));
+        lines.push(format!("{pct:.1}% at ply limit{limit}"));
+    }
+    if let Some(m) = s.num(r, "length_mean")?
+        && m > xmax
+    {
+        lines.push(format!("mean {m:.0}: off the axis"));
+    }
+    Ok(lines)
 }
 
 /// A length panel's title as the lines it is drawn in: one when it fits
@@ -1732,17 +1760,7 @@ fn draw_length_legend(
 /// comparison.csv: each variant against the baseline, with intervals.
 fn comparison_chart(c: &Table) -> Result<Chart, ReportError> {
     let n = c.len();
-    let labels: Vec<String> = (0..n)
-        .map(|r| {
-            format!(
-                "{} − {}  {}",
-                c.text(r, "variant"),
-                c.text(r, "baseline"),
-                matchup_text(c, r)
-            )
-        })
-        .collect();
-    let rs = rows(&labels, 420);
+    let rs = rows(&comparison_labels(c), 420);
     let left_w = rs.label_w + 30 + 380;
     let width = left_w + 400;
     let items = [
@@ -1759,74 +1777,114 @@ fn comparison_chart(c: &Table) -> Result<Chart, ReportError> {
         root.fill(&WHITE).map_err(drawing)?;
         let (top, bottom) = root.split_vertically(plots_h);
         let (left, right) = top.split_horizontally(left_w);
-        for (area, col, title, xdesc, labels) in [
-            (
-                &left,
-                "advantage_diff",
-                "Difference in advantage_p1",
-                "advantage_p1 minus the baseline's (score)",
-                true,
-            ),
-            (
-                &right,
-                "length_diff",
-                "Difference in mean length",
-                "length_mean minus the baseline's (plies)",
-                false,
-            ),
-        ] {
-            let (low, high) = (format!("{col}_low"), format!("{col}_high"));
-            let mut marks = Vec::new();
-            let (mut lo_all, mut hi_all) = (0f64, 0f64);
-            for r in 0..n {
-                if let Some(v) = mark(c, r, &[col, &low, &high])? {
-                    lo_all = lo_all.min(v[1]);
-                    hi_all = hi_all.max(v[2]);
-                    marks.push((r, v[0], v[1], v[2]));
-                }
-            }
-            let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
-            let x = lo_all - pad..hi_all + pad;
-            let label_area = if labels { rs.label_w + 20 } else { 10 };
-            let mut chart = row_panel(area, title, n, label_area, x.clone(), xdesc, false)?;
-            draw_intervals(&mut chart, n, 0.0, &marks, colour(1))?;
-            if labels {
-                draw_row_labels(&root, &chart, &rs, x.start)?;
-            }
+        for (area, panel) in [&left, &right].into_iter().zip(&DIFFERENCE_PANELS) {
+            draw_difference(&root, area, c, &rs, panel)?;
         }
         draw_key(&bottom, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
-    let cols = [
-        "variant",
-        "baseline",
-        "p1",
-        "p2",
-        "opening_plies",
-        "advantage_diff",
-        "advantage_diff_low",
-        "advantage_diff_high",
-        "advantage_p_value",
-        "length_diff",
-        "length_diff_low",
-        "length_diff_high",
-        "length_p_value",
-    ];
-    let table = numbers_table(c, "comparison.csv", &cols);
     Ok(Chart {
         file: "comparison.svg".into(),
         title: "Differences from the baseline variant".into(),
         svg,
-        caption: "Each variant minus its baseline (the row's `baseline`: the experiment's \
-                  `baseline` variant, by default its first, or with `compare = \"all-pairs\"` \
-                  the earlier variant of each pair), cell by cell (matchup and random opening \
-                  plies), with the 95% interval of the difference (normal approximation with \
-                  Welch's standard error, docs/OUTPUTS.md). The p-values beside the raw ones in \
-                  comparison.csv are Holm-adjusted. The grey vertical line is no difference."
-            .into(),
-        table,
+        caption: COMPARISON_CAPTION.into(),
+        table: numbers_table(c, "comparison.csv", &COMPARISON_TABLE),
     })
 }
+
+/// A comparison row's label: the two variants and the matchup.
+fn comparison_labels(c: &Table) -> Vec<String> {
+    (0..c.len())
+        .map(|r| {
+            format!(
+                "{} − {}  {}",
+                c.text(r, "variant"),
+                c.text(r, "baseline"),
+                matchup_text(c, r)
+            )
+        })
+        .collect()
+}
+
+/// A panel of the comparison chart: the column of the difference (its
+/// interval in `COL_low`, `COL_high`), the title, the x axis's
+/// description, and whether the row labels are drawn left of it.
+struct DifferencePanel {
+    col: &'static str,
+    title: &'static str,
+    x_desc: &'static str,
+    labels: bool,
+}
+
+const DIFFERENCE_PANELS: [DifferencePanel; 2] = [
+    DifferencePanel {
+        col: "advantage_diff",
+        title: "Difference in advantage_p1",
+        x_desc: "advantage_p1 minus the baseline's (score)",
+        labels: true,
+    },
+    DifferencePanel {
+        col: "length_diff",
+        title: "Difference in mean length",
+        x_desc: "length_mean minus the baseline's (plies)",
+        labels: false,
+    },
+];
+
+/// One difference's dots and intervals, the x axis reaching over every
+/// interval and 0.
+fn draw_difference(
+    root: &DrawingArea<SVGBackend, Shift>,
+    area: &DrawingArea<SVGBackend, Shift>,
+    c: &Table,
+    rs: &Rows,
+    p: &DifferencePanel,
+) -> Result<(), ReportError> {
+    let n = c.len();
+    let (low, high) = (format!("{}_low", p.col), format!("{}_high", p.col));
+    let mut marks = Vec::new();
+    let (mut lo_all, mut hi_all) = (0f64, 0f64);
+    for r in 0..n {
+        if let Some(v) = mark(c, r, &[p.col, &low, &high])? {
+            lo_all = lo_all.min(v[1]);
+            hi_all = hi_all.max(v[2]);
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
+    let x = lo_all - pad..hi_all + pad;
+    let label_area = if p.labels { rs.label_w + 20 } else { 10 };
+    let mut chart = row_panel(area, p.title, n, label_area, x.clone(), p.x_desc, false)?;
+    draw_intervals(&mut chart, n, 0.0, &marks, colour(1))?;
+    if p.labels {
+        draw_row_labels(root, &chart, rs, x.start)?;
+    }
+    Ok(())
+}
+
+/// The columns of comparison.csv under its chart.
+const COMPARISON_TABLE: [&str; 13] = [
+    "variant",
+    "baseline",
+    "p1",
+    "p2",
+    "opening_plies",
+    "advantage_diff",
+    "advantage_diff_low",
+    "advantage_diff_high",
+    "advantage_p_value",
+    "length_diff",
+    "length_diff_low",
+    "length_diff_high",
+    "length_p_value",
+];
+
+const COMPARISON_CAPTION: &str = "Each variant minus its baseline (the row's `baseline`: the \
+    experiment's `baseline` variant, by default its first, or with `compare = \"all-pairs\"` \
+    the earlier variant of each pair), cell by cell (matchup and random opening plies), with \
+    the 95% interval of the difference (normal approximation with Welch's standard error, \
+    docs/OUTPUTS.md). The p-values beside the raw ones in comparison.csv are Holm-adjusted. \
+    The grey vertical line is no difference.";
 
 // ---------------------------------------------------------------------------
 // Tournaments
