@@ -6,3 +6,4 @@ pub mod report;
 pub mod viewer;
 
 pub use report::ReportError;
+pub use viewer::ReplayError;
