@@ -1200,7 +1200,33 @@ fn win_rate_chart(s: &Table) -> Result<Chart, ReportError> {
     let rs = rows(&labels, 440);
     let left_w = rs.label_w + 30 + 430;
     let width = left_w + 380;
-    let items: Vec<(Swatch, String)> = [
+    let k = layout_key(&win_rate_key(), width - 40);
+    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(plots_h);
+        let (left, right) = top.split_horizontally(left_w);
+        draw_win_rates(&root, &left, s, &rs)?;
+        draw_endings(&right, s)?;
+        draw_key(&bottom, &k, (20, 5))?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(Chart {
+        file: "win-rate.svg".into(),
+        title: "First-player win rate among decided games".into(),
+        svg,
+        caption: WIN_RATE_CAPTION.into(),
+        table: numbers_table(s, "summary.csv", &WIN_RATE_TABLE),
+    })
+}
+
+/// The win-rate chart's key: the marks of the left panel, then the
+/// endings' colours.
+fn win_rate_key() -> Vec<(Swatch, String)> {
+    [
         (Swatch::Grey, "50%: no advantage".to_string()),
         (Swatch::Line(colour(0), 2), "95% Wilson interval".into()),
         (Swatch::Dot(colour(0)), "win rate (p1_win_rate)".into()),
@@ -1212,71 +1238,60 @@ fn win_rate_chart(s: &Table) -> Result<Chart, ReportError> {
             .enumerate()
             .map(|(k, (_, name))| (Swatch::Bar(ending_colour(k)), format!("games: {name}"))),
     )
-    .collect();
-    let k = layout_key(&items, width - 40);
-    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
-    let mut svg = String::new();
-    {
-        let root =
-            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(plots_h);
-        let (left, right) = top.split_horizontally(left_w);
-        let mut marks = Vec::new();
-        for r in 0..n {
-            let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
-            if let Some(v) = mark(s, r, &cols)? {
-                marks.push((r, v[0], v[1], v[2]));
-            }
-        }
-        let mut chart = row_panel(
-            &left,
-            "Player 1's win rate among decided games",
-            n,
-            rs.label_w + 20,
-            0.0..1.0,
-            "player 1's wins / decided games",
-            true,
-        )?;
-        draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
-        draw_row_labels(&root, &chart, &rs, 0.0)?;
-        draw_endings(&right, s)?;
-        draw_key(&bottom, &k, (20, 5))?;
-        root.present().map_err(drawing)?;
-    }
-    let table = numbers_table(
-        s,
-        "summary.csv",
-        &[
-            "variant",
-            "p1",
-            "p2",
-            "opening_plies",
-            "games",
-            "decided",
-            "p1_win_rate",
-            "p1_win_rate_low",
-            "p1_win_rate_high",
-            "undecided_ply_limit",
-            "undecided_endless_move",
-            "undecided_lap_limit",
-        ],
-    );
-    Ok(Chart {
-        file: "win-rate.svg".into(),
-        title: "First-player win rate among decided games".into(),
-        svg,
-        caption: "Left: player 1's share of the decided games (p1_win_rate) with its 95% \
-                  Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
-                  variant, matchup (player 1's agent vs player 2's) and random opening plies; \
-                  the grey vertical line is 50%, no advantage. A row without a dot had no \
-                  decided game. Right: the share of all games that were decided, stopped at \
-                  the ply limit, ended by an endless move (undecided) or stopped at the lap \
-                  limit."
-            .into(),
-        table,
-    })
+    .collect()
 }
+
+/// The left panel: each cell's win rate with its interval, the row
+/// labels left of it (on `root`).
+fn draw_win_rates(
+    root: &DrawingArea<SVGBackend, Shift>,
+    area: &DrawingArea<SVGBackend, Shift>,
+    s: &Table,
+    rs: &Rows,
+) -> Result<(), ReportError> {
+    let n = s.len();
+    let mut marks = Vec::new();
+    for r in 0..n {
+        let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
+        if let Some(v) = mark(s, r, &cols)? {
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    let mut chart = row_panel(
+        area,
+        "Player 1's win rate among decided games",
+        n,
+        rs.label_w + 20,
+        0.0..1.0,
+        "player 1's wins / decided games",
+        true,
+    )?;
+    draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
+    draw_row_labels(root, &chart, rs, 0.0)
+}
+
+/// The columns of summary.csv under the win-rate chart.
+const WIN_RATE_TABLE: [&str; 12] = [
+    "variant",
+    "p1",
+    "p2",
+    "opening_plies",
+    "games",
+    "decided",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "undecided_ply_limit",
+    "undecided_endless_move",
+    "undecided_lap_limit",
+];
+
+const WIN_RATE_CAPTION: &str = "Left: player 1's share of the decided games (p1_win_rate) \
+    with its 95% Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
+    variant, matchup (player 1's agent vs player 2's) and random opening plies; the grey \
+    vertical line is 50%, no advantage. A row without a dot had no decided game. Right: the \
+    share of all games that were decided, stopped at the ply limit, ended by an endless move \
+    (undecided) or stopped at the lap limit.";
 
 const ENDINGS: [(&str, &str); 4] = [
     ("decided", "decided"),
@@ -1353,9 +1368,6 @@ fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (f64, u64, u
     (p99, spike, total)
 }
 
-/// Length distributions: one panel per matchup (agents and random
-/// opening), at most eight variants overlaid in a panel, each in its own
-/// colour.
 /// The length chart's panels, each a title and its summary rows: one per
 /// matchup (agents and opening) in order of first appearance, split into
 /// panels of at most one colour per variant.
@@ -1389,15 +1401,17 @@ fn length_panels(s: &Table) -> Vec<(String, Vec<usize>)> {
     panels
 }
 
+/// Length distributions: one panel per matchup (agents and random
+/// opening), at most eight variants overlaid in a panel, each in its own
+/// colour.
 fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
-    let panels = length_panels(s);
     let width = 1100u32;
     let legend_w = 360u32;
     let mut layouts = Vec::new();
-    for (title, rows) in &panels {
-        let mut l = lengths_panel(s, rows, hist, legend_w)?;
+    for (title, rows) in length_panels(s) {
+        let mut l = lengths_panel(s, &rows, hist, legend_w)?;
         l.height +=
-            (title_lines(title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
+            (title_lines(&title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
         layouts.push((title, rows, l));
     }
     let marks = [
@@ -1409,8 +1423,7 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportErr
         (Swatch::Cross, "mean (length_mean)".into()),
     ];
     let k = layout_key(&marks, width - 40);
-    let heights: Vec<u32> = layouts.iter().map(|(_, _, l)| l.height).collect();
-    let total: u32 = heights.iter().sum::<u32>() + k.height + 20;
+    let total: u32 = layouts.iter().map(|(_, _, l)| l.height).sum::<u32>() + k.height + 20;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, total)).into_drawing_area();
@@ -1424,22 +1437,35 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportErr
         draw_key(&rest, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
-    let cols = [
-        "variant",
-        "p1",
-        "p2",
-        "opening_plies",
-        "games",
-        "undecided_ply_limit",
-        "length_mean",
-        "length_min",
-        "length_p10",
-        "length_p50",
-        "length_p90",
-        "length_max",
-    ];
-    let table = numbers_table(s, "summary.csv", &cols);
-    let source = if hist.is_some() {
+    Ok(Chart {
+        file: "lengths.svg".into(),
+        title: "Game length".into(),
+        svg,
+        caption: length_caption(hist.is_some()),
+        table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
+    })
+}
+
+/// The columns of summary.csv under the length chart.
+const LENGTH_TABLE: [&str; 12] = [
+    "variant",
+    "p1",
+    "p2",
+    "opening_plies",
+    "games",
+    "undecided_ply_limit",
+    "length_mean",
+    "length_min",
+    "length_p10",
+    "length_p50",
+    "length_p90",
+    "length_max",
+];
+
+/// The length chart's caption: where its curves come from (`curves`:
+/// lengths.csv was read), and what the strip below the axis shows.
+fn length_caption(curves: bool) -> String {
+    let source = if curves {
         "Curves: each cell's exact length histogram (lengths.csv) as the share of its games \
          per ply, summed over bins of equal width (the bin width is in the axis label). The \
          axis ends at the largest 99th percentile of a panel's cells, games stopped at the \
@@ -1449,18 +1475,12 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportErr
         "No curves: this folder has no lengths.csv (written by katro run and katro merge \
          since the report exists), so only summary.csv's length statistics are drawn. "
     };
-    Ok(Chart {
-        file: "lengths.svg".into(),
-        title: "Game length".into(),
-        svg,
-        caption: format!(
-            "{source}Below the axis, one line per variant: from length_p10 to length_p90, \
-             a dot at the median (length_p50) and a cross at the mean (length_mean). One \
-             panel per matchup (agents and random opening plies), at most eight variants \
-             to a panel, each in its own colour."
-        ),
-        table,
-    })
+    format!(
+        "{source}Below the axis, one line per variant: from length_p10 to length_p90, \
+         a dot at the median (length_p50) and a cross at the mean (length_mean). One \
+         panel per matchup (agents and random opening plies), at most eight variants \
+         to a panel, each in its own colour."
+    )
 }
 
 /// What a length panel draws, worked out before its height is known.
@@ -1624,13 +1644,69 @@ fn draw_lengths(
     legend_w: u32,
 ) -> Result<(), ReportError> {
     let (plot, side) = area.split_horizontally(area.dim_in_pixel().0 - legend_w);
-    let drawn = p.drawn;
-    let (ymax, step) = if drawn {
+    let (ymax, step) = if p.drawn {
         (p.ymax * 1.08, p.ymax * 1.08 / 14.0)
     } else {
         (0.5, 1.0)
     };
     let ymin = -step * (rows.len() as f64 + 1.0);
+    let lines = title_lines(title, plot.dim_in_pixel().0);
+    let mut builder = ChartBuilder::on(&plot);
+    if lines.len() > 1 {
+        // A title too long for one line (long agent names) is wrapped and
+        // drawn here, above a chart moved down to make room for it.
+        draw_title_lines(&plot, &lines)?;
+        builder.margin_top(10 + lines.len() as u32 * TITLE_SIZE + 10);
+    } else {
+        builder.caption(title, (FONT, TITLE_SIZE));
+    }
+    let mut chart = builder
+        .margin(10)
+        .margin_right(30)
+        .x_label_area_size(58)
+        .y_label_area_size(if p.drawn { 100 } else { 20 })
+        .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
+        .map_err(drawing)?;
+    draw_length_mesh(&mut chart, p)?;
+    for (i, pts) in p.curves.iter().enumerate() {
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().copied(),
+                colour(i).stroke_width(2),
+            ))
+            .map_err(drawing)?;
+    }
+    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
+    draw_length_legend(&side, &p.legend)
+}
+
+/// A wrapped panel title, centred at the top of `plot`.
+fn draw_title_lines(
+    plot: &DrawingArea<SVGBackend, Shift>,
+    lines: &[String],
+) -> Result<(), ReportError> {
+    let centre = plot.dim_in_pixel().0 as i32 / 2;
+    for (i, l) in lines.iter().enumerate() {
+        plot.draw(&Text::new(
+            l.clone(),
+            (centre, 10 + (i as i32 * 2 + 1) * TITLE_SIZE as i32 / 2),
+            (FONT, TITLE_SIZE)
+                .into_text_style(plot)
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// A length panel's axes: lengths along x, the bin width in its
+/// description; the share of games up the y axis only where curves are
+/// drawn, none below 0 (the quantile strip).
+fn draw_length_mesh(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &LengthPanel,
+) -> Result<(), ReportError> {
+    let drawn = p.drawn;
     let xdesc = if drawn {
         format!(
             "game length (plies; bins of {} {})",
@@ -1640,33 +1716,6 @@ fn draw_lengths(
     } else {
         "game length (plies)".to_string()
     };
-    let lines = title_lines(title, plot.dim_in_pixel().0);
-    let mut builder = ChartBuilder::on(&plot);
-    if lines.len() > 1 {
-        // A title too long for one line (long agent names) is wrapped and
-        // drawn here, above a chart moved down to make room for it.
-        let centre = plot.dim_in_pixel().0 as i32 / 2;
-        for (i, l) in lines.iter().enumerate() {
-            plot.draw(&Text::new(
-                l.clone(),
-                (centre, 10 + (i as i32 * 2 + 1) * TITLE_SIZE as i32 / 2),
-                (FONT, TITLE_SIZE)
-                    .into_text_style(&plot)
-                    .pos(Pos::new(HPos::Center, VPos::Center)),
-            ))
-            .map_err(drawing)?;
-        }
-        builder.margin_top(10 + lines.len() as u32 * TITLE_SIZE + 10);
-    } else {
-        builder.caption(title, (FONT, TITLE_SIZE));
-    }
-    let mut chart = builder
-        .margin(10)
-        .margin_right(30)
-        .x_label_area_size(58)
-        .y_label_area_size(if drawn { 100 } else { 20 })
-        .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
-        .map_err(drawing)?;
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
@@ -1686,17 +1735,7 @@ fn draw_lengths(
             }
         })
         .draw()
-        .map_err(drawing)?;
-    for (i, pts) in p.curves.iter().enumerate() {
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().copied(),
-                colour(i).stroke_width(2),
-            ))
-            .map_err(drawing)?;
-    }
-    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
-    draw_length_legend(&side, &p.legend)
+        .map_err(drawing)
 }
 
 /// Below the axis, one line per row from `length_p10` to `length_p90`, a
