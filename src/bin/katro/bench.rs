@@ -100,10 +100,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
         }
         emit(&report(rules.name(), threads, &rounds))?;
     }
-    emit(&format!(
-        "peak resident memory of this process: {}\n",
-        peak_memory()
-    ))
+    emit(&peak_memory_line())
 }
 
 /// `--agents P1,P2`, each one whose games a seed fixes: every round must
@@ -399,14 +396,7 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Error> {
             "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
         ));
     }
-    if a.threads.is_some() {
-        return Err(Error::refused(
-            "--threads: --mcts times one search at a time on one thread; leave --threads out",
-        ));
-    }
-    if a.positions == 0 {
-        return Err(Error::refused("--positions 0: give at least one position"));
-    }
+    check_one_search(a, "--mcts")?;
     emit(&format!(
         "katro bench --mcts: {agent} (exploration {exploration}), one thread, {} position(s) \
          a variant from random games (seed {}), {} round(s) of about {:.1} s after a warm-up; \
@@ -428,39 +418,12 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Error> {
         });
         emit(&mcts_report(rules.name(), &rounds))?;
     }
-    emit(&format!(
-        "peak resident memory of this process: {}\n",
-        peak_memory()
-    ))
+    emit(&peak_memory_line())
 }
 
 fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), Error> {
-    let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
-    let AgentSpec::Alphabeta {
-        depth,
-        nodes,
-        tt,
-        eval,
-    } = spec
-    else {
-        return Err(Error::refused(format!(
-            "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
-        )));
-    };
-    if a.threads.is_some() {
-        return Err(Error::refused(
-            "--threads: --alphabeta times one search at a time on one thread; leave --threads out",
-        ));
-    }
-    if a.positions == 0 {
-        return Err(Error::refused("--positions 0: give at least one position"));
-    }
-    let limits = alphabeta::Limits {
-        depth,
-        nodes,
-        tt_bits: tt.unwrap_or(katro::agents::DEFAULT_TT_BITS),
-        eval: eval.unwrap_or_default(),
-    };
+    let (spec, limits) = alphabeta_limits(text)?;
+    check_one_search(a, "--alphabeta")?;
     emit(&format!(
         "katro bench --alphabeta: {spec} (deep search), one thread, {} position(s) a variant \
          from random games (seed {}), {} round(s) of about {:.1} s after a warm-up; median \
@@ -478,29 +441,70 @@ fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), 
             let found = alphabeta::analyse_deep(rules, pos, &legal, limits);
             (found.nodes, u64::from(found.depth))
         });
-        let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
-        let r0 = &rounds[0];
-        let mut out = format!(
-            "{}: {} searches a round; {:.1} nodes and depth {:.2} a search\n",
-            rules.name(),
-            r0.searches,
-            r0.iterations as f64 / r0.searches as f64,
-            r0.rollout_plies as f64 / r0.searches as f64
-        );
-        out.push_str(&figure_line(
-            "nodes/s",
-            per(&|r| r.iterations as f64 / r.seconds),
-        ));
-        out.push_str(&figure_line(
-            "µs per search",
-            per(&|r| r.seconds * 1e6 / r.searches as f64),
-        ));
-        emit(&out)?;
+        emit(&alphabeta_report(rules.name(), &rounds))?;
     }
-    emit(&format!(
-        "peak resident memory of this process: {}\n",
-        peak_memory()
-    ))
+    emit(&peak_memory_line())
+}
+
+/// `--alphabeta SPEC`: the agent and the limits of its deep search.
+fn alphabeta_limits(text: &str) -> Result<(AgentSpec, alphabeta::Limits), Error> {
+    let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
+    let AgentSpec::Alphabeta {
+        depth,
+        nodes,
+        tt,
+        eval,
+    } = spec
+    else {
+        return Err(Error::refused(format!(
+            "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
+        )));
+    };
+    let limits = alphabeta::Limits {
+        depth,
+        nodes,
+        tt_bits: tt.unwrap_or(katro::agents::DEFAULT_TT_BITS),
+        eval: eval.unwrap_or_default(),
+    };
+    Ok((spec, limits))
+}
+
+/// Refuses what a bench of one search at a time (`flag`: --mcts or
+/// --alphabeta) cannot do: more threads, or no position.
+fn check_one_search(a: &BenchArgs, flag: &str) -> Result<(), Error> {
+    if a.threads.is_some() {
+        return Err(Error::refused(format!(
+            "--threads: {flag} times one search at a time on one thread; leave --threads out"
+        )));
+    }
+    if a.positions == 0 {
+        return Err(Error::refused("--positions 0: give at least one position"));
+    }
+    Ok(())
+}
+
+fn alphabeta_report(name: &str, rounds: &[SearchRound]) -> String {
+    let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
+    let r0 = &rounds[0];
+    let mut out = format!(
+        "{name}: {} searches a round; {:.1} nodes and depth {:.2} a search\n",
+        r0.searches,
+        r0.iterations as f64 / r0.searches as f64,
+        r0.rollout_plies as f64 / r0.searches as f64
+    );
+    out.push_str(&figure_line(
+        "nodes/s",
+        per(&|r| r.iterations as f64 / r.seconds),
+    ));
+    out.push_str(&figure_line(
+        "µs per search",
+        per(&|r| r.seconds * 1e6 / r.searches as f64),
+    ));
+    out
+}
+
+fn peak_memory_line() -> String {
+    format!("peak resident memory of this process: {}\n", peak_memory())
 }
 
 fn mcts_report(name: &str, rounds: &[SearchRound]) -> String {
