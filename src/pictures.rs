@@ -4,3 +4,6 @@
 pub mod board_svg;
 pub mod report;
 pub mod viewer;
+
+pub use report::ReportError;
+pub use viewer::ReplayError;

@@ -69,9 +69,23 @@ pub fn capturing_rows(rules: &Rules, seeds: &[u16]) -> [Option<usize>; 2] {
 /// With `ids`, every hole is a `<g id="hole-N" data-name="a1">` whose
 /// `<text id="count-N">` the viewer rewrites.
 pub fn board_svg(rules: &Rules, seeds: &[u16], title: &str, ids: bool) -> String {
+    let f = Frame::new(rules);
+    let mut s = opening(rules, title);
+    f.halves(&mut s);
+    f.capturing_boxes(&mut s, seeds, ids);
+    f.labels(&mut s);
+    // Circuits under the holes, so arrows never hide a count.
+    f.circuits(&mut s);
+    f.holes(&mut s, seeds, ids);
+    f.legend(&mut s);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The `<svg>` element's opening, the title, the arrow heads and a white
+/// background.
+fn opening(rules: &Rules, title: &str) -> String {
     let (w, h) = size(rules);
-    let rows = rules.rows();
-    let cols = rules.cols();
     let mut s = String::new();
     s.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"{w}\" height=\"{h}\" \
@@ -90,147 +104,194 @@ pub fn board_svg(rules: &Rules, seeds: &[u16], title: &str, ids: bool) -> String
         "<text x=\"{LEFT}\" y=\"28\" font-size=\"18\" font-weight=\"bold\">{}</text>\n",
         escape(title)
     ));
-    let bx = LEFT + LANE;
-    let by = TOP + LANE;
-    let bw = CELL * cols as f64;
-    let bh = CELL * rows as f64;
-    // The players' halves, and the capturing rows shaded.
-    for (p, colour) in [(Player::South, "#e8f1fa"), (Player::North, "#fbeee6")] {
-        let (r0, r1) = match p {
-            Player::South => (0, rows / 2),
-            Player::North => (rows / 2, rows),
-        };
-        let y = by + CELL * (rows - r1) as f64;
-        s.push_str(&format!(
-            "<rect x=\"{bx}\" y=\"{y}\" width=\"{bw}\" height=\"{}\" fill=\"{colour}\" \
-             stroke=\"#999\"/>\n",
-            CELL * (r1 - r0) as f64
-        ));
+    s
+}
+
+/// The board's box in the diagram: its top left (`bx`, `by`), width and
+/// height.
+struct Frame<'a> {
+    rules: &'a Rules,
+    rows: usize,
+    cols: usize,
+    bx: f64,
+    by: f64,
+    bw: f64,
+    bh: f64,
+}
+
+impl<'a> Frame<'a> {
+    fn new(rules: &'a Rules) -> Frame<'a> {
+        let (rows, cols) = (rules.rows(), rules.cols());
+        Frame {
+            rules,
+            rows,
+            cols,
+            bx: LEFT + LANE,
+            by: TOP + LANE,
+            bw: CELL * cols as f64,
+            bh: CELL * rows as f64,
+        }
     }
-    let capture = capturing_rows(rules, seeds);
-    let rule = match rules.settings().capturing_row {
-        CapturingRow::Inner => "the inner row",
-        CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
-    };
-    // The viewer gets a box for every row a player owns and shows the one
-    // that captures in the board it shows; a static diagram has just that one.
-    let half = rows / 2;
-    for (p, name, colour, own) in [
-        (Player::South, "South", SOUTH, 0..half),
-        (Player::North, "North", NORTH, half..rows),
-    ] {
-        for r in own {
-            let current = capture[p.index()] == Some(r);
-            if !ids && !current {
-                continue;
-            }
-            let (id, hidden) = if ids {
-                (
-                    format!(" id=\"capturing-{}-{r}\"", p.number()),
-                    if current { "" } else { " display=\"none\"" },
-                )
-            } else {
-                (String::new(), "")
+
+    /// The players' halves, each in its colour.
+    fn halves(&self, s: &mut String) {
+        let (rows, bx, bw) = (self.rows, self.bx, self.bw);
+        for (p, colour) in [(Player::South, "#e8f1fa"), (Player::North, "#fbeee6")] {
+            let (r0, r1) = match p {
+                Player::South => (0, rows / 2),
+                Player::North => (rows / 2, rows),
             };
-            let y = by + CELL * (rows - 1 - r) as f64;
+            let y = self.by + CELL * (rows - r1) as f64;
             s.push_str(&format!(
-                "<g class=\"capturing\"{id}{hidden}><rect x=\"{}\" y=\"{}\" width=\"{}\" \
-                 height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" \
-                 stroke-dasharray=\"7 4\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" \
-                 fill=\"{colour}\">{name}'s capturing row</text></g>\n",
-                bx + 2.0,
-                y + 2.0,
-                bw - 4.0,
-                CELL - 4.0,
-                bx + bw + LANE + 10.0,
-                y + CELL / 2.0 + 4.0
+                "<rect x=\"{bx}\" y=\"{y}\" width=\"{bw}\" height=\"{}\" fill=\"{colour}\" \
+                 stroke=\"#999\"/>\n",
+                CELL * (r1 - r0) as f64
             ));
         }
     }
-    // Row numbers and column letters, as in the notation.
-    for r in 0..rows {
-        let y = by + CELL * ((rows - 1 - r) as f64 + 0.5) + 5.0;
-        s.push_str(&format!(
-            "<text x=\"{}\" y=\"{y}\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
-            LEFT / 2.0,
-            r + 1
-        ));
-    }
-    for c in 0..cols {
-        let x = bx + CELL * (c as f64 + 0.5);
-        s.push_str(&format!(
-            "<text x=\"{x}\" y=\"{}\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
-            by + bh + LANE + 22.0,
-            column_letter(c)
-        ));
-    }
-    // Circuits under the holes, so arrows never hide a count.
-    for (p, id, colour) in [
-        (Player::South, "south", SOUTH),
-        (Player::North, "north", NORTH),
-    ] {
-        let circuit = rules.circuit(p);
-        for i in 0..circuit.len() {
-            let a = circuit[i] as usize;
-            let b = circuit[(i + 1) % circuit.len()] as usize;
-            s.push_str(&arrow(rules, p, a, b, id, colour));
+
+    /// The capturing rows (docs/RULES.md §5) in dashed boxes. The viewer
+    /// gets a box for every row a player owns and shows the one that
+    /// captures in the board it shows; a static diagram has just that one.
+    fn capturing_boxes(&self, s: &mut String, seeds: &[u16], ids: bool) {
+        let (rows, bx, bw) = (self.rows, self.bx, self.bw);
+        let capture = capturing_rows(self.rules, seeds);
+        let half = rows / 2;
+        for (p, name, colour, own) in [
+            (Player::South, "South", SOUTH, 0..half),
+            (Player::North, "North", NORTH, half..rows),
+        ] {
+            for r in own {
+                let current = capture[p.index()] == Some(r);
+                if !ids && !current {
+                    continue;
+                }
+                let (id, hidden) = if ids {
+                    (
+                        format!(" id=\"capturing-{}-{r}\"", p.number()),
+                        if current { "" } else { " display=\"none\"" },
+                    )
+                } else {
+                    (String::new(), "")
+                };
+                let y = self.by + CELL * (rows - 1 - r) as f64;
+                s.push_str(&format!(
+                    "<g class=\"capturing\"{id}{hidden}><rect x=\"{}\" y=\"{}\" width=\"{}\" \
+                     height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" \
+                     stroke-dasharray=\"7 4\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" \
+                     fill=\"{colour}\">{name}'s capturing row</text></g>\n",
+                    bx + 2.0,
+                    y + 2.0,
+                    bw - 4.0,
+                    CELL - 4.0,
+                    bx + bw + LANE + 10.0,
+                    y + CELL / 2.0 + 4.0
+                ));
+            }
         }
     }
-    for (hole, count) in seeds.iter().enumerate().take(rules.hole_count()) {
-        let (x, y) = centre(rules, hole);
-        let name = hole_name(rules, hole);
-        let (open, close, count_id) = if ids {
-            (
-                format!("<g class=\"hole\" id=\"hole-{hole}\" data-name=\"{name}\">"),
-                "</g>",
-                format!(" id=\"count-{hole}\""),
-            )
-        } else {
-            (String::from("<g>"), "</g>", String::new())
+
+    /// Row numbers and column letters, as in the notation.
+    fn labels(&self, s: &mut String) {
+        let rows = self.rows;
+        for r in 0..rows {
+            let y = self.by + CELL * ((rows - 1 - r) as f64 + 0.5) + 5.0;
+            s.push_str(&format!(
+                "<text x=\"{}\" y=\"{y}\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
+                LEFT / 2.0,
+                r + 1
+            ));
+        }
+        for c in 0..self.cols {
+            let x = self.bx + CELL * (c as f64 + 0.5);
+            s.push_str(&format!(
+                "<text x=\"{x}\" y=\"{}\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
+                self.by + self.bh + LANE + 22.0,
+                column_letter(c)
+            ));
+        }
+    }
+
+    /// Each player's forward circuit (§2), one arrow a step.
+    fn circuits(&self, s: &mut String) {
+        for (p, id, colour) in [
+            (Player::South, "south", SOUTH),
+            (Player::North, "north", NORTH),
+        ] {
+            let circuit = self.rules.circuit(p);
+            for i in 0..circuit.len() {
+                let a = circuit[i] as usize;
+                let b = circuit[(i + 1) % circuit.len()] as usize;
+                s.push_str(&arrow(self.rules, p, a, b, id, colour));
+            }
+        }
+    }
+
+    /// Every hole with its count and its name.
+    fn holes(&self, s: &mut String, seeds: &[u16], ids: bool) {
+        let rules = self.rules;
+        for (hole, count) in seeds.iter().enumerate().take(rules.hole_count()) {
+            let (x, y) = centre(rules, hole);
+            let name = hole_name(rules, hole);
+            let (open, close, count_id) = if ids {
+                (
+                    format!("<g class=\"hole\" id=\"hole-{hole}\" data-name=\"{name}\">"),
+                    "</g>",
+                    format!(" id=\"count-{hole}\""),
+                )
+            } else {
+                (String::from("<g>"), "</g>", String::new())
+            };
+            s.push_str(&format!(
+                "{open}<circle cx=\"{x}\" cy=\"{y}\" r=\"{RADIUS}\" fill=\"white\" stroke=\"#444\" \
+                 stroke-width=\"1.5\"/><text class=\"count\"{count_id} x=\"{x}\" y=\"{}\" \
+                 font-size=\"17\" text-anchor=\"middle\">{}</text><text x=\"{}\" y=\"{}\" \
+                 font-size=\"8\" fill=\"#777\" text-anchor=\"middle\">{name}</text>{close}\n",
+                y + 6.0,
+                count,
+                x,
+                y + RADIUS - 4.0
+            ));
+        }
+    }
+
+    /// The legend under the board: both circuits and the capturing rule.
+    fn legend(&self, s: &mut String) {
+        let (rows, bx) = (self.rows, self.bx);
+        let rule = match self.rules.settings().capturing_row {
+            CapturingRow::Inner => "the inner row",
+            CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
         };
+        let ly = self.by + self.bh + LANE + 48.0;
         s.push_str(&format!(
-            "{open}<circle cx=\"{x}\" cy=\"{y}\" r=\"{RADIUS}\" fill=\"white\" stroke=\"#444\" \
-             stroke-width=\"1.5\"/><text class=\"count\"{count_id} x=\"{x}\" y=\"{}\" \
-             font-size=\"17\" text-anchor=\"middle\">{}</text><text x=\"{}\" y=\"{}\" \
-             font-size=\"8\" fill=\"#777\" text-anchor=\"middle\">{name}</text>{close}\n",
-            y + 6.0,
-            count,
-            x,
-            y + RADIUS - 4.0
+            "<line x1=\"{bx}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{SOUTH}\" stroke-width=\"2\" \
+             marker-end=\"url(#arrow-south)\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">South \
+             (player 1, rows 1-{}) forward circuit</text>\n",
+            bx + 28.0,
+            bx + 36.0,
+            ly + 4.0,
+            rows / 2
+        ));
+        s.push_str(&format!(
+            "<line x1=\"{bx}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{NORTH}\" stroke-width=\"2\" \
+             marker-end=\"url(#arrow-north)\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">North \
+             (player 2, rows {}-{rows}) forward circuit</text>\n",
+            ly + 20.0,
+            bx + 28.0,
+            ly + 20.0,
+            bx + 36.0,
+            ly + 24.0,
+            rows / 2 + 1
+        ));
+        s.push_str(&format!(
+            "<rect x=\"{bx}\" y=\"{}\" width=\"28\" height=\"12\" fill=\"none\" stroke=\"#444\" \
+             stroke-dasharray=\"7 4\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">\
+             capturing row: {rule}</text>\n",
+            ly + 34.0,
+            bx + 36.0,
+            ly + 44.0
         ));
     }
-    // Legend.
-    let ly = by + bh + LANE + 48.0;
-    s.push_str(&format!(
-        "<line x1=\"{bx}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{SOUTH}\" stroke-width=\"2\" \
-         marker-end=\"url(#arrow-south)\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">South \
-         (player 1, rows 1-{}) forward circuit</text>\n",
-        bx + 28.0,
-        bx + 36.0,
-        ly + 4.0,
-        rows / 2
-    ));
-    s.push_str(&format!(
-        "<line x1=\"{bx}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{NORTH}\" stroke-width=\"2\" \
-         marker-end=\"url(#arrow-north)\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">North \
-         (player 2, rows {}-{rows}) forward circuit</text>\n",
-        ly + 20.0,
-        bx + 28.0,
-        ly + 20.0,
-        bx + 36.0,
-        ly + 24.0,
-        rows / 2 + 1
-    ));
-    s.push_str(&format!(
-        "<rect x=\"{bx}\" y=\"{}\" width=\"28\" height=\"12\" fill=\"none\" stroke=\"#444\" \
-         stroke-dasharray=\"7 4\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">\
-         capturing row: {rule}</text>\n",
-        ly + 34.0,
-        bx + 36.0,
-        ly + 44.0
-    ));
-    s.push_str("</svg>\n");
-    s
 }
 
 /// One step of a circuit: a short straight arrow between neighbours, or a

@@ -15,7 +15,8 @@
 use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
-use plotters::coord::types::RangedCoordf64;
+use plotters::coord::ranged1d::SegmentedCoord;
+use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -28,22 +29,76 @@ pub struct Table {
     rows: Vec<Vec<String>>,
 }
 
+/// Why a report cannot be made. Every message but [`ReportError::Drawing`]
+/// names the CSV file, and where it can the line and column, at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{file}: cannot read the header row: {source}")]
+    Header { file: String, source: csv::Error },
+    /// A record the csv reader refuses; `line` counts the header as 1.
+    #[error("{file}: line {line}: {source}")]
+    Record {
+        file: String,
+        line: usize,
+        source: csv::Error,
+    },
+    #[error(
+        "{file}: missing column(s) {}: a report needs {}",
+        .missing.join(", "),
+        .needed.join(", ")
+    )]
+    MissingColumns {
+        file: String,
+        missing: Vec<String>,
+        needed: Vec<String>,
+    },
+    #[error("{file}: line {line}, column {column}: `{text}` is not a number")]
+    NotANumber {
+        file: String,
+        line: usize,
+        column: String,
+        text: String,
+    },
+    #[error("{file}: line {line}, column {column}: `{text}` is not a whole number")]
+    NotAWholeNumber {
+        file: String,
+        line: usize,
+        column: String,
+        text: String,
+    },
+    /// A game length in lengths.csv over `u32::MAX` plies.
+    #[error("{file}: line {line}: length too large")]
+    LengthTooLarge { file: String, line: usize },
+    #[error("{file}: no rows: nothing to draw")]
+    NoRows { file: String },
+    /// plotters failed: katro's fault, not the input's.
+    #[error("cannot draw a chart: {0}")]
+    Drawing(String),
+}
+
 impl Table {
     /// Parses `bytes`; `name` is the file name used in error messages.
-    pub fn parse(name: &str, bytes: &[u8]) -> Result<Table, String> {
+    pub fn parse(name: &str, bytes: &[u8]) -> Result<Table, ReportError> {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(false)
             .from_reader(bytes);
         let headers = r
             .headers()
-            .map_err(|e| format!("{name}: cannot read the header row: {e}"))?
+            .map_err(|source| ReportError::Header {
+                file: name.to_string(),
+                source,
+            })?
             .iter()
             .map(str::to_string)
             .collect();
         let mut rows = Vec::new();
         for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| format!("{name}: line {}: {e}", i + 2))?;
+            let rec = rec.map_err(|source| ReportError::Record {
+                file: name.to_string(),
+                line: i + 2,
+                source,
+            })?;
             rows.push(rec.iter().map(str::to_string).collect());
         }
         Ok(Table {
@@ -66,17 +121,20 @@ impl Table {
     }
 
     /// Fails, naming the file, when a column the report needs is missing.
-    fn require(&self, columns: &[&str]) -> Result<(), String> {
-        let missing: Vec<&str> = columns.iter().copied().filter(|c| !self.has(c)).collect();
+    fn require(&self, columns: &[&str]) -> Result<(), ReportError> {
+        let missing: Vec<String> = columns
+            .iter()
+            .filter(|c| !self.has(c))
+            .map(|c| c.to_string())
+            .collect();
         if missing.is_empty() {
             Ok(())
         } else {
-            Err(format!(
-                "{}: missing column(s) {}: a report needs {}",
-                self.name,
-                missing.join(", "),
-                columns.join(", ")
-            ))
+            Err(ReportError::MissingColumns {
+                file: self.name.clone(),
+                missing,
+                needed: columns.iter().map(|c| c.to_string()).collect(),
+            })
         }
     }
 
@@ -89,18 +147,19 @@ impl Table {
     }
 
     /// A field as a number; `None` when empty (undefined).
-    fn num(&self, row: usize, column: &str) -> Result<Option<f64>, String> {
+    fn num(&self, row: usize, column: &str) -> Result<Option<f64>, ReportError> {
         let t = self.text(row, column);
         if t.is_empty() {
             return Ok(None);
         }
-        t.parse::<f64>().map(Some).map_err(|_| {
-            format!(
-                "{}: line {}, column {column}: `{t}` is not a number",
-                self.name,
-                row + 2
-            )
-        })
+        t.parse::<f64>()
+            .map(Some)
+            .map_err(|_| ReportError::NotANumber {
+                file: self.name.clone(),
+                line: row + 2,
+                column: column.to_string(),
+                text: t.to_string(),
+            })
     }
 }
 
@@ -277,11 +336,13 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Builds the page and the charts.
-pub fn build(inputs: &Inputs) -> Result<Report, String> {
+pub fn build(inputs: &Inputs) -> Result<Report, ReportError> {
     let summary = Table::parse("summary.csv", inputs.summary)?;
     summary.require(&SUMMARY_COLUMNS)?;
     if summary.is_empty() {
-        return Err("summary.csv: no rows: nothing to draw".into());
+        return Err(ReportError::NoRows {
+            file: "summary.csv".into(),
+        });
     }
     let comparison = match inputs.comparison {
         Some(b) => {
@@ -390,44 +451,90 @@ fn sweep_values(s: &Table, key: &str) -> Vec<String> {
 /// A mark of a sweep chart: series, value index, the metric, its interval.
 type SweepPoint = (usize, usize, f64, Option<(f64, f64)>);
 
+/// A line of a sweep chart: its label and its rows of summary.csv.
+type Series = (String, Vec<usize>);
+
+/// A panel of a sweep chart: the column it plots, its title and the
+/// columns of the metric's interval, if it has one.
+type SweepMetric = (&'static str, String, Option<[&'static str; 2]>);
+
+/// The x axis of a sweep panel: one segment per value of the setting.
+type SweepCoord = Cartesian2d<SegmentedCoord<RangedCoordusize>, RangedCoordf64>;
+
 /// One chart per swept setting: the first-player win rate among decided
 /// games with its 95% interval, the share of games decided and the mean
 /// length, against the setting's value; one line per matchup (agents and
 /// random opening plies) and values of the other swept settings, at most
 /// eight lines to a row of panels.
-fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
+fn sweep_charts(s: &Table) -> Result<Vec<Chart>, ReportError> {
     let keys = swept_keys(s);
-    let mut charts = Vec::new();
-    for key in &keys {
-        let values = sweep_values(s, key);
-        let others: Vec<&String> = keys.iter().filter(|k| *k != key).collect();
-        // Series: the matchup, then the other swept values, in row order.
-        // A row is on the chart when its name sets `key`, or sets no
-        // swept key (the base): so sweeps of one setting each, side by
-        // side in one experiment, each get a chart of their own rows.
-        let named = |r: usize, k: &str| {
-            s.text(r, "variant")
-                .split('+')
-                .skip(1)
-                .any(|p| p.split_once('=').is_some_and(|(n, _)| n == k))
-        };
-        let mut series: Vec<(String, Vec<usize>)> = Vec::new();
-        for r in 0..s.len() {
-            if !named(r, key) && keys.iter().any(|k| named(r, k)) {
-                continue;
-            }
-            let mut label = matchup_text(s, r);
-            for o in others.iter().filter(|o| named(r, o)) {
-                label.push_str(&format!(", {o}={}", s.text(r, o)));
-            }
-            match series.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, rows)) => rows.push(r),
-                None => series.push((label, vec![r])),
-            }
+    keys.iter().map(|key| sweep_chart(s, &keys, key)).collect()
+}
+
+fn sweep_chart(s: &Table, keys: &[String], key: &str) -> Result<Chart, ReportError> {
+    let others: Vec<&str> = keys
+        .iter()
+        .map(String::as_str)
+        .filter(|k| *k != key)
+        .collect();
+    let series = sweep_series(s, keys, key, &others);
+    let svg = SweepAxis::new(s, key).svg(&series)?;
+    Ok(Chart {
+        file: format!("sweep-{key}.svg"),
+        title: format!("Against the swept setting `{key}`"),
+        svg,
+        caption: sweep_caption(key, &others),
+        table: sweep_table(s, key),
+    })
+}
+
+/// Whether row `r`'s variant name sets `k` (`base+k=v`, docs/EXPERIMENTS.md).
+fn names_key(s: &Table, r: usize, k: &str) -> bool {
+    s.text(r, "variant")
+        .split('+')
+        .skip(1)
+        .any(|p| p.split_once('=').is_some_and(|(n, _)| n == k))
+}
+
+/// The lines of `key`'s chart: the matchup, then the other swept values,
+/// in row order. A row is on the chart when its name sets `key`, or sets
+/// no swept key (the base): so sweeps of one setting each, side by side
+/// in one experiment, each get a chart of their own rows.
+fn sweep_series(s: &Table, keys: &[String], key: &str, others: &[&str]) -> Vec<Series> {
+    let mut series: Vec<Series> = Vec::new();
+    for r in 0..s.len() {
+        if !names_key(s, r, key) && keys.iter().any(|k| names_key(s, r, k)) {
+            continue;
         }
-        let x_of = |r: usize| values.iter().position(|v| v == s.text(r, key)).unwrap_or(0);
-        let width = 1100u32;
-        let panel_w = (width - 20) / 3;
+        let mut label = matchup_text(s, r);
+        for o in others.iter().filter(|o| names_key(s, r, o)) {
+            label.push_str(&format!(", {o}={}", s.text(r, o)));
+        }
+        match series.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, rows)) => rows.push(r),
+            None => series.push((label, vec![r])),
+        }
+    }
+    series
+}
+
+/// What every panel of `key`'s chart shares: the setting's values along
+/// the x axis, their wrapped tick labels and the heights they take.
+struct SweepAxis<'a> {
+    s: &'a Table,
+    key: &'a str,
+    values: Vec<String>,
+    ticks: Vec<Vec<String>>,
+    x_area: u32,
+    plot_h: u32,
+}
+
+impl<'a> SweepAxis<'a> {
+    const WIDTH: u32 = 1100;
+
+    fn new(s: &'a Table, key: &'a str) -> SweepAxis<'a> {
+        let values = sweep_values(s, key);
+        let panel_w = (Self::WIDTH - 20) / 3;
         // The values under each panel's axis, wrapped to their share of it.
         let slot = (panel_w - 90) / values.len().max(1) as u32;
         let ticks: Vec<Vec<String>> = values
@@ -436,187 +543,249 @@ fn sweep_charts(s: &Table) -> Result<Vec<Chart>, String> {
             .collect();
         let tick_lines = ticks.iter().map(Vec::len).max().unwrap_or(1) as u32;
         let x_area = 14 + tick_lines * LINE + 32;
-        let plot_h = 300 + x_area;
-        let groups: Vec<&[(String, Vec<usize>)]> = series.chunks(PALETTE.len()).collect();
+        SweepAxis {
+            s,
+            key,
+            values,
+            ticks,
+            x_area,
+            plot_h: 300 + x_area,
+        }
+    }
+
+    /// Row `r`'s place on the x axis: the index of its value.
+    fn x_of(&self, r: usize) -> usize {
+        self.values
+            .iter()
+            .position(|v| v == self.s.text(r, self.key))
+            .unwrap_or(0)
+    }
+
+    /// The chart: for each group of at most eight series, a row of three
+    /// panels and the group's key under it.
+    fn svg(&self, series: &[Series]) -> Result<String, ReportError> {
+        let groups: Vec<&[Series]> = series.chunks(PALETTE.len()).collect();
         let keys_of: Vec<Key> = groups
             .iter()
-            .map(|g| {
-                let items: Vec<(Swatch, String)> = g
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (l, _))| (Swatch::Line(colour(i), 2), l.clone()))
-                    .collect();
-                layout_key(&items, width - 40)
-            })
+            .map(|g| series_key(g, Self::WIDTH - 40))
             .collect();
-        let height: u32 = keys_of.iter().map(|k| plot_h + k.height + 16).sum();
+        let height: u32 = keys_of.iter().map(|k| self.plot_h + k.height + 16).sum();
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (Self::WIDTH, height)).into_drawing_area();
             root.fill(&WHITE).map_err(drawing)?;
             let mut rest = root.clone();
             for (g, (group, k)) in groups.iter().zip(&keys_of).enumerate() {
-                let (area, below) = rest.split_vertically(plot_h + k.height + 16);
+                let (area, below) = rest.split_vertically(self.plot_h + k.height + 16);
                 rest = below;
-                let (plots, key_area) = area.split_vertically(plot_h);
-                let mut metrics: [(&str, String, Option<[&str; 2]>); 3] = [
-                    (
-                        "p1_win_rate",
-                        "Player 1's win rate, decided games".into(),
-                        Some(["p1_win_rate_low", "p1_win_rate_high"]),
-                    ),
-                    ("completion", "Games decided".into(), None),
-                    ("length_mean", "Mean length (plies)".into(), None),
-                ];
-                if groups.len() > 1 {
-                    for m in metrics.iter_mut() {
-                        m.1 = format!(
-                            "{} ({}/{})",
-                            m.1.split(" (").next().unwrap_or(""),
-                            g + 1,
-                            groups.len()
-                        );
-                    }
-                }
+                let (plots, key_area) = area.split_vertically(self.plot_h);
                 let panels = plots.margin(0, 0, 10, 10).split_evenly((1, 3));
-                for (panel, (col, title, whiskers)) in panels.iter().zip(metrics) {
-                    let mut points: Vec<SweepPoint> = Vec::new();
-                    let mut top: f64 = 0.0;
-                    for (i, (_, rows)) in group.iter().enumerate() {
-                        for &r in rows {
-                            let Some(v) = s.num(r, col)? else { continue };
-                            let w = match whiskers {
-                                Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
-                                    (Some(a), Some(b)) => Some((a, b)),
-                                    _ => None,
-                                },
-                                None => None,
-                            };
-                            top = top.max(w.map_or(v, |(_, b)| b.max(v)));
-                            points.push((i, x_of(r), v, w));
-                        }
-                    }
-                    let share = col != "length_mean";
-                    // Headroom above 100%, so the top tick's label keeps
-                    // clear of the panel's title.
-                    let y = if share {
-                        0.0..1.06
-                    } else {
-                        0.0..(top * 1.1).max(1.0)
-                    };
-                    let mut chart = ChartBuilder::on(panel)
-                        .caption(title, (FONT, TEXT_SIZE + 1))
-                        .margin(8)
-                        .margin_right(24)
-                        .x_label_area_size(x_area)
-                        .y_label_area_size(62)
-                        .build_cartesian_2d((0..values.len().saturating_sub(1)).into_segmented(), y)
-                        .map_err(drawing)?;
-                    chart
-                        .configure_mesh()
-                        .disable_x_mesh()
-                        .light_line_style(TRANSPARENT)
-                        .bold_line_style(BLACK.mix(0.15))
-                        .x_labels(values.len())
-                        .y_labels(6)
-                        .x_label_formatter(&|_| String::new())
-                        .y_label_formatter(&|v: &f64| {
-                            if share { percent(v) } else { format!("{v:.0}") }
-                        })
-                        .label_style(style(TEXT_SIZE))
-                        .axis_desc_style(style(TEXT_SIZE))
-                        .x_desc(key.as_str())
-                        .draw()
-                        .map_err(drawing)?;
-                    for (i, lines) in ticks.iter().enumerate() {
-                        let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
-                        draw_lines(&root, lines, (px, py + 8), HPos::Center, true)?;
-                    }
-                    if col == "p1_win_rate" {
-                        chart
-                            .draw_series(LineSeries::new(
-                                [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
-                                ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-                            ))
-                            .map_err(drawing)?;
-                    }
-                    for i in 0..group.len() {
-                        let c = colour(i);
-                        let mut line: Vec<(usize, f64)> = points
-                            .iter()
-                            .filter(|p| p.0 == i)
-                            .map(|p| (p.1, p.2))
-                            .collect();
-                        line.sort_by_key(|p| p.0);
-                        let at = |(x, v): (usize, f64)| (SegmentValue::CenterOf(x), v);
-                        chart
-                            .draw_series(LineSeries::new(
-                                line.iter().map(|&p| at(p)),
-                                c.stroke_width(2),
-                            ))
-                            .map_err(drawing)?;
-                        chart
-                            .draw_series(line.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
-                            .map_err(drawing)?;
-                        chart
-                            .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
-                                p.3.map(|(lo, hi)| {
-                                    ErrorBar::new_vertical(
-                                        SegmentValue::CenterOf(p.1),
-                                        lo,
-                                        p.2,
-                                        hi,
-                                        c.stroke_width(1),
-                                        8,
-                                    )
-                                })
-                            }))
-                            .map_err(drawing)?;
-                    }
+                for (panel, metric) in panels.iter().zip(sweep_metrics(g, groups.len())) {
+                    self.draw_panel(&root, panel, group, metric)?;
                 }
                 draw_key(&key_area, k, (20, 4))?;
             }
             root.present().map_err(drawing)?;
         }
-        let mut cols: Vec<&str> = vec!["variant", "p1", "p2", "opening_plies"];
-        cols.push(key.as_str());
-        cols.extend([
-            "games",
-            "decided",
-            "p1_win_rate",
-            "p1_win_rate_low",
-            "p1_win_rate_high",
-            "completion",
-            "length_mean",
-        ]);
-        let table = numbers_table(s, "summary.csv", &cols);
-        charts.push(Chart {
-            file: format!("sweep-{key}.svg"),
-            title: format!("Against the swept setting `{key}`"),
-            svg,
-            caption: format!(
-                "Each metric of summary.csv against `{key}` (its tidy column), one line per \
-                 matchup{}: left, player 1's share of the decided games (p1_win_rate) with its \
-                 95% Wilson interval, the grey line at 0.5; middle, the share of games decided \
-                 (completion); right, the mean length in plies (length_mean). A value with no \
-                 decided game has no win-rate mark.",
-                if others.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " and value of the other swept setting(s) ({})",
-                        others
-                            .iter()
-                            .map(|o| o.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                }
-            ),
-            table,
-        });
+        Ok(svg)
     }
-    Ok(charts)
+
+    /// One metric against the setting for one group of series, the
+    /// values' ticks under the axis (drawn on `root`, as they may be
+    /// wider than a segment's plotters label).
+    fn draw_panel(
+        &self,
+        root: &DrawingArea<SVGBackend, Shift>,
+        panel: &DrawingArea<SVGBackend, Shift>,
+        group: &[Series],
+        (col, title, whiskers): SweepMetric,
+    ) -> Result<(), ReportError> {
+        let (points, top) = self.points(group, col, whiskers)?;
+        let share = col != "length_mean";
+        // Headroom above 100%, so the top tick's label keeps
+        // clear of the panel's title.
+        let y = if share {
+            0.0..1.06
+        } else {
+            0.0..(top * 1.1).max(1.0)
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(title, (FONT, TEXT_SIZE + 1))
+            .margin(8)
+            .margin_right(24)
+            .x_label_area_size(self.x_area)
+            .y_label_area_size(62)
+            .build_cartesian_2d((0..self.values.len().saturating_sub(1)).into_segmented(), y)
+            .map_err(drawing)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(BLACK.mix(0.15))
+            .x_labels(self.values.len())
+            .y_labels(6)
+            .x_label_formatter(&|_| String::new())
+            .y_label_formatter(&|v: &f64| if share { percent(v) } else { format!("{v:.0}") })
+            .label_style(style(TEXT_SIZE))
+            .axis_desc_style(style(TEXT_SIZE))
+            .x_desc(self.key)
+            .draw()
+            .map_err(drawing)?;
+        for (i, lines) in self.ticks.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
+            draw_lines(root, lines, (px, py + 8), HPos::Center, true)?;
+        }
+        if col == "p1_win_rate" {
+            chart
+                .draw_series(LineSeries::new(
+                    [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
+                    ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+                ))
+                .map_err(drawing)?;
+        }
+        for i in 0..group.len() {
+            draw_sweep_line(&mut chart, &points, i)?;
+        }
+        Ok(())
+    }
+
+    /// The marks of `col` for each series of `group`, and the highest of
+    /// them and their intervals' ends (the top of a length axis).
+    fn points(
+        &self,
+        group: &[Series],
+        col: &str,
+        whiskers: Option<[&str; 2]>,
+    ) -> Result<(Vec<SweepPoint>, f64), ReportError> {
+        let s = self.s;
+        let mut points: Vec<SweepPoint> = Vec::new();
+        let mut top: f64 = 0.0;
+        for (i, (_, rows)) in group.iter().enumerate() {
+            for &r in rows {
+                let Some(v) = s.num(r, col)? else { continue };
+                let w = match whiskers {
+                    Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
+                        (Some(a), Some(b)) => Some((a, b)),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                top = top.max(w.map_or(v, |(_, b)| b.max(v)));
+                points.push((i, self.x_of(r), v, w));
+            }
+        }
+        Ok((points, top))
+    }
+}
+
+/// A group's key: each series' colour and label.
+fn series_key(group: &[Series], width: u32) -> Key {
+    let items: Vec<(Swatch, String)> = group
+        .iter()
+        .enumerate()
+        .map(|(i, (l, _))| (Swatch::Line(colour(i), 2), l.clone()))
+        .collect();
+    layout_key(&items, width)
+}
+
+/// The three panels of group `g`; when the series take more than one
+/// group, each title says which (`(2/3)`).
+fn sweep_metrics(g: usize, groups: usize) -> [SweepMetric; 3] {
+    let mut metrics: [SweepMetric; 3] = [
+        (
+            "p1_win_rate",
+            "Player 1's win rate, decided games".into(),
+            Some(["p1_win_rate_low", "p1_win_rate_high"]),
+        ),
+        ("completion", "Games decided".into(), None),
+        ("length_mean", "Mean length (plies)".into(), None),
+    ];
+    if groups > 1 {
+        for m in metrics.iter_mut() {
+            m.1 = format!(
+                "{} ({}/{})",
+                m.1.split(" (").next().unwrap_or(""),
+                g + 1,
+                groups
+            );
+        }
+    }
+    metrics
+}
+
+/// Series `i`'s line through its marks, left to right, its dots and their
+/// intervals.
+fn draw_sweep_line(
+    chart: &mut ChartContext<SVGBackend, SweepCoord>,
+    points: &[SweepPoint],
+    i: usize,
+) -> Result<(), ReportError> {
+    let c = colour(i);
+    let mut line: Vec<(usize, f64)> = points
+        .iter()
+        .filter(|p| p.0 == i)
+        .map(|p| (p.1, p.2))
+        .collect();
+    line.sort_by_key(|p| p.0);
+    let at = |(x, v): (usize, f64)| (SegmentValue::CenterOf(x), v);
+    chart
+        .draw_series(LineSeries::new(
+            line.iter().map(|&p| at(p)),
+            c.stroke_width(2),
+        ))
+        .map_err(drawing)?;
+    chart
+        .draw_series(line.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
+        .map_err(drawing)?;
+    chart
+        .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
+            p.3.map(|(lo, hi)| {
+                ErrorBar::new_vertical(
+                    SegmentValue::CenterOf(p.1),
+                    lo,
+                    p.2,
+                    hi,
+                    c.stroke_width(1),
+                    8,
+                )
+            })
+        }))
+        .map_err(drawing)?;
+    Ok(())
+}
+
+/// The numbers behind `key`'s chart: the cell, the setting's value and
+/// each metric drawn, as summary.csv has them.
+fn sweep_table(s: &Table, key: &str) -> String {
+    let mut cols: Vec<&str> = vec!["variant", "p1", "p2", "opening_plies", key];
+    cols.extend([
+        "games",
+        "decided",
+        "p1_win_rate",
+        "p1_win_rate_low",
+        "p1_win_rate_high",
+        "completion",
+        "length_mean",
+    ]);
+    numbers_table(s, "summary.csv", &cols)
+}
+
+fn sweep_caption(key: &str, others: &[&str]) -> String {
+    format!(
+        "Each metric of summary.csv against `{key}` (its tidy column), one line per \
+         matchup{}: left, player 1's share of the decided games (p1_win_rate) with its \
+         95% Wilson interval, the grey line at 0.5; middle, the share of games decided \
+         (completion); right, the mean length in plies (length_mean). A value with no \
+         decided game has no win-rate mark.",
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " and value of the other swept setting(s) ({})",
+                others.join(", ")
+            )
+        }
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -652,7 +821,7 @@ impl Histograms {
     }
 }
 
-fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
+fn read_lengths(bytes: &[u8]) -> Result<Histograms, ReportError> {
     let t = Table::parse("lengths.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "length", "games"])?;
     let pooled = !t.has("opening_plies");
@@ -662,16 +831,19 @@ fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
     };
     for r in 0..t.len() {
         let int = |col: &str| {
-            t.text(r, col).parse::<u64>().map_err(|_| {
-                format!(
-                    "lengths.csv: line {}, column {col}: `{}` is not a whole number",
-                    r + 2,
-                    t.text(r, col)
-                )
-            })
+            t.text(r, col)
+                .parse::<u64>()
+                .map_err(|_| ReportError::NotAWholeNumber {
+                    file: "lengths.csv".into(),
+                    line: r + 2,
+                    column: col.to_string(),
+                    text: t.text(r, col).to_string(),
+                })
         };
-        let len = u32::try_from(int("length")?)
-            .map_err(|_| format!("lengths.csv: line {}: length too large", r + 2))?;
+        let len = u32::try_from(int("length")?).map_err(|_| ReportError::LengthTooLarge {
+            file: "lengths.csv".into(),
+            line: r + 2,
+        })?;
         let mut key = cell_key(&t, r);
         if pooled {
             key.opening_plies.clear();
@@ -686,8 +858,8 @@ fn read_lengths(bytes: &[u8]) -> Result<Histograms, String> {
 // ---------------------------------------------------------------------------
 // Charts
 
-fn drawing<E: std::fmt::Debug>(e: E) -> String {
-    format!("cannot draw a chart: {e:?}")
+fn drawing<E: std::fmt::Debug>(e: E) -> ReportError {
+    ReportError::Drawing(format!("{e:?}"))
 }
 
 const FONT: &str = "sans-serif";
@@ -773,7 +945,7 @@ fn draw_lines<DB: DrawingBackend>(
     (x, y): (i32, i32),
     h: HPos,
     top: bool,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let k = lines.len() as i32;
     let first = if top {
         y + LINE as i32 / 2
@@ -843,7 +1015,7 @@ fn draw_swatch<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     sw: Swatch,
     (x, y): (i32, i32),
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     match sw {
         Swatch::Line(c, w) => {
             area.draw(&PathElement::new([(x, y), (x + 22, y)], c.stroke_width(w)))
@@ -863,7 +1035,7 @@ fn draw_key<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     k: &Key,
     (x0, y0): (i32, i32),
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     for (x, y, sw, lines) in &k.at {
         let (x, y) = (x0 + x, y0 + y);
         draw_swatch(area, *sw, (x, y + LINE as i32 / 2))?;
@@ -873,7 +1045,7 @@ fn draw_key<DB: DrawingBackend>(
 }
 
 /// A numeric field that must be there for a mark to be drawn.
-fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, String> {
+fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, ReportError> {
     let mut v = Vec::new();
     for c in cols {
         match t.num(r, c)? {
@@ -926,7 +1098,10 @@ fn row_panel<'a, 'b>(
     x: std::ops::Range<f64>,
     x_desc: &str,
     x_percent: bool,
-) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
+) -> Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ReportError,
+> {
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, TITLE_SIZE))
         .margin(10)
@@ -976,7 +1151,7 @@ fn draw_row_labels(
     chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     rows: &Rows,
     x0: f64,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let n = rows.lines.len();
     for (r, lines) in rows.lines.iter().enumerate() {
         let (px, py) = chart.backend_coord(&(x0, row_y(n, r)));
@@ -993,7 +1168,7 @@ fn draw_intervals(
     at: f64,
     marks: &[(usize, f64, f64, f64)],
     c: RGBColor,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     chart
         .draw_series(LineSeries::new(
             [(at, 0.0), (at, n as f64)],
@@ -1019,13 +1194,39 @@ fn draw_intervals(
 
 /// Player 1's win rate with its interval, and beside it how the games
 /// ended; one row per cell.
-fn win_rate_chart(s: &Table) -> Result<Chart, String> {
+fn win_rate_chart(s: &Table) -> Result<Chart, ReportError> {
     let n = s.len();
     let labels: Vec<String> = (0..n).map(|r| cell_label(s, r)).collect();
     let rs = rows(&labels, 440);
     let left_w = rs.label_w + 30 + 430;
     let width = left_w + 380;
-    let items: Vec<(Swatch, String)> = [
+    let k = layout_key(&win_rate_key(), width - 40);
+    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(plots_h);
+        let (left, right) = top.split_horizontally(left_w);
+        draw_win_rates(&root, &left, s, &rs)?;
+        draw_endings(&right, s)?;
+        draw_key(&bottom, &k, (20, 5))?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(Chart {
+        file: "win-rate.svg".into(),
+        title: "First-player win rate among decided games".into(),
+        svg,
+        caption: WIN_RATE_CAPTION.into(),
+        table: numbers_table(s, "summary.csv", &WIN_RATE_TABLE),
+    })
+}
+
+/// The win-rate chart's key: the marks of the left panel, then the
+/// endings' colours.
+fn win_rate_key() -> Vec<(Swatch, String)> {
+    [
         (Swatch::Grey, "50%: no advantage".to_string()),
         (Swatch::Line(colour(0), 2), "95% Wilson interval".into()),
         (Swatch::Dot(colour(0)), "win rate (p1_win_rate)".into()),
@@ -1037,71 +1238,60 @@ fn win_rate_chart(s: &Table) -> Result<Chart, String> {
             .enumerate()
             .map(|(k, (_, name))| (Swatch::Bar(ending_colour(k)), format!("games: {name}"))),
     )
-    .collect();
-    let k = layout_key(&items, width - 40);
-    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
-    let mut svg = String::new();
-    {
-        let root =
-            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let (top, bottom) = root.split_vertically(plots_h);
-        let (left, right) = top.split_horizontally(left_w);
-        let mut marks = Vec::new();
-        for r in 0..n {
-            let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
-            if let Some(v) = mark(s, r, &cols)? {
-                marks.push((r, v[0], v[1], v[2]));
-            }
-        }
-        let mut chart = row_panel(
-            &left,
-            "Player 1's win rate among decided games",
-            n,
-            rs.label_w + 20,
-            0.0..1.0,
-            "player 1's wins / decided games",
-            true,
-        )?;
-        draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
-        draw_row_labels(&root, &chart, &rs, 0.0)?;
-        draw_endings(&right, s)?;
-        draw_key(&bottom, &k, (20, 5))?;
-        root.present().map_err(drawing)?;
-    }
-    let table = numbers_table(
-        s,
-        "summary.csv",
-        &[
-            "variant",
-            "p1",
-            "p2",
-            "opening_plies",
-            "games",
-            "decided",
-            "p1_win_rate",
-            "p1_win_rate_low",
-            "p1_win_rate_high",
-            "undecided_ply_limit",
-            "undecided_endless_move",
-            "undecided_lap_limit",
-        ],
-    );
-    Ok(Chart {
-        file: "win-rate.svg".into(),
-        title: "First-player win rate among decided games".into(),
-        svg,
-        caption: "Left: player 1's share of the decided games (p1_win_rate) with its 95% \
-                  Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
-                  variant, matchup (player 1's agent vs player 2's) and random opening plies; \
-                  the grey vertical line is 50%, no advantage. A row without a dot had no \
-                  decided game. Right: the share of all games that were decided, stopped at \
-                  the ply limit, ended by an endless move (undecided) or stopped at the lap \
-                  limit."
-            .into(),
-        table,
-    })
+    .collect()
 }
+
+/// The left panel: each cell's win rate with its interval, the row
+/// labels left of it (on `root`).
+fn draw_win_rates(
+    root: &DrawingArea<SVGBackend, Shift>,
+    area: &DrawingArea<SVGBackend, Shift>,
+    s: &Table,
+    rs: &Rows,
+) -> Result<(), ReportError> {
+    let n = s.len();
+    let mut marks = Vec::new();
+    for r in 0..n {
+        let cols = ["p1_win_rate", "p1_win_rate_low", "p1_win_rate_high"];
+        if let Some(v) = mark(s, r, &cols)? {
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    let mut chart = row_panel(
+        area,
+        "Player 1's win rate among decided games",
+        n,
+        rs.label_w + 20,
+        0.0..1.0,
+        "player 1's wins / decided games",
+        true,
+    )?;
+    draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
+    draw_row_labels(root, &chart, rs, 0.0)
+}
+
+/// The columns of summary.csv under the win-rate chart.
+const WIN_RATE_TABLE: [&str; 12] = [
+    "variant",
+    "p1",
+    "p2",
+    "opening_plies",
+    "games",
+    "decided",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "undecided_ply_limit",
+    "undecided_endless_move",
+    "undecided_lap_limit",
+];
+
+const WIN_RATE_CAPTION: &str = "Left: player 1's share of the decided games (p1_win_rate) \
+    with its 95% Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
+    variant, matchup (player 1's agent vs player 2's) and random opening plies; the grey \
+    vertical line is 50%, no advantage. A row without a dot had no decided game. Right: the \
+    share of all games that were decided, stopped at the ply limit, ended by an endless move \
+    (undecided) or stopped at the lap limit.";
 
 const ENDINGS: [(&str, &str); 4] = [
     ("decided", "decided"),
@@ -1120,7 +1310,7 @@ fn ending_colour(k: usize) -> RGBColor {
     }
 }
 
-fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), String> {
+fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), ReportError> {
     let n = s.len();
     let mut chart = row_panel(
         area,
@@ -1178,9 +1368,6 @@ fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (f64, u64, u
     (p99, spike, total)
 }
 
-/// Length distributions: one panel per matchup (agents and random
-/// opening), at most eight variants overlaid in a panel, each in its own
-/// colour.
 /// The length chart's panels, each a title and its summary rows: one per
 /// matchup (agents and opening) in order of first appearance, split into
 /// panels of at most one colour per variant.
@@ -1214,15 +1401,17 @@ fn length_panels(s: &Table) -> Vec<(String, Vec<usize>)> {
     panels
 }
 
-fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
-    let panels = length_panels(s);
+/// Length distributions: one panel per matchup (agents and random
+/// opening), at most eight variants overlaid in a panel, each in its own
+/// colour.
+fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
     let width = 1100u32;
     let legend_w = 360u32;
     let mut layouts = Vec::new();
-    for (title, rows) in &panels {
-        let mut l = lengths_panel(s, rows, hist, legend_w)?;
+    for (title, rows) in length_panels(s) {
+        let mut l = lengths_panel(s, &rows, hist, legend_w)?;
         l.height +=
-            (title_lines(title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
+            (title_lines(&title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
         layouts.push((title, rows, l));
     }
     let marks = [
@@ -1234,8 +1423,7 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
         (Swatch::Cross, "mean (length_mean)".into()),
     ];
     let k = layout_key(&marks, width - 40);
-    let heights: Vec<u32> = layouts.iter().map(|(_, _, l)| l.height).collect();
-    let total: u32 = heights.iter().sum::<u32>() + k.height + 20;
+    let total: u32 = layouts.iter().map(|(_, _, l)| l.height).sum::<u32>() + k.height + 20;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, total)).into_drawing_area();
@@ -1249,22 +1437,35 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
         draw_key(&rest, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
-    let cols = [
-        "variant",
-        "p1",
-        "p2",
-        "opening_plies",
-        "games",
-        "undecided_ply_limit",
-        "length_mean",
-        "length_min",
-        "length_p10",
-        "length_p50",
-        "length_p90",
-        "length_max",
-    ];
-    let table = numbers_table(s, "summary.csv", &cols);
-    let source = if hist.is_some() {
+    Ok(Chart {
+        file: "lengths.svg".into(),
+        title: "Game length".into(),
+        svg,
+        caption: length_caption(hist.is_some()),
+        table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
+    })
+}
+
+/// The columns of summary.csv under the length chart.
+const LENGTH_TABLE: [&str; 12] = [
+    "variant",
+    "p1",
+    "p2",
+    "opening_plies",
+    "games",
+    "undecided_ply_limit",
+    "length_mean",
+    "length_min",
+    "length_p10",
+    "length_p50",
+    "length_p90",
+    "length_max",
+];
+
+/// The length chart's caption: where its curves come from (`curves`:
+/// lengths.csv was read), and what the strip below the axis shows.
+fn length_caption(curves: bool) -> String {
+    let source = if curves {
         "Curves: each cell's exact length histogram (lengths.csv) as the share of its games \
          per ply, summed over bins of equal width (the bin width is in the axis label). The \
          axis ends at the largest 99th percentile of a panel's cells, games stopped at the \
@@ -1274,18 +1475,12 @@ fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, String> {
         "No curves: this folder has no lengths.csv (written by katro run and katro merge \
          since the report exists), so only summary.csv's length statistics are drawn. "
     };
-    Ok(Chart {
-        file: "lengths.svg".into(),
-        title: "Game length".into(),
-        svg,
-        caption: format!(
-            "{source}Below the axis, one line per variant: from length_p10 to length_p90, \
-             a dot at the median (length_p50) and a cross at the mean (length_mean). One \
-             panel per matchup (agents and random opening plies), at most eight variants \
-             to a panel, each in its own colour."
-        ),
-        table,
-    })
+    format!(
+        "{source}Below the axis, one line per variant: from length_p10 to length_p90, \
+         a dot at the median (length_p50) and a cross at the mean (length_mean). One \
+         panel per matchup (agents and random opening plies), at most eight variants \
+         to a panel, each in its own colour."
+    )
 }
 
 /// What a length panel draws, worked out before its height is known.
@@ -1306,7 +1501,7 @@ fn lengths_panel(
     rows: &[usize],
     hist: Option<&Histograms>,
     legend_w: u32,
-) -> Result<LengthPanel, String> {
+) -> Result<LengthPanel, ReportError> {
     let mut xmax = 1f64;
     let mut notes = Vec::new();
     let mut cells = Vec::new();
@@ -1315,73 +1510,30 @@ fn lengths_panel(
         let cell = hist.and_then(|h| h.get(s, r));
         let (body, spike, total) = match cell {
             Some(c) => body_and_spike(c, limit),
-            None => {
-                // summary.csv alone: the body is the 90th percentile
-                // unless that game too was stopped at the limit.
-                let p90 = s.num(r, "length_p90")?.unwrap_or(0.0);
-                let p50 = s.num(r, "length_p50")?.unwrap_or(0.0);
-                let body = if limit.is_some_and(|l| p90 >= l) {
-                    p50
-                } else {
-                    p90
-                };
-                let spike = s.num(r, "undecided_ply_limit")?.unwrap_or(0.0) as u64;
-                let total = s.num(r, "games")?.unwrap_or(0.0) as u64;
-                (body, spike, total)
-            }
+            None => summary_body(s, r, limit)?,
         };
         if limit.is_none_or(|l| body < l) {
             xmax = xmax.max(body);
         }
-        notes.push((limit, spike, total));
+        notes.push(LimitNote {
+            limit,
+            spike,
+            total,
+        });
         cells.push(cell);
     }
     let xmax = (xmax * 1.04).ceil().max(2.0);
     // About 60 bins over the axis: fine enough to show the shape, coarse
     // enough that a few thousand games make a smooth curve.
     let bin = ((xmax / 60.0).ceil() as u32).max(1);
-    let mut curves = Vec::new();
-    let mut ymax = 0f64;
-    for cell in &cells {
-        let mut pts = Vec::new();
-        if let Some(cell) = cell {
-            let games: u64 = cell.values().sum();
-            let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
-            for (&len, &k) in cell.iter() {
-                if (len as f64) < xmax {
-                    *bins.entry(len / bin).or_insert(0) += k;
-                }
-            }
-            let last = (xmax as u32).div_ceil(bin);
-            for b in 0..last {
-                let y = *bins.get(&b).unwrap_or(&0) as f64 / games.max(1) as f64 / bin as f64;
-                ymax = ymax.max(y);
-                let x0 = (b * bin) as f64;
-                pts.push((x0, y));
-                pts.push(((x0 + bin as f64).min(xmax), y));
-            }
-        }
-        curves.push(pts);
-    }
+    let curves: Vec<Vec<(f64, f64)>> = cells
+        .iter()
+        .map(|cell| cell.map_or_else(Vec::new, |c| binned_curve(c, xmax, bin)))
+        .collect();
+    let ymax = curves.iter().flatten().fold(0f64, |m, &(_, y)| m.max(y));
     let mut legend = Vec::new();
-    for (i, &r) in rows.iter().enumerate() {
-        let mut lines = wrap(
-            s.text(r, "variant"),
-            legend_w - SWATCH as u32 - 10,
-            TEXT_SIZE,
-        );
-        let (limit, spike, total) = notes[i];
-        if spike > 0 && total > 0 {
-            let pct = 100.0 * spike as f64 / total as f64;
-            let limit = limit.map_or(String::new(), |l| format!(" {l:.0}"));
-            lines.push(format!("{pct:.1}% at ply limit{limit}"));
-        }
-        if let Some(m) = s.num(r, "length_mean")?
-            && m > xmax
-        {
-            lines.push(format!("mean {m:.0}: off the axis"));
-        }
-        legend.push(lines);
+    for (&r, note) in rows.iter().zip(&notes) {
+        legend.push(length_legend(s, r, note, xmax, legend_w)?);
     }
     let legend_h: u32 = legend.iter().map(|l| l.len() as u32 * LINE + 8).sum();
     let height = (legend_h + 80).max(360);
@@ -1394,6 +1546,77 @@ fn lengths_panel(
         legend,
         height,
     })
+}
+
+/// A cell's games stopped at the ply limit, of `total`.
+struct LimitNote {
+    limit: Option<f64>,
+    spike: u64,
+    total: u64,
+}
+
+/// (body, spike, total) from summary.csv alone, where lengths.csv has no
+/// histogram of row `r`: the body is the 90th percentile unless that game
+/// too was stopped at the limit.
+fn summary_body(s: &Table, r: usize, limit: Option<f64>) -> Result<(f64, u64, u64), ReportError> {
+    let p90 = s.num(r, "length_p90")?.unwrap_or(0.0);
+    let p50 = s.num(r, "length_p50")?.unwrap_or(0.0);
+    let body = if limit.is_some_and(|l| p90 >= l) {
+        p50
+    } else {
+        p90
+    };
+    let spike = s.num(r, "undecided_ply_limit")?.unwrap_or(0.0) as u64;
+    let total = s.num(r, "games")?.unwrap_or(0.0) as u64;
+    Ok((body, spike, total))
+}
+
+/// A histogram as the share of its games per ply, summed over bins of
+/// `bin` plies, up to `xmax`: a step line, two points a bin.
+fn binned_curve(cell: &BTreeMap<u32, u64>, xmax: f64, bin: u32) -> Vec<(f64, f64)> {
+    let games: u64 = cell.values().sum();
+    let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
+    for (&len, &k) in cell.iter() {
+        if (len as f64) < xmax {
+            *bins.entry(len / bin).or_insert(0) += k;
+        }
+    }
+    let last = (xmax as u32).div_ceil(bin);
+    let mut pts = Vec::new();
+    for b in 0..last {
+        let y = *bins.get(&b).unwrap_or(&0) as f64 / games.max(1) as f64 / bin as f64;
+        let x0 = (b * bin) as f64;
+        pts.push((x0, y));
+        pts.push(((x0 + bin as f64).min(xmax), y));
+    }
+    pts
+}
+
+/// Row `r`'s legend entry: the variant, wrapped, its share of games at
+/// the ply limit, and its mean when the axis stops short of it.
+fn length_legend(
+    s: &Table,
+    r: usize,
+    note: &LimitNote,
+    xmax: f64,
+    legend_w: u32,
+) -> Result<Vec<String>, ReportError> {
+    let mut lines = wrap(
+        s.text(r, "variant"),
+        legend_w - SWATCH as u32 - 10,
+        TEXT_SIZE,
+    );
+    if note.spike > 0 && note.total > 0 {
+        let pct = 100.0 * note.spike as f64 / note.total as f64;
+        let limit = note.limit.map_or(String::new(), |l| format!(" {l:.0}"));
+        lines.push(format!("{pct:.1}% at ply limit{limit}"));
+    }
+    if let Some(m) = s.num(r, "length_mean")?
+        && m > xmax
+    {
+        lines.push(format!("mean {m:.0}: off the axis"));
+    }
+    Ok(lines)
 }
 
 /// A length panel's title as the lines it is drawn in: one when it fits
@@ -1419,15 +1642,71 @@ fn draw_lengths(
     title: &str,
     p: &LengthPanel,
     legend_w: u32,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     let (plot, side) = area.split_horizontally(area.dim_in_pixel().0 - legend_w);
-    let drawn = p.drawn;
-    let (ymax, step) = if drawn {
+    let (ymax, step) = if p.drawn {
         (p.ymax * 1.08, p.ymax * 1.08 / 14.0)
     } else {
         (0.5, 1.0)
     };
     let ymin = -step * (rows.len() as f64 + 1.0);
+    let lines = title_lines(title, plot.dim_in_pixel().0);
+    let mut builder = ChartBuilder::on(&plot);
+    if lines.len() > 1 {
+        // A title too long for one line (long agent names) is wrapped and
+        // drawn here, above a chart moved down to make room for it.
+        draw_title_lines(&plot, &lines)?;
+        builder.margin_top(10 + lines.len() as u32 * TITLE_SIZE + 10);
+    } else {
+        builder.caption(title, (FONT, TITLE_SIZE));
+    }
+    let mut chart = builder
+        .margin(10)
+        .margin_right(30)
+        .x_label_area_size(58)
+        .y_label_area_size(if p.drawn { 100 } else { 20 })
+        .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
+        .map_err(drawing)?;
+    draw_length_mesh(&mut chart, p)?;
+    for (i, pts) in p.curves.iter().enumerate() {
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().copied(),
+                colour(i).stroke_width(2),
+            ))
+            .map_err(drawing)?;
+    }
+    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
+    draw_length_legend(&side, &p.legend)
+}
+
+/// A wrapped panel title, centred at the top of `plot`.
+fn draw_title_lines(
+    plot: &DrawingArea<SVGBackend, Shift>,
+    lines: &[String],
+) -> Result<(), ReportError> {
+    let centre = plot.dim_in_pixel().0 as i32 / 2;
+    for (i, l) in lines.iter().enumerate() {
+        plot.draw(&Text::new(
+            l.clone(),
+            (centre, 10 + (i as i32 * 2 + 1) * TITLE_SIZE as i32 / 2),
+            (FONT, TITLE_SIZE)
+                .into_text_style(plot)
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// A length panel's axes: lengths along x, the bin width in its
+/// description; the share of games up the y axis only where curves are
+/// drawn, none below 0 (the quantile strip).
+fn draw_length_mesh(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &LengthPanel,
+) -> Result<(), ReportError> {
+    let drawn = p.drawn;
     let xdesc = if drawn {
         format!(
             "game length (plies; bins of {} {})",
@@ -1437,33 +1716,6 @@ fn draw_lengths(
     } else {
         "game length (plies)".to_string()
     };
-    let lines = title_lines(title, plot.dim_in_pixel().0);
-    let mut builder = ChartBuilder::on(&plot);
-    if lines.len() > 1 {
-        // A title too long for one line (long agent names) is wrapped and
-        // drawn here, above a chart moved down to make room for it.
-        let centre = plot.dim_in_pixel().0 as i32 / 2;
-        for (i, l) in lines.iter().enumerate() {
-            plot.draw(&Text::new(
-                l.clone(),
-                (centre, 10 + (i as i32 * 2 + 1) * TITLE_SIZE as i32 / 2),
-                (FONT, TITLE_SIZE)
-                    .into_text_style(&plot)
-                    .pos(Pos::new(HPos::Center, VPos::Center)),
-            ))
-            .map_err(drawing)?;
-        }
-        builder.margin_top(10 + lines.len() as u32 * TITLE_SIZE + 10);
-    } else {
-        builder.caption(title, (FONT, TITLE_SIZE));
-    }
-    let mut chart = builder
-        .margin(10)
-        .margin_right(30)
-        .x_label_area_size(58)
-        .y_label_area_size(if drawn { 100 } else { 20 })
-        .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
-        .map_err(drawing)?;
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
@@ -1483,17 +1735,7 @@ fn draw_lengths(
             }
         })
         .draw()
-        .map_err(drawing)?;
-    for (i, pts) in p.curves.iter().enumerate() {
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().copied(),
-                colour(i).stroke_width(2),
-            ))
-            .map_err(drawing)?;
-    }
-    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
-    draw_length_legend(&side, &p.legend)
+        .map_err(drawing)
 }
 
 /// Below the axis, one line per row from `length_p10` to `length_p90`, a
@@ -1504,7 +1746,7 @@ fn draw_quantile_strip(
     rows: &[usize],
     step: f64,
     xmax: f64,
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     // The strip below the axis; a mark past the axis is not drawn (the
     // legend says so for the mean).
     let clamp = |x: f64| x.min(xmax);
@@ -1543,7 +1785,7 @@ fn draw_quantile_strip(
 fn draw_length_legend(
     side: &DrawingArea<SVGBackend, Shift>,
     legend: &[Vec<String>],
-) -> Result<(), String> {
+) -> Result<(), ReportError> {
     // The legend beside the plot, one entry per variant.
     let mut y = 50i32;
     for (i, lines) in legend.iter().enumerate() {
@@ -1555,19 +1797,9 @@ fn draw_length_legend(
 }
 
 /// comparison.csv: each variant against the baseline, with intervals.
-fn comparison_chart(c: &Table) -> Result<Chart, String> {
+fn comparison_chart(c: &Table) -> Result<Chart, ReportError> {
     let n = c.len();
-    let labels: Vec<String> = (0..n)
-        .map(|r| {
-            format!(
-                "{} − {}  {}",
-                c.text(r, "variant"),
-                c.text(r, "baseline"),
-                matchup_text(c, r)
-            )
-        })
-        .collect();
-    let rs = rows(&labels, 420);
+    let rs = rows(&comparison_labels(c), 420);
     let left_w = rs.label_w + 30 + 380;
     let width = left_w + 400;
     let items = [
@@ -1584,74 +1816,114 @@ fn comparison_chart(c: &Table) -> Result<Chart, String> {
         root.fill(&WHITE).map_err(drawing)?;
         let (top, bottom) = root.split_vertically(plots_h);
         let (left, right) = top.split_horizontally(left_w);
-        for (area, col, title, xdesc, labels) in [
-            (
-                &left,
-                "advantage_diff",
-                "Difference in advantage_p1",
-                "advantage_p1 minus the baseline's (score)",
-                true,
-            ),
-            (
-                &right,
-                "length_diff",
-                "Difference in mean length",
-                "length_mean minus the baseline's (plies)",
-                false,
-            ),
-        ] {
-            let (low, high) = (format!("{col}_low"), format!("{col}_high"));
-            let mut marks = Vec::new();
-            let (mut lo_all, mut hi_all) = (0f64, 0f64);
-            for r in 0..n {
-                if let Some(v) = mark(c, r, &[col, &low, &high])? {
-                    lo_all = lo_all.min(v[1]);
-                    hi_all = hi_all.max(v[2]);
-                    marks.push((r, v[0], v[1], v[2]));
-                }
-            }
-            let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
-            let x = lo_all - pad..hi_all + pad;
-            let label_area = if labels { rs.label_w + 20 } else { 10 };
-            let mut chart = row_panel(area, title, n, label_area, x.clone(), xdesc, false)?;
-            draw_intervals(&mut chart, n, 0.0, &marks, colour(1))?;
-            if labels {
-                draw_row_labels(&root, &chart, &rs, x.start)?;
-            }
+        for (area, panel) in [&left, &right].into_iter().zip(&DIFFERENCE_PANELS) {
+            draw_difference(&root, area, c, &rs, panel)?;
         }
         draw_key(&bottom, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
-    let cols = [
-        "variant",
-        "baseline",
-        "p1",
-        "p2",
-        "opening_plies",
-        "advantage_diff",
-        "advantage_diff_low",
-        "advantage_diff_high",
-        "advantage_p_value",
-        "length_diff",
-        "length_diff_low",
-        "length_diff_high",
-        "length_p_value",
-    ];
-    let table = numbers_table(c, "comparison.csv", &cols);
     Ok(Chart {
         file: "comparison.svg".into(),
         title: "Differences from the baseline variant".into(),
         svg,
-        caption: "Each variant minus its baseline (the row's `baseline`: the experiment's \
-                  `baseline` variant, by default its first, or with `compare = \"all-pairs\"` \
-                  the earlier variant of each pair), cell by cell (matchup and random opening \
-                  plies), with the 95% interval of the difference (normal approximation with \
-                  Welch's standard error, docs/OUTPUTS.md). The p-values beside the raw ones in \
-                  comparison.csv are Holm-adjusted. The grey vertical line is no difference."
-            .into(),
-        table,
+        caption: COMPARISON_CAPTION.into(),
+        table: numbers_table(c, "comparison.csv", &COMPARISON_TABLE),
     })
 }
+
+/// A comparison row's label: the two variants and the matchup.
+fn comparison_labels(c: &Table) -> Vec<String> {
+    (0..c.len())
+        .map(|r| {
+            format!(
+                "{} − {}  {}",
+                c.text(r, "variant"),
+                c.text(r, "baseline"),
+                matchup_text(c, r)
+            )
+        })
+        .collect()
+}
+
+/// A panel of the comparison chart: the column of the difference (its
+/// interval in `COL_low`, `COL_high`), the title, the x axis's
+/// description, and whether the row labels are drawn left of it.
+struct DifferencePanel {
+    col: &'static str,
+    title: &'static str,
+    x_desc: &'static str,
+    labels: bool,
+}
+
+const DIFFERENCE_PANELS: [DifferencePanel; 2] = [
+    DifferencePanel {
+        col: "advantage_diff",
+        title: "Difference in advantage_p1",
+        x_desc: "advantage_p1 minus the baseline's (score)",
+        labels: true,
+    },
+    DifferencePanel {
+        col: "length_diff",
+        title: "Difference in mean length",
+        x_desc: "length_mean minus the baseline's (plies)",
+        labels: false,
+    },
+];
+
+/// One difference's dots and intervals, the x axis reaching over every
+/// interval and 0.
+fn draw_difference(
+    root: &DrawingArea<SVGBackend, Shift>,
+    area: &DrawingArea<SVGBackend, Shift>,
+    c: &Table,
+    rs: &Rows,
+    p: &DifferencePanel,
+) -> Result<(), ReportError> {
+    let n = c.len();
+    let (low, high) = (format!("{}_low", p.col), format!("{}_high", p.col));
+    let mut marks = Vec::new();
+    let (mut lo_all, mut hi_all) = (0f64, 0f64);
+    for r in 0..n {
+        if let Some(v) = mark(c, r, &[p.col, &low, &high])? {
+            lo_all = lo_all.min(v[1]);
+            hi_all = hi_all.max(v[2]);
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
+    let x = lo_all - pad..hi_all + pad;
+    let label_area = if p.labels { rs.label_w + 20 } else { 10 };
+    let mut chart = row_panel(area, p.title, n, label_area, x.clone(), p.x_desc, false)?;
+    draw_intervals(&mut chart, n, 0.0, &marks, colour(1))?;
+    if p.labels {
+        draw_row_labels(root, &chart, rs, x.start)?;
+    }
+    Ok(())
+}
+
+/// The columns of comparison.csv under its chart.
+const COMPARISON_TABLE: [&str; 13] = [
+    "variant",
+    "baseline",
+    "p1",
+    "p2",
+    "opening_plies",
+    "advantage_diff",
+    "advantage_diff_low",
+    "advantage_diff_high",
+    "advantage_p_value",
+    "length_diff",
+    "length_diff_low",
+    "length_diff_high",
+    "length_p_value",
+];
+
+const COMPARISON_CAPTION: &str = "Each variant minus its baseline (the row's `baseline`: the \
+    experiment's `baseline` variant, by default its first, or with `compare = \"all-pairs\"` \
+    the earlier variant of each pair), cell by cell (matchup and random opening plies), with \
+    the 95% interval of the difference (normal approximation with Welch's standard error, \
+    docs/OUTPUTS.md). The p-values beside the raw ones in comparison.csv are Holm-adjusted. \
+    The grey vertical line is no difference.";
 
 // ---------------------------------------------------------------------------
 // Tournaments
@@ -1698,7 +1970,7 @@ struct RowChart<'a> {
     key: [&'a str; 3],
 }
 
-fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, String> {
+fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, ReportError> {
     let n = t.len();
     let rs = rows(&c.labels, 520);
     let width = rs.label_w + 30 + 560;
@@ -1751,7 +2023,7 @@ fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, String> {
 
 /// The tournament's ratings, variant by variant, each agent with its 95%
 /// interval.
-fn ratings_chart(t: &Table) -> Result<Chart, String> {
+fn ratings_chart(t: &Table) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
             format!(
@@ -1804,7 +2076,7 @@ fn ratings_chart(t: &Table) -> Result<Chart, String> {
 }
 
 /// Each agent's win rate against the agent listed before it.
-fn skill_trace_chart(t: &Table) -> Result<Chart, String> {
+fn skill_trace_chart(t: &Table) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
             format!(
@@ -2196,6 +2468,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         })
         .err()
         .unwrap();
+        assert!(matches!(e, ReportError::MissingColumns { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("summary.csv: missing column(s) rules"), "{e}");
     }
 
@@ -2213,6 +2487,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         })
         .err()
         .unwrap();
+        assert!(matches!(e, ReportError::NotANumber { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("line 2, column p1_win_rate: `six`"), "{e}");
     }
 }

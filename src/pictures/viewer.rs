@@ -24,6 +24,21 @@ use crate::rules::Rules;
 /// last `MAX_LAP_FRAMES / 2` laps.
 pub const MAX_LAP_FRAMES: usize = 400;
 
+/// Why a game's frames cannot be made: a move the engine refuses, or (a
+/// katro bug) laps that do not end on the engine's board after the move.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("move {ply} `{name}` is illegal")]
+    Illegal { ply: u32, name: String },
+    #[error("move {ply} `{name}`: the engine reported no lap")]
+    NoLap { ply: u32, name: String },
+    #[error(
+        "move {ply} `{name}`: the last lap's board is not the engine's board after the \
+         move (a katro bug: please report it)"
+    )]
+    NotTheEnginesBoard { ply: u32, name: String },
+}
+
 /// One board the viewer can show.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Frame {
@@ -226,7 +241,7 @@ fn seeds_of(rules: &Rules, pos: &Position) -> Vec<u16> {
 /// Every frame of a game: the start, then each move's laps, the last of
 /// which is the board after the move. `moves` must be legal in turn (the
 /// caller checks them, with its own error messages).
-pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
+pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, ReplayError> {
     let mut out = frames_of_moves(rules, moves)?;
     for f in &mut out {
         f.capturing = capturing_rows(rules, &f.board);
@@ -242,7 +257,7 @@ fn record<'a>(
     ply: u32,
     captures: [u32; 2],
     (head, tail_from, upto): (u64, u64, u64),
-) -> Result<(MoveReport, Recorder<'a>), String> {
+) -> Result<(MoveReport, Recorder<'a>), ReplayError> {
     let mut rec = Recorder {
         rules,
         player: pos.to_move(),
@@ -263,18 +278,35 @@ fn record<'a>(
     };
     let report = rules
         .play_observed(pos, mv, &mut rec)
-        .map_err(|_| format!("move {ply} `{}` is illegal", move_name(rules, mv)))?;
+        .map_err(|_| ReplayError::Illegal {
+            ply,
+            name: move_name(rules, mv),
+        })?;
     Ok((report, rec))
 }
 
-fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> {
+fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, ReplayError> {
     let mut pos = rules.start();
-    let mut out = vec![Frame {
+    let mut out = vec![start_frame(rules, &pos)];
+    let mut captures = [0u32; 2];
+    for (i, &mv) in moves.iter().enumerate() {
+        let player = pos.to_move();
+        let ply = i as u32 + 1;
+        let (report, mut lap_frames) = move_laps(rules, &mut pos, mv, ply, captures)?;
+        captures[player.index()] += report.captures;
+        close_move(rules, &pos, mv, ply, &report, captures, &mut lap_frames)?;
+        out.extend(lap_frames);
+    }
+    Ok(out)
+}
+
+fn start_frame(rules: &Rules, pos: &Position) -> Frame {
+    Frame {
         ply: 0,
         lap: 0,
         laps: 0,
         end: true,
-        board: seeds_of(rules, &pos),
+        board: seeds_of(rules, pos),
         mover: 0,
         to_move: pos.to_move().number(),
         sown: vec![],
@@ -284,59 +316,75 @@ fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, String> 
         text: "the start".into(),
         captures: [0, 0],
         capturing: [None, None],
-        status: rules.status(&pos).name().into(),
-    }];
-    let mut captures = [0u32; 2];
-    let all = MAX_LAP_FRAMES as u64;
-    for (i, &mv) in moves.iter().enumerate() {
-        let player = pos.to_move();
-        let ply = i as u32 + 1;
-        let before = pos;
-        let (mut report, mut rec) = record(rules, &mut pos, mv, ply, captures, (all, u64::MAX, 0))?;
-        if report.laps > all {
-            // Too long to show whole: play it again from the same board
-            // (the engine is deterministic) keeping its first and last laps.
-            pos = before;
-            let keep = (all / 2, report.laps - all / 2 + 1, report.laps);
-            (report, rec) = record(rules, &mut pos, mv, ply, captures, keep)?;
-        }
-        // An endless move sows past its first repeated state before the
-        // search catches it; the move ends at that state (RULES.md §8).
-        let mut lap_frames = rec.frames;
-        lap_frames.retain(|f| f.lap as u64 <= report.laps);
-        captures[player.index()] += report.captures;
-        let status = rules.status(&pos);
-        let name = move_name(rules, mv);
-        let end_text = format!(
-            "move {} ends: {}{}",
-            name,
-            report.end.name(),
-            if status.is_over() {
-                format!("; game over: {}", status.name())
-            } else {
-                String::new()
-            }
-        );
-        let Some(last) = lap_frames.last_mut() else {
-            return Err(format!("move {ply} `{name}`: the engine reported no lap"));
-        };
-        if last.board != seeds_of(rules, &pos) {
-            return Err(format!(
-                "move {ply} `{name}`: the last lap's board is not the engine's board after the \
-                 move (a katro bug: please report it)"
-            ));
-        }
-        last.end = true;
-        last.to_move = pos.to_move().number();
-        last.status = status.name().into();
-        last.captures = captures;
-        last.text = format!("{}; {end_text}", last.text);
-        for f in &mut lap_frames {
-            f.laps = report.laps;
-        }
-        out.extend(lap_frames);
+        status: rules.status(pos).name().into(),
     }
-    Ok(out)
+}
+
+/// Plays move `ply`, `mv`, on `pos`: its report and the frames of its laps.
+fn move_laps(
+    rules: &Rules,
+    pos: &mut Position,
+    mv: Move,
+    ply: u32,
+    captures: [u32; 2],
+) -> Result<(MoveReport, Vec<Frame>), ReplayError> {
+    let all = MAX_LAP_FRAMES as u64;
+    let before = *pos;
+    let (mut report, mut rec) = record(rules, pos, mv, ply, captures, (all, u64::MAX, 0))?;
+    if report.laps > all {
+        // Too long to show whole: play it again from the same board
+        // (the engine is deterministic) keeping its first and last laps.
+        *pos = before;
+        let keep = (all / 2, report.laps - all / 2 + 1, report.laps);
+        (report, rec) = record(rules, pos, mv, ply, captures, keep)?;
+    }
+    // An endless move sows past its first repeated state before the
+    // search catches it; the move ends at that state (RULES.md §8).
+    let mut lap_frames = rec.frames;
+    lap_frames.retain(|f| f.lap as u64 <= report.laps);
+    Ok((report, lap_frames))
+}
+
+/// Makes the move's last lap frame its end: checked against the engine's
+/// board `pos` after the move, with who moves next, the status, the
+/// captures so far and how the move ended; every lap frame gets the
+/// move's lap count.
+fn close_move(
+    rules: &Rules,
+    pos: &Position,
+    mv: Move,
+    ply: u32,
+    report: &MoveReport,
+    captures: [u32; 2],
+    lap_frames: &mut [Frame],
+) -> Result<(), ReplayError> {
+    let status = rules.status(pos);
+    let name = move_name(rules, mv);
+    let end_text = format!(
+        "move {} ends: {}{}",
+        name,
+        report.end.name(),
+        if status.is_over() {
+            format!("; game over: {}", status.name())
+        } else {
+            String::new()
+        }
+    );
+    let Some(last) = lap_frames.last_mut() else {
+        return Err(ReplayError::NoLap { ply, name });
+    };
+    if last.board != seeds_of(rules, pos) {
+        return Err(ReplayError::NotTheEnginesBoard { ply, name });
+    }
+    last.end = true;
+    last.to_move = pos.to_move().number();
+    last.status = status.name().into();
+    last.captures = captures;
+    last.text = format!("{}; {end_text}", last.text);
+    for f in lap_frames.iter_mut() {
+        f.laps = report.laps;
+    }
+    Ok(())
 }
 
 /// The viewer page. `command` is the `katro replay` command that made it,

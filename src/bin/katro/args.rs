@@ -1,7 +1,7 @@
 //! The command line's grammar: every command, its arguments and their
 //! help texts (clap).
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use crate::bench::BenchArgs;
 
@@ -24,106 +24,19 @@ pub enum Command {
     Variants,
     /// Print a variant's resolved rules, its starting board and each
     /// player's circuit.
-    Show {
-        /// A preset name (see `katro variants`) or a path to a TOML file.
-        variant: String,
-        /// Write the starting board as an SVG diagram to FILE instead.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<String>,
-        /// With --svg: replace FILE even if katro did not write it.
-        #[arg(long, requires = "svg")]
-        force: bool,
-    },
+    Show(ShowArgs),
     /// Play moves from the start and print the game as one JSON object.
-    Replay {
-        /// A preset name or a path to a TOML file (not with --from-csv).
-        #[arg(required_unless_present = "from_csv")]
-        variant: Option<String>,
-        /// Moves in RULES.md's notation: c1, c1+, c1-, b2>c3.
-        moves: Vec<String>,
-        /// Add a lap-by-lap account of every move.
-        #[arg(long)]
-        trace: bool,
-        /// Replace the variant's ply limit, as an experiment's `ply_limit`
-        /// does (games.csv's `ply_limit` column holds the one each game
-        /// was played with).
-        #[arg(long, allow_negative_numbers = true)]
-        ply_limit: Option<i64>,
-        /// Replace the variant's lap limit, as an experiment's `lap_limit`
-        /// does (games.csv's `lap_limit` column).
-        #[arg(long, allow_negative_numbers = true)]
-        lap_limit: Option<i64>,
-        /// Write the game viewer, a self-contained HTML page, to FILE.
-        #[arg(long, value_name = "FILE")]
-        html: Option<String>,
-        /// With --html: replace FILE even if katro did not write it.
-        #[arg(long, requires = "html")]
-        force: bool,
-        /// Take the variant and moves from a games.csv written with
-        /// `moves_in_rows = true`.
-        #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]
-        from_csv: Option<String>,
-        /// The row of --from-csv: 1 is the first game after the header.
-        #[arg(long, value_name = "N", requires = "from_csv")]
-        row: Option<u64>,
-    },
+    Replay(ReplayArgs),
     /// Run an experiment file: play every cell, write summary.csv,
     /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
     /// as it goes: run the same command again to resume an interrupted run.
-    Run {
-        /// The experiment file (see docs/EXPERIMENTS.md).
-        experiment: String,
-        /// Worker threads [default: all cores].
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-        /// Output folder, instead of the file's `output` or results/<name>/.
-        #[arg(long)]
-        out: Option<String>,
-        /// Play only shard I of N (e.g. 2/5) and write OUT/shards/shard-I-of-N.json;
-        /// `katro merge OUT` combines the N shards.
-        #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-        shard: Option<(u64, u64)>,
-        /// Delete the files katro wrote for another experiment or build
-        /// (results, checkpoint, shards) or an unusable checkpoint found in
-        /// the output folder, instead of refusing; files katro did not
-        /// write are kept.
-        #[arg(long)]
-        force: bool,
-        /// Resume from a checkpoint (or keep shards) of this experiment
-        /// written by another katro build, whose games may differ; the
-        /// manifest lists every build that played.
-        #[arg(long)]
-        allow_other_build: bool,
-    },
+    Run(RunArgs),
     /// Combine the shards in DIR/shards into DIR's summary.csv,
     /// comparison.csv, games.csv and manifest.json, as one run would write them.
-    Merge {
-        /// The output folder the shards were written to.
-        dir: String,
-        /// Replace the results of another experiment found in DIR (files
-        /// katro did not write are kept).
-        #[arg(long)]
-        force: bool,
-        /// Merge shards played by another katro build, whose games may
-        /// differ; the manifest lists every build that played.
-        #[arg(long)]
-        allow_other_build: bool,
-    },
+    Merge(MergeArgs),
     /// Play a game in the terminal against an agent: type moves in the
     /// notation; at the end the game is printed as a `katro replay` command.
-    Play {
-        /// A preset name or a path to a TOML file.
-        variant: String,
-        /// The agent you play against, written as for `katro simulate --p1`.
-        #[arg(long)]
-        against: String,
-        /// Your seat: 1 (South, moves first) or 2 (North).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
-        seat: u8,
-        /// Seed of the agent's random choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Play(PlayArgs),
     /// Write DIR/report.html (one self-contained page) and DIR/plots/*.svg
     /// from a results folder's CSV files.
     Report {
@@ -145,90 +58,204 @@ pub enum Command {
     /// Solve a small board exactly: the value of the start and of every
     /// first move, the longest forced win, positions, time and memory
     /// (docs/SOLVED.md). The ply limit is ignored.
-    Solve {
-        /// A preset name or a path to a TOML file.
-        variant: String,
-        /// Write the solved table to FILE (only over a table katro wrote).
-        #[arg(long, value_name = "FILE")]
-        out: Option<String>,
-        /// Refuse the board as soon as the positions found need more
-        /// memory than this, in GiB.
-        #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
-        max_memory: f64,
-        /// Stop the solve after this many seconds (exit 1); no cap if not
-        /// given.
-        #[arg(long, value_name = "S")]
-        max_seconds: Option<f64>,
-        /// Threads exploring the board [default: all cores]; the result is
-        /// the same for any count.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-    },
+    Solve(SolveArgs),
     /// Judge the games a run stored (games.csv with moves) against the
     /// exact solution of their variant: write DIR/perfect-moves.csv, each
     /// agent's share of moves that keep the position's value.
-    Judge {
-        /// A folder `katro run` wrote with per_game_rows and moves_in_rows.
-        dir: String,
-        /// Leave a variant unjudged as soon as its solve needs more memory
-        /// than this, in GiB.
-        #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
-        max_memory: f64,
-        /// Threads solving and judging [default: all cores]; the file is
-        /// the same for any count.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-    },
+    Judge(JudgeArgs),
     /// Solve every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4
     /// seeds a hole under each preset's rules, as far as --max-memory and
     /// --max-seconds allow: writes DIR/solved.csv and DIR/manifest.json
     /// after every board.
-    SolveFamily {
-        /// The output folder.
-        #[arg(long, value_name = "DIR", default_value = "results/solved")]
-        out: String,
-        /// Refuse a board as soon as the positions found need more than
-        /// this, in GiB.
-        #[arg(long, value_name = "GiB", default_value_t = 1.0)]
-        max_memory: f64,
-        /// Stop a board after this many seconds (status `stopped-time`);
-        /// no cap if not given.
-        #[arg(long, value_name = "S")]
-        max_seconds: Option<f64>,
-        /// Threads exploring each board [default: all cores]; the results
-        /// are the same for any count.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-    },
+    SolveFamily(SolveFamilyArgs),
     /// Play one variant and matchup and print the summary as a table;
     /// writes summary.csv and manifest.json only with --out.
-    Simulate {
-        /// A preset name or a path to a TOML file.
-        variant: String,
-        /// Games to play.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
-        games: u64,
-        /// Player 1's agent: random, greedy, epsilon-greedy:epsilon=0.1,
-        /// alphabeta:depth=3, mcts:iterations=1000.
-        #[arg(long)]
-        p1: String,
-        /// Player 2's agent, written as for --p1.
-        #[arg(long)]
-        p2: String,
-        /// Master seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Write summary.csv and manifest.json into this folder.
-        #[arg(long)]
-        out: Option<String>,
-        /// Worker threads [default: all cores].
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-        /// With --out: replace the results of another experiment found
-        /// there (files katro did not write are kept).
-        #[arg(long, requires = "out")]
-        force: bool,
-    },
+    Simulate(SimulateArgs),
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// A preset name (see `katro variants`) or a path to a TOML file.
+    pub variant: String,
+    /// Write the starting board as an SVG diagram to FILE instead.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
+    /// With --svg: replace FILE even if katro did not write it.
+    #[arg(long, requires = "svg")]
+    pub force: bool,
+}
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// A preset name or a path to a TOML file (not with --from-csv).
+    #[arg(required_unless_present = "from_csv")]
+    pub variant: Option<String>,
+    /// Moves in RULES.md's notation: c1, c1+, c1-, b2>c3.
+    pub moves: Vec<String>,
+    /// Add a lap-by-lap account of every move.
+    #[arg(long)]
+    pub trace: bool,
+    /// Replace the variant's ply limit, as an experiment's `ply_limit`
+    /// does (games.csv's `ply_limit` column holds the one each game
+    /// was played with).
+    #[arg(long, allow_negative_numbers = true)]
+    pub ply_limit: Option<i64>,
+    /// Replace the variant's lap limit, as an experiment's `lap_limit`
+    /// does (games.csv's `lap_limit` column).
+    #[arg(long, allow_negative_numbers = true)]
+    pub lap_limit: Option<i64>,
+    /// Write the game viewer, a self-contained HTML page, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    /// With --html: replace FILE even if katro did not write it.
+    #[arg(long, requires = "html")]
+    pub force: bool,
+    /// Take the variant and moves from a games.csv written with
+    /// `moves_in_rows = true`.
+    #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]
+    pub from_csv: Option<String>,
+    /// The row of --from-csv: 1 is the first game after the header.
+    #[arg(long, value_name = "N", requires = "from_csv")]
+    pub row: Option<u64>,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The experiment file (see docs/EXPERIMENTS.md).
+    pub experiment: String,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Output folder, instead of the file's `output` or results/<name>/.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Play only shard I of N (e.g. 2/5) and write OUT/shards/shard-I-of-N.json;
+    /// `katro merge OUT` combines the N shards.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Delete the files katro wrote for another experiment or build
+    /// (results, checkpoint, shards) or an unusable checkpoint found in
+    /// the output folder, instead of refusing; files katro did not
+    /// write are kept.
+    #[arg(long)]
+    pub force: bool,
+    /// Resume from a checkpoint (or keep shards) of this experiment
+    /// written by another katro build, whose games may differ; the
+    /// manifest lists every build that played.
+    #[arg(long)]
+    pub allow_other_build: bool,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The output folder the shards were written to.
+    pub dir: String,
+    /// Replace the results of another experiment found in DIR (files
+    /// katro did not write are kept).
+    #[arg(long)]
+    pub force: bool,
+    /// Merge shards played by another katro build, whose games may
+    /// differ; the manifest lists every build that played.
+    #[arg(long)]
+    pub allow_other_build: bool,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// A preset name or a path to a TOML file.
+    pub variant: String,
+    /// The agent you play against, written as for `katro simulate --p1`.
+    #[arg(long)]
+    pub against: String,
+    /// Your seat: 1 (South, moves first) or 2 (North).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub seat: u8,
+    /// Seed of the agent's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// A preset name or a path to a TOML file.
+    pub variant: String,
+    /// Write the solved table to FILE (only over a table katro wrote).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Refuse the board as soon as the positions found need more
+    /// memory than this, in GiB.
+    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
+    pub max_memory: f64,
+    /// Stop the solve after this many seconds (exit 1); no cap if not
+    /// given.
+    #[arg(long, value_name = "S")]
+    pub max_seconds: Option<f64>,
+    /// Threads exploring the board [default: all cores]; the result is
+    /// the same for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct JudgeArgs {
+    /// A folder `katro run` wrote with per_game_rows and moves_in_rows.
+    pub dir: String,
+    /// Leave a variant unjudged as soon as its solve needs more memory
+    /// than this, in GiB.
+    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
+    pub max_memory: f64,
+    /// Threads solving and judging [default: all cores]; the file is
+    /// the same for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct SolveFamilyArgs {
+    /// The output folder.
+    #[arg(long, value_name = "DIR", default_value = "results/solved")]
+    pub out: String,
+    /// Refuse a board as soon as the positions found need more than
+    /// this, in GiB.
+    #[arg(long, value_name = "GiB", default_value_t = 1.0)]
+    pub max_memory: f64,
+    /// Stop a board after this many seconds (status `stopped-time`);
+    /// no cap if not given.
+    #[arg(long, value_name = "S")]
+    pub max_seconds: Option<f64>,
+    /// Threads exploring each board [default: all cores]; the results
+    /// are the same for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct SimulateArgs {
+    /// A preset name or a path to a TOML file.
+    pub variant: String,
+    /// Games to play.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub games: u64,
+    /// Player 1's agent: random, greedy, epsilon-greedy:epsilon=0.1,
+    /// alphabeta:depth=3, mcts:iterations=1000.
+    #[arg(long)]
+    pub p1: String,
+    /// Player 2's agent, written as for --p1.
+    #[arg(long)]
+    pub p2: String,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write summary.csv and manifest.json into this folder.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// With --out: replace the results of another experiment found
+    /// there (files katro did not write are kept).
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// Most shards a run can be cut into.

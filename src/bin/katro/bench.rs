@@ -69,21 +69,58 @@ struct Round {
 }
 
 pub fn bench(a: BenchArgs) -> Result<(), Error> {
-    let (p1, p2) = match a.agents.split_once(',') {
-        Some((x, y)) => (x, y),
-        None => {
-            return Err(Error::refused(format!(
-                "--agents `{}`: give two agents separated by a comma, like random,random",
-                a.agents
-            )));
+    let (p1, p2) = seat_agents(&a.agents)?;
+    let threads = check_numbers(&a)?;
+    let variants = load_variants(&a, [&p1, &p2])?;
+    if let Some(n) = a.mcts {
+        return bench_mcts(&a, n, &variants);
+    }
+    if let Some(spec) = &a.alphabeta {
+        return bench_alphabeta(&a, spec, &variants);
+    }
+    emit(&format!(
+        "katro bench: {p1} vs {p2}, {threads} thread(s), {} round(s) of about {:.1} s per variant after a warm-up; \
+         median [min, max] over rounds; every round plays the same games (seed {})\n",
+        a.rounds,
+        a.seconds / a.rounds as f64,
+        a.seed
+    ))?;
+    for rules in &variants {
+        let playouts = Playouts {
+            a: &a,
+            rules,
+            p1: &p1,
+            p2: &p2,
+            threads,
+        };
+        let games = playouts.warm_up()?;
+        let mut rounds = Vec::new();
+        for _ in 0..a.rounds {
+            rounds.push(playouts.play(games)?);
         }
+        emit(&report(rules.name(), threads, &rounds))?;
+    }
+    emit(&peak_memory_line())
+}
+
+/// `--agents P1,P2`, each one whose games a seed fixes: every round must
+/// play the same games, which a time budget forbids.
+fn seat_agents(text: &str) -> Result<(AgentSpec, AgentSpec), Error> {
+    let Some((p1, p2)) = text.split_once(',') else {
+        return Err(Error::refused(format!(
+            "--agents `{text}`: give two agents separated by a comma, like random,random"
+        )));
     };
-    // Every round must play the same games, which a time budget forbids.
     let seat = |text: &str| {
         AgentSpec::seat(text, None, Need::Reproducible)
             .map_err(|e| Error::refused(format!("--agents: {e}")))
     };
-    let (p1, p2) = (seat(p1)?, seat(p2)?);
+    Ok((seat(p1)?, seat(p2)?))
+}
+
+/// Refuses a `--seconds`, `--rounds` or `--threads` that measures
+/// nothing; the threads to play on.
+fn check_numbers(a: &BenchArgs) -> Result<usize, Error> {
     if !(a.seconds.is_finite() && a.seconds > 0.0) {
         return Err(Error::refused(format!(
             "--seconds {}: give a positive number of seconds per variant",
@@ -93,11 +130,16 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
     if a.rounds == 0 {
         return Err(Error::refused("--rounds 0: give at least one round"));
     }
-    let threads = match a.threads {
-        Some(0) => return Err(Error::refused("--threads 0: give at least one thread")),
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    match a.threads {
+        Some(0) => Err(Error::refused("--threads 0: give at least one thread")),
+        Some(t) => Ok(t as usize),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The variants named (every preset if none), with `--lap-limit`, each
+/// checked against both agents.
+fn load_variants(a: &BenchArgs, agents: [&AgentSpec; 2]) -> Result<Vec<Rules>, Error> {
     let names = if a.variants.is_empty() {
         katro::rules::preset_names()
             .iter()
@@ -110,88 +152,82 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
     for name in &names {
         let mut rules = load_variant(name)?;
         if let Some(l) = a.lap_limit {
-            if !(1..=katro::rules::MAX_LAP_LIMIT).contains(&l) {
-                return Err(Error::refused(format!(
-                    "--lap-limit {l}: give 1 to {}",
-                    katro::rules::MAX_LAP_LIMIT
-                )));
-            }
-            rules = rules
-                .with_limits(None, Some(l))
-                .map_err(|e| Error::refused(format!("--lap-limit {l}: {e}")))?;
+            rules = with_lap_limit(rules, l)?;
         }
-        for agent in [&p1, &p2] {
+        for agent in agents {
             agent
                 .check_variant(&rules)
                 .map_err(|e| Error::refused(format!("--agents: {e}")))?;
         }
         variants.push(rules);
     }
-    if let Some(n) = a.mcts {
-        return bench_mcts(&a, n, &variants);
-    }
-    if let Some(spec) = &a.alphabeta {
-        return bench_alphabeta(&a, spec, &variants);
-    }
+    Ok(variants)
+}
 
-    emit(&format!(
-        "katro bench: {p1} vs {p2}, {threads} thread(s), {} round(s) of about {:.1} s per variant after a warm-up; \
-         median [min, max] over rounds; every round plays the same games (seed {})\n",
-        a.rounds,
-        a.seconds / a.rounds as f64,
-        a.seed
-    ))?;
-    for rules in &variants {
-        let cell = |games: u64| Cell {
-            rules,
-            p1: &p1,
-            p2: &p2,
+fn with_lap_limit(rules: Rules, l: u64) -> Result<Rules, Error> {
+    if !(1..=katro::rules::MAX_LAP_LIMIT).contains(&l) {
+        return Err(Error::refused(format!(
+            "--lap-limit {l}: give 1 to {}",
+            katro::rules::MAX_LAP_LIMIT
+        )));
+    }
+    rules
+        .with_limits(None, Some(l))
+        .map_err(|e| Error::refused(format!("--lap-limit {l}: {e}")))
+}
+
+/// One variant's rounds, played as `katro run` plays a cell.
+struct Playouts<'a> {
+    a: &'a BenchArgs,
+    rules: &'a Rules,
+    p1: &'a AgentSpec,
+    p2: &'a AgentSpec,
+    threads: usize,
+}
+
+impl Playouts<'_> {
+    /// A round of `games` games, timed.
+    fn play(&self, games: u64) -> Result<Round, Error> {
+        let t0 = Instant::now();
+        let c0 = cpu_seconds();
+        let cells = [Cell {
+            rules: self.rules,
+            p1: self.p1,
+            p2: self.p2,
             opening_plies: 0,
             stop: Stop::Games(games),
             metrics: None,
+        }];
+        let work = Work {
+            cells: &cells,
+            master: self.a.seed,
+            rows: Rows::None,
+            part: Part::Whole,
+            first_games: &[],
         };
-        let play = |games: u64| -> Result<Round, Error> {
-            let t0 = Instant::now();
-            let c0 = cpu_seconds();
-            let cells = [cell(games)];
-            let work = Work {
-                cells: &cells,
-                master: a.seed,
-                rows: Rows::None,
-                part: Part::Whole,
-                first_games: &[],
-            };
-            let r =
-                runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(Error::Failed)?;
-            Ok(Round {
-                seconds: t0.elapsed().as_secs_f64(),
-                cpu: c0.zip(cpu_seconds()).map(|(a, b)| b - a),
-                agg: r.aggregates().into_iter().next().unwrap_or_default(),
-            })
-        };
-        // Warm-up, which also sizes a round: double the games until a batch
-        // takes a fifth of a round's time.
-        let per_round = a.seconds / a.rounds as f64;
+        let r = runner::run(&work, self.threads, &Quiet, &NoCheckpoint, None)
+            .map_err(|e| Error::Failed(e.to_string()))?;
+        Ok(Round {
+            seconds: t0.elapsed().as_secs_f64(),
+            cpu: c0.zip(cpu_seconds()).map(|(a, b)| b - a),
+            agg: r.aggregates().into_iter().next().unwrap_or_default(),
+        })
+    }
+
+    /// The warm-up, which also sizes a round: double the games until a
+    /// batch takes a fifth of a round's time; the games a round plays.
+    fn warm_up(&self) -> Result<u64, Error> {
+        let per_round = self.a.seconds / self.a.rounds as f64;
         let mut games: u64 = 64;
         loop {
-            let r = play(games)?;
+            let r = self.play(games)?;
             if r.seconds >= per_round / 5.0 || games >= 1 << 40 {
                 let rate = games as f64 / r.seconds.max(1e-9);
-                games = ((rate * per_round) as u64).max(games);
-                break;
+                return Ok(((rate * per_round) as u64).max(games));
             }
             games *= 2;
         }
-        let mut rounds = Vec::new();
-        for _ in 0..a.rounds {
-            rounds.push(play(games)?);
-        }
-        emit(&report(rules.name(), threads, &rounds))?;
     }
-    emit(&format!(
-        "peak resident memory of this process: {}\n",
-        peak_memory()
-    ))
 }
 
 /// One figure of a report: its label, median and [min, max].
@@ -360,14 +396,7 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Error> {
             "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
         ));
     }
-    if a.threads.is_some() {
-        return Err(Error::refused(
-            "--threads: --mcts times one search at a time on one thread; leave --threads out",
-        ));
-    }
-    if a.positions == 0 {
-        return Err(Error::refused("--positions 0: give at least one position"));
-    }
+    check_one_search(a, "--mcts")?;
     emit(&format!(
         "katro bench --mcts: {agent} (exploration {exploration}), one thread, {} position(s) \
          a variant from random games (seed {}), {} round(s) of about {:.1} s after a warm-up; \
@@ -389,39 +418,12 @@ fn bench_mcts(a: &BenchArgs, n: u32, variants: &[Rules]) -> Result<(), Error> {
         });
         emit(&mcts_report(rules.name(), &rounds))?;
     }
-    emit(&format!(
-        "peak resident memory of this process: {}\n",
-        peak_memory()
-    ))
+    emit(&peak_memory_line())
 }
 
 fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), Error> {
-    let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
-    let AgentSpec::Alphabeta {
-        depth,
-        nodes,
-        tt,
-        eval,
-    } = spec
-    else {
-        return Err(Error::refused(format!(
-            "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
-        )));
-    };
-    if a.threads.is_some() {
-        return Err(Error::refused(
-            "--threads: --alphabeta times one search at a time on one thread; leave --threads out",
-        ));
-    }
-    if a.positions == 0 {
-        return Err(Error::refused("--positions 0: give at least one position"));
-    }
-    let limits = alphabeta::Limits {
-        depth,
-        nodes,
-        tt_bits: tt.unwrap_or(katro::agents::DEFAULT_TT_BITS),
-        eval: eval.unwrap_or_default(),
-    };
+    let (spec, limits) = alphabeta_limits(text)?;
+    check_one_search(a, "--alphabeta")?;
     emit(&format!(
         "katro bench --alphabeta: {spec} (deep search), one thread, {} position(s) a variant \
          from random games (seed {}), {} round(s) of about {:.1} s after a warm-up; median \
@@ -439,29 +441,70 @@ fn bench_alphabeta(a: &BenchArgs, text: &str, variants: &[Rules]) -> Result<(), 
             let found = alphabeta::analyse_deep(rules, pos, &legal, limits);
             (found.nodes, u64::from(found.depth))
         });
-        let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
-        let r0 = &rounds[0];
-        let mut out = format!(
-            "{}: {} searches a round; {:.1} nodes and depth {:.2} a search\n",
-            rules.name(),
-            r0.searches,
-            r0.iterations as f64 / r0.searches as f64,
-            r0.rollout_plies as f64 / r0.searches as f64
-        );
-        out.push_str(&figure_line(
-            "nodes/s",
-            per(&|r| r.iterations as f64 / r.seconds),
-        ));
-        out.push_str(&figure_line(
-            "µs per search",
-            per(&|r| r.seconds * 1e6 / r.searches as f64),
-        ));
-        emit(&out)?;
+        emit(&alphabeta_report(rules.name(), &rounds))?;
     }
-    emit(&format!(
-        "peak resident memory of this process: {}\n",
-        peak_memory()
-    ))
+    emit(&peak_memory_line())
+}
+
+/// `--alphabeta SPEC`: the agent and the limits of its deep search.
+fn alphabeta_limits(text: &str) -> Result<(AgentSpec, alphabeta::Limits), Error> {
+    let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
+    let AgentSpec::Alphabeta {
+        depth,
+        nodes,
+        tt,
+        eval,
+    } = spec
+    else {
+        return Err(Error::refused(format!(
+            "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
+        )));
+    };
+    let limits = alphabeta::Limits {
+        depth,
+        nodes,
+        tt_bits: tt.unwrap_or(katro::agents::DEFAULT_TT_BITS),
+        eval: eval.unwrap_or_default(),
+    };
+    Ok((spec, limits))
+}
+
+/// Refuses what a bench of one search at a time (`flag`: --mcts or
+/// --alphabeta) cannot do: more threads, or no position.
+fn check_one_search(a: &BenchArgs, flag: &str) -> Result<(), Error> {
+    if a.threads.is_some() {
+        return Err(Error::refused(format!(
+            "--threads: {flag} times one search at a time on one thread; leave --threads out"
+        )));
+    }
+    if a.positions == 0 {
+        return Err(Error::refused("--positions 0: give at least one position"));
+    }
+    Ok(())
+}
+
+fn alphabeta_report(name: &str, rounds: &[SearchRound]) -> String {
+    let per = |f: &dyn Fn(&SearchRound) -> f64| median_spread(rounds.iter().map(f).collect());
+    let r0 = &rounds[0];
+    let mut out = format!(
+        "{name}: {} searches a round; {:.1} nodes and depth {:.2} a search\n",
+        r0.searches,
+        r0.iterations as f64 / r0.searches as f64,
+        r0.rollout_plies as f64 / r0.searches as f64
+    );
+    out.push_str(&figure_line(
+        "nodes/s",
+        per(&|r| r.iterations as f64 / r.seconds),
+    ));
+    out.push_str(&figure_line(
+        "µs per search",
+        per(&|r| r.seconds * 1e6 / r.searches as f64),
+    ));
+    out
+}
+
+fn peak_memory_line() -> String {
+    format!("peak resident memory of this process: {}\n", peak_memory())
 }
 
 fn mcts_report(name: &str, rounds: &[SearchRound]) -> String {

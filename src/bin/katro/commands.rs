@@ -2,42 +2,96 @@
 //! [`katro::jobs`], gives the job its progress, Ctrl-C, clock and thread
 //! pool, and prints what it did.
 
+use katro::Rules;
 use katro::agents::{AgentSpec, Need};
+use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::jobs::replay::shell_word;
 use katro::jobs::solve::SolveOptions;
 use katro::jobs::solve_family::FamilyOptions;
 use katro::jobs::{self, Error};
+use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
-use crate::output::{emit, load_variant, peak_rss};
+use crate::args::{
+    JudgeArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs, SolveArgs,
+    SolveFamilyArgs,
+};
+use crate::output::{emit, load_variant, peak_rss, with_threads};
 use crate::progress::{
     Notes, checkpoint_interval, progress_interval, progress_printer, with_progress,
 };
 
-pub struct RunArgs<'a> {
-    pub experiment: &'a str,
-    pub threads: Option<u32>,
-    pub out: Option<&'a str>,
-    /// (I, N) for shard I of N.
-    pub shard: Option<(u64, u64)>,
-    pub force: bool,
-    pub allow_other_build: bool,
+/// `katro variants`: each preset's name and description.
+pub fn variants() -> Result<(), Error> {
+    let mut out = String::new();
+    for name in preset_names() {
+        let rules = preset(name).expect("listed presets exist");
+        out.push_str(&format!("{name:<20} {}\n", rules.description()));
+    }
+    emit(&out)
+}
+
+/// `katro show VARIANT [--svg FILE]`.
+pub fn show(a: ShowArgs) -> Result<(), Error> {
+    let rules = load_variant(&a.variant)?;
+    match a.svg {
+        Some(file) => emit(&jobs::write_board(&FsStore, &rules, &file, a.force)?),
+        None => emit(&jobs::show(&rules)),
+    }
+}
+
+/// `katro replay VARIANT MOVES...` or `--from-csv FILE --row N`: the game
+/// as JSON, or with `--html` the viewer page.
+pub fn replay(a: ReplayArgs) -> Result<(), Error> {
+    let made_by = replay_command(&a);
+    let (rules, moves) = match (&a.from_csv, a.row, &a.variant) {
+        (Some(file), Some(row), _) => jobs::replay::game_from_csv(&FsStore, file, row)?,
+        (_, _, Some(variant)) => (load_variant(variant)?, a.moves.clone()),
+        _ => {
+            return Err(Error::refused(
+                "give VARIANT MOVES... or --from-csv FILE --row N",
+            ));
+        }
+    };
+    let rules = rules
+        .with_limits(
+            limit(a.ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
+            limit(a.lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
+        )
+        .map_err(|e| Error::refused(e.to_string()))?;
+    let json = jobs::replay::replay_json(&rules, &moves, a.trace)?;
+    match &a.html {
+        Some(file) => emit(&jobs::write_viewer(
+            &FsStore, &rules, &moves, file, &made_by, a.force,
+        )?),
+        None => emit(&(json + "\n")),
+    }
+}
+
+/// A `--ply-limit` or `--lap-limit` checked against its range.
+fn limit(v: Option<i64>, flag: &str, range: &LimitRange) -> Result<Option<u64>, Error> {
+    v.map(|v| {
+        range
+            .check(v)
+            .map_err(|e| Error::refused(format!("{flag}: {e}")))
+    })
+    .transpose()
 }
 
 /// `katro run EXPERIMENT.toml [--shard I/N] [--force]`.
 pub fn run(a: RunArgs) -> Result<(), Error> {
     let opts = jobs::RunOptions {
-        experiment: a.experiment.to_string(),
+        experiment: a.experiment,
         threads: a.threads.map(|t| t as usize),
-        out: a.out.map(str::to_string),
+        out: a.out,
         shard: a.shard,
         force: a.force,
         allow_other_build: a.allow_other_build,
         command: std::env::args().collect(),
-        checkpoint_every: checkpoint_interval().map_err(Error::refused)?,
+        checkpoint_every: checkpoint_interval()?,
         stop: Some(stop_on_ctrl_c()),
     };
-    let every = progress_interval().map_err(Error::refused)?;
+    let every = progress_interval()?;
     with_progress(every, |p| jobs::run(&opts, &FsStore, p))
 }
 
@@ -64,11 +118,11 @@ fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
 }
 
 /// `katro merge DIR`: the shards in DIR/shards into DIR's results.
-pub fn merge(dir: &str, force: bool, allow_other_build: bool) -> Result<(), Error> {
+pub fn merge(a: MergeArgs) -> Result<(), Error> {
     let opts = jobs::MergeOptions {
-        dir: dir.to_string(),
-        force,
-        allow_other_build,
+        dir: a.dir,
+        force: a.force,
+        allow_other_build: a.allow_other_build,
         command: std::env::args().collect(),
     };
     // A merge plays no game: only its notes are shown.
@@ -92,20 +146,9 @@ pub fn validate(paths: &[String]) -> Result<(), Error> {
 // ---------------------------------------------------------------------------
 // katro simulate
 
-pub struct SimulateArgs<'a> {
-    pub variant: &'a str,
-    pub games: u64,
-    pub p1: &'a str,
-    pub p2: &'a str,
-    pub seed: u64,
-    pub out: Option<&'a str>,
-    pub threads: Option<u32>,
-    pub force: bool,
-}
-
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
 pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
-    let rules = load_variant(a.variant)?;
+    let rules = load_variant(&a.variant)?;
     // Refused before any game: an agent whose games would not reproduce
     // (an `mcts` time budget), and a `perfect` agent on a board too big to
     // solve.
@@ -113,38 +156,34 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
         AgentSpec::seat(text, Some(&rules), Need::Reproducible)
             .map_err(|e| Error::refused(format!("{flag}: {e}")))
     };
-    let (p1, p2) = (seat("--p1", a.p1)?, seat("--p2", a.p2)?);
+    let (p1, p2) = (seat("--p1", &a.p1)?, seat("--p2", &a.p2)?);
     let opts = jobs::SimulateOptions {
         rules,
         p1,
         p2,
         games: a.games,
         seed: a.seed,
-        out: a.out.map(str::to_string),
+        out: a.out,
         threads: a.threads.map(|t| t as usize),
         force: a.force,
         command: std::env::args().collect(),
     };
-    let every = progress_interval().map_err(Error::refused)?;
+    let every = progress_interval()?;
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
 }
 
 /// `katro play VARIANT --against AGENT`: the game on standard input and
 /// output.
-pub fn play(
-    rules: &katro::Rules,
-    variant: &str,
-    against: &str,
-    seat: u8,
-    seed: u64,
-) -> Result<(), Error> {
-    let agent = AgentSpec::seat(against, Some(rules), Need::Playable).map_err(Error::refused)?;
+pub fn play(a: PlayArgs) -> Result<(), Error> {
+    let rules: Rules = load_variant(&a.variant)?;
+    let agent =
+        AgentSpec::seat(&a.against, Some(&rules), Need::Playable).map_err(Error::refused)?;
     let opts = jobs::play::PlayOptions {
-        rules,
-        variant,
+        rules: &rules,
+        variant: &a.variant,
         agent: &agent,
-        seat,
-        seed,
+        seat: a.seat,
+        seed: a.seed,
     };
     let stdin = std::io::stdin();
     jobs::play::play(&opts, &mut stdin.lock(), &mut std::io::stdout().lock())
@@ -152,15 +191,21 @@ pub fn play(
 
 /// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]
 /// [--threads N]`.
-pub fn solve_command(
-    variant: &str,
-    out: Option<&str>,
+pub fn solve(a: SolveArgs) -> Result<(), Error> {
+    with_threads(a.threads, || {
+        solve_on_pool(a.variant, a.out, a.max_memory, a.max_seconds)
+    })
+}
+
+fn solve_on_pool(
+    variant: String,
+    out: Option<String>,
     max_gib: f64,
     max_seconds: Option<f64>,
 ) -> Result<(), Error> {
     let opts = SolveOptions {
-        variant: variant.to_string(),
-        out: out.map(str::to_string),
+        variant,
+        out,
         max_gib,
         max_seconds,
     };
@@ -175,9 +220,15 @@ pub fn solve_command(
 }
 
 /// `katro solve-family [--out DIR] [--max-memory GiB] [--max-seconds S]`.
-pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Result<(), Error> {
+pub fn solve_family(a: SolveFamilyArgs) -> Result<(), Error> {
+    with_threads(a.threads, || {
+        family_on_pool(a.out, a.max_memory, a.max_seconds)
+    })
+}
+
+fn family_on_pool(out: String, max_gib: f64, max_seconds: Option<f64>) -> Result<(), Error> {
     let opts = FamilyOptions {
-        out: out.to_string(),
+        out,
         max_gib,
         max_seconds,
         command: std::env::args().collect::<Vec<_>>().join(" "),
@@ -195,30 +246,23 @@ pub fn family_command(out: &str, max_gib: f64, max_seconds: Option<f64>) -> Resu
 /// The `katro replay` command as the user gave it (the variant as named
 /// or the path of its file, the limits, the moves), without `--html`, for
 /// the viewer page to print: rerun in a shell it gives the same game.
-pub fn replay_command(
-    variant: &Option<String>,
-    moves: &[String],
-    from_csv: &Option<String>,
-    row: Option<u64>,
-    ply_limit: Option<i64>,
-    lap_limit: Option<i64>,
-) -> String {
+fn replay_command(a: &ReplayArgs) -> String {
     let mut words = vec!["katro".to_string(), "replay".into()];
-    match (from_csv, row) {
+    match (&a.from_csv, a.row) {
         (Some(file), Some(row)) => words.extend([
             "--from-csv".into(),
             file.clone(),
             "--row".into(),
             row.to_string(),
         ]),
-        _ => words.extend(variant.iter().cloned()),
+        _ => words.extend(a.variant.iter().cloned()),
     }
-    for (flag, v) in [("--ply-limit", ply_limit), ("--lap-limit", lap_limit)] {
+    for (flag, v) in [("--ply-limit", a.ply_limit), ("--lap-limit", a.lap_limit)] {
         if let Some(v) = v {
             words.extend([flag.to_string(), v.to_string()]);
         }
     }
-    words.extend(moves.iter().cloned());
+    words.extend(a.moves.iter().cloned());
     words
         .iter()
         .map(|w| shell_word(w))
@@ -227,7 +271,11 @@ pub fn replay_command(
 }
 
 /// `katro judge DIR`: judges DIR/games.csv, says what each variant took.
-pub fn judge(dir: &str, max_memory: f64) -> Result<(), Error> {
+pub fn judge(a: JudgeArgs) -> Result<(), Error> {
+    with_threads(a.threads, || judge_on_pool(&a.dir, a.max_memory))
+}
+
+fn judge_on_pool(dir: &str, max_memory: f64) -> Result<(), Error> {
     let max = jobs::solve::max_bytes(max_memory)?;
     let started = std::time::Instant::now();
     let dir = std::path::Path::new(dir);

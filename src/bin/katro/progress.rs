@@ -203,7 +203,7 @@ fn progress_line(done: u64, total: u64, session_games: u64, seconds: f64, left: 
 
 /// How often a run whose stderr is not a terminal prints a progress line:
 /// `KATRO_PROGRESS_SECONDS`, 10 by default.
-pub fn progress_interval() -> Result<Duration, String> {
+pub fn progress_interval() -> Result<Duration, Error> {
     env_seconds(
         "KATRO_PROGRESS_SECONDS",
         10.0,
@@ -214,7 +214,7 @@ pub fn progress_interval() -> Result<Duration, String> {
 /// How often checkpoints are written: `KATRO_CHECKPOINT_SECONDS`, 1 by
 /// default. Writing one takes milliseconds, so once a second costs well
 /// under 1% of a run and loses at most a second of games.
-pub fn checkpoint_interval() -> Result<Duration, String> {
+pub fn checkpoint_interval() -> Result<Duration, Error> {
     env_seconds(
         "KATRO_CHECKPOINT_SECONDS",
         1.0,
@@ -223,8 +223,9 @@ pub fn checkpoint_interval() -> Result<Duration, String> {
 }
 
 /// Seconds from the environment variable `var` (from 0 to a day), or
-/// `default` when it is not set; `what` tells the user what to give.
-fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, String> {
+/// `default` when it is not set; `what` tells the user what to give. A
+/// bad value is the user's to change, so it is refused (exit code 2).
+fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, Error> {
     match std::env::var(var) {
         Err(_) => Ok(Duration::from_secs_f64(default)),
         Ok(v) => v
@@ -233,7 +234,7 @@ fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, String> 
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("{var}={v:?}: {what}, from 0 to 86400")),
+            .ok_or_else(|| Error::refused(format!("{var}={v:?}: {what}, from 0 to 86400"))),
     }
 }
 

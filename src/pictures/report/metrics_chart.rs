@@ -3,7 +3,7 @@
 //! so variants, and the values of a swept setting (rows named
 //! `base+key=value`, in the sweep's order), read side by side.
 
-use super::{Chart, RowChart, Table, cell_label, numbers_table, row_chart_svg};
+use super::{Chart, ReportError, RowChart, Table, cell_label, numbers_table, row_chart_svg};
 
 /// The metrics drawn, with what their axis says: drama, lead changes,
 /// decisiveness, clarity, repetition and the mancala captures, the
@@ -45,7 +45,7 @@ pub fn is_metrics_chart(name: &str) -> bool {
 }
 
 /// The charts of the drawn metrics that metrics.csv holds.
-pub fn metrics_charts(bytes: &[u8]) -> Result<Vec<Chart>, String> {
+pub fn metrics_charts(bytes: &[u8]) -> Result<Vec<Chart>, ReportError> {
     let t = Table::parse("metrics.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "eval", "games"])?;
     let mut charts = Vec::new();
@@ -122,6 +122,7 @@ mod tests {
         );
         // A file without the key columns is refused, naming it.
         let e = metrics_charts(b"variant,games\nx,1\n").err().unwrap();
-        assert!(e.contains("metrics.csv"), "{e}");
+        assert!(matches!(e, ReportError::MissingColumns { .. }), "{e:?}");
+        assert!(e.to_string().contains("metrics.csv"), "{e}");
     }
 }
