@@ -192,6 +192,34 @@ pub fn plan(
     rows: Rows,
     cells: &[Cell],
 ) -> Result<Vec<Source>, Vec<String>> {
+    let mut problems = run_problems(old, name, seed, rows, cells);
+    let mut sources = Vec::with_capacity(cells.len());
+    for c in cells {
+        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
+            sources.push(Source::New);
+            continue;
+        };
+        match source_of(&old.cells[o], o, c) {
+            Ok(s) => sources.push(s),
+            Err(p) => problems.push(p),
+        }
+    }
+    if problems.is_empty() {
+        Ok(sources)
+    } else {
+        Err(problems)
+    }
+}
+
+/// What in the whole run would change games already played: its name,
+/// seed or rows, or a cell it drops.
+fn run_problems(
+    old: &FinishedRun,
+    name: &str,
+    seed: u64,
+    rows: Rows,
+    cells: &[Cell],
+) -> Vec<String> {
     let mut problems = Vec::new();
     if old.run.name != name {
         problems.push(format!(
@@ -221,83 +249,80 @@ pub fn plan(
             ));
         }
     }
-    let mut sources = Vec::with_capacity(cells.len());
-    for c in cells {
-        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
-            sources.push(Source::New);
-            continue;
-        };
-        let f = &old.cells[o];
-        if f.rules != c.rules.canonical_string() {
-            problems.push(format!(
-                "variant `{}` has other rules than when its games were played",
-                f.variant
-            ));
-            continue;
-        }
-        let played = f.aggregate.games;
-        let source = match (f.stop, c.stop) {
-            (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
-            (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
-            (Stop::Games(n), Stop::Games(m)) => Err(format!(
-                "{} played {n} games; {m} would drop games already played",
-                place(f)
-            )),
-            (
-                Stop::Precision {
-                    width: w0,
-                    max_games: m0,
-                    checkpoint: k0,
-                },
-                Stop::Precision {
-                    width,
-                    max_games,
-                    checkpoint,
-                },
-            ) => {
-                if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
-                    Ok(Source::Kept(o))
-                } else if checkpoint != k0 {
-                    Err(format!(
-                        "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
-                         stopping tests would fall elsewhere",
-                        place(f)
-                    ))
-                } else if width > w0 {
-                    Err(format!(
-                        "{}: the precision width grew from {w0} to {width}: the cell might have \
-                         stopped before games already played",
-                        place(f)
-                    ))
-                } else if max_games < played {
-                    Err(format!(
-                        "{}: it played {played} games; max_games = {max_games} would drop some",
-                        place(f)
-                    ))
-                } else if !played.is_multiple_of(checkpoint) && played != max_games {
-                    Err(format!(
-                        "{}: it stopped at {played} games, between two checkpoints of \
-                         {checkpoint}: a fresh run would test elsewhere",
-                        place(f)
-                    ))
-                } else {
-                    Ok(Source::Continue { old: o })
-                }
-            }
-            _ => Err(format!(
-                "{}: the stopping rule changed between `games` and `[precision]`",
-                place(f)
-            )),
-        };
-        match source {
-            Ok(s) => sources.push(s),
-            Err(p) => problems.push(p),
-        }
+    problems
+}
+
+/// Where cell `c` gets its games from `f`, the finished cell `o` in its
+/// place, or why it cannot keep them.
+fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, String> {
+    if f.rules != c.rules.canonical_string() {
+        return Err(format!(
+            "variant `{}` has other rules than when its games were played",
+            f.variant
+        ));
     }
-    if problems.is_empty() {
-        Ok(sources)
+    match (f.stop, c.stop) {
+        (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
+        (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
+        (Stop::Games(n), Stop::Games(m)) => Err(format!(
+            "{} played {n} games; {m} would drop games already played",
+            place(f)
+        )),
+        (
+            Stop::Precision {
+                width: w0,
+                max_games: m0,
+                checkpoint: k0,
+            },
+            Stop::Precision {
+                width,
+                max_games,
+                checkpoint,
+            },
+        ) => precision_source(f, o, (w0, m0, k0), (width, max_games, checkpoint)),
+        _ => Err(format!(
+            "{}: the stopping rule changed between `games` and `[precision]`",
+            place(f)
+        )),
+    }
+}
+
+/// A `[precision]` cell kept as it is, continued under its new rule, or
+/// why the games it played would not be those of a fresh run.
+fn precision_source(
+    f: &FinishedCell,
+    o: usize,
+    (w0, m0, k0): (f64, u64, u64),
+    (width, max_games, checkpoint): (f64, u64, u64),
+) -> Result<Source, String> {
+    let played = f.aggregate.games;
+    if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
+        Ok(Source::Kept(o))
+    } else if checkpoint != k0 {
+        Err(format!(
+            "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
+             stopping tests would fall elsewhere",
+            place(f)
+        ))
+    } else if width > w0 {
+        Err(format!(
+            "{}: the precision width grew from {w0} to {width}: the cell might have \
+             stopped before games already played",
+            place(f)
+        ))
+    } else if max_games < played {
+        Err(format!(
+            "{}: it played {played} games; max_games = {max_games} would drop some",
+            place(f)
+        ))
+    } else if !played.is_multiple_of(checkpoint) && played != max_games {
+        Err(format!(
+            "{}: it stopped at {played} games, between two checkpoints of \
+             {checkpoint}: a fresh run would test elsewhere",
+            place(f)
+        ))
     } else {
-        Err(problems)
+        Ok(Source::Continue { old: o })
     }
 }
 
