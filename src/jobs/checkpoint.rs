@@ -51,7 +51,7 @@ fn shard_pair(part: Part) -> Option<[u64; 2]> {
 pub(crate) struct Saver<'a> {
     store: &'a dyn Store,
     dir: PathBuf,
-    id: &'a Identity,
+    id: Identity,
     cells: &'a [Cell<'a>],
     layout: Layout,
     every: Duration,
@@ -76,7 +76,7 @@ impl<'a> Saver<'a> {
     pub fn new(
         store: &'a dyn Store,
         dir: PathBuf,
-        id: &'a Identity,
+        id: Identity,
         cells: &'a [Cell<'a>],
         every: Duration,
         resumed: Option<&CheckpointFile>,
