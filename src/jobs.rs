@@ -19,8 +19,9 @@ use crate::experiment::runner::{
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
 use crate::files::lengths_csv;
+use crate::files::lock::LockOwner;
 use crate::files::{
-    BUILD, ExperimentSource, GameLine, Manifest, ManifestRead, ManifestShard, RunHeader,
+    BUILD, ExperimentSource, FileError, GameLine, Manifest, ManifestRead, ManifestShard, RunHeader,
     SHARD_FORMAT, ShardFile, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv,
     ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
@@ -212,7 +213,7 @@ fn write_results(
     dir: &Path,
     r: &Results,
     mut manifest: Manifest,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Error> {
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
     if let Some(bytes) = r.games {
         outputs.push(("games.csv", bytes.to_vec()));
@@ -251,31 +252,36 @@ fn write_results(
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
     for (name, bytes) in &outputs {
         store.write_atomic(dir, name, bytes).map_err(|e| {
-            format!(
+            Error::failed(format!(
                 "cannot write {}: {}",
                 dir.join(name).display(),
                 describe(&e)
-            )
+            ))
         })?;
     }
     for name in stale {
-        store
-            .remove_file(&dir.join(name))
-            .map_err(|e| format!("cannot remove the stale {}: {e}", dir.join(name).display()))?;
+        store.remove_file(&dir.join(name)).map_err(|e| {
+            Error::failed(format!(
+                "cannot remove the stale {}: {e}",
+                dir.join(name).display()
+            ))
+        })?;
     }
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
-    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.to_string())?);
+    // Whatever stops the report once the CSV files are written is the
+    // machine's to fix (exit code 1), as a failed write is.
+    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(Error::failed)?);
     written.push("manifest.json".into());
     manifest.files = written.clone();
     store
         .write_atomic(dir, "manifest.json", &manifest.to_bytes())
         .map_err(|e| {
-            format!(
+            Error::failed(format!(
                 "cannot write {}: {}",
                 dir.join("manifest.json").display(),
                 describe(&e)
-            )
+            ))
         })?;
     Ok(written)
 }
@@ -413,24 +419,6 @@ pub(crate) fn lock_name(part: Part) -> String {
     }
 }
 
-/// A lock's owner in words, from the JSON a run writes into it.
-fn owner_words(text: &str) -> String {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
-        return format!("a process whose lock file reads {:?}", text.trim());
-    };
-    let command: Vec<&str> = v["command"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
-        .unwrap_or_default();
-    format!(
-        "pid {} on host {}, started {}: {}",
-        v["pid"],
-        v["host"].as_str().unwrap_or("?"),
-        v["start_time"].as_str().unwrap_or("?"),
-        command.join(" ")
-    )
-}
-
 /// Takes the folder's lock for this part before anything in it is read, so
 /// that a second run into a folder a run is using is refused at once,
 /// naming the other run. The lock lasts as long as the returned guard; a
@@ -443,20 +431,20 @@ fn lock_folder<'a>(
     command: &[String],
 ) -> Result<Box<dyn Send + 'a>, Error> {
     let path = dir.join(lock_name(part));
-    let owner = serde_json::json!({
-        "pid": std::process::id(),
-        "host": store.host_name(),
-        "start_time": now(),
-        "command": command,
-    })
-    .to_string();
+    let owner = LockOwner {
+        command: command.to_vec(),
+        host: store.host_name(),
+        pid: std::process::id(),
+        start_time: now(),
+    }
+    .to_json();
     match store.take_lock(&path, &owner) {
         Ok(crate::store::Locking::Held(guard, stale)) => {
             if let Some(old) = stale {
                 progress.note(&format!(
                     "took over the lock {} of a run that is no longer running ({})",
                     path.display(),
-                    owner_words(&old)
+                    LockOwner::words(&old)
                 ));
             }
             Ok(guard)
@@ -465,7 +453,7 @@ fn lock_folder<'a>(
             "the output folder {} is in use by another katro run ({}); wait for it to end, \
              stop it, or give another output folder (its lock file is {})",
             dir.display(),
-            owner_words(&other),
+            LockOwner::words(&other),
             path.display()
         ))),
         Err(e) => Err(Error::refused(format!(
@@ -485,17 +473,17 @@ pub fn shard_file_name(index: u64, count: u64) -> String {
 pub(crate) fn read_manifest_in(
     store: &dyn Store,
     dir: &Path,
-) -> Result<Option<ManifestRead>, String> {
+) -> Result<Option<ManifestRead>, FileError> {
     let path = dir.join("manifest.json");
     if !store.is_file(&path) {
         return Ok(None);
     }
     let bytes = store
         .read(&path)
-        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+        .map_err(|e| FileError(format!("{}: cannot read it: {e}", path.display())))?;
     ManifestRead::parse(&bytes)
         .map(Some)
-        .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
+        .map_err(|e| FileError(format!("{}: not a katro manifest ({e})", path.display())))
 }
 
 /// The manifest in `dir`, when there is one katro can read; the folder
@@ -524,7 +512,7 @@ fn finish_experiment<'a>(
     aggregates: &[Aggregate],
     rows: &[GameRow],
     m: Manifest,
-) -> Result<(Vec<String>, String), String> {
+) -> Result<(Vec<String>, String), Error> {
     let (games, state) =
         finished_files(m.run.clone(), exp.seed, exp.rows(), cells, aggregates, rows);
     let rated = rated(exp, cells, aggregates);
@@ -655,7 +643,7 @@ impl Growing {
     }
 
     /// The finished run's rows of `old` cell `o`, as rows of `cells`' cell `c`.
-    fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, String> {
+    fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, FileError> {
         self.old_rows
             .iter()
             .filter(|r| r.cell == o)
@@ -665,13 +653,13 @@ impl Growing {
                     ..r.clone()
                 }
                 .to_row(cells)
-                .map_err(|e| format!("games.csv: {e}"))
+                .map_err(|e| FileError(format!("games.csv: {e}")))
             })
             .collect()
     }
 
     /// The rows the continued cells start with, as rows of the delta.
-    fn continued_rows(&self, d: &grow::Delta, rows: Rows) -> Result<Vec<GameRow>, String> {
+    fn continued_rows(&self, d: &grow::Delta, rows: Rows) -> Result<Vec<GameRow>, FileError> {
         let mut out = Vec::new();
         if rows == Rows::None {
             return Ok(out);
@@ -691,7 +679,7 @@ impl Growing {
         cells: &[Cell],
         d: &grow::Delta,
         result: &runner::RunResult,
-    ) -> Result<(Vec<Aggregate>, Vec<GameRow>, u64), String> {
+    ) -> Result<(Vec<Aggregate>, Vec<GameRow>, u64), FileError> {
         let played = result.aggregates();
         let mut aggregates = Vec::with_capacity(cells.len());
         let mut rows = Vec::new();
@@ -983,7 +971,7 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
         let cp_dir = &self.cp_dir;
         match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
-            Some((_, r)) => runner::check_resume(work, r).map(|()| l),
+            Some((_, r)) => runner::check_resume(work, r).map_err(FileError).map(|()| l),
             None => Ok(l),
         }) {
             Ok(l) => Ok(l),
@@ -1217,7 +1205,7 @@ impl<'a> RunPlan<'a> {
             &all_rows,
             m,
         )
-        .map_err(|e| interrupted(self.store, e, saver))?;
+        .map_err(|e| interrupted(self.store, e.to_string(), saver))?;
         let mut also = Vec::new();
         if s.resumed_games > 0 {
             also.push(format!("{} resumed from the checkpoint", s.resumed_games));
@@ -1340,22 +1328,22 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
 // katro merge
 
 /// Reads a shard file whole.
-fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, String> {
+fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, FileError> {
     let bytes = store
         .read(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        .map_err(|e| FileError(format!("{}: cannot read: {e}", path.display())))?;
     let shard: ShardFile = serde_json::from_slice(&bytes).map_err(|e| {
-        format!(
+        FileError(format!(
             "{}: not a katro shard file, or damaged: {e}",
             path.display()
-        )
+        ))
     })?;
     if shard.format != SHARD_FORMAT {
-        return Err(format!(
+        return Err(FileError(format!(
             "{}: format {:?}, not {SHARD_FORMAT:?}",
             path.display(),
             shard.format
-        ));
+        )));
     }
     Ok(shard)
 }
@@ -1513,7 +1501,7 @@ fn read_shards(
     for p in paths {
         match read_shard(store, &p) {
             Ok(s) => shards.push((p, s)),
-            Err(e) => unreadable.push(e),
+            Err(e) => unreadable.push(e.to_string()),
         }
     }
     let mut problems = unreadable;
@@ -1609,8 +1597,7 @@ pub fn merge(
         aggregates: &aggregates,
     };
     let m = merged_manifest(base, &shards, &exp);
-    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)
-        .map_err(Error::failed)?;
+    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)?;
     let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
     let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
     text.push_str(&format!(
@@ -1770,7 +1757,7 @@ pub fn simulate(
             tournament: None,
             state: None,
         };
-        files = write_results(store, dir, &results, m).map_err(Error::failed)?;
+        files = write_results(store, dir, &results, m)?;
         text.push_str(&played_text(opts.games, wall, threads, &[], &files, dir));
     }
     Ok(RunOutcome {

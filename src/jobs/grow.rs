@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
 use crate::experiment::stats::Aggregate;
-use crate::files::{GameLine, RunHeader};
+use crate::files::{FileError, GameLine, RunHeader};
 
 /// `run-state.json`'s format. Version 2 named games.csv instead of
 /// holding its rows; version 3 added `max_relays_in_move` to the
@@ -130,22 +130,23 @@ impl FinishedRun {
     /// (`games_csv`, its bytes, `None` when missing), refused unless it is
     /// the file this run state was written with. Empty when no rows were
     /// kept.
-    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<GameLine>, String> {
+    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<GameLine>, FileError> {
         if self.rows == rows_name(Rows::None) {
             return Ok(Vec::new());
         }
         let want = self
             .games_csv
             .as_ref()
-            .ok_or("it keeps rows but names no games.csv")?;
-        let bytes = games_csv.ok_or("games.csv, which holds its rows, is missing")?;
+            .ok_or_else(|| FileError("it keeps rows but names no games.csv".into()))?;
+        let bytes = games_csv
+            .ok_or_else(|| FileError("games.csv, which holds its rows, is missing".into()))?;
         let got = FileRef::of(bytes);
         if got != *want {
-            return Err(format!(
+            return Err(FileError(format!(
                 "games.csv is not the file katro wrote with it ({} bytes, FNV-1a {}; it was {} \
                  bytes, FNV-1a {}): it was changed after the run",
                 got.bytes, got.fnv1a64, want.bytes, want.fnv1a64
-            ));
+            )));
         }
         let owned: Vec<(&str, &str, &str, u32)> = self
             .cells
@@ -201,7 +202,7 @@ pub fn plan(
         };
         match source_of(&old.cells[o], o, c) {
             Ok(s) => sources.push(s),
-            Err(p) => problems.push(p),
+            Err(p) => problems.push(p.0),
         }
     }
     if problems.is_empty() {
@@ -252,22 +253,27 @@ fn run_problems(
     problems
 }
 
+/// Why a finished cell's games cannot be kept: one line of the refusal.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Unkept(String);
+
 /// Where cell `c` gets its games from `f`, the finished cell `o` in its
 /// place, or why it cannot keep them.
-fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, String> {
+fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, Unkept> {
     if f.rules != c.rules.canonical_string() {
-        return Err(format!(
+        return Err(Unkept(format!(
             "variant `{}` has other rules than when its games were played",
             f.variant
-        ));
+        )));
     }
     match (f.stop, c.stop) {
         (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
         (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
-        (Stop::Games(n), Stop::Games(m)) => Err(format!(
+        (Stop::Games(n), Stop::Games(m)) => Err(Unkept(format!(
             "{} played {n} games; {m} would drop games already played",
             place(f)
-        )),
+        ))),
         (
             Stop::Precision {
                 width: w0,
@@ -280,10 +286,10 @@ fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, String> {
                 checkpoint,
             },
         ) => precision_source(f, o, (w0, m0, k0), (width, max_games, checkpoint)),
-        _ => Err(format!(
+        _ => Err(Unkept(format!(
             "{}: the stopping rule changed between `games` and `[precision]`",
             place(f)
-        )),
+        ))),
     }
 }
 
@@ -294,33 +300,33 @@ fn precision_source(
     o: usize,
     (w0, m0, k0): (f64, u64, u64),
     (width, max_games, checkpoint): (f64, u64, u64),
-) -> Result<Source, String> {
+) -> Result<Source, Unkept> {
     let played = f.aggregate.games;
     if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
         Ok(Source::Kept(o))
     } else if checkpoint != k0 {
-        Err(format!(
+        Err(Unkept(format!(
             "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
              stopping tests would fall elsewhere",
             place(f)
-        ))
+        )))
     } else if width > w0 {
-        Err(format!(
+        Err(Unkept(format!(
             "{}: the precision width grew from {w0} to {width}: the cell might have \
              stopped before games already played",
             place(f)
-        ))
+        )))
     } else if max_games < played {
-        Err(format!(
+        Err(Unkept(format!(
             "{}: it played {played} games; max_games = {max_games} would drop some",
             place(f)
-        ))
+        )))
     } else if !played.is_multiple_of(checkpoint) && played != max_games {
-        Err(format!(
+        Err(Unkept(format!(
             "{}: it stopped at {played} games, between two checkpoints of \
              {checkpoint}: a fresh run would test elsewhere",
             place(f)
-        ))
+        )))
     } else {
         Ok(Source::Continue { old: o })
     }

@@ -16,7 +16,7 @@ use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::float;
 use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
-use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
+use crate::solve::{Phase, SolveError, Table, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
 use super::{Error, put, read_optional};
@@ -40,7 +40,7 @@ pub struct VariantOutcome {
     pub games: u64,
     /// `Ok((solve time, positions, judge time))`, or why the variant's
     /// games were not judged.
-    pub result: Result<(Duration, u64, Duration), String>,
+    pub result: Result<(Duration, u64, Duration), SolveError>,
 }
 
 /// One game of games.csv, as far as judging needs it.
@@ -181,7 +181,7 @@ fn judge_variant(
         Ok((t, _)) => t,
         Err(e) => {
             note(&format!("{}: not judged: {e}", r.name()));
-            return Ok((outcome(Err(e.to_string())), None));
+            return Ok((outcome(Err(e)), None));
         }
     };
     let t1 = Instant::now();

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::engine::notation::{board_rows, move_name, parse_move, plural};
 use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
-use crate::files::ManifestRead;
+use crate::files::{FileError, ManifestRead};
 use crate::rules::Rules;
 
 use crate::store::Store;
@@ -225,23 +225,23 @@ pub fn game_from_csv(
     Ok((rules, moves))
 }
 
-fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, String> {
-    let m = ManifestRead::parse(bytes).map_err(|e| format!("cannot read it: {e}"))?;
+fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, FileError> {
+    let m = ManifestRead::parse(bytes).map_err(|e| FileError(format!("cannot read it: {e}")))?;
     variant_of_manifest(&m, name)
 }
 
 /// A variant's rules from a manifest's `variants` entry, checked against
 /// its rules string (`katro replay --from-csv`, `katro judge`).
-pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules, String> {
+pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules, FileError> {
     let entry = m
         .variants
         .iter()
         .find(|e| e.name == name)
-        .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
+        .ok_or_else(|| FileError(format!("no variant `{name}` in its `variants`")))?;
     let settings = entry
         .settings
         .as_ref()
-        .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
+        .ok_or_else(|| FileError(format!("variant `{name}` has no `settings`")))?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
     let mut table = toml::Table::new();
@@ -250,18 +250,18 @@ pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules,
             continue;
         }
         let t = toml::Value::try_from(val)
-            .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
+            .map_err(|e| FileError(format!("variant `{name}`, setting `{k}`: {e}")))?;
         table.insert(k.clone(), t);
     }
     let text = crate::rules::write_variant_table(name, "", "", &table);
     let parsed = crate::rules::parse_variant("manifest.json", &text, name)
-        .map_err(|e| format!("variant `{name}`: {e}"))?;
+        .map_err(|e| FileError(format!("variant `{name}`: {e}")))?;
     let want = &entry.rules;
     if parsed.canonical_string() != *want {
-        return Err(format!(
+        return Err(FileError(format!(
             "variant `{name}`: its settings give {} but its rules string is {want}",
             parsed.canonical_string()
-        ));
+        )));
     }
     Ok(parsed)
 }
