@@ -574,18 +574,7 @@ fn growth(
     let bytes = store
         .read(&path)
         .map_err(|e| damaged(format!("cannot read it ({e})")))?;
-    let format = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|v| v.get("format")?.as_str().map(str::to_string));
-    if let Some(f) = format.filter(|f| f.as_str() != grow::RUN_STATE_FORMAT) {
-        return Err(damaged(format!(
-            "format {f:?} was written by an earlier katro (this one writes {:?}, whose cells \
-             also hold max_relays_in_move), so it cannot grow",
-            grow::RUN_STATE_FORMAT
-        )));
-    }
-    let old: grow::FinishedRun = serde_json::from_slice(&bytes)
-        .map_err(|e| damaged(format!("not a katro run state, or damaged ({e})")))?;
+    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
     if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
         return Err(damaged(format!(
             "format {:?} of experiment hash {}, but manifest.json says hash {}",
@@ -932,7 +921,7 @@ impl<'a> RunPlan<'a> {
         let table = store
             .read(&out_dir.join(grow::RUN_STATE))
             .ok()
-            .and_then(|b| serde_json::from_slice::<grow::FinishedRun>(&b).ok())
+            .and_then(|b| grow::FinishedRun::parse_any_format(&b).ok())
             .filter(|old| {
                 old.run.experiment_hash == self.hash
                     && old.cells.len() == cells.len()

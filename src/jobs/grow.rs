@@ -7,77 +7,10 @@
 //! those of a fresh run. Anything that would change a game already played
 //! is refused, each reason named.
 
-use serde::{Deserialize, Serialize};
-
 use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
-use crate::experiment::stats::Aggregate;
-use crate::files::{FileError, GameLine, RunHeader};
-
-/// `run-state.json`'s format. Version 2 named games.csv instead of
-/// holding its rows; version 3 added `max_relays_in_move` to the
-/// aggregates and rows. An earlier file is refused, not read: its cells
-/// lack a maximum that cannot be made up.
-pub const RUN_STATE_FORMAT: &str = "katro-run-state-3";
-/// Its name in a results folder.
-pub const RUN_STATE: &str = "run-state.json";
-
-/// One cell of a finished run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FinishedCell {
-    pub variant: String,
-    /// The rules' canonical string: a variant of the same name with other
-    /// rules plays other games.
-    pub rules: String,
-    pub p1: String,
-    pub p2: String,
-    pub opening_plies: u32,
-    pub stop: Stop,
-    /// Every game the cell played: `aggregate.games` of them, 0 to
-    /// `aggregate.games - 1`.
-    pub aggregate: Aggregate,
-}
-
-/// `run-state.json`: what a finished whole run (or merge) played.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FinishedRun {
-    pub format: String,
-    /// The builds whose games these are, the experiment's fingerprint and
-    /// name.
-    #[serde(flatten)]
-    pub run: RunHeader,
-    pub seed: u64,
-    /// `none`, `games` or `games-with-moves`.
-    pub rows: String,
-    pub cells: Vec<FinishedCell>,
-    /// The games.csv written beside it, when rows are kept: the one store
-    /// of the rows, which a grown run reads back only if it is unchanged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub games_csv: Option<FileRef>,
-}
-
-/// A file by its length and FNV-1a 64 hash (16 hex digits).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileRef {
-    pub bytes: u64,
-    pub fnv1a64: String,
-}
-
-impl FileRef {
-    pub fn of(bytes: &[u8]) -> FileRef {
-        FileRef {
-            bytes: bytes.len() as u64,
-            fnv1a64: format!("{:016x}", crate::rng::bytes_hash(bytes)),
-        }
-    }
-}
-
-pub fn rows_name(rows: Rows) -> &'static str {
-    match rows {
-        Rows::None => "none",
-        Rows::Games => "games",
-        Rows::GamesWithMoves => "games-with-moves",
-    }
-}
+pub use crate::files::run_state::{
+    FileRef, FinishedCell, FinishedRun, RUN_STATE, RUN_STATE_FORMAT, rows_name,
+};
 
 /// Identity of a cell across two experiments: variant and matchup.
 pub(crate) fn same_place(f: &FinishedCell, c: &Cell) -> bool {
@@ -93,79 +26,6 @@ fn place(c: &FinishedCell) -> String {
         n => format!(" +open{n}"),
     };
     format!("`{}` with {} vs {}{open}", c.variant, c.p1, c.p2)
-}
-
-impl FinishedRun {
-    pub fn new(
-        run: RunHeader,
-        seed: u64,
-        rows: Rows,
-        cells: &[Cell],
-        aggregates: &[Aggregate],
-        games_csv: Option<&[u8]>,
-    ) -> FinishedRun {
-        FinishedRun {
-            format: RUN_STATE_FORMAT.into(),
-            run,
-            seed,
-            rows: rows_name(rows).into(),
-            cells: cells
-                .iter()
-                .zip(aggregates)
-                .map(|(c, a)| FinishedCell {
-                    variant: c.rules.name().into(),
-                    rules: c.rules.canonical_string(),
-                    p1: c.p1.to_string(),
-                    p2: c.p2.to_string(),
-                    opening_plies: c.opening_plies,
-                    stop: c.stop,
-                    aggregate: a.clone(),
-                })
-                .collect(),
-            games_csv: games_csv.map(FileRef::of),
-        }
-    }
-
-    /// The finished run's rows, in (cell, game) order: from games.csv
-    /// (`games_csv`, its bytes, `None` when missing), refused unless it is
-    /// the file this run state was written with. Empty when no rows were
-    /// kept.
-    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<GameLine>, FileError> {
-        if self.rows == rows_name(Rows::None) {
-            return Ok(Vec::new());
-        }
-        let want = self
-            .games_csv
-            .as_ref()
-            .ok_or_else(|| FileError("it keeps rows but names no games.csv".into()))?;
-        let bytes = games_csv
-            .ok_or_else(|| FileError("games.csv, which holds its rows, is missing".into()))?;
-        let got = FileRef::of(bytes);
-        if got != *want {
-            return Err(FileError(format!(
-                "games.csv is not the file katro wrote with it ({} bytes, FNV-1a {}; it was {} \
-                 bytes, FNV-1a {}): it was changed after the run",
-                got.bytes, got.fnv1a64, want.bytes, want.fnv1a64
-            )));
-        }
-        let owned: Vec<(&str, &str, &str, u32)> = self
-            .cells
-            .iter()
-            .map(|c| {
-                (
-                    c.variant.as_str(),
-                    c.p1.as_str(),
-                    c.p2.as_str(),
-                    c.opening_plies,
-                )
-            })
-            .collect();
-        crate::files::read_games_csv(bytes, &owned)
-    }
-
-    pub fn to_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("a run state serialises")
-    }
 }
 
 /// Where a cell of the larger experiment gets its games.
@@ -399,6 +259,8 @@ pub fn start_state(old: &FinishedRun, d: &Delta, sources: &[Source]) -> RunState
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::experiment::stats::Aggregate;
+    use crate::files::RunHeader;
     use crate::rules::preset;
 
     fn finished(cells: &[Cell]) -> FinishedRun {

@@ -365,13 +365,42 @@ pub(crate) fn refuse_or_clear(
         .iter()
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
+    if let Some(refused) = refusal(dir, &found, &list, force, name, hash) {
+        return Err(refused);
+    }
+    let deleted = delete_katro_files(store, dir, &found)?;
+    progress.note(&format!(
+        "--force: found in {}:\n{}\n--force: deleted {}{}",
+        dir.display(),
+        list.join("\n"),
+        if deleted.is_empty() {
+            "nothing"
+        } else {
+            "these katro files:\n"
+        },
+        deleted.join("\n")
+    ));
+    Ok(())
+}
+
+/// Why the folder is refused: without `force`, for anything found (`list`
+/// in words); with it, for files katro did not write under names katro
+/// writes. `None` when `--force` may go on.
+fn refusal(
+    dir: &Path,
+    found: &[Foreign],
+    list: &[String],
+    force: bool,
+    name: &str,
+    hash: &str,
+) -> Option<Error> {
     let blocking: Vec<String> = found
         .iter()
         .filter(|f| f.blocks)
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
     if force && !blocking.is_empty() {
-        return Err(Error::refused(format!(
+        return Some(Error::refused(format!(
             "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
              --force never replaces a file katro did not write: move or rename them, or give \
              another output folder",
@@ -379,30 +408,40 @@ pub(crate) fn refuse_or_clear(
             blocking.join("\n")
         )));
     }
-    if !force {
-        let named = if blocking.is_empty() {
-            ""
-        } else {
-            "; those under names katro writes must be moved first"
-        };
-        let allow = if found.iter().all(|f| f.other_build) {
-            " or --allow-other-build to use them as they are,"
-        } else {
-            ""
-        };
-        return Err(Error::refused(format!(
-            "the output folder {} holds files of another experiment, another katro build or \
-             not written by katro:\n{}\n\
-             this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
-             output folder,{allow} or --force to delete the files katro wrote there and \
-             replace its results (files katro did not write are kept{named})",
-            dir.display(),
-            list.join("\n")
-        )));
+    if force {
+        return None;
     }
+    let named = if blocking.is_empty() {
+        ""
+    } else {
+        "; those under names katro writes must be moved first"
+    };
+    let allow = if found.iter().all(|f| f.other_build) {
+        " or --allow-other-build to use them as they are,"
+    } else {
+        ""
+    };
+    Some(Error::refused(format!(
+        "the output folder {} holds files of another experiment, another katro build or \
+         not written by katro:\n{}\n\
+         this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
+         output folder,{allow} or --force to delete the files katro wrote there and \
+         replace its results (files katro did not write are kept{named})",
+        dir.display(),
+        list.join("\n")
+    )))
+}
+
+/// Deletes what `--force` deletes of `found` (files katro wrote), each
+/// once; the paths deleted, relative to `dir`, as listed to the user.
+fn delete_katro_files(
+    store: &dyn Store,
+    dir: &Path,
+    found: &[Foreign],
+) -> Result<Vec<String>, Error> {
     let mut deleted = Vec::new();
     let mut seen: Vec<&Path> = Vec::new();
-    for f in &found {
+    for f in found {
         for p in &f.remove {
             // A manifest lists itself among its files: delete and name it once.
             if seen.contains(&p.as_path()) {
@@ -425,18 +464,7 @@ pub(crate) fn refuse_or_clear(
     {
         deleted.push("  plots/".to_string());
     }
-    progress.note(&format!(
-        "--force: found in {}:\n{}\n--force: deleted {}{}",
-        dir.display(),
-        list.join("\n"),
-        if deleted.is_empty() {
-            "nothing"
-        } else {
-            "these katro files:\n"
-        },
-        deleted.join("\n")
-    ));
-    Ok(())
+    Ok(deleted)
 }
 
 /// The shard files in a folder, by name: `*.json`, not hidden.
