@@ -214,41 +214,8 @@ fn write_results(
     r: &Results,
     mut manifest: Manifest,
 ) -> Result<Vec<String>, Error> {
-    let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
-    if let Some(bytes) = r.games {
-        outputs.push(("games.csv", bytes.to_vec()));
-    }
-    if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
-        outputs.push(("comparison.csv", bytes));
-    }
-    if let Some(bytes) =
-        crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, manifest.master_seed)
-    {
-        outputs.push(("metrics.csv", bytes));
-    }
-    if let Some((t, rated)) = r.tournament {
-        outputs.push(("ratings.csv", ratings_csv(t, rated)));
-        outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
-        outputs.push(("skill-trace.csv", skill_trace_csv(t, rated)));
-    }
-    let earlier: Vec<String> = store
-        .read(&dir.join("manifest.json"))
-        .ok()
-        .and_then(|b| ManifestRead::parse(&b).ok())
-        .map(|m| survey::listed_files(&m))
-        .unwrap_or_default();
-    if let Some(bytes) = &r.state {
-        outputs.push((grow::RUN_STATE, bytes.clone()));
-    }
-    outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
-    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
-    // A result file the earlier run wrote and this one does not; the
-    // manifest and report are rewritten below.
-    let stale: Vec<&str> = survey::RESULT_FILES
-        .into_iter()
-        .filter(|f| !["manifest.json", "report.html"].contains(f))
-        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
-        .collect();
+    let outputs = result_bytes(r, manifest.master_seed);
+    let stale = stale_results(store, dir, &outputs);
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
     for (name, bytes) in &outputs {
         store.write_atomic(dir, name, bytes).map_err(|e| {
@@ -284,6 +251,49 @@ fn write_results(
             ))
         })?;
     Ok(written)
+}
+
+/// The result files of `r` and their bytes, in the order they are
+/// written and listed.
+fn result_bytes(r: &Results, master_seed: u64) -> Vec<(&'static str, Vec<u8>)> {
+    let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
+    if let Some(bytes) = r.games {
+        outputs.push(("games.csv", bytes.to_vec()));
+    }
+    if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
+        outputs.push(("comparison.csv", bytes));
+    }
+    if let Some(bytes) = crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, master_seed)
+    {
+        outputs.push(("metrics.csv", bytes));
+    }
+    if let Some((t, rated)) = r.tournament {
+        outputs.push(("ratings.csv", ratings_csv(t, rated)));
+        outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
+        outputs.push(("skill-trace.csv", skill_trace_csv(t, rated)));
+    }
+    if let Some(bytes) = &r.state {
+        outputs.push((grow::RUN_STATE, bytes.clone()));
+    }
+    outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
+    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
+    outputs
+}
+
+/// The result files the manifest being replaced lists and this run does
+/// not make (`outputs`); the manifest and report are rewritten anyway.
+fn stale_results(store: &dyn Store, dir: &Path, outputs: &[(&str, Vec<u8>)]) -> Vec<&'static str> {
+    let earlier: Vec<String> = store
+        .read(&dir.join("manifest.json"))
+        .ok()
+        .and_then(|b| ManifestRead::parse(&b).ok())
+        .map(|m| survey::listed_files(&m))
+        .unwrap_or_default();
+    survey::RESULT_FILES
+        .into_iter()
+        .filter(|f| !["manifest.json", "report.html"].contains(f))
+        .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
+        .collect()
 }
 
 /// The experiment's tournament rated from its finished cells: fitted
