@@ -19,8 +19,9 @@ use crate::experiment::runner::{
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
 use crate::files::lengths_csv;
+use crate::files::lock::LockOwner;
 use crate::files::{
-    BUILD, ExperimentSource, GameLine, Manifest, ManifestRead, ManifestShard, RunHeader,
+    BUILD, ExperimentSource, FileError, GameLine, Manifest, ManifestRead, ManifestShard, RunHeader,
     SHARD_FORMAT, ShardFile, VariantFile, comparison_csv, games_csv, other_builds, pairwise_csv,
     ratings_csv, ratings_table, skill_trace_csv, summary_csv, summary_table, utc_timestamp,
 };
@@ -212,7 +213,49 @@ fn write_results(
     dir: &Path,
     r: &Results,
     mut manifest: Manifest,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Error> {
+    let outputs = result_bytes(r, manifest.master_seed);
+    let stale = stale_results(store, dir, &outputs);
+    let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
+    for (name, bytes) in &outputs {
+        store.write_atomic(dir, name, bytes).map_err(|e| {
+            Error::failed(format!(
+                "cannot write {}: {}",
+                dir.join(name).display(),
+                describe(&e)
+            ))
+        })?;
+    }
+    for name in stale {
+        store.remove_file(&dir.join(name)).map_err(|e| {
+            Error::failed(format!(
+                "cannot remove the stale {}: {e}",
+                dir.join(name).display()
+            ))
+        })?;
+    }
+    // The report reads back the files just written, so it shows exactly
+    // what they say; the manifest, written last, lists it with the rest.
+    // Whatever stops the report once the CSV files are written is the
+    // machine's to fix (exit code 1), as a failed write is.
+    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(Error::failed)?);
+    written.push("manifest.json".into());
+    manifest.files = written.clone();
+    store
+        .write_atomic(dir, "manifest.json", &manifest.to_bytes())
+        .map_err(|e| {
+            Error::failed(format!(
+                "cannot write {}: {}",
+                dir.join("manifest.json").display(),
+                describe(&e)
+            ))
+        })?;
+    Ok(written)
+}
+
+/// The result files of `r` and their bytes, in the order they are
+/// written and listed.
+fn result_bytes(r: &Results, master_seed: u64) -> Vec<(&'static str, Vec<u8>)> {
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
     if let Some(bytes) = r.games {
         outputs.push(("games.csv", bytes.to_vec()));
@@ -220,8 +263,7 @@ fn write_results(
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
-    if let Some(bytes) =
-        crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, manifest.master_seed)
+    if let Some(bytes) = crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, master_seed)
     {
         outputs.push(("metrics.csv", bytes));
     }
@@ -230,54 +272,28 @@ fn write_results(
         outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
         outputs.push(("skill-trace.csv", skill_trace_csv(t, rated)));
     }
+    if let Some(bytes) = &r.state {
+        outputs.push((grow::RUN_STATE, bytes.clone()));
+    }
+    outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
+    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
+    outputs
+}
+
+/// The result files the manifest being replaced lists and this run does
+/// not make (`outputs`); the manifest and report are rewritten anyway.
+fn stale_results(store: &dyn Store, dir: &Path, outputs: &[(&str, Vec<u8>)]) -> Vec<&'static str> {
     let earlier: Vec<String> = store
         .read(&dir.join("manifest.json"))
         .ok()
         .and_then(|b| ManifestRead::parse(&b).ok())
         .map(|m| survey::listed_files(&m))
         .unwrap_or_default();
-    if let Some(bytes) = &r.state {
-        outputs.push((grow::RUN_STATE, bytes.clone()));
-    }
-    outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
-    outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
-    // A result file the earlier run wrote and this one does not; the
-    // manifest and report are rewritten below.
-    let stale: Vec<&str> = survey::RESULT_FILES
+    survey::RESULT_FILES
         .into_iter()
         .filter(|f| !["manifest.json", "report.html"].contains(f))
         .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
-        .collect();
-    let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
-    for (name, bytes) in &outputs {
-        store.write_atomic(dir, name, bytes).map_err(|e| {
-            format!(
-                "cannot write {}: {}",
-                dir.join(name).display(),
-                describe(&e)
-            )
-        })?;
-    }
-    for name in stale {
-        store
-            .remove_file(&dir.join(name))
-            .map_err(|e| format!("cannot remove the stale {}: {e}", dir.join(name).display()))?;
-    }
-    // The report reads back the files just written, so it shows exactly
-    // what they say; the manifest, written last, lists it with the rest.
-    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(|f| f.to_string())?);
-    written.push("manifest.json".into());
-    manifest.files = written.clone();
-    store
-        .write_atomic(dir, "manifest.json", &manifest.to_bytes())
-        .map_err(|e| {
-            format!(
-                "cannot write {}: {}",
-                dir.join("manifest.json").display(),
-                describe(&e)
-            )
-        })?;
-    Ok(written)
+        .collect()
 }
 
 /// The experiment's tournament rated from its finished cells: fitted
@@ -343,6 +359,49 @@ fn manifest(b: ManifestBase, threads: usize, times: (String, String), wall: f64)
     }
 }
 
+/// Games a second, 0 when no time passed.
+fn per_second(games: u64, wall: f64) -> f64 {
+    if wall > 0.0 { games as f64 / wall } else { 0.0 }
+}
+
+/// The line a run (and `simulate --out`) ends its text with: what it
+/// played, what it kept (`also`), and what it wrote where.
+fn played_text(
+    games: u64,
+    wall: f64,
+    threads: usize,
+    also: &[String],
+    written: &[String],
+    dir: &Path,
+) -> String {
+    format!(
+        "\n{} in {wall:.1} s on {}{}; wrote {} in {}\n",
+        plural(games, "game"),
+        plural(threads as u64, "thread"),
+        if also.is_empty() {
+            String::new()
+        } else {
+            format!(" (and {})", also.join(", "))
+        },
+        written.join(", "),
+        dir.display()
+    )
+}
+
+/// Refuses a folder holding what the writer `w` must not reuse or
+/// replace, or clears it under `force`: checked before a game is played.
+fn clear_folder(
+    store: &dyn Store,
+    progress: &dyn Progress,
+    dir: &Path,
+    w: &Writer,
+    force: bool,
+    name: &str,
+) -> Result<(), Error> {
+    let found = survey(store, dir, w);
+    refuse_or_clear(store, progress, dir, found, force, name, w.hash)
+}
+
 /// The sweep combinations an experiment leaves out, as told on the
 /// console; empty when none.
 fn skipped_text(exp: &Experiment) -> String {
@@ -370,24 +429,6 @@ pub(crate) fn lock_name(part: Part) -> String {
     }
 }
 
-/// A lock's owner in words, from the JSON a run writes into it.
-fn owner_words(text: &str) -> String {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
-        return format!("a process whose lock file reads {:?}", text.trim());
-    };
-    let command: Vec<&str> = v["command"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
-        .unwrap_or_default();
-    format!(
-        "pid {} on host {}, started {}: {}",
-        v["pid"],
-        v["host"].as_str().unwrap_or("?"),
-        v["start_time"].as_str().unwrap_or("?"),
-        command.join(" ")
-    )
-}
-
 /// Takes the folder's lock for this part before anything in it is read, so
 /// that a second run into a folder a run is using is refused at once,
 /// naming the other run. The lock lasts as long as the returned guard; a
@@ -400,20 +441,20 @@ fn lock_folder<'a>(
     command: &[String],
 ) -> Result<Box<dyn Send + 'a>, Error> {
     let path = dir.join(lock_name(part));
-    let owner = serde_json::json!({
-        "pid": std::process::id(),
-        "host": store.host_name(),
-        "start_time": now(),
-        "command": command,
-    })
-    .to_string();
+    let owner = LockOwner {
+        command: command.to_vec(),
+        host: store.host_name(),
+        pid: std::process::id(),
+        start_time: now(),
+    }
+    .to_json();
     match store.take_lock(&path, &owner) {
         Ok(crate::store::Locking::Held(guard, stale)) => {
             if let Some(old) = stale {
                 progress.note(&format!(
                     "took over the lock {} of a run that is no longer running ({})",
                     path.display(),
-                    owner_words(&old)
+                    LockOwner::words(&old)
                 ));
             }
             Ok(guard)
@@ -422,7 +463,7 @@ fn lock_folder<'a>(
             "the output folder {} is in use by another katro run ({}); wait for it to end, \
              stop it, or give another output folder (its lock file is {})",
             dir.display(),
-            owner_words(&other),
+            LockOwner::words(&other),
             path.display()
         ))),
         Err(e) => Err(Error::refused(format!(
@@ -442,17 +483,17 @@ pub fn shard_file_name(index: u64, count: u64) -> String {
 pub(crate) fn read_manifest_in(
     store: &dyn Store,
     dir: &Path,
-) -> Result<Option<ManifestRead>, String> {
+) -> Result<Option<ManifestRead>, FileError> {
     let path = dir.join("manifest.json");
     if !store.is_file(&path) {
         return Ok(None);
     }
     let bytes = store
         .read(&path)
-        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+        .map_err(|e| FileError(format!("{}: cannot read it: {e}", path.display())))?;
     ManifestRead::parse(&bytes)
         .map(Some)
-        .map_err(|e| format!("{}: not a katro manifest ({e})", path.display()))
+        .map_err(|e| FileError(format!("{}: not a katro manifest ({e})", path.display())))
 }
 
 /// The manifest in `dir`, when there is one katro can read; the folder
@@ -481,7 +522,7 @@ fn finish_experiment<'a>(
     aggregates: &[Aggregate],
     rows: &[GameRow],
     m: Manifest,
-) -> Result<(Vec<String>, String), String> {
+) -> Result<(Vec<String>, String), Error> {
     let (games, state) =
         finished_files(m.run.clone(), exp.seed, exp.rows(), cells, aggregates, rows);
     let rated = rated(exp, cells, aggregates);
@@ -543,18 +584,7 @@ fn growth(
     let bytes = store
         .read(&path)
         .map_err(|e| damaged(format!("cannot read it ({e})")))?;
-    let format = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|v| v.get("format")?.as_str().map(str::to_string));
-    if let Some(f) = format.filter(|f| f.as_str() != grow::RUN_STATE_FORMAT) {
-        return Err(damaged(format!(
-            "format {f:?} was written by an earlier katro (this one writes {:?}, whose cells \
-             also hold max_relays_in_move), so it cannot grow",
-            grow::RUN_STATE_FORMAT
-        )));
-    }
-    let old: grow::FinishedRun = serde_json::from_slice(&bytes)
-        .map_err(|e| damaged(format!("not a katro run state, or damaged ({e})")))?;
+    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
     if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
         return Err(damaged(format!(
             "format {:?} of experiment hash {}, but manifest.json says hash {}",
@@ -612,7 +642,7 @@ impl Growing {
     }
 
     /// The finished run's rows of `old` cell `o`, as rows of `cells`' cell `c`.
-    fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, String> {
+    fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, FileError> {
         self.old_rows
             .iter()
             .filter(|r| r.cell == o)
@@ -622,13 +652,13 @@ impl Growing {
                     ..r.clone()
                 }
                 .to_row(cells)
-                .map_err(|e| format!("games.csv: {e}"))
+                .map_err(|e| FileError(format!("games.csv: {e}")))
             })
             .collect()
     }
 
     /// The rows the continued cells start with, as rows of the delta.
-    fn continued_rows(&self, d: &grow::Delta, rows: Rows) -> Result<Vec<GameRow>, String> {
+    fn continued_rows(&self, d: &grow::Delta, rows: Rows) -> Result<Vec<GameRow>, FileError> {
         let mut out = Vec::new();
         if rows == Rows::None {
             return Ok(out);
@@ -648,7 +678,7 @@ impl Growing {
         cells: &[Cell],
         d: &grow::Delta,
         result: &runner::RunResult,
-    ) -> Result<(Vec<Aggregate>, Vec<GameRow>, u64), String> {
+    ) -> Result<(Vec<Aggregate>, Vec<GameRow>, u64), FileError> {
         let played = result.aggregates();
         let mut aggregates = Vec::with_capacity(cells.len());
         let mut rows = Vec::new();
@@ -866,26 +896,15 @@ impl<'a> RunPlan<'a> {
     /// Refuses a folder holding what this run must not reuse or replace,
     /// or clears it under `--force`.
     fn survey_folder(&self, growing: Option<&Growing>) -> Result<(), Error> {
-        let found = survey(
-            self.store,
-            &self.out_dir,
-            &Writer {
-                hash: &self.hash,
-                text_fnv: Some(&self.source.fnv1a64),
-                grows: growing.map(|g| g.old.run.experiment_hash.as_str()),
-                shards: Some(self.opts.shard.map_or(0, |(_, n)| n)),
-                allow_other_build: self.opts.allow_other_build,
-            },
-        );
-        refuse_or_clear(
-            self.store,
-            self.progress,
-            &self.out_dir,
-            found,
-            self.opts.force,
-            &self.l.exp.name,
-            &self.hash,
-        )
+        let w = Writer {
+            hash: &self.hash,
+            text_fnv: Some(&self.source.fnv1a64),
+            grows: growing.map(|g| g.old.run.experiment_hash.as_str()),
+            shards: Some(self.opts.shard.map_or(0, |(_, n)| n)),
+            allow_other_build: self.opts.allow_other_build,
+        };
+        let (store, progress, force) = (self.store, self.progress, self.opts.force);
+        clear_folder(store, progress, &self.out_dir, &w, force, &self.l.exp.name)
     }
 
     /// The outcome when the folder already holds this experiment's
@@ -912,7 +931,7 @@ impl<'a> RunPlan<'a> {
         let table = store
             .read(&out_dir.join(grow::RUN_STATE))
             .ok()
-            .and_then(|b| serde_json::from_slice::<grow::FinishedRun>(&b).ok())
+            .and_then(|b| grow::FinishedRun::parse_any_format(&b).ok())
             .filter(|old| {
                 old.run.experiment_hash == self.hash
                     && old.cells.len() == cells.len()
@@ -951,7 +970,7 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
         let cp_dir = &self.cp_dir;
         match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
-            Some((_, r)) => runner::check_resume(work, r).map(|()| l),
+            Some((_, r)) => runner::check_resume(work, r).map_err(FileError).map(|()| l),
             None => Ok(l),
         }) {
             Ok(l) => Ok(l),
@@ -994,7 +1013,7 @@ impl<'a> RunPlan<'a> {
     /// Plays what is left (from the checkpoint, or a grown run's new
     /// games) and writes the results or the shard.
     fn play(&self, growing: Option<&Growing>) -> Result<RunOutcome, Error> {
-        let (store, progress, exp) = (self.store, self.progress, &self.l.exp);
+        let exp = &self.l.exp;
         // What this run plays: every cell, or a grown run's new games.
         let delta = growing.map(|g| grow::delta(&self.cells, &g.sources));
         let work_cells: &[Cell] = delta.as_ref().map_or(&self.cells, |d| &d.cells);
@@ -1006,30 +1025,69 @@ impl<'a> RunPlan<'a> {
             first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
         };
         let loaded = self.checkpoint(&work)?;
+        let saver = self.saver(work_cells, loaded.as_ref().map(|(f, _)| f));
+        let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
+        let resume = self.resume(loaded, growing, delta.as_ref(), &saver)?;
+        // A grown run's checkpoint also holds the continued cells' kept games.
+        let resumed_games =
+            resumed_games.saturating_sub(growing.map_or(0, Growing::continued_games));
+        let session = self.session(&work, &saver, resume, resumed_games)?;
+        let (text, files, played, kept) = match self.part {
+            Part::Whole => self.finish_whole(growing, delta.as_ref(), &saver, session)?,
+            Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
+        };
+        self.remove_checkpoint()?;
+        Ok(RunOutcome {
+            out_dir: self.out_dir.clone(),
+            files,
+            played,
+            kept,
+            already_complete: false,
+            text,
+        })
+    }
+
+    /// The checkpoint writer of this run of `cells`, going on from `loaded`.
+    fn saver<'s>(
+        &'s self,
+        cells: &'s [Cell<'s>],
+        loaded: Option<&crate::files::CheckpointFile>,
+    ) -> Saver<'s> {
         let id = Identity {
             experiment_hash: self.hash.clone(),
-            name: exp.name.clone(),
+            name: self.l.exp.name.clone(),
             part: self.part,
         };
-        let saver = Saver::new(
-            store,
+        Saver::new(
+            self.store,
             self.cp_dir.clone(),
-            &id,
-            work_cells,
+            id,
+            cells,
             self.opts.checkpoint_every,
-            loaded.as_ref().map(|(f, _)| f),
+            loaded,
             self.opts.stop.clone(),
-        );
-        let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
-        if loaded.is_some() {
+        )
+    }
+
+    /// Where play starts: the checkpoint `loaded`, else a grown run's
+    /// continued cells, else nothing; told to the user.
+    fn resume(
+        &self,
+        loaded: Option<(crate::files::CheckpointFile, runner::Resume)>,
+        growing: Option<&Growing>,
+        delta: Option<&grow::Delta>,
+        saver: &Saver,
+    ) -> Result<Option<runner::Resume>, Error> {
+        let progress = self.progress;
+        if let Some((f, _)) = &loaded {
             progress.note(&format!(
                 "resuming from the checkpoint in {}: {} already played",
                 self.cp_dir.display(),
-                plural(resumed_games, "game")
+                plural(f.state.games(), "game")
             ));
         }
         let mut resume = loaded.map(|(_, r)| r);
-        if let (Some(g), Some(d)) = (growing, &delta) {
+        if let (Some(g), Some(d)) = (growing, delta) {
             let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
             progress.note(&format!(
                 "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
@@ -1040,15 +1098,23 @@ impl<'a> RunPlan<'a> {
                 g.old.run.experiment_hash
             ));
             if resume.is_none() {
-                resume = Some(self.grown_start(g, d, &saver)?);
+                resume = Some(self.grown_start(g, d, saver)?);
             }
         }
+        Ok(resume)
+    }
+
+    /// Plays `work` from `resume`.
+    fn session(
+        &self,
+        work: &Work,
+        saver: &Saver,
+        resume: Option<runner::Resume>,
+        resumed_games: u64,
+    ) -> Result<Session, Error> {
         let before_games = resume.as_ref().map_or(0, |r| r.state.games());
-        // A grown run's checkpoint also holds the continued cells' kept games.
-        let resumed_games =
-            resumed_games.saturating_sub(growing.map_or(0, Growing::continued_games));
         if !saver.other_builds.is_empty() {
-            progress.note(&format!(
+            self.progress.note(&format!(
                 "--allow-other-build: games played by katro build {} are kept; this is build \
                  {BUILD}; the results list both",
                 saver.other_builds.join(", ")
@@ -1057,38 +1123,32 @@ impl<'a> RunPlan<'a> {
         let threads = threads_or_all(self.opts.threads);
         let start_time = now();
         let clock = Instant::now();
-        let result = runner::run(&work, threads, progress, &saver, resume)
-            .map_err(|e| interrupted(store, e, &saver))?;
+        let result = runner::run(work, threads, self.progress, saver, resume)
+            .map_err(|e| interrupted(self.store, e, saver))?;
         let wall = clock.elapsed().as_secs_f64();
         let new_games = result.state.games() - before_games;
-        let session = Session {
+        Ok(Session {
             result,
             threads,
             times: (start_time, now()),
             wall,
             new_games,
             resumed_games,
-        };
-        let (text, files, played, kept) = match self.part {
-            Part::Whole => self.finish_whole(growing, delta.as_ref(), &saver, session)?,
-            Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
-        };
-        // The results are complete: the checkpoint has done its job.
-        store.remove_all(&self.cp_dir).map_err(|e| {
+        })
+    }
+
+    /// The results are complete: the checkpoint has done its job.
+    fn remove_checkpoint(&self) -> Result<(), Error> {
+        self.store.remove_all(&self.cp_dir).map_err(|e| {
             Error::failed(format!(
                 "cannot delete the finished checkpoint {}: {e}",
                 self.cp_dir.display()
             ))
         })?;
-        let _ = store.remove_dir(&self.out_dir.join(checkpoint::FOLDER));
-        Ok(RunOutcome {
-            out_dir: self.out_dir.clone(),
-            files,
-            played,
-            kept,
-            already_complete: false,
-            text,
-        })
+        let _ = self
+            .store
+            .remove_dir(&self.out_dir.join(checkpoint::FOLDER));
+        Ok(())
     }
 
     /// A whole run's files: the results (with a grown run's kept games),
@@ -1134,11 +1194,7 @@ impl<'a> RunPlan<'a> {
         m.kept_games = kept;
         m.run.other_builds = other;
         m.skipped_variants = self.l.exp.skipped.clone();
-        m.games_per_second = if s.wall > 0.0 {
-            s.new_games as f64 / s.wall
-        } else {
-            0.0
-        };
+        m.games_per_second = per_second(s.new_games, s.wall);
         let (written, mut text) = finish_experiment(
             self.store,
             &self.out_dir,
@@ -1148,7 +1204,7 @@ impl<'a> RunPlan<'a> {
             &all_rows,
             m,
         )
-        .map_err(|e| interrupted(self.store, e, saver))?;
+        .map_err(|e| interrupted(self.store, e.to_string(), saver))?;
         let mut also = Vec::new();
         if s.resumed_games > 0 {
             also.push(format!("{} resumed from the checkpoint", s.resumed_games));
@@ -1156,18 +1212,13 @@ impl<'a> RunPlan<'a> {
         if kept > 0 {
             also.push(format!("{kept} kept from the results already there"));
         }
-        text.push_str(&format!(
-            "\n{} in {:.1} s on {}{}; wrote {} in {}\n",
-            plural(s.new_games, "game"),
+        text.push_str(&played_text(
+            s.new_games,
             s.wall,
-            plural(s.threads as u64, "thread"),
-            if also.is_empty() {
-                String::new()
-            } else {
-                format!(" (and {})", also.join(", "))
-            },
-            written.join(", "),
-            self.out_dir.display()
+            s.threads,
+            &also,
+            &written,
+            &self.out_dir,
         ));
         Ok((text, written, s.new_games, kept + s.resumed_games))
     }
@@ -1276,22 +1327,22 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
 // katro merge
 
 /// Reads a shard file whole.
-fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, String> {
+fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, FileError> {
     let bytes = store
         .read(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        .map_err(|e| FileError(format!("{}: cannot read: {e}", path.display())))?;
     let shard: ShardFile = serde_json::from_slice(&bytes).map_err(|e| {
-        format!(
+        FileError(format!(
             "{}: not a katro shard file, or damaged: {e}",
             path.display()
-        )
+        ))
     })?;
     if shard.format != SHARD_FORMAT {
-        return Err(format!(
+        return Err(FileError(format!(
             "{}: format {:?}, not {SHARD_FORMAT:?}",
             path.display(),
             shard.format
-        ));
+        )));
     }
     Ok(shard)
 }
@@ -1309,6 +1360,39 @@ fn shard_set_problems(
     dir: &Path,
     allow_other_build: bool,
 ) -> Vec<String> {
+    let problems = mixed_shards(shards, allow_other_build);
+    if !problems.is_empty() {
+        return problems;
+    }
+    let n = shards[0].1.shards;
+    let mut problems = Vec::new();
+    let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for (p, s) in shards {
+        if s.shard == 0 || s.shard > n {
+            problems.push(format!(
+                "{}: claims to be shard {}/{n}",
+                file_name(p),
+                s.shard
+            ));
+        }
+        by_index.entry(s.shard).or_default().push(file_name(p));
+    }
+    for (i, names) in &by_index {
+        if names.len() > 1 {
+            problems.push(format!(
+                "shard {i}/{n} is there {} times: {}",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+    }
+    problems.extend(missing_shards(&by_index, n, &shards[0].1, dir));
+    problems
+}
+
+/// Shards that do not belong together: of different experiments, builds
+/// (unless `allow_other_build`) or N, each set listed file by file.
+fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec<String> {
     let mut problems = Vec::new();
     let listing = |f: &dyn Fn(&ShardFile) -> String| -> String {
         shards
@@ -1353,48 +1437,34 @@ fn shard_set_problems(
             listing(&|s| format!("shard {}/{}", s.shard, s.shards))
         ));
     }
-    if !problems.is_empty() {
-        return problems;
-    }
-    let n = shards[0].1.shards;
-    let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-    for (p, s) in shards {
-        if s.shard == 0 || s.shard > n {
-            problems.push(format!(
-                "{}: claims to be shard {}/{n}",
-                file_name(p),
-                s.shard
-            ));
-        }
-        by_index.entry(s.shard).or_default().push(file_name(p));
-    }
-    for (i, names) in &by_index {
-        if names.len() > 1 {
-            problems.push(format!(
-                "shard {i}/{n} is there {} times: {}",
-                names.len(),
-                names.join(", ")
-            ));
-        }
-    }
+    problems
+}
+
+/// The shards of 1..=`n` not in `by_index`, and how to make them.
+fn missing_shards(
+    by_index: &BTreeMap<u64, Vec<String>>,
+    n: u64,
+    first: &ShardFile,
+    dir: &Path,
+) -> Option<String> {
     let missing: Vec<String> = (1..=n)
         .filter(|i| !by_index.contains_key(i))
         .map(|i| format!("{i}/{n}"))
         .collect();
-    if !missing.is_empty() {
-        problems.push(format!(
-            "missing {} {}: run each with `katro run {} --shard I/{n} --out {}`",
-            if missing.len() == 1 {
-                "shard"
-            } else {
-                "shards"
-            },
-            missing.join(", "),
-            shards[0].1.experiment.file,
-            dir.display()
-        ));
+    if missing.is_empty() {
+        return None;
     }
-    problems
+    Some(format!(
+        "missing {} {}: run each with `katro run {} --shard I/{n} --out {}`",
+        if missing.len() == 1 {
+            "shard"
+        } else {
+            "shards"
+        },
+        missing.join(", "),
+        first.experiment.file,
+        dir.display()
+    ))
 }
 
 /// What `katro merge` is asked to do.
@@ -1430,7 +1500,7 @@ fn read_shards(
     for p in paths {
         match read_shard(store, &p) {
             Ok(s) => shards.push((p, s)),
-            Err(e) => unreadable.push(e),
+            Err(e) => unreadable.push(e.to_string()),
         }
     }
     let mut problems = unreadable;
@@ -1482,10 +1552,9 @@ pub fn merge(
     store: &dyn Store,
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
-    let allow_other_build = opts.allow_other_build;
     let dir = PathBuf::from(&opts.dir);
     let shards_dir = dir.join("shards");
-    let shards = read_shards(store, &dir, allow_other_build)?;
+    let shards = read_shards(store, &dir, opts.allow_other_build)?;
     let (first_path, first) = &shards[0];
     let damaged = |what: String| {
         Error::damaged(format!(
@@ -1493,7 +1562,6 @@ pub fn merge(
             shards_dir.display()
         ))
     };
-
     let exp = rebuild_experiment(first_path, first, &damaged)?;
     let cells = exp.cells();
     let hash = exp.fingerprint();
@@ -1504,83 +1572,33 @@ pub fn merge(
             first.run.experiment_hash
         )));
     }
-    let mut rows = Vec::new();
-    for (p, s) in &shards {
-        if s.layout != Layout::new(&cells).cells {
-            return Err(damaged(format!(
-                "{} cuts the games into other units",
-                file_name(p)
-            )));
-        }
-        for r in &s.rows {
-            rows.push(
-                r.to_row(&cells)
-                    .map_err(|e| damaged(format!("{}: {e}", file_name(p))))?,
-            );
-        }
-    }
-    let states: Vec<(u64, &runner::RunState)> =
-        shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
-    let (aggregates, rows) =
-        merge_parts(&cells, first.shards, &states, rows, exp.rows()).map_err(damaged)?;
+    let (aggregates, rows) = merge_shards(&shards, &cells, exp.rows(), &damaged)?;
 
     let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
-    let found = survey(
-        store,
-        &dir,
-        &Writer {
-            hash: &hash,
-            text_fnv: Some(&first.experiment.fnv1a64),
-            grows: None,
-            shards: None,
-            allow_other_build,
-        },
-    );
-    refuse_or_clear(store, progress, &dir, found, opts.force, &exp.name, &hash)?;
+    let w = Writer {
+        hash: &hash,
+        text_fnv: Some(&first.experiment.fnv1a64),
+        grows: None,
+        shards: None,
+        allow_other_build: opts.allow_other_build,
+    };
+    clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
     store.check_writable(&dir).map_err(|e| {
         Error::refused(format!("cannot write to the folder {}: {e}", dir.display()))
     })?;
-    let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
-    let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
+    let base = ManifestBase {
+        command: &opts.command,
+        name: &exp.name,
+        experiment: Some(first.experiment.clone()),
+        hash: &hash,
+        seed: exp.seed,
+        cells: &cells,
+        aggregates: &aggregates,
+    };
+    let m = merged_manifest(base, &shards, &exp);
+    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)?;
     let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
     let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
-    let mut m = manifest(
-        ManifestBase {
-            command: &opts.command,
-            name: &exp.name,
-            experiment: Some(first.experiment.clone()),
-            hash: &hash,
-            seed: exp.seed,
-            cells: &cells,
-            aggregates: &aggregates,
-        },
-        shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
-        (start.unwrap_or_default(), end.unwrap_or_default()),
-        wall,
-    );
-    m.skipped_variants = exp.skipped.clone();
-    m.games_per_second = if wall > 0.0 {
-        played as f64 / wall
-    } else {
-        0.0
-    };
-    m.run.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
-    m.shards = Some(
-        shards
-            .iter()
-            .map(|(_, s)| ManifestShard {
-                shard: format!("{}/{}", s.shard, s.shards),
-                katro_build: s.run.katro_build.clone(),
-                threads: s.threads,
-                start_time: s.start_time.clone(),
-                end_time: s.end_time.clone(),
-                wall_seconds: s.wall_seconds,
-                games: s.games,
-            })
-            .collect(),
-    );
-    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)
-        .map_err(Error::failed)?;
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
         plural(first.shards, "shard"),
@@ -1596,6 +1614,70 @@ pub fn merge(
         already_complete: false,
         text,
     })
+}
+
+/// Every cell's aggregate and the rows of all games, from the shards'
+/// states and rows, as one run of `cells` gives them.
+fn merge_shards(
+    shards: &[(PathBuf, ShardFile)],
+    cells: &[Cell],
+    mode: Rows,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<(Vec<Aggregate>, Vec<GameRow>), Error> {
+    let mut rows = Vec::new();
+    for (p, s) in shards {
+        if s.layout != Layout::new(cells).cells {
+            return Err(damaged(format!(
+                "{} cuts the games into other units",
+                file_name(p)
+            )));
+        }
+        for r in &s.rows {
+            rows.push(
+                r.to_row(cells)
+                    .map_err(|e| damaged(format!("{}: {e}", file_name(p))))?,
+            );
+        }
+    }
+    let states: Vec<(u64, &runner::RunState)> =
+        shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
+    merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(damaged)
+}
+
+/// The manifest of the merged run: the shards' times, threads and builds.
+fn merged_manifest(
+    base: ManifestBase,
+    shards: &[(PathBuf, ShardFile)],
+    exp: &Experiment,
+) -> Manifest {
+    let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
+    let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
+    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
+    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    let mut m = manifest(
+        base,
+        shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
+        (start.unwrap_or_default(), end.unwrap_or_default()),
+        wall,
+    );
+    m.skipped_variants = exp.skipped.clone();
+    m.games_per_second = per_second(played, wall);
+    m.run.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
+    m.shards = Some(
+        shards
+            .iter()
+            .map(|(_, s)| ManifestShard {
+                shard: format!("{}/{}", s.shard, s.shards),
+                katro_build: s.run.katro_build.clone(),
+                threads: s.threads,
+                start_time: s.start_time.clone(),
+                end_time: s.end_time.clone(),
+                wall_seconds: s.wall_seconds,
+                games: s.games,
+            })
+            .collect(),
+    );
+    m
 }
 
 // ---------------------------------------------------------------------------
@@ -1633,35 +1715,9 @@ pub fn simulate(
     }];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
-    let mut _lock = None;
+    // Checked before a game is played, as `run` does.
     let out = match &opts.out {
-        Some(o) => {
-            let dir = PathBuf::from(o);
-            store.check_writable(&dir).map_err(|e| {
-                Error::refused(format!("--out {o}: cannot write to the output folder: {e}"))
-            })?;
-            _lock = Some(lock_folder(
-                store,
-                progress,
-                &dir,
-                Part::Whole,
-                &opts.command,
-            )?);
-            // Checked before a game is played, as `run` does.
-            let found = survey(
-                store,
-                &dir,
-                &Writer {
-                    hash: &hash,
-                    text_fnv: None,
-                    grows: None,
-                    shards: None,
-                    allow_other_build: false,
-                },
-            );
-            refuse_or_clear(store, progress, &dir, found, opts.force, &name, &hash)?;
-            Some(dir)
-        }
+        Some(o) => Some(simulate_folder(opts, store, progress, o, &name, &hash)?),
         None => None,
     };
     let threads = threads_or_all(opts.threads);
@@ -1680,56 +1736,63 @@ pub fn simulate(
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates);
     let mut files = Vec::new();
-    if let Some(dir) = &out {
-        let mut m = manifest(
-            ManifestBase {
-                command: &opts.command,
-                name: &name,
-                experiment: None,
-                hash: &hash,
-                seed: opts.seed,
-                cells: &cells,
-                aggregates: &aggregates,
-            },
-            threads,
-            (start_time, now()),
-            wall,
-        );
-        m.games_per_second = if wall > 0.0 {
-            m.games as f64 / wall
-        } else {
-            0.0
+    if let Some((dir, _lock)) = &out {
+        let base = ManifestBase {
+            command: &opts.command,
+            name: &name,
+            experiment: None,
+            hash: &hash,
+            seed: opts.seed,
+            cells: &cells,
+            aggregates: &aggregates,
         };
-        files = write_results(
-            store,
-            dir,
-            &Results {
-                cells: &cells,
-                aggregates: &aggregates,
-                games: None,
-                compare: &Compare::default(),
-                tournament: None,
-                state: None,
-            },
-            m,
-        )
-        .map_err(Error::failed)?;
-        text.push_str(&format!(
-            "\n{} in {wall:.1} s on {}; wrote {} in {}\n",
-            plural(opts.games, "game"),
-            plural(threads as u64, "thread"),
-            files.join(", "),
-            dir.display()
-        ));
+        let mut m = manifest(base, threads, (start_time, now()), wall);
+        m.games_per_second = per_second(m.games, wall);
+        let results = Results {
+            cells: &cells,
+            aggregates: &aggregates,
+            games: None,
+            compare: &Compare::default(),
+            tournament: None,
+            state: None,
+        };
+        files = write_results(store, dir, &results, m)?;
+        text.push_str(&played_text(opts.games, wall, threads, &[], &files, dir));
     }
     Ok(RunOutcome {
-        out_dir: out.unwrap_or_default(),
+        out_dir: out.map(|(dir, _)| dir).unwrap_or_default(),
         files,
         played: opts.games,
         kept: 0,
         already_complete: false,
         text,
     })
+}
+
+/// `simulate --out DIR`'s folder, writable, locked and clear of what is
+/// not this simulation's (or cleared under `--force`), with its lock.
+fn simulate_folder<'a>(
+    opts: &SimulateOptions,
+    store: &'a dyn Store,
+    progress: &dyn Progress,
+    o: &str,
+    name: &str,
+    hash: &str,
+) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
+    let dir = PathBuf::from(o);
+    store.check_writable(&dir).map_err(|e| {
+        Error::refused(format!("--out {o}: cannot write to the output folder: {e}"))
+    })?;
+    let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
+    let w = Writer {
+        hash,
+        text_fnv: None,
+        grows: None,
+        shards: None,
+        allow_other_build: false,
+    };
+    clear_folder(store, progress, &dir, &w, opts.force, name)?;
+    Ok((dir, lock))
 }
 
 #[cfg(test)]

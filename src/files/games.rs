@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::FileError;
 use super::csv::{csv_bytes, opt, row_with_settings, setting_names, setting_values, with_settings};
 use crate::engine::notation::{move_name, parse_move, plural};
 use crate::engine::{Player, Status};
@@ -41,24 +42,24 @@ impl GameLine {
 
     /// The row back, checked against the cells: a damaged file gives an
     /// error, never a wrong row.
-    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, String> {
+    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, FileError> {
         let where_ = || format!("the row of game {} of cell {}", self.game, self.cell + 1);
         let cell = cells
             .get(self.cell)
-            .ok_or_else(|| format!("{}: no such cell", where_()))?;
+            .ok_or_else(|| FileError(format!("{}: no such cell", where_())))?;
         let moves = self
             .moves
             .split_whitespace()
-            .map(|m| parse_move(cell.rules, m).map_err(|e| format!("{}: {e}", where_())))
+            .map(|m| parse_move(cell.rules, m).map_err(|e| FileError(format!("{}: {e}", where_()))))
             .collect::<Result<Vec<_>, _>>()?;
         let plies = self.record.plies;
         if !moves.is_empty() && moves.len() != plies as usize {
-            return Err(format!(
+            return Err(FileError(format!(
                 "{}: {} for {}",
                 where_(),
                 plural(moves.len() as u64, "move", "moves"),
                 plural(plies, "ply", "plies")
-            ));
+            )));
         }
         Ok(GameRow {
             cell: self.cell,
@@ -77,7 +78,7 @@ impl GameLine {
 pub type GameColumn = (
     &'static str,
     fn(&Cell<'_>, &GameLine) -> String,
-    fn(&mut GameLine, &str) -> Result<(), String>,
+    fn(&mut GameLine, &str) -> Result<(), FileError>,
 );
 
 /// A column of one of the record's counts, written and read as a whole
@@ -138,14 +139,14 @@ pub fn game_column_names() -> Vec<&'static str> {
     GAME_COLUMNS.iter().map(|c| c.0).collect()
 }
 
-fn by_cell(_: &mut GameLine, _: &str) -> Result<(), String> {
+fn by_cell(_: &mut GameLine, _: &str) -> Result<(), FileError> {
     Ok(())
 }
 
-fn num<T: std::str::FromStr>(text: &str, to: &mut T) -> Result<(), String> {
+fn num<T: std::str::FromStr>(text: &str, to: &mut T) -> Result<(), FileError> {
     *to = text
         .parse()
-        .map_err(|_| format!("{text:?} is not a whole number"))?;
+        .map_err(|_| FileError(format!("{text:?} is not a whole number")))?;
     Ok(())
 }
 
@@ -155,26 +156,26 @@ fn winner(l: &GameLine) -> Option<u8> {
 
 /// Held in the status until `status` is read: a won game for 1 or 2,
 /// else a ply-limit one, which `status` then replaces.
-fn read_winner(l: &mut GameLine, text: &str) -> Result<(), String> {
+fn read_winner(l: &mut GameLine, text: &str) -> Result<(), FileError> {
     l.record.status = match text {
         "" => Status::PlyLimit,
         "1" => Status::Won(Player::South),
         "2" => Status::Won(Player::North),
-        _ => return Err(format!("{text:?} is not 1, 2 or empty")),
+        _ => return Err(FileError(format!("{text:?} is not 1, 2 or empty"))),
     };
     Ok(())
 }
 
-fn read_status(l: &mut GameLine, text: &str) -> Result<(), String> {
-    l.record.status = status_pair::of_pair(text, winner(l))?;
+fn read_status(l: &mut GameLine, text: &str) -> Result<(), FileError> {
+    l.record.status = status_pair::of_pair(text, winner(l)).map_err(FileError)?;
     Ok(())
 }
 
-fn read_hash(l: &mut GameLine, text: &str) -> Result<(), String> {
+fn read_hash(l: &mut GameLine, text: &str) -> Result<(), FileError> {
     l.record.hash = u64::from_str_radix(text, 16)
         .ok()
         .filter(|_| text.len() == 16)
-        .ok_or_else(|| format!("{text:?} is not 16 hex digits"))?;
+        .ok_or_else(|| FileError(format!("{text:?} is not 16 hex digits")))?;
     Ok(())
 }
 
@@ -218,39 +219,40 @@ pub fn games_csv(cells: &[Cell], rows: &[GameLine], moves: bool) -> Vec<u8> {
 pub fn read_games_csv(
     bytes: &[u8],
     cells: &[(&str, &str, &str, u32)],
-) -> Result<Vec<GameLine>, String> {
+) -> Result<Vec<GameLine>, FileError> {
     let mut r = csv::Reader::from_reader(bytes);
     let header = r
         .headers()
-        .map_err(|e| format!("games.csv line 1: {e}"))?
+        .map_err(|e| FileError(format!("games.csv line 1: {e}")))?
         .clone();
     let at = |name: &str| header.iter().position(|h| h == name);
     let mut places = Vec::new();
     for name in game_column_names() {
-        places.push(at(name).ok_or_else(|| format!("games.csv has no column `{name}`"))?);
+        places
+            .push(at(name).ok_or_else(|| FileError(format!("games.csv has no column `{name}`")))?);
     }
     let moves_at = at(MOVES);
     let mut out: Vec<GameLine> = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
-        let rec = rec.map_err(|e| format!("games.csv line {line}: {e}"))?;
+        let rec = rec.map_err(|e| FileError(format!("games.csv line {line}: {e}")))?;
         let field = |k: usize| rec.get(places[k]).unwrap_or("");
         let key =
             CELL_KEYS.map(|name| field(GAME_COLUMNS.iter().position(|c| c.0 == name).unwrap()));
         let opening: u32 = key[3].parse().map_err(|_| {
-            format!(
+            FileError(format!(
                 "games.csv line {line}: `opening_plies` {:?} is not a whole number",
                 key[3]
-            )
+            ))
         })?;
         let cell = cells
             .iter()
             .position(|c| *c == (key[0], key[1], key[2], opening))
             .ok_or_else(|| {
-                format!(
+                FileError(format!(
                     "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {opening}",
                     key[0], key[1], key[2]
-                )
+                ))
             })?;
         let mut g = GameLine {
             cell,
@@ -260,16 +262,17 @@ pub fn read_games_csv(
             moves: moves_at.and_then(|m| rec.get(m)).unwrap_or("").to_string(),
         };
         for (k, (name, _, read)) in GAME_COLUMNS.iter().enumerate() {
-            read(&mut g, field(k)).map_err(|e| format!("games.csv line {line}: `{name}` {e}"))?;
+            read(&mut g, field(k))
+                .map_err(|e| FileError(format!("games.csv line {line}: `{name}` {e}")))?;
         }
         if out
             .last()
             .is_some_and(|p| (p.cell, p.game) >= (cell, g.game))
         {
-            return Err(format!(
+            return Err(FileError(format!(
                 "games.csv line {line}: game {} is out of (cell, game) order",
                 g.game
-            ));
+            )));
         }
         out.push(g);
     }

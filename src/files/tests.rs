@@ -371,7 +371,7 @@ fn games_and_comparison_bytes_snapshot() {
     assert_eq!(back[0].moves, "");
     assert_eq!(back[0].record.hash, stored[0].record.hash);
     let bad = got.replace(&format!("{:016x}", crate::rng::mix64(3)), "12");
-    let err = read_games_csv(bad.as_bytes(), &keys).unwrap_err();
+    let err = read_games_csv(bad.as_bytes(), &keys).unwrap_err().0;
     assert!(err.contains("line 2") && err.contains("hash"), "{err}");
 }
 
@@ -419,7 +419,7 @@ fn rows_survive_storage() {
         },
     );
     bad.cell = 4;
-    assert!(bad.to_row(&cells).unwrap_err().contains("no such cell"));
+    assert!(bad.to_row(&cells).unwrap_err().0.contains("no such cell"));
     bad.cell = 0;
     // The status is the engine's name for it beside the winner's number,
     // and a pair that is no finished game is refused when read.
@@ -486,4 +486,134 @@ fn other_builds_are_sorted_once_without_this_one() {
         ["src-a", "src-c"]
     );
     assert!(other_builds("src-b", ["src-b"]).is_empty());
+}
+
+/// A lock's owner is written as earlier builds wrote it (keys sorted),
+/// and told in words from its text, or from the text itself when that is
+/// not a lock.
+#[test]
+fn lock_owner_bytes_and_words() {
+    let o = lock::LockOwner {
+        command: vec!["katro".into(), "run".into(), "a b.toml".into()],
+        host: "h1".into(),
+        pid: 42,
+        start_time: "2026-01-02T03:04:05.006Z".into(),
+    };
+    let json = o.to_json();
+    assert_eq!(
+        json,
+        r#"{"command":["katro","run","a b.toml"],"host":"h1","pid":42,"start_time":"2026-01-02T03:04:05.006Z"}"#
+    );
+    assert_eq!(
+        lock::LockOwner::words(&json),
+        "pid 42 on host h1, started 2026-01-02T03:04:05.006Z: katro run a b.toml"
+    );
+    assert_eq!(
+        lock::LockOwner::words("{}"),
+        "pid null on host ?, started ?: "
+    );
+    assert_eq!(
+        lock::LockOwner::words(" held \n"),
+        "a process whose lock file reads \"held\""
+    );
+}
+
+/// solved.csv's rows as each status writes them, read back to their
+/// board; and which files are solve-family's own.
+#[test]
+fn solved_rows_read_back_and_files_are_recognised() {
+    use solved::*;
+    let key = |seeds| BoardKey {
+        reading: "canonical".into(),
+        rules: "a,b".into(),
+        rows: 2,
+        holes: 3,
+        seeds,
+    };
+    let rows = [
+        SolvedRow {
+            key: key(1),
+            upper_bound: 99,
+            outcome: Outcome::Solved {
+                value: "win",
+                start_distance: Some(7),
+                longest_win: 9,
+                positions: 50,
+                moves: 120,
+                memory_bytes: 4096,
+            },
+        },
+        SolvedRow {
+            key: key(2),
+            upper_bound: 99,
+            outcome: Outcome::RefusedMemory {
+                positions_reached: 30,
+                memory_bytes_at_least: 800,
+            },
+        },
+        SolvedRow {
+            key: key(3),
+            upper_bound: 99,
+            outcome: Outcome::RefusedKey,
+        },
+        SolvedRow {
+            key: key(4),
+            upper_bound: 99,
+            outcome: Outcome::StoppedTime {
+                positions_reached: 30,
+                positions_settled: Some(12),
+            },
+        },
+        SolvedRow {
+            key: key(4),
+            upper_bound: 99,
+            outcome: Outcome::NotTried { because: (2, 3, 2) },
+        },
+    ];
+    let lines: Vec<String> = rows.iter().map(SolvedRow::line).collect();
+    assert_eq!(
+        lines,
+        [
+            "canonical,\"a,b\",2,3,1,solved,win,7,9,50,120,99,4096,,,,\n",
+            "canonical,\"a,b\",2,3,2,refused-memory,,,,,,99,,30,,800,\n",
+            "canonical,\"a,b\",2,3,3,refused-key,,,,,,99,,,,,\n",
+            "canonical,\"a,b\",2,3,4,stopped-time,,,,,,99,,30,12,,\n",
+            "canonical,\"a,b\",2,3,4,not-tried,,,,,,99,,,,,2x3x2\n",
+        ]
+    );
+    let columns = HEADER.trim_end().split(',').count();
+    for l in &lines {
+        let fields = ::csv::Reader::from_reader(format!("{HEADER}{l}").as_bytes())
+            .records()
+            .next()
+            .unwrap()
+            .unwrap()
+            .len();
+        assert_eq!(fields, columns, "{l}");
+    }
+    let csv = format!("{HEADER}{}", lines.concat());
+    let back = read_rows(&csv).unwrap();
+    assert_eq!(back.len(), 5);
+    let time = BoardTime {
+        reading: "canonical".into(),
+        rows: 2,
+        holes: 3,
+        seeds: 2,
+        status: "refused-memory".into(),
+        seconds: 1.0,
+    };
+    let matching: Vec<&str> = back
+        .iter()
+        .filter(|(_, k)| time.is_row(k))
+        .map(|(l, _)| *l)
+        .collect();
+    assert_eq!(matching, [lines[1].trim_end()]);
+    assert!(read_rows(&format!("{}{}", OLD_HEADERS[0], lines[0])).is_none());
+    assert!(is_solved_csv(HEADER.as_bytes()) && is_solved_csv(OLD_HEADERS[0].as_bytes()));
+    assert!(!is_solved_csv(b"variant,p1,p2\n"));
+    assert!(FamilyManifest::is_ours(
+        br#"{"boards": [], "max_memory_gib": null, "x": 1}"#
+    ));
+    assert!(!FamilyManifest::is_ours(br#"{"boards": []}"#));
+    assert!(!FamilyManifest::is_ours(br#"[[], 1]"#));
 }

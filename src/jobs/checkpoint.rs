@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::experiment::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
-use crate::files::{BUILD, CHECKPOINT_FORMAT, CheckpointFile, GameLine, RunHeader, other_builds};
+use crate::files::{
+    BUILD, CHECKPOINT_FORMAT, CheckpointFile, FileError, GameLine, RunHeader, other_builds,
+};
 use crate::store::{Store, describe};
 
 pub(crate) const FOLDER: &str = ".katro-checkpoint";
@@ -51,7 +53,7 @@ fn shard_pair(part: Part) -> Option<[u64; 2]> {
 pub(crate) struct Saver<'a> {
     store: &'a dyn Store,
     dir: PathBuf,
-    id: &'a Identity,
+    id: Identity,
     cells: &'a [Cell<'a>],
     layout: Layout,
     every: Duration,
@@ -76,7 +78,7 @@ impl<'a> Saver<'a> {
     pub fn new(
         store: &'a dyn Store,
         dir: PathBuf,
-        id: &'a Identity,
+        id: Identity,
         cells: &'a [Cell<'a>],
         every: Duration,
         resumed: Option<&CheckpointFile>,
@@ -240,19 +242,19 @@ pub(crate) fn is_unfinished_first_save(store: &dyn Store, dir: &Path) -> bool {
 }
 
 /// Reads only the identity of a checkpoint, to tell whose it is.
-pub(crate) fn read_identity(store: &dyn Store, dir: &Path) -> Result<CheckpointFile, String> {
+pub(crate) fn read_identity(store: &dyn Store, dir: &Path) -> Result<CheckpointFile, FileError> {
     let path = dir.join(STATE);
     let bytes = store
         .read(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| FileError(format!("cannot read {}: {e}", path.display())))?;
     let file: CheckpointFile = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
+        .map_err(|e| FileError(format!("{} is damaged: {e}", path.display())))?;
     if file.format != CHECKPOINT_FORMAT {
-        return Err(format!(
+        return Err(FileError(format!(
             "{} is not a katro checkpoint (format {:?})",
             path.display(),
             file.format
-        ));
+        )));
     }
     Ok(file)
 }
@@ -263,34 +265,34 @@ pub(crate) fn load(
     store: &dyn Store,
     dir: &Path,
     cells: &[Cell],
-) -> Result<Option<(CheckpointFile, Resume)>, String> {
+) -> Result<Option<(CheckpointFile, Resume)>, FileError> {
     if !store.is_file(&dir.join(STATE)) {
         if is_unfinished_first_save(store, dir) {
             store
                 .remove_all(dir)
-                .map_err(|e| format!("cannot delete {}: {e}", dir.display()))?;
+                .map_err(|e| FileError(format!("cannot delete {}: {e}", dir.display())))?;
         }
         return Ok(None);
     }
     let file = read_identity(store, dir)?;
     if !file.layout_fits(cells) {
-        return Err(format!(
+        return Err(FileError(format!(
             "the checkpoint in {} cuts the games into other units than this katro does",
             dir.display()
-        ));
+        )));
     }
     let mut rows = Vec::new();
     for n in 0..file.row_files {
         let path = dir.join(rows_file(n));
         let bytes = store
             .read(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|e| FileError(format!("cannot read {}: {e}", path.display())))?;
         let stored: Vec<GameLine> = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{} is damaged: {e}", path.display()))?;
+            .map_err(|e| FileError(format!("{} is damaged: {e}", path.display())))?;
         for s in &stored {
             rows.push(
                 s.to_row(cells)
-                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                    .map_err(|e| FileError(format!("{}: {e}", path.display())))?,
             );
         }
     }

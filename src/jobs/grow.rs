@@ -7,77 +7,10 @@
 //! those of a fresh run. Anything that would change a game already played
 //! is refused, each reason named.
 
-use serde::{Deserialize, Serialize};
-
 use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
-use crate::experiment::stats::Aggregate;
-use crate::files::{GameLine, RunHeader};
-
-/// `run-state.json`'s format. Version 2 named games.csv instead of
-/// holding its rows; version 3 added `max_relays_in_move` to the
-/// aggregates and rows. An earlier file is refused, not read: its cells
-/// lack a maximum that cannot be made up.
-pub const RUN_STATE_FORMAT: &str = "katro-run-state-3";
-/// Its name in a results folder.
-pub const RUN_STATE: &str = "run-state.json";
-
-/// One cell of a finished run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FinishedCell {
-    pub variant: String,
-    /// The rules' canonical string: a variant of the same name with other
-    /// rules plays other games.
-    pub rules: String,
-    pub p1: String,
-    pub p2: String,
-    pub opening_plies: u32,
-    pub stop: Stop,
-    /// Every game the cell played: `aggregate.games` of them, 0 to
-    /// `aggregate.games - 1`.
-    pub aggregate: Aggregate,
-}
-
-/// `run-state.json`: what a finished whole run (or merge) played.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FinishedRun {
-    pub format: String,
-    /// The builds whose games these are, the experiment's fingerprint and
-    /// name.
-    #[serde(flatten)]
-    pub run: RunHeader,
-    pub seed: u64,
-    /// `none`, `games` or `games-with-moves`.
-    pub rows: String,
-    pub cells: Vec<FinishedCell>,
-    /// The games.csv written beside it, when rows are kept: the one store
-    /// of the rows, which a grown run reads back only if it is unchanged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub games_csv: Option<FileRef>,
-}
-
-/// A file by its length and FNV-1a 64 hash (16 hex digits).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileRef {
-    pub bytes: u64,
-    pub fnv1a64: String,
-}
-
-impl FileRef {
-    pub fn of(bytes: &[u8]) -> FileRef {
-        FileRef {
-            bytes: bytes.len() as u64,
-            fnv1a64: format!("{:016x}", crate::rng::bytes_hash(bytes)),
-        }
-    }
-}
-
-pub fn rows_name(rows: Rows) -> &'static str {
-    match rows {
-        Rows::None => "none",
-        Rows::Games => "games",
-        Rows::GamesWithMoves => "games-with-moves",
-    }
-}
+pub use crate::files::run_state::{
+    FileRef, FinishedCell, FinishedRun, RUN_STATE, RUN_STATE_FORMAT, rows_name,
+};
 
 /// Identity of a cell across two experiments: variant and matchup.
 pub(crate) fn same_place(f: &FinishedCell, c: &Cell) -> bool {
@@ -93,78 +26,6 @@ fn place(c: &FinishedCell) -> String {
         n => format!(" +open{n}"),
     };
     format!("`{}` with {} vs {}{open}", c.variant, c.p1, c.p2)
-}
-
-impl FinishedRun {
-    pub fn new(
-        run: RunHeader,
-        seed: u64,
-        rows: Rows,
-        cells: &[Cell],
-        aggregates: &[Aggregate],
-        games_csv: Option<&[u8]>,
-    ) -> FinishedRun {
-        FinishedRun {
-            format: RUN_STATE_FORMAT.into(),
-            run,
-            seed,
-            rows: rows_name(rows).into(),
-            cells: cells
-                .iter()
-                .zip(aggregates)
-                .map(|(c, a)| FinishedCell {
-                    variant: c.rules.name().into(),
-                    rules: c.rules.canonical_string(),
-                    p1: c.p1.to_string(),
-                    p2: c.p2.to_string(),
-                    opening_plies: c.opening_plies,
-                    stop: c.stop,
-                    aggregate: a.clone(),
-                })
-                .collect(),
-            games_csv: games_csv.map(FileRef::of),
-        }
-    }
-
-    /// The finished run's rows, in (cell, game) order: from games.csv
-    /// (`games_csv`, its bytes, `None` when missing), refused unless it is
-    /// the file this run state was written with. Empty when no rows were
-    /// kept.
-    pub fn rows(&self, games_csv: Option<&[u8]>) -> Result<Vec<GameLine>, String> {
-        if self.rows == rows_name(Rows::None) {
-            return Ok(Vec::new());
-        }
-        let want = self
-            .games_csv
-            .as_ref()
-            .ok_or("it keeps rows but names no games.csv")?;
-        let bytes = games_csv.ok_or("games.csv, which holds its rows, is missing")?;
-        let got = FileRef::of(bytes);
-        if got != *want {
-            return Err(format!(
-                "games.csv is not the file katro wrote with it ({} bytes, FNV-1a {}; it was {} \
-                 bytes, FNV-1a {}): it was changed after the run",
-                got.bytes, got.fnv1a64, want.bytes, want.fnv1a64
-            ));
-        }
-        let owned: Vec<(&str, &str, &str, u32)> = self
-            .cells
-            .iter()
-            .map(|c| {
-                (
-                    c.variant.as_str(),
-                    c.p1.as_str(),
-                    c.p2.as_str(),
-                    c.opening_plies,
-                )
-            })
-            .collect();
-        crate::files::read_games_csv(bytes, &owned)
-    }
-
-    pub fn to_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("a run state serialises")
-    }
 }
 
 /// Where a cell of the larger experiment gets its games.
@@ -192,6 +53,34 @@ pub fn plan(
     rows: Rows,
     cells: &[Cell],
 ) -> Result<Vec<Source>, Vec<String>> {
+    let mut problems = run_problems(old, name, seed, rows, cells);
+    let mut sources = Vec::with_capacity(cells.len());
+    for c in cells {
+        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
+            sources.push(Source::New);
+            continue;
+        };
+        match source_of(&old.cells[o], o, c) {
+            Ok(s) => sources.push(s),
+            Err(p) => problems.push(p.0),
+        }
+    }
+    if problems.is_empty() {
+        Ok(sources)
+    } else {
+        Err(problems)
+    }
+}
+
+/// What in the whole run would change games already played: its name,
+/// seed or rows, or a cell it drops.
+fn run_problems(
+    old: &FinishedRun,
+    name: &str,
+    seed: u64,
+    rows: Rows,
+    cells: &[Cell],
+) -> Vec<String> {
     let mut problems = Vec::new();
     if old.run.name != name {
         problems.push(format!(
@@ -221,83 +110,85 @@ pub fn plan(
             ));
         }
     }
-    let mut sources = Vec::with_capacity(cells.len());
-    for c in cells {
-        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
-            sources.push(Source::New);
-            continue;
-        };
-        let f = &old.cells[o];
-        if f.rules != c.rules.canonical_string() {
-            problems.push(format!(
-                "variant `{}` has other rules than when its games were played",
-                f.variant
-            ));
-            continue;
-        }
-        let played = f.aggregate.games;
-        let source = match (f.stop, c.stop) {
-            (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
-            (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
-            (Stop::Games(n), Stop::Games(m)) => Err(format!(
-                "{} played {n} games; {m} would drop games already played",
-                place(f)
-            )),
-            (
-                Stop::Precision {
-                    width: w0,
-                    max_games: m0,
-                    checkpoint: k0,
-                },
-                Stop::Precision {
-                    width,
-                    max_games,
-                    checkpoint,
-                },
-            ) => {
-                if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
-                    Ok(Source::Kept(o))
-                } else if checkpoint != k0 {
-                    Err(format!(
-                        "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
-                         stopping tests would fall elsewhere",
-                        place(f)
-                    ))
-                } else if width > w0 {
-                    Err(format!(
-                        "{}: the precision width grew from {w0} to {width}: the cell might have \
-                         stopped before games already played",
-                        place(f)
-                    ))
-                } else if max_games < played {
-                    Err(format!(
-                        "{}: it played {played} games; max_games = {max_games} would drop some",
-                        place(f)
-                    ))
-                } else if !played.is_multiple_of(checkpoint) && played != max_games {
-                    Err(format!(
-                        "{}: it stopped at {played} games, between two checkpoints of \
-                         {checkpoint}: a fresh run would test elsewhere",
-                        place(f)
-                    ))
-                } else {
-                    Ok(Source::Continue { old: o })
-                }
-            }
-            _ => Err(format!(
-                "{}: the stopping rule changed between `games` and `[precision]`",
-                place(f)
-            )),
-        };
-        match source {
-            Ok(s) => sources.push(s),
-            Err(p) => problems.push(p),
-        }
+    problems
+}
+
+/// Why a finished cell's games cannot be kept: one line of the refusal.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Unkept(String);
+
+/// Where cell `c` gets its games from `f`, the finished cell `o` in its
+/// place, or why it cannot keep them.
+fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, Unkept> {
+    if f.rules != c.rules.canonical_string() {
+        return Err(Unkept(format!(
+            "variant `{}` has other rules than when its games were played",
+            f.variant
+        )));
     }
-    if problems.is_empty() {
-        Ok(sources)
+    match (f.stop, c.stop) {
+        (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
+        (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
+        (Stop::Games(n), Stop::Games(m)) => Err(Unkept(format!(
+            "{} played {n} games; {m} would drop games already played",
+            place(f)
+        ))),
+        (
+            Stop::Precision {
+                width: w0,
+                max_games: m0,
+                checkpoint: k0,
+            },
+            Stop::Precision {
+                width,
+                max_games,
+                checkpoint,
+            },
+        ) => precision_source(f, o, (w0, m0, k0), (width, max_games, checkpoint)),
+        _ => Err(Unkept(format!(
+            "{}: the stopping rule changed between `games` and `[precision]`",
+            place(f)
+        ))),
+    }
+}
+
+/// A `[precision]` cell kept as it is, continued under its new rule, or
+/// why the games it played would not be those of a fresh run.
+fn precision_source(
+    f: &FinishedCell,
+    o: usize,
+    (w0, m0, k0): (f64, u64, u64),
+    (width, max_games, checkpoint): (f64, u64, u64),
+) -> Result<Source, Unkept> {
+    let played = f.aggregate.games;
+    if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
+        Ok(Source::Kept(o))
+    } else if checkpoint != k0 {
+        Err(Unkept(format!(
+            "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
+             stopping tests would fall elsewhere",
+            place(f)
+        )))
+    } else if width > w0 {
+        Err(Unkept(format!(
+            "{}: the precision width grew from {w0} to {width}: the cell might have \
+             stopped before games already played",
+            place(f)
+        )))
+    } else if max_games < played {
+        Err(Unkept(format!(
+            "{}: it played {played} games; max_games = {max_games} would drop some",
+            place(f)
+        )))
+    } else if !played.is_multiple_of(checkpoint) && played != max_games {
+        Err(Unkept(format!(
+            "{}: it stopped at {played} games, between two checkpoints of \
+             {checkpoint}: a fresh run would test elsewhere",
+            place(f)
+        )))
     } else {
-        Err(problems)
+        Ok(Source::Continue { old: o })
     }
 }
 
@@ -368,6 +259,8 @@ pub fn start_state(old: &FinishedRun, d: &Delta, sources: &[Source]) -> RunState
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::experiment::stats::Aggregate;
+    use crate::files::RunHeader;
     use crate::rules::preset;
 
     fn finished(cells: &[Cell]) -> FinishedRun {

@@ -16,7 +16,7 @@ use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::float;
 use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
-use crate::solve::{Phase, Table, Threads, Value, check_key, solve_with_stats};
+use crate::solve::{Phase, SolveError, Table, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
 use super::{Error, put, read_optional};
@@ -40,7 +40,7 @@ pub struct VariantOutcome {
     pub games: u64,
     /// `Ok((solve time, positions, judge time))`, or why the variant's
     /// games were not judged.
-    pub result: Result<(Duration, u64, Duration), String>,
+    pub result: Result<(Duration, u64, Duration), SolveError>,
 }
 
 /// One game of games.csv, as far as judging needs it.
@@ -82,14 +82,53 @@ pub fn judge(
 ) -> Result<JudgeOutcome, Error> {
     let games_path = dir.join("games.csv");
     let manifest_path = dir.join("manifest.json");
-    let Some(games) = read_optional(store, &games_path)? else {
+    let (games, manifest_bytes, manifest) = read_inputs(store, dir, &games_path, &manifest_path)?;
+    let (rules, cells, rows) = read_games(&games_path, &games, &manifest, &manifest_path)?;
+    let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
+    for r in &rows {
+        tallies[r.cell].games += 1;
+    }
+    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
+    let mut outcome = JudgeOutcome {
+        variants: Vec::new(),
+        games: 0,
+    };
+    for (v, r) in rules.iter().enumerate() {
+        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
+        let (judged, start) = judge_variant(&games_path, r, &mine, max_bytes, note, &mut tallies)?;
+        if judged.result.is_ok() {
+            starts[v] = start;
+            outcome.games += judged.games;
+        }
+        outcome.variants.push(judged);
+    }
+    let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
+    put(store, dir, PERFECT_MOVES, &csv)?;
+    // So that katro knows the file for its own: a later run of the
+    // experiment into this folder replaces or removes it.
+    if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
+        put(store, dir, "manifest.json", &out)?;
+    }
+    Ok(outcome)
+}
+
+/// games.csv's bytes, and the manifest beside it as bytes and read;
+/// refused when either is missing, or when a perfect-moves.csv is there
+/// that the manifest does not list.
+fn read_inputs(
+    store: &dyn Store,
+    dir: &Path,
+    games_path: &Path,
+    manifest_path: &Path,
+) -> Result<(Vec<u8>, Vec<u8>, ManifestRead), Error> {
+    let Some(games) = read_optional(store, games_path)? else {
         return Err(Error::refused(format!(
             "{}: not found: `katro judge` needs the games.csv of a run made with \
              per_game_rows = true and moves_in_rows = true",
             games_path.display()
         )));
     };
-    let Some(manifest_bytes) = read_optional(store, &manifest_path)? else {
+    let Some(manifest_bytes) = read_optional(store, manifest_path)? else {
         return Err(Error::refused(format!(
             "{}: not found: `katro judge` rebuilds each variant's rules from the manifest \
              katro wrote beside games.csv",
@@ -107,71 +146,57 @@ pub fn judge(
             manifest_path.display()
         )));
     }
+    Ok((games, manifest_bytes, manifest))
+}
 
-    let (rules, cells, rows) = read_games(&games_path, &games, &manifest, &manifest_path)?;
-    let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
-    for r in &rows {
-        tallies[r.cell].games += 1;
-    }
-    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
-    let mut outcome = JudgeOutcome {
-        variants: Vec::new(),
-        games: 0,
+/// Solves one variant and judges its games `mine`, adding their counts to
+/// their cells' tallies; the outcome, and the start's value when solved.
+fn judge_variant(
+    games_path: &Path,
+    r: &Rules,
+    mine: &[&Row],
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+    tallies: &mut [CellTally],
+) -> Result<(VariantOutcome, Option<Value>), Error> {
+    note(&format!(
+        "solving {} ({}) to judge its {} games",
+        r.name(),
+        r.canonical_string(),
+        mine.len()
+    ));
+    let t0 = Instant::now();
+    let solved = check_key(r).and_then(|_| {
+        solve_with_stats(r, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
+            std::ops::ControlFlow::Continue(())
+        })
+    });
+    let solve_time = t0.elapsed();
+    let outcome = |result| VariantOutcome {
+        variant: r.name().to_string(),
+        games: mine.len() as u64,
+        result,
     };
-    for (v, r) in rules.iter().enumerate() {
-        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
-        note(&format!(
-            "solving {} ({}) to judge its {} games",
-            r.name(),
-            r.canonical_string(),
-            mine.len()
-        ));
-        let t0 = Instant::now();
-        let solved = check_key(r).and_then(|_| {
-            solve_with_stats(r, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
-                std::ops::ControlFlow::Continue(())
-            })
-        });
-        let solve_time = t0.elapsed();
-        let table = match solved {
-            Ok((t, _)) => t,
-            Err(e) => {
-                note(&format!("{}: not judged: {e}", r.name()));
-                outcome.variants.push(VariantOutcome {
-                    variant: r.name().to_string(),
-                    games: mine.len() as u64,
-                    result: Err(e.to_string()),
-                });
-                continue;
-            }
-        };
-        let t1 = Instant::now();
-        starts[v] = table.value(r, &r.start());
-        let judged: Vec<[Counts; 2]> = mine
-            .par_iter()
-            .map(|row| judge_row(&games_path, r, &table, row))
-            .collect::<Result<_, Error>>()?;
-        for (row, seats) in mine.iter().zip(judged) {
-            for (s, c) in seats.into_iter().enumerate() {
-                tallies[row.cell].seats[s].push(c);
-            }
+    let table = match solved {
+        Ok((t, _)) => t,
+        Err(e) => {
+            note(&format!("{}: not judged: {e}", r.name()));
+            return Ok((outcome(Err(e)), None));
         }
-        outcome.games += mine.len() as u64;
-        outcome.variants.push(VariantOutcome {
-            variant: r.name().to_string(),
-            games: mine.len() as u64,
-            result: Ok((solve_time, table.len() as u64, t1.elapsed())),
-        });
+    };
+    let t1 = Instant::now();
+    let start = table.value(r, &r.start());
+    let judged: Vec<[Counts; 2]> = mine
+        .par_iter()
+        .map(|row| judge_row(games_path, r, &table, row))
+        .collect::<Result<_, Error>>()?;
+    for (row, seats) in mine.iter().zip(judged) {
+        for (s, c) in seats.into_iter().enumerate() {
+            tallies[row.cell].seats[s].push(c);
+        }
     }
-
-    let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
-    put(store, dir, PERFECT_MOVES, &csv)?;
-    // So that katro knows the file for its own: a later run of the
-    // experiment into this folder replaces or removes it.
-    if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
-        put(store, dir, "manifest.json", &out)?;
-    }
-    Ok(outcome)
+    let result = Ok((solve_time, table.len() as u64, t1.elapsed()));
+    Ok((outcome(result), start))
 }
 
 /// Replays and judges one row, naming its line on failure.
@@ -205,7 +230,7 @@ fn read_games(
     manifest: &ManifestRead,
     manifest_path: &Path,
 ) -> Result<Games, Error> {
-    let file = path.display();
+    let file = path.display().to_string();
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(false)
@@ -216,98 +241,113 @@ fn read_games(
         .iter()
         .map(str::to_string)
         .collect();
-    let col = |name: &str| headers.iter().position(|h| h == name);
-    let need = |name: &str| {
-        col(name).ok_or_else(|| {
-            Error::refused(format!(
-                "{file}: no `{name}` column: `katro judge` needs a games.csv written with \
-                 per_game_rows = true and moves_in_rows = true (set both in the experiment \
-                 and run it again)"
-            ))
-        })
+    let mut g = GamesReader {
+        file,
+        columns: Columns::of(&headers, &path.display().to_string())?,
+        manifest,
+        manifest_path,
+        variants: Vec::new(),
+        rules: Vec::new(),
+        cells: Vec::new(),
+        rows: Vec::new(),
     };
-    let [variant, p1, p2, opening, moves] =
-        ["variant", "p1", "p2", "opening_plies", "moves"].map(need);
-    let (variant, p1, p2, opening, moves) = (variant?, p1?, p2?, opening?, moves?);
-    let (ply_col, lap_col, plies_col) = (col("ply_limit"), col("lap_limit"), col("plies"));
-
-    let mut variants: Vec<(String, Rules)> = Vec::new();
-    let mut rules: Vec<Rules> = Vec::new();
-    let mut cells: Vec<CellKey> = Vec::new();
-    let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i as u64 + 2;
-        let at = |e: String| Error::refused(format!("{file}: line {line}: {e}"));
-        let rec = rec.map_err(|e| at(e.to_string()))?;
-        let name = &rec[variant];
-        let base = match variants.iter().find(|(n, _)| n == name) {
-            Some((_, r)) => r.clone(),
-            None => {
-                let r = super::replay::variant_of_manifest(manifest, name)
-                    .map_err(|e| Error::refused(format!("{}: {e}", manifest_path.display())))?;
-                variants.push((name.to_string(), r.clone()));
-                r
-            }
+        let rec = rec.map_err(|e| g.at(line, e.to_string()))?;
+        g.read_row(line, &rec)?;
+    }
+    Ok((g.rules, g.cells, g.rows))
+}
+
+/// Where games.csv's columns are: those judging needs, and the limits and
+/// plies when there.
+struct Columns {
+    variant: usize,
+    p1: usize,
+    p2: usize,
+    opening: usize,
+    moves: usize,
+    ply_limit: Option<usize>,
+    lap_limit: Option<usize>,
+    plies: Option<usize>,
+}
+
+impl Columns {
+    fn of(headers: &[String], file: &str) -> Result<Columns, Error> {
+        let col = |name: &str| headers.iter().position(|h| h == name);
+        let need = |name: &str| {
+            col(name).ok_or_else(|| {
+                Error::refused(format!(
+                    "{file}: no `{name}` column: `katro judge` needs a games.csv written with \
+                     per_game_rows = true and moves_in_rows = true (set both in the experiment \
+                     and run it again)"
+                ))
+            })
         };
-        let mut limits = [None, None];
-        for (slot, (c, range, key)) in limits.iter_mut().zip([
-            (ply_col, &PLY_LIMIT_RANGE, "ply_limit"),
-            (lap_col, &LAP_LIMIT_RANGE, "lap_limit"),
-        ]) {
-            if let Some(c) = c {
-                let text = &rec[c];
-                *slot = Some(
-                    text.parse::<i64>()
-                        .map_err(|e| e.to_string())
-                        .and_then(|v| range.check(v))
-                        .map_err(|e| at(format!("`{key}` {text:?}: {e}")))?,
-                );
-            }
-        }
-        let played = base
-            .with_limits(limits[0], limits[1])
-            .map_err(|e| at(e.to_string()))?;
-        let v = match rules
+        let [variant, p1, p2, opening, moves] =
+            ["variant", "p1", "p2", "opening_plies", "moves"].map(need);
+        Ok(Columns {
+            variant: variant?,
+            p1: p1?,
+            p2: p2?,
+            opening: opening?,
+            moves: moves?,
+            ply_limit: col("ply_limit"),
+            lap_limit: col("lap_limit"),
+            plies: col("plies"),
+        })
+    }
+}
+
+/// games.csv being read: the rules and cells met so far.
+struct GamesReader<'a> {
+    file: String,
+    columns: Columns,
+    manifest: &'a ManifestRead,
+    manifest_path: &'a Path,
+    /// Each variant name's rules as the manifest gives them.
+    variants: Vec<(String, Rules)>,
+    /// The distinct rules games were played under, limits applied.
+    rules: Vec<Rules>,
+    cells: Vec<CellKey>,
+    rows: Vec<Row>,
+}
+
+impl GamesReader<'_> {
+    fn at(&self, line: u64, e: String) -> Error {
+        Error::refused(format!("{}: line {line}: {e}", self.file))
+    }
+
+    fn read_row(&mut self, line: u64, rec: &csv::StringRecord) -> Result<(), Error> {
+        let c = &self.columns;
+        let (moves, opening, plies_col) = (c.moves, c.opening, c.plies);
+        let name = &rec[c.variant];
+        let base = self.base_rules(name)?;
+        let played = self.with_limits(base, line, rec)?;
+        let v = match self
+            .rules
             .iter()
             .position(|r| r.canonical_string() == played.canonical_string())
         {
             Some(v) => v,
             None => {
-                rules.push(played);
-                rules.len() - 1
+                self.rules.push(played);
+                self.rules.len() - 1
             }
         };
         let opening_plies = rec[opening]
             .parse::<u32>()
-            .map_err(|e| at(format!("`opening_plies` {:?}: {e}", &rec[opening])))?;
+            .map_err(|e| self.at(line, format!("`opening_plies` {:?}: {e}", &rec[opening])))?;
         let plies = match plies_col {
             Some(c) => Some(
                 rec[c]
                     .parse::<u32>()
-                    .map_err(|e| at(format!("`plies` {:?}: {e}", &rec[c])))?,
+                    .map_err(|e| self.at(line, format!("`plies` {:?}: {e}", &rec[c])))?,
             ),
             None => None,
         };
-        let cell = match cells.iter().position(|c| {
-            c.variant == v
-                && c.variant_name == name
-                && c.p1 == rec[p1]
-                && c.p2 == rec[p2]
-                && c.opening_plies == opening_plies
-        }) {
-            Some(c) => c,
-            None => {
-                cells.push(CellKey {
-                    variant_name: name.to_string(),
-                    variant: v,
-                    p1: rec[p1].to_string(),
-                    p2: rec[p2].to_string(),
-                    opening_plies,
-                });
-                cells.len() - 1
-            }
-        };
-        rows.push(Row {
+        let cell = self.cell_of(rec, v, opening_plies);
+        self.rows.push(Row {
             line,
             cell,
             variant: v,
@@ -315,8 +355,63 @@ fn read_games(
             plies,
             moves: rec[moves].to_string(),
         });
+        Ok(())
     }
-    Ok((rules, cells, rows))
+
+    /// The rules the manifest gives variant `name`.
+    fn base_rules(&mut self, name: &str) -> Result<Rules, Error> {
+        if let Some((_, r)) = self.variants.iter().find(|(n, _)| n == name) {
+            return Ok(r.clone());
+        }
+        let r = super::replay::variant_of_manifest(self.manifest, name)
+            .map_err(|e| Error::refused(format!("{}: {e}", self.manifest_path.display())))?;
+        self.variants.push((name.to_string(), r.clone()));
+        Ok(r)
+    }
+
+    /// `base` with the row's `ply_limit` and `lap_limit` applied.
+    fn with_limits(&self, base: Rules, line: u64, rec: &csv::StringRecord) -> Result<Rules, Error> {
+        let mut limits = [None, None];
+        for (slot, (c, range, key)) in limits.iter_mut().zip([
+            (self.columns.ply_limit, &PLY_LIMIT_RANGE, "ply_limit"),
+            (self.columns.lap_limit, &LAP_LIMIT_RANGE, "lap_limit"),
+        ]) {
+            if let Some(c) = c {
+                let text = &rec[c];
+                *slot = Some(
+                    text.parse::<i64>()
+                        .map_err(|e| e.to_string())
+                        .and_then(|v| range.check(v))
+                        .map_err(|e| self.at(line, format!("`{key}` {text:?}: {e}")))?,
+                );
+            }
+        }
+        base.with_limits(limits[0], limits[1])
+            .map_err(|e| self.at(line, e.to_string()))
+    }
+
+    /// The row's cell, added when new.
+    fn cell_of(&mut self, rec: &csv::StringRecord, v: usize, opening_plies: u32) -> usize {
+        let c = &self.columns;
+        let (name, p1, p2) = (&rec[c.variant], &rec[c.p1], &rec[c.p2]);
+        if let Some(c) = self.cells.iter().position(|c| {
+            c.variant == v
+                && c.variant_name == name
+                && c.p1 == p1
+                && c.p2 == p2
+                && c.opening_plies == opening_plies
+        }) {
+            return c;
+        }
+        self.cells.push(CellKey {
+            variant_name: name.to_string(),
+            variant: v,
+            p1: p1.to_string(),
+            p2: p2.to_string(),
+            opening_plies,
+        });
+        self.cells.len() - 1
+    }
 }
 
 /// The columns of perfect-moves.csv (docs/OUTPUTS.md).

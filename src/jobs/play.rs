@@ -4,9 +4,10 @@
 
 use std::io::{BufRead, Write};
 
-use crate::agents::AgentSpec;
-use crate::engine::Silent;
+use crate::agents::{AgentSpec, Seat};
 use crate::engine::notation::{board_text, move_name, parse_move, plural};
+use crate::engine::{Move, MoveList, Position, Silent};
+use crate::rng::GameRng;
 use crate::rules::Rules;
 
 use super::Error;
@@ -28,128 +29,194 @@ pub struct PlayOptions<'a> {
 /// player to move is always read from the position: a player may move
 /// twice in a row under some rules.
 pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
-    let (rules, agent, seat, seed) = (o.rules, o.agent, o.seat, o.seed);
-    let mut rng = crate::rng::rng_from_seed(crate::rng::game_seed(
-        seed,
-        rules.name(),
-        &format!("play:{agent}"),
-        0,
-    ));
-    let name = |n: u8| {
-        if n == 1 {
-            "South (player 1)"
-        } else {
-            "North (player 2)"
-        }
-    };
-    let mut pos = rules.start();
-    let mut played: Vec<String> = Vec::new();
-    let mut lines = BufRead::lines(input);
-    let io = |e: std::io::Error| Error::Failed(format!("cannot write to standard output: {e}"));
-    writeln!(
+    let mut g = Game {
+        o,
         out,
-        "katro play: {} against {agent}; you are {}. Type a move (e.g. {}), or quit.",
-        rules.name(),
-        name(seat),
-        rules
-            .legal_moves(&pos)
-            .first()
-            .map(|&m| move_name(rules, m))
-            .unwrap_or_default()
-    )
-    .map_err(io)?;
+        rng: crate::rng::rng_from_seed(crate::rng::game_seed(
+            o.seed,
+            o.rules.name(),
+            &format!("play:{}", o.agent),
+            0,
+        )),
+        pos: o.rules.start(),
+        played: Vec::new(),
+        // Seated once, so an mcts agent with `keep_tree` keeps its tree.
+        computer: o.agent.start_game(),
+    };
+    let mut lines = BufRead::lines(input);
+    g.greeting()?;
     let mut redraw = true;
-    // Seated once, so an mcts agent with `keep_tree` keeps its tree.
-    let mut computer = agent.start_game();
     loop {
         if redraw {
-            writeln!(out, "\n{}", board_text(rules, &pos)).map_err(io)?;
+            writeln!(g.out, "\n{}", board_text(o.rules, &g.pos)).map_err(io)?;
         }
         redraw = true;
-        let status = rules.status(&pos);
-        if status.is_over() {
-            let result = match status.winner() {
-                Some(p) if p.number() == seat => format!("you win ({})", name(p.number())),
-                Some(p) => format!("{agent} wins ({})", name(p.number())),
-                None => format!("no winner: {}", status.name()),
-            };
-            let plies = plural(pos.plies(), "ply", "plies");
-            writeln!(out, "game over after {plies}: {result}").map_err(io)?;
+        if g.game_over()? {
             break;
         }
-        let mover = pos.to_move().number();
-        let legal = rules.legal_moves(&pos);
-        let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-        let mv = if mover == seat {
-            write!(
-                out,
-                "ply {}, your move as {} [{}]: ",
-                pos.plies() + 1,
-                name(mover),
-                legal_names.join(" ")
-            )
-            .map_err(io)?;
-            out.flush().map_err(io)?;
-            let Some(line) = lines.next() else {
-                writeln!(out, "\ninput ended; the game so far:").map_err(io)?;
-                break;
-            };
-            let line =
-                line.map_err(|e| Error::refused(format!("cannot read standard input: {e}")))?;
-            let text = line.trim();
-            // An empty line (Enter pressed by mistake) asks again without
-            // calling it a bad move.
-            if text.is_empty() {
-                redraw = false;
-                continue;
-            }
-            if text == "quit" {
-                writeln!(out, "the game so far:").map_err(io)?;
-                break;
-            }
-            match parse_move(rules, text) {
-                Ok(m) if legal.contains(&m) => m,
-                Ok(_) => {
-                    writeln!(
-                        out,
-                        "`{text}` is not legal here; legal moves: {}",
-                        legal_names.join(" ")
-                    )
-                    .map_err(io)?;
+        let mover = g.pos.to_move().number();
+        let legal = o.rules.legal_moves(&g.pos);
+        let mv = if mover == o.seat {
+            match g.human_turn(&legal, &mut lines)? {
+                Turn::Move(m) => m,
+                Turn::Again => {
                     redraw = false;
                     continue;
                 }
-                Err(e) => {
-                    writeln!(out, "{e}; legal moves: {}", legal_names.join(" ")).map_err(io)?;
-                    redraw = false;
-                    continue;
-                }
+                Turn::Stop => break,
             }
         } else {
-            let m = computer.choose(rules, &pos, &legal, &mut rng);
-            writeln!(
-                out,
-                "ply {}: {} ({agent}) plays {}",
-                pos.plies() + 1,
-                name(mover),
-                move_name(rules, m)
-            )
-            .map_err(io)?;
-            m
+            g.agent_turn(&legal)?
         };
-        let report = rules.play_unchecked(&mut pos, mv, &mut Silent);
-        if mover == seat {
+        g.play_move(mover, mv)?;
+    }
+    g.replay_line()
+}
+
+/// A failed write to the terminal.
+fn io(e: std::io::Error) -> Error {
+    Error::Failed(format!("cannot write to standard output: {e}"))
+}
+
+/// A seat in words.
+fn seat_name(n: u8) -> &'static str {
+    if n == 1 {
+        "South (player 1)"
+    } else {
+        "North (player 2)"
+    }
+}
+
+/// What the human's line asks for.
+enum Turn {
+    Move(Move),
+    /// Ask again, without drawing the board again.
+    Again,
+    /// Input ended or `quit`: the game so far is printed.
+    Stop,
+}
+
+/// A game under way in the terminal.
+struct Game<'a, 'o> {
+    o: &'a PlayOptions<'o>,
+    out: &'a mut dyn Write,
+    rng: GameRng,
+    pos: Position,
+    /// The moves so far, in the notation.
+    played: Vec<String>,
+    computer: Seat<'o>,
+}
+
+impl Game<'_, '_> {
+    fn greeting(&mut self) -> Result<(), Error> {
+        let rules = self.o.rules;
+        writeln!(
+            self.out,
+            "katro play: {} against {}; you are {}. Type a move (e.g. {}), or quit.",
+            rules.name(),
+            self.o.agent,
+            seat_name(self.o.seat),
+            rules
+                .legal_moves(&self.pos)
+                .first()
+                .map(|&m| move_name(rules, m))
+                .unwrap_or_default()
+        )
+        .map_err(io)
+    }
+
+    /// Whether the game has ended; if so, says who won.
+    fn game_over(&mut self) -> Result<bool, Error> {
+        let status = self.o.rules.status(&self.pos);
+        if !status.is_over() {
+            return Ok(false);
+        }
+        let result = match status.winner() {
+            Some(p) if p.number() == self.o.seat => format!("you win ({})", seat_name(p.number())),
+            Some(p) => format!("{} wins ({})", self.o.agent, seat_name(p.number())),
+            None => format!("no winner: {}", status.name()),
+        };
+        let plies = plural(self.pos.plies(), "ply", "plies");
+        writeln!(self.out, "game over after {plies}: {result}").map_err(io)?;
+        Ok(true)
+    }
+
+    /// Asks for the human's move and reads one line.
+    fn human_turn(
+        &mut self,
+        legal: &MoveList,
+        lines: &mut dyn Iterator<Item = std::io::Result<String>>,
+    ) -> Result<Turn, Error> {
+        let rules = self.o.rules;
+        let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
+        write!(
+            self.out,
+            "ply {}, your move as {} [{}]: ",
+            self.pos.plies() + 1,
+            seat_name(self.o.seat),
+            legal_names.join(" ")
+        )
+        .map_err(io)?;
+        self.out.flush().map_err(io)?;
+        let Some(line) = lines.next() else {
+            writeln!(self.out, "\ninput ended; the game so far:").map_err(io)?;
+            return Ok(Turn::Stop);
+        };
+        let line = line.map_err(|e| Error::refused(format!("cannot read standard input: {e}")))?;
+        let text = line.trim();
+        // An empty line (Enter pressed by mistake) asks again without
+        // calling it a bad move.
+        if text.is_empty() {
+            return Ok(Turn::Again);
+        }
+        if text == "quit" {
+            writeln!(self.out, "the game so far:").map_err(io)?;
+            return Ok(Turn::Stop);
+        }
+        match parse_move(rules, text) {
+            Ok(m) if legal.contains(&m) => return Ok(Turn::Move(m)),
+            Ok(_) => writeln!(
+                self.out,
+                "`{text}` is not legal here; legal moves: {}",
+                legal_names.join(" ")
+            ),
+            Err(e) => writeln!(self.out, "{e}; legal moves: {}", legal_names.join(" ")),
+        }
+        .map_err(io)?;
+        Ok(Turn::Again)
+    }
+
+    fn agent_turn(&mut self, legal: &MoveList) -> Result<Move, Error> {
+        let rules = self.o.rules;
+        let m = self.computer.choose(rules, &self.pos, legal, &mut self.rng);
+        writeln!(
+            self.out,
+            "ply {}: {} ({}) plays {}",
+            self.pos.plies() + 1,
+            seat_name(self.pos.to_move().number()),
+            self.o.agent,
+            move_name(rules, m)
+        )
+        .map_err(io)?;
+        Ok(m)
+    }
+
+    /// Plays `mv` of `mover` and describes what it took.
+    fn play_move(&mut self, mover: u8, mv: Move) -> Result<(), Error> {
+        let rules = self.o.rules;
+        let report = rules.play_unchecked(&mut self.pos, mv, &mut Silent);
+        if mover == self.o.seat {
             writeln!(
-                out,
+                self.out,
                 "ply {}: you play {}",
-                pos.plies(),
+                self.pos.plies(),
                 move_name(rules, mv)
             )
             .map_err(io)?;
         }
         if report.captures > 0 {
             writeln!(
-                out,
+                self.out,
                 "  {}, {}, {} taken",
                 plural(report.laps, "lap", "laps"),
                 plural(report.captures, "capture", "captures"),
@@ -157,14 +224,18 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             )
             .map_err(io)?;
         }
-        played.push(move_name(rules, mv));
+        self.played.push(move_name(rules, mv));
+        Ok(())
     }
-    // Quoted for a shell: a variant file's path may hold spaces, and a
-    // step move (`b2>c3`) would otherwise be a redirection.
-    let words: Vec<String> = std::iter::once(o.variant)
-        .chain(played.iter().map(String::as_str))
-        .map(shell_word)
-        .collect();
-    writeln!(out, "katro replay {}", words.join(" ")).map_err(io)?;
-    Ok(())
+
+    /// The game as a `katro replay` command.
+    fn replay_line(&mut self) -> Result<(), Error> {
+        // Quoted for a shell: a variant file's path may hold spaces, and a
+        // step move (`b2>c3`) would otherwise be a redirection.
+        let words: Vec<String> = std::iter::once(self.o.variant)
+            .chain(self.played.iter().map(String::as_str))
+            .map(shell_word)
+            .collect();
+        writeln!(self.out, "katro replay {}", words.join(" ")).map_err(io)
+    }
 }

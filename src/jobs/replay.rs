@@ -9,7 +9,8 @@ use serde::Serialize;
 use crate::engine::notation::{board_rows, move_name, parse_move, plural};
 use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
-use crate::files::ManifestRead;
+use crate::files::{FileError, ManifestRead};
+use crate::pictures::report::Table;
 use crate::rules::Rules;
 
 use crate::store::Store;
@@ -145,18 +146,7 @@ pub fn game_from_csv(
     file: &str,
     row: u64,
 ) -> Result<(Rules, Vec<String>), Error> {
-    let bytes = store
-        .read(Path::new(file))
-        .map_err(|e| Error::refused(format!("{file}: cannot read: {e}")))?;
-    let table = crate::pictures::report::Table::parse(file, &bytes).map_err(Error::refused)?;
-    for col in ["variant", "moves"] {
-        if !table.has(col) {
-            return Err(Error::refused(format!(
-                "{file}: no `{col}` column: the viewer needs a games.csv written with \
-                 per_game_rows = true and moves_in_rows = true"
-            )));
-        }
-    }
+    let table = read_games_table(store, file)?;
     if row == 0 || row > table.len() as u64 {
         return Err(Error::refused(format!(
             "{file}: --row {row}: give a row from 1 to {} (1 is the first game after the header)",
@@ -170,6 +160,34 @@ pub fn game_from_csv(
         .split_whitespace()
         .map(str::to_string)
         .collect();
+    let rules = variant_beside(store, file, row, &variant)?;
+    let limits = row_limits(&table, file, row)?;
+    let rules = rules
+        .with_limits(limits[0], limits[1])
+        .map_err(|e| Error::refused(format!("{file}: row {row}: {e}")))?;
+    Ok((rules, moves))
+}
+
+/// games.csv read as a table, refused without its `variant` and `moves`.
+fn read_games_table(store: &dyn Store, file: &str) -> Result<Table, Error> {
+    let bytes = store
+        .read(Path::new(file))
+        .map_err(|e| Error::refused(format!("{file}: cannot read: {e}")))?;
+    let table = Table::parse(file, &bytes).map_err(Error::refused)?;
+    for col in ["variant", "moves"] {
+        if !table.has(col) {
+            return Err(Error::refused(format!(
+                "{file}: no `{col}` column: the viewer needs a games.csv written with \
+                 per_game_rows = true and moves_in_rows = true"
+            )));
+        }
+    }
+    Ok(table)
+}
+
+/// The rules of `variant` from the manifest.json beside `file`, or the
+/// preset of that name when there is no manifest.
+fn variant_beside(store: &dyn Store, file: &str, row: u64, variant: &str) -> Result<Rules, Error> {
     let manifest = Path::new(file)
         .parent()
         .map(|d| {
@@ -180,13 +198,13 @@ pub fn game_from_csv(
             }
         })
         .map(|d| d.join("manifest.json"));
-    let rules = match manifest
+    match manifest
         .as_deref()
         .map(|p| read_optional(store, p))
         .transpose()?
         .flatten()
     {
-        Some(b) => variant_from_manifest(&b, &variant).map_err(|e| {
+        Some(b) => variant_from_manifest(&b, variant).map_err(|e| {
             Error::refused(format!(
                 "{}: {e}",
                 manifest
@@ -194,16 +212,20 @@ pub fn game_from_csv(
                     .unwrap_or(Path::new("manifest.json"))
                     .display()
             ))
-        })?,
-        None => crate::rules::preset(&variant).ok_or_else(|| {
+        }),
+        None => crate::rules::preset(variant).ok_or_else(|| {
             Error::refused(format!(
                 "{file}: row {row}: variant `{variant}` is not a preset and there is no \
                  manifest.json beside the file to rebuild it from"
             ))
-        })?,
-    };
-    // The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a
-    // game played with overridden limits replays to its recorded status.
+        }),
+    }
+}
+
+/// The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a
+/// game played with overridden limits replays to its recorded status.
+fn row_limits(table: &Table, file: &str, row: u64) -> Result<[Option<u64>; 2], Error> {
+    let r = row as usize - 1;
     let mut limits = [None, None];
     for (slot, (col, range)) in limits.iter_mut().zip([
         ("ply_limit", &crate::experiment::PLY_LIMIT_RANGE),
@@ -219,29 +241,26 @@ pub fn game_from_csv(
             *slot = Some(v);
         }
     }
-    let rules = rules
-        .with_limits(limits[0], limits[1])
-        .map_err(|e| Error::refused(format!("{file}: row {row}: {e}")))?;
-    Ok((rules, moves))
+    Ok(limits)
 }
 
-fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, String> {
-    let m = ManifestRead::parse(bytes).map_err(|e| format!("cannot read it: {e}"))?;
+fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, FileError> {
+    let m = ManifestRead::parse(bytes).map_err(|e| FileError(format!("cannot read it: {e}")))?;
     variant_of_manifest(&m, name)
 }
 
 /// A variant's rules from a manifest's `variants` entry, checked against
 /// its rules string (`katro replay --from-csv`, `katro judge`).
-pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules, String> {
+pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules, FileError> {
     let entry = m
         .variants
         .iter()
         .find(|e| e.name == name)
-        .ok_or_else(|| format!("no variant `{name}` in its `variants`"))?;
+        .ok_or_else(|| FileError(format!("no variant `{name}` in its `variants`")))?;
     let settings = entry
         .settings
         .as_ref()
-        .ok_or_else(|| format!("variant `{name}` has no `settings`"))?;
+        .ok_or_else(|| FileError(format!("variant `{name}` has no `settings`")))?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
     let mut table = toml::Table::new();
@@ -250,18 +269,18 @@ pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules,
             continue;
         }
         let t = toml::Value::try_from(val)
-            .map_err(|e| format!("variant `{name}`, setting `{k}`: {e}"))?;
+            .map_err(|e| FileError(format!("variant `{name}`, setting `{k}`: {e}")))?;
         table.insert(k.clone(), t);
     }
     let text = crate::rules::write_variant_table(name, "", "", &table);
     let parsed = crate::rules::parse_variant("manifest.json", &text, name)
-        .map_err(|e| format!("variant `{name}`: {e}"))?;
+        .map_err(|e| FileError(format!("variant `{name}`: {e}")))?;
     let want = &entry.rules;
     if parsed.canonical_string() != *want {
-        return Err(format!(
+        return Err(FileError(format!(
             "variant `{name}`: its settings give {} but its rules string is {want}",
             parsed.canonical_string()
-        ));
+        )));
     }
     Ok(parsed)
 }

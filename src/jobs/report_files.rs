@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::files::{ManifestRead, add_files};
-use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
+use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, Report, build, is_chart_file};
 use crate::store::{Store, describe};
 
 use super::Error;
@@ -49,28 +49,17 @@ pub fn write_report(
             summary_path.display()
         )));
     };
-    let comparison = read_optional(store, &dir.join("comparison.csv"))?;
-    let lengths = read_optional(store, &dir.join("lengths.csv"))?;
-    let ratings = read_optional(store, &dir.join("ratings.csv"))?;
-    let skill_trace = read_optional(store, &dir.join("skill-trace.csv"))?;
-    let metrics = read_optional(store, &dir.join("metrics.csv"))?;
-    // The experiment's name as given, or from the manifest, else the
-    // folder's.
-    let manifest = match name {
-        Some(_) => None,
-        None => read_optional(store, &dir.join("manifest.json"))?,
-    };
-    let title = name
-        .map(str::to_string)
-        .or_else(|| {
-            manifest
-                .and_then(|b| ManifestRead::parse(&b).ok())
-                .map(|m| m.run.name)
-        })
-        .unwrap_or_else(|| {
-            dir.file_name()
-                .map_or("results".into(), |n| n.to_string_lossy().into_owned())
-        });
+    let [comparison, lengths, ratings, skill_trace, metrics] = [
+        "comparison.csv",
+        "lengths.csv",
+        "ratings.csv",
+        "skill-trace.csv",
+        "metrics.csv",
+    ]
+    .map(|f| read_optional(store, &dir.join(f)));
+    let (comparison, lengths, ratings) = (comparison?, lengths?, ratings?);
+    let (skill_trace, metrics) = (skill_trace?, metrics?);
+    let title = report_title(store, dir, name)?;
     let report = build(&Inputs {
         summary: &summary,
         comparison: comparison.as_deref(),
@@ -81,8 +70,32 @@ pub fn write_report(
         title: &title,
     })
     .map_err(|e| Error::refused(format!("{}: {e}", dir.display())))?;
-    let plots = dir.join("plots");
-    store.create_dir_all(&plots).map_err(|e| {
+    let mut written = write_charts(store, &dir.join("plots"), &report)?;
+    put(store, dir, "report.html", report.html.as_bytes())?;
+    written.push("report.html".into());
+    Ok(written)
+}
+
+/// The experiment's name as given, or from the manifest, else the
+/// folder's.
+fn report_title(store: &dyn Store, dir: &Path, name: Option<&str>) -> Result<String, Error> {
+    if let Some(name) = name {
+        return Ok(name.to_string());
+    }
+    let manifest = read_optional(store, &dir.join("manifest.json"))?;
+    Ok(manifest
+        .and_then(|b| ManifestRead::parse(&b).ok())
+        .map(|m| m.run.name)
+        .unwrap_or_else(|| {
+            dir.file_name()
+                .map_or("results".into(), |n| n.to_string_lossy().into_owned())
+        }))
+}
+
+/// Writes the report's charts into `plots` and removes those of an
+/// earlier report it does not draw; the files written, as `plots/NAME`.
+fn write_charts(store: &dyn Store, plots: &Path, report: &Report) -> Result<Vec<String>, Error> {
+    store.create_dir_all(plots).map_err(|e| {
         Error::Failed(format!(
             "cannot create {}: {}",
             plots.display(),
@@ -93,13 +106,13 @@ pub fn write_report(
     for c in &report.charts {
         debug_assert!(is_chart_file(&c.file));
         let marked = format!("<!-- {GENERATOR} -->\n{}", c.svg);
-        put(store, &plots, &c.file, marked.as_bytes())?;
+        put(store, plots, &c.file, marked.as_bytes())?;
         written.push(format!("plots/{}", c.file));
     }
     // A chart of an earlier run of this folder that this report does not
     // draw (a comparison, a sweep) would describe results no longer there.
     let stale: Vec<String> = store
-        .list(&plots)
+        .list(plots)
         .map(|entries| {
             entries
                 .into_iter()
@@ -117,8 +130,6 @@ pub fn write_report(
             ))
         })?;
     }
-    put(store, dir, "report.html", report.html.as_bytes())?;
-    written.push("report.html".into());
     Ok(written)
 }
 

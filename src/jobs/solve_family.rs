@@ -7,7 +7,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::files::BUILD;
-use crate::files::solved::{BoardTime, FamilyManifest, HEADER, OLD_HEADERS};
+use crate::files::solved::{
+    BoardKey, BoardTime, FamilyManifest, HEADER, Outcome, SolvedRow, is_solved_csv, read_rows,
+};
 use crate::rules::{PRESETS, Rules, Settings, preset};
 use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};
 use crate::store::{Store, describe};
@@ -65,10 +67,10 @@ struct Earlier {
 }
 
 fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<f64>) -> Earlier {
-    let manifest: Option<FamilyManifest> = store
+    let manifest = store
         .read(&dir.join("manifest.json"))
         .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
+        .and_then(|b| FamilyManifest::parse(&b));
     let Some(m) = manifest else {
         return Earlier::default();
     };
@@ -78,35 +80,19 @@ fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<
     let Ok(csv) = read_text(store, &dir.join("solved.csv")) else {
         return Earlier::default();
     };
-    if !csv.starts_with(HEADER) {
+    let Some(lines) = read_rows(&csv) else {
         return Earlier::default();
-    }
-    let mut out = Vec::new();
-    for line in csv[HEADER.len()..].lines() {
-        // A row is `reading,"rules",rows,holes,seeds,status,...`: the rules
-        // string holds commas, so the fields after it are split from the end
-        // of its closing quote.
-        let Some(close) = line.rfind("\",") else {
-            continue;
-        };
-        let reading = line.split(',').next().unwrap_or_default();
-        let rest: Vec<&str> = line[close + 2..].split(',').collect();
-        if rest.len() < 4 || rest[3] == "not-tried" {
-            continue;
-        }
-        let found = m.boards.iter().find(|b| {
-            b.reading == reading
-                && b.rows.to_string() == rest[0]
-                && b.holes.to_string() == rest[1]
-                && b.seeds.to_string() == rest[2]
-                && b.status == rest[3]
-        });
-        if let Some(b) = found {
-            out.push((format!("{line}\n"), b.clone()));
-        }
-    }
+    };
+    let rows = lines
+        .into_iter()
+        .filter(|(_, k)| k.status != "not-tried")
+        .filter_map(|(line, k)| {
+            let b = m.boards.iter().find(|b| b.is_row(&k))?;
+            Some((format!("{line}\n"), b.clone()))
+        })
+        .collect();
     Earlier {
-        rows: out,
+        rows,
         complete_csv: m.complete.then_some(csv),
     }
 }
@@ -114,38 +100,45 @@ fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
 /// not write.
 fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Error> {
+    let not_ours = |path: &Path| {
+        Error::refused(format!(
+            "{}: exists and was not written by `katro solve-family`; \
+             move it away or choose another --out",
+            path.display()
+        ))
+    };
     let csv_path = dir.join("solved.csv");
     if store.is_file(&csv_path) {
         let head = store
             .read_start(&csv_path, HEADER.len() as u64)
             .unwrap_or_default();
-        let ours = std::iter::once(HEADER)
-            .chain(OLD_HEADERS)
-            .any(|h| head.starts_with(h.as_bytes()));
-        if !ours {
-            return Err(Error::refused(format!(
-                "{}: exists and was not written by `katro solve-family`; \
-                 move it away or choose another --out",
-                csv_path.display()
-            )));
+        if !is_solved_csv(&head) {
+            return Err(not_ours(&csv_path));
         }
     }
     let manifest_path = dir.join("manifest.json");
     if store.is_file(&manifest_path) {
         let ours = store
             .read(&manifest_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .is_some_and(|v| v.get("boards").is_some() && v.get("max_memory_gib").is_some());
+            .is_ok_and(|b| FamilyManifest::is_ours(&b));
         if !ours {
-            return Err(Error::refused(format!(
-                "{}: exists and was not written by `katro solve-family`; \
-                 move it away or choose another --out",
-                manifest_path.display()
-            )));
+            return Err(not_ours(&manifest_path));
         }
     }
     Ok(())
+}
+
+/// The limits checked and the output folder found writable and free of
+/// files this command did not write; the memory cap in bytes.
+fn check_options(o: &FamilyOptions, store: &dyn Store) -> Result<u64, Error> {
+    let max = max_bytes(o.max_gib)?;
+    check_seconds(o.max_seconds)?;
+    let dir = Path::new(&o.out);
+    store
+        .check_writable(dir)
+        .map_err(|e| Error::refused(format!("--out {}: {}", o.out, describe(&e))))?;
+    check_family_files(store, dir)?;
+    Ok(max)
 }
 
 /// `katro solve-family [--out DIR] [--max-memory GiB] [--max-seconds S]`:
@@ -161,27 +154,38 @@ pub fn solve_family(
     note: &dyn Fn(&str),
     peak_rss: &dyn Fn() -> Option<u64>,
 ) -> Result<String, Error> {
-    let (out, max_gib, max_seconds) = (o.out.as_str(), o.max_gib, o.max_seconds);
-    let max = max_bytes(max_gib)?;
-    check_seconds(max_seconds)?;
-    let dir = Path::new(out);
-    store
-        .check_writable(dir)
-        .map_err(|e| Error::refused(format!("--out {out}: {}", describe(&e))))?;
-    check_family_files(store, dir)?;
-    let earlier = earlier_run(store, dir, max_gib, max_seconds);
-    // Files are written once a board has been solved here, not while an
-    // earlier run's rows are only being taken over.
-    let mut computed = false;
-    let t0 = Instant::now();
+    let max = check_options(o, store)?;
     let readings = readings();
-    let mut manifest = FamilyManifest {
+    let mut f = Family {
+        o,
+        store,
+        dir: Path::new(&o.out),
+        note,
+        peak_rss,
+        earlier: earlier_run(store, Path::new(&o.out), o.max_gib, o.max_seconds),
+        max,
+        computed: false,
+        t0: Instant::now(),
+        manifest: new_manifest(o, readings.len() * 2 * 7 * 4),
+        csv: String::from(HEADER),
+    };
+    for (reading, base) in &readings {
+        for rows in [2usize, 4] {
+            f.boards_of(reading, base, rows, clock)?;
+        }
+    }
+    f.close()
+}
+
+/// The manifest of a run not yet under way.
+fn new_manifest(o: &FamilyOptions, boards_total: usize) -> FamilyManifest {
+    FamilyManifest {
         command: o.command.clone(),
         katro_build: BUILD.to_string(),
-        max_memory_gib: max_gib,
-        max_seconds,
+        max_memory_gib: o.max_gib,
+        max_seconds: o.max_seconds,
         complete: false,
-        boards_total: readings.len() * 2 * 7 * 4,
+        boards_total,
         boards_done: 0,
         solved: 0,
         refused_memory: 0,
@@ -193,171 +197,247 @@ pub fn solve_family(
         seconds: 0.0,
         peak_rss_bytes: None,
         boards: Vec::new(),
-    };
-    let mut csv = String::from(HEADER);
-    let write = |csv: &str, manifest: &mut FamilyManifest, t0: &Instant| {
-        manifest.seconds = t0.elapsed().as_secs_f64();
-        manifest.peak_rss_bytes = peak_rss();
-        let json = serde_json::to_string_pretty(manifest).expect("plain data") + "\n";
-        for (name, bytes) in [
-            ("solved.csv", csv.as_bytes()),
-            ("manifest.json", json.as_bytes()),
-        ] {
-            store.write_atomic(dir, name, bytes).map_err(|e| {
-                Error::Failed(format!("cannot write {out}/{name}: {}", describe(&e)))
-            })?;
-        }
-        Ok::<(), Error>(())
-    };
-    for (reading, base) in &readings {
-        for rows in [2usize, 4] {
-            // (holes, seeds) of the boards of this reading and rows that
-            // were refused or stopped.
-            let mut failed: Vec<(usize, u16)> = Vec::new();
-            for holes in 2..=8usize {
-                for seeds in 1..=4u16 {
-                    let mut s = base.clone();
-                    s.rows = rows;
-                    s.holes = holes;
-                    s.seeds = Some(seeds);
-                    s.layout = None;
-                    let rules = Rules::new(reading.clone(), String::new(), String::new(), s)
-                        .map_err(|e| Error::refused(e.to_string()))?;
-                    let bound = upper_bound(&rules);
-                    let common = format!(
-                        "{reading},\"{}\",{rows},{holes},{seeds}",
-                        rules.canonical_string()
-                    );
-                    let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
-                    manifest.boards_done += 1;
-                    if let Some(&(h, sd)) =
-                        failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds)
-                    {
-                        note(&format!(
-                            "solve-family: {name}: not tried ({rows}×{h}, {sd} a hole was not solved)"
-                        ));
-                        csv.push_str(&format!(
-                            "{common},not-tried,,,,,,{bound},,,,,{rows}x{h}x{sd}\n"
-                        ));
-                        manifest.not_tried += 1;
-                        continue;
-                    }
-                    let prefix = format!("{common},");
-                    let (row, time) = if let Some((row, time)) = earlier
-                        .rows
-                        .iter()
-                        .find(|(row, _)| row.starts_with(&prefix))
-                    {
-                        manifest.resumed += 1;
-                        note(&format!(
-                            "solve-family: {name}: {} (from the earlier run)",
-                            time.status
-                        ));
-                        (row.clone(), time.clone())
-                    } else {
-                        note(&format!("solve-family: {name}"));
-                        computed = true;
-                        let t = Instant::now();
-                        let result = match check_key(&rules) {
-                            Ok(()) => solve_with_stats(&rules, max, Threads::Pool, &mut clock()),
-                            Err(e) => Err(e),
-                        };
-                        let seconds = t.elapsed().as_secs_f64();
-                        let (status, row) = match result {
-                            Ok((table, stats)) => {
-                                let v = table
-                                    .value(&rules, &rules.start())
-                                    .expect("the start is in its own table");
-                                note(&format!(
-                                    "solve-family: {name}: solved, {v} for player 1, {} positions, {seconds:.1} s",
-                                    table.len()
-                                ));
-                                (
-                                    "solved",
-                                    format!(
-                                        "{common},solved,{},{},{},{},{},{bound},{},,,,\n",
-                                        v.word(),
-                                        v.distance().map_or(String::new(), |d| d.to_string()),
-                                        table.longest_win(),
-                                        table.len(),
-                                        stats.moves,
-                                        stats.peak_bytes
-                                    ),
-                                )
-                            }
-                            Err(SolveError::OverMemory { found, bytes, .. }) => (
-                                "refused-memory",
-                                format!(
-                                    "{common},refused-memory,,,,,,{bound},,{found},,{bytes},\n"
-                                ),
-                            ),
-                            Err(SolveError::KeyTooSmall { .. }) => (
-                                "refused-key",
-                                format!("{common},refused-key,,,,,,{bound},,,,,\n"),
-                            ),
-                            Err(SolveError::Stopped { phase, done, known }) => {
-                                let settled = match phase {
-                                    Phase::Explore => String::new(),
-                                    Phase::Solve => done.to_string(),
-                                };
-                                (
-                                    "stopped-time",
-                                    format!(
-                                        "{common},stopped-time,,,,,,{bound},,{known},{settled},,\n"
-                                    ),
-                                )
-                            }
-                            Err(e) => return Err(Error::refused(format!("{name}: {e}"))),
-                        };
-                        if status != "solved" {
-                            note(&format!(
-                                "solve-family: {name}: {status} after {seconds:.1} s"
-                            ));
-                        }
-                        (
-                            row,
-                            BoardTime {
-                                reading: reading.clone(),
-                                rows,
-                                holes,
-                                seeds,
-                                status: status.to_string(),
-                                seconds,
-                            },
-                        )
-                    };
-                    match time.status.as_str() {
-                        "solved" => manifest.solved += 1,
-                        "refused-memory" => manifest.refused_memory += 1,
-                        "refused-key" => manifest.refused_key += 1,
-                        _ => manifest.stopped_time += 1,
-                    }
-                    if time.status != "solved" {
-                        failed.push((holes, seeds));
-                    }
-                    csv.push_str(&row);
-                    manifest.boards.push(time);
-                    if computed {
-                        write(&csv, &mut manifest, &t0)?;
-                    }
+    }
+}
+
+/// The board of `reading` (rules `base`) with `rows` rows, `holes` holes a
+/// row and `seeds` seeds a hole.
+fn board_rules(
+    reading: &str,
+    base: &Settings,
+    rows: usize,
+    holes: usize,
+    seeds: u16,
+) -> Result<Rules, Error> {
+    let mut s = base.clone();
+    s.rows = rows;
+    s.holes = holes;
+    s.seeds = Some(seeds);
+    s.layout = None;
+    Rules::new(reading.to_string(), String::new(), String::new(), s)
+        .map_err(|e| Error::refused(e.to_string()))
+}
+
+/// A `katro solve-family` under way: the rows and manifest so far.
+struct Family<'a> {
+    o: &'a FamilyOptions,
+    store: &'a dyn Store,
+    dir: &'a Path,
+    note: &'a dyn Fn(&str),
+    peak_rss: &'a dyn Fn() -> Option<u64>,
+    earlier: Earlier,
+    /// The memory cap, in bytes.
+    max: u64,
+    /// Files are written once a board has been solved here, not while an
+    /// earlier run's rows are only being taken over.
+    computed: bool,
+    t0: Instant,
+    manifest: FamilyManifest,
+    csv: String,
+}
+
+impl Family<'_> {
+    /// The boards of one reading and row count, smallest first: a board
+    /// no smaller in holes and seeds than one refused or stopped is not
+    /// tried.
+    fn boards_of(
+        &mut self,
+        reading: &str,
+        base: &Settings,
+        rows: usize,
+        clock: &mut dyn FnMut() -> Box<dyn FnMut(Phase, u64, u64) -> ControlFlow<()>>,
+    ) -> Result<(), Error> {
+        // (holes, seeds) of the boards of this reading and rows that were
+        // refused or stopped.
+        let mut failed: Vec<(usize, u16)> = Vec::new();
+        for holes in 2..=8usize {
+            for seeds in 1..=4u16 {
+                let rules = board_rules(reading, base, rows, holes, seeds)?;
+                let key = BoardKey {
+                    reading: reading.to_string(),
+                    rules: rules.canonical_string(),
+                    rows,
+                    holes,
+                    seeds,
+                };
+                let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
+                self.manifest.boards_done += 1;
+                if let Some(&because) = failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds) {
+                    self.not_tried(key, &name, upper_bound(&rules), because);
+                    continue;
+                }
+                let (row, time) = match self.taken_over(&key, &name) {
+                    Some(earlier) => earlier,
+                    None => self.solve_board(key, &name, &rules, &mut clock())?,
+                };
+                self.tally(&time.status);
+                if time.status != "solved" {
+                    failed.push((holes, seeds));
+                }
+                self.csv.push_str(&row);
+                self.manifest.boards.push(time);
+                if self.computed {
+                    self.write_both()?;
                 }
             }
         }
+        Ok(())
     }
-    // A complete run taken over whole is left as it is: writing it again
-    // would only put this invocation's command, build and times in place
-    // of those of the run that made it.
-    if !computed && earlier.complete_csv.as_deref() == Some(csv.as_str()) {
-        return Ok(format!(
-            "{out} is already complete under these limits ({}); nothing written. \
-             To reproduce it, run into another --out and compare solved.csv\n",
-            manifest.tally()
+
+    fn not_tried(&mut self, key: BoardKey, name: &str, bound: u128, (h, sd): (usize, u16)) {
+        (self.note)(&format!(
+            "solve-family: {name}: not tried ({}×{h}, {sd} a hole was not solved)",
+            key.rows
         ));
+        let row = SolvedRow {
+            outcome: Outcome::NotTried {
+                because: (key.rows, h, sd),
+            },
+            key,
+            upper_bound: bound,
+        };
+        self.csv.push_str(&row.line());
+        self.manifest.not_tried += 1;
     }
-    manifest.complete = true;
-    write(&csv, &mut manifest, &t0)?;
-    Ok(format!(
-        "wrote {out}/solved.csv and {out}/manifest.json: {}\n",
-        manifest.tally()
-    ))
+
+    /// The earlier run's row of this board, when it has one.
+    fn taken_over(&mut self, key: &BoardKey, name: &str) -> Option<(String, BoardTime)> {
+        let prefix = key.prefix();
+        let (row, time) = self
+            .earlier
+            .rows
+            .iter()
+            .find(|(row, _)| row.starts_with(&prefix))?;
+        self.manifest.resumed += 1;
+        (self.note)(&format!(
+            "solve-family: {name}: {} (from the earlier run)",
+            time.status
+        ));
+        Some((row.clone(), time.clone()))
+    }
+
+    /// Solves one board here: its row and time.
+    fn solve_board(
+        &mut self,
+        key: BoardKey,
+        name: &str,
+        rules: &Rules,
+        clock: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+    ) -> Result<(String, BoardTime), Error> {
+        let note = self.note;
+        note(&format!("solve-family: {name}"));
+        self.computed = true;
+        let t = Instant::now();
+        let result = match check_key(rules) {
+            Ok(()) => solve_with_stats(rules, self.max, Threads::Pool, clock),
+            Err(e) => Err(e),
+        };
+        let seconds = t.elapsed().as_secs_f64();
+        let outcome = match result {
+            Ok((table, stats)) => {
+                let v = table
+                    .value(rules, &rules.start())
+                    .expect("the start is in its own table");
+                note(&format!(
+                    "solve-family: {name}: solved, {v} for player 1, {} positions, {seconds:.1} s",
+                    table.len()
+                ));
+                Outcome::Solved {
+                    value: v.word(),
+                    start_distance: v.distance(),
+                    longest_win: table.longest_win(),
+                    positions: table.len(),
+                    moves: stats.moves,
+                    memory_bytes: stats.peak_bytes,
+                }
+            }
+            Err(SolveError::OverMemory { found, bytes, .. }) => Outcome::RefusedMemory {
+                positions_reached: found,
+                memory_bytes_at_least: bytes,
+            },
+            Err(SolveError::KeyTooSmall { .. }) => Outcome::RefusedKey,
+            Err(SolveError::Stopped { phase, done, known }) => Outcome::StoppedTime {
+                positions_reached: known,
+                positions_settled: match phase {
+                    Phase::Explore => None,
+                    Phase::Solve => Some(done),
+                },
+            },
+            Err(e) => return Err(Error::refused(format!("{name}: {e}"))),
+        };
+        let status = outcome.status();
+        if status != "solved" {
+            note(&format!(
+                "solve-family: {name}: {status} after {seconds:.1} s"
+            ));
+        }
+        let time = BoardTime {
+            reading: key.reading.clone(),
+            rows: key.rows,
+            holes: key.holes,
+            seeds: key.seeds,
+            status: status.to_string(),
+            seconds,
+        };
+        let row = SolvedRow {
+            key,
+            upper_bound: upper_bound(rules),
+            outcome,
+        };
+        Ok((row.line(), time))
+    }
+
+    /// Counts a board done, by its status.
+    fn tally(&mut self, status: &str) {
+        let m = &mut self.manifest;
+        match status {
+            "solved" => m.solved += 1,
+            "refused-memory" => m.refused_memory += 1,
+            "refused-key" => m.refused_key += 1,
+            _ => m.stopped_time += 1,
+        }
+    }
+
+    /// solved.csv and manifest.json as they stand.
+    fn write_both(&mut self) -> Result<(), Error> {
+        self.manifest.seconds = self.t0.elapsed().as_secs_f64();
+        self.manifest.peak_rss_bytes = (self.peak_rss)();
+        let json = self.manifest.to_bytes();
+        for (name, bytes) in [
+            ("solved.csv", self.csv.as_bytes()),
+            ("manifest.json", &json),
+        ] {
+            self.store
+                .write_atomic(self.dir, name, bytes)
+                .map_err(|e| {
+                    Error::Failed(format!(
+                        "cannot write {}/{name}: {}",
+                        self.o.out,
+                        describe(&e)
+                    ))
+                })?;
+        }
+        Ok(())
+    }
+
+    /// The files written complete, and what to tell the user.
+    fn close(mut self) -> Result<String, Error> {
+        let out = &self.o.out;
+        // A complete run taken over whole is left as it is: writing it again
+        // would only put this invocation's command, build and times in place
+        // of those of the run that made it.
+        if !self.computed && self.earlier.complete_csv.as_deref() == Some(self.csv.as_str()) {
+            return Ok(format!(
+                "{out} is already complete under these limits ({}); nothing written. \
+                 To reproduce it, run into another --out and compare solved.csv\n",
+                self.manifest.tally()
+            ));
+        }
+        self.manifest.complete = true;
+        self.write_both()?;
+        Ok(format!(
+            "wrote {out}/solved.csv and {out}/manifest.json: {}\n",
+            self.manifest.tally()
+        ))
+    }
 }

@@ -120,140 +120,187 @@ fn is_shard_name(name: &str) -> bool {
 /// overwrite or mix with its results.
 pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> {
     let mut found = Vec::new();
-    let manifest_path = dir.join("manifest.json");
     // The result files this experiment's own manifest vouches for.
-    let mut ours: Vec<String> = Vec::new();
-    match super::read_manifest_in(store, dir) {
-        Ok(None) => {}
-        // Perhaps not katro's: kept, and overwritten only once the
-        // results it would describe are written.
-        Err(e) => found.push(Foreign {
-            blocks: true,
-            ..Foreign::new(
-                "manifest.json",
-                format!("katro cannot read it, so it may not be katro's: {e}"),
-            )
-        }),
-        Ok(Some(m)) => {
-            let theirs = &m.run.experiment_hash;
-            let same = if theirs.is_empty() {
-                // Manifests from before the fingerprint: compare the text.
-                m.experiment
-                    .as_ref()
-                    .is_some_and(|e| Some(e.fnv1a64.as_str()) == w.text_fnv)
-            } else {
-                theirs == w.hash || Some(theirs.as_str()) == w.grows
-            };
-            let listed = listed_files(&m);
-            if !same {
-                let mut remove = vec![manifest_path.clone()];
-                remove.extend(listed.iter().map(|f| dir.join(f)));
-                found.push(Foreign {
-                    remove,
-                    ..Foreign::new(
-                        "manifest.json and its results",
-                        format!(
-                            "results of experiment `{}` (hash {})",
-                            m.run.name,
-                            if theirs.is_empty() {
-                                "not recorded"
-                            } else {
-                                theirs
-                            }
-                        ),
-                    )
-                });
-            }
-            ours = listed;
-        }
-    }
-    // An interrupted write leaves this experiment's result files with its
-    // checkpoint and no manifest yet.
-    let own_checkpoint = w.shards.is_some()
-        && store
-            .list(&dir.join(checkpoint::FOLDER))
-            .is_ok_and(|entries| {
-                entries.iter().any(|e| {
-                    checkpoint::read_identity(store, &dir.join(checkpoint::FOLDER).join(&e.name))
-                        .is_ok_and(|c| c.run.experiment_hash == w.hash)
-                })
-            });
+    let ours = manifest_files(store, dir, w, &mut found);
     let Ok(entries) = store.list(dir) else {
         return found;
     };
-    let names: Vec<String> = entries.into_iter().map(|e| e.name).collect();
-    for name in &names {
-        let katro_own = name == "manifest.json"
-            || name == checkpoint::FOLDER
-            || name == "shards"
-            // The report's charts, when a manifest of this experiment or
-            // of the one being replaced lists them (the files themselves
-            // are judged by that listing).
-            || (name == "plots" && ours.iter().any(|f| f.starts_with("plots/")))
-            // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
-            // katro's own, and never written to by this command.
-            || (name == SLURM_LOGS && store.is_dir(&dir.join(name)))
-            // The lock files of the runs writing here (this one's included).
-            || name.starts_with(".katro-lock")
-            // Temporaries of an interrupted atomic write or writability probe.
-            || (name.starts_with('.') && (name.contains(".tmp-") || name.starts_with(".katro-write-test-")));
-        if katro_own {
-            continue;
-        }
-        if RESULT_FILES.contains(&name.as_str()) {
-            if !ours.contains(name) && !own_checkpoint {
-                found.push(Foreign {
-                    blocks: true,
-                    ..Foreign::new(
-                        name.clone(),
-                        "no manifest of this experiment lists it, so katro did not write it, \
-                         and katro writes a file of that name",
-                    )
-                });
-            }
-            continue;
-        }
-        found.push(Foreign::new(
-            name.clone(),
-            "not a katro output (--force keeps it)",
-        ));
+    let own_checkpoint = has_own_checkpoint(store, dir, w);
+    for e in entries {
+        found.extend(foreign_entry(store, dir, &e.name, &ours, own_checkpoint));
     }
     let Some(shards) = w.shards else {
         return found;
     };
+    found.extend(foreign_checkpoints(store, dir, w));
+    found.extend(foreign_shards(store, dir, w, shards));
+    found
+}
+
+/// The result files the folder's manifest lists when it is this
+/// experiment's (or the one a grown run replaces); the manifest itself
+/// goes into `found` when it is another's, or unreadable.
+fn manifest_files(
+    store: &dyn Store,
+    dir: &Path,
+    w: &Writer,
+    found: &mut Vec<Foreign>,
+) -> Vec<String> {
+    let m = match super::read_manifest_in(store, dir) {
+        Ok(None) => return Vec::new(),
+        // Perhaps not katro's: kept, and overwritten only once the
+        // results it would describe are written.
+        Err(e) => {
+            found.push(Foreign {
+                blocks: true,
+                ..Foreign::new(
+                    "manifest.json",
+                    format!("katro cannot read it, so it may not be katro's: {e}"),
+                )
+            });
+            return Vec::new();
+        }
+        Ok(Some(m)) => m,
+    };
+    let theirs = &m.run.experiment_hash;
+    let same = if theirs.is_empty() {
+        // Manifests from before the fingerprint: compare the text.
+        m.experiment
+            .as_ref()
+            .is_some_and(|e| Some(e.fnv1a64.as_str()) == w.text_fnv)
+    } else {
+        theirs == w.hash || Some(theirs.as_str()) == w.grows
+    };
+    let listed = listed_files(&m);
+    if !same {
+        let mut remove = vec![dir.join("manifest.json")];
+        remove.extend(listed.iter().map(|f| dir.join(f)));
+        found.push(Foreign {
+            remove,
+            ..Foreign::new(
+                "manifest.json and its results",
+                format!(
+                    "results of experiment `{}` (hash {})",
+                    m.run.name,
+                    if theirs.is_empty() {
+                        "not recorded"
+                    } else {
+                        theirs
+                    }
+                ),
+            )
+        });
+    }
+    listed
+}
+
+/// Whether the folder holds a checkpoint of this experiment: an
+/// interrupted write leaves this experiment's result files with its
+/// checkpoint and no manifest yet.
+fn has_own_checkpoint(store: &dyn Store, dir: &Path, w: &Writer) -> bool {
+    let root = dir.join(checkpoint::FOLDER);
+    w.shards.is_some()
+        && store.list(&root).is_ok_and(|entries| {
+            entries.iter().any(|e| {
+                checkpoint::read_identity(store, &root.join(&e.name))
+                    .is_ok_and(|c| c.run.experiment_hash == w.hash)
+            })
+        })
+}
+
+/// Whether `name` in the folder is katro's own and never in the way: the
+/// manifest, checkpoints, shards, charts, job logs, locks, temporaries.
+fn is_katro_own(store: &dyn Store, dir: &Path, name: &str, ours: &[String]) -> bool {
+    name == "manifest.json"
+        || name == checkpoint::FOLDER
+        || name == "shards"
+        // The report's charts, when a manifest of this experiment or
+        // of the one being replaced lists them (the files themselves
+        // are judged by that listing).
+        || (name == "plots" && ours.iter().any(|f| f.starts_with("plots/")))
+        // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
+        // katro's own, and never written to by this command.
+        || (name == SLURM_LOGS && store.is_dir(&dir.join(name)))
+        // The lock files of the runs writing here (this one's included).
+        || name.starts_with(".katro-lock")
+        // Temporaries of an interrupted atomic write or writability probe.
+        || (name.starts_with('.') && (name.contains(".tmp-") || name.starts_with(".katro-write-test-")))
+}
+
+/// What is wrong with the folder's entry `name`, if anything: a result
+/// file no manifest of this experiment lists, or a file katro did not
+/// write.
+fn foreign_entry(
+    store: &dyn Store,
+    dir: &Path,
+    name: &str,
+    ours: &[String],
+    own_checkpoint: bool,
+) -> Option<Foreign> {
+    if is_katro_own(store, dir, name, ours) {
+        return None;
+    }
+    if RESULT_FILES.contains(&name) {
+        if ours.iter().any(|f| f == name) || own_checkpoint {
+            return None;
+        }
+        return Some(Foreign {
+            blocks: true,
+            ..Foreign::new(
+                name,
+                "no manifest of this experiment lists it, so katro did not write it, \
+                 and katro writes a file of that name",
+            )
+        });
+    }
+    Some(Foreign::new(name, "not a katro output (--force keeps it)"))
+}
+
+/// The checkpoints in the folder of another experiment or build, or that
+/// do not read.
+fn foreign_checkpoints(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> {
     let cp_root = dir.join(checkpoint::FOLDER);
-    if let Ok(entries) = store.list(&cp_root) {
-        for e in entries.iter().filter(|e| e.is_dir) {
-            let path = cp_root.join(&e.name);
-            if checkpoint::is_unfinished_first_save(store, &path) {
-                continue;
+    let Ok(entries) = store.list(&cp_root) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for e in entries.iter().filter(|e| e.is_dir) {
+        let path = cp_root.join(&e.name);
+        if checkpoint::is_unfinished_first_save(store, &path) {
+            continue;
+        }
+        let mut other_build = false;
+        let why = match checkpoint::read_identity(store, &path) {
+            Err(e) => Some(e.to_string()),
+            Ok(c) if c.run.experiment_hash != w.hash => Some(format!(
+                "a checkpoint of experiment `{}` (hash {})",
+                c.run.name, c.run.experiment_hash
+            )),
+            Ok(c) if c.run.katro_build != BUILD && !w.allow_other_build => {
+                other_build = true;
+                Some(format!(
+                    "a checkpoint of this experiment {}",
+                    other_build_words(&c.run.katro_build)
+                ))
             }
-            let mut other_build = false;
-            let why = match checkpoint::read_identity(store, &path) {
-                Err(e) => Some(e),
-                Ok(c) if c.run.experiment_hash != w.hash => Some(format!(
-                    "a checkpoint of experiment `{}` (hash {})",
-                    c.run.name, c.run.experiment_hash
-                )),
-                Ok(c) if c.run.katro_build != BUILD && !w.allow_other_build => {
-                    other_build = true;
-                    Some(format!(
-                        "a checkpoint of this experiment {}",
-                        other_build_words(&c.run.katro_build)
-                    ))
-                }
-                Ok(_) => None,
-            };
-            if let Some(why) = why {
-                found.push(Foreign {
-                    remove: vec![path.clone()],
-                    folder: true,
-                    other_build,
-                    ..Foreign::new(format!("{}/{}", checkpoint::FOLDER, e.name), why)
-                });
-            }
+            Ok(_) => None,
+        };
+        if let Some(why) = why {
+            found.push(Foreign {
+                remove: vec![path.clone()],
+                folder: true,
+                other_build,
+                ..Foreign::new(format!("{}/{}", checkpoint::FOLDER, e.name), why)
+            });
         }
     }
+    found
+}
+
+/// The shards in the folder of another experiment, build or N, or that
+/// do not read; `shards` is N for a shard run, 0 for a whole run.
+fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec<Foreign> {
+    let mut found = Vec::new();
     for path in shard_files(store, &dir.join("shards")) {
         let header = store
             .read_start(&path, 4096)
@@ -318,13 +365,42 @@ pub(crate) fn refuse_or_clear(
         .iter()
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
+    if let Some(refused) = refusal(dir, &found, &list, force, name, hash) {
+        return Err(refused);
+    }
+    let deleted = delete_katro_files(store, dir, &found)?;
+    progress.note(&format!(
+        "--force: found in {}:\n{}\n--force: deleted {}{}",
+        dir.display(),
+        list.join("\n"),
+        if deleted.is_empty() {
+            "nothing"
+        } else {
+            "these katro files:\n"
+        },
+        deleted.join("\n")
+    ));
+    Ok(())
+}
+
+/// Why the folder is refused: without `force`, for anything found (`list`
+/// in words); with it, for files katro did not write under names katro
+/// writes. `None` when `--force` may go on.
+fn refusal(
+    dir: &Path,
+    found: &[Foreign],
+    list: &[String],
+    force: bool,
+    name: &str,
+    hash: &str,
+) -> Option<Error> {
     let blocking: Vec<String> = found
         .iter()
         .filter(|f| f.blocks)
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
     if force && !blocking.is_empty() {
-        return Err(Error::refused(format!(
+        return Some(Error::refused(format!(
             "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
              --force never replaces a file katro did not write: move or rename them, or give \
              another output folder",
@@ -332,30 +408,40 @@ pub(crate) fn refuse_or_clear(
             blocking.join("\n")
         )));
     }
-    if !force {
-        let named = if blocking.is_empty() {
-            ""
-        } else {
-            "; those under names katro writes must be moved first"
-        };
-        let allow = if found.iter().all(|f| f.other_build) {
-            " or --allow-other-build to use them as they are,"
-        } else {
-            ""
-        };
-        return Err(Error::refused(format!(
-            "the output folder {} holds files of another experiment, another katro build or \
-             not written by katro:\n{}\n\
-             this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
-             output folder,{allow} or --force to delete the files katro wrote there and \
-             replace its results (files katro did not write are kept{named})",
-            dir.display(),
-            list.join("\n")
-        )));
+    if force {
+        return None;
     }
+    let named = if blocking.is_empty() {
+        ""
+    } else {
+        "; those under names katro writes must be moved first"
+    };
+    let allow = if found.iter().all(|f| f.other_build) {
+        " or --allow-other-build to use them as they are,"
+    } else {
+        ""
+    };
+    Some(Error::refused(format!(
+        "the output folder {} holds files of another experiment, another katro build or \
+         not written by katro:\n{}\n\
+         this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
+         output folder,{allow} or --force to delete the files katro wrote there and \
+         replace its results (files katro did not write are kept{named})",
+        dir.display(),
+        list.join("\n")
+    )))
+}
+
+/// Deletes what `--force` deletes of `found` (files katro wrote), each
+/// once; the paths deleted, relative to `dir`, as listed to the user.
+fn delete_katro_files(
+    store: &dyn Store,
+    dir: &Path,
+    found: &[Foreign],
+) -> Result<Vec<String>, Error> {
     let mut deleted = Vec::new();
     let mut seen: Vec<&Path> = Vec::new();
-    for f in &found {
+    for f in found {
         for p in &f.remove {
             // A manifest lists itself among its files: delete and name it once.
             if seen.contains(&p.as_path()) {
@@ -378,18 +464,7 @@ pub(crate) fn refuse_or_clear(
     {
         deleted.push("  plots/".to_string());
     }
-    progress.note(&format!(
-        "--force: found in {}:\n{}\n--force: deleted {}{}",
-        dir.display(),
-        list.join("\n"),
-        if deleted.is_empty() {
-            "nothing"
-        } else {
-            "these katro files:\n"
-        },
-        deleted.join("\n")
-    ));
-    Ok(())
+    Ok(deleted)
 }
 
 /// The shard files in a folder, by name: `*.json`, not hidden.

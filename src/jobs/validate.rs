@@ -7,7 +7,7 @@ use crate::rules::parse_variant;
 use crate::rules::schema::top_level_keys;
 use crate::store::Store;
 
-use super::{load_experiment, plural, read_text};
+use super::{Error, load_experiment, plural, read_text};
 
 const EXPERIMENT_KEYS: [&str; 6] = [
     "variants",
@@ -27,9 +27,9 @@ pub struct Validated {
 }
 
 /// Checks one file, telling a variant from an experiment by its keys.
-fn validate_one(store: &dyn Store, path: &str) -> Result<String, String> {
+fn validate_one(store: &dyn Store, path: &str) -> Result<String, Error> {
     let text = read_text(store, Path::new(path))
-        .map_err(|e| format!("{path}: cannot read the file: {e}"))?;
+        .map_err(|e| Error::refused(format!("{path}: cannot read the file: {e}")))?;
     let keys = top_level_keys(&text);
     let stem = Path::new(path)
         .file_stem()
@@ -38,10 +38,10 @@ fn validate_one(store: &dyn Store, path: &str) -> Result<String, String> {
     if keys.iter().any(|k| k == "board") {
         return parse_variant(path, &text, stem)
             .map(|r| format!("variant `{}`", r.name()))
-            .map_err(|e| e.to_string());
+            .map_err(Error::Input);
     }
     if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
-        let l = load_experiment(store, path).map_err(|f| f.to_string())?;
+        let l = load_experiment(store, path)?;
         let cells = l.exp.cells();
         let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
         let skipped = match l.exp.skipped.len() {
@@ -71,12 +71,12 @@ fn validate_one(store: &dyn Store, path: &str) -> Result<String, String> {
                 .iter()
                 .any(|p| p.message.starts_with("TOML syntax")) =>
         {
-            Err(e.to_string())
+            Err(Error::Input(e))
         }
-        _ => Err(format!(
+        _ => Err(Error::refused(format!(
             "{path}: neither a variant file (it has no [board] table) nor an experiment file \
              (it has no `variants` or `matchups`)"
-        )),
+        ))),
     }
 }
 
@@ -88,7 +88,7 @@ pub fn validate(store: &dyn Store, paths: &[String]) -> Validated {
     for p in paths {
         match validate_one(store, p) {
             Ok(what) => ok_text.push_str(&format!("{p}: valid {what}\n")),
-            Err(e) => problems.push(e),
+            Err(e) => problems.push(e.to_string()),
         }
     }
     let bad = problems.len();
