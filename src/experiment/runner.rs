@@ -12,6 +12,8 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -563,41 +565,86 @@ pub fn run(
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let cells = work.cells;
-    let layout = Layout::new(cells);
-    let labels: Vec<String> = cells.iter().map(Cell::matchup_label).collect();
     let (state, resumed_rows) = match resume {
         Some(r) => {
             check_resume(work, &r)?;
             (r.state, r.rows)
         }
-        None => (RunState::new(cells.len()), Vec::new()),
+        None => (RunState::new(work.cells.len()), Vec::new()),
     };
-    let shared = Mutex::new(Shared {
-        state,
-        rows: Vec::new(),
-        saved: 0,
-    });
-    let save_lock = Mutex::new(());
+    let session = Session::new(work, progress, checkpoint, state);
+    match work.part {
+        Part::Shard { .. } => session.play_shard(&pool)?,
+        Part::Whole => session.play_whole(&pool)?,
+    }
+    Ok(session.finish(resumed_rows))
+}
 
-    let interval = checkpoint.interval().filter(|i| !i.is_zero());
-    // Cells already judged by `ending_warning` in this session.
-    let judged: Vec<std::sync::atomic::AtomicBool> =
-        (0..cells.len()).map(|_| false.into()).collect();
-    // Saves the state with the rows finished since the last save that
-    // succeeded: a failed save's rows go into the next one, so every row is
-    // stored once. One save at a time; `force` waits for a running one.
-    let save = |force: bool| -> Result<(), String> {
+/// One session of a run: what its workers share.
+struct Session<'a> {
+    work: &'a Work<'a>,
+    layout: Layout,
+    labels: Vec<String>,
+    progress: &'a dyn Progress,
+    checkpoint: &'a dyn Checkpoint,
+    shared: Mutex<Shared>,
+    /// Held by the save in progress.
+    save_lock: Mutex<()>,
+    /// How often a worker records its unit's games so far, if at all.
+    interval: Option<Duration>,
+    /// Cells already judged by `ending_warning` in this session.
+    judged: Vec<AtomicBool>,
+}
+
+/// Where a work item's games are: part item `item`, global unit `global`,
+/// of cell `cell`'s segment `segment`, games `start..end`.
+struct UnitAt {
+    item: u64,
+    global: u64,
+    cell: usize,
+    segment: u64,
+    start: u64,
+    end: u64,
+}
+
+impl<'a> Session<'a> {
+    fn new(
+        work: &'a Work<'a>,
+        progress: &'a dyn Progress,
+        checkpoint: &'a dyn Checkpoint,
+        state: RunState,
+    ) -> Session<'a> {
+        Session {
+            work,
+            layout: Layout::new(work.cells),
+            labels: work.cells.iter().map(Cell::matchup_label).collect(),
+            progress,
+            checkpoint,
+            shared: Mutex::new(Shared {
+                state,
+                rows: Vec::new(),
+                saved: 0,
+            }),
+            save_lock: Mutex::new(()),
+            interval: checkpoint.interval().filter(|i| !i.is_zero()),
+            judged: (0..work.cells.len()).map(|_| false.into()).collect(),
+        }
+    }
+
+    /// Saves the state with the rows finished since the last save that
+    /// succeeded: a failed save's rows go into the next one, so every row
+    /// is stored once. One save at a time; `force` waits for a running one.
+    fn save(&self, force: bool) -> Result<(), String> {
         let _saving = if force {
-            lock(&save_lock)
+            lock(&self.save_lock)
         } else {
-            match save_lock.try_lock() {
+            match self.save_lock.try_lock() {
                 Ok(g) => g,
                 Err(_) => return Ok(()),
             }
         };
         let (snapshot, new_rows, upto) = {
-            let s = lock(&shared);
+            let s = lock(&self.shared);
             let new: Vec<GameRow> = s.rows[s.saved..]
                 .iter()
                 .flat_map(|(_, r)| r)
@@ -605,15 +652,20 @@ pub fn run(
                 .collect();
             (s.state.clone(), new, s.rows.len())
         };
-        checkpoint.save(&snapshot, &new_rows)?;
-        lock(&shared).saved = upto;
+        self.checkpoint.save(&snapshot, &new_rows)?;
+        lock(&self.shared).saved = upto;
         Ok(())
-    };
+    }
 
-    // Plays the items `item(0..n)` (each a part's work item j) not done yet.
-    let play = |n: u64, item: &(dyn Fn(u64) -> u64 + Sync)| -> Result<(), String> {
+    /// Plays the items `item(0..n)` (each a part's work item) not done yet.
+    fn play_items(
+        &self,
+        pool: &rayon::ThreadPool,
+        n: u64,
+        item: &(dyn Fn(u64) -> u64 + Sync),
+    ) -> Result<(), String> {
         let (done, mut begun) = {
-            let s = lock(&shared);
+            let s = lock(&self.shared);
             (s.state.done.clone(), s.state.partial.clone())
         };
         begun.sort_by_key(|p| p.item);
@@ -623,205 +675,266 @@ pub fn run(
                 if done.contains(j) {
                     return Ok(());
                 }
-                let g = work.part.unit_of(j);
-                let (c, u) = layout.locate(g);
-                let (k, start, end) = layout.cells[c].unit_games(u);
-                let first = work.first_games.get(c).copied().unwrap_or(0);
-                // A unit an earlier session began goes on from its last
-                // recorded game, with the aggregate of those before.
-                let (mut agg, from) = match begun.binary_search_by_key(&j, |p| p.item) {
-                    Ok(b) => (begun[b].aggregate.clone(), start + begun[b].games),
-                    Err(_) => (Aggregate::new(), start),
-                };
-                let mut rows = Vec::new();
-                let clock = std::time::Instant::now();
-                let mut recorded = clock;
-                // The first game not yet told to `progress`.
-                let mut told = from;
-                for game in from..end {
-                    let (row, metrics) = play_one(
-                        &cells[c],
-                        &labels[c],
-                        work.master,
-                        c,
-                        first + game,
-                        work.rows,
-                    );
-                    agg.add(&row.record);
-                    if let Some(m) = &metrics {
-                        agg.add_metrics(m);
-                    }
-                    if work.rows != Rows::None {
-                        rows.push(row);
-                    }
-                    let played = game + 1 - start;
-                    if !judged[c].load(std::sync::atomic::Ordering::Relaxed)
-                        && (played >= EARLY_GAMES.min(end - start)
-                            || (played >= 3 && clock.elapsed().as_secs() >= EARLY_SECONDS))
-                        && !judged[c].swap(true, std::sync::atomic::Ordering::Relaxed)
-                        && let Some(w) = ending_warning(&cells[c], &agg)
-                    {
-                        progress.warn(&w);
-                    }
-                    let stop = checkpoint.stop_requested();
-                    let due = interval.is_some_and(|i| recorded.elapsed() >= i);
-                    if game + 1 < end && (stop || due) {
-                        {
-                            let mut s = lock(&shared);
-                            let unit = PartialUnit {
-                                item: j,
-                                games: played,
-                                aggregate: agg.clone(),
-                            };
-                            match s.state.partial.iter_mut().find(|p| p.item == j) {
-                                Some(p) => *p = unit,
-                                None => s.state.partial.push(unit),
-                            }
-                            if work.rows != Rows::None {
-                                s.rows.push((g, std::mem::take(&mut rows)));
-                            }
-                        }
-                        progress.advance(game + 1 - told);
-                        progress.played(c, game + 1 - told, recorded.elapsed().as_secs_f64());
-                        told = game + 1;
-                        recorded = std::time::Instant::now();
-                        if stop {
-                            return Err(STOPPED.to_string());
-                        }
-                        if checkpoint.due() {
-                            save(false)?;
-                        }
-                    }
-                }
-                {
-                    let mut s = lock(&shared);
-                    s.state.partial.retain(|p| p.item != j);
-                    s.state.cells[c].add(k, &agg);
-                    s.state.done.insert(j);
-                    if work.rows != Rows::None {
-                        s.rows.push((g, rows));
-                    }
-                }
-                progress.advance(end - told);
-                progress.played(c, end - told, recorded.elapsed().as_secs_f64());
-                if checkpoint.stop_requested() {
-                    return Err(STOPPED.to_string());
-                }
-                if checkpoint.due() {
-                    save(false)?;
-                }
-                Ok(())
+                self.play_unit(self.unit_at(j), &begun)
             })
         })
         .inspect_err(|e| {
             // Stopped on request: every worker has recorded its games.
             if e == STOPPED {
-                let _ = save(true);
+                let _ = self.save(true);
             }
         })
-    };
+    }
 
-    match work.part {
-        Part::Shard { .. } => {
-            let n = work.part.items(layout.units());
-            let total: u64 = (0..n)
-                .map(|j| {
-                    let (c, i) = layout.locate(work.part.unit_of(j));
-                    let (_, s, e) = layout.cells[c].unit_games(i);
-                    e - s
-                })
-                .sum();
-            progress.set_total(total);
-            progress.advance(lock(&shared).state.games());
-            let s = lock(&shared);
-            let played = cell_games(&layout, work.part, &s.state);
-            let mut left = vec![0u64; cells.len()];
-            for j in 0..n {
-                let (c, i) = layout.locate(work.part.unit_of(j));
-                let (_, a, b) = layout.cells[c].unit_games(i);
-                left[c] += b - a;
-            }
-            for (l, p) in left.iter_mut().zip(played) {
-                *l = l.saturating_sub(p);
-            }
-            drop(s);
-            progress.set_cells_left(&left);
-            play(n, &|j| j)?;
-        }
-        Part::Whole => {
-            progress.set_total(remaining_total(&layout, &lock(&shared).state));
-            progress.advance(lock(&shared).state.games());
-            progress.set_cells_left(&cells_left(&layout, &lock(&shared).state));
-            // Each round plays every unfinished cell's next segment, then
-            // makes the cells' stopping tests, in game order.
-            loop {
-                let targets: Vec<(usize, u64)> = {
-                    let s = lock(&shared);
-                    (0..cells.len())
-                        .filter(|&c| {
-                            let p = &s.state.cells[c];
-                            !p.stopped && p.settled_games < layout.cells[c].max_games
-                        })
-                        .map(|c| (c, s.state.cells[c].settled_games / layout.cells[c].segment))
-                        .collect()
-                };
-                if targets.is_empty() {
-                    break;
-                }
-                let ranges: Vec<Range<u64>> = targets
-                    .iter()
-                    .map(|&(c, k)| {
-                        let r = layout.cells[c].segment_units(k);
-                        layout.first[c] + r.start..layout.first[c] + r.end
-                    })
-                    .collect();
-                let mut starts = Vec::with_capacity(ranges.len());
-                let mut n = 0;
-                for r in &ranges {
-                    starts.push(n);
-                    n += r.end - r.start;
-                }
-                play(n, &|i| {
-                    let t = starts.partition_point(|&s| s <= i) - 1;
-                    ranges[t].start + (i - starts[t])
-                })?;
-                let mut s = lock(&shared);
-                let mut stopped_early = false;
-                for &(c, k) in &targets {
-                    let l = &layout.cells[c];
-                    let p = &mut s.state.cells[c];
-                    let (_, end) = l.segment_games(k);
-                    let whole = p.segments.first().is_some_and(|seg| {
-                        seg.segment == k && seg.aggregate.games == end - p.settled_games
-                    });
-                    if !whole {
-                        return Err(format!(
-                            "internal error: segment {k} of cell {} is incomplete",
-                            c + 1
-                        ));
-                    }
-                    let seg = p.segments.remove(0);
-                    p.settled.merge(&seg.aggregate);
-                    p.settled_games = end;
-                    p.stopped = cells[c].stop.is_met(end, &p.settled);
-                    stopped_early |= p.stopped && end < l.max_games;
-                }
-                if stopped_early {
-                    progress.set_total(remaining_total(&layout, &s.state));
-                    progress.set_cells_left(&cells_left(&layout, &s.state));
-                }
-            }
+    fn unit_at(&self, item: u64) -> UnitAt {
+        let global = self.work.part.unit_of(item);
+        let (cell, u) = self.layout.locate(global);
+        let (segment, start, end) = self.layout.cells[cell].unit_games(u);
+        UnitAt {
+            item,
+            global,
+            cell,
+            segment,
+            start,
+            end,
         }
     }
 
-    let s = shared.into_inner().expect("workers have finished");
-    let mut rows = resumed_rows;
-    rows.extend(s.rows.into_iter().flat_map(|(_, r)| r));
-    rows.sort_by_key(|r| (r.cell, r.game));
-    Ok(RunResult {
-        state: s.state,
-        rows,
-    })
+    /// Plays one work item's games, from where an earlier session left it
+    /// (`begun`, sorted by item), recording them as it goes.
+    fn play_unit(&self, at: UnitAt, begun: &[PartialUnit]) -> Result<(), String> {
+        let (work, c, end) = (self.work, at.cell, at.end);
+        let first = work.first_games.get(c).copied().unwrap_or(0);
+        // A unit an earlier session began goes on from its last recorded
+        // game, with the aggregate of those before.
+        let (mut agg, from) = match begun.binary_search_by_key(&at.item, |p| p.item) {
+            Ok(b) => (begun[b].aggregate.clone(), at.start + begun[b].games),
+            Err(_) => (Aggregate::new(), at.start),
+        };
+        let mut rows = Vec::new();
+        let clock = Instant::now();
+        let mut recorded = clock;
+        // The first game not yet told to `progress`.
+        let mut told = from;
+        for game in from..end {
+            let (row, metrics) = play_one(
+                &work.cells[c],
+                &self.labels[c],
+                work.master,
+                c,
+                first + game,
+                work.rows,
+            );
+            agg.add(&row.record);
+            if let Some(m) = &metrics {
+                agg.add_metrics(m);
+            }
+            if work.rows != Rows::None {
+                rows.push(row);
+            }
+            let played = game + 1 - at.start;
+            self.judge_early(&at, played, clock, &agg);
+            let stop = self.checkpoint.stop_requested();
+            let due = self.interval.is_some_and(|i| recorded.elapsed() >= i);
+            if game + 1 < end && (stop || due) {
+                self.record_begun(&at, played, &agg, &mut rows);
+                self.tell(c, game + 1 - told, recorded);
+                told = game + 1;
+                recorded = Instant::now();
+                self.after_record(stop)?;
+            }
+        }
+        self.record_done(&at, &agg, rows);
+        self.tell(c, end - told, recorded);
+        self.after_record(self.checkpoint.stop_requested())
+    }
+
+    /// Warns, once per cell, when its first games of a unit look as if
+    /// they may never end ([`ending_warning`]).
+    fn judge_early(&self, at: &UnitAt, played: u64, clock: Instant, agg: &Aggregate) {
+        let judged = &self.judged[at.cell];
+        if !judged.load(Ordering::Relaxed)
+            && (played >= EARLY_GAMES.min(at.end - at.start)
+                || (played >= 3 && clock.elapsed().as_secs() >= EARLY_SECONDS))
+            && !judged.swap(true, Ordering::Relaxed)
+            && let Some(w) = ending_warning(&self.work.cells[at.cell], agg)
+        {
+            self.progress.warn(&w);
+        }
+    }
+
+    /// Records a unit's first `played` games, so that a save holds them.
+    fn record_begun(&self, at: &UnitAt, played: u64, agg: &Aggregate, rows: &mut Vec<GameRow>) {
+        let mut s = lock(&self.shared);
+        let unit = PartialUnit {
+            item: at.item,
+            games: played,
+            aggregate: agg.clone(),
+        };
+        match s.state.partial.iter_mut().find(|p| p.item == at.item) {
+            Some(p) => *p = unit,
+            None => s.state.partial.push(unit),
+        }
+        if self.work.rows != Rows::None {
+            s.rows.push((at.global, std::mem::take(rows)));
+        }
+    }
+
+    /// Records a finished unit in its cell's segment.
+    fn record_done(&self, at: &UnitAt, agg: &Aggregate, rows: Vec<GameRow>) {
+        let mut s = lock(&self.shared);
+        s.state.partial.retain(|p| p.item != at.item);
+        s.state.cells[at.cell].add(at.segment, agg);
+        s.state.done.insert(at.item);
+        if self.work.rows != Rows::None {
+            s.rows.push((at.global, rows));
+        }
+    }
+
+    /// Tells `progress` of `games` of cell `c` played since `since`.
+    fn tell(&self, c: usize, games: u64, since: Instant) {
+        self.progress.advance(games);
+        self.progress
+            .played(c, games, since.elapsed().as_secs_f64());
+    }
+
+    /// After recording games: stops if asked to, else saves when due.
+    fn after_record(&self, stop: bool) -> Result<(), String> {
+        if stop {
+            return Err(STOPPED.to_string());
+        }
+        if self.checkpoint.due() {
+            self.save(false)?;
+        }
+        Ok(())
+    }
+
+    /// A shard plays its items once each, in any order.
+    fn play_shard(&self, pool: &rayon::ThreadPool) -> Result<(), String> {
+        let (layout, part) = (&self.layout, self.work.part);
+        let n = part.items(layout.units());
+        let games_of = |j| {
+            let at = self.unit_at(j);
+            (at.cell, at.end - at.start)
+        };
+        self.progress.set_total((0..n).map(|j| games_of(j).1).sum());
+        self.progress.advance(lock(&self.shared).state.games());
+        let played = cell_games(layout, part, &lock(&self.shared).state);
+        let mut left = vec![0u64; self.work.cells.len()];
+        for j in 0..n {
+            let (c, games) = games_of(j);
+            left[c] += games;
+        }
+        for (l, p) in left.iter_mut().zip(played) {
+            *l = l.saturating_sub(p);
+        }
+        self.progress.set_cells_left(&left);
+        self.play_items(pool, n, &|j| j)
+    }
+
+    /// A whole run plays in rounds: each plays every unfinished cell's
+    /// next segment, then makes the cells' stopping tests, in game order.
+    fn play_whole(&self, pool: &rayon::ThreadPool) -> Result<(), String> {
+        let layout = &self.layout;
+        self.progress
+            .set_total(remaining_total(layout, &lock(&self.shared).state));
+        self.progress.advance(lock(&self.shared).state.games());
+        self.progress
+            .set_cells_left(&cells_left(layout, &lock(&self.shared).state));
+        loop {
+            let targets = self.next_segments();
+            if targets.is_empty() {
+                return Ok(());
+            }
+            self.play_segments(pool, &targets)?;
+            self.settle(&targets)?;
+        }
+    }
+
+    /// Each unfinished cell with the segment it plays next.
+    fn next_segments(&self) -> Vec<(usize, u64)> {
+        let s = lock(&self.shared);
+        let cells = &self.layout.cells;
+        (0..cells.len())
+            .filter(|&c| {
+                let p = &s.state.cells[c];
+                !p.stopped && p.settled_games < cells[c].max_games
+            })
+            .map(|c| (c, s.state.cells[c].settled_games / cells[c].segment))
+            .collect()
+    }
+
+    /// Plays the units of segment `k` of each cell `c` of `targets`.
+    fn play_segments(
+        &self,
+        pool: &rayon::ThreadPool,
+        targets: &[(usize, u64)],
+    ) -> Result<(), String> {
+        let layout = &self.layout;
+        let ranges: Vec<Range<u64>> = targets
+            .iter()
+            .map(|&(c, k)| {
+                let r = layout.cells[c].segment_units(k);
+                layout.first[c] + r.start..layout.first[c] + r.end
+            })
+            .collect();
+        let mut starts = Vec::with_capacity(ranges.len());
+        let mut n = 0;
+        for r in &ranges {
+            starts.push(n);
+            n += r.end - r.start;
+        }
+        self.play_items(pool, n, &|i| {
+            let t = starts.partition_point(|&s| s <= i) - 1;
+            ranges[t].start + (i - starts[t])
+        })
+    }
+
+    /// Adds each target's played segment to its cell's settled games and
+    /// makes the cell's stopping test there.
+    fn settle(&self, targets: &[(usize, u64)]) -> Result<(), String> {
+        let mut s = lock(&self.shared);
+        let mut stopped_early = false;
+        for &(c, k) in targets {
+            let l = &self.layout.cells[c];
+            let p = &mut s.state.cells[c];
+            let (_, end) = l.segment_games(k);
+            let whole = p.segments.first().is_some_and(|seg| {
+                seg.segment == k && seg.aggregate.games == end - p.settled_games
+            });
+            if !whole {
+                return Err(format!(
+                    "internal error: segment {k} of cell {} is incomplete",
+                    c + 1
+                ));
+            }
+            let seg = p.segments.remove(0);
+            p.settled.merge(&seg.aggregate);
+            p.settled_games = end;
+            p.stopped = self.work.cells[c].stop.is_met(end, &p.settled);
+            stopped_early |= p.stopped && end < l.max_games;
+        }
+        if stopped_early {
+            self.progress
+                .set_total(remaining_total(&self.layout, &s.state));
+            self.progress
+                .set_cells_left(&cells_left(&self.layout, &s.state));
+        }
+        Ok(())
+    }
+
+    /// The run's state, and its rows (the resumed ones first) in (cell,
+    /// game index) order.
+    fn finish(self, resumed_rows: Vec<GameRow>) -> RunResult {
+        let s = self.shared.into_inner().expect("workers have finished");
+        let mut rows = resumed_rows;
+        rows.extend(s.rows.into_iter().flat_map(|(_, r)| r));
+        rows.sort_by_key(|r| (r.cell, r.game));
+        RunResult {
+            state: s.state,
+            rows,
+        }
+    }
 }
 
 /// Games of each cell in `state`, those of unfinished units included.
