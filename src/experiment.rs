@@ -434,14 +434,27 @@ pub const LAP_LIMIT_RANGE: LimitRange = LimitRange {
     what: "the lap limit",
 };
 
+/// A limit outside its [`LimitRange`], in the words an experiment file's
+/// problem uses (callers put the key or flag in front).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{value} is out of range: {what} must be from {lo} to {hi}")]
+pub struct OutOfRange {
+    pub value: i64,
+    pub what: &'static str,
+    pub lo: u64,
+    pub hi: u64,
+}
+
 impl LimitRange {
-    /// `v` if in range, else the words an experiment file's problem uses.
-    pub fn check(&self, v: i64) -> Result<u64, String> {
+    /// `v` if in range.
+    pub fn check(&self, v: i64) -> Result<u64, OutOfRange> {
         if v < self.lo as i64 || v > self.hi as i64 {
-            Err(format!(
-                "{v} is out of range: {} must be from {} to {}",
-                self.what, self.lo, self.hi
-            ))
+            Err(OutOfRange {
+                value: v,
+                what: self.what,
+                lo: self.lo,
+                hi: self.hi,
+            })
         } else {
             Ok(v as u64)
         }
@@ -451,7 +464,7 @@ impl LimitRange {
 fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, range: &LimitRange) -> Option<u64> {
     range
         .check(*v.get_ref())
-        .map_err(|e| p.add(Some(v.span()), key, e))
+        .map_err(|e| p.add(Some(v.span()), key, e.to_string()))
         .ok()
 }
 

@@ -951,7 +951,9 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
         let cp_dir = &self.cp_dir;
         match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
-            Some((_, r)) => runner::check_resume(work, r).map(|()| l),
+            Some((_, r)) => runner::check_resume(work, r)
+                .map(|()| l)
+                .map_err(|e| e.to_string()),
             None => Ok(l),
         }) {
             Ok(l) => Ok(l),
@@ -983,7 +985,7 @@ impl<'a> RunPlan<'a> {
         let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
         if state.games() > 0 {
             runner::Checkpoint::save(saver, &state, &start_rows)
-                .map_err(|e| interrupted(self.store, e, saver))?;
+                .map_err(|e| interrupted(self.store, e.0, saver))?;
         }
         Ok(runner::Resume {
             state,
@@ -1058,7 +1060,7 @@ impl<'a> RunPlan<'a> {
         let start_time = now();
         let clock = Instant::now();
         let result = runner::run(&work, threads, progress, &saver, resume)
-            .map_err(|e| interrupted(store, e, &saver))?;
+            .map_err(|e| interrupted(store, e.to_string(), &saver))?;
         let wall = clock.elapsed().as_secs_f64();
         let new_games = result.state.games() - before_games;
         let session = Session {
@@ -1521,8 +1523,8 @@ pub fn merge(
     }
     let states: Vec<(u64, &runner::RunState)> =
         shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
-    let (aggregates, rows) =
-        merge_parts(&cells, first.shards, &states, rows, exp.rows()).map_err(damaged)?;
+    let (aggregates, rows) = merge_parts(&cells, first.shards, &states, rows, exp.rows())
+        .map_err(|e| damaged(e.to_string()))?;
 
     let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let found = survey(

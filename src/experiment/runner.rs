@@ -275,13 +275,13 @@ impl RunState {
     /// Checks that a state read from a file fits the layout and the part,
     /// and that its counts add up: a damaged or foreign checkpoint is
     /// refused rather than merged into results.
-    pub fn check(&self, layout: &Layout, part: Part) -> Result<(), String> {
+    pub fn check(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         if self.cells.len() != layout.cells.len() {
-            return Err(format!(
+            return Err(StateMismatch(format!(
                 "it has {} cells; this experiment has {}",
                 self.cells.len(),
                 layout.cells.len()
-            ));
+            )));
         }
         if !self.done.is_well_formed()
             || self
@@ -289,7 +289,9 @@ impl RunState {
                 .max()
                 .is_some_and(|m| m >= part.items(layout.units()))
         {
-            return Err("its list of finished units is out of range".into());
+            return Err(StateMismatch(
+                "its list of finished units is out of range".into(),
+            ));
         }
         let items = part.items(layout.units());
         for (n, p) in self.partial.iter().enumerate() {
@@ -303,7 +305,10 @@ impl RunState {
                 || p.aggregate.games != p.games
                 || !p.aggregate.distinct.is_well_formed()
             {
-                return Err(format!("its unfinished unit {} does not add up", p.item));
+                return Err(StateMismatch(format!(
+                    "its unfinished unit {} does not add up",
+                    p.item
+                )));
             }
         }
         // Games of the finished units past each cell's settled games, by
@@ -333,7 +338,7 @@ impl RunState {
                     .iter()
                     .any(|s| !s.aggregate.distinct.is_well_formed())
             {
-                return Err(format!("cell {} does not add up", c + 1));
+                return Err(StateMismatch(format!("cell {} does not add up", c + 1)));
             }
             let got: BTreeMap<u64, u64> = p
                 .segments
@@ -341,7 +346,10 @@ impl RunState {
                 .map(|s| (s.segment, s.aggregate.games))
                 .collect();
             if got.len() != p.segments.len() || got != expected[c] {
-                return Err(format!("cell {}'s games do not add up", c + 1));
+                return Err(StateMismatch(format!(
+                    "cell {}'s games do not add up",
+                    c + 1
+                )));
             }
         }
         Ok(())
@@ -362,7 +370,7 @@ pub trait Checkpoint: Sync {
     }
     /// Stores `state`, together with the per-game rows finished since the
     /// last call (all earlier rows were given to earlier calls).
-    fn save(&self, _state: &RunState, _new_rows: &[GameRow]) -> Result<(), String> {
+    fn save(&self, _state: &RunState, _new_rows: &[GameRow]) -> Result<(), SaveError> {
         Ok(())
     }
     /// How often a worker inside a unit records the games it has played
@@ -372,15 +380,46 @@ pub trait Checkpoint: Sync {
         None
     }
     /// Whether the run should stop (Ctrl-C): asked after every game; the
-    /// run then saves what it has and returns [`STOPPED`].
+    /// run then saves what it has and returns [`RunError::Stopped`].
     fn stop_requested(&self) -> bool {
         false
     }
 }
 
-/// The error of a run stopped by [`Checkpoint::stop_requested`], after its
-/// last save.
+/// The words of [`RunError::Stopped`].
 pub const STOPPED: &str = "stopped on request";
+
+/// Why a run, a resume or a merge of shards cannot go on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// Stopped by [`Checkpoint::stop_requested`], after its last save.
+    #[error("{}", STOPPED)]
+    Stopped,
+    #[error("cannot start {threads} threads: {why}")]
+    Pool { threads: usize, why: String },
+    /// A checkpoint that does not fit the work: damaged, or another run's.
+    #[error("{0}")]
+    Checkpoint(String),
+    /// Shards that do not add up to the experiment.
+    #[error("{0}")]
+    Shards(String),
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// A bug: a round's segment was not played whole (`cell` counts from 1).
+    #[error("internal error: segment {segment} of cell {cell} is incomplete")]
+    Incomplete { segment: u64, cell: usize },
+}
+
+/// Why a [`Checkpoint`] could not store a state, in its own words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SaveError(pub String);
+
+/// Why a saved state does not fit a layout and part, or does not add up
+/// ([`RunState::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct StateMismatch(pub String);
 
 /// After this many games of a unit (all of a shorter unit; or
 /// [`EARLY_SECONDS`] and 3 games),
@@ -534,20 +573,22 @@ fn play_one(
 
 /// Checks that a resumed state and its rows fit the work: same cells,
 /// same units, counts that add up.
-pub fn check_resume(work: &Work, r: &Resume) -> Result<(), String> {
+pub fn check_resume(work: &Work, r: &Resume) -> Result<(), RunError> {
     r.state
         .check(&Layout::new(work.cells), work.part)
-        .map_err(|e| format!("the checkpoint does not fit this experiment: {e}"))?;
+        .map_err(|e| {
+            RunError::Checkpoint(format!("the checkpoint does not fit this experiment: {e}"))
+        })?;
     let wanted = if work.rows == Rows::None {
         0
     } else {
         r.state.games()
     };
     if r.rows.len() as u64 != wanted {
-        return Err(format!(
+        return Err(RunError::Checkpoint(format!(
             "the checkpoint holds {} per-game rows for {wanted} games",
             r.rows.len()
-        ));
+        )));
     }
     Ok(())
 }
@@ -560,11 +601,14 @@ pub fn run(
     progress: &dyn Progress,
     checkpoint: &dyn Checkpoint,
     resume: Option<Resume>,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, RunError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        .map_err(|e| RunError::Pool {
+            threads,
+            why: e.to_string(),
+        })?;
     let (state, resumed_rows) = match resume {
         Some(r) => {
             check_resume(work, &r)?;
@@ -634,7 +678,7 @@ impl<'a> Session<'a> {
     /// Saves the state with the rows finished since the last save that
     /// succeeded: a failed save's rows go into the next one, so every row
     /// is stored once. One save at a time; `force` waits for a running one.
-    fn save(&self, force: bool) -> Result<(), String> {
+    fn save(&self, force: bool) -> Result<(), RunError> {
         let _saving = if force {
             lock(&self.save_lock)
         } else {
@@ -663,7 +707,7 @@ impl<'a> Session<'a> {
         pool: &rayon::ThreadPool,
         n: u64,
         item: &(dyn Fn(u64) -> u64 + Sync),
-    ) -> Result<(), String> {
+    ) -> Result<(), RunError> {
         let (done, mut begun) = {
             let s = lock(&self.shared);
             (s.state.done.clone(), s.state.partial.clone())
@@ -680,7 +724,7 @@ impl<'a> Session<'a> {
         })
         .inspect_err(|e| {
             // Stopped on request: every worker has recorded its games.
-            if e == STOPPED {
+            if *e == RunError::Stopped {
                 let _ = self.save(true);
             }
         })
@@ -702,7 +746,7 @@ impl<'a> Session<'a> {
 
     /// Plays one work item's games, from where an earlier session left it
     /// (`begun`, sorted by item), recording them as it goes.
-    fn play_unit(&self, at: UnitAt, begun: &[PartialUnit]) -> Result<(), String> {
+    fn play_unit(&self, at: UnitAt, begun: &[PartialUnit]) -> Result<(), RunError> {
         let (work, c, end) = (self.work, at.cell, at.end);
         let first = work.first_games.get(c).copied().unwrap_or(0);
         // A unit an earlier session began goes on from its last recorded
@@ -799,9 +843,9 @@ impl<'a> Session<'a> {
     }
 
     /// After recording games: stops if asked to, else saves when due.
-    fn after_record(&self, stop: bool) -> Result<(), String> {
+    fn after_record(&self, stop: bool) -> Result<(), RunError> {
         if stop {
-            return Err(STOPPED.to_string());
+            return Err(RunError::Stopped);
         }
         if self.checkpoint.due() {
             self.save(false)?;
@@ -810,7 +854,7 @@ impl<'a> Session<'a> {
     }
 
     /// A shard plays its items once each, in any order.
-    fn play_shard(&self, pool: &rayon::ThreadPool) -> Result<(), String> {
+    fn play_shard(&self, pool: &rayon::ThreadPool) -> Result<(), RunError> {
         let (layout, part) = (&self.layout, self.work.part);
         let n = part.items(layout.units());
         let games_of = |j| {
@@ -834,7 +878,7 @@ impl<'a> Session<'a> {
 
     /// A whole run plays in rounds: each plays every unfinished cell's
     /// next segment, then makes the cells' stopping tests, in game order.
-    fn play_whole(&self, pool: &rayon::ThreadPool) -> Result<(), String> {
+    fn play_whole(&self, pool: &rayon::ThreadPool) -> Result<(), RunError> {
         let layout = &self.layout;
         self.progress
             .set_total(remaining_total(layout, &lock(&self.shared).state));
@@ -869,7 +913,7 @@ impl<'a> Session<'a> {
         &self,
         pool: &rayon::ThreadPool,
         targets: &[(usize, u64)],
-    ) -> Result<(), String> {
+    ) -> Result<(), RunError> {
         let layout = &self.layout;
         let ranges: Vec<Range<u64>> = targets
             .iter()
@@ -892,7 +936,7 @@ impl<'a> Session<'a> {
 
     /// Adds each target's played segment to its cell's settled games and
     /// makes the cell's stopping test there.
-    fn settle(&self, targets: &[(usize, u64)]) -> Result<(), String> {
+    fn settle(&self, targets: &[(usize, u64)]) -> Result<(), RunError> {
         let mut s = lock(&self.shared);
         let mut stopped_early = false;
         for &(c, k) in targets {
@@ -903,10 +947,10 @@ impl<'a> Session<'a> {
                 seg.segment == k && seg.aggregate.games == end - p.settled_games
             });
             if !whole {
-                return Err(format!(
-                    "internal error: segment {k} of cell {} is incomplete",
-                    c + 1
-                ));
+                return Err(RunError::Incomplete {
+                    segment: k,
+                    cell: c + 1,
+                });
             }
             let seg = p.segments.remove(0);
             p.settled.merge(&seg.aggregate);
@@ -996,20 +1040,22 @@ pub fn merge_parts(
     shards: &[(u64, &RunState)],
     rows: Vec<GameRow>,
     wanted: Rows,
-) -> Result<(Vec<Aggregate>, Vec<GameRow>), String> {
+) -> Result<(Vec<Aggregate>, Vec<GameRow>), RunError> {
     let layout = Layout::new(cells);
     let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); cells.len()];
     for &(index, state) in shards {
         let part = Part::Shard { index, count };
-        state
-            .check(&layout, part)
-            .map_err(|e| format!("shard {index}/{count} does not fit the experiment: {e}"))?;
+        state.check(&layout, part).map_err(|e| {
+            RunError::Shards(format!(
+                "shard {index}/{count} does not fit the experiment: {e}"
+            ))
+        })?;
         if !state.done.is_all_below(part.items(layout.units())) {
-            return Err(format!(
+            return Err(RunError::Shards(format!(
                 "shard {index}/{count} did not finish: it has {} of its {} units",
                 state.done.len(),
                 part.items(layout.units())
-            ));
+            )));
         }
         for (c, p) in state.cells.iter().enumerate() {
             for s in &p.segments {
@@ -1030,13 +1076,13 @@ pub fn merge_parts(
             let (start, seg_end) = l.segment_games(k);
             let seg = segments[c].remove(&k).unwrap_or_default();
             if seg.games != seg_end - start {
-                return Err(format!(
+                return Err(RunError::Shards(format!(
                     "cell {} holds {} games in games {start}..{seg_end}, not {}: \
                      the shards do not cover the experiment",
                     c + 1,
                     seg.games,
                     seg_end - start
-                ));
+                )));
             }
             total.merge(&seg);
             end = seg_end;
@@ -1058,10 +1104,10 @@ pub fn merge_parts(
             .windows(2)
             .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
         if rows.len() as u64 != games || !distinct {
-            return Err(format!(
+            return Err(RunError::Shards(format!(
                 "the shards hold {} per-game rows for {games} games",
                 rows.len()
-            ));
+            )));
         }
     } else {
         rows.clear();
@@ -1302,7 +1348,7 @@ mod tests {
             if count > 1 {
                 // A missing shard is noticed, not merged into smaller totals.
                 let err = merge_parts(&cells, count, &refs[1..], rows, Rows::Games).unwrap_err();
-                assert!(err.contains("do not cover"), "{err}");
+                assert!(err.to_string().contains("do not cover"), "{err}");
             }
         }
     }
@@ -1340,14 +1386,14 @@ mod tests {
         fn due(&self) -> bool {
             true
         }
-        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), SaveError> {
             if self.saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == self.fail_at {
                 if self.slow {
                     // Long enough for another worker to be mid-unit when
                     // this returns, so that it saves after the failure.
                     std::thread::sleep(std::time::Duration::from_millis(100));
                 }
-                return Err("disk full".into());
+                return Err(SaveError("disk full".into()));
             }
             let mut kept = self.kept.lock().unwrap();
             kept.0 = state.clone();
@@ -1386,7 +1432,7 @@ mod tests {
         for fail_at in [2, 4, 3] {
             let cp = FailingCheckpoint::new(fail_at, false, resume.as_ref());
             let r = run(&work, 2, &Quiet, &cp, resume.take());
-            assert_eq!(r.err().as_deref(), Some("disk full"));
+            assert_eq!(r.err(), Some(SaveError("disk full".into()).into()));
             let r = cp.kept();
             assert!(r.state.games() > 0 && r.state.games() < 400);
             check_resume(&work, &r).expect("every saved state is whole");
@@ -1408,7 +1454,7 @@ mod tests {
         fn due(&self) -> bool {
             true
         }
-        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), SaveError> {
             self.inner.save(state, rows)
         }
         fn interval(&self) -> Option<std::time::Duration> {
@@ -1448,7 +1494,7 @@ mod tests {
                 stop_after,
             };
             let r = run(&work, threads, &Quiet, &cp, resume.take());
-            assert_eq!(r.err().as_deref(), Some(STOPPED));
+            assert_eq!(r.err(), Some(RunError::Stopped));
             let r = cp.inner.kept();
             partial_seen |= !r.state.partial.is_empty();
             check_resume(&work, &r).expect("every saved state is whole");

@@ -259,7 +259,7 @@ fn read_games(
                 *slot = Some(
                     text.parse::<i64>()
                         .map_err(|e| e.to_string())
-                        .and_then(|v| range.check(v))
+                        .and_then(|v| range.check(v).map_err(|e| e.to_string()))
                         .map_err(|e| at(format!("`{key}` {text:?}: {e}")))?,
                 );
             }

@@ -214,7 +214,7 @@ pub fn game_from_csv(
             let v = text
                 .parse::<i64>()
                 .map_err(|e| e.to_string())
-                .and_then(|v| range.check(v))
+                .and_then(|v| range.check(v).map_err(|e| e.to_string()))
                 .map_err(|e| Error::refused(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
             *slot = Some(v);
         }

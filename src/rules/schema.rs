@@ -30,7 +30,7 @@ pub enum Kind {
     Bool,
     Str,
     /// A string that `check` accepts; its error lists what is allowed.
-    Enum(fn(&str) -> Result<(), String>),
+    Enum(fn(&str) -> Result<(), BadValue>),
     Table(&'static [Field]),
     /// A list of items of one kind.
     List(&'static Kind),
@@ -262,7 +262,7 @@ impl Walker<'_, '_> {
             (Kind::Enum(check), DeValue::String(s)) => match check(s) {
                 Ok(()) => true,
                 Err(e) => {
-                    self.add(Some(span), key, e);
+                    self.add(Some(span), key, e.0);
                     false
                 }
             },
@@ -338,16 +338,24 @@ pub fn read<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// Why a value is not allowed at its key: the words of its [`Problem`],
+/// which names the key in front of them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadValue(pub String);
+
 /// Checks a string against a serde enum of setting values, giving serde's
 /// list of allowed values in the project's words.
-pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), String> {
+pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), BadValue> {
     toml::Value::String(s.to_string())
         .try_into::<T>()
         .map(|_| ())
         .map_err(|e| {
-            e.message()
-                .trim()
-                .replacen("unknown variant", "unknown value", 1)
+            BadValue(
+                e.message()
+                    .trim()
+                    .replacen("unknown variant", "unknown value", 1),
+            )
         })
 }
 

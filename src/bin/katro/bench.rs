@@ -161,8 +161,8 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
                 part: Part::Whole,
                 first_games: &[],
             };
-            let r =
-                runner::run(&work, threads, &Quiet, &NoCheckpoint, None).map_err(Error::Failed)?;
+            let r = runner::run(&work, threads, &Quiet, &NoCheckpoint, None)
+                .map_err(|e| Error::Failed(e.to_string()))?;
             Ok(Round {
                 seconds: t0.elapsed().as_secs_f64(),
                 cpu: c0.zip(cpu_seconds()).map(|(a, b)| b - a),
