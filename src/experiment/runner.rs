@@ -293,6 +293,13 @@ impl RunState {
                 "its list of finished units is out of range".into(),
             ));
         }
+        self.check_partial(layout, part)?;
+        self.check_cells(layout, part)
+    }
+
+    /// Each unfinished unit is one of the part's, not done, listed once,
+    /// and holds some but not all of its games.
+    fn check_partial(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         let items = part.items(layout.units());
         for (n, p) in self.partial.iter().enumerate() {
             let (c, i) = layout.locate(part.unit_of(p.item.min(items.saturating_sub(1))));
@@ -311,6 +318,12 @@ impl RunState {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Each cell's settled games and segments hold exactly the games of
+    /// the finished units.
+    fn check_cells(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         // Games of the finished units past each cell's settled games, by
         // segment, must be what the segment aggregates hold.
         let mut expected: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); self.cells.len()];
@@ -1042,10 +1055,28 @@ pub fn merge_parts(
     wanted: Rows,
 ) -> Result<(Vec<Aggregate>, Vec<GameRow>), RunError> {
     let layout = Layout::new(cells);
-    let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); cells.len()];
+    let mut segments = shard_segments(&layout, count, shards)?;
+    let mut aggregates = Vec::with_capacity(cells.len());
+    let mut played = Vec::with_capacity(cells.len());
+    for (c, cell) in cells.iter().enumerate() {
+        let (total, end) = settle_merged(c, cell, &layout.cells[c], &mut segments[c])?;
+        aggregates.push(total);
+        played.push(end);
+    }
+    Ok((aggregates, merged_rows(rows, &played, wanted)?))
+}
+
+/// Each cell's segments, added up over the shards, after checking that
+/// every shard fits the layout and finished all its units.
+fn shard_segments(
+    layout: &Layout,
+    count: u64,
+    shards: &[(u64, &RunState)],
+) -> Result<Vec<BTreeMap<u64, Aggregate>>, RunError> {
+    let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); layout.cells.len()];
     for &(index, state) in shards {
         let part = Part::Shard { index, count };
-        state.check(&layout, part).map_err(|e| {
+        state.check(layout, part).map_err(|e| {
             RunError::Shards(format!(
                 "shard {index}/{count} does not fit the experiment: {e}"
             ))
@@ -1066,53 +1097,62 @@ pub fn merge_parts(
             }
         }
     }
-    let mut aggregates = Vec::with_capacity(cells.len());
-    let mut played = Vec::with_capacity(cells.len());
-    for (c, cell) in cells.iter().enumerate() {
-        let l = &layout.cells[c];
-        let mut total = Aggregate::new();
-        let mut end = 0;
-        for k in 0..l.segments() {
-            let (start, seg_end) = l.segment_games(k);
-            let seg = segments[c].remove(&k).unwrap_or_default();
-            if seg.games != seg_end - start {
-                return Err(RunError::Shards(format!(
-                    "cell {} holds {} games in games {start}..{seg_end}, not {}: \
-                     the shards do not cover the experiment",
-                    c + 1,
-                    seg.games,
-                    seg_end - start
-                )));
-            }
-            total.merge(&seg);
-            end = seg_end;
-            if cell.stop.is_met(end, &total) {
-                break;
-            }
+    Ok(segments)
+}
+
+/// Cell `c`'s aggregate and games played: its merged segments in game
+/// order up to where its stopping test is met, as a whole run settles them.
+fn settle_merged(
+    c: usize,
+    cell: &Cell,
+    l: &CellLayout,
+    segments: &mut BTreeMap<u64, Aggregate>,
+) -> Result<(Aggregate, u64), RunError> {
+    let mut total = Aggregate::new();
+    let mut end = 0;
+    for k in 0..l.segments() {
+        let (start, seg_end) = l.segment_games(k);
+        let seg = segments.remove(&k).unwrap_or_default();
+        if seg.games != seg_end - start {
+            return Err(RunError::Shards(format!(
+                "cell {} holds {} games in games {start}..{seg_end}, not {}: \
+                 the shards do not cover the experiment",
+                c + 1,
+                seg.games,
+                seg_end - start
+            )));
         }
-        aggregates.push(total);
-        played.push(end);
+        total.merge(&seg);
+        end = seg_end;
+        if cell.stop.is_met(end, &total) {
+            break;
+        }
+    }
+    Ok((total, end))
+}
+
+/// The rows of the games each cell `played`, in (cell, game index) order,
+/// each once when rows are `wanted`; none otherwise.
+fn merged_rows(rows: Vec<GameRow>, played: &[u64], wanted: Rows) -> Result<Vec<GameRow>, RunError> {
+    if wanted == Rows::None {
+        return Ok(Vec::new());
     }
     let mut rows: Vec<GameRow> = rows
         .into_iter()
-        .filter(|r| r.cell < cells.len() && r.game < played[r.cell])
+        .filter(|r| r.cell < played.len() && r.game < played[r.cell])
         .collect();
     rows.sort_by_key(|r| (r.cell, r.game));
-    if wanted != Rows::None {
-        let games: u64 = played.iter().sum();
-        let distinct = rows
-            .windows(2)
-            .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
-        if rows.len() as u64 != games || !distinct {
-            return Err(RunError::Shards(format!(
-                "the shards hold {} per-game rows for {games} games",
-                rows.len()
-            )));
-        }
-    } else {
-        rows.clear();
+    let games: u64 = played.iter().sum();
+    let distinct = rows
+        .windows(2)
+        .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
+    if rows.len() as u64 != games || !distinct {
+        return Err(RunError::Shards(format!(
+            "the shards hold {} per-game rows for {games} games",
+            rows.len()
+        )));
     }
-    Ok((aggregates, rows))
+    Ok(rows)
 }
 
 #[cfg(test)]
