@@ -1135,47 +1135,48 @@ fn stop_rule(p: &mut Problems, raw: &RawExperiment) -> Option<Stop> {
             None
         }
         (Some(g), None) => count(p, g, "games", "games per cell").map(Stop::Games),
-        (None, Some(pr)) => {
-            let pr = pr.get_ref();
-            let w = *pr.width.get_ref();
-            if !(w > 0.0 && w <= 1.0) {
-                p.add(
-                    Some(pr.width.span()),
-                    "precision.width",
-                    format!(
-                        "{w} is out of range: the interval width must be more than 0 and at most 1"
-                    ),
-                );
-            }
-            let max = count(
-                p,
-                &pr.max_games,
-                "precision.max_games",
-                "the most games per cell",
-            );
-            let every = count(
-                p,
-                &pr.checkpoint,
+        (None, Some(pr)) => precision_rule(p, pr.get_ref()),
+    }
+}
+
+/// The `[precision]` rule: an interval width, a cap and a checkpoint no
+/// later than the cap.
+fn precision_rule(p: &mut Problems, pr: &RawPrecision) -> Option<Stop> {
+    let w = *pr.width.get_ref();
+    if !(w > 0.0 && w <= 1.0) {
+        p.add(
+            Some(pr.width.span()),
+            "precision.width",
+            format!("{w} is out of range: the interval width must be more than 0 and at most 1"),
+        );
+    }
+    let max = count(
+        p,
+        &pr.max_games,
+        "precision.max_games",
+        "the most games per cell",
+    );
+    let every = count(
+        p,
+        &pr.checkpoint,
+        "precision.checkpoint",
+        "games between checkpoints",
+    );
+    match (max, every) {
+        (Some(max), Some(every)) if every > max => {
+            p.add(
+                Some(pr.checkpoint.span()),
                 "precision.checkpoint",
-                "games between checkpoints",
+                format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
             );
-            match (max, every) {
-                (Some(max), Some(every)) if every > max => {
-                    p.add(
-                        Some(pr.checkpoint.span()),
-                        "precision.checkpoint",
-                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
-                    );
-                    None
-                }
-                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
-                    width: w,
-                    max_games: max,
-                    checkpoint: every,
-                }),
-                _ => None,
-            }
+            None
         }
+        (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
+            width: w,
+            max_games: max,
+            checkpoint: every,
+        }),
+        _ => None,
     }
 }
 

@@ -29,7 +29,7 @@ pub use crate::experiment::plan::{
 };
 use crate::experiment::stats::{Aggregate, GameRecord};
 use crate::rng::{game_seed, rng_from_seed};
-use crate::rules::Rules;
+use crate::rules::{Rules, Settings};
 
 /// One step of a game's identity hash: the hash so far, chained with the
 /// next move packed into an integer (origin hole in bits 0-7, target hole
@@ -447,50 +447,14 @@ pub const LONG_MOVE_LAPS: f64 = 100.0;
 /// decide it; `None` when they look fine. Told on stderr early in a run and
 /// recorded in manifest.json's `warnings` from the finished cells.
 pub fn ending_warning(cell: &Cell, agg: &Aggregate) -> Option<String> {
-    let n = agg.games;
-    if n == 0 {
+    if agg.games == 0 {
         return None;
     }
     let s = cell.rules.settings();
-    let undecided = agg.ply_limit + agg.endless_move + agg.lap_limit;
-    let laps_per_move = agg.laps as f64 / (agg.plies.max(1) as f64);
     let mut why = Vec::new();
     let mut change = Vec::new();
-    if 2 * undecided > n {
-        let parts: Vec<String> = [
-            (agg.ply_limit, "at the ply limit"),
-            (agg.endless_move, "endless moves"),
-            (agg.lap_limit, "at the lap limit"),
-        ]
-        .iter()
-        .filter(|(k, _)| *k > 0)
-        .map(|(k, w)| format!("{k} {w}"))
-        .collect();
-        why.push(format!(
-            "{undecided} of {n} games undecided ({})",
-            parts.join(", ")
-        ));
-        if agg.ply_limit > 0 {
-            change.push(format!("ply_limit (now {})", s.ply_limit));
-        }
-        if agg.endless_move > 0 {
-            change.push("endless_move".to_string());
-        }
-        change.push(format!(
-            "the capture rules (min_victim_seeds = {}, min_victim_seeds_after_empty = {})",
-            s.min_victim_seeds, s.min_victim_seeds_after_empty
-        ));
-    }
-    if laps_per_move > LONG_MOVE_LAPS || agg.lap_limit > 0 {
-        why.push(format!(
-            "a move sows {laps_per_move:.0} laps on average, the longest {}",
-            agg.max_laps_in_move
-        ));
-        change.insert(
-            0,
-            format!("lap_limit (now {}) to end such moves sooner", s.lap_limit),
-        );
-    }
+    undecided_reasons(agg, s, &mut why, &mut change);
+    long_move_reasons(agg, s, &mut why, &mut change);
     if why.is_empty() {
         return None;
     }
@@ -504,6 +468,64 @@ pub fn ending_warning(cell: &Cell, agg: &Aggregate) -> Option<String> {
         why.join("; "),
         change.join(", ")
     ))
+}
+
+/// Why, and what to change, when most games end undecided.
+fn undecided_reasons(
+    agg: &Aggregate,
+    s: &Settings,
+    why: &mut Vec<String>,
+    change: &mut Vec<String>,
+) {
+    let n = agg.games;
+    let undecided = agg.ply_limit + agg.endless_move + agg.lap_limit;
+    if 2 * undecided <= n {
+        return;
+    }
+    let parts: Vec<String> = [
+        (agg.ply_limit, "at the ply limit"),
+        (agg.endless_move, "endless moves"),
+        (agg.lap_limit, "at the lap limit"),
+    ]
+    .iter()
+    .filter(|(k, _)| *k > 0)
+    .map(|(k, w)| format!("{k} {w}"))
+    .collect();
+    why.push(format!(
+        "{undecided} of {n} games undecided ({})",
+        parts.join(", ")
+    ));
+    if agg.ply_limit > 0 {
+        change.push(format!("ply_limit (now {})", s.ply_limit));
+    }
+    if agg.endless_move > 0 {
+        change.push("endless_move".to_string());
+    }
+    change.push(format!(
+        "the capture rules (min_victim_seeds = {}, min_victim_seeds_after_empty = {})",
+        s.min_victim_seeds, s.min_victim_seeds_after_empty
+    ));
+}
+
+/// Why, and what to change, when moves sow very many laps.
+fn long_move_reasons(
+    agg: &Aggregate,
+    s: &Settings,
+    why: &mut Vec<String>,
+    change: &mut Vec<String>,
+) {
+    let laps_per_move = agg.laps as f64 / (agg.plies.max(1) as f64);
+    if laps_per_move <= LONG_MOVE_LAPS && agg.lap_limit == 0 {
+        return;
+    }
+    why.push(format!(
+        "a move sows {laps_per_move:.0} laps on average, the longest {}",
+        agg.max_laps_in_move
+    ));
+    change.insert(
+        0,
+        format!("lap_limit (now {}) to end such moves sooner", s.lap_limit),
+    );
 }
 
 /// No checkpoints.
