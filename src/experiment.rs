@@ -247,7 +247,7 @@ struct RawTournament {
 /// `"katro-6x6"`, or `{ variant = "katro-wikipedia", games = 500 }`.
 struct RawVariantRef(RawVariantEntry);
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVariantEntry {
     variant: Sp<String>,
@@ -434,14 +434,27 @@ pub const LAP_LIMIT_RANGE: LimitRange = LimitRange {
     what: "the lap limit",
 };
 
+/// A limit outside its [`LimitRange`], in the words an experiment file's
+/// problem uses (callers put the key or flag in front).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{value} is out of range: {what} must be from {lo} to {hi}")]
+pub struct OutOfRange {
+    pub value: i64,
+    pub what: &'static str,
+    pub lo: u64,
+    pub hi: u64,
+}
+
 impl LimitRange {
-    /// `v` if in range, else the words an experiment file's problem uses.
-    pub fn check(&self, v: i64) -> Result<u64, String> {
+    /// `v` if in range.
+    pub fn check(&self, v: i64) -> Result<u64, OutOfRange> {
         if v < self.lo as i64 || v > self.hi as i64 {
-            Err(format!(
-                "{v} is out of range: {} must be from {} to {}",
-                self.what, self.lo, self.hi
-            ))
+            Err(OutOfRange {
+                value: v,
+                what: self.what,
+                lo: self.lo,
+                hi: self.hi,
+            })
         } else {
             Ok(v as u64)
         }
@@ -451,7 +464,7 @@ impl LimitRange {
 fn limit(p: &mut Problems, v: &Sp<i64>, key: &str, range: &LimitRange) -> Option<u64> {
     range
         .check(*v.get_ref())
-        .map_err(|e| p.add(Some(v.span()), key, e))
+        .map_err(|e| p.add(Some(v.span()), key, e.to_string()))
         .ok()
 }
 
@@ -476,222 +489,324 @@ pub fn parse_experiment(
         schema::read(file, text, EXPERIMENT_FIELDS, EXPERIMENT_HINT)?;
     let mut p = Problems::new(text);
     p.list = first;
-
+    // Each step reports its problems as it checks; `in_file_order` sorts
+    // them, so the steps' order only decides ties at one place.
     let (name, seed) = name_and_seed(&mut p, &raw);
     // How many games each cell plays, before per-variant overrides.
     let stop = stop_rule(&mut p, &raw);
-
-    let ply_limit = raw
-        .ply_limit
-        .as_ref()
-        .and_then(|v| limit(&mut p, v, "ply_limit", &PLY_LIMIT_RANGE));
-    let lap_limit = raw
-        .lap_limit
-        .as_ref()
-        .and_then(|v| limit(&mut p, v, "lap_limit", &LAP_LIMIT_RANGE));
-
-    let mut variants = Vec::new();
-    // Whether every entry of `variants` gave a variant.
-    let mut variants_complete = true;
-    let no_variants = match (&raw.variants, &raw.sweep) {
-        (Some(v), _) if v.get_ref().is_empty() => Some(Some(v.span())),
-        (None, None) => Some(None),
-        _ => None,
-    };
-    if let Some(span) = no_variants {
-        p.add(
-            span,
-            "variants",
-            format!(
-                "is empty: list at least one preset ({}) or variant file, or give a `[[sweep]]`",
-                preset_names().join(", ")
-            ),
-        );
+    let limits = Limits::read(&mut p, &raw);
+    let variants = VariantReader {
+        stop: &stop,
+        limits,
+        read_variant,
+        read: Variants::default(),
     }
-    // Explicit variants first, then each sweep's, in file order.
-    let mut entries: Vec<Entry> = Vec::new();
-    for (i, item) in raw.variants.iter().flat_map(|v| v.get_ref()).enumerate() {
-        entries.push((
-            format!("variants[{i}]"),
-            item.span(),
-            &item.get_ref().0,
-            None,
-        ));
+    .read_all(&mut p, &raw);
+    let (matchups, tournament) = matchups(&mut p, &raw, &stop, &variants.plans);
+    let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
+    let compare = comparison_plan(&mut p, &raw, &variants.plans, variants.complete);
+    in_file_order(file, p)?;
+    Ok(Experiment {
+        name,
+        seed: seed as u64,
+        stop: stop.expect("no problem means the stop rule is valid"),
+        variants: variants.plans,
+        matchups,
+        per_game_rows: raw.per_game_rows,
+        moves_in_rows,
+        output,
+        compare,
+        skipped: variants.skipped,
+        tournament,
+    })
+}
+
+/// The problems found, in file order whatever order the checks ran in.
+fn in_file_order(file: &str, mut p: Problems) -> Result<(), InputError> {
+    if p.list.is_empty() {
+        return Ok(());
     }
-    let sweep_bases: Vec<(String, Range<usize>, Option<RawVariantEntry>)> = raw
-        .sweep
-        .iter()
-        .flat_map(|s| s.get_ref())
-        .enumerate()
-        .map(|(i, t)| {
-            let key = format!("sweep[{i}]");
-            let base = match t.get_ref().get("base") {
-                Some(b) => match b.get_ref().as_str() {
-                    Some(spec) => Some(RawVariantEntry {
-                        variant: Sp::new(b.span(), spec.to_string()),
-                        games: None,
-                        max_games: None,
-                        ply_limit: None,
-                        lap_limit: None,
-                    }),
-                    None => {
-                        p.add(
-                            Some(b.span()),
-                            &format!("{key}.base"),
-                            "give the base variant: a preset name or a path to a variant file",
-                        );
-                        None
-                    }
-                },
-                None => {
-                    p.add(
-                        Some(t.span()),
-                        &key,
-                        "missing `base`: give the variant to sweep from, a preset name or a \
-                         path to a variant file",
-                    );
-                    None
-                }
-            };
-            if base.is_none() {
-                variants_complete = false;
-            }
-            (key, t.span(), base)
-        })
-        .collect();
-    for (i, (key, span, base)) in sweep_bases.iter().enumerate() {
-        if let Some(entry) = base {
-            let table = &raw.sweep.as_ref().map(|s| &s.get_ref()[i]);
-            entries.push((key.clone(), span.clone(), entry, *table));
+    p.list.sort_by_key(|q| (q.line, q.column));
+    Err(InputError {
+        file: file.to_string(),
+        problems: p.list,
+    })
+}
+
+/// The experiment's own `ply_limit` and `lap_limit`, which replace every
+/// variant's unless a `variants` entry gives its own.
+#[derive(Clone, Copy)]
+struct Limits {
+    ply: Option<u64>,
+    lap: Option<u64>,
+}
+
+impl Limits {
+    fn read(p: &mut Problems, raw: &RawExperiment) -> Limits {
+        let ply = raw
+            .ply_limit
+            .as_ref()
+            .and_then(|v| limit(p, v, "ply_limit", &PLY_LIMIT_RANGE));
+        let lap = raw
+            .lap_limit
+            .as_ref()
+            .and_then(|v| limit(p, v, "lap_limit", &LAP_LIMIT_RANGE));
+        Limits { ply, lap }
+    }
+
+    /// The settings a sweep may then not vary.
+    fn overridden(self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.ply.is_some() {
+            out.push("ply_limit");
+        }
+        if self.lap.is_some() {
+            out.push("lap_limit");
+        }
+        out
+    }
+}
+
+/// The variants an experiment plays, as far as they could be read.
+struct Variants {
+    plans: Vec<VariantPlan>,
+    /// Whether every entry of `variants` and every sweep gave its
+    /// variants: a baseline is checked against them only then.
+    complete: bool,
+    skipped: Vec<Skipped>,
+}
+
+impl Default for Variants {
+    fn default() -> Self {
+        Variants {
+            plans: Vec::new(),
+            complete: true,
+            skipped: Vec::new(),
         }
     }
-    let mut overridden = Vec::new();
-    if ply_limit.is_some() {
-        overridden.push("ply_limit");
+}
+
+/// One source of variants: a `variants` entry, or a sweep with its base.
+struct Entry<'a> {
+    /// `variants[0]` or `sweep[0]`.
+    key: String,
+    /// The entry, or the sweep table.
+    span: Range<usize>,
+    variant: RawVariantEntry,
+    sweep: Option<&'a Sp<RawSweep>>,
+}
+
+/// Reads the variants of the `variants` list and the `[[sweep]]` tables.
+struct VariantReader<'s, 'r, 'f> {
+    stop: &'s Option<Stop>,
+    limits: Limits,
+    read_variant: &'r mut ReadVariant<'f>,
+    read: Variants,
+}
+
+impl VariantReader<'_, '_, '_> {
+    fn read_all(mut self, p: &mut Problems, raw: &RawExperiment) -> Variants {
+        no_variants_problem(p, raw);
+        let entries = self.entries(p, raw);
+        let overridden = self.limits.overridden();
+        for entry in entries {
+            self.entry(p, &entry, &overridden);
+        }
+        self.read
     }
-    if lap_limit.is_some() {
-        overridden.push("lap_limit");
+
+    /// Explicit variants first, then each sweep's base, in file order.
+    fn entries<'a>(&mut self, p: &mut Problems, raw: &'a RawExperiment) -> Vec<Entry<'a>> {
+        let mut entries: Vec<Entry> = (raw.variants.iter().flat_map(|v| v.get_ref()))
+            .enumerate()
+            .map(|(i, item)| Entry {
+                key: format!("variants[{i}]"),
+                span: item.span(),
+                variant: item.get_ref().0.clone(),
+                sweep: None,
+            })
+            .collect();
+        for (i, t) in raw.sweep.iter().flat_map(|s| s.get_ref()).enumerate() {
+            let key = format!("sweep[{i}]");
+            match sweep_base(p, &key, t) {
+                Some(variant) => entries.push(Entry {
+                    key,
+                    span: t.span(),
+                    variant,
+                    sweep: Some(t),
+                }),
+                None => self.read.complete = false,
+            }
+        }
+        entries
     }
-    let mut skipped = Vec::new();
-    for (key, span, entry, sweep) in entries {
-        let key = key.as_str();
-        let spec = entry.variant.get_ref();
-        let place = if sweep.is_some() {
-            entry.variant.span()
-        } else {
-            span.clone()
+
+    /// Reads one entry's variant (a sweep's, expanded) into `self.read`.
+    fn entry(&mut self, p: &mut Problems, e: &Entry, overridden: &[&str]) {
+        let key = e.key.as_str();
+        let (place, base_key) = match e.sweep {
+            Some(_) => (e.variant.variant.span(), format!("{key}.base")),
+            None => (e.span.clone(), key.to_string()),
         };
-        let base_key = match sweep {
-            Some(_) => format!("{key}.base"),
-            None => key.to_string(),
+        let spec = e.variant.variant.get_ref();
+        let Some(rules) = resolve_variant(p, &base_key, place, spec, self.read_variant) else {
+            self.read.complete = false;
+            return;
         };
-        let Some(rules) = resolve_variant(&mut p, &base_key, place, spec, read_variant) else {
-            variants_complete = false;
-            continue;
-        };
-        let made = match sweep {
+        let made = match e.sweep {
             None => vec![rules],
-            Some(t) => match expand(&mut p, key, span.clone(), t.get_ref(), &rules, &overridden) {
+            Some(t) => match expand(p, key, e.span.clone(), t.get_ref(), &rules, overridden) {
                 Some((made, mut left_out)) => {
-                    skipped.append(&mut left_out);
+                    self.read.skipped.append(&mut left_out);
                     made
                 }
                 None => {
-                    variants_complete = false;
-                    continue;
+                    self.read.complete = false;
+                    return;
                 }
             },
         };
         for rules in made {
-            let ply = match &entry.ply_limit {
-                Some(v) => limit(&mut p, v, &format!("{key}.ply_limit"), &PLY_LIMIT_RANGE),
-                None => ply_limit,
-            };
-            let lap = match &entry.lap_limit {
-                Some(v) => limit(&mut p, v, &format!("{key}.lap_limit"), &LAP_LIMIT_RANGE),
-                None => lap_limit,
-            };
-            let cap = cap(&mut p, &stop, key, &entry.games, &entry.max_games);
-            let rules = match rules.with_limits(ply, lap) {
-                Ok(r) => r,
-                Err(e) => {
-                    p.add(Some(span.clone()), key, e.to_string());
-                    continue;
-                }
-            };
-            if variants
-                .iter()
-                .any(|v: &VariantPlan| v.rules.name() == rules.name())
-            {
-                p.add(
-                    Some(span.clone()),
-                    key,
-                    format!("variant `{}` is listed twice", rules.name()),
-                );
-                continue;
-            }
-            if let Some(cap) = cap {
-                variants.push(VariantPlan { rules, cap });
-            }
+            self.plan(p, e, rules);
         }
     }
 
-    let opening = |p: &mut Problems, v: &Sp<i64>, key: &str| {
-        ranged(
-            p,
-            v,
-            key,
-            0,
-            MAX_OPENING_PLIES,
-            "the number of random opening plies",
-        )
-        .map(|n| n as u32)
-    };
-    // An opening as long as a variant's ply limit leaves the agents
-    // nothing to play: the cell would measure random play under the
-    // agents' names.
-    let reaches_limit = |p: &mut Problems, n: u32, span: Range<usize>, key: &str| {
-        for v in &variants {
-            let limit = v.rules.settings().ply_limit;
-            if n >= limit {
-                p.add(
-                    Some(span.clone()),
-                    key,
-                    format!(
-                        "{} reach variant `{}`'s ply limit ({limit}): the agents would \
-                         never move; give fewer than {}",
-                        crate::engine::notation::plural(
-                            n,
-                            "random opening ply",
-                            "random opening plies"
-                        ),
-                        v.rules.name(),
-                        crate::engine::notation::plural(limit, "ply", "plies")
-                    ),
-                );
+    /// One variant of an entry with its limits and cap, unless listed
+    /// already.
+    fn plan(&mut self, p: &mut Problems, e: &Entry, rules: Rules) {
+        let key = e.key.as_str();
+        let entry = &e.variant;
+        let ply = match &entry.ply_limit {
+            Some(v) => limit(p, v, &format!("{key}.ply_limit"), &PLY_LIMIT_RANGE),
+            None => self.limits.ply,
+        };
+        let lap = match &entry.lap_limit {
+            Some(v) => limit(p, v, &format!("{key}.lap_limit"), &LAP_LIMIT_RANGE),
+            None => self.limits.lap,
+        };
+        let cap = cap(p, self.stop, key, &entry.games, &entry.max_games);
+        let rules = match rules.with_limits(ply, lap) {
+            Ok(r) => r,
+            Err(why) => {
+                p.add(Some(e.span.clone()), key, why.to_string());
+                return;
             }
+        };
+        let plans = &mut self.read.plans;
+        if plans.iter().any(|v| v.rules.name() == rules.name()) {
+            p.add(
+                Some(e.span.clone()),
+                key,
+                format!("variant `{}` is listed twice", rules.name()),
+            );
+            return;
         }
+        if let Some(cap) = cap {
+            plans.push(VariantPlan { rules, cap });
+        }
+    }
+}
+
+/// `variants` empty, or neither `variants` nor a `[[sweep]]`.
+fn no_variants_problem(p: &mut Problems, raw: &RawExperiment) {
+    let span = match (&raw.variants, &raw.sweep) {
+        (Some(v), _) if v.get_ref().is_empty() => Some(v.span()),
+        (None, None) => None,
+        _ => return,
+    };
+    p.add(
+        span,
+        "variants",
+        format!(
+            "is empty: list at least one preset ({}) or variant file, or give a `[[sweep]]`",
+            preset_names().join(", ")
+        ),
+    );
+}
+
+/// A sweep's `base`, as a `variants` entry would give it.
+fn sweep_base(p: &mut Problems, key: &str, t: &Sp<RawSweep>) -> Option<RawVariantEntry> {
+    let Some(b) = t.get_ref().get("base") else {
+        p.add(
+            Some(t.span()),
+            key,
+            "missing `base`: give the variant to sweep from, a preset name or a \
+             path to a variant file",
+        );
+        return None;
+    };
+    let Some(spec) = b.get_ref().as_str() else {
+        p.add(
+            Some(b.span()),
+            &format!("{key}.base"),
+            "give the base variant: a preset name or a path to a variant file",
+        );
+        return None;
+    };
+    Some(RawVariantEntry {
+        variant: Sp::new(b.span(), spec.to_string()),
+        games: None,
+        max_games: None,
+        ply_limit: None,
+        lap_limit: None,
+    })
+}
+
+/// The file's `[[matchups]]`, then the tournament's pairings.
+fn matchups(
+    p: &mut Problems,
+    raw: &RawExperiment,
+    stop: &Option<Stop>,
+    variants: &[VariantPlan],
+) -> (Vec<Matchup>, Option<Tournament>) {
+    let mut checks = MatchupChecks {
+        stop,
+        variants,
+        default_opening: None,
     };
     // `None` after reporting a problem.
-    let default_opening = match &raw.opening_plies {
+    checks.default_opening = match &raw.opening_plies {
         None => Some(0),
-        Some(v) => opening(&mut p, v, "opening_plies").inspect(|&n| {
-            reaches_limit(&mut p, n, v.span(), "opening_plies");
-        }),
+        Some(v) => checks.opening(p, v, "opening_plies"),
     };
-
     let metrics_top = metrics::plan::top_level(
-        &mut p,
+        p,
         raw.metrics.as_ref(),
         raw.metrics_eval.as_ref(),
-        &variants,
+        variants,
         raw.matchups
             .iter()
             .flat_map(|m| m.get_ref())
             .any(|m| m.get_ref().metrics.is_some()),
     );
-
+    no_matchups_problem(p, raw);
     let mut matchups: Vec<Matchup> = Vec::new();
+    for (i, m) in raw.matchups.iter().flat_map(|m| m.get_ref()).enumerate() {
+        let m = m.get_ref();
+        let Some(new) = checks.listed(p, i, m, &metrics_top) else {
+            continue;
+        };
+        if matchups
+            .iter()
+            .any(|m| m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies)
+        {
+            p.add(
+                m.p1.as_ref().map(|v| v.span()),
+                &format!("matchups[{i}]"),
+                format!("`{}` is listed twice", new.label()),
+            );
+        } else {
+            matchups.push(new);
+        }
+    }
+    let listed = matchups.len();
+    let tournament = (raw.tournament.as_ref()).and_then(|t| checks.tournament(p, t, &mut matchups));
+    metrics_top.for_tournament(&mut matchups[listed..]);
+    (matchups, tournament)
+}
+
+/// Neither `[[matchups]]` nor `[tournament]`, or an empty `matchups`.
+fn no_matchups_problem(p: &mut Problems, raw: &RawExperiment) {
     match (&raw.matchups, &raw.tournament) {
         (None, None) => p.add(
             None,
@@ -706,91 +821,244 @@ pub fn parse_experiment(
         ),
         _ => {}
     }
-    let no_matchups = Vec::new();
-    let listed = raw.matchups.as_ref().map_or(&no_matchups, |m| m.get_ref());
-    for (i, m) in listed.iter().enumerate() {
-        let m = m.get_ref();
-        let p1 =
-            m.p1.as_ref()
-                .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p1")));
-        let p2 =
-            m.p2.as_ref()
-                .and_then(|v| agent(&mut p, v, &format!("matchups[{i}].p2")));
-        let cap = cap(
-            &mut p,
-            &stop,
-            &format!("matchups[{i}]"),
-            &m.games,
-            &m.max_games,
-        );
-        let opening_plies = match &m.opening_plies {
-            None => default_opening,
-            Some(v) => {
-                let key = format!("matchups[{i}].opening_plies");
-                opening(&mut p, v, &key).inspect(|&n| reaches_limit(&mut p, n, v.span(), &key))
+}
+
+/// What a matchup is checked against.
+struct MatchupChecks<'a> {
+    stop: &'a Option<Stop>,
+    variants: &'a [VariantPlan],
+    /// The experiment's `opening_plies`; `None` after reporting a problem.
+    default_opening: Option<u32>,
+}
+
+impl MatchupChecks<'_> {
+    /// A number of random opening plies, which must leave the agents
+    /// something to play in every variant.
+    fn opening(&self, p: &mut Problems, v: &Sp<i64>, key: &str) -> Option<u32> {
+        let what = "the number of random opening plies";
+        let n = ranged(p, v, key, 0, MAX_OPENING_PLIES, what)? as u32;
+        self.reaches_limit(p, n, v.span(), key);
+        Some(n)
+    }
+
+    /// An opening as long as a variant's ply limit leaves the agents
+    /// nothing to play: the cell would measure random play under the
+    /// agents' names.
+    fn reaches_limit(&self, p: &mut Problems, n: u32, span: Range<usize>, key: &str) {
+        use crate::engine::notation::plural;
+        for v in self.variants {
+            let limit = v.rules.settings().ply_limit;
+            if n >= limit {
+                p.add(
+                    Some(span.clone()),
+                    key,
+                    format!(
+                        "{} reach variant `{}`'s ply limit ({limit}): the agents would \
+                         never move; give fewer than {}",
+                        plural(n, "random opening ply", "random opening plies"),
+                        v.rules.name(),
+                        plural(limit, "ply", "plies")
+                    ),
+                );
             }
+        }
+    }
+
+    /// `[[matchups]]` entry `i`; `None` after reporting a problem.
+    fn listed(
+        &self,
+        p: &mut Problems,
+        i: usize,
+        m: &RawMatchup,
+        metrics_top: &metrics::plan::TopLevel,
+    ) -> Option<Matchup> {
+        let seat = |p: &mut Problems, v: &Option<Sp<toml::Value>>, seat: &str| {
+            v.as_ref()
+                .and_then(|v| agent(p, v, &format!("matchups[{i}].{seat}")))
+        };
+        let p1 = seat(p, &m.p1, "p1");
+        let p2 = seat(p, &m.p2, "p2");
+        let key = format!("matchups[{i}]");
+        let cap = cap(p, self.stop, &key, &m.games, &m.max_games);
+        let opening_plies = match &m.opening_plies {
+            None => self.default_opening,
+            Some(v) => self.opening(p, v, &format!("{key}.opening_plies")),
         };
         for (seat, spec, raw) in [("p1", &p1, &m.p1), ("p2", &p2, &m.p2)] {
             if let Some(a) = spec {
                 let span = raw.as_ref().map(|r| r.span());
-                plays_every_variant(&mut p, a, &variants, span, &format!("matchups[{i}].{seat}"));
+                plays_every_variant(p, a, self.variants, span, &format!("{key}.{seat}"));
             }
         }
-        let metrics = metrics_top.for_matchup(&mut p, m.metrics.as_ref(), i);
-        if let (Some(p1), Some(p2), Some(cap), Some(opening_plies)) = (p1, p2, cap, opening_plies) {
-            let new = Matchup {
-                p1,
-                p2,
-                cap,
-                opening_plies,
-                metrics,
+        let metrics = metrics_top.for_matchup(p, m.metrics.as_ref(), i);
+        Some(Matchup {
+            p1: p1?,
+            p2: p2?,
+            cap: cap?,
+            opening_plies: opening_plies?,
+            metrics,
+        })
+    }
+
+    /// Checks `[tournament]` and appends its pairings to `matchups`: for
+    /// each pair of agents in file order, the earlier one as player 1,
+    /// then as player 2. `None` after reporting a problem.
+    fn tournament(
+        &self,
+        p: &mut Problems,
+        raw: &Sp<RawTournament>,
+        matchups: &mut Vec<Matchup>,
+    ) -> Option<Tournament> {
+        let t = raw.get_ref();
+        let (agents, ok) = self.tournament_agents(p, t);
+        let cap = cap(p, self.stop, "tournament", &t.games, &t.max_games);
+        let opening_plies = self.tournament_opening(p, raw);
+        let anchor = anchor(p, t, &agents, ok);
+        let (true, Some(cap), Some(opening_plies), Some(anchor)) = (ok, cap, opening_plies, anchor)
+        else {
+            return None;
+        };
+        for i in 0..agents.len() {
+            for j in i + 1..agents.len() {
+                for (a, b) in [(i, j), (j, i)] {
+                    let new = Matchup {
+                        p1: agents[a].clone(),
+                        p2: agents[b].clone(),
+                        cap,
+                        opening_plies,
+                        metrics: None,
+                    };
+                    pairing_not_listed(p, raw.span(), matchups, &new)?;
+                    matchups.push(new);
+                }
+            }
+        }
+        Some(Tournament {
+            agents,
+            anchor,
+            opening_plies,
+        })
+    }
+
+    /// The tournament's agents, each once, and whether all of them were
+    /// read and play every variant.
+    fn tournament_agents(&self, p: &mut Problems, t: &RawTournament) -> (Vec<AgentSpec>, bool) {
+        let list = t.agents.get_ref();
+        let mut agents = Vec::new();
+        let mut ok = true;
+        for (i, v) in list.iter().enumerate() {
+            let key = format!("tournament.agents[{i}]");
+            let Some(a) = agent(p, v, &key) else {
+                ok = false;
+                continue;
             };
-            if matchups
-                .iter()
-                .any(|m| m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies)
-            {
-                p.add(
-                    m.p1.as_ref().map(|v| v.span()),
-                    &format!("matchups[{i}]"),
-                    format!("`{}` is listed twice", new.label()),
-                );
+            if !plays_every_variant(p, &a, self.variants, Some(v.span()), &key) {
+                ok = false;
+            }
+            if agents.contains(&a) {
+                p.add(Some(v.span()), &key, format!("`{a}` is listed twice"));
+                ok = false;
             } else {
-                matchups.push(new);
+                agents.push(a);
             }
         }
+        if list.len() < 2 {
+            p.add(
+                Some(t.agents.span()),
+                "tournament.agents",
+                "a tournament needs at least two agents",
+            );
+            ok = false;
+        }
+        (agents, ok)
     }
-    let listed_matchups = matchups.len();
-    let tournament = raw
-        .tournament
-        .as_ref()
-        .and_then(|t| tournament(&mut p, t, &stop, default_opening, &variants, &mut matchups));
-    metrics_top.for_tournament(&mut matchups[listed_matchups..]);
 
-    let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
-
-    let compare = comparison_plan(&mut p, &raw, &variants, variants_complete);
-
-    if !p.list.is_empty() {
-        // In file order, whatever order the checks ran in.
-        p.list.sort_by_key(|q| (q.line, q.column));
-        return Err(InputError {
-            file: file.to_string(),
-            problems: p.list,
-        });
+    /// The tournament's opening, its own or the experiment's, which must
+    /// be at least one ply.
+    fn tournament_opening(&self, p: &mut Problems, raw: &Sp<RawTournament>) -> Option<u32> {
+        let Some(v) = &raw.get_ref().opening_plies else {
+            return match self.default_opening {
+                Some(0) => {
+                    p.add(
+                        Some(raw.span()),
+                        "tournament.opening_plies",
+                        "is missing: a tournament opens every game with random plies, so that \
+                         games between the same agents differ; give `opening_plies` (e.g. 4) \
+                         here or at the top of the file",
+                    );
+                    None
+                }
+                // `None`: the bad top-level value was reported already.
+                other => other,
+            };
+        };
+        let n = *v.get_ref();
+        if !(1..=MAX_OPENING_PLIES).contains(&n) {
+            p.add(
+                Some(v.span()),
+                "tournament.opening_plies",
+                format!(
+                    "{n} is out of range: a tournament opens every game with 1 to \
+                     {MAX_OPENING_PLIES} random plies, so that its games differ"
+                ),
+            );
+            return None;
+        }
+        Some(n as u32)
     }
-    Ok(Experiment {
-        name,
-        seed: seed as u64,
-        stop: stop.expect("no problem means the stop rule is valid"),
-        variants,
-        matchups,
-        per_game_rows: raw.per_game_rows,
-        moves_in_rows,
-        output,
-        compare,
-        skipped,
-        tournament,
-    })
+}
+
+/// The index of the agent rated 0: `anchor`, else `random`. Whether it is
+/// one of the agents is told only when all of them were read (`ok`).
+fn anchor(p: &mut Problems, t: &RawTournament, agents: &[AgentSpec], ok: bool) -> Option<usize> {
+    let Some(v) = &t.anchor else {
+        let found = agents.iter().position(|a| *a == AgentSpec::Random);
+        if found.is_none() && ok {
+            p.add(
+                Some(t.agents.span()),
+                "tournament.agents",
+                "ratings put `random` at 0: add \"random\" to the agents, or name \
+                 the agent rated 0 with `anchor`",
+            );
+        }
+        return found;
+    };
+    let a = agent(p, v, "tournament.anchor")?;
+    let found = agents.iter().position(|x| *x == a);
+    if found.is_none() && ok {
+        p.add(
+            Some(v.span()),
+            "tournament.anchor",
+            format!("`{a}` is not one of the tournament's agents"),
+        );
+    }
+    found
+}
+
+/// `None`, after reporting it at the tournament, when pairing `new` is
+/// also a `[[matchups]]` entry.
+fn pairing_not_listed(
+    p: &mut Problems,
+    span: Range<usize>,
+    matchups: &[Matchup],
+    new: &Matchup,
+) -> Option<()> {
+    let listed = matchups
+        .iter()
+        .any(|m| m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies);
+    if !listed {
+        return Some(());
+    }
+    p.add(
+        Some(span),
+        "tournament",
+        format!(
+            "`{}` is both a `[[matchups]]` entry and one of the tournament's \
+             pairings: leave it out of `[[matchups]]`",
+            new.label()
+        ),
+    );
+    None
 }
 
 /// `moves_in_rows` (only beside `per_game_rows`) and the `output` folder.
@@ -867,47 +1135,48 @@ fn stop_rule(p: &mut Problems, raw: &RawExperiment) -> Option<Stop> {
             None
         }
         (Some(g), None) => count(p, g, "games", "games per cell").map(Stop::Games),
-        (None, Some(pr)) => {
-            let pr = pr.get_ref();
-            let w = *pr.width.get_ref();
-            if !(w > 0.0 && w <= 1.0) {
-                p.add(
-                    Some(pr.width.span()),
-                    "precision.width",
-                    format!(
-                        "{w} is out of range: the interval width must be more than 0 and at most 1"
-                    ),
-                );
-            }
-            let max = count(
-                p,
-                &pr.max_games,
-                "precision.max_games",
-                "the most games per cell",
-            );
-            let every = count(
-                p,
-                &pr.checkpoint,
+        (None, Some(pr)) => precision_rule(p, pr.get_ref()),
+    }
+}
+
+/// The `[precision]` rule: an interval width, a cap and a checkpoint no
+/// later than the cap.
+fn precision_rule(p: &mut Problems, pr: &RawPrecision) -> Option<Stop> {
+    let w = *pr.width.get_ref();
+    if !(w > 0.0 && w <= 1.0) {
+        p.add(
+            Some(pr.width.span()),
+            "precision.width",
+            format!("{w} is out of range: the interval width must be more than 0 and at most 1"),
+        );
+    }
+    let max = count(
+        p,
+        &pr.max_games,
+        "precision.max_games",
+        "the most games per cell",
+    );
+    let every = count(
+        p,
+        &pr.checkpoint,
+        "precision.checkpoint",
+        "games between checkpoints",
+    );
+    match (max, every) {
+        (Some(max), Some(every)) if every > max => {
+            p.add(
+                Some(pr.checkpoint.span()),
                 "precision.checkpoint",
-                "games between checkpoints",
+                format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
             );
-            match (max, every) {
-                (Some(max), Some(every)) if every > max => {
-                    p.add(
-                        Some(pr.checkpoint.span()),
-                        "precision.checkpoint",
-                        format!("{every} is more than `max_games` ({max}): no checkpoint would be reached before the cap"),
-                    );
-                    None
-                }
-                (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
-                    width: w,
-                    max_games: max,
-                    checkpoint: every,
-                }),
-                _ => None,
-            }
+            None
         }
+        (Some(max), Some(every)) if w > 0.0 && w <= 1.0 => Some(Stop::Precision {
+            width: w,
+            max_games: max,
+            checkpoint: every,
+        }),
+        _ => None,
     }
 }
 
@@ -928,148 +1197,6 @@ fn plays_every_variant(
         }
     }
     all
-}
-
-/// Checks `[tournament]` and appends its pairings to `matchups`: for each
-/// pair of agents in file order, the earlier one as player 1, then as
-/// player 2. `None` after reporting a problem.
-fn tournament(
-    p: &mut Problems,
-    raw: &Sp<RawTournament>,
-    stop: &Option<Stop>,
-    default_opening: Option<u32>,
-    variants: &[VariantPlan],
-    matchups: &mut Vec<Matchup>,
-) -> Option<Tournament> {
-    let t = raw.get_ref();
-    let list = t.agents.get_ref();
-    let mut agents = Vec::new();
-    let mut ok = true;
-    for (i, v) in list.iter().enumerate() {
-        let key = format!("tournament.agents[{i}]");
-        let Some(a) = agent(p, v, &key) else {
-            ok = false;
-            continue;
-        };
-        if !plays_every_variant(p, &a, variants, Some(v.span()), &key) {
-            ok = false;
-        }
-        if agents.contains(&a) {
-            p.add(Some(v.span()), &key, format!("`{a}` is listed twice"));
-            ok = false;
-        } else {
-            agents.push(a);
-        }
-    }
-    if list.len() < 2 {
-        p.add(
-            Some(t.agents.span()),
-            "tournament.agents",
-            "a tournament needs at least two agents",
-        );
-        ok = false;
-    }
-    let cap = cap(p, stop, "tournament", &t.games, &t.max_games);
-    let opening_plies = match &t.opening_plies {
-        Some(v) => {
-            let n = *v.get_ref();
-            if !(1..=MAX_OPENING_PLIES).contains(&n) {
-                p.add(
-                    Some(v.span()),
-                    "tournament.opening_plies",
-                    format!(
-                        "{n} is out of range: a tournament opens every game with 1 to \
-                         {MAX_OPENING_PLIES} random plies, so that its games differ"
-                    ),
-                );
-                None
-            } else {
-                Some(n as u32)
-            }
-        }
-        None => match default_opening {
-            Some(0) => {
-                p.add(
-                    Some(raw.span()),
-                    "tournament.opening_plies",
-                    "is missing: a tournament opens every game with random plies, so that \
-                     games between the same agents differ; give `opening_plies` (e.g. 4) \
-                     here or at the top of the file",
-                );
-                None
-            }
-            // `None`: the bad top-level value was reported already.
-            other => other,
-        },
-    };
-    let anchor = match &t.anchor {
-        None => match agents.iter().position(|a| *a == AgentSpec::Random) {
-            Some(i) => Some(i),
-            None if ok => {
-                p.add(
-                    Some(t.agents.span()),
-                    "tournament.agents",
-                    "ratings put `random` at 0: add \"random\" to the agents, or name \
-                     the agent rated 0 with `anchor`",
-                );
-                None
-            }
-            None => None,
-        },
-        Some(v) => {
-            let a = agent(p, v, "tournament.anchor")?;
-            match agents.iter().position(|x| *x == a) {
-                Some(i) => Some(i),
-                None => {
-                    if ok {
-                        p.add(
-                            Some(v.span()),
-                            "tournament.anchor",
-                            format!("`{a}` is not one of the tournament's agents"),
-                        );
-                    }
-                    None
-                }
-            }
-        }
-    };
-    let (true, Some(cap), Some(opening_plies), Some(anchor)) = (ok, cap, opening_plies, anchor)
-    else {
-        return None;
-    };
-    for i in 0..agents.len() {
-        for j in i + 1..agents.len() {
-            for (a, b) in [(i, j), (j, i)] {
-                let new = Matchup {
-                    p1: agents[a].clone(),
-                    p2: agents[b].clone(),
-                    cap,
-                    opening_plies,
-                    metrics: None,
-                };
-                if matchups.iter().any(|m| {
-                    m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies
-                }) {
-                    p.add(
-                        Some(raw.span()),
-                        "tournament",
-                        format!(
-                            "`{}` is both a `[[matchups]]` entry and one of the tournament's \
-                             pairings: leave it out of `[[matchups]]`",
-                            new.label()
-                        ),
-                    );
-                    return None;
-                }
-                matchups.push(new);
-            }
-        }
-    }
-    Some(Tournament {
-        agents,
-        anchor,
-        opening_plies,
-    })
 }
 
 /// `baseline` and `compare`: what comparison.csv compares. A baseline
@@ -1128,15 +1255,6 @@ fn comparison_plan(
     }
     Compare::Baseline(Some(b.get_ref().clone()))
 }
-
-/// One source of variants: a `variants` entry, or a sweep with its base
-/// (key, place, entry, sweep table).
-type Entry<'a> = (
-    String,
-    Range<usize>,
-    &'a RawVariantEntry,
-    Option<&'a Sp<RawSweep>>,
-);
 
 fn resolve_variant(
     p: &mut Problems,

@@ -970,7 +970,9 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
         let cp_dir = &self.cp_dir;
         match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
-            Some((_, r)) => runner::check_resume(work, r).map_err(FileError).map(|()| l),
+            Some((_, r)) => runner::check_resume(work, r)
+                .map_err(|e| FileError(e.to_string()))
+                .map(|()| l),
             None => Ok(l),
         }) {
             Ok(l) => Ok(l),
@@ -1002,7 +1004,7 @@ impl<'a> RunPlan<'a> {
         let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
         if state.games() > 0 {
             runner::Checkpoint::save(saver, &state, &start_rows)
-                .map_err(|e| interrupted(self.store, e, saver))?;
+                .map_err(|e| interrupted(self.store, e.0, saver))?;
         }
         Ok(runner::Resume {
             state,
@@ -1124,7 +1126,7 @@ impl<'a> RunPlan<'a> {
         let start_time = now();
         let clock = Instant::now();
         let result = runner::run(work, threads, self.progress, saver, resume)
-            .map_err(|e| interrupted(self.store, e, saver))?;
+            .map_err(|e| interrupted(self.store, e.to_string(), saver))?;
         let wall = clock.elapsed().as_secs_f64();
         let new_games = result.state.games() - before_games;
         Ok(Session {
@@ -1641,7 +1643,7 @@ fn merge_shards(
     }
     let states: Vec<(u64, &runner::RunState)> =
         shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
-    merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(damaged)
+    merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(|e| damaged(e.to_string()))
 }
 
 /// The manifest of the merged run: the shards' times, threads and builds.

@@ -246,17 +246,24 @@ impl Rules {
 
 impl Tables {
     fn new(s: &Settings) -> Tables {
-        let rows = s.rows;
-        let cols = s.holes;
-        let holes = rows * cols;
+        let mut t = Tables::empty(s.rows, s.holes);
+        t.coordinates();
+        t.circuits(s.backward_circuit);
+        t.hashes();
+        t.masks();
+        t.start_seeds(s);
+        t
+    }
+
+    /// The board's sizes, every table zero.
+    fn empty(rows: usize, cols: usize) -> Tables {
         let depths = rows / 2;
-        let side = depths * cols;
-        let mut t = Tables {
+        Tables {
             rows,
             cols,
-            holes,
+            holes: rows * cols,
             depths,
-            side,
+            side: depths * cols,
             circuit: [[[0; 2 * MAX_SIDE]; 2]; 2],
             circuit_index: [[0; MAX_HOLES]; 2],
             owner: [Player::South; MAX_HOLES],
@@ -273,97 +280,119 @@ impl Tables {
             bit: std::array::from_fn(|h| 1u128 << h),
             start: [0; MAX_HOLES],
             total_seeds: 0,
-        };
-        for d in 0..depths {
-            t.row_of[0][d] = d as u8;
-            t.row_of[1][d] = (rows - 1 - d) as u8;
         }
-        for h in 0..holes {
+    }
+
+    /// Each player's rows by depth, and each hole's column, owner and depth.
+    fn coordinates(&mut self) {
+        let (rows, cols, depths) = (self.rows, self.cols, self.depths);
+        for d in 0..depths {
+            self.row_of[0][d] = d as u8;
+            self.row_of[1][d] = (rows - 1 - d) as u8;
+        }
+        for h in 0..self.holes {
             let r = h / cols;
-            t.column[h] = (h % cols) as u8;
+            self.column[h] = (h % cols) as u8;
             if r < depths {
-                t.owner[h] = Player::South;
-                t.depth[h] = r as u8;
+                self.owner[h] = Player::South;
+                self.depth[h] = r as u8;
             } else {
-                t.owner[h] = Player::North;
-                t.depth[h] = (rows - 1 - r) as u8;
+                self.owner[h] = Player::North;
+                self.depth[h] = (rows - 1 - r) as u8;
             }
         }
+    }
+
+    /// Both players' circuits in both directions, each written twice over
+    /// so a sowing can run past the end, and each hole's place in them.
+    fn circuits(&mut self, backward: BackwardCircuit) {
+        let (cols, holes, side) = (self.cols, self.holes, self.side);
         // South's forward circuit: row 1 a→last, row 2 last→a, and so on;
         // North's is South's turned through 180 degrees (RULES.md §2).
         let mut i = 0;
-        for d in 0..depths {
+        for d in 0..self.depths {
             for k in 0..cols {
                 let c = if d % 2 == 0 { k } else { cols - 1 - k };
                 let south = d * cols + c;
                 let mirrored = d * cols + (cols - 1 - c);
-                t.circuit[0][0][i] = south as u8;
-                t.circuit[1][0][i] = (holes - 1 - south) as u8;
-                if s.backward_circuit == BackwardCircuit::Mirrored {
-                    t.circuit[0][1][i] = mirrored as u8;
-                    t.circuit[1][1][i] = (holes - 1 - mirrored) as u8;
+                self.circuit[0][0][i] = south as u8;
+                self.circuit[1][0][i] = (holes - 1 - south) as u8;
+                if backward == BackwardCircuit::Mirrored {
+                    self.circuit[0][1][i] = mirrored as u8;
+                    self.circuit[1][1][i] = (holes - 1 - mirrored) as u8;
                 }
                 i += 1;
             }
         }
         for p in 0..2 {
-            if s.backward_circuit == BackwardCircuit::Reversed {
+            if backward == BackwardCircuit::Reversed {
                 for j in 0..side {
-                    t.circuit[p][1][j] = t.circuit[p][0][side - 1 - j];
+                    self.circuit[p][1][j] = self.circuit[p][0][side - 1 - j];
                 }
             }
             for d in 0..2 {
                 for j in 0..side {
-                    let h = t.circuit[p][d][j];
-                    t.circuit[p][d][side + j] = h;
-                    t.circuit_index[d][h as usize] = j as u8;
+                    let h = self.circuit[p][d][j];
+                    self.circuit[p][d][side + j] = h;
+                    self.circuit_index[d][h as usize] = j as u8;
                 }
             }
         }
+    }
+
+    /// Each hole's Zobrist key, and the sums of keys and bits along each
+    /// circuit.
+    fn hashes(&mut self) {
         for h in 0..MAX_HOLES {
-            t.zobrist[h] = crate::rng::mix64(h as u64 ^ 0x6b61_7472_6f00_0000);
+            self.zobrist[h] = crate::rng::mix64(h as u64 ^ 0x6b61_7472_6f00_0000);
         }
         for p in 0..2 {
             for d in 0..2 {
-                for i in 0..2 * side {
-                    let key = t.zobrist[t.circuit[p][d][i] as usize];
-                    t.zprefix[p][d][i + 1] = t.zprefix[p][d][i].wrapping_add(key);
-                    t.occ_prefix[p][d][i + 1] = t.occ_prefix[p][d][i] ^ 1u128 << t.circuit[p][d][i];
+                for i in 0..2 * self.side {
+                    let hole = self.circuit[p][d][i];
+                    let key = self.zobrist[hole as usize];
+                    self.zprefix[p][d][i + 1] = self.zprefix[p][d][i].wrapping_add(key);
+                    self.occ_prefix[p][d][i + 1] = self.occ_prefix[p][d][i] ^ 1u128 << hole;
                 }
             }
         }
-        for h in 0..holes {
-            t.row_mask[h / cols] |= 1u128 << h;
-            t.side_mask[t.owner[h].index()] |= 1u128 << h;
+    }
+
+    /// The bit masks of rows and sides, of the rows deeper than each, and
+    /// each player's holes in each column, inner row first.
+    fn masks(&mut self) {
+        let (cols, depths) = (self.cols, self.depths);
+        for h in 0..self.holes {
+            self.row_mask[h / cols] |= 1u128 << h;
+            self.side_mask[self.owner[h].index()] |= 1u128 << h;
         }
         for p in 0..2 {
             for d in 0..depths {
                 for dd in d + 1..depths {
-                    t.deeper[p][d] |= t.row_mask[t.row_of[p][dd] as usize];
+                    self.deeper[p][d] |= self.row_mask[self.row_of[p][dd] as usize];
                 }
                 for c in 0..cols {
-                    t.victim_holes[p][c][depths - 1 - d] =
-                        (t.row_of[p][d] as usize * cols + c) as u8;
+                    self.victim_holes[p][c][depths - 1 - d] =
+                        (self.row_of[p][d] as usize * cols + c) as u8;
                 }
             }
         }
+    }
+
+    /// The starting seeds: the layout, else `seeds` in every hole.
+    fn start_seeds(&mut self, s: &Settings) {
         match (&s.layout, s.seeds) {
             (Some(layout), _) => {
                 for (r, row) in layout.iter().enumerate() {
                     for (c, &v) in row.iter().enumerate() {
-                        t.start[r * cols + c] = v;
+                        self.start[r * self.cols + c] = v;
                     }
                 }
             }
-            (None, Some(v)) => {
-                for h in 0..holes {
-                    t.start[h] = v;
-                }
-            }
+            (None, Some(v)) => self.start[..self.holes].fill(v),
             (None, None) => {}
         }
-        t.total_seeds = t.start[..holes].iter().map(|&v| v as u32).sum();
-        t
+        self.total_seeds = self.start[..self.holes].iter().map(|&v| v as u32).sum();
     }
 }
 

@@ -476,12 +476,28 @@ pub fn rate<'a>(
         };
         out[k].2.push(tally);
         let (agent, opponent) = (first.max(second), first.min(second));
-        let pairs = &mut out[k].1;
-        let record = match pairs
-            .iter_mut()
-            .position(|p| p.agent == agent && p.opponent == opponent)
-        {
-            Some(i) => &mut pairs[i],
+        let record = PairRecord::find_or_add(&mut out[k].1, agent, opponent);
+        if first == agent {
+            record.as_first = tally;
+        } else {
+            record.as_second = tally;
+        }
+    }
+    out.into_iter()
+        .map(|(rules, pairs, tallies)| VariantRatings {
+            rules,
+            pairs,
+            fit: fit(t.agents.len(), t.anchor, &tallies),
+        })
+        .collect()
+}
+
+impl PairRecord {
+    /// The record of `agent` against `opponent` in `pairs`, added with no
+    /// games if missing.
+    fn find_or_add(pairs: &mut Vec<PairRecord>, agent: usize, opponent: usize) -> &mut PairRecord {
+        let i = match (pairs.iter()).position(|p| p.agent == agent && p.opponent == opponent) {
+            Some(i) => i,
             None => {
                 let none = SeatTally {
                     first: 0,
@@ -504,22 +520,11 @@ pub fn rate<'a>(
                         ..none
                     },
                 });
-                pairs.last_mut().expect("just pushed")
+                pairs.len() - 1
             }
         };
-        if first == agent {
-            record.as_first = tally;
-        } else {
-            record.as_second = tally;
-        }
+        &mut pairs[i]
     }
-    out.into_iter()
-        .map(|(rules, pairs, tallies)| VariantRatings {
-            rules,
-            pairs,
-            fit: fit(t.agents.len(), t.anchor, &tallies),
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -27,7 +29,7 @@ pub use crate::experiment::plan::{
 };
 use crate::experiment::stats::{Aggregate, GameRecord};
 use crate::rng::{game_seed, rng_from_seed};
-use crate::rules::Rules;
+use crate::rules::{Rules, Settings};
 
 /// One step of a game's identity hash: the hash so far, chained with the
 /// next move packed into an integer (origin hole in bits 0-7, target hole
@@ -273,13 +275,13 @@ impl RunState {
     /// Checks that a state read from a file fits the layout and the part,
     /// and that its counts add up: a damaged or foreign checkpoint is
     /// refused rather than merged into results.
-    pub fn check(&self, layout: &Layout, part: Part) -> Result<(), String> {
+    pub fn check(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         if self.cells.len() != layout.cells.len() {
-            return Err(format!(
+            return Err(StateMismatch(format!(
                 "it has {} cells; this experiment has {}",
                 self.cells.len(),
                 layout.cells.len()
-            ));
+            )));
         }
         if !self.done.is_well_formed()
             || self
@@ -287,8 +289,17 @@ impl RunState {
                 .max()
                 .is_some_and(|m| m >= part.items(layout.units()))
         {
-            return Err("its list of finished units is out of range".into());
+            return Err(StateMismatch(
+                "its list of finished units is out of range".into(),
+            ));
         }
+        self.check_partial(layout, part)?;
+        self.check_cells(layout, part)
+    }
+
+    /// Each unfinished unit is one of the part's, not done, listed once,
+    /// and holds some but not all of its games.
+    fn check_partial(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         let items = part.items(layout.units());
         for (n, p) in self.partial.iter().enumerate() {
             let (c, i) = layout.locate(part.unit_of(p.item.min(items.saturating_sub(1))));
@@ -301,9 +312,18 @@ impl RunState {
                 || p.aggregate.games != p.games
                 || !p.aggregate.distinct.is_well_formed()
             {
-                return Err(format!("its unfinished unit {} does not add up", p.item));
+                return Err(StateMismatch(format!(
+                    "its unfinished unit {} does not add up",
+                    p.item
+                )));
             }
         }
+        Ok(())
+    }
+
+    /// Each cell's settled games and segments hold exactly the games of
+    /// the finished units.
+    fn check_cells(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         // Games of the finished units past each cell's settled games, by
         // segment, must be what the segment aggregates hold.
         let mut expected: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); self.cells.len()];
@@ -331,7 +351,7 @@ impl RunState {
                     .iter()
                     .any(|s| !s.aggregate.distinct.is_well_formed())
             {
-                return Err(format!("cell {} does not add up", c + 1));
+                return Err(StateMismatch(format!("cell {} does not add up", c + 1)));
             }
             let got: BTreeMap<u64, u64> = p
                 .segments
@@ -339,7 +359,10 @@ impl RunState {
                 .map(|s| (s.segment, s.aggregate.games))
                 .collect();
             if got.len() != p.segments.len() || got != expected[c] {
-                return Err(format!("cell {}'s games do not add up", c + 1));
+                return Err(StateMismatch(format!(
+                    "cell {}'s games do not add up",
+                    c + 1
+                )));
             }
         }
         Ok(())
@@ -360,7 +383,7 @@ pub trait Checkpoint: Sync {
     }
     /// Stores `state`, together with the per-game rows finished since the
     /// last call (all earlier rows were given to earlier calls).
-    fn save(&self, _state: &RunState, _new_rows: &[GameRow]) -> Result<(), String> {
+    fn save(&self, _state: &RunState, _new_rows: &[GameRow]) -> Result<(), SaveError> {
         Ok(())
     }
     /// How often a worker inside a unit records the games it has played
@@ -370,15 +393,46 @@ pub trait Checkpoint: Sync {
         None
     }
     /// Whether the run should stop (Ctrl-C): asked after every game; the
-    /// run then saves what it has and returns [`STOPPED`].
+    /// run then saves what it has and returns [`RunError::Stopped`].
     fn stop_requested(&self) -> bool {
         false
     }
 }
 
-/// The error of a run stopped by [`Checkpoint::stop_requested`], after its
-/// last save.
+/// The words of [`RunError::Stopped`].
 pub const STOPPED: &str = "stopped on request";
+
+/// Why a run, a resume or a merge of shards cannot go on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// Stopped by [`Checkpoint::stop_requested`], after its last save.
+    #[error("{}", STOPPED)]
+    Stopped,
+    #[error("cannot start {threads} threads: {why}")]
+    Pool { threads: usize, why: String },
+    /// A checkpoint that does not fit the work: damaged, or another run's.
+    #[error("{0}")]
+    Checkpoint(String),
+    /// Shards that do not add up to the experiment.
+    #[error("{0}")]
+    Shards(String),
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// A bug: a round's segment was not played whole (`cell` counts from 1).
+    #[error("internal error: segment {segment} of cell {cell} is incomplete")]
+    Incomplete { segment: u64, cell: usize },
+}
+
+/// Why a [`Checkpoint`] could not store a state, in its own words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SaveError(pub String);
+
+/// Why a saved state does not fit a layout and part, or does not add up
+/// ([`RunState::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct StateMismatch(pub String);
 
 /// After this many games of a unit (all of a shorter unit; or
 /// [`EARLY_SECONDS`] and 3 games),
@@ -393,50 +447,14 @@ pub const LONG_MOVE_LAPS: f64 = 100.0;
 /// decide it; `None` when they look fine. Told on stderr early in a run and
 /// recorded in manifest.json's `warnings` from the finished cells.
 pub fn ending_warning(cell: &Cell, agg: &Aggregate) -> Option<String> {
-    let n = agg.games;
-    if n == 0 {
+    if agg.games == 0 {
         return None;
     }
     let s = cell.rules.settings();
-    let undecided = agg.ply_limit + agg.endless_move + agg.lap_limit;
-    let laps_per_move = agg.laps as f64 / (agg.plies.max(1) as f64);
     let mut why = Vec::new();
     let mut change = Vec::new();
-    if 2 * undecided > n {
-        let parts: Vec<String> = [
-            (agg.ply_limit, "at the ply limit"),
-            (agg.endless_move, "endless moves"),
-            (agg.lap_limit, "at the lap limit"),
-        ]
-        .iter()
-        .filter(|(k, _)| *k > 0)
-        .map(|(k, w)| format!("{k} {w}"))
-        .collect();
-        why.push(format!(
-            "{undecided} of {n} games undecided ({})",
-            parts.join(", ")
-        ));
-        if agg.ply_limit > 0 {
-            change.push(format!("ply_limit (now {})", s.ply_limit));
-        }
-        if agg.endless_move > 0 {
-            change.push("endless_move".to_string());
-        }
-        change.push(format!(
-            "the capture rules (min_victim_seeds = {}, min_victim_seeds_after_empty = {})",
-            s.min_victim_seeds, s.min_victim_seeds_after_empty
-        ));
-    }
-    if laps_per_move > LONG_MOVE_LAPS || agg.lap_limit > 0 {
-        why.push(format!(
-            "a move sows {laps_per_move:.0} laps on average, the longest {}",
-            agg.max_laps_in_move
-        ));
-        change.insert(
-            0,
-            format!("lap_limit (now {}) to end such moves sooner", s.lap_limit),
-        );
-    }
+    undecided_reasons(agg, s, &mut why, &mut change);
+    long_move_reasons(agg, s, &mut why, &mut change);
     if why.is_empty() {
         return None;
     }
@@ -450,6 +468,64 @@ pub fn ending_warning(cell: &Cell, agg: &Aggregate) -> Option<String> {
         why.join("; "),
         change.join(", ")
     ))
+}
+
+/// Why, and what to change, when most games end undecided.
+fn undecided_reasons(
+    agg: &Aggregate,
+    s: &Settings,
+    why: &mut Vec<String>,
+    change: &mut Vec<String>,
+) {
+    let n = agg.games;
+    let undecided = agg.ply_limit + agg.endless_move + agg.lap_limit;
+    if 2 * undecided <= n {
+        return;
+    }
+    let parts: Vec<String> = [
+        (agg.ply_limit, "at the ply limit"),
+        (agg.endless_move, "endless moves"),
+        (agg.lap_limit, "at the lap limit"),
+    ]
+    .iter()
+    .filter(|(k, _)| *k > 0)
+    .map(|(k, w)| format!("{k} {w}"))
+    .collect();
+    why.push(format!(
+        "{undecided} of {n} games undecided ({})",
+        parts.join(", ")
+    ));
+    if agg.ply_limit > 0 {
+        change.push(format!("ply_limit (now {})", s.ply_limit));
+    }
+    if agg.endless_move > 0 {
+        change.push("endless_move".to_string());
+    }
+    change.push(format!(
+        "the capture rules (min_victim_seeds = {}, min_victim_seeds_after_empty = {})",
+        s.min_victim_seeds, s.min_victim_seeds_after_empty
+    ));
+}
+
+/// Why, and what to change, when moves sow very many laps.
+fn long_move_reasons(
+    agg: &Aggregate,
+    s: &Settings,
+    why: &mut Vec<String>,
+    change: &mut Vec<String>,
+) {
+    let laps_per_move = agg.laps as f64 / (agg.plies.max(1) as f64);
+    if laps_per_move <= LONG_MOVE_LAPS && agg.lap_limit == 0 {
+        return;
+    }
+    why.push(format!(
+        "a move sows {laps_per_move:.0} laps on average, the longest {}",
+        agg.max_laps_in_move
+    ));
+    change.insert(
+        0,
+        format!("lap_limit (now {}) to end such moves sooner", s.lap_limit),
+    );
 }
 
 /// No checkpoints.
@@ -532,20 +608,22 @@ fn play_one(
 
 /// Checks that a resumed state and its rows fit the work: same cells,
 /// same units, counts that add up.
-pub fn check_resume(work: &Work, r: &Resume) -> Result<(), String> {
+pub fn check_resume(work: &Work, r: &Resume) -> Result<(), RunError> {
     r.state
         .check(&Layout::new(work.cells), work.part)
-        .map_err(|e| format!("the checkpoint does not fit this experiment: {e}"))?;
+        .map_err(|e| {
+            RunError::Checkpoint(format!("the checkpoint does not fit this experiment: {e}"))
+        })?;
     let wanted = if work.rows == Rows::None {
         0
     } else {
         r.state.games()
     };
     if r.rows.len() as u64 != wanted {
-        return Err(format!(
+        return Err(RunError::Checkpoint(format!(
             "the checkpoint holds {} per-game rows for {wanted} games",
             r.rows.len()
-        ));
+        )));
     }
     Ok(())
 }
@@ -558,46 +636,94 @@ pub fn run(
     progress: &dyn Progress,
     checkpoint: &dyn Checkpoint,
     resume: Option<Resume>,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, RunError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let cells = work.cells;
-    let layout = Layout::new(cells);
-    let labels: Vec<String> = cells.iter().map(Cell::matchup_label).collect();
+        .map_err(|e| RunError::Pool {
+            threads,
+            why: e.to_string(),
+        })?;
     let (state, resumed_rows) = match resume {
         Some(r) => {
             check_resume(work, &r)?;
             (r.state, r.rows)
         }
-        None => (RunState::new(cells.len()), Vec::new()),
+        None => (RunState::new(work.cells.len()), Vec::new()),
     };
-    let shared = Mutex::new(Shared {
-        state,
-        rows: Vec::new(),
-        saved: 0,
-    });
-    let save_lock = Mutex::new(());
+    let session = Session::new(work, progress, checkpoint, state);
+    match work.part {
+        Part::Shard { .. } => session.play_shard(&pool)?,
+        Part::Whole => session.play_whole(&pool)?,
+    }
+    Ok(session.finish(resumed_rows))
+}
 
-    let interval = checkpoint.interval().filter(|i| !i.is_zero());
-    // Cells already judged by `ending_warning` in this session.
-    let judged: Vec<std::sync::atomic::AtomicBool> =
-        (0..cells.len()).map(|_| false.into()).collect();
-    // Saves the state with the rows finished since the last save that
-    // succeeded: a failed save's rows go into the next one, so every row is
-    // stored once. One save at a time; `force` waits for a running one.
-    let save = |force: bool| -> Result<(), String> {
+/// One session of a run: what its workers share.
+struct Session<'a> {
+    work: &'a Work<'a>,
+    layout: Layout,
+    labels: Vec<String>,
+    progress: &'a dyn Progress,
+    checkpoint: &'a dyn Checkpoint,
+    shared: Mutex<Shared>,
+    /// Held by the save in progress.
+    save_lock: Mutex<()>,
+    /// How often a worker records its unit's games so far, if at all.
+    interval: Option<Duration>,
+    /// Cells already judged by `ending_warning` in this session.
+    judged: Vec<AtomicBool>,
+}
+
+/// Where a work item's games are: part item `item`, global unit `global`,
+/// of cell `cell`'s segment `segment`, games `start..end`.
+struct UnitAt {
+    item: u64,
+    global: u64,
+    cell: usize,
+    segment: u64,
+    start: u64,
+    end: u64,
+}
+
+impl<'a> Session<'a> {
+    fn new(
+        work: &'a Work<'a>,
+        progress: &'a dyn Progress,
+        checkpoint: &'a dyn Checkpoint,
+        state: RunState,
+    ) -> Session<'a> {
+        Session {
+            work,
+            layout: Layout::new(work.cells),
+            labels: work.cells.iter().map(Cell::matchup_label).collect(),
+            progress,
+            checkpoint,
+            shared: Mutex::new(Shared {
+                state,
+                rows: Vec::new(),
+                saved: 0,
+            }),
+            save_lock: Mutex::new(()),
+            interval: checkpoint.interval().filter(|i| !i.is_zero()),
+            judged: (0..work.cells.len()).map(|_| false.into()).collect(),
+        }
+    }
+
+    /// Saves the state with the rows finished since the last save that
+    /// succeeded: a failed save's rows go into the next one, so every row
+    /// is stored once. One save at a time; `force` waits for a running one.
+    fn save(&self, force: bool) -> Result<(), RunError> {
         let _saving = if force {
-            lock(&save_lock)
+            lock(&self.save_lock)
         } else {
-            match save_lock.try_lock() {
+            match self.save_lock.try_lock() {
                 Ok(g) => g,
                 Err(_) => return Ok(()),
             }
         };
         let (snapshot, new_rows, upto) = {
-            let s = lock(&shared);
+            let s = lock(&self.shared);
             let new: Vec<GameRow> = s.rows[s.saved..]
                 .iter()
                 .flat_map(|(_, r)| r)
@@ -605,15 +731,20 @@ pub fn run(
                 .collect();
             (s.state.clone(), new, s.rows.len())
         };
-        checkpoint.save(&snapshot, &new_rows)?;
-        lock(&shared).saved = upto;
+        self.checkpoint.save(&snapshot, &new_rows)?;
+        lock(&self.shared).saved = upto;
         Ok(())
-    };
+    }
 
-    // Plays the items `item(0..n)` (each a part's work item j) not done yet.
-    let play = |n: u64, item: &(dyn Fn(u64) -> u64 + Sync)| -> Result<(), String> {
+    /// Plays the items `item(0..n)` (each a part's work item) not done yet.
+    fn play_items(
+        &self,
+        pool: &rayon::ThreadPool,
+        n: u64,
+        item: &(dyn Fn(u64) -> u64 + Sync),
+    ) -> Result<(), RunError> {
         let (done, mut begun) = {
-            let s = lock(&shared);
+            let s = lock(&self.shared);
             (s.state.done.clone(), s.state.partial.clone())
         };
         begun.sort_by_key(|p| p.item);
@@ -623,205 +754,266 @@ pub fn run(
                 if done.contains(j) {
                     return Ok(());
                 }
-                let g = work.part.unit_of(j);
-                let (c, u) = layout.locate(g);
-                let (k, start, end) = layout.cells[c].unit_games(u);
-                let first = work.first_games.get(c).copied().unwrap_or(0);
-                // A unit an earlier session began goes on from its last
-                // recorded game, with the aggregate of those before.
-                let (mut agg, from) = match begun.binary_search_by_key(&j, |p| p.item) {
-                    Ok(b) => (begun[b].aggregate.clone(), start + begun[b].games),
-                    Err(_) => (Aggregate::new(), start),
-                };
-                let mut rows = Vec::new();
-                let clock = std::time::Instant::now();
-                let mut recorded = clock;
-                // The first game not yet told to `progress`.
-                let mut told = from;
-                for game in from..end {
-                    let (row, metrics) = play_one(
-                        &cells[c],
-                        &labels[c],
-                        work.master,
-                        c,
-                        first + game,
-                        work.rows,
-                    );
-                    agg.add(&row.record);
-                    if let Some(m) = &metrics {
-                        agg.add_metrics(m);
-                    }
-                    if work.rows != Rows::None {
-                        rows.push(row);
-                    }
-                    let played = game + 1 - start;
-                    if !judged[c].load(std::sync::atomic::Ordering::Relaxed)
-                        && (played >= EARLY_GAMES.min(end - start)
-                            || (played >= 3 && clock.elapsed().as_secs() >= EARLY_SECONDS))
-                        && !judged[c].swap(true, std::sync::atomic::Ordering::Relaxed)
-                        && let Some(w) = ending_warning(&cells[c], &agg)
-                    {
-                        progress.warn(&w);
-                    }
-                    let stop = checkpoint.stop_requested();
-                    let due = interval.is_some_and(|i| recorded.elapsed() >= i);
-                    if game + 1 < end && (stop || due) {
-                        {
-                            let mut s = lock(&shared);
-                            let unit = PartialUnit {
-                                item: j,
-                                games: played,
-                                aggregate: agg.clone(),
-                            };
-                            match s.state.partial.iter_mut().find(|p| p.item == j) {
-                                Some(p) => *p = unit,
-                                None => s.state.partial.push(unit),
-                            }
-                            if work.rows != Rows::None {
-                                s.rows.push((g, std::mem::take(&mut rows)));
-                            }
-                        }
-                        progress.advance(game + 1 - told);
-                        progress.played(c, game + 1 - told, recorded.elapsed().as_secs_f64());
-                        told = game + 1;
-                        recorded = std::time::Instant::now();
-                        if stop {
-                            return Err(STOPPED.to_string());
-                        }
-                        if checkpoint.due() {
-                            save(false)?;
-                        }
-                    }
-                }
-                {
-                    let mut s = lock(&shared);
-                    s.state.partial.retain(|p| p.item != j);
-                    s.state.cells[c].add(k, &agg);
-                    s.state.done.insert(j);
-                    if work.rows != Rows::None {
-                        s.rows.push((g, rows));
-                    }
-                }
-                progress.advance(end - told);
-                progress.played(c, end - told, recorded.elapsed().as_secs_f64());
-                if checkpoint.stop_requested() {
-                    return Err(STOPPED.to_string());
-                }
-                if checkpoint.due() {
-                    save(false)?;
-                }
-                Ok(())
+                self.play_unit(self.unit_at(j), &begun)
             })
         })
         .inspect_err(|e| {
             // Stopped on request: every worker has recorded its games.
-            if e == STOPPED {
-                let _ = save(true);
+            if *e == RunError::Stopped {
+                let _ = self.save(true);
             }
         })
-    };
+    }
 
-    match work.part {
-        Part::Shard { .. } => {
-            let n = work.part.items(layout.units());
-            let total: u64 = (0..n)
-                .map(|j| {
-                    let (c, i) = layout.locate(work.part.unit_of(j));
-                    let (_, s, e) = layout.cells[c].unit_games(i);
-                    e - s
-                })
-                .sum();
-            progress.set_total(total);
-            progress.advance(lock(&shared).state.games());
-            let s = lock(&shared);
-            let played = cell_games(&layout, work.part, &s.state);
-            let mut left = vec![0u64; cells.len()];
-            for j in 0..n {
-                let (c, i) = layout.locate(work.part.unit_of(j));
-                let (_, a, b) = layout.cells[c].unit_games(i);
-                left[c] += b - a;
-            }
-            for (l, p) in left.iter_mut().zip(played) {
-                *l = l.saturating_sub(p);
-            }
-            drop(s);
-            progress.set_cells_left(&left);
-            play(n, &|j| j)?;
-        }
-        Part::Whole => {
-            progress.set_total(remaining_total(&layout, &lock(&shared).state));
-            progress.advance(lock(&shared).state.games());
-            progress.set_cells_left(&cells_left(&layout, &lock(&shared).state));
-            // Each round plays every unfinished cell's next segment, then
-            // makes the cells' stopping tests, in game order.
-            loop {
-                let targets: Vec<(usize, u64)> = {
-                    let s = lock(&shared);
-                    (0..cells.len())
-                        .filter(|&c| {
-                            let p = &s.state.cells[c];
-                            !p.stopped && p.settled_games < layout.cells[c].max_games
-                        })
-                        .map(|c| (c, s.state.cells[c].settled_games / layout.cells[c].segment))
-                        .collect()
-                };
-                if targets.is_empty() {
-                    break;
-                }
-                let ranges: Vec<Range<u64>> = targets
-                    .iter()
-                    .map(|&(c, k)| {
-                        let r = layout.cells[c].segment_units(k);
-                        layout.first[c] + r.start..layout.first[c] + r.end
-                    })
-                    .collect();
-                let mut starts = Vec::with_capacity(ranges.len());
-                let mut n = 0;
-                for r in &ranges {
-                    starts.push(n);
-                    n += r.end - r.start;
-                }
-                play(n, &|i| {
-                    let t = starts.partition_point(|&s| s <= i) - 1;
-                    ranges[t].start + (i - starts[t])
-                })?;
-                let mut s = lock(&shared);
-                let mut stopped_early = false;
-                for &(c, k) in &targets {
-                    let l = &layout.cells[c];
-                    let p = &mut s.state.cells[c];
-                    let (_, end) = l.segment_games(k);
-                    let whole = p.segments.first().is_some_and(|seg| {
-                        seg.segment == k && seg.aggregate.games == end - p.settled_games
-                    });
-                    if !whole {
-                        return Err(format!(
-                            "internal error: segment {k} of cell {} is incomplete",
-                            c + 1
-                        ));
-                    }
-                    let seg = p.segments.remove(0);
-                    p.settled.merge(&seg.aggregate);
-                    p.settled_games = end;
-                    p.stopped = cells[c].stop.is_met(end, &p.settled);
-                    stopped_early |= p.stopped && end < l.max_games;
-                }
-                if stopped_early {
-                    progress.set_total(remaining_total(&layout, &s.state));
-                    progress.set_cells_left(&cells_left(&layout, &s.state));
-                }
-            }
+    fn unit_at(&self, item: u64) -> UnitAt {
+        let global = self.work.part.unit_of(item);
+        let (cell, u) = self.layout.locate(global);
+        let (segment, start, end) = self.layout.cells[cell].unit_games(u);
+        UnitAt {
+            item,
+            global,
+            cell,
+            segment,
+            start,
+            end,
         }
     }
 
-    let s = shared.into_inner().expect("workers have finished");
-    let mut rows = resumed_rows;
-    rows.extend(s.rows.into_iter().flat_map(|(_, r)| r));
-    rows.sort_by_key(|r| (r.cell, r.game));
-    Ok(RunResult {
-        state: s.state,
-        rows,
-    })
+    /// Plays one work item's games, from where an earlier session left it
+    /// (`begun`, sorted by item), recording them as it goes.
+    fn play_unit(&self, at: UnitAt, begun: &[PartialUnit]) -> Result<(), RunError> {
+        let (work, c, end) = (self.work, at.cell, at.end);
+        let first = work.first_games.get(c).copied().unwrap_or(0);
+        // A unit an earlier session began goes on from its last recorded
+        // game, with the aggregate of those before.
+        let (mut agg, from) = match begun.binary_search_by_key(&at.item, |p| p.item) {
+            Ok(b) => (begun[b].aggregate.clone(), at.start + begun[b].games),
+            Err(_) => (Aggregate::new(), at.start),
+        };
+        let mut rows = Vec::new();
+        let clock = Instant::now();
+        let mut recorded = clock;
+        // The first game not yet told to `progress`.
+        let mut told = from;
+        for game in from..end {
+            let (row, metrics) = play_one(
+                &work.cells[c],
+                &self.labels[c],
+                work.master,
+                c,
+                first + game,
+                work.rows,
+            );
+            agg.add(&row.record);
+            if let Some(m) = &metrics {
+                agg.add_metrics(m);
+            }
+            if work.rows != Rows::None {
+                rows.push(row);
+            }
+            let played = game + 1 - at.start;
+            self.judge_early(&at, played, clock, &agg);
+            let stop = self.checkpoint.stop_requested();
+            let due = self.interval.is_some_and(|i| recorded.elapsed() >= i);
+            if game + 1 < end && (stop || due) {
+                self.record_begun(&at, played, &agg, &mut rows);
+                self.tell(c, game + 1 - told, recorded);
+                told = game + 1;
+                recorded = Instant::now();
+                self.after_record(stop)?;
+            }
+        }
+        self.record_done(&at, &agg, rows);
+        self.tell(c, end - told, recorded);
+        self.after_record(self.checkpoint.stop_requested())
+    }
+
+    /// Warns, once per cell, when its first games of a unit look as if
+    /// they may never end ([`ending_warning`]).
+    fn judge_early(&self, at: &UnitAt, played: u64, clock: Instant, agg: &Aggregate) {
+        let judged = &self.judged[at.cell];
+        if !judged.load(Ordering::Relaxed)
+            && (played >= EARLY_GAMES.min(at.end - at.start)
+                || (played >= 3 && clock.elapsed().as_secs() >= EARLY_SECONDS))
+            && !judged.swap(true, Ordering::Relaxed)
+            && let Some(w) = ending_warning(&self.work.cells[at.cell], agg)
+        {
+            self.progress.warn(&w);
+        }
+    }
+
+    /// Records a unit's first `played` games, so that a save holds them.
+    fn record_begun(&self, at: &UnitAt, played: u64, agg: &Aggregate, rows: &mut Vec<GameRow>) {
+        let mut s = lock(&self.shared);
+        let unit = PartialUnit {
+            item: at.item,
+            games: played,
+            aggregate: agg.clone(),
+        };
+        match s.state.partial.iter_mut().find(|p| p.item == at.item) {
+            Some(p) => *p = unit,
+            None => s.state.partial.push(unit),
+        }
+        if self.work.rows != Rows::None {
+            s.rows.push((at.global, std::mem::take(rows)));
+        }
+    }
+
+    /// Records a finished unit in its cell's segment.
+    fn record_done(&self, at: &UnitAt, agg: &Aggregate, rows: Vec<GameRow>) {
+        let mut s = lock(&self.shared);
+        s.state.partial.retain(|p| p.item != at.item);
+        s.state.cells[at.cell].add(at.segment, agg);
+        s.state.done.insert(at.item);
+        if self.work.rows != Rows::None {
+            s.rows.push((at.global, rows));
+        }
+    }
+
+    /// Tells `progress` of `games` of cell `c` played since `since`.
+    fn tell(&self, c: usize, games: u64, since: Instant) {
+        self.progress.advance(games);
+        self.progress
+            .played(c, games, since.elapsed().as_secs_f64());
+    }
+
+    /// After recording games: stops if asked to, else saves when due.
+    fn after_record(&self, stop: bool) -> Result<(), RunError> {
+        if stop {
+            return Err(RunError::Stopped);
+        }
+        if self.checkpoint.due() {
+            self.save(false)?;
+        }
+        Ok(())
+    }
+
+    /// A shard plays its items once each, in any order.
+    fn play_shard(&self, pool: &rayon::ThreadPool) -> Result<(), RunError> {
+        let (layout, part) = (&self.layout, self.work.part);
+        let n = part.items(layout.units());
+        let games_of = |j| {
+            let at = self.unit_at(j);
+            (at.cell, at.end - at.start)
+        };
+        self.progress.set_total((0..n).map(|j| games_of(j).1).sum());
+        self.progress.advance(lock(&self.shared).state.games());
+        let played = cell_games(layout, part, &lock(&self.shared).state);
+        let mut left = vec![0u64; self.work.cells.len()];
+        for j in 0..n {
+            let (c, games) = games_of(j);
+            left[c] += games;
+        }
+        for (l, p) in left.iter_mut().zip(played) {
+            *l = l.saturating_sub(p);
+        }
+        self.progress.set_cells_left(&left);
+        self.play_items(pool, n, &|j| j)
+    }
+
+    /// A whole run plays in rounds: each plays every unfinished cell's
+    /// next segment, then makes the cells' stopping tests, in game order.
+    fn play_whole(&self, pool: &rayon::ThreadPool) -> Result<(), RunError> {
+        let layout = &self.layout;
+        self.progress
+            .set_total(remaining_total(layout, &lock(&self.shared).state));
+        self.progress.advance(lock(&self.shared).state.games());
+        self.progress
+            .set_cells_left(&cells_left(layout, &lock(&self.shared).state));
+        loop {
+            let targets = self.next_segments();
+            if targets.is_empty() {
+                return Ok(());
+            }
+            self.play_segments(pool, &targets)?;
+            self.settle(&targets)?;
+        }
+    }
+
+    /// Each unfinished cell with the segment it plays next.
+    fn next_segments(&self) -> Vec<(usize, u64)> {
+        let s = lock(&self.shared);
+        let cells = &self.layout.cells;
+        (0..cells.len())
+            .filter(|&c| {
+                let p = &s.state.cells[c];
+                !p.stopped && p.settled_games < cells[c].max_games
+            })
+            .map(|c| (c, s.state.cells[c].settled_games / cells[c].segment))
+            .collect()
+    }
+
+    /// Plays the units of segment `k` of each cell `c` of `targets`.
+    fn play_segments(
+        &self,
+        pool: &rayon::ThreadPool,
+        targets: &[(usize, u64)],
+    ) -> Result<(), RunError> {
+        let layout = &self.layout;
+        let ranges: Vec<Range<u64>> = targets
+            .iter()
+            .map(|&(c, k)| {
+                let r = layout.cells[c].segment_units(k);
+                layout.first[c] + r.start..layout.first[c] + r.end
+            })
+            .collect();
+        let mut starts = Vec::with_capacity(ranges.len());
+        let mut n = 0;
+        for r in &ranges {
+            starts.push(n);
+            n += r.end - r.start;
+        }
+        self.play_items(pool, n, &|i| {
+            let t = starts.partition_point(|&s| s <= i) - 1;
+            ranges[t].start + (i - starts[t])
+        })
+    }
+
+    /// Adds each target's played segment to its cell's settled games and
+    /// makes the cell's stopping test there.
+    fn settle(&self, targets: &[(usize, u64)]) -> Result<(), RunError> {
+        let mut s = lock(&self.shared);
+        let mut stopped_early = false;
+        for &(c, k) in targets {
+            let l = &self.layout.cells[c];
+            let p = &mut s.state.cells[c];
+            let (_, end) = l.segment_games(k);
+            let whole = p.segments.first().is_some_and(|seg| {
+                seg.segment == k && seg.aggregate.games == end - p.settled_games
+            });
+            if !whole {
+                return Err(RunError::Incomplete {
+                    segment: k,
+                    cell: c + 1,
+                });
+            }
+            let seg = p.segments.remove(0);
+            p.settled.merge(&seg.aggregate);
+            p.settled_games = end;
+            p.stopped = self.work.cells[c].stop.is_met(end, &p.settled);
+            stopped_early |= p.stopped && end < l.max_games;
+        }
+        if stopped_early {
+            self.progress
+                .set_total(remaining_total(&self.layout, &s.state));
+            self.progress
+                .set_cells_left(&cells_left(&self.layout, &s.state));
+        }
+        Ok(())
+    }
+
+    /// The run's state, and its rows (the resumed ones first) in (cell,
+    /// game index) order.
+    fn finish(self, resumed_rows: Vec<GameRow>) -> RunResult {
+        let s = self.shared.into_inner().expect("workers have finished");
+        let mut rows = resumed_rows;
+        rows.extend(s.rows.into_iter().flat_map(|(_, r)| r));
+        rows.sort_by_key(|r| (r.cell, r.game));
+        RunResult {
+            state: s.state,
+            rows,
+        }
+    }
 }
 
 /// Games of each cell in `state`, those of unfinished units included.
@@ -883,20 +1075,40 @@ pub fn merge_parts(
     shards: &[(u64, &RunState)],
     rows: Vec<GameRow>,
     wanted: Rows,
-) -> Result<(Vec<Aggregate>, Vec<GameRow>), String> {
+) -> Result<(Vec<Aggregate>, Vec<GameRow>), RunError> {
     let layout = Layout::new(cells);
-    let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); cells.len()];
+    let mut segments = shard_segments(&layout, count, shards)?;
+    let mut aggregates = Vec::with_capacity(cells.len());
+    let mut played = Vec::with_capacity(cells.len());
+    for (c, cell) in cells.iter().enumerate() {
+        let (total, end) = settle_merged(c, cell, &layout.cells[c], &mut segments[c])?;
+        aggregates.push(total);
+        played.push(end);
+    }
+    Ok((aggregates, merged_rows(rows, &played, wanted)?))
+}
+
+/// Each cell's segments, added up over the shards, after checking that
+/// every shard fits the layout and finished all its units.
+fn shard_segments(
+    layout: &Layout,
+    count: u64,
+    shards: &[(u64, &RunState)],
+) -> Result<Vec<BTreeMap<u64, Aggregate>>, RunError> {
+    let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); layout.cells.len()];
     for &(index, state) in shards {
         let part = Part::Shard { index, count };
-        state
-            .check(&layout, part)
-            .map_err(|e| format!("shard {index}/{count} does not fit the experiment: {e}"))?;
+        state.check(layout, part).map_err(|e| {
+            RunError::Shards(format!(
+                "shard {index}/{count} does not fit the experiment: {e}"
+            ))
+        })?;
         if !state.done.is_all_below(part.items(layout.units())) {
-            return Err(format!(
+            return Err(RunError::Shards(format!(
                 "shard {index}/{count} did not finish: it has {} of its {} units",
                 state.done.len(),
                 part.items(layout.units())
-            ));
+            )));
         }
         for (c, p) in state.cells.iter().enumerate() {
             for s in &p.segments {
@@ -907,53 +1119,62 @@ pub fn merge_parts(
             }
         }
     }
-    let mut aggregates = Vec::with_capacity(cells.len());
-    let mut played = Vec::with_capacity(cells.len());
-    for (c, cell) in cells.iter().enumerate() {
-        let l = &layout.cells[c];
-        let mut total = Aggregate::new();
-        let mut end = 0;
-        for k in 0..l.segments() {
-            let (start, seg_end) = l.segment_games(k);
-            let seg = segments[c].remove(&k).unwrap_or_default();
-            if seg.games != seg_end - start {
-                return Err(format!(
-                    "cell {} holds {} games in games {start}..{seg_end}, not {}: \
-                     the shards do not cover the experiment",
-                    c + 1,
-                    seg.games,
-                    seg_end - start
-                ));
-            }
-            total.merge(&seg);
-            end = seg_end;
-            if cell.stop.is_met(end, &total) {
-                break;
-            }
+    Ok(segments)
+}
+
+/// Cell `c`'s aggregate and games played: its merged segments in game
+/// order up to where its stopping test is met, as a whole run settles them.
+fn settle_merged(
+    c: usize,
+    cell: &Cell,
+    l: &CellLayout,
+    segments: &mut BTreeMap<u64, Aggregate>,
+) -> Result<(Aggregate, u64), RunError> {
+    let mut total = Aggregate::new();
+    let mut end = 0;
+    for k in 0..l.segments() {
+        let (start, seg_end) = l.segment_games(k);
+        let seg = segments.remove(&k).unwrap_or_default();
+        if seg.games != seg_end - start {
+            return Err(RunError::Shards(format!(
+                "cell {} holds {} games in games {start}..{seg_end}, not {}: \
+                 the shards do not cover the experiment",
+                c + 1,
+                seg.games,
+                seg_end - start
+            )));
         }
-        aggregates.push(total);
-        played.push(end);
+        total.merge(&seg);
+        end = seg_end;
+        if cell.stop.is_met(end, &total) {
+            break;
+        }
+    }
+    Ok((total, end))
+}
+
+/// The rows of the games each cell `played`, in (cell, game index) order,
+/// each once when rows are `wanted`; none otherwise.
+fn merged_rows(rows: Vec<GameRow>, played: &[u64], wanted: Rows) -> Result<Vec<GameRow>, RunError> {
+    if wanted == Rows::None {
+        return Ok(Vec::new());
     }
     let mut rows: Vec<GameRow> = rows
         .into_iter()
-        .filter(|r| r.cell < cells.len() && r.game < played[r.cell])
+        .filter(|r| r.cell < played.len() && r.game < played[r.cell])
         .collect();
     rows.sort_by_key(|r| (r.cell, r.game));
-    if wanted != Rows::None {
-        let games: u64 = played.iter().sum();
-        let distinct = rows
-            .windows(2)
-            .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
-        if rows.len() as u64 != games || !distinct {
-            return Err(format!(
-                "the shards hold {} per-game rows for {games} games",
-                rows.len()
-            ));
-        }
-    } else {
-        rows.clear();
+    let games: u64 = played.iter().sum();
+    let distinct = rows
+        .windows(2)
+        .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
+    if rows.len() as u64 != games || !distinct {
+        return Err(RunError::Shards(format!(
+            "the shards hold {} per-game rows for {games} games",
+            rows.len()
+        )));
     }
-    Ok((aggregates, rows))
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -1189,7 +1410,7 @@ mod tests {
             if count > 1 {
                 // A missing shard is noticed, not merged into smaller totals.
                 let err = merge_parts(&cells, count, &refs[1..], rows, Rows::Games).unwrap_err();
-                assert!(err.contains("do not cover"), "{err}");
+                assert!(err.to_string().contains("do not cover"), "{err}");
             }
         }
     }
@@ -1227,14 +1448,14 @@ mod tests {
         fn due(&self) -> bool {
             true
         }
-        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), SaveError> {
             if self.saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == self.fail_at {
                 if self.slow {
                     // Long enough for another worker to be mid-unit when
                     // this returns, so that it saves after the failure.
                     std::thread::sleep(std::time::Duration::from_millis(100));
                 }
-                return Err("disk full".into());
+                return Err(SaveError("disk full".into()));
             }
             let mut kept = self.kept.lock().unwrap();
             kept.0 = state.clone();
@@ -1273,7 +1494,7 @@ mod tests {
         for fail_at in [2, 4, 3] {
             let cp = FailingCheckpoint::new(fail_at, false, resume.as_ref());
             let r = run(&work, 2, &Quiet, &cp, resume.take());
-            assert_eq!(r.err().as_deref(), Some("disk full"));
+            assert_eq!(r.err(), Some(SaveError("disk full".into()).into()));
             let r = cp.kept();
             assert!(r.state.games() > 0 && r.state.games() < 400);
             check_resume(&work, &r).expect("every saved state is whole");
@@ -1295,7 +1516,7 @@ mod tests {
         fn due(&self) -> bool {
             true
         }
-        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), String> {
+        fn save(&self, state: &RunState, rows: &[GameRow]) -> Result<(), SaveError> {
             self.inner.save(state, rows)
         }
         fn interval(&self) -> Option<std::time::Duration> {
@@ -1335,7 +1556,7 @@ mod tests {
                 stop_after,
             };
             let r = run(&work, threads, &Quiet, &cp, resume.take());
-            assert_eq!(r.err().as_deref(), Some(STOPPED));
+            assert_eq!(r.err(), Some(RunError::Stopped));
             let r = cp.inner.kept();
             partial_seen |= !r.state.partial.is_empty();
             check_resume(&work, &r).expect("every saved state is whole");

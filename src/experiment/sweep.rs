@@ -100,20 +100,89 @@ pub fn expand(
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    let mut ok = true;
-    let skip_invalid = match table.get("skip_invalid") {
-        None => false,
-        Some(v) => v.get_ref().as_bool().unwrap_or_else(|| {
-            p.add(
-                Some(v.span()),
-                &format!("{key}.skip_invalid"),
-                "give true (leave out invalid combinations, listing them) or false",
-            );
-            ok = false;
-            false
-        }),
+    let skip_invalid = skip_invalid(p, key, table);
+    let (mut swept, keys_ok) = swept_keys(p, key, table, &names, overridden);
+    let ok = skip_invalid.is_some() && keys_ok;
+    if swept.is_empty() && ok {
+        p.add(
+            Some(span.clone()),
+            key,
+            format!(
+                "sweeps nothing: add a board key or rule setting with a list of values ({})",
+                names.join(", ")
+            ),
+        );
+        return None;
+    }
+    let total = swept
+        .iter()
+        .try_fold(1usize, |n, s| n.checked_mul(s.values.len()))
+        .filter(|&n| n <= MAX_SWEEP_VARIANTS);
+    let Some(total) = total else {
+        p.add(
+            Some(span),
+            key,
+            format!("makes more than {MAX_SWEEP_VARIANTS} variants: sweep fewer values"),
+        );
+        return None;
     };
-    let mut swept: Vec<(usize, &str, Vec<toml::Value>)> = Vec::new();
+    if !ok {
+        return None;
+    }
+    swept.sort_by_key(|s| s.at);
+    let base_table = match toml::Value::try_from(base.settings()) {
+        Ok(toml::Value::Table(t)) => t,
+        _ => unreachable!("the settings serialise as a table"),
+    };
+    let mut read = Combinations::default();
+    for index in 0..total {
+        let (name, settings) = combination_at(base, &base_table, &swept, index);
+        match combination(base, &name, settings) {
+            Ok(rules) => read.variants.push(rules),
+            Err(reasons) if skip_invalid == Some(true) => read.skipped.push(Skipped {
+                variant: name,
+                reasons,
+            }),
+            Err(reasons) => read.invalid.push((name, reasons)),
+        }
+    }
+    read.outcome(p, key, span)
+}
+
+/// A swept key: its place among the settings, its name and its values.
+struct SweptKey<'t> {
+    at: usize,
+    key: &'t str,
+    values: Vec<toml::Value>,
+}
+
+/// A sweep's `skip_invalid`; `None` after reporting a problem.
+fn skip_invalid(p: &mut Problems, key: &str, table: &RawSweep) -> Option<bool> {
+    let Some(v) = table.get("skip_invalid") else {
+        return Some(false);
+    };
+    let given = v.get_ref().as_bool();
+    if given.is_none() {
+        p.add(
+            Some(v.span()),
+            &format!("{key}.skip_invalid"),
+            "give true (leave out invalid combinations, listing them) or false",
+        );
+    }
+    given
+}
+
+/// The keys a sweep table varies, in the table's order, and whether all
+/// of them are settings it may vary, with valid values.
+fn swept_keys<'t>(
+    p: &mut Problems,
+    key: &str,
+    table: &'t RawSweep,
+    names: &[String],
+    overridden: &[&str],
+) -> (Vec<SweptKey<'t>>, bool) {
+    let mut swept = Vec::new();
+    let mut ok = true;
     for (k, v) in table {
         if SWEEP_KEYS.contains(&k.as_str()) {
             continue;
@@ -145,108 +214,90 @@ pub fn expand(
             continue;
         }
         match values(p, &full, v) {
-            Some(vals) => swept.push((at, k, vals)),
+            Some(values) => swept.push(SweptKey { at, key: k, values }),
             None => ok = false,
         }
     }
-    if swept.is_empty() && ok {
-        p.add(
-            Some(span.clone()),
-            key,
-            format!(
-                "sweeps nothing: add a board key or rule setting with a list of values ({})",
-                names.join(", ")
-            ),
-        );
-        return None;
+    (swept, ok)
+}
+
+/// Combination `index` of the swept values, counted in mixed radix with
+/// the last key varying fastest: its variant name and settings.
+fn combination_at(
+    base: &Rules,
+    base_table: &toml::Table,
+    swept: &[SweptKey],
+    index: usize,
+) -> (String, toml::Table) {
+    let mut rest = index;
+    let mut choice = vec![0; swept.len()];
+    for (i, s) in swept.iter().enumerate().rev() {
+        choice[i] = rest % s.values.len();
+        rest /= s.values.len();
     }
-    let total = swept
-        .iter()
-        .try_fold(1usize, |n, (_, _, v)| n.checked_mul(v.len()));
-    if total.is_none_or(|n| n > MAX_SWEEP_VARIANTS) {
-        p.add(
-            Some(span),
-            key,
-            format!("makes more than {MAX_SWEEP_VARIANTS} variants: sweep fewer values"),
-        );
-        return None;
-    }
-    if !ok {
-        return None;
-    }
-    swept.sort_by_key(|(at, _, _)| *at);
-    let base_table = match toml::Value::try_from(base.settings()) {
-        Ok(toml::Value::Table(t)) => t,
-        _ => unreachable!("the settings serialise as a table"),
-    };
-    let mut variants = Vec::new();
-    let mut skipped = Vec::new();
-    let mut invalid = Vec::new();
-    let total = total.unwrap_or(0);
-    for index in 0..total {
-        // The index in mixed radix, the last key varying fastest.
-        let mut rest = index;
-        let mut choice = vec![0; swept.len()];
-        for (i, (_, _, vals)) in swept.iter().enumerate().rev() {
-            choice[i] = rest % vals.len();
-            rest /= vals.len();
+    let mut settings = base_table.clone();
+    let mut name = base.name().to_string();
+    for (s, &c) in swept.iter().zip(&choice) {
+        let v = &s.values[c];
+        // `seeds` and `layout` are two ways to fill the board: sweeping
+        // one drops the base's other.
+        match s.key {
+            "seeds" => drop(settings.remove("layout")),
+            "layout" => drop(settings.remove("seeds")),
+            _ => {}
         }
-        let mut settings = base_table.clone();
-        let mut name = base.name().to_string();
-        for (i, (_, k, vals)) in swept.iter().enumerate() {
-            let v = &vals[choice[i]];
-            // `seeds` and `layout` are two ways to fill the board: sweeping
-            // one drops the base's other.
-            match *k {
-                "seeds" => drop(settings.remove("layout")),
-                "layout" => drop(settings.remove("seeds")),
-                _ => {}
-            }
-            settings.insert(k.to_string(), v.clone());
-            let shown = serde_json::to_value(v).map_or_else(|_| v.to_string(), |j| value_text(&j));
-            name.push_str(&format!("+{k}={shown}"));
+        settings.insert(s.key.to_string(), v.clone());
+        let shown = serde_json::to_value(v).map_or_else(|_| v.to_string(), |j| value_text(&j));
+        name.push_str(&format!("+{}={shown}", s.key));
+    }
+    (name, settings)
+}
+
+/// A sweep's combinations as read: valid, left out, or invalid (with the
+/// variant parser's reasons).
+#[derive(Default)]
+struct Combinations {
+    variants: Vec<Rules>,
+    skipped: Vec<Skipped>,
+    invalid: Vec<(String, Vec<String>)>,
+}
+
+impl Combinations {
+    /// The variants and those skipped, unless a combination is invalid or
+    /// every one was skipped.
+    fn outcome(
+        self,
+        p: &mut Problems,
+        key: &str,
+        span: Range<usize>,
+    ) -> Option<(Vec<Rules>, Vec<Skipped>)> {
+        for (name, reasons) in &self.invalid {
+            p.add(
+                Some(span.clone()),
+                key,
+                format!(
+                    "combination `{name}` is not a valid variant: {} (or set \
+                     `skip_invalid = true` to leave invalid combinations out)",
+                    reasons.join("; ")
+                ),
+            );
         }
-        match combination(base, &name, settings) {
-            Ok(rules) => variants.push(rules),
-            Err(reasons) => {
-                if skip_invalid {
-                    skipped.push(Skipped {
-                        variant: name,
-                        reasons,
-                    });
-                } else {
-                    invalid.push((name, reasons));
-                }
-            }
+        if !self.invalid.is_empty() {
+            return None;
         }
+        if self.variants.is_empty() {
+            let all: Vec<String> = (self.skipped.iter())
+                .map(|s| format!("`{}`: {}", s.variant, s.reasons.join("; ")))
+                .collect();
+            p.add(
+                Some(span),
+                key,
+                format!("every combination is invalid: {}", all.join("; ")),
+            );
+            return None;
+        }
+        Some((self.variants, self.skipped))
     }
-    for (name, reasons) in &invalid {
-        p.add(
-            Some(span.clone()),
-            key,
-            format!(
-                "combination `{name}` is not a valid variant: {} (or set `skip_invalid = true` \
-                 to leave invalid combinations out)",
-                reasons.join("; ")
-            ),
-        );
-    }
-    if !invalid.is_empty() {
-        return None;
-    }
-    if variants.is_empty() {
-        let all: Vec<String> = skipped
-            .iter()
-            .map(|s| format!("`{}`: {}", s.variant, s.reasons.join("; ")))
-            .collect();
-        p.add(
-            Some(span),
-            key,
-            format!("every combination is invalid: {}", all.join("; ")),
-        );
-        return None;
-    }
-    Some((variants, skipped))
 }
 
 /// Reads one combination's settings as a variant file would be read:

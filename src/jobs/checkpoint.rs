@@ -14,7 +14,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::experiment::runner::{Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState};
+use crate::experiment::runner::{
+    Cell, Checkpoint, GameRow, Layout, Part, Resume, RunState, SaveError,
+};
 use crate::files::{
     BUILD, CHECKPOINT_FORMAT, CheckpointFile, FileError, GameLine, RunHeader, other_builds,
 };
@@ -197,10 +199,10 @@ impl Checkpoint for Saver<'_> {
             >= self.every.as_millis() as u64
     }
 
-    fn save(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
+    fn save(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), SaveError> {
         let result = self.write(state, new_rows);
         self.last.store(self.now_ms(), Ordering::Relaxed);
-        result
+        result.map_err(SaveError)
     }
 
     fn interval(&self) -> Option<Duration> {

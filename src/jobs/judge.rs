@@ -381,7 +381,7 @@ impl GamesReader<'_> {
                 *slot = Some(
                     text.parse::<i64>()
                         .map_err(|e| e.to_string())
-                        .and_then(|v| range.check(v))
+                        .and_then(|v| range.check(v).map_err(|e| e.to_string()))
                         .map_err(|e| self.at(line, format!("`{key}` {text:?}: {e}")))?,
                 );
             }

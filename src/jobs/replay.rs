@@ -236,7 +236,7 @@ fn row_limits(table: &Table, file: &str, row: u64) -> Result<[Option<u64>; 2], E
             let v = text
                 .parse::<i64>()
                 .map_err(|e| e.to_string())
-                .and_then(|v| range.check(v))
+                .and_then(|v| range.check(v).map_err(|e| e.to_string()))
                 .map_err(|e| Error::refused(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
             *slot = Some(v);
         }

@@ -30,7 +30,7 @@ pub enum Kind {
     Bool,
     Str,
     /// A string that `check` accepts; its error lists what is allowed.
-    Enum(fn(&str) -> Result<(), String>),
+    Enum(fn(&str) -> Result<(), BadValue>),
     Table(&'static [Field]),
     /// A list of items of one kind.
     List(&'static Kind),
@@ -232,37 +232,15 @@ impl Walker<'_, '_> {
     /// Checks one value; false when it is wrong (already reported).
     fn value(&mut self, v: &mut Spanned<DeValue>, key: &str, kind: &'static Kind) -> bool {
         let span = v.span();
-        let wrong = |w: &mut Self, wanted: &str, v: &DeValue| {
-            w.add(
-                Some(span.clone()),
-                key,
-                format!("expected {wanted}, got {}", show_value(v)),
-            );
-            false
-        };
         match (kind, v.get_mut()) {
-            (Kind::Int, DeValue::Integer(i)) => {
-                if i64::from_str_radix(i.as_str(), i.radix()).is_err() {
-                    self.add(
-                        Some(span),
-                        key,
-                        format!(
-                            "{i} is too large: integers here must be from {} to {}",
-                            i64::MIN,
-                            i64::MAX
-                        ),
-                    );
-                    return false;
-                }
-                true
-            }
+            (Kind::Int, DeValue::Integer(i)) => self.int_fits(span, key, i),
             (Kind::Number, DeValue::Integer(_) | DeValue::Float(_)) => true,
             (Kind::Bool, DeValue::Boolean(_)) => true,
             (Kind::Str, DeValue::String(_)) => true,
             (Kind::Enum(check), DeValue::String(s)) => match check(s) {
                 Ok(()) => true,
                 Err(e) => {
-                    self.add(Some(span), key, e);
+                    self.add(Some(span), key, e.0);
                     false
                 }
             },
@@ -277,32 +255,60 @@ impl Walker<'_, '_> {
             }
             (Kind::StrOrAnyTable, DeValue::String(_) | DeValue::Table(_)) => true,
             (Kind::List(item), DeValue::Array(items)) => {
-                let mut ok = true;
-                for (i, it) in items.iter_mut().enumerate() {
-                    // A bad item cannot be dropped: the typed pass would
-                    // number the items after it wrongly.
-                    if !self.value(it, &format!("{key}[{i}]"), item) {
-                        ok = false;
-                    }
-                }
-                if !ok {
-                    self.sound = false;
-                }
+                self.list(items, key, item);
                 true
             }
             (kind, other) => {
-                let wanted = match kind {
-                    Kind::Int => "an integer".to_string(),
-                    Kind::Number => "a number".to_string(),
-                    Kind::Bool => "true or false".to_string(),
-                    Kind::Str | Kind::Enum(_) => "a string".to_string(),
-                    Kind::Table(_) => "a table".to_string(),
-                    Kind::List(_) => "a list [...]".to_string(),
-                    Kind::StrOrTable(_) | Kind::StrOrAnyTable => "a string or a table".to_string(),
-                };
-                wrong(self, &wanted, other)
+                let message = format!("expected {}, got {}", wanted(kind), show_value(other));
+                self.add(Some(span), key, message);
+                false
             }
         }
+    }
+
+    /// Whether an integer fits the `i64` the typed pass reads it as.
+    fn int_fits(&mut self, span: Range<usize>, key: &str, i: &toml::de::DeInteger) -> bool {
+        if i64::from_str_radix(i.as_str(), i.radix()).is_ok() {
+            return true;
+        }
+        self.add(
+            Some(span),
+            key,
+            format!(
+                "{i} is too large: integers here must be from {} to {}",
+                i64::MIN,
+                i64::MAX
+            ),
+        );
+        false
+    }
+
+    /// Checks every item of a list.
+    fn list(&mut self, items: &mut [Spanned<DeValue>], key: &str, item: &'static Kind) {
+        let mut ok = true;
+        for (i, it) in items.iter_mut().enumerate() {
+            // A bad item cannot be dropped: the typed pass would number
+            // the items after it wrongly.
+            if !self.value(it, &format!("{key}[{i}]"), item) {
+                ok = false;
+            }
+        }
+        if !ok {
+            self.sound = false;
+        }
+    }
+}
+
+/// What a value of `kind` is, for "expected ..., got ...".
+fn wanted(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Int => "an integer",
+        Kind::Number => "a number",
+        Kind::Bool => "true or false",
+        Kind::Str | Kind::Enum(_) => "a string",
+        Kind::Table(_) => "a table",
+        Kind::List(_) => "a list [...]",
+        Kind::StrOrTable(_) | Kind::StrOrAnyTable => "a string or a table",
     }
 }
 
@@ -338,16 +344,24 @@ pub fn read<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// Why a value is not allowed at its key: the words of its [`Problem`],
+/// which names the key in front of them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadValue(pub String);
+
 /// Checks a string against a serde enum of setting values, giving serde's
 /// list of allowed values in the project's words.
-pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), String> {
+pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), BadValue> {
     toml::Value::String(s.to_string())
         .try_into::<T>()
         .map(|_| ())
         .map_err(|e| {
-            e.message()
-                .trim()
-                .replacen("unknown variant", "unknown value", 1)
+            BadValue(
+                e.message()
+                    .trim()
+                    .replacen("unknown variant", "unknown value", 1),
+            )
         })
 }
 

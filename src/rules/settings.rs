@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::schema::{Field, Kind, enum_check};
+use crate::rules::schema::{BadValue, Field, Kind, enum_check};
 
 pub const MIN_ROWS: usize = 2;
 pub const MAX_ROWS: usize = 8;
@@ -144,14 +144,14 @@ pub fn range_problem(v: i128, lo: i128, hi: i128, what: &str) -> Option<String> 
 }
 
 /// The checked `[rules]` integer of `info`, narrowed to its field type.
-fn checked_int<T: TryFrom<i128>>(info: &SettingInfo, v: i128) -> Result<T, String> {
+fn checked_int<T: TryFrom<i128>>(info: &SettingInfo, v: i128) -> Result<T, BadValue> {
     if let Allowed::Range { lo, hi, what } = info.allowed
         && let Some(m) = range_problem(v, lo, hi, what)
     {
-        return Err(m);
+        return Err(BadValue(m));
     }
     // Every declared range lies inside its field's type.
-    T::try_from(v).map_err(|_| format!("{v} does not fit `{}`", info.key))
+    T::try_from(v).map_err(|_| BadValue(format!("{v} does not fit `{}`", info.key)))
 }
 
 /// The board settings' declarations (their checks: [`board_problems`]).
@@ -631,7 +631,7 @@ macro_rules! settings {
     (@apply $field:expr, $v:ident, $info:ident, $problem:ident [range $lo:expr]) => {
         match checked_int(&$info, *$v.get_ref() as i128) {
             Ok(n) => $field = n,
-            Err(m) => $problem($v.span(), $info.key, m),
+            Err(m) => $problem($v.span(), $info.key, m.0),
         }
     };
     (@value [values $($vname:literal)+] $field:expr) => {
