@@ -2,6 +2,7 @@
 //! choices.
 
 use super::*;
+use rand_xoshiro::rand_core::Rng;
 
 /// A sowing move chosen, its hole not yet lifted.
 #[derive(Clone, Copy)]
@@ -65,6 +66,22 @@ impl Side2 {
         std::mem::swap(&mut self.me, &mut self.opp);
         std::mem::swap(&mut self.occ, &mut self.oocc);
     }
+}
+
+/// The choice `below(rng, count)` would draw, read without advancing the
+/// generator (its state is copied and the copy dropped, which costs only
+/// the output), so that a choice drawn ahead and then taken back needs no
+/// saved generator. `None` when that draw is not one step of the generator:
+/// no draw (a forced move outside rollouts) or a rejected first value (see
+/// [`below`]); the next turn then draws as usual.
+#[inline(always)]
+fn first_draw(rng: &GameRng, count: u32, forced_draws: bool) -> Option<u32> {
+    if count == 1 && !forced_draws {
+        return None;
+    }
+    let m = rng.clone().next_u64() as u128 * count as u128;
+    // `below` accepts a first value whose low product is at least `count`.
+    (m as u64 >= count as u64).then_some((m >> 64) as u32)
 }
 
 impl Kernel {
@@ -281,6 +298,8 @@ impl Kernel {
             let mut sowing = true;
             let chosen = match ahead.take() {
                 Some((p, n)) => {
+                    // The draw `first_draw` read.
+                    rng.next_u64();
                     o.legal_moves += n as u64;
                     o.choice_turns += (n > 1) as u64;
                     Some(p)
@@ -433,29 +452,18 @@ impl Kernel {
                 && s.oocc != 0
                 && !(S::LONE_STRAIGHT && s.oocc.is_power_of_two()))
             .then(|| {
-                let saved = rng.clone();
                 let two = Self::two_dirs::<S>(fixed[them]);
                 let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
                 let count = nholes << two as u32;
-                let k = if count == 1 && !F {
-                    0
-                } else {
-                    below(&mut rng, count as usize) as u32
-                };
-                (
-                    saved,
-                    self.pick::<S>(s.oocc, them, two, k, base0, nholes),
-                    count,
-                )
-            });
+                let k = first_draw(&rng, count, F)?;
+                Some((self.pick::<S>(s.oocc, them, two, k, base0, nholes), count))
+            })
+            .flatten();
             let oocc_before = s.oocc;
             let Some(r) = self.sow::<S>(&mut s, dir, from, seeds4) else {
                 // A long move: the engine replays the whole turn from its
                 // start, with the decisions already drawn, and settles
                 // endless moves and the lap limit exactly.
-                if let Some((saved, _, _)) = spec {
-                    rng = saved;
-                }
                 o.captures[mover] -= step_caps.captures;
                 o.seeds_captured[mover] -= step_caps.seeds;
                 let start = step_start.unwrap_or_else(|| {
@@ -482,13 +490,9 @@ impl Kernel {
                 continue;
             };
             o.add_move(mover, r);
-            if let Some((saved, p, n)) = spec {
-                // A capture empties a hole of theirs: their side changed.
-                if s.oocc == oocc_before {
-                    ahead = Some((p, n));
-                } else {
-                    rng = saved;
-                }
+            // A capture empties a hole of theirs: their side changed.
+            if s.oocc == oocc_before {
+                ahead = spec;
             }
             o.plies += 1;
             s.swap();
@@ -620,13 +624,13 @@ impl Kernel {
         n4: u32,
     ) -> Option<MoveTotals> {
         let mut idx = self.start4[dir & 1][from & (LANES - 1)] as usize + n4 as usize;
-        // Counted locally and added to `o` only when the move ends here;
-        // seeds sown times 32.
-        let (mut laps, mut sown32, mut caps, mut seeds) = (0u64, 0u64, 0u64, 0u64);
-        // Laps begun by a capture's seeds, counted on the rare capture path
-        // so the relay count costs the hot path nothing: every other lap
-        // but the first is a relay.
-        let mut capture_laps = 0u64;
+        // Counted locally and added to `o` only when the move ends here,
+        // packed so that the lap loop carries fewer registers: `sown` holds
+        // the laps from bit LAP_SHIFT and four times the seeds sown below
+        // it (one add a lap, and the lap limit compares the whole word);
+        // `took` holds the seeds captured, the captures from bit 16 and
+        // the laps begun by a capture from bit 32 (one add a capture).
+        let (mut sown, mut took) = (0u64, 0u64);
         let canonical = matches!(S::CAP, CapKind::Canonical | CapKind::CanonicalEmpty);
         let mut vic = &self.vic[if canonical {
             self.inner_row(s.oocc) & 3
@@ -635,7 +639,7 @@ impl Kernel {
         }];
         let (mut op, mut oocc) = (s.opp, s.oocc);
         let (mut lo, mut hi, mut occ) = (s.me as u64, (s.me >> 64) as u64, s.occ);
-        let limit = self.fallback_laps;
+        let limit = self.fallback_laps << LAP_SHIFT;
         // 4 times the seeds in hand.
         let mut n32 = n4;
         loop {
@@ -647,8 +651,7 @@ impl Kernel {
             lo = lo.wrapping_add(r.add_lo);
             hi = hi.wrapping_add(r.add_hi);
             occ |= r.occ;
-            laps += 1;
-            sown32 += n32 as u64;
+            sown += (1 << LAP_SHIFT) + n32 as u64;
             let l = r.land as usize & (LANES - 1);
             let v32 = lane4::<S>(lo, hi, r.rot);
             let info = &self.lane[l];
@@ -663,8 +666,7 @@ impl Kernel {
             if empty | maybe {
                 if maybe && let Some(x) = self.capture::<S>(&mut op, &mut oocc, info, vic[l], empty)
                 {
-                    caps += 1;
-                    seeds += x as u64;
+                    took += (1 << 16) + x as u64;
                     if oocc == 0 && self.empty_ends {
                         // The capture took the opponent's last seed: the
                         // move and the game end (docs/RULES.md §9).
@@ -673,13 +675,13 @@ impl Kernel {
                     if canonical {
                         vic = &self.vic[self.inner_row(oocc) & 3];
                     }
-                    capture_laps += 1;
+                    took += 1 << 32;
                     n32 = v32 + 4 * x;
                     lo &= info.clear as u64;
                     hi &= (info.clear >> 64) as u64;
                     occ &= !info.bit;
                     idx = (r.next4 + n32) as usize;
-                    if laps >= limit {
+                    if sown >= limit {
                         return None;
                     }
                     continue;
@@ -688,7 +690,7 @@ impl Kernel {
                     break;
                 }
             }
-            if laps >= limit {
+            if sown >= limit {
                 return None;
             }
             lo &= info.clear as u64;
@@ -703,12 +705,14 @@ impl Kernel {
             occ,
             oocc,
         };
+        let laps = sown >> LAP_SHIFT;
         Some(MoveTotals {
             laps,
-            relays: laps - 1 - capture_laps,
-            sown: sown32 / 4,
-            captures: caps,
-            seeds,
+            // Every lap but the first and those a capture begins.
+            relays: laps - 1 - (took >> 32),
+            sown: (sown & ((1 << LAP_SHIFT) - 1)) / 4,
+            captures: (took >> 16) & 0xffff,
+            seeds: took & 0xffff,
         })
     }
 

@@ -217,10 +217,11 @@ impl Kernel {
     }
 
     /// Hands moves to the engine after `laps` laps instead (at most the
-    /// lap limit): for testing the hand-over itself.
+    /// lap limit and [`FALLBACK_LAPS`], which the lap loop's packed counts
+    /// are sized for): for testing the hand-over itself.
     #[cfg(test)]
     pub(super) fn set_fallback_laps(&mut self, laps: u64) {
-        self.fallback_laps = laps.clamp(1, self.lap_limit);
+        self.fallback_laps = laps.clamp(1, self.lap_limit.min(FALLBACK_LAPS));
     }
 
     /// The depth of the highest occupied lane of a non-empty side: the
