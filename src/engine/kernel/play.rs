@@ -270,17 +270,8 @@ impl Kernel {
         // changed their side meanwhile.
         let mut ahead: Option<(Pick, u32)> = None;
         loop {
-            if o.plies >= self.ply_limit {
-                o.status = if s.occ == 0 {
-                    Status::Won(player(1 - mover))
-                } else {
-                    Status::PlyLimit
-                };
-                break;
-            }
-            if s.occ == 0 {
-                // No seed: singletons are allowed, so no move at all.
-                o.status = Status::Won(player(1 - mover));
+            if let Some(status) = self.game_over(&s, o.plies, mover) {
+                o.status = status;
                 break;
             }
             let agent = Self::agent_at::<G>(agents, opening, o.plies, mover);
@@ -307,22 +298,7 @@ impl Kernel {
                 None => {
                     let (base0, nholes) = self.sowing_holes::<S>(s.occ);
                     let nsow = nholes << two as u32;
-                    let mut step = None;
-                    if S::LONE_STRAIGHT && s.occ.is_power_of_two() {
-                        let l = s.occ.trailing_zeros() as usize;
-                        if val::<S>(s.me, self.shift[l & (LANES - 1)]) == 1
-                            && (self.row_of[l & (LANES - 1)] as usize) + 1 < S::DEPTHS
-                        {
-                            let to = l + self.cols;
-                            // no-failed-capture: into the inner row only to
-                            // capture (docs/RULES.md §7).
-                            if !self.lane[to & (LANES - 1)].inner
-                                || self.step_victim::<S>(&s, to).is_some()
-                            {
-                                step = Some((l, to));
-                            }
-                        }
-                    }
+                    let step = self.lone_step::<S>(&s);
                     let count = nsow + step.is_some() as u32;
                     o.legal_moves += count as u64;
                     let k = if count == 1 && !F {
@@ -438,51 +414,15 @@ impl Kernel {
                 s.occ &= !(1 << li);
                 from = lane;
             }
-            // Draw the next mover's choice now, from their side as it is:
-            // it does not depend on this move's laps, which change only
-            // the mover's side unless they capture. So the choice's chain
-            // of loads runs beside the laps' chain instead of after it; a
-            // capture (or a long move) takes the draw back. Only for a
-            // random choice, and not when the next turn might draw nothing
-            // (the ply limit) or might offer a lone seed's step (which
-            // depends on this side).
+            // The next mover's choice, drawn beside this move's laps.
             let them = 1 - mover;
-            let spec = (Self::agent_at::<G>(agents, opening, o.plies + 1, them) == Agent::Random
-                && o.plies + 1 < self.ply_limit
-                && s.oocc != 0
-                && !(S::LONE_STRAIGHT && s.oocc.is_power_of_two()))
-            .then(|| {
-                let two = Self::two_dirs::<S>(fixed[them]);
-                let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
-                let count = nholes << two as u32;
-                let k = first_draw(&rng, count, F)?;
-                Some((self.pick::<S>(s.oocc, them, two, k, base0, nholes), count))
-            })
-            .flatten();
+            let spec =
+                self.draw_ahead::<S, G, F>((agents, opening), &s, o.plies + 1, them, fixed, &rng);
             let oocc_before = s.oocc;
             let Some(r) = self.sow::<S>(&mut s, dir, from, seeds4) else {
-                // A long move: the engine replays the whole turn from its
-                // start, with the decisions already drawn, and settles
-                // endless moves and the lap limit exactly.
-                o.captures[mover] -= step_caps.captures;
-                o.seeds_captured[mover] -= step_caps.seeds;
-                let start = step_start.unwrap_or_else(|| {
-                    let mut st = s;
-                    st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
-                    st.occ |= 1 << (lane & (LANES - 1));
-                    st
-                });
-                let mut before = fixed;
-                if S::DIR == DirKind::OncePerGame && two && sowing {
-                    before[mover] = 0;
-                }
-                let moves = self.decisions(mover, lane, two, d, cont, sowing);
-                let turn = Turn {
-                    mover,
-                    fixed: before,
-                    plies: o.plies,
-                };
-                match self.fallback(rules, (&mut o, &mut fallbacks), turn, &start, &moves) {
+                let lifted = (lane, seeds4, two, d, cont, sowing);
+                let turn = (mover, fixed, &mut o, &mut fallbacks);
+                match self.hand_over::<S>(rules, turn, &s, step_start, step_caps, lifted) {
                     Some(next) => (s, fixed) = next,
                     None => break,
                 }
@@ -500,6 +440,112 @@ impl Kernel {
         }
         *rng_out = rng;
         (o, fallbacks)
+    }
+
+    /// How the game ends before the mover's turn, if it does: at the ply
+    /// limit, or with no seed to move (singletons are allowed, so no move
+    /// at all).
+    #[inline(always)]
+    fn game_over(&self, s: &Side2, plies: u32, mover: usize) -> Option<Status> {
+        if plies >= self.ply_limit {
+            Some(if s.occ == 0 {
+                Status::Won(player(1 - mover))
+            } else {
+                Status::PlyLimit
+            })
+        } else if s.occ == 0 {
+            Some(Status::Won(player(1 - mover)))
+        } else {
+            None
+        }
+    }
+
+    /// Ludii's lone seed's straight step, if the mover has one: from its
+    /// lane to the lane ahead (no-failed-capture: into the inner row only
+    /// to capture, docs/RULES.md §7).
+    #[inline(always)]
+    fn lone_step<S: Spec>(&self, s: &Side2) -> Option<(usize, usize)> {
+        if !(S::LONE_STRAIGHT && s.occ.is_power_of_two()) {
+            return None;
+        }
+        let l = s.occ.trailing_zeros() as usize;
+        if val::<S>(s.me, self.shift[l & (LANES - 1)]) != 1
+            || (self.row_of[l & (LANES - 1)] as usize) + 1 >= S::DEPTHS
+        {
+            return None;
+        }
+        let to = l + self.cols;
+        (!self.lane[to & (LANES - 1)].inner || self.step_victim::<S>(s, to).is_some())
+            .then_some((l, to))
+    }
+
+    /// The next mover's choice and legal move count, drawn now from their
+    /// side as it is: it does not depend on this move's laps, which change
+    /// only the mover's side unless they capture. So the choice's chain of
+    /// loads runs beside the laps' chain instead of after it; a capture
+    /// (or a long move) drops it. Only for a random choice, and not when
+    /// the next turn might draw nothing (the ply limit) or might offer a
+    /// lone seed's step (which depends on this side).
+    #[inline(always)]
+    fn draw_ahead<S: Spec, const G: bool, const F: bool>(
+        &self,
+        (agents, opening): ([Agent; 2], u32),
+        s: &Side2,
+        plies: u32,
+        them: usize,
+        fixed: [u8; 2],
+        rng: &GameRng,
+    ) -> Option<(Pick, u32)> {
+        if Self::agent_at::<G>(agents, opening, plies, them) != Agent::Random
+            || plies >= self.ply_limit
+            || s.oocc == 0
+            || (S::LONE_STRAIGHT && s.oocc.is_power_of_two())
+        {
+            return None;
+        }
+        let two = Self::two_dirs::<S>(fixed[them]);
+        let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
+        let count = nholes << two as u32;
+        let k = first_draw(rng, count, F)?;
+        Some((self.pick::<S>(s.oocc, them, two, k, base0, nholes), count))
+    }
+
+    /// A long move: the engine replays the whole turn from its start, with
+    /// the decisions already drawn (`lifted`: the lane chosen, four times
+    /// its seeds, whether a direction was chosen and which, the step's
+    /// continuation, whether the turn sowed from its start), and settles
+    /// endless moves and the lap limit exactly. The step's capture, counted
+    /// already, is taken back: the engine counts it too. Returns the sides
+    /// and fixed directions after the turn, or `None` if the game ended.
+    #[inline(always)]
+    fn hand_over<S: Spec>(
+        &self,
+        rules: &Rules,
+        (mover, fixed, o, fallbacks): (usize, [u8; 2], &mut GameRecord, &mut u32),
+        s: &Side2,
+        step_start: Option<Side2>,
+        step_caps: MoveTotals,
+        (lane, seeds4, two, d, cont, sowing): (usize, u32, bool, usize, usize, bool),
+    ) -> Option<(Side2, [u8; 2])> {
+        o.captures[mover] -= step_caps.captures;
+        o.seeds_captured[mover] -= step_caps.seeds;
+        let start = step_start.unwrap_or_else(|| {
+            let mut st = *s;
+            st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
+            st.occ |= 1 << (lane & (LANES - 1));
+            st
+        });
+        let mut before = fixed;
+        if S::DIR == DirKind::OncePerGame && two && sowing {
+            before[mover] = 0;
+        }
+        let moves = self.decisions(mover, lane, two, d, cont, sowing);
+        let turn = Turn {
+            mover,
+            fixed: before,
+            plies: o.plies,
+        };
+        self.fallback(rules, (o, fallbacks), turn, &start, &moves)
     }
 
     /// The greedy agent's choice (`agents::greedy`): the move capturing
