@@ -767,11 +767,19 @@ fn expand(
         }
         out.counts.push(moves.len() as u32);
     }
-    // The lookups go in batches of independent loads (home slots, then the
-    // keys they name), so their cache misses overlap instead of waiting one
-    // by one behind each move's sowing.
+    number_known(&mut out.succ, keys, index);
+    let succ = &out.succ;
+    out.found.retain(|(i, _)| matches!(succ[*i], Succ::Key(..)));
+    Ok(out)
+}
+
+/// Turns each move end already numbered into its id. The lookups go in
+/// batches of independent loads (home slots, then the keys they name), so
+/// their cache misses overlap instead of waiting one by one behind each
+/// move's sowing.
+fn number_known(succ: &mut [Succ], keys: &[u128], index: &Index) {
     const BATCH: usize = 16;
-    for batch in out.succ.chunks_mut(BATCH) {
+    for batch in succ.chunks_mut(BATCH) {
         let mut home = [EMPTY; BATCH];
         for (slot, s) in home.iter_mut().zip(batch.iter()) {
             if let Succ::Key(_, h) = *s {
@@ -799,9 +807,6 @@ fn expand(
             }
         }
     }
-    let succ = &out.succ;
-    out.found.retain(|(i, _)| matches!(succ[*i], Succ::Key(..)));
-    Ok(out)
 }
 
 /// The most moves a position of `rules` has: one a hole of the mover's
