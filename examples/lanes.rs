@@ -99,7 +99,7 @@ fn time(rules: &Rules, a: &AgentSpec, games: u64, rounds: usize) -> Result<(), S
 
 /// Plays a fixed number of games one way, for instruction counts.
 fn count(rules: &Rules, a: &AgentSpec, games: u64, which: &str) -> Result<(), String> {
-    let (mut plies, mut laps, mut hashes) = (0u64, 0u64, 0u64);
+    let (mut plies, mut laps, mut relays, mut hashes) = (0u64, 0u64, 0u64, 0u64);
     for seed in 0..games {
         let g = match which {
             "kernel" => play_game(rules, a, a, 0, seed, None),
@@ -109,10 +109,12 @@ fn count(rules: &Rules, a: &AgentSpec, games: u64, which: &str) -> Result<(), St
         };
         plies += g.plies as u64;
         laps += g.laps;
+        relays += g.max_relays_in_move;
         hashes = hashes.wrapping_add(g.hash);
     }
     println!(
-        "{} {which} ({a}): {games} games, {plies} plies, {laps} laps, hash sum {hashes:016x}",
+        "{} {which} ({a}): {games} games, {plies} plies, {laps} laps, \
+         max_relays_in_move sum {relays}, hash sum {hashes:016x}",
         rules.name()
     );
     Ok(())

@@ -593,117 +593,192 @@ pub fn check_move(
     pos: &Position,
     mv: Move,
 ) -> Result<(Position, MoveReport), String> {
-    let s = &rules.settings();
     let mut after = *pos;
     let report = rules
         .play(&mut after, mv)
         .map_err(|_| format!("listed move {mv:?} rejected"))?;
-    let fail = |what: String| Err(format!("{mv:?} ({report:?}): {what}"));
-    if seed_total(rules, &after) != rules.total_seeds() {
-        return fail(format!("{} seeds after", seed_total(rules, &after)));
-    }
-    let p = pos.to_move();
-    if report.end == MoveEnd::Continues {
-        if s.step_sowing != StepSowing::Chosen
-            || !mv.is_step()
-            || after.pending() != Some(mv.to as usize)
-            || after.plies() != pos.plies()
-            || after.to_move() != p
-            || report.captures != 1
-            || report.laps != 0
-        {
-            return fail("a paused turn that should not pause".into());
-        }
-    } else if after.plies() != pos.plies() + 1
-        || after.to_move() != p.other()
-        || after.pending().is_some()
-    {
-        return fail("the turn did not pass".into());
-    }
-    // Under `opponent-empty` a move leaves the opponent without a seed
-    // exactly when it ends that way, and wins.
-    let emptied = rules.side_seeds(&after, p.other()) == 0;
-    if (report.end == MoveEnd::OpponentEmpty)
-        != (emptied && s.game_end == GameEnd::OpponentEmpty && after.pending().is_none())
-        || (report.end == MoveEnd::OpponentEmpty && rules.status(&after) != Status::Won(p))
-    {
-        return fail(format!(
-            "opponent emptied {emptied}, status {:?}",
-            rules.status(&after)
-        ));
-    }
-    let fixed = match (s.direction, mv.is_step(), pos.fixed_dir(p)) {
-        (DirectionRule::OncePerGame, false, None) if pos.pending().is_none() => {
-            Some(mv.dir.unwrap_or(Dir::Forward))
-        }
-        (_, _, d) => d,
+    let played = Played {
+        rules,
+        pos,
+        mv,
+        after: &after,
+        report: &report,
     };
-    if after.fixed_dir(p) != fixed || after.fixed_dir(p.other()) != pos.fixed_dir(p.other()) {
-        return fail(format!(
-            "fixed directions {:?}",
-            [after.fixed_dir(p), fixed]
-        ));
-    }
-    if report.laps > s.lap_limit
-        || (report.end == MoveEnd::LapLimit && report.laps != s.lap_limit)
-        // A capture that ends the game or pauses the turn sows no lap.
-        || report.captures as u64 > report.laps + 1
-        || report.seeds_sown < report.laps
-        || (report.end == MoveEnd::Step) != (mv.is_step() && report.laps == 0 && report.captures == 0)
-        || (!mv.is_step() && report.laps == 0)
-    {
-        return fail("incoherent report".into());
-    }
-    let ended = match report.end {
-        MoveEnd::Endless => Some(match s.endless_move {
-            EndlessMove::Undecided => Status::EndlessMove,
-            EndlessMove::MoverLoses => Status::Won(p.other()),
-        }),
-        MoveEnd::LapLimit => Some(Status::LapLimit),
-        _ => None,
-    };
-    if after.ended().is_some() != ended.is_some()
-        || ended.is_some_and(|e| rules.status(&after) != e)
-    {
-        return fail(format!(
-            "ended {:?}, status {:?}",
-            after.ended(),
-            rules.status(&after)
-        ));
-    }
-
-    let mut unchecked = *pos;
-    if rules.play_unchecked(&mut unchecked, mv, &mut Silent) != report || unchecked != after {
-        return fail("play_unchecked differs".into());
-    }
-    let mut observed = *pos;
-    let mut tally = Tally::default();
-    if rules.play_observed(&mut observed, mv, &mut tally) != Ok(report) || observed != after {
-        return fail("play_observed differs".into());
-    }
-    // An endless move's report stops at the first repeat, which the
-    // observer has already been taken past: only its ending is comparable.
-    let expected = Tally {
-        laps: report.laps,
-        landings: report.laps,
-        seeds_sown: report.seeds_sown,
-        captures: report.captures,
-        seeds_captured: report.seeds_captured,
-        ends: vec![report.end],
-    };
-    if tally.ends != expected.ends || (report.end != MoveEnd::Endless && tally != expected) {
-        return fail(format!("observer told {tally:?}"));
-    }
-
-    let mut mirror_after = rules.mirror(pos);
-    let mirror_report = rules.play(&mut mirror_after, rules.mirror_move(mv));
-    if mirror_report != Ok(report) {
-        return fail(format!("the mirrored move gives {mirror_report:?}"));
-    }
-    if mirror_after != rules.mirror(&after) {
-        return fail("the mirrored move gives another position".into());
-    }
+    played
+        .check_turn()
+        .and_then(|()| played.check_opponent_empty())
+        .and_then(|()| played.check_fixed_dirs())
+        .and_then(|()| played.check_report())
+        .and_then(|()| played.check_other_paths())
+        .and_then(|()| played.check_mirror())
+        .map_err(|what| format!("{mv:?} ({report:?}): {what}"))?;
     Ok((after, report))
+}
+
+/// A move played, for `check_move`'s steps: each returns what broke.
+struct Played<'a> {
+    rules: &'a Rules,
+    pos: &'a Position,
+    mv: Move,
+    after: &'a Position,
+    report: &'a MoveReport,
+}
+
+impl Played<'_> {
+    /// Seeds conserved, and the turn passed (or paused, where a chosen
+    /// step sowing pauses it).
+    fn check_turn(&self) -> Result<(), String> {
+        let (rules, pos, mv, after, report) =
+            (self.rules, self.pos, self.mv, self.after, self.report);
+        let s = &rules.settings();
+        if seed_total(rules, after) != rules.total_seeds() {
+            return Err(format!("{} seeds after", seed_total(rules, after)));
+        }
+        let p = pos.to_move();
+        if report.end == MoveEnd::Continues {
+            if s.step_sowing != StepSowing::Chosen
+                || !mv.is_step()
+                || after.pending() != Some(mv.to as usize)
+                || after.plies() != pos.plies()
+                || after.to_move() != p
+                || report.captures != 1
+                || report.laps != 0
+            {
+                return Err("a paused turn that should not pause".into());
+            }
+        } else if after.plies() != pos.plies() + 1
+            || after.to_move() != p.other()
+            || after.pending().is_some()
+        {
+            return Err("the turn did not pass".into());
+        }
+        Ok(())
+    }
+
+    /// Under `opponent-empty` a move leaves the opponent without a seed
+    /// exactly when it ends that way, and wins.
+    fn check_opponent_empty(&self) -> Result<(), String> {
+        let (rules, after, report) = (self.rules, self.after, self.report);
+        let s = &rules.settings();
+        let p = self.pos.to_move();
+        let emptied = rules.side_seeds(after, p.other()) == 0;
+        if (report.end == MoveEnd::OpponentEmpty)
+            != (emptied && s.game_end == GameEnd::OpponentEmpty && after.pending().is_none())
+            || (report.end == MoveEnd::OpponentEmpty && rules.status(after) != Status::Won(p))
+        {
+            return Err(format!(
+                "opponent emptied {emptied}, status {:?}",
+                rules.status(after)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The mover's direction fixed by their first sowing under
+    /// `once-per-game`, the other's unchanged.
+    fn check_fixed_dirs(&self) -> Result<(), String> {
+        let (pos, mv, after) = (self.pos, self.mv, self.after);
+        let p = pos.to_move();
+        let fixed = match (
+            self.rules.settings().direction,
+            mv.is_step(),
+            pos.fixed_dir(p),
+        ) {
+            (DirectionRule::OncePerGame, false, None) if pos.pending().is_none() => {
+                Some(mv.dir.unwrap_or(Dir::Forward))
+            }
+            (_, _, d) => d,
+        };
+        if after.fixed_dir(p) != fixed || after.fixed_dir(p.other()) != pos.fixed_dir(p.other()) {
+            return Err(format!(
+                "fixed directions {:?}",
+                [after.fixed_dir(p), fixed]
+            ));
+        }
+        Ok(())
+    }
+
+    /// The report's counts hang together, and the game ended exactly
+    /// when the report says so.
+    fn check_report(&self) -> Result<(), String> {
+        let (rules, mv, after, report) = (self.rules, self.mv, self.after, self.report);
+        let s = &rules.settings();
+        if report.laps > s.lap_limit
+            || (report.end == MoveEnd::LapLimit && report.laps != s.lap_limit)
+            // A capture that ends the game or pauses the turn sows no lap.
+            || report.captures as u64 > report.laps + 1
+            || report.seeds_sown < report.laps
+            || (report.end == MoveEnd::Step) != (mv.is_step() && report.laps == 0 && report.captures == 0)
+            || (!mv.is_step() && report.laps == 0)
+        {
+            return Err("incoherent report".into());
+        }
+        let p = self.pos.to_move();
+        let ended = match report.end {
+            MoveEnd::Endless => Some(match s.endless_move {
+                EndlessMove::Undecided => Status::EndlessMove,
+                EndlessMove::MoverLoses => Status::Won(p.other()),
+            }),
+            MoveEnd::LapLimit => Some(Status::LapLimit),
+            _ => None,
+        };
+        if after.ended().is_some() != ended.is_some()
+            || ended.is_some_and(|e| rules.status(after) != e)
+        {
+            return Err(format!(
+                "ended {:?}, status {:?}",
+                after.ended(),
+                rules.status(after)
+            ));
+        }
+        Ok(())
+    }
+
+    /// `play_unchecked` and `play_observed` play the same move, and the
+    /// observer is told the report's laps, seeds and captures.
+    fn check_other_paths(&self) -> Result<(), String> {
+        let (rules, pos, mv, after, report) =
+            (self.rules, self.pos, self.mv, self.after, self.report);
+        let mut unchecked = *pos;
+        if rules.play_unchecked(&mut unchecked, mv, &mut Silent) != *report || unchecked != *after {
+            return Err("play_unchecked differs".into());
+        }
+        let mut observed = *pos;
+        let mut tally = Tally::default();
+        if rules.play_observed(&mut observed, mv, &mut tally) != Ok(*report) || observed != *after {
+            return Err("play_observed differs".into());
+        }
+        // An endless move's report stops at the first repeat, which the
+        // observer has already been taken past: only its ending is
+        // comparable.
+        let expected = Tally {
+            laps: report.laps,
+            landings: report.laps,
+            seeds_sown: report.seeds_sown,
+            captures: report.captures,
+            seeds_captured: report.seeds_captured,
+            ends: vec![report.end],
+        };
+        if tally.ends != expected.ends || (report.end != MoveEnd::Endless && tally != expected) {
+            return Err(format!("observer told {tally:?}"));
+        }
+        Ok(())
+    }
+
+    /// The turned move on the turned position gives the turned position
+    /// and the same report.
+    fn check_mirror(&self) -> Result<(), String> {
+        let rules = self.rules;
+        let mut mirror_after = rules.mirror(self.pos);
+        let mirror_report = rules.play(&mut mirror_after, rules.mirror_move(self.mv));
+        if mirror_report != Ok(*self.report) {
+            return Err(format!("the mirrored move gives {mirror_report:?}"));
+        }
+        if mirror_after != rules.mirror(self.after) {
+            return Err("the mirrored move gives another position".into());
+        }
+        Ok(())
+    }
 }
 
 /// A move that is not listed is refused and changes nothing.

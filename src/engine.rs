@@ -32,6 +32,7 @@ use crate::rules::Rules;
 pub use crate::rules::{Dir, MAX_HOLES, MAX_SIDE, Player};
 
 mod decisions;
+pub use decisions::PositionError;
 mod endless;
 /// The lane kernel: whole games of the rule sets it supports, faster.
 pub(crate) mod kernel;

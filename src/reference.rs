@@ -52,6 +52,10 @@ pub struct Pos {
     pub pending: Option<(usize, usize)>,
 }
 
+/// What a move's first sowing lap carries, the hole it starts from and
+/// which way it goes.
+type FirstLap = (u64, (usize, usize), Dir);
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub laps: u64,
@@ -558,83 +562,102 @@ impl Reference {
             cycle: None,
             all_ones_refusals: 0,
         };
-
-        // What the first sowing lap carries, where it starts and which way
-        // it goes; `None` when the move ends without sowing.
-        let first_lap: Option<(u64, (usize, usize), Dir)>;
-        if let Some(entered) = pos.pending.take() {
-            // The second decision of a turn under `step_sowing = "chosen"`:
-            // sow everything in the entered hole the chosen way. It neither
-            // obeys nor fixes a once-per-game direction (docs/RULES.md §7).
-            assert_eq!(self.row_col(mv.from as usize), entered, "a continuation");
-            let dir = mv.dir.expect("a continuation carries a direction");
-            let hand = pos.board[entered.0][entered.1] as u64;
-            pos.board[entered.0][entered.1] = 0;
-            rep.laps = 1;
-            first_lap = Some((hand, entered, dir));
+        let first_lap = if let Some(entered) = pos.pending.take() {
+            Some(self.lift_continuation(pos, mv, entered, &mut rep))
         } else if mv.is_step() {
-            let (fr, fc) = self.row_col(mv.from as usize);
-            let (tr, tc) = self.row_col(mv.to as usize);
-            pos.board[fr][fc] -= 1;
-            let was_empty = pos.board[tr][tc] == 0;
-            pos.board[tr][tc] += 1;
-            // The step is not a sowing lap: laps count from its capture.
-            if self.refused_by_all_ones(&pos.board, p, (tr, tc), was_empty, false) {
-                rep.all_ones_refusals += 1;
-            }
-            match self.victims(&pos.board, p, (tr, tc), was_empty, false) {
-                None => {
-                    rep.end = MoveEnd::Step;
-                    first_lap = None;
-                }
-                Some(victims) => {
-                    self.take(pos, &mut rep, (tr, tc), &victims);
-                    if self.game_over_by_capture(pos, p) {
-                        rep.end = MoveEnd::OpponentEmpty;
-                        first_lap = None;
-                    } else if self.s.step_sowing == StepSowing::Chosen {
-                        // The turn pauses: same player, ply not yet counted.
-                        rep.end = MoveEnd::Continues;
-                        pos.pending = Some((tr, tc));
-                        return rep;
-                    } else {
-                        // A step never fixes the direction; its capture sows
-                        // in the player's fixed direction if there is one,
-                        // else forward. The capture's lap is the move's
-                        // first, so the lap limit (at least 1) cannot stop it.
-                        let dir = pos.fixed_dir[p].unwrap_or(Dir::Forward);
-                        let hand = pos.board[tr][tc] as u64;
-                        pos.board[tr][tc] = 0;
-                        rep.laps = 1;
-                        first_lap = Some((hand, (tr, tc), dir));
-                    }
-                }
+            match self.play_step(pos, mv, &mut rep) {
+                Some(first_lap) => first_lap,
+                // The turn pauses: same player, ply not yet counted.
+                None => return rep,
             }
         } else {
-            let (r, c) = self.row_col(mv.from as usize);
-            let dir = match self.s.direction {
-                DirectionRule::Forward => Dir::Forward,
-                DirectionRule::EachMove => mv.dir.expect("each-move moves carry a direction"),
-                DirectionRule::OncePerGame => match mv.dir {
-                    Some(d) => {
-                        pos.fixed_dir[p] = Some(d);
-                        d
-                    }
-                    None => pos.fixed_dir[p].expect("a move without +/- has a fixed direction"),
-                },
-            };
-            let hand = pos.board[r][c] as u64;
-            pos.board[r][c] = 0;
-            rep.laps = 1;
-            first_lap = Some((hand, (r, c), dir));
-        }
-
+            Some(self.lift_sowing(pos, mv, &mut rep))
+        };
         if let Some((hand, from, dir)) = first_lap {
             self.sow(pos, &mut rep, hand, from, dir);
         }
         pos.to_move = 1 - p;
         pos.plies += 1;
         rep
+    }
+
+    /// The second decision of a turn under `step_sowing = "chosen"`: sow
+    /// everything in the entered hole the chosen way. It neither obeys nor
+    /// fixes a once-per-game direction (docs/RULES.md §7).
+    fn lift_continuation(
+        &self,
+        pos: &mut Pos,
+        mv: Move,
+        entered: (usize, usize),
+        rep: &mut Report,
+    ) -> FirstLap {
+        assert_eq!(self.row_col(mv.from as usize), entered, "a continuation");
+        let dir = mv.dir.expect("a continuation carries a direction");
+        let hand = pos.board[entered.0][entered.1] as u64;
+        pos.board[entered.0][entered.1] = 0;
+        rep.laps = 1;
+        (hand, entered, dir)
+    }
+
+    /// A lone seed's step and its capture, if any: the first lap the
+    /// capture sows (`None` inside if the move ends without sowing), or
+    /// `None` if the turn pauses for its second decision.
+    fn play_step(&self, pos: &mut Pos, mv: Move, rep: &mut Report) -> Option<Option<FirstLap>> {
+        let p = pos.to_move;
+        let (fr, fc) = self.row_col(mv.from as usize);
+        let (tr, tc) = self.row_col(mv.to as usize);
+        pos.board[fr][fc] -= 1;
+        let was_empty = pos.board[tr][tc] == 0;
+        pos.board[tr][tc] += 1;
+        // The step is not a sowing lap: laps count from its capture.
+        if self.refused_by_all_ones(&pos.board, p, (tr, tc), was_empty, false) {
+            rep.all_ones_refusals += 1;
+        }
+        let Some(victims) = self.victims(&pos.board, p, (tr, tc), was_empty, false) else {
+            rep.end = MoveEnd::Step;
+            return Some(None);
+        };
+        self.take(pos, rep, (tr, tc), &victims);
+        if self.game_over_by_capture(pos, p) {
+            rep.end = MoveEnd::OpponentEmpty;
+            return Some(None);
+        }
+        if self.s.step_sowing == StepSowing::Chosen {
+            rep.end = MoveEnd::Continues;
+            pos.pending = Some((tr, tc));
+            return None;
+        }
+        // A step never fixes the direction; its capture sows in the
+        // player's fixed direction if there is one, else forward. The
+        // capture's lap is the move's first, so the lap limit (at least 1)
+        // cannot stop it.
+        let dir = pos.fixed_dir[p].unwrap_or(Dir::Forward);
+        let hand = pos.board[tr][tc] as u64;
+        pos.board[tr][tc] = 0;
+        rep.laps = 1;
+        Some(Some((hand, (tr, tc), dir)))
+    }
+
+    /// A sowing move: its hole lifted, its direction (fixed by it under
+    /// `once-per-game` if not yet fixed).
+    fn lift_sowing(&self, pos: &mut Pos, mv: Move, rep: &mut Report) -> FirstLap {
+        let p = pos.to_move;
+        let (r, c) = self.row_col(mv.from as usize);
+        let dir = match self.s.direction {
+            DirectionRule::Forward => Dir::Forward,
+            DirectionRule::EachMove => mv.dir.expect("each-move moves carry a direction"),
+            DirectionRule::OncePerGame => match mv.dir {
+                Some(d) => {
+                    pos.fixed_dir[p] = Some(d);
+                    d
+                }
+                None => pos.fixed_dir[p].expect("a move without +/- has a fixed direction"),
+            },
+        };
+        let hand = pos.board[r][c] as u64;
+        pos.board[r][c] = 0;
+        rep.laps = 1;
+        (hand, (r, c), dir)
     }
 
     /// Sows `hand` seeds on from the hole `from` in direction `dir`, then

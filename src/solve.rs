@@ -767,11 +767,19 @@ fn expand(
         }
         out.counts.push(moves.len() as u32);
     }
-    // The lookups go in batches of independent loads (home slots, then the
-    // keys they name), so their cache misses overlap instead of waiting one
-    // by one behind each move's sowing.
+    number_known(&mut out.succ, keys, index);
+    let succ = &out.succ;
+    out.found.retain(|(i, _)| matches!(succ[*i], Succ::Key(..)));
+    Ok(out)
+}
+
+/// Turns each move end already numbered into its id. The lookups go in
+/// batches of independent loads (home slots, then the keys they name), so
+/// their cache misses overlap instead of waiting one by one behind each
+/// move's sowing.
+fn number_known(succ: &mut [Succ], keys: &[u128], index: &Index) {
     const BATCH: usize = 16;
-    for batch in out.succ.chunks_mut(BATCH) {
+    for batch in succ.chunks_mut(BATCH) {
         let mut home = [EMPTY; BATCH];
         for (slot, s) in home.iter_mut().zip(batch.iter()) {
             if let Succ::Key(_, h) = *s {
@@ -799,9 +807,6 @@ fn expand(
             }
         }
     }
-    let succ = &out.succ;
-    out.found.retain(|(i, _)| matches!(succ[*i], Succ::Key(..)));
-    Ok(out)
 }
 
 /// The most moves a position of `rules` has: one a hole of the mover's
@@ -830,46 +835,85 @@ fn explore(
     threads: Threads,
     progress: Progress,
 ) -> Result<(Graph, usize), SolveError> {
-    let mut keys = Vec::new();
-    let mut index = Index::new();
-    // Positions paused mid-turn cannot be rebuilt from a key through the
-    // engine's public constructor, so they wait whole until expanded.
-    let mut paused: std::collections::HashMap<u32, Position> = Default::default();
-    let start = rules.start();
-    let k = key(rules, &start);
-    index.id(&mut keys, k, key_hash(k), allowed)?;
-    if start.pending().is_some() {
-        paused.insert(0, start);
-    }
-    let mut offsets = vec![0u64];
-    let mut ends = Vec::new();
-    let mut inner = 0usize;
+    let mut x = Explorer::start(rules, allowed)?;
     let mut next = 0usize;
-    let over = |keys: &[u128], ends: &[u32], inner: usize, slots: usize| {
-        let bytes = Arrays::needed(keys.len(), ends.len(), inner, slots).peak_bytes();
-        if bytes > allowed {
-            Err(SolveError::OverMemory {
-                found: keys.len() as u64,
-                bytes,
-                allowed,
-                upper_bound: upper_bound(rules),
-            })
-        } else {
-            Ok(())
-        }
-    };
-    while next < keys.len() {
+    while next < x.keys.len() {
         // Positions are expanded a chunk at a time on every thread of the
         // pool, then numbered in order on this one, so ids (and every
         // output) are those of a one-by-one breadth-first search. A chunk
         // ends at the next check, so the checks fall where they always did.
-        let end = keys
+        let end = x
+            .keys
             .len()
             .min((next / CHECK_EVERY as usize + 1) * CHECK_EVERY as usize);
+        for part in x.expand_chunk((next, end), threads)? {
+            x.number(part)?;
+        }
+        next = end;
+        if (next as u64).is_multiple_of(CHECK_EVERY) {
+            x.check_memory()?;
+            ask(progress, Phase::Explore, next as u64, x.keys.len() as u64)?;
+        }
+    }
+    // The whole graph is known: what valuing it needs is checked before
+    // any of it is allocated.
+    x.check_memory()?;
+    let index_slots = x.index.slots.capacity();
+    let graph = Graph {
+        keys: x.keys,
+        offsets: x.offsets,
+        ends: x.ends,
+        inner: x.inner,
+    };
+    Ok((graph, index_slots))
+}
+
+/// The breadth-first search's state: the graph so far and its index.
+struct Explorer<'a> {
+    rules: &'a Rules,
+    allowed: u64,
+    keys: Vec<u128>,
+    index: Index,
+    /// Positions paused mid-turn cannot be rebuilt from a key through the
+    /// engine's public constructor, so they wait whole until expanded.
+    paused: std::collections::HashMap<u32, Position>,
+    offsets: Vec<u64>,
+    ends: Vec<u32>,
+    inner: usize,
+}
+
+impl<'a> Explorer<'a> {
+    /// The start, numbered 0.
+    fn start(rules: &'a Rules, allowed: u64) -> Result<Explorer<'a>, SolveError> {
+        let mut x = Explorer {
+            rules,
+            allowed,
+            keys: Vec::new(),
+            index: Index::new(),
+            paused: Default::default(),
+            offsets: vec![0u64],
+            ends: Vec::new(),
+            inner: 0,
+        };
+        let start = rules.start();
+        let k = key(rules, &start);
+        x.index.id(&mut x.keys, k, key_hash(k), allowed)?;
+        if start.pending().is_some() {
+            x.paused.insert(0, start);
+        }
+        Ok(x)
+    }
+
+    /// Expands positions `next..end`, in parts, on `threads`.
+    fn expand_chunk(
+        &mut self,
+        (next, end): (usize, usize),
+        threads: Threads,
+    ) -> Result<Vec<Expansion>, SolveError> {
         let mut whole: Vec<(usize, Position)> = Vec::new();
-        if !paused.is_empty() {
+        if !self.paused.is_empty() {
             for id in next..end {
-                if let Some(p) = paused.remove(&(id as u32)) {
+                if let Some(p) = self.paused.remove(&(id as u32)) {
                     whole.push((id, p));
                 }
             }
@@ -878,68 +922,72 @@ fn explore(
             .step_by(PART)
             .map(|a| (a, (a + PART).min(end)))
             .collect();
-        let one = |&part: &(usize, usize)| expand(rules, &keys, &index, part, &whole, allowed);
-        let expanded: Vec<Expansion> = match threads {
-            Threads::One => parts.iter().map(one).collect::<Result<_, _>>()?,
-            Threads::Pool => parts.par_iter().map(one).collect::<Result<_, _>>()?,
-        };
-        for part in expanded {
-            // One pass of independent loads brings the home slots of the
-            // part's new keys into the cache before they are numbered one
-            // by one (2×5 with 2 seeds: 12.4 s without it, 10.7 s with it).
-            let warm = part.succ.iter().fold(0u64, |acc, s| match *s {
-                Succ::Key(_, h) => acc ^ index.slots[index.home(h)],
-                Succ::End(_) => acc,
-            });
-            std::hint::black_box(warm);
-            let mut found = part.found.into_iter().peekable();
-            let mut at = 0usize;
-            for count in part.counts {
-                for _ in 0..count {
-                    let end = match part.succ[at] {
-                        Succ::End(mark) if mark >= EDGE_WIN => mark,
-                        Succ::End(id) => {
-                            inner += 1;
-                            id
-                        }
-                        Succ::Key(k, h) => {
-                            if keys.len() as u64 >= MAX_POSITIONS {
-                                return Err(SolveError::TooManyReached(MAX_POSITIONS));
-                            }
-                            let (id, new) = index.id(&mut keys, k, h, allowed)?;
-                            let whole = found.next_if(|(i, _)| *i == at);
-                            if let (true, Some((_, after))) = (new, whole) {
-                                paused.insert(id, after);
-                            }
-                            inner += 1;
-                            id
-                        }
-                    };
-                    push(&mut ends, end, allowed)?;
-                    at += 1;
-                }
-                push(&mut offsets, ends.len() as u64, allowed)?;
-            }
-        }
-        next = end;
-        if (next as u64).is_multiple_of(CHECK_EVERY) {
-            over(&keys, &ends, inner, index.slots.len())?;
-            ask(progress, Phase::Explore, next as u64, keys.len() as u64)?;
+        let (rules, keys, index, allowed) = (self.rules, &self.keys, &self.index, self.allowed);
+        let one = |&part: &(usize, usize)| expand(rules, keys, index, part, &whole, allowed);
+        match threads {
+            Threads::One => parts.iter().map(one).collect(),
+            Threads::Pool => parts.par_iter().map(one).collect(),
         }
     }
-    // The whole graph is known: what valuing it needs is checked before
-    // any of it is allocated.
-    over(&keys, &ends, inner, index.slots.len())?;
-    let index_slots = index.slots.capacity();
-    Ok((
-        Graph {
-            keys,
-            offsets,
-            ends,
-            inner,
-        },
-        index_slots,
-    ))
+
+    /// Numbers a part's new positions in order and adds its edges.
+    fn number(&mut self, part: Expansion) -> Result<(), SolveError> {
+        let allowed = self.allowed;
+        // One pass of independent loads brings the home slots of the
+        // part's new keys into the cache before they are numbered one by
+        // one (2×5 with 2 seeds: 12.4 s without it, 10.7 s with it).
+        let warm = part.succ.iter().fold(0u64, |acc, s| match *s {
+            Succ::Key(_, h) => acc ^ self.index.slots[self.index.home(h)],
+            Succ::End(_) => acc,
+        });
+        std::hint::black_box(warm);
+        let mut found = part.found.into_iter().peekable();
+        let mut at = 0usize;
+        for count in part.counts {
+            for _ in 0..count {
+                let end = match part.succ[at] {
+                    Succ::End(mark) if mark >= EDGE_WIN => mark,
+                    Succ::End(id) => {
+                        self.inner += 1;
+                        id
+                    }
+                    Succ::Key(k, h) => {
+                        if self.keys.len() as u64 >= MAX_POSITIONS {
+                            return Err(SolveError::TooManyReached(MAX_POSITIONS));
+                        }
+                        let (id, new) = self.index.id(&mut self.keys, k, h, allowed)?;
+                        let whole = found.next_if(|(i, _)| *i == at);
+                        if let (true, Some((_, after))) = (new, whole) {
+                            self.paused.insert(id, after);
+                        }
+                        self.inner += 1;
+                        id
+                    }
+                };
+                push(&mut self.ends, end, allowed)?;
+                at += 1;
+            }
+            push(&mut self.offsets, self.ends.len() as u64, allowed)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses once what was found needs more than the memory allowed.
+    fn check_memory(&self) -> Result<(), SolveError> {
+        let (keys, ends) = (&self.keys, &self.ends);
+        let slots = self.index.slots.len();
+        let bytes = Arrays::needed(keys.len(), ends.len(), self.inner, slots).peak_bytes();
+        if bytes > self.allowed {
+            Err(SolveError::OverMemory {
+                found: keys.len() as u64,
+                bytes,
+                allowed: self.allowed,
+                upper_bound: upper_bound(self.rules),
+            })
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// Solves every position reachable from the start of `rules`, refusing
@@ -964,142 +1012,28 @@ pub fn solve_with_stats(
     let allowed = max_bytes;
     let (g, index_slots) = explore(rules, allowed, threads, progress)?;
     let n = g.keys.len();
-    // Backward edges: for each position, the positions with a move to it.
-    let mut back_off = filled(n + 1, 0u64, allowed)?;
-    for &e in &g.ends {
-        if (e as usize) < n {
-            back_off[e as usize + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        back_off[i + 1] += back_off[i];
-    }
-    let mut fill = filled(n + 1, 0u64, allowed)?;
-    fill.copy_from_slice(&back_off);
-    let mut back = filled(g.inner, 0u32, allowed)?;
-    for p in 0..n {
-        for &e in &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize] {
-            if (e as usize) < n {
-                back[fill[e as usize] as usize] = p as u32;
-                fill[e as usize] += 1;
-            }
-        }
-    }
+    let (back, fill) = backward_edges(&g, allowed)?;
     let peak_bytes = Arrays {
         index_slots,
         keys: g.keys.capacity(),
         offsets: g.offsets.capacity(),
         ends: g.ends.capacity(),
-        back_off: back_off.capacity(),
-        back: back.capacity(),
-        fill: fill.capacity(),
+        back_off: back.off.capacity(),
+        back: back.from.capacity(),
+        fill,
         values: n,
     }
     .peak_bytes();
-    drop(fill);
     ask(progress, Phase::Solve, 0, n as u64)?;
-    // `open[p]`: moves of p not yet known to lose; p loses once it is 0.
-    // Values are settled layer by layer in increasing distance, so the
-    // first win found is the fastest and the last losing move the slowest.
-    let mut value: Vec<Option<Value>> = filled(n, None, allowed)?;
-    // The player to move of every position, a bit each: read from the
-    // keys, it was a cache miss per backward edge (20% of valuing, measured
-    // on 2×7 with 1 seed).
-    let mut north: Vec<u64> = filled(n.div_ceil(64), 0u64, allowed)?;
-    for (i, &k) in g.keys.iter().enumerate() {
-        north[i / 64] |= ((k & 1) as u64) << (i % 64);
-    }
-    let is_north = |p: usize| north[p / 64] >> (p % 64) & 1 == 1;
-    let mut open = filled(n, 0u32, allowed)?;
-    let mut layer: Vec<u32> = Vec::new();
-    let mut wins_now: Vec<u32> = Vec::new();
-    for p in 0..n {
-        let moves = &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize];
-        if moves.is_empty() {
-            value[p] = Some(Value::Loss(0));
-            push(&mut layer, p as u32, allowed)?;
-            continue;
-        }
-        if moves.contains(&EDGE_WIN) {
-            push(&mut wins_now, p as u32, allowed)?;
-        }
-        open[p] = moves.iter().filter(|&&e| e != EDGE_LOSS).count() as u32;
-    }
-    let mut d: u32 = 0;
-    let mut done = layer.len() as u64;
-    let mut next: Vec<u32> = Vec::new();
-    // Moves that lose at once are known at distance 1: a position whose
-    // moves all lose so is lost in 1 (unless it wins elsewhere).
-    let mut lost_in_one: Vec<u32> = Vec::new();
-    for p in 0..n as u32 {
-        if value[p as usize].is_none() && open[p as usize] == 0 {
-            push(&mut lost_in_one, p, allowed)?;
-        }
-    }
-    let mut work: u64 = 0;
-    loop {
-        // Everything settled at distance d + 1 comes from layer d (plus
-        // the moves that end the game at once, which are distance 1).
-        next.clear();
-        if d == 0 {
-            for &p in &wins_now {
-                if value[p as usize].is_none() {
-                    value[p as usize] = Some(Value::Win(1));
-                    push(&mut next, p, allowed)?;
-                }
-            }
-        }
-        for &c in &layer {
-            work += 1;
-            if work.is_multiple_of(CHECK_EVERY) {
-                ask(progress, Phase::Solve, done + next.len() as u64, n as u64)?;
-            }
-            let cv = value[c as usize].expect("a settled layer");
-            let c_mover = is_north(c as usize);
-            for &p in &back[back_off[c as usize] as usize..back_off[c as usize + 1] as usize] {
-                if value[p as usize].is_some() {
-                    continue;
-                }
-                let same = is_north(p as usize) == c_mover;
-                let for_p = if same { cv } else { cv.flip() };
-                match for_p {
-                    Value::Win(_) => {
-                        value[p as usize] = Some(Value::Win(d + 1));
-                        push(&mut next, p, allowed)?;
-                    }
-                    Value::Loss(_) => {
-                        open[p as usize] -= 1;
-                        if open[p as usize] == 0 {
-                            value[p as usize] = Some(Value::Loss(d + 1));
-                            push(&mut next, p, allowed)?;
-                        }
-                    }
-                    Value::Draw => unreachable!("draws are never settled in layers"),
-                }
-            }
-        }
-        if d == 0 {
-            for &p in &lost_in_one {
-                if value[p as usize].is_none() {
-                    value[p as usize] = Some(Value::Loss(1));
-                    push(&mut next, p, allowed)?;
-                }
-            }
-            lost_in_one = Vec::new();
-        }
-        if next.is_empty() {
-            break;
-        }
-        done += next.len() as u64;
-        std::mem::swap(&mut layer, &mut next);
-        d += 1;
-    }
-    ask(progress, Phase::Solve, done, n as u64)?;
+    let mut v = first_layer(&g, allowed)?;
+    settle_layers(&back, &mut v, n, progress, allowed)?;
     let moves = g.ends.len() as u64;
+    // Each array is dropped once unneeded, before the table is allocated.
     drop(back);
-    drop(open);
-    drop(north);
-    drop(back_off);
+    let Valuing {
+        value, north, open, ..
+    } = v;
+    drop((north, open));
     let Graph {
         keys: ids,
         offsets,
@@ -1108,6 +1042,189 @@ pub fn solve_with_stats(
     } = g;
     drop(offsets);
     drop(ends);
+    let table = renumber(rules, &ids, &value, threads, allowed)?;
+    Ok((table, SolveStats { moves, peak_bytes }))
+}
+
+/// The graph's edges turned round: for each position, the positions with a
+/// move to it.
+struct Backward {
+    /// `from[off[c]..off[c + 1]]` move to `c`.
+    off: Vec<u64>,
+    from: Vec<u32>,
+}
+
+/// The backward edges, and the capacity of the fill counts they were
+/// built with (dropped here, counted in the peak).
+fn backward_edges(g: &Graph, allowed: u64) -> Result<(Backward, usize), SolveError> {
+    let n = g.keys.len();
+    let mut off = filled(n + 1, 0u64, allowed)?;
+    for &e in &g.ends {
+        if (e as usize) < n {
+            off[e as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        off[i + 1] += off[i];
+    }
+    let mut fill = filled(n + 1, 0u64, allowed)?;
+    fill.copy_from_slice(&off);
+    let mut from = filled(g.inner, 0u32, allowed)?;
+    for p in 0..n {
+        for &e in &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize] {
+            if (e as usize) < n {
+                from[fill[e as usize] as usize] = p as u32;
+                fill[e as usize] += 1;
+            }
+        }
+    }
+    Ok((Backward { off, from }, fill.capacity()))
+}
+
+/// What valuing the graph layer by layer keeps. Values are settled in
+/// increasing distance, so the first win found is the fastest and the
+/// last losing move the slowest.
+struct Valuing {
+    value: Vec<Option<Value>>,
+    /// The player to move of every position, a bit each: read from the
+    /// keys, it was a cache miss per backward edge (20% of valuing,
+    /// measured on 2×7 with 1 seed).
+    north: Vec<u64>,
+    /// `open[p]`: moves of p not yet known to lose; p loses once it is 0.
+    open: Vec<u32>,
+    /// The positions settled at the current distance.
+    layer: Vec<u32>,
+    /// Positions with a move that wins at once (distance 1).
+    wins_now: Vec<u32>,
+    /// Positions whose every move loses at once: lost in 1 unless they
+    /// win elsewhere.
+    lost_in_one: Vec<u32>,
+}
+
+impl Valuing {
+    fn is_north(&self, p: usize) -> bool {
+        self.north[p / 64] >> (p % 64) & 1 == 1
+    }
+}
+
+/// Distance 0: the positions with no move are lost; the moves that end
+/// the game at once are counted.
+fn first_layer(g: &Graph, allowed: u64) -> Result<Valuing, SolveError> {
+    let n = g.keys.len();
+    let mut v = Valuing {
+        value: filled(n, None, allowed)?,
+        north: filled(n.div_ceil(64), 0u64, allowed)?,
+        open: filled(n, 0u32, allowed)?,
+        layer: Vec::new(),
+        wins_now: Vec::new(),
+        lost_in_one: Vec::new(),
+    };
+    for (i, &k) in g.keys.iter().enumerate() {
+        v.north[i / 64] |= ((k & 1) as u64) << (i % 64);
+    }
+    for p in 0..n {
+        let moves = &g.ends[g.offsets[p] as usize..g.offsets[p + 1] as usize];
+        if moves.is_empty() {
+            v.value[p] = Some(Value::Loss(0));
+            push(&mut v.layer, p as u32, allowed)?;
+            continue;
+        }
+        if moves.contains(&EDGE_WIN) {
+            push(&mut v.wins_now, p as u32, allowed)?;
+        }
+        v.open[p] = moves.iter().filter(|&&e| e != EDGE_LOSS).count() as u32;
+    }
+    for p in 0..n as u32 {
+        if v.value[p as usize].is_none() && v.open[p as usize] == 0 {
+            push(&mut v.lost_in_one, p, allowed)?;
+        }
+    }
+    Ok(v)
+}
+
+/// Settles every decided position, distance after distance: everything
+/// settled at distance d + 1 comes from layer d (plus the moves that end
+/// the game at once, which are distance 1). What is left is drawn.
+fn settle_layers(
+    back: &Backward,
+    v: &mut Valuing,
+    n: usize,
+    progress: Progress,
+    allowed: u64,
+) -> Result<(), SolveError> {
+    let mut d: u32 = 0;
+    let mut done = v.layer.len() as u64;
+    let mut next: Vec<u32> = Vec::new();
+    let mut work: u64 = 0;
+    loop {
+        next.clear();
+        if d == 0 {
+            for &p in &v.wins_now {
+                if v.value[p as usize].is_none() {
+                    v.value[p as usize] = Some(Value::Win(1));
+                    push(&mut next, p, allowed)?;
+                }
+            }
+        }
+        for &c in &v.layer {
+            work += 1;
+            if work.is_multiple_of(CHECK_EVERY) {
+                ask(progress, Phase::Solve, done + next.len() as u64, n as u64)?;
+            }
+            let cv = v.value[c as usize].expect("a settled layer");
+            let c_mover = v.is_north(c as usize);
+            let c = c as usize;
+            for &p in &back.from[back.off[c] as usize..back.off[c + 1] as usize] {
+                if v.value[p as usize].is_some() {
+                    continue;
+                }
+                let same = v.is_north(p as usize) == c_mover;
+                let for_p = if same { cv } else { cv.flip() };
+                match for_p {
+                    Value::Win(_) => {
+                        v.value[p as usize] = Some(Value::Win(d + 1));
+                        push(&mut next, p, allowed)?;
+                    }
+                    Value::Loss(_) => {
+                        v.open[p as usize] -= 1;
+                        if v.open[p as usize] == 0 {
+                            v.value[p as usize] = Some(Value::Loss(d + 1));
+                            push(&mut next, p, allowed)?;
+                        }
+                    }
+                    Value::Draw => unreachable!("draws are never settled in layers"),
+                }
+            }
+        }
+        if d == 0 {
+            for &p in &v.lost_in_one {
+                if v.value[p as usize].is_none() {
+                    v.value[p as usize] = Some(Value::Loss(1));
+                    push(&mut next, p, allowed)?;
+                }
+            }
+            v.lost_in_one = Vec::new();
+        }
+        if next.is_empty() {
+            break;
+        }
+        done += next.len() as u64;
+        std::mem::swap(&mut v.layer, &mut next);
+        d += 1;
+    }
+    ask(progress, Phase::Solve, done, n as u64)
+}
+
+/// The table: positions sorted by key, each with its value (a draw where
+/// none was settled).
+fn renumber(
+    rules: &Rules,
+    ids: &[u128],
+    value: &[Option<Value>],
+    threads: Threads,
+    allowed: u64,
+) -> Result<Table, SolveError> {
+    let n = ids.len();
     let mut order: Vec<u32> = filled(n, 0u32, allowed)?;
     for (i, o) in order.iter_mut().enumerate() {
         *o = i as u32;
@@ -1122,13 +1239,11 @@ pub fn solve_with_stats(
         keys[j] = ids[i as usize];
         values[j] = value[i as usize].unwrap_or(Value::Draw);
     }
-    let table = Table {
+    Ok(Table {
         rules: rules.canonical_string(),
         keys,
         values,
-    };
-    let stats = SolveStats { moves, peak_bytes };
-    Ok((table, stats))
+    })
 }
 
 /// Every legal move of `pos` with its value for the mover, best first

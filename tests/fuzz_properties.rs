@@ -328,7 +328,7 @@ proptest! {
     ) {
         let rules = generated(settings);
         katro::reference::compare::run_variant(&rules, 1, 200, seed)
-            .map_err(TestCaseError::fail)?;
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
     }
 
     /// The parser never panics on damaged preset files; what it refuses it

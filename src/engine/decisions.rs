@@ -15,6 +15,22 @@ use crate::rules::{
     StartRule, StepSowing, VictimRule,
 };
 
+/// Why [`Rules::position`] refuses hole contents.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Not one count per hole of the board.
+    #[error("a {rows}×{cols} board has {holes} holes, not {given}")]
+    Holes {
+        rows: usize,
+        cols: usize,
+        holes: usize,
+        given: usize,
+    },
+    /// More seeds than a position holds.
+    #[error("{total} seeds is more than the engine holds")]
+    Seeds { total: u64 },
+}
+
 impl Rules {
     // -----------------------------------------------------------------
     // §1 Board and coordinates
@@ -41,19 +57,18 @@ impl Rules {
         to_move: Player,
         fixed_dir: [Option<Dir>; 2],
         plies: u32,
-    ) -> Result<Position, String> {
+    ) -> Result<Position, PositionError> {
         if holes.len() != self.t.holes {
-            return Err(format!(
-                "a {}×{} board has {} holes, not {}",
-                self.t.rows,
-                self.t.cols,
-                self.t.holes,
-                holes.len()
-            ));
+            return Err(PositionError::Holes {
+                rows: self.t.rows,
+                cols: self.t.cols,
+                holes: self.t.holes,
+                given: holes.len(),
+            });
         }
         let total: u64 = holes.iter().map(|&v| v as u64).sum();
         if total > MAX_TOTAL_SEEDS {
-            return Err(format!("{total} seeds is more than the engine holds"));
+            return Err(PositionError::Seeds { total });
         }
         let mut p = Position {
             holes: [0; MAX_HOLES],

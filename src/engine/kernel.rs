@@ -35,6 +35,13 @@ use fallback::*;
 use play::*;
 use spec::*;
 
+/// Why no kernel can play a rule set: each kernel's first setting that
+/// differs from what it compiles in. Internal (the engine then plays every
+/// game), so one message rather than a variant per setting.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct Unsupported(pub(crate) String);
+
 pub(crate) struct Kernel {
     which: Which,
     /// One lane's bits.
@@ -144,7 +151,7 @@ impl fmt::Debug for Kernel {
 impl Kernel {
     /// The kernel for `rules`, or why none can play them (the engine then
     /// plays every game).
-    pub(crate) fn for_rules(rules: &Rules) -> Result<Kernel, String> {
+    pub(crate) fn for_rules(rules: &Rules) -> Result<Kernel, Unsupported> {
         let mut why = Vec::new();
         for which in [
             Which::Canonical3,
@@ -164,10 +171,10 @@ impl Kernel {
             };
             match k {
                 Ok(k) => return Ok(k),
-                Err(e) => why.push(e),
+                Err(e) => why.push(e.0),
             }
         }
-        Err(why.join("; "))
+        Err(Unsupported(why.join("; ")))
     }
 
     /// Plays one game from the start as `runner::play_game` plays it on

@@ -128,8 +128,23 @@ pub mod status_pair {
         of_pair(&p.status, p.winner).map_err(serde::de::Error::custom)
     }
 
+    /// A stored pair naming no finished game.
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[error("status {status:?} with winner {winner:?} is no finished game")]
+    pub struct NotFinished {
+        pub status: String,
+        pub winner: Option<u8>,
+    }
+
+    /// For readers whose problems are still text (`files::games`).
+    impl From<NotFinished> for String {
+        fn from(e: NotFinished) -> String {
+            e.to_string()
+        }
+    }
+
     /// The status a stored pair names, or why it names no finished game.
-    pub fn of_pair(status: &str, winner: Option<u8>) -> Result<Status, String> {
+    pub fn of_pair(status: &str, winner: Option<u8>) -> Result<Status, NotFinished> {
         let finished = match (status, winner) {
             ("won", Some(1)) => Some(Status::Won(Player::South)),
             ("won", Some(2)) => Some(Status::Won(Player::North)),
@@ -138,7 +153,9 @@ pub mod status_pair {
                 .find(|s| s.name() == status),
             _ => None,
         };
-        finished
-            .ok_or_else(|| format!("status {status:?} with winner {winner:?} is no finished game"))
+        finished.ok_or_else(|| NotFinished {
+            status: status.to_string(),
+            winner,
+        })
     }
 }

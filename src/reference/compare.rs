@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{Pos, Reference};
+use super::{Pos, Reference, Report};
 use crate::engine::notation::{board_text, move_name};
-use crate::engine::{Dir, Move, Player, Position, Silent};
+use crate::engine::{Dir, Move, MoveList, MoveReport, Player, Position, Silent};
 use crate::rng::{GameRng, below, rng_from_seed};
 use crate::rules::{BackwardCircuit, DirectionRule, GameEnd, Rules};
 
@@ -145,24 +145,78 @@ enum Setup {
     Random(Box<Position>),
 }
 
+/// The first disagreement of the engine and the reference: the variant,
+/// how to replay the game, and what differs (see the module doc).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Disagreement(pub String);
+
+/// One game played by both implementations: the state `play_game`'s
+/// steps share.
+struct Game<'a> {
+    rules: &'a Rules,
+    reference: &'a Reference,
+    setup: Setup,
+    epos: Position,
+    rpos: Pos,
+    history: Vec<Move>,
+}
+
 /// Plays one random game in both implementations, at most `max_plies`
 /// moves, comparing after every move.
 fn play_game(
     rules: &Rules,
     reference: &Reference,
     setup: Setup,
-    mut rpos: Pos,
+    rpos: Pos,
     rng: &mut GameRng,
     max_plies: u64,
     tally: &mut Tally,
-) -> Result<(), String> {
-    let mut epos = match &setup {
-        Setup::Start => rules.start(),
-        Setup::Random(p) => **p,
-    };
-    let mut history: Vec<Move> = Vec::new();
-    let failure = |history: &[Move], what: String| {
-        let how = match &setup {
+) -> Result<(), Disagreement> {
+    let mut g = Game::new(rules, reference, setup, rpos);
+    tally.games += 1;
+    loop {
+        g.compare_positions()?;
+        let legal = g.compare_legal()?;
+        if legal.is_empty() {
+            *tally
+                .statuses
+                .entry(rules.status(&g.epos).name())
+                .or_default() += 1;
+            return Ok(());
+        }
+        if g.history.len() as u64 >= max_plies {
+            *tally.statuses.entry("capped").or_default() += 1;
+            return Ok(());
+        }
+        let mv = legal[below(rng, legal.len())];
+        let before = g.epos;
+        let (erep, rrep) = g.play_both(mv, tally);
+        g.compare_reports(mv, &before, &erep, &rrep)?;
+    }
+}
+
+impl<'a> Game<'a> {
+    fn new(rules: &'a Rules, reference: &'a Reference, setup: Setup, rpos: Pos) -> Game<'a> {
+        let epos = match &setup {
+            Setup::Start => rules.start(),
+            Setup::Random(p) => **p,
+        };
+        Game {
+            rules,
+            reference,
+            setup,
+            epos,
+            rpos,
+            history: Vec::new(),
+        }
+    }
+
+    /// The failure message: the variant, how to replay the game up to
+    /// `history`, and `what` differs.
+    fn failure(&self, history: &[Move], what: String) -> Disagreement {
+        let rules = self.rules;
+        let how = match &self.setup {
             Setup::Start => format!(
                 "from the start: katro replay {} {}",
                 rules.name(),
@@ -174,65 +228,64 @@ fn play_game(
                 names(rules, history)
             ),
         };
-        format!(
+        Disagreement(format!(
             "variant {} ({})\ngame {how}\n{what}",
             rules.name(),
             rules.canonical_string()
-        )
-    };
-    tally.games += 1;
-    loop {
-        let diffs = differences(rules, reference, &epos, &rpos);
-        if !diffs.is_empty() {
-            return Err(failure(
-                &history,
-                format!(
-                    "positions differ:\n{}\nengine position:\n{}",
-                    diffs.join("\n"),
-                    describe(rules, &epos)
-                ),
-            ));
-        }
-        let elegal = rules.legal_moves(&epos);
-        let rlegal = reference.legal_moves(&rpos);
-        if elegal.as_slice() != rlegal.as_slice() {
-            return Err(failure(
-                &history,
-                format!(
-                    "legal moves differ in\n{}\nengine:    {}\nreference: {}",
-                    describe(rules, &epos),
-                    names(rules, &elegal),
-                    names(rules, &rlegal)
-                ),
-            ));
-        }
-        if elegal.is_empty() {
-            *tally
-                .statuses
-                .entry(rules.status(&epos).name())
-                .or_default() += 1;
+        ))
+    }
+
+    /// Both positions the same before a move.
+    fn compare_positions(&self) -> Result<(), Disagreement> {
+        let diffs = differences(self.rules, self.reference, &self.epos, &self.rpos);
+        if diffs.is_empty() {
             return Ok(());
         }
-        if history.len() as u64 >= max_plies {
-            *tally.statuses.entry("capped").or_default() += 1;
-            return Ok(());
+        Err(self.failure(
+            &self.history,
+            format!(
+                "positions differ:\n{}\nengine position:\n{}",
+                diffs.join("\n"),
+                describe(self.rules, &self.epos)
+            ),
+        ))
+    }
+
+    /// The legal moves, the same in the same order in both.
+    fn compare_legal(&self) -> Result<MoveList, Disagreement> {
+        let elegal = self.rules.legal_moves(&self.epos);
+        let rlegal = self.reference.legal_moves(&self.rpos);
+        if elegal.as_slice() == rlegal.as_slice() {
+            return Ok(elegal);
         }
-        let mv = elegal[below(rng, elegal.len())];
-        let before = epos;
-        let mover = rpos.to_move;
-        tally.withheld_steps += reference.withheld_steps(&rpos) as u64;
-        tally.continuations += rpos.pending.is_some() as u64;
+        Err(self.failure(
+            &self.history,
+            format!(
+                "legal moves differ in\n{}\nengine:    {}\nreference: {}",
+                describe(self.rules, &self.epos),
+                names(self.rules, &elegal),
+                names(self.rules, &rlegal)
+            ),
+        ))
+    }
+
+    /// Plays `mv` both ways, counting what it exercises.
+    fn play_both(&mut self, mv: Move, tally: &mut Tally) -> (MoveReport, Report) {
+        let (rules, reference) = (self.rules, self.reference);
+        let mover = self.rpos.to_move;
+        tally.withheld_steps += reference.withheld_steps(&self.rpos) as u64;
+        tally.continuations += self.rpos.pending.is_some() as u64;
         let backward = match mv.dir {
             Some(d) => d == Dir::Backward,
-            None => !mv.is_step() && rpos.fixed_dir[mover] == Some(Dir::Backward),
+            None => !mv.is_step() && self.rpos.fixed_dir[mover] == Some(Dir::Backward),
         };
         let s = &rules.settings();
         if backward && s.backward_circuit == BackwardCircuit::Mirrored && s.rows >= 6 {
             tally.mirrored_backward += 1;
         }
-        let erep = rules.play_unchecked(&mut epos, mv, &mut Silent);
-        let rrep = reference.play(&mut rpos, mv);
-        history.push(mv);
+        let erep = rules.play_unchecked(&mut self.epos, mv, &mut Silent);
+        let rrep = reference.play(&mut self.rpos, mv);
+        self.history.push(mv);
         tally.moves += 1;
         tally.laps += erep.laps;
         tally.captures += erep.captures as u64;
@@ -240,12 +293,23 @@ fn play_game(
         tally.all_ones_refusals += rrep.all_ones_refusals as u64;
         if s.game_end == GameEnd::PlayOut
             && rrep.captures > 0
-            && reference.side_seeds(&rpos, 1 - mover) == 0
+            && reference.side_seeds(&self.rpos, 1 - mover) == 0
         {
             tally.played_out += 1;
         }
         *tally.ends.entry(erep.end.name()).or_default() += 1;
+        (erep, rrep)
+    }
 
+    /// The same move report and the same position after move `mv`, played
+    /// from `before`.
+    fn compare_reports(
+        &self,
+        mv: Move,
+        before: &Position,
+        erep: &MoveReport,
+        rrep: &Report,
+    ) -> Result<(), Disagreement> {
         let ereport = (
             erep.laps,
             erep.relays,
@@ -262,26 +326,27 @@ fn play_game(
             rrep.seeds_sown,
             rrep.end,
         );
-        let diffs = differences(rules, reference, &epos, &rpos);
-        if ereport != rreport || !diffs.is_empty() {
-            let rboard = engine_position(rules, &rpos);
-            let message = failure(
-                &history[..history.len() - 1],
-                format!(
-                    "move {} (ply {}) from\n{}\ngives different results:\n{}\n\
-                     report (laps, relays, captures, seeds captured, seeds sown, end):\n  \
-                     engine    {ereport:?}\n  reference {rreport:?}\n\
-                     engine board after:\n{}reference board after:\n{}",
-                    move_name(rules, mv),
-                    history.len(),
-                    describe(rules, &before),
-                    diffs.join("\n"),
-                    board_text(rules, &epos),
-                    board_text(rules, &rboard),
-                ),
-            );
-            return Err(message);
+        let diffs = differences(self.rules, self.reference, &self.epos, &self.rpos);
+        if ereport == rreport && diffs.is_empty() {
+            return Ok(());
         }
+        let rboard = engine_position(self.rules, &self.rpos);
+        let history = &self.history;
+        Err(self.failure(
+            &history[..history.len() - 1],
+            format!(
+                "move {} (ply {}) from\n{}\ngives different results:\n{}\n\
+                 report (laps, relays, captures, seeds captured, seeds sown, end):\n  \
+                 engine    {ereport:?}\n  reference {rreport:?}\n\
+                 engine board after:\n{}reference board after:\n{}",
+                move_name(self.rules, mv),
+                history.len(),
+                describe(self.rules, before),
+                diffs.join("\n"),
+                board_text(self.rules, &self.epos),
+                board_text(self.rules, &rboard),
+            ),
+        ))
     }
 }
 
@@ -344,7 +409,12 @@ fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> P
 
 /// Plays `games` random games from the start and `games` from random
 /// positions, each capped at `max_plies` moves.
-pub fn run_variant(rules: &Rules, games: u64, max_plies: u64, seed: u64) -> Result<Tally, String> {
+pub fn run_variant(
+    rules: &Rules,
+    games: u64,
+    max_plies: u64,
+    seed: u64,
+) -> Result<Tally, Disagreement> {
     let reference = Reference::new(rules.settings());
     let mut tally = Tally::default();
     for g in 0..games {

@@ -2,6 +2,7 @@
 //! choices.
 
 use super::*;
+use rand_xoshiro::rand_core::Rng;
 
 /// A sowing move chosen, its hole not yet lifted.
 #[derive(Clone, Copy)]
@@ -65,6 +66,22 @@ impl Side2 {
         std::mem::swap(&mut self.me, &mut self.opp);
         std::mem::swap(&mut self.occ, &mut self.oocc);
     }
+}
+
+/// The choice `below(rng, count)` would draw, read without advancing the
+/// generator (its state is copied and the copy dropped, which costs only
+/// the output), so that a choice drawn ahead and then taken back needs no
+/// saved generator. `None` when that draw is not one step of the generator:
+/// no draw (a forced move outside rollouts) or a rejected first value (see
+/// [`below`]); the next turn then draws as usual.
+#[inline(always)]
+fn first_draw(rng: &GameRng, count: u32, forced_draws: bool) -> Option<u32> {
+    if count == 1 && !forced_draws {
+        return None;
+    }
+    let m = rng.clone().next_u64() as u128 * count as u128;
+    // `below` accepts a first value whose low product is at least `count`.
+    (m as u64 >= count as u64).then_some((m >> 64) as u32)
 }
 
 impl Kernel {
@@ -253,17 +270,8 @@ impl Kernel {
         // changed their side meanwhile.
         let mut ahead: Option<(Pick, u32)> = None;
         loop {
-            if o.plies >= self.ply_limit {
-                o.status = if s.occ == 0 {
-                    Status::Won(player(1 - mover))
-                } else {
-                    Status::PlyLimit
-                };
-                break;
-            }
-            if s.occ == 0 {
-                // No seed: singletons are allowed, so no move at all.
-                o.status = Status::Won(player(1 - mover));
+            if let Some(status) = self.game_over(&s, o.plies, mover) {
+                o.status = status;
                 break;
             }
             let agent = Self::agent_at::<G>(agents, opening, o.plies, mover);
@@ -281,6 +289,8 @@ impl Kernel {
             let mut sowing = true;
             let chosen = match ahead.take() {
                 Some((p, n)) => {
+                    // The draw `first_draw` read.
+                    rng.next_u64();
                     o.legal_moves += n as u64;
                     o.choice_turns += (n > 1) as u64;
                     Some(p)
@@ -288,22 +298,7 @@ impl Kernel {
                 None => {
                     let (base0, nholes) = self.sowing_holes::<S>(s.occ);
                     let nsow = nholes << two as u32;
-                    let mut step = None;
-                    if S::LONE_STRAIGHT && s.occ.is_power_of_two() {
-                        let l = s.occ.trailing_zeros() as usize;
-                        if val::<S>(s.me, self.shift[l & (LANES - 1)]) == 1
-                            && (self.row_of[l & (LANES - 1)] as usize) + 1 < S::DEPTHS
-                        {
-                            let to = l + self.cols;
-                            // no-failed-capture: into the inner row only to
-                            // capture (docs/RULES.md §7).
-                            if !self.lane[to & (LANES - 1)].inner
-                                || self.step_victim::<S>(&s, to).is_some()
-                            {
-                                step = Some((l, to));
-                            }
-                        }
-                    }
+                    let step = self.lone_step::<S>(&s);
                     let count = nsow + step.is_some() as u32;
                     o.legal_moves += count as u64;
                     let k = if count == 1 && !F {
@@ -419,62 +414,15 @@ impl Kernel {
                 s.occ &= !(1 << li);
                 from = lane;
             }
-            // Draw the next mover's choice now, from their side as it is:
-            // it does not depend on this move's laps, which change only
-            // the mover's side unless they capture. So the choice's chain
-            // of loads runs beside the laps' chain instead of after it; a
-            // capture (or a long move) takes the draw back. Only for a
-            // random choice, and not when the next turn might draw nothing
-            // (the ply limit) or might offer a lone seed's step (which
-            // depends on this side).
+            // The next mover's choice, drawn beside this move's laps.
             let them = 1 - mover;
-            let spec = (Self::agent_at::<G>(agents, opening, o.plies + 1, them) == Agent::Random
-                && o.plies + 1 < self.ply_limit
-                && s.oocc != 0
-                && !(S::LONE_STRAIGHT && s.oocc.is_power_of_two()))
-            .then(|| {
-                let saved = rng.clone();
-                let two = Self::two_dirs::<S>(fixed[them]);
-                let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
-                let count = nholes << two as u32;
-                let k = if count == 1 && !F {
-                    0
-                } else {
-                    below(&mut rng, count as usize) as u32
-                };
-                (
-                    saved,
-                    self.pick::<S>(s.oocc, them, two, k, base0, nholes),
-                    count,
-                )
-            });
+            let spec =
+                self.draw_ahead::<S, G, F>((agents, opening), &s, o.plies + 1, them, fixed, &rng);
             let oocc_before = s.oocc;
             let Some(r) = self.sow::<S>(&mut s, dir, from, seeds4) else {
-                // A long move: the engine replays the whole turn from its
-                // start, with the decisions already drawn, and settles
-                // endless moves and the lap limit exactly.
-                if let Some((saved, _, _)) = spec {
-                    rng = saved;
-                }
-                o.captures[mover] -= step_caps.captures;
-                o.seeds_captured[mover] -= step_caps.seeds;
-                let start = step_start.unwrap_or_else(|| {
-                    let mut st = s;
-                    st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
-                    st.occ |= 1 << (lane & (LANES - 1));
-                    st
-                });
-                let mut before = fixed;
-                if S::DIR == DirKind::OncePerGame && two && sowing {
-                    before[mover] = 0;
-                }
-                let moves = self.decisions(mover, lane, two, d, cont, sowing);
-                let turn = Turn {
-                    mover,
-                    fixed: before,
-                    plies: o.plies,
-                };
-                match self.fallback(rules, (&mut o, &mut fallbacks), turn, &start, &moves) {
+                let lifted = (lane, seeds4, two, d, cont, sowing);
+                let turn = (mover, fixed, &mut o, &mut fallbacks);
+                match self.hand_over::<S>(rules, turn, &s, step_start, step_caps, lifted) {
                     Some(next) => (s, fixed) = next,
                     None => break,
                 }
@@ -482,13 +430,9 @@ impl Kernel {
                 continue;
             };
             o.add_move(mover, r);
-            if let Some((saved, p, n)) = spec {
-                // A capture empties a hole of theirs: their side changed.
-                if s.oocc == oocc_before {
-                    ahead = Some((p, n));
-                } else {
-                    rng = saved;
-                }
+            // A capture empties a hole of theirs: their side changed.
+            if s.oocc == oocc_before {
+                ahead = spec;
             }
             o.plies += 1;
             s.swap();
@@ -496,6 +440,112 @@ impl Kernel {
         }
         *rng_out = rng;
         (o, fallbacks)
+    }
+
+    /// How the game ends before the mover's turn, if it does: at the ply
+    /// limit, or with no seed to move (singletons are allowed, so no move
+    /// at all).
+    #[inline(always)]
+    fn game_over(&self, s: &Side2, plies: u32, mover: usize) -> Option<Status> {
+        if plies >= self.ply_limit {
+            Some(if s.occ == 0 {
+                Status::Won(player(1 - mover))
+            } else {
+                Status::PlyLimit
+            })
+        } else if s.occ == 0 {
+            Some(Status::Won(player(1 - mover)))
+        } else {
+            None
+        }
+    }
+
+    /// Ludii's lone seed's straight step, if the mover has one: from its
+    /// lane to the lane ahead (no-failed-capture: into the inner row only
+    /// to capture, docs/RULES.md §7).
+    #[inline(always)]
+    fn lone_step<S: Spec>(&self, s: &Side2) -> Option<(usize, usize)> {
+        if !(S::LONE_STRAIGHT && s.occ.is_power_of_two()) {
+            return None;
+        }
+        let l = s.occ.trailing_zeros() as usize;
+        if val::<S>(s.me, self.shift[l & (LANES - 1)]) != 1
+            || (self.row_of[l & (LANES - 1)] as usize) + 1 >= S::DEPTHS
+        {
+            return None;
+        }
+        let to = l + self.cols;
+        (!self.lane[to & (LANES - 1)].inner || self.step_victim::<S>(s, to).is_some())
+            .then_some((l, to))
+    }
+
+    /// The next mover's choice and legal move count, drawn now from their
+    /// side as it is: it does not depend on this move's laps, which change
+    /// only the mover's side unless they capture. So the choice's chain of
+    /// loads runs beside the laps' chain instead of after it; a capture
+    /// (or a long move) drops it. Only for a random choice, and not when
+    /// the next turn might draw nothing (the ply limit) or might offer a
+    /// lone seed's step (which depends on this side).
+    #[inline(always)]
+    fn draw_ahead<S: Spec, const G: bool, const F: bool>(
+        &self,
+        (agents, opening): ([Agent; 2], u32),
+        s: &Side2,
+        plies: u32,
+        them: usize,
+        fixed: [u8; 2],
+        rng: &GameRng,
+    ) -> Option<(Pick, u32)> {
+        if Self::agent_at::<G>(agents, opening, plies, them) != Agent::Random
+            || plies >= self.ply_limit
+            || s.oocc == 0
+            || (S::LONE_STRAIGHT && s.oocc.is_power_of_two())
+        {
+            return None;
+        }
+        let two = Self::two_dirs::<S>(fixed[them]);
+        let (base0, nholes) = self.sowing_holes::<S>(s.oocc);
+        let count = nholes << two as u32;
+        let k = first_draw(rng, count, F)?;
+        Some((self.pick::<S>(s.oocc, them, two, k, base0, nholes), count))
+    }
+
+    /// A long move: the engine replays the whole turn from its start, with
+    /// the decisions already drawn (`lifted`: the lane chosen, four times
+    /// its seeds, whether a direction was chosen and which, the step's
+    /// continuation, whether the turn sowed from its start), and settles
+    /// endless moves and the lap limit exactly. The step's capture, counted
+    /// already, is taken back: the engine counts it too. Returns the sides
+    /// and fixed directions after the turn, or `None` if the game ended.
+    #[inline(always)]
+    fn hand_over<S: Spec>(
+        &self,
+        rules: &Rules,
+        (mover, fixed, o, fallbacks): (usize, [u8; 2], &mut GameRecord, &mut u32),
+        s: &Side2,
+        step_start: Option<Side2>,
+        step_caps: MoveTotals,
+        (lane, seeds4, two, d, cont, sowing): (usize, u32, bool, usize, usize, bool),
+    ) -> Option<(Side2, [u8; 2])> {
+        o.captures[mover] -= step_caps.captures;
+        o.seeds_captured[mover] -= step_caps.seeds;
+        let start = step_start.unwrap_or_else(|| {
+            let mut st = *s;
+            st.me += self.unit[lane & (LANES - 1)] * (seeds4 / 4) as u128;
+            st.occ |= 1 << (lane & (LANES - 1));
+            st
+        });
+        let mut before = fixed;
+        if S::DIR == DirKind::OncePerGame && two && sowing {
+            before[mover] = 0;
+        }
+        let moves = self.decisions(mover, lane, two, d, cont, sowing);
+        let turn = Turn {
+            mover,
+            fixed: before,
+            plies: o.plies,
+        };
+        self.fallback(rules, (o, fallbacks), turn, &start, &moves)
     }
 
     /// The greedy agent's choice (`agents::greedy`): the move capturing
@@ -620,13 +670,13 @@ impl Kernel {
         n4: u32,
     ) -> Option<MoveTotals> {
         let mut idx = self.start4[dir & 1][from & (LANES - 1)] as usize + n4 as usize;
-        // Counted locally and added to `o` only when the move ends here;
-        // seeds sown times 32.
-        let (mut laps, mut sown32, mut caps, mut seeds) = (0u64, 0u64, 0u64, 0u64);
-        // Laps begun by a capture's seeds, counted on the rare capture path
-        // so the relay count costs the hot path nothing: every other lap
-        // but the first is a relay.
-        let mut capture_laps = 0u64;
+        // Counted locally and added to `o` only when the move ends here,
+        // packed so that the lap loop carries fewer registers: `sown` holds
+        // the laps from bit LAP_SHIFT and four times the seeds sown below
+        // it (one add a lap, and the lap limit compares the whole word);
+        // `took` holds the seeds captured, the captures from bit 16 and
+        // the laps begun by a capture from bit 32 (one add a capture).
+        let (mut sown, mut took) = (0u64, 0u64);
         let canonical = matches!(S::CAP, CapKind::Canonical | CapKind::CanonicalEmpty);
         let mut vic = &self.vic[if canonical {
             self.inner_row(s.oocc) & 3
@@ -635,7 +685,7 @@ impl Kernel {
         }];
         let (mut op, mut oocc) = (s.opp, s.oocc);
         let (mut lo, mut hi, mut occ) = (s.me as u64, (s.me >> 64) as u64, s.occ);
-        let limit = self.fallback_laps;
+        let limit = self.fallback_laps << LAP_SHIFT;
         // 4 times the seeds in hand.
         let mut n32 = n4;
         loop {
@@ -647,8 +697,7 @@ impl Kernel {
             lo = lo.wrapping_add(r.add_lo);
             hi = hi.wrapping_add(r.add_hi);
             occ |= r.occ;
-            laps += 1;
-            sown32 += n32 as u64;
+            sown += (1 << LAP_SHIFT) + n32 as u64;
             let l = r.land as usize & (LANES - 1);
             let v32 = lane4::<S>(lo, hi, r.rot);
             let info = &self.lane[l];
@@ -663,8 +712,7 @@ impl Kernel {
             if empty | maybe {
                 if maybe && let Some(x) = self.capture::<S>(&mut op, &mut oocc, info, vic[l], empty)
                 {
-                    caps += 1;
-                    seeds += x as u64;
+                    took += (1 << 16) + x as u64;
                     if oocc == 0 && self.empty_ends {
                         // The capture took the opponent's last seed: the
                         // move and the game end (docs/RULES.md §9).
@@ -673,13 +721,13 @@ impl Kernel {
                     if canonical {
                         vic = &self.vic[self.inner_row(oocc) & 3];
                     }
-                    capture_laps += 1;
+                    took += 1 << 32;
                     n32 = v32 + 4 * x;
                     lo &= info.clear as u64;
                     hi &= (info.clear >> 64) as u64;
                     occ &= !info.bit;
                     idx = (r.next4 + n32) as usize;
-                    if laps >= limit {
+                    if sown >= limit {
                         return None;
                     }
                     continue;
@@ -688,7 +736,7 @@ impl Kernel {
                     break;
                 }
             }
-            if laps >= limit {
+            if sown >= limit {
                 return None;
             }
             lo &= info.clear as u64;
@@ -703,12 +751,14 @@ impl Kernel {
             occ,
             oocc,
         };
+        let laps = sown >> LAP_SHIFT;
         Some(MoveTotals {
             laps,
-            relays: laps - 1 - capture_laps,
-            sown: sown32 / 4,
-            captures: caps,
-            seeds,
+            // Every lap but the first and those a capture begins.
+            relays: laps - 1 - (took >> 32),
+            sown: (sown & ((1 << LAP_SHIFT) - 1)) / 4,
+            captures: (took >> 16) & 0xffff,
+            seeds: took & 0xffff,
         })
     }
 

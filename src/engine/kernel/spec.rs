@@ -17,6 +17,15 @@ pub(super) const DEPTHS: usize = 3;
 /// search at lap 64.
 pub const FALLBACK_LAPS: u64 = 64;
 
+/// Where the lap loop's packed count keeps the laps, above four times the
+/// seeds sown (`Kernel::sow`): a move of at most [`FALLBACK_LAPS`] laps
+/// sows fewer than `HANDS` seeds a lap, so these bits never carry into the
+/// laps. The captures' packed count has 16 bits for each of seeds
+/// captured (at most `HANDS` a lap) and captures (at most one a lap).
+pub(super) const LAP_SHIFT: u32 = 20;
+const _: () = assert!(FALLBACK_LAPS * 4 * (HANDS as u64) < 1 << LAP_SHIFT);
+const _: () = assert!(FALLBACK_LAPS * (HANDS as u64) < 1 << 16);
+
 /// How a direction is chosen (docs/RULES.md §3).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DirKind {

@@ -6,7 +6,7 @@ use super::*;
 impl Kernel {
     /// Builds the tables for `rules`, if `S` is the kernel for its
     /// settings; otherwise says which setting differs.
-    pub(super) fn new<S: Spec>(rules: &Rules, which: Which) -> Result<Kernel, String> {
+    pub(super) fn new<S: Spec>(rules: &Rules, which: Which) -> Result<Kernel, Unsupported> {
         supported::<S>(rules)?;
         let mut k = Kernel::empty::<S>(rules, which)?;
         k.pattern_tables::<S>();
@@ -19,7 +19,7 @@ impl Kernel {
     }
 
     /// A kernel of the board's size with every table still empty.
-    fn empty<S: Spec>(rules: &Rules, which: Which) -> Result<Kernel, String> {
+    fn empty<S: Spec>(rules: &Rules, which: Which) -> Result<Kernel, Unsupported> {
         let s = &rules.settings();
         let need = |ok, what| need::<S>(rules, ok, what);
         // backward_circuit needs no check: any circuit is in the tables.
@@ -94,7 +94,7 @@ impl Kernel {
 
     /// Each lane's hole for both players, its move codes and its bits;
     /// the board must be laid out as the kernel reads it.
-    fn lane_holes<S: Spec>(&mut self, rules: &Rules) -> Result<(), String> {
+    fn lane_holes<S: Spec>(&mut self, rules: &Rules) -> Result<(), Unsupported> {
         let need = |ok, what| need::<S>(rules, ok, what);
         let (cols, side, holes) = (self.cols, self.side, rules.hole_count());
         let off = |l: usize| lane_off(l, S::W, S::LPW);
@@ -123,7 +123,7 @@ impl Kernel {
     }
 
     /// The circuit of each direction in lanes.
-    fn circuit_lanes<S: Spec>(&self, rules: &Rules) -> Result<[[usize; LANES]; 2], String> {
+    fn circuit_lanes<S: Spec>(&self, rules: &Rules) -> Result<[[usize; LANES]; 2], Unsupported> {
         let need = |ok, what| need::<S>(rules, ok, what);
         let side = self.side;
         // Circuits in lanes: the same for both players, which the tables
@@ -217,10 +217,11 @@ impl Kernel {
     }
 
     /// Hands moves to the engine after `laps` laps instead (at most the
-    /// lap limit): for testing the hand-over itself.
+    /// lap limit and [`FALLBACK_LAPS`], which the lap loop's packed counts
+    /// are sized for): for testing the hand-over itself.
     #[cfg(test)]
     pub(super) fn set_fallback_laps(&mut self, laps: u64) {
-        self.fallback_laps = laps.clamp(1, self.lap_limit);
+        self.fallback_laps = laps.clamp(1, self.lap_limit.min(FALLBACK_LAPS));
     }
 
     /// The depth of the highest occupied lane of a non-empty side: the
@@ -244,15 +245,15 @@ impl Kernel {
 }
 
 /// Why kernel `S` cannot play `rules`, unless `ok`.
-fn need<S: Spec>(rules: &Rules, ok: bool, what: &str) -> Result<(), String> {
+fn need<S: Spec>(rules: &Rules, ok: bool, what: &str) -> Result<(), Unsupported> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
+        Err(Unsupported(format!(
             "kernel {} cannot play {}: {what}",
             S::NAME,
             rules.name()
-        ))
+        )))
     }
 }
 
@@ -262,7 +263,7 @@ fn lane_bits<S: Spec>(l: usize) -> u128 {
 }
 
 /// The settings kernel `S` compiles in: each must be as `S` has it.
-fn supported<S: Spec>(rules: &Rules) -> Result<(), String> {
+fn supported<S: Spec>(rules: &Rules) -> Result<(), Unsupported> {
     let s = &rules.settings();
     let need = |ok, what| need::<S>(rules, ok, what);
     need(

@@ -247,7 +247,7 @@ fn any_settings_build_a_kernel_or_say_why_not() {
             Ok(_) => {
                 same_games(&r, (&RANDOM, &GREEDY), 1, 3);
             }
-            Err(why) => assert!(why.contains("cannot play"), "{why}"),
+            Err(why) => assert!(why.0.contains("cannot play"), "{why}"),
         }
     }
 }
