@@ -167,7 +167,8 @@ fn read_winner(l: &mut GameLine, text: &str) -> Result<(), FileError> {
 }
 
 fn read_status(l: &mut GameLine, text: &str) -> Result<(), FileError> {
-    l.record.status = status_pair::of_pair(text, winner(l)).map_err(FileError)?;
+    l.record.status =
+        status_pair::of_pair(text, winner(l)).map_err(|e| FileError(e.to_string()))?;
     Ok(())
 }
 

@@ -121,7 +121,7 @@ impl<'a> Saver<'a> {
     /// [`Saver::write_files`], and when the first save fails (a full disk,
     /// a folder turned read-only), the folder it began: a checkpoint folder
     /// without `state.json` would be a stranger to the next run.
-    fn write(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
+    fn write(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), SaveError> {
         let result = self.write_files(state, new_rows);
         if result.is_err() && !self.store.is_file(&self.dir.join(STATE)) {
             let _ = self.store.remove_all(&self.dir);
@@ -132,13 +132,13 @@ impl<'a> Saver<'a> {
         result
     }
 
-    fn write_files(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), String> {
+    fn write_files(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), SaveError> {
         let fail = |name: &str, e: std::io::Error| {
-            format!(
+            SaveError(format!(
                 "cannot write the checkpoint {}: {}",
                 self.dir.join(name).display(),
                 describe(&e)
-            )
+            ))
         };
         self.store
             .create_dir_all(&self.dir)
@@ -202,7 +202,7 @@ impl Checkpoint for Saver<'_> {
     fn save(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), SaveError> {
         let result = self.write(state, new_rows);
         self.last.store(self.now_ms(), Ordering::Relaxed);
-        result.map_err(SaveError)
+        result
     }
 
     fn interval(&self) -> Option<Duration> {

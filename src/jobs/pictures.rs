@@ -105,7 +105,13 @@ pub fn write_viewer(
     force: bool,
 ) -> Result<String, Error> {
     let moves = parse_game(rules, moves)?;
-    let frames = frames(rules, &moves).map_err(Error::refused)?;
+    let frames = frames(rules, &moves).map_err(|e| {
+        if e.is_katros_fault() {
+            Error::Failed(e.to_string())
+        } else {
+            Error::refused(e)
+        }
+    })?;
     let html = viewer_html(rules, &moves, &frames, command);
     write_file(store, file, &html, force)?;
     Ok(format!(

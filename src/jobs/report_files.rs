@@ -69,7 +69,14 @@ pub fn write_report(
         metrics: metrics.as_deref(),
         title: &title,
     })
-    .map_err(|e| Error::refused(format!("{}: {e}", dir.display())))?;
+    .map_err(|e| {
+        let message = format!("{}: {e}", dir.display());
+        if e.is_katros_fault() {
+            Error::Failed(message)
+        } else {
+            Error::refused(message)
+        }
+    })?;
     let mut written = write_charts(store, &dir.join("plots"), &report)?;
     put(store, dir, "report.html", report.html.as_bytes())?;
     written.push("report.html".into());

@@ -76,6 +76,14 @@ pub enum ReportError {
     Drawing(String),
 }
 
+impl ReportError {
+    /// Whether katro failed rather than the CSV it was given: a chart that
+    /// cannot be drawn (exit 1, not the exit 2 of input the user can fix).
+    pub fn is_katros_fault(&self) -> bool {
+        matches!(self, ReportError::Drawing(_))
+    }
+}
+
 impl Table {
     /// Parses `bytes`; `name` is the file name used in error messages.
     pub fn parse(name: &str, bytes: &[u8]) -> Result<Table, ReportError> {

@@ -39,6 +39,14 @@ pub enum ReplayError {
     NotTheEnginesBoard { ply: u32, name: String },
 }
 
+impl ReplayError {
+    /// Whether the engine, not the move list, is at fault (exit 1): a
+    /// legal move without a lap, or a last lap off the engine's board.
+    pub fn is_katros_fault(&self) -> bool {
+        !matches!(self, ReplayError::Illegal { .. })
+    }
+}
+
 /// One board the viewer can show.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Frame {
