@@ -28,6 +28,7 @@ use crate::files::{
 use crate::rules::{InputError, Rules};
 use crate::store::{Store, describe};
 
+pub mod bench;
 mod checkpoint;
 pub mod grow;
 pub mod judge;
