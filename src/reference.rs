@@ -57,7 +57,7 @@ pub struct Pos {
 type FirstLap = (u64, (usize, usize), Dir);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
+pub struct Played {
     pub laps: u64,
     /// Laps begun by a relay.
     pub relays: u64,
@@ -550,9 +550,9 @@ impl Reference {
     }
 
     /// Plays a move from [`Reference::legal_moves`].
-    pub fn play(&self, pos: &mut Pos, mv: Move) -> Report {
+    pub fn play(&self, pos: &mut Pos, mv: Move) -> Played {
         let p = pos.to_move;
-        let mut rep = Report {
+        let mut rep = Played {
             laps: 0,
             relays: 0,
             captures: 0,
@@ -589,7 +589,7 @@ impl Reference {
         pos: &mut Pos,
         mv: Move,
         entered: (usize, usize),
-        rep: &mut Report,
+        rep: &mut Played,
     ) -> FirstLap {
         assert_eq!(self.row_col(mv.from as usize), entered, "a continuation");
         let dir = mv.dir.expect("a continuation carries a direction");
@@ -602,7 +602,7 @@ impl Reference {
     /// A lone seed's step and its capture, if any: the first lap the
     /// capture sows (`None` inside if the move ends without sowing), or
     /// `None` if the turn pauses for its second decision.
-    fn play_step(&self, pos: &mut Pos, mv: Move, rep: &mut Report) -> Option<Option<FirstLap>> {
+    fn play_step(&self, pos: &mut Pos, mv: Move, rep: &mut Played) -> Option<Option<FirstLap>> {
         let p = pos.to_move;
         let (fr, fc) = self.row_col(mv.from as usize);
         let (tr, tc) = self.row_col(mv.to as usize);
@@ -640,7 +640,7 @@ impl Reference {
 
     /// A sowing move: its hole lifted, its direction (fixed by it under
     /// `once-per-game` if not yet fixed).
-    fn lift_sowing(&self, pos: &mut Pos, mv: Move, rep: &mut Report) -> FirstLap {
+    fn lift_sowing(&self, pos: &mut Pos, mv: Move, rep: &mut Played) -> FirstLap {
         let p = pos.to_move;
         let (r, c) = self.row_col(mv.from as usize);
         let dir = match self.s.direction {
@@ -662,7 +662,7 @@ impl Reference {
 
     /// Sows `hand` seeds on from the hole `from` in direction `dir`, then
     /// captures, relays or stops, lap after lap, until the move ends.
-    fn sow(&self, pos: &mut Pos, rep: &mut Report, mut hand: u64, from: (usize, usize), dir: Dir) {
+    fn sow(&self, pos: &mut Pos, rep: &mut Played, mut hand: u64, from: (usize, usize), dir: Dir) {
         let p = pos.to_move;
         let path = self.path(p, dir);
         let n = path.len();
@@ -738,7 +738,7 @@ impl Reference {
     fn take(
         &self,
         pos: &mut Pos,
-        rep: &mut Report,
+        rep: &mut Played,
         (lr, lc): (usize, usize),
         victims: &[(usize, usize)],
     ) {

@@ -482,7 +482,7 @@ pub enum Phase {
 /// A solved board: every reachable position's key, in increasing order,
 /// with its value.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Table {
+pub struct SolvedTable {
     /// The rules' canonical string (the ply limit in it is ignored).
     pub rules: String,
     pub keys: Vec<u128>,
@@ -500,7 +500,7 @@ pub struct SolveStats {
     pub peak_bytes: u64,
 }
 
-impl Table {
+impl SolvedTable {
     pub fn len(&self) -> usize {
         self.keys.len()
     }
@@ -997,7 +997,7 @@ impl<'a> Explorer<'a> {
 /// done and the positions known about every 65,536 positions, and stops
 /// the solve by returning `ControlFlow::Break`. It runs on the calling
 /// thread alone ([`Threads::One`]).
-pub fn solve(rules: &Rules, max_bytes: u64, progress: Progress) -> Result<Table, SolveError> {
+pub fn solve(rules: &Rules, max_bytes: u64, progress: Progress) -> Result<SolvedTable, SolveError> {
     solve_with_stats(rules, max_bytes, Threads::One, progress).map(|(t, _)| t)
 }
 
@@ -1007,7 +1007,7 @@ pub fn solve_with_stats(
     max_bytes: u64,
     threads: Threads,
     progress: Progress,
-) -> Result<(Table, SolveStats), SolveError> {
+) -> Result<(SolvedTable, SolveStats), SolveError> {
     check_key(rules)?;
     let allowed = max_bytes;
     let (g, index_slots) = explore(rules, allowed, threads, progress)?;
@@ -1223,7 +1223,7 @@ fn renumber(
     value: &[Option<Value>],
     threads: Threads,
     allowed: u64,
-) -> Result<Table, SolveError> {
+) -> Result<SolvedTable, SolveError> {
     let n = ids.len();
     let mut order: Vec<u32> = filled(n, 0u32, allowed)?;
     for (i, o) in order.iter_mut().enumerate() {
@@ -1239,7 +1239,7 @@ fn renumber(
         keys[j] = ids[i as usize];
         values[j] = value[i as usize].unwrap_or(Value::Draw);
     }
-    Ok(Table {
+    Ok(SolvedTable {
         rules: rules.canonical_string(),
         keys,
         values,
@@ -1248,7 +1248,11 @@ fn renumber(
 
 /// Every legal move of `pos` with its value for the mover, best first
 /// (board order among equals).
-pub fn move_values(table: &Table, rules: &Rules, pos: &Position) -> Vec<(Move, Option<Value>)> {
+pub fn move_values(
+    table: &SolvedTable,
+    rules: &Rules,
+    pos: &Position,
+) -> Vec<(Move, Option<Value>)> {
     let mut out: Vec<(Move, Option<Value>)> = rules
         .legal_moves(pos)
         .iter()

@@ -11,7 +11,7 @@ use katro::agents::AgentSpec;
 use katro::engine::{Player, Status};
 use katro::rules::{Allowed, BOARD_SETTINGS, PRESETS, Rules, SETTINGS, Settings, preset};
 use katro::runner::play_game;
-use katro::solve::{self, Table, Value, brute, move_values};
+use katro::solve::{self, SolvedTable, Value, brute, move_values};
 
 mod common;
 use common::katro_in;
@@ -25,7 +25,7 @@ fn rules_on(base: &Settings, rows: usize, holes: usize, seeds: u16) -> Rules {
     Rules::new("test".into(), String::new(), String::new(), s).expect("valid settings")
 }
 
-fn solved(rules: &Rules) -> Table {
+fn solved(rules: &Rules) -> SolvedTable {
     solve::solve(rules, u64::MAX, &mut |_, _, _| ControlFlow::Continue(())).expect("a small board")
 }
 

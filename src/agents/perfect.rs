@@ -20,14 +20,14 @@ use crate::rng::{GameRng, below};
 use crate::rules::{Rules, Settings};
 use std::ops::ControlFlow;
 
-use crate::solve::{Table, check_size, solve};
+use crate::solve::{SolvedTable, check_size, solve};
 
 /// Memory the agent may spend on one variant's table (upper bound, as
 /// `katro solve` reckons it).
 pub const MAX_BYTES: u64 = 2 << 30;
 
 /// A rule set's solved table.
-type Entry = (Settings, Arc<Table>);
+type Entry = (Settings, Arc<SolvedTable>);
 
 /// Tables solved so far, one per rule set; shared by clones.
 #[derive(Clone, Default)]
@@ -59,7 +59,7 @@ pub fn check_variant(rules: &Rules) -> Result<(), AgentError> {
 impl Solved {
     /// The table of `rules`, solved on first use (also the metrics'
     /// exact evaluation, src/experiment/metrics/plan.rs).
-    pub(crate) fn table(&self, rules: &Rules) -> Arc<Table> {
+    pub(crate) fn table(&self, rules: &Rules) -> Arc<SolvedTable> {
         // Solving under the lock makes other threads wait for the one
         // solve instead of repeating it.
         let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());

@@ -9,7 +9,7 @@ use crate::engine::{Move, Position};
 use crate::experiment::stats::wilson_at;
 use crate::rules::Rules;
 
-use crate::solve::{Table, Value};
+use crate::solve::{SolvedTable, Value};
 
 /// One seat's decisions in one game (or summed over games).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,7 +98,7 @@ pub struct Verdict {
 /// `chosen` judged among `legal` at `pos`; `None` when a move's value is
 /// not in the table (or `chosen` is not among `legal`).
 pub fn judge_decision(
-    table: &Table,
+    table: &SolvedTable,
     rules: &Rules,
     pos: &Position,
     legal: &[Move],
@@ -130,7 +130,7 @@ pub fn judge_decision(
 /// is counted in plies, docs/OUTPUTS.md), with two or more legal moves
 /// (the runner plays a forced move without asking the agent).
 pub fn judge_game(
-    table: &Table,
+    table: &SolvedTable,
     rules: &Rules,
     moves: &[Move],
     opening_plies: u32,
@@ -318,7 +318,7 @@ mod tests {
         Rules::new("katro-4x3".into(), String::new(), String::new(), s).unwrap()
     }
 
-    fn judged(rules: &Rules, table: &Table, p1: &AgentSpec, p2: &AgentSpec) -> [Counts; 2] {
+    fn judged(rules: &Rules, table: &SolvedTable, p1: &AgentSpec, p2: &AgentSpec) -> [Counts; 2] {
         let mut total = [Counts::default(); 2];
         for seed in 0..30 {
             let mut mv = Vec::new();

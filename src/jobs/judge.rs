@@ -16,7 +16,7 @@ use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::float;
 use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
-use crate::solve::{Phase, SolveError, Table, Threads, Value, check_key, solve_with_stats};
+use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
 use super::{Error, put, read_optional};
@@ -200,7 +200,12 @@ fn judge_variant(
 }
 
 /// Replays and judges one row, naming its line on failure.
-fn judge_row(file: &Path, rules: &Rules, table: &Table, row: &Row) -> Result<[Counts; 2], Error> {
+fn judge_row(
+    file: &Path,
+    rules: &Rules,
+    table: &SolvedTable,
+    row: &Row,
+) -> Result<[Counts; 2], Error> {
     let at = |e: String| Error::refused(format!("{}: line {}: {e}", file.display(), row.line));
     let moves: Vec<Move> = row
         .moves

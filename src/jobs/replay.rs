@@ -10,7 +10,7 @@ use crate::engine::notation::{board_rows, move_name, parse_move, plural};
 use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
 use crate::files::{FileError, ManifestRead};
-use crate::pictures::report::Table;
+use crate::pictures::report::CsvTable;
 use crate::rules::Rules;
 
 use crate::store::Store;
@@ -169,11 +169,11 @@ pub fn game_from_csv(
 }
 
 /// games.csv read as a table, refused without its `variant` and `moves`.
-fn read_games_table(store: &dyn Store, file: &str) -> Result<Table, Error> {
+fn read_games_table(store: &dyn Store, file: &str) -> Result<CsvTable, Error> {
     let bytes = store
         .read(Path::new(file))
         .map_err(|e| Error::refused(format!("{file}: cannot read: {e}")))?;
-    let table = Table::parse(file, &bytes).map_err(Error::refused)?;
+    let table = CsvTable::parse(file, &bytes).map_err(Error::refused)?;
     for col in ["variant", "moves"] {
         if !table.has(col) {
             return Err(Error::refused(format!(
@@ -224,7 +224,7 @@ fn variant_beside(store: &dyn Store, file: &str, row: u64, variant: &str) -> Res
 
 /// The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a
 /// game played with overridden limits replays to its recorded status.
-fn row_limits(table: &Table, file: &str, row: u64) -> Result<[Option<u64>; 2], Error> {
+fn row_limits(table: &CsvTable, file: &str, row: u64) -> Result<[Option<u64>; 2], Error> {
     let r = row as usize - 1;
     let mut limits = [None, None];
     for (slot, (col, range)) in limits.iter_mut().zip([

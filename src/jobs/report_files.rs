@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::files::{ManifestRead, add_files};
-use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, Report, build, is_chart_file};
+use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, Page, build, is_chart_file};
 use crate::store::{Store, describe};
 
 use super::Error;
@@ -101,7 +101,7 @@ fn report_title(store: &dyn Store, dir: &Path, name: Option<&str>) -> Result<Str
 
 /// Writes the report's charts into `plots` and removes those of an
 /// earlier report it does not draw; the files written, as `plots/NAME`.
-fn write_charts(store: &dyn Store, plots: &Path, report: &Report) -> Result<Vec<String>, Error> {
+fn write_charts(store: &dyn Store, plots: &Path, report: &Page) -> Result<Vec<String>, Error> {
     store.create_dir_all(plots).map_err(|e| {
         Error::Failed(format!(
             "cannot create {}: {}",

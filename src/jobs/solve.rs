@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::engine::notation::move_name;
 use crate::rules::Rules;
 use crate::solve::{
-    self, MAGIC, Phase, SolveError, SolveStats, Table, Threads, check_key, gib, move_values,
+    self, MAGIC, Phase, SolveError, SolveStats, SolvedTable, Threads, check_key, gib, move_values,
     solve_with_stats, upper_bound, upper_bound_bytes,
 };
 use crate::store::{Store, describe};
@@ -89,7 +89,7 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
     })
 }
 
-fn write_table(store: &dyn Store, out: &Path, table: &Table) -> Result<u64, Error> {
+fn write_table(store: &dyn Store, out: &Path, table: &SolvedTable) -> Result<u64, Error> {
     let dir = out
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -158,7 +158,7 @@ pub fn solve(
 /// What `katro solve` prints about a solved board.
 pub fn summary_text(
     rules: &Rules,
-    table: &Table,
+    table: &SolvedTable,
     stats: &SolveStats,
     seconds: f64,
     peak_rss: Option<u64>,

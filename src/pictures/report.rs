@@ -23,7 +23,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 mod metrics_chart;
 
 /// A CSV file read by column name.
-pub struct Table {
+pub struct CsvTable {
     name: String,
     headers: Vec<String>,
     rows: Vec<Vec<String>>,
@@ -84,9 +84,9 @@ impl ReportError {
     }
 }
 
-impl Table {
+impl CsvTable {
     /// Parses `bytes`; `name` is the file name used in error messages.
-    pub fn parse(name: &str, bytes: &[u8]) -> Result<Table, ReportError> {
+    pub fn parse(name: &str, bytes: &[u8]) -> Result<CsvTable, ReportError> {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(false)
@@ -109,7 +109,7 @@ impl Table {
             })?;
             rows.push(rec.iter().map(str::to_string).collect());
         }
-        Ok(Table {
+        Ok(CsvTable {
             name: name.to_string(),
             headers,
             rows,
@@ -226,7 +226,7 @@ pub struct Chart {
 }
 
 /// The page and its charts.
-pub struct Report {
+pub struct Page {
     pub html: String,
     pub charts: Vec<Chart>,
 }
@@ -296,7 +296,7 @@ struct CellKey {
     opening_plies: String,
 }
 
-fn cell_key(t: &Table, r: usize) -> CellKey {
+fn cell_key(t: &CsvTable, r: usize) -> CellKey {
     let op = t.text(r, "opening_plies");
     CellKey {
         variant: t.text(r, "variant").to_string(),
@@ -311,7 +311,7 @@ fn cell_key(t: &Table, r: usize) -> CellKey {
 /// back as the same agent), so a skill ladder's labels stay short; the
 /// table under the chart gives every agent in full. A random opening is
 /// always named, so cells that differ only in it read apart.
-fn matchup_text(t: &Table, r: usize) -> String {
+fn matchup_text(t: &CsvTable, r: usize) -> String {
     let default = format!(",exploration={}", std::f64::consts::SQRT_2);
     let short = |agent: &str| {
         let a = t.text(r, agent);
@@ -332,7 +332,7 @@ fn matchup_text(t: &Table, r: usize) -> String {
 }
 
 /// A row label: the variant and the matchup.
-fn cell_label(t: &Table, r: usize) -> String {
+fn cell_label(t: &CsvTable, r: usize) -> String {
     format!("{}  {}", t.text(r, "variant"), matchup_text(t, r))
 }
 
@@ -344,8 +344,8 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Builds the page and the charts.
-pub fn build(inputs: &Inputs) -> Result<Report, ReportError> {
-    let summary = Table::parse("summary.csv", inputs.summary)?;
+pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
+    let summary = CsvTable::parse("summary.csv", inputs.summary)?;
     summary.require(&SUMMARY_COLUMNS)?;
     if summary.is_empty() {
         return Err(ReportError::NoRows {
@@ -354,7 +354,7 @@ pub fn build(inputs: &Inputs) -> Result<Report, ReportError> {
     }
     let comparison = match inputs.comparison {
         Some(b) => {
-            let t = Table::parse("comparison.csv", b)?;
+            let t = CsvTable::parse("comparison.csv", b)?;
             t.require(&COMPARISON_COLUMNS)?;
             Some(t)
         }
@@ -372,14 +372,14 @@ pub fn build(inputs: &Inputs) -> Result<Report, ReportError> {
         charts.push(comparison_chart(c)?);
     }
     if let Some(b) = inputs.ratings {
-        let t = Table::parse("ratings.csv", b)?;
+        let t = CsvTable::parse("ratings.csv", b)?;
         t.require(&RATINGS_COLUMNS)?;
         if !t.is_empty() {
             charts.push(ratings_chart(&t)?);
         }
     }
     if let Some(b) = inputs.skill_trace {
-        let t = Table::parse("skill-trace.csv", b)?;
+        let t = CsvTable::parse("skill-trace.csv", b)?;
         t.require(&SKILL_TRACE_COLUMNS)?;
         if !t.is_empty() {
             charts.push(skill_trace_chart(&t)?);
@@ -390,7 +390,7 @@ pub fn build(inputs: &Inputs) -> Result<Report, ReportError> {
         charts.extend(metrics_chart::metrics_charts(b)?);
     }
     let html = page(inputs.title, &summary, &charts);
-    Ok(Report { html, charts })
+    Ok(Page { html, charts })
 }
 
 // ---------------------------------------------------------------------------
@@ -409,7 +409,7 @@ fn setting_columns() -> Vec<String> {
 /// (`base+holes=4+seeds=3`, docs/EXPERIMENTS.md) and taking two or more
 /// values in their tidy column. Presets that merely differ in a setting
 /// are not a sweep and get no chart.
-fn swept_keys(s: &Table) -> Vec<String> {
+fn swept_keys(s: &CsvTable) -> Vec<String> {
     let mut named: Vec<String> = Vec::new();
     for r in 0..s.len() {
         for part in s.text(r, "variant").split('+').skip(1) {
@@ -438,7 +438,7 @@ fn swept_keys(s: &Table) -> Vec<String> {
 
 /// A swept key's values in plotting order: numerically when every value is
 /// a number, else in the order the rows give them.
-fn sweep_values(s: &Table, key: &str) -> Vec<String> {
+fn sweep_values(s: &CsvTable, key: &str) -> Vec<String> {
     let mut values: Vec<String> = Vec::new();
     for r in 0..s.len() {
         let v = s.text(r, key).to_string();
@@ -474,12 +474,12 @@ type SweepCoord = Cartesian2d<SegmentedCoord<RangedCoordusize>, RangedCoordf64>;
 /// length, against the setting's value; one line per matchup (agents and
 /// random opening plies) and values of the other swept settings, at most
 /// eight lines to a row of panels.
-fn sweep_charts(s: &Table) -> Result<Vec<Chart>, ReportError> {
+fn sweep_charts(s: &CsvTable) -> Result<Vec<Chart>, ReportError> {
     let keys = swept_keys(s);
     keys.iter().map(|key| sweep_chart(s, &keys, key)).collect()
 }
 
-fn sweep_chart(s: &Table, keys: &[String], key: &str) -> Result<Chart, ReportError> {
+fn sweep_chart(s: &CsvTable, keys: &[String], key: &str) -> Result<Chart, ReportError> {
     let others: Vec<&str> = keys
         .iter()
         .map(String::as_str)
@@ -497,7 +497,7 @@ fn sweep_chart(s: &Table, keys: &[String], key: &str) -> Result<Chart, ReportErr
 }
 
 /// Whether row `r`'s variant name sets `k` (`base+k=v`, docs/EXPERIMENTS.md).
-fn names_key(s: &Table, r: usize, k: &str) -> bool {
+fn names_key(s: &CsvTable, r: usize, k: &str) -> bool {
     s.text(r, "variant")
         .split('+')
         .skip(1)
@@ -508,7 +508,7 @@ fn names_key(s: &Table, r: usize, k: &str) -> bool {
 /// in row order. A row is on the chart when its name sets `key`, or sets
 /// no swept key (the base): so sweeps of one setting each, side by side
 /// in one experiment, each get a chart of their own rows.
-fn sweep_series(s: &Table, keys: &[String], key: &str, others: &[&str]) -> Vec<Series> {
+fn sweep_series(s: &CsvTable, keys: &[String], key: &str, others: &[&str]) -> Vec<Series> {
     let mut series: Vec<Series> = Vec::new();
     for r in 0..s.len() {
         if !names_key(s, r, key) && keys.iter().any(|k| names_key(s, r, k)) {
@@ -529,7 +529,7 @@ fn sweep_series(s: &Table, keys: &[String], key: &str, others: &[&str]) -> Vec<S
 /// What every panel of `key`'s chart shares: the setting's values along
 /// the x axis, their wrapped tick labels and the heights they take.
 struct SweepAxis<'a> {
-    s: &'a Table,
+    s: &'a CsvTable,
     key: &'a str,
     values: Vec<String>,
     ticks: Vec<Vec<String>>,
@@ -540,7 +540,7 @@ struct SweepAxis<'a> {
 impl<'a> SweepAxis<'a> {
     const WIDTH: u32 = 1100;
 
-    fn new(s: &'a Table, key: &'a str) -> SweepAxis<'a> {
+    fn new(s: &'a CsvTable, key: &'a str) -> SweepAxis<'a> {
         let values = sweep_values(s, key);
         let panel_w = (Self::WIDTH - 20) / 3;
         // The values under each panel's axis, wrapped to their share of it.
@@ -764,7 +764,7 @@ fn draw_sweep_line(
 
 /// The numbers behind `key`'s chart: the cell, the setting's value and
 /// each metric drawn, as summary.csv has them.
-fn sweep_table(s: &Table, key: &str) -> String {
+fn sweep_table(s: &CsvTable, key: &str) -> String {
     let mut cols: Vec<&str> = vec!["variant", "p1", "p2", "opening_plies", key];
     cols.extend([
         "games",
@@ -811,7 +811,7 @@ struct Histograms {
 
 impl Histograms {
     /// Summary row `r`'s histogram, if lengths.csv keeps it apart.
-    fn get(&self, s: &Table, r: usize) -> Option<&BTreeMap<u32, u64>> {
+    fn get(&self, s: &CsvTable, r: usize) -> Option<&BTreeMap<u32, u64>> {
         let mut key = cell_key(s, r);
         if self.pooled {
             let shared = (0..s.len()).any(|q| {
@@ -830,7 +830,7 @@ impl Histograms {
 }
 
 fn read_lengths(bytes: &[u8]) -> Result<Histograms, ReportError> {
-    let t = Table::parse("lengths.csv", bytes)?;
+    let t = CsvTable::parse("lengths.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "length", "games"])?;
     let pooled = !t.has("opening_plies");
     let mut h = Histograms {
@@ -1053,7 +1053,7 @@ fn draw_key<DB: DrawingBackend>(
 }
 
 /// A numeric field that must be there for a mark to be drawn.
-fn mark(t: &Table, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, ReportError> {
+fn mark(t: &CsvTable, r: usize, cols: &[&str]) -> Result<Option<Vec<f64>>, ReportError> {
     let mut v = Vec::new();
     for c in cols {
         match t.num(r, c)? {
@@ -1202,7 +1202,7 @@ fn draw_intervals(
 
 /// Player 1's win rate with its interval, and beside it how the games
 /// ended; one row per cell.
-fn win_rate_chart(s: &Table) -> Result<Chart, ReportError> {
+fn win_rate_chart(s: &CsvTable) -> Result<Chart, ReportError> {
     let n = s.len();
     let labels: Vec<String> = (0..n).map(|r| cell_label(s, r)).collect();
     let rs = rows(&labels, 440);
@@ -1254,7 +1254,7 @@ fn win_rate_key() -> Vec<(Swatch, String)> {
 fn draw_win_rates(
     root: &DrawingArea<SVGBackend, Shift>,
     area: &DrawingArea<SVGBackend, Shift>,
-    s: &Table,
+    s: &CsvTable,
     rs: &Rows,
 ) -> Result<(), ReportError> {
     let n = s.len();
@@ -1318,7 +1318,7 @@ fn ending_colour(k: usize) -> RGBColor {
     }
 }
 
-fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &Table) -> Result<(), ReportError> {
+fn draw_endings(area: &DrawingArea<SVGBackend, Shift>, s: &CsvTable) -> Result<(), ReportError> {
     let n = s.len();
     let mut chart = row_panel(
         area,
@@ -1379,7 +1379,7 @@ fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (f64, u64, u
 /// The length chart's panels, each a title and its summary rows: one per
 /// matchup (agents and opening) in order of first appearance, split into
 /// panels of at most one colour per variant.
-fn length_panels(s: &Table) -> Vec<(String, Vec<usize>)> {
+fn length_panels(s: &CsvTable) -> Vec<(String, Vec<usize>)> {
     // Matchups in order of first appearance, each with its rows.
     let mut matchups: Vec<((String, String, String), Vec<usize>)> = Vec::new();
     for r in 0..s.len() {
@@ -1412,7 +1412,7 @@ fn length_panels(s: &Table) -> Vec<(String, Vec<usize>)> {
 /// Length distributions: one panel per matchup (agents and random
 /// opening), at most eight variants overlaid in a panel, each in its own
 /// colour.
-fn length_chart(s: &Table, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
+fn length_chart(s: &CsvTable, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
     let width = 1100u32;
     let legend_w = 360u32;
     let mut layouts = Vec::new();
@@ -1505,7 +1505,7 @@ struct LengthPanel {
 }
 
 fn lengths_panel(
-    s: &Table,
+    s: &CsvTable,
     rows: &[usize],
     hist: Option<&Histograms>,
     legend_w: u32,
@@ -1566,7 +1566,11 @@ struct LimitNote {
 /// (body, spike, total) from summary.csv alone, where lengths.csv has no
 /// histogram of row `r`: the body is the 90th percentile unless that game
 /// too was stopped at the limit.
-fn summary_body(s: &Table, r: usize, limit: Option<f64>) -> Result<(f64, u64, u64), ReportError> {
+fn summary_body(
+    s: &CsvTable,
+    r: usize,
+    limit: Option<f64>,
+) -> Result<(f64, u64, u64), ReportError> {
     let p90 = s.num(r, "length_p90")?.unwrap_or(0.0);
     let p50 = s.num(r, "length_p50")?.unwrap_or(0.0);
     let body = if limit.is_some_and(|l| p90 >= l) {
@@ -1603,7 +1607,7 @@ fn binned_curve(cell: &BTreeMap<u32, u64>, xmax: f64, bin: u32) -> Vec<(f64, f64
 /// Row `r`'s legend entry: the variant, wrapped, its share of games at
 /// the ply limit, and its mean when the axis stops short of it.
 fn length_legend(
-    s: &Table,
+    s: &CsvTable,
     r: usize,
     note: &LimitNote,
     xmax: f64,
@@ -1645,7 +1649,7 @@ fn title_lines(title: &str, plot_w: u32) -> Vec<String> {
 
 fn draw_lengths(
     area: &DrawingArea<SVGBackend, Shift>,
-    s: &Table,
+    s: &CsvTable,
     rows: &[usize],
     title: &str,
     p: &LengthPanel,
@@ -1750,7 +1754,7 @@ fn draw_length_mesh(
 /// dot at the median and a cross at the mean, `step` apart.
 fn draw_quantile_strip(
     chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    s: &Table,
+    s: &CsvTable,
     rows: &[usize],
     step: f64,
     xmax: f64,
@@ -1805,7 +1809,7 @@ fn draw_length_legend(
 }
 
 /// comparison.csv: each variant against the baseline, with intervals.
-fn comparison_chart(c: &Table) -> Result<Chart, ReportError> {
+fn comparison_chart(c: &CsvTable) -> Result<Chart, ReportError> {
     let n = c.len();
     let rs = rows(&comparison_labels(c), 420);
     let left_w = rs.label_w + 30 + 380;
@@ -1840,7 +1844,7 @@ fn comparison_chart(c: &Table) -> Result<Chart, ReportError> {
 }
 
 /// A comparison row's label: the two variants and the matchup.
-fn comparison_labels(c: &Table) -> Vec<String> {
+fn comparison_labels(c: &CsvTable) -> Vec<String> {
     (0..c.len())
         .map(|r| {
             format!(
@@ -1883,7 +1887,7 @@ const DIFFERENCE_PANELS: [DifferencePanel; 2] = [
 fn draw_difference(
     root: &DrawingArea<SVGBackend, Shift>,
     area: &DrawingArea<SVGBackend, Shift>,
-    c: &Table,
+    c: &CsvTable,
     rs: &Rows,
     p: &DifferencePanel,
 ) -> Result<(), ReportError> {
@@ -1978,7 +1982,7 @@ struct RowChart<'a> {
     key: [&'a str; 3],
 }
 
-fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, ReportError> {
+fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, ReportError> {
     let n = t.len();
     let rs = rows(&c.labels, 520);
     let width = rs.label_w + 30 + 560;
@@ -2031,7 +2035,7 @@ fn row_chart_svg(t: &Table, c: &RowChart) -> Result<String, ReportError> {
 
 /// The tournament's ratings, variant by variant, each agent with its 95%
 /// interval.
-fn ratings_chart(t: &Table) -> Result<Chart, ReportError> {
+fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
             format!(
@@ -2084,7 +2088,7 @@ fn ratings_chart(t: &Table) -> Result<Chart, ReportError> {
 }
 
 /// Each agent's win rate against the agent listed before it.
-fn skill_trace_chart(t: &Table) -> Result<Chart, ReportError> {
+fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
             format!(
@@ -2137,7 +2141,7 @@ fn skill_trace_chart(t: &Table) -> Result<Chart, ReportError> {
 // The page
 
 /// The columns `cols` of every row of `t`, as an HTML table of CSV text.
-fn numbers_table(t: &Table, file: &str, cols: &[&str]) -> String {
+fn numbers_table(t: &CsvTable, file: &str, cols: &[&str]) -> String {
     let mut s = String::from("<table>\n<tr>");
     for c in cols {
         s.push_str(&format!("<th>{}</th>", escape(c)));
@@ -2152,7 +2156,7 @@ fn numbers_table(t: &Table, file: &str, cols: &[&str]) -> String {
 
 /// A row of CSV text, each cell tagged with its file, row and column so a
 /// test (and a reader's script) can find the number it came from.
-fn table_row(t: &Table, file: &str, r: usize, cols: &[&str]) -> String {
+fn table_row(t: &CsvTable, file: &str, r: usize, cols: &[&str]) -> String {
     let mut s = String::from("<tr>");
     for c in cols {
         s.push_str(&format!(
@@ -2170,7 +2174,7 @@ figcaption{font-size:0.9em;margin:0.4em 0}table{border-collapse:collapse;font-si
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f3f3f3}\
 code{font-size:0.85em;word-break:break-all}details{margin:0.3em 0}";
 
-fn page(title: &str, s: &Table, charts: &[Chart]) -> String {
+fn page(title: &str, s: &CsvTable, charts: &[Chart]) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str(&format!(
@@ -2272,7 +2276,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         let csv = format!(
             "variant,p1,p2\na,\"{mcts}\",\"{mcts}\"\na,\"{other}\",greedy\nb,greedy,random\n"
         );
-        let t = Table::parse("summary.csv", csv.as_bytes()).unwrap();
+        let t = CsvTable::parse("summary.csv", csv.as_bytes()).unwrap();
         assert_eq!(cell_label(&t, 0), "a  mcts:iterations=30 both sides");
         // Another constant, even one whose digits begin like the default's,
         // is kept.
@@ -2411,7 +2415,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             len.contains(&"Game length, greedy both sides, 4 opening plies"),
             "{len:?}"
         );
-        let s = Table::parse("summary.csv", summary.as_bytes()).unwrap();
+        let s = CsvTable::parse("summary.csv", summary.as_bytes()).unwrap();
         let h = read_lengths(lengths.as_bytes()).unwrap();
         assert_eq!(h.get(&s, 0).unwrap().keys().collect::<Vec<_>>(), [&12]);
         assert_eq!(h.get(&s, 1).unwrap().keys().collect::<Vec<_>>(), [&30]);

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Pos, Reference, Report};
+use super::{Played, Pos, Reference};
 use crate::engine::notation::{board_text, move_name};
 use crate::engine::{Dir, Move, MoveList, MoveReport, Player, Position, Silent};
 use crate::rng::{GameRng, below, rng_from_seed};
@@ -270,7 +270,7 @@ impl<'a> Game<'a> {
     }
 
     /// Plays `mv` both ways, counting what it exercises.
-    fn play_both(&mut self, mv: Move, tally: &mut Tally) -> (MoveReport, Report) {
+    fn play_both(&mut self, mv: Move, tally: &mut Tally) -> (MoveReport, Played) {
         let (rules, reference) = (self.rules, self.reference);
         let mover = self.rpos.to_move;
         tally.withheld_steps += reference.withheld_steps(&self.rpos) as u64;
@@ -308,7 +308,7 @@ impl<'a> Game<'a> {
         mv: Move,
         before: &Position,
         erep: &MoveReport,
-        rrep: &Report,
+        rrep: &Played,
     ) -> Result<(), Disagreement> {
         let ereport = (
             erep.laps,

@@ -2,7 +2,7 @@
 //! header, then one fixed-size record per position in increasing key
 //! order, so a reader finds a position by binary search.
 
-use super::{Table, Value};
+use super::{SolvedTable, Value};
 
 /// The first line of every table file; `katro solve` overwrites only
 /// files that start with it.
@@ -20,7 +20,7 @@ impl std::fmt::Display for TableError {
     }
 }
 
-impl Table {
+impl SolvedTable {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
@@ -49,7 +49,7 @@ impl Table {
 }
 
 /// Reads a table file's bytes, checking its header and every record.
-pub fn read_table(bytes: &[u8]) -> Result<Table, TableError> {
+pub fn read_table(bytes: &[u8]) -> Result<SolvedTable, TableError> {
     let err = |m: &str| TableError(m.to_string());
     if !bytes.starts_with(MAGIC) {
         return Err(err("not a katro solved table (no `KATRO-SOLVED 1` header)"));
@@ -103,7 +103,7 @@ pub fn read_table(bytes: &[u8]) -> Result<Table, TableError> {
         keys.push(k);
         values.push(v);
     }
-    Ok(Table {
+    Ok(SolvedTable {
         rules,
         keys,
         values,
@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn a_table_reads_back_as_written_and_damage_is_reported() {
-        let t = Table {
+        let t = SolvedTable {
             rules: "katro(rows=2)".into(),
             keys: vec![3, 9, 1 << 100],
             values: vec![Value::Win(3), Value::Draw, Value::Loss(0)],

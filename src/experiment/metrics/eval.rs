@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::agents::alphabeta::{self, WIN};
 use crate::engine::{MoveList, Position, Status};
 use crate::rules::{Player, Rules};
-use crate::solve::{Table, Value};
+use crate::solve::{SolvedTable, Value};
 
 use super::ludii_evaluation;
 
@@ -25,7 +25,7 @@ pub enum StateEval {
     Search { depth: u32 },
     /// The solved value for the player to move: +1 won, -1 lost, 0 drawn
     /// under perfect play (src/solve.rs).
-    Exact(Arc<Table>),
+    Exact(Arc<SolvedTable>),
 }
 
 /// Both players' evaluations from the mover's value `v` in [-1, 1].
@@ -93,7 +93,7 @@ mod tests {
         parse_variant("b.toml", &text, "b").unwrap()
     }
 
-    fn solved(rules: &Rules) -> Arc<Table> {
+    fn solved(rules: &Rules) -> Arc<SolvedTable> {
         Arc::new(
             crate::solve::solve(rules, 1 << 30, &mut |_, _, _| ControlFlow::Continue(())).unwrap(),
         )

@@ -3,7 +3,7 @@
 //! so variants, and the values of a swept setting (rows named
 //! `base+key=value`, in the sweep's order), read side by side.
 
-use super::{Chart, ReportError, RowChart, Table, cell_label, numbers_table, row_chart_svg};
+use super::{Chart, CsvTable, ReportError, RowChart, cell_label, numbers_table, row_chart_svg};
 
 /// The metrics drawn, with what their axis says: drama, lead changes,
 /// decisiveness, clarity, repetition and the mancala captures, the
@@ -46,7 +46,7 @@ pub fn is_metrics_chart(name: &str) -> bool {
 
 /// The charts of the drawn metrics that metrics.csv holds.
 pub fn metrics_charts(bytes: &[u8]) -> Result<Vec<Chart>, ReportError> {
-    let t = Table::parse("metrics.csv", bytes)?;
+    let t = CsvTable::parse("metrics.csv", bytes)?;
     t.require(&["variant", "p1", "p2", "eval", "games"])?;
     let mut charts = Vec::new();
     if t.is_empty() {
