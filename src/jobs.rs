@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crate::agents::AgentSpec;
 use crate::experiment::ratings::{VariantRatings, rate};
 use crate::experiment::runner::{
-    self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, Stop, Work, merge_parts,
+    self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, RunError, Stop, Work, merge_parts,
 };
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
@@ -1005,7 +1005,7 @@ impl<'a> RunPlan<'a> {
         let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
         if state.games() > 0 {
             runner::Checkpoint::save(saver, &state, &start_rows)
-                .map_err(|e| interrupted(self.store, e.0, saver))?;
+                .map_err(|e| interrupted(self.store, e.into(), saver))?;
         }
         Ok(runner::Resume {
             state,
@@ -1127,7 +1127,7 @@ impl<'a> RunPlan<'a> {
         let start_time = now();
         let clock = Instant::now();
         let result = runner::run(work, threads, self.progress, saver, resume)
-            .map_err(|e| interrupted(self.store, e.to_string(), saver))?;
+            .map_err(|e| interrupted(self.store, e, saver))?;
         let wall = clock.elapsed().as_secs_f64();
         let new_games = result.state.games() - before_games;
         Ok(Session {
@@ -1207,7 +1207,7 @@ impl<'a> RunPlan<'a> {
             &all_rows,
             m,
         )
-        .map_err(|e| interrupted(self.store, e.to_string(), saver))?;
+        .map_err(|e| failed_after_start(self.store, e, saver))?;
         let mut also = Vec::new();
         if s.resumed_games > 0 {
             also.push(format!("{} resumed from the checkpoint", s.resumed_games));
@@ -1264,7 +1264,7 @@ impl<'a> RunPlan<'a> {
             .create_dir_all(&dir)
             .and_then(|()| store.write_atomic(&dir, &name, &bytes))
             .map_err(|e| {
-                interrupted(
+                failed_after_start(
                     store,
                     format!(
                         "cannot write {}: {}",
@@ -1295,9 +1295,9 @@ impl<'a> RunPlan<'a> {
 
 /// A run stopped by an error after it started playing, or by the user:
 /// says what of its work is safe.
-fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
-    let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
-    if message == runner::STOPPED {
+fn interrupted(store: &dyn Store, e: RunError, saver: &Saver) -> Error {
+    if e == RunError::Stopped {
+        let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
         let cells = saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed);
         let saved = if store.is_file(&saver.dir().join("state.json")) {
             format!(
@@ -1313,6 +1313,13 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
         };
         return Error::Interrupted(format!("interrupted: {saved}"));
     }
+    failed_after_start(store, e, saver)
+}
+
+/// A run that failed after it started playing: the failure, and whether
+/// its last checkpoint is there to go on from.
+fn failed_after_start(store: &dyn Store, e: impl fmt::Display, saver: &Saver) -> Error {
+    let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
     let note = if store.is_file(&saver.dir().join("state.json")) {
         format!(
             "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
@@ -1323,7 +1330,7 @@ fn interrupted(store: &dyn Store, message: String, saver: &Saver) -> Error {
     } else {
         "no checkpoint had been written yet".to_string()
     };
-    Error::Failed(format!("{message}\n{note}"))
+    Error::Failed(format!("{e}\n{note}"))
 }
 
 // ---------------------------------------------------------------------------

@@ -399,14 +399,11 @@ pub trait Checkpoint: Sync {
     }
 }
 
-/// The words of [`RunError::Stopped`].
-pub const STOPPED: &str = "stopped on request";
-
 /// Why a run, a resume or a merge of shards cannot go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RunError {
     /// Stopped by [`Checkpoint::stop_requested`], after its last save.
-    #[error("{}", STOPPED)]
+    #[error("stopped on request")]
     Stopped,
     #[error("cannot start {threads} threads: {why}")]
     Pool { threads: usize, why: String },
