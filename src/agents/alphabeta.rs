@@ -191,19 +191,38 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// 4. the most seeds one legal move of the mover captures this turn,
 ///    over the total seeds (a capture the cut-off would otherwise miss).
 pub fn features(rules: &Rules, pos: &Position, legal: &MoveList) -> [f64; FEATURES] {
-    let me = pos.to_move();
-    let inner = rules.depths() - 1;
-    let (mut seeds, mut inner_seeds, mut sowable, mut occupied) = (0i64, 0i64, 0i64, 0i64);
-    for h in 0..rules.hole_count() {
-        let s = i64::from(pos.seeds(h));
-        let sign = if rules.owner(h) == me { 1 } else { -1 };
-        seeds += sign * s;
-        if rules.depth(h) == inner {
-            inner_seeds += sign * s;
-        }
-        sowable += sign * i64::from(s >= 2);
-        occupied += sign * i64::from(s > 0);
-    }
+    // Each side is one run of rows, South's first, its innermost row
+    // last (North's first), so each count is a sum over a slice: the
+    // same integers as a loop over holes asking each one's owner and
+    // depth, in a fifth of the instructions.
+    let cols = rules.cols();
+    let depths = rules.depths();
+    let side = depths * cols;
+    let holes = &pos.holes()[..2 * side];
+    let (south, north) = holes.split_at(side);
+    let tally = |run: &[u16]| {
+        run.iter().fold((0i64, 0i64, 0i64), |(s, w, o), &h| {
+            (
+                s + i64::from(h),
+                w + i64::from(h >= 2),
+                o + i64::from(h > 0),
+            )
+        })
+    };
+    let sum = |run: &[u16]| run.iter().map(|&h| i64::from(h)).sum::<i64>();
+    let (s_seeds, s_sowable, s_occupied) = tally(south);
+    let (n_seeds, n_sowable, n_occupied) = tally(north);
+    let s_inner = sum(&south[side - cols..]);
+    let n_inner = sum(&north[..cols]);
+    let sign = if pos.to_move() == Player::South {
+        1
+    } else {
+        -1
+    };
+    let seeds = sign * (s_seeds - n_seeds);
+    let inner_seeds = sign * (s_inner - n_inner);
+    let sowable = sign * (s_sowable - n_sowable);
+    let occupied = sign * (s_occupied - n_occupied);
     let mut capture = 0u64;
     for &mv in legal.iter() {
         let mut after = *pos;
@@ -288,6 +307,8 @@ pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Lim
         eval: limits.eval,
         table: super::tt::Table::new(limits.tt_bits),
         children: vec![Vec::new(); limits.depth as usize + 1],
+        order: vec![Vec::new(); limits.depth as usize + 1],
+        leaf_moves: MoveList::new(),
         nodes: 0,
         budget: u64::MAX,
     };
@@ -354,6 +375,11 @@ struct DeepSearch<'a> {
     eval: Eval,
     table: super::tt::Table,
     children: Vec<Vec<Child>>,
+    /// The search order of each ply's children after the table's move:
+    /// (seeds captured, most first; the move; its index in `children`).
+    order: Vec<Vec<(Reverse<u64>, Move, u8)>>,
+    /// The legal moves of the leaf being scored.
+    leaf_moves: MoveList,
     nodes: u64,
     /// Past this many nodes the search stops (`None` results).
     budget: u64,
@@ -391,6 +417,19 @@ impl DeepSearch<'_> {
         if self.nodes > self.budget {
             return None;
         }
+        if depth == 0 {
+            // A leaf's moves are read here and nowhere after, so one list
+            // serves every leaf (a fresh one is 130 moves to clear).
+            self.rules.legal_moves_into(pos, &mut self.leaf_moves);
+            if self.leaf_moves.is_empty() {
+                return Some(ended_value(
+                    self.rules.status(pos),
+                    pos.to_move(),
+                    ply as u32,
+                ));
+            }
+            return Some(self.eval.score(self.rules, pos, &self.leaf_moves));
+        }
         let legal = self.rules.legal_moves(pos);
         if legal.is_empty() {
             return Some(ended_value(
@@ -398,9 +437,6 @@ impl DeepSearch<'_> {
                 pos.to_move(),
                 ply as u32,
             ));
-        }
-        if depth == 0 {
-            return Some(self.eval.score(self.rules, pos, &legal));
         }
         let key = super::tt::hash(pos);
         let stored = self.table.probe(key);
@@ -423,27 +459,68 @@ impl DeepSearch<'_> {
         }
         let alpha0 = alpha;
         let mut children = std::mem::take(&mut self.children[ply]);
-        play_each(self.rules, pos, &legal, &mut children);
-        let hint = stored.and_then(|e| e.best);
-        children.sort_unstable_by_key(|c| (Some(c.mv) != hint, Reverse(c.captured), c.mv));
+        children.clear();
+        // The table's move is searched first, as the order (hint first,
+        // then most seeds captured, then board order) puts it; the other
+        // moves are played only if it does not cut the node off, so a cut
+        // node plays one move instead of all. Checked against the legal
+        // moves, since another position can share the slot's key.
+        let hint = stored.and_then(|e| e.best).filter(|m| legal.contains(m));
         let mut best = -INF;
         let mut best_move = None;
         let mut result = Some(());
-        for child in &children {
-            let Some(v) = self.child_value(pos, &child.pos, depth - 1, ply + 1, alpha, beta) else {
-                result = None;
-                break;
-            };
-            if v > best {
-                best = v;
-                best_move = Some(child.mv);
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+        let mut cut = false;
+        if let Some(mv) = hint {
+            push_child(self.rules, pos, mv, &mut children);
+            match self.child_value(pos, &children[0].pos, depth - 1, ply + 1, alpha, beta) {
+                None => result = None,
+                Some(v) => {
+                    best = v;
+                    best_move = Some(mv);
+                    if v > alpha {
+                        alpha = v;
+                        cut = alpha >= beta;
                     }
                 }
             }
+        }
+        if result.is_some() && !cut {
+            let first = children.len();
+            for &mv in legal.iter() {
+                if Some(mv) != hint {
+                    push_child(self.rules, pos, mv, &mut children);
+                }
+            }
+            // Moves are distinct, so the key orders them totally and an
+            // unstable sort gives the one order.
+            let mut order = std::mem::take(&mut self.order[ply]);
+            order.clear();
+            order.extend(
+                children[first..]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (Reverse(c.captured), c.mv, (first + i) as u8)),
+            );
+            order.sort_unstable();
+            for &(_, mv, i) in &order {
+                let child = &children[i as usize];
+                let Some(v) = self.child_value(pos, &child.pos, depth - 1, ply + 1, alpha, beta)
+                else {
+                    result = None;
+                    break;
+                };
+                if v > best {
+                    best = v;
+                    best_move = Some(mv);
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.order[ply] = order;
         }
         self.children[ply] = children;
         result?;
@@ -489,6 +566,20 @@ fn play_each(rules: &Rules, pos: &Position, legal: &MoveList, out: &mut Vec<Chil
             captured: report.seeds_captured,
         });
     }
+}
+
+/// Plays `mv` from `pos` into a new last entry of `out`, in place (a
+/// position is a few hundred bytes: no copy through a local).
+fn push_child(rules: &Rules, pos: &Position, mv: Move, out: &mut Vec<Child>) {
+    out.push(Child {
+        mv,
+        pos: *pos,
+        captured: 0,
+    });
+    let child = out.last_mut().expect("just pushed");
+    child.captured = rules
+        .play_unchecked(&mut child.pos, mv, &mut Silent)
+        .seeds_captured;
 }
 
 #[derive(Clone, Copy)]
@@ -972,6 +1063,45 @@ mod tests {
             captured += (most > 0) as u32;
         }
         assert!(captured > 20, "{captured} positions with a capture");
+    }
+
+    /// [`features`]' first four entries counted hole by hole from each
+    /// hole's owner and depth, as the definition reads.
+    fn features_by_definition(rules: &Rules, pos: &Position) -> [i64; 4] {
+        let me = pos.to_move();
+        let inner = rules.depths() - 1;
+        let mut f = [0i64; 4];
+        for h in 0..rules.hole_count() {
+            let s = i64::from(pos.seeds(h));
+            let sign = if rules.owner(h) == me { 1 } else { -1 };
+            f[0] += sign * s;
+            if rules.depth(h) == inner {
+                f[1] += sign * s;
+            }
+            f[2] += sign * i64::from(s >= 2);
+            f[3] += sign * i64::from(s > 0);
+        }
+        f
+    }
+
+    #[test]
+    fn the_features_are_counted_by_their_definition() {
+        for name in crate::rules::preset_names() {
+            let rules = crate::agents::testing::variant(name);
+            let total = f64::from(rules.total_seeds().max(1));
+            let side = (rules.hole_count() / 2) as f64;
+            for pos in random_positions(&rules, 60, 12) {
+                let f = features(&rules, &pos, &rules.legal_moves(&pos));
+                let d = features_by_definition(&rules, &pos);
+                let want = [
+                    d[0] as f64 / total,
+                    d[1] as f64 / total,
+                    d[2] as f64 / side,
+                    d[3] as f64 / side,
+                ];
+                assert_eq!(f[..4], want, "{name}: {pos:?}");
+            }
+        }
     }
 
     #[test]
