@@ -343,7 +343,15 @@ pub fn check_experiment(exp: &Experiment) -> Result<(), String> {
         a.reproducible()?;
     }
     let cells = exp.cells();
-    if cells.len() != exp.variants.len() * exp.matchups.len() {
+    let played = (exp.variants.iter())
+        .map(|v| {
+            exp.matchups
+                .iter()
+                .filter(|m| m.plays(v.rules.name()))
+                .count()
+        })
+        .sum::<usize>();
+    if cells.len() != played {
         return Err(format!("{} cells", cells.len()));
     }
     let most = exp.stop.max_games();

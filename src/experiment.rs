@@ -103,11 +103,21 @@ pub struct Matchup {
     pub opening_plies: u32,
     /// The matchup's `metrics`, else the experiment's.
     pub metrics: Option<MetricsPlan>,
+    /// The names of the variants the matchup is played on (its
+    /// `variants`), or `None`: every variant of the experiment.
+    pub variants: Option<Vec<String>>,
 }
 
 impl Matchup {
     pub fn label(&self) -> String {
         matchup_label(&self.p1, &self.p2, self.opening_plies)
+    }
+
+    /// Whether the matchup has a cell in the variant named `name`.
+    pub fn plays(&self, name: &str) -> bool {
+        self.variants
+            .as_ref()
+            .is_none_or(|list| list.iter().any(|v| v == name))
     }
 }
 
@@ -122,7 +132,7 @@ impl Experiment {
         self.variants
             .iter()
             .flat_map(|v| {
-                self.matchups.iter().map(move |m| Cell {
+                (self.matchups.iter().filter(|m| m.plays(v.rules.name()))).map(move |m| Cell {
                     rules: &v.rules,
                     p1: &m.p1,
                     p2: &m.p2,
@@ -232,6 +242,7 @@ struct RawMatchup {
     max_games: Option<Sp<i64>>,
     opening_plies: Option<Sp<i64>>,
     metrics: Option<Sp<Vec<Sp<String>>>>,
+    variants: Option<Sp<Vec<Sp<String>>>>,
 }
 
 #[derive(Deserialize)]
@@ -338,6 +349,7 @@ static MATCHUP_FIELDS: &[Field] = &[
     Field::opt("max_games", Kind::Int),
     Field::opt("opening_plies", Kind::Int),
     Field::opt("metrics", Kind::List(&Kind::Str)),
+    Field::opt("variants", Kind::List(&Kind::Str)),
 ];
 
 static TOURNAMENT_FIELDS: &[Field] = &[
@@ -786,10 +798,17 @@ fn matchups(
         let Some(new) = checks.listed(p, i, m, &metrics_top) else {
             continue;
         };
-        if matchups
-            .iter()
-            .any(|m| m.p1 == new.p1 && m.p2 == new.p2 && m.opening_plies == new.opening_plies)
-        {
+        // The same pairing may be listed again for other variants (with
+        // its own `games`): a cell is a variant and a label, so only a
+        // variant both entries play would be one cell twice.
+        if matchups.iter().any(|m| {
+            m.p1 == new.p1
+                && m.p2 == new.p2
+                && m.opening_plies == new.opening_plies
+                && variants
+                    .iter()
+                    .any(|v| m.plays(v.rules.name()) && new.plays(v.rules.name()))
+        }) {
             p.add(
                 m.p1.as_ref().map(|v| v.span()),
                 &format!("matchups[{i}]"),
@@ -801,8 +820,35 @@ fn matchups(
     }
     let listed = matchups.len();
     let tournament = (raw.tournament.as_ref()).and_then(|t| checks.tournament(p, t, &mut matchups));
+    unplayed_variants(p, raw, variants, &matchups);
     metrics_top.for_tournament(&mut matchups[listed..]);
     (matchups, tournament)
+}
+
+/// A variant no matchup plays, every one of them naming other `variants`:
+/// it would have no cell, so no row anywhere.
+fn unplayed_variants(
+    p: &mut Problems,
+    raw: &RawExperiment,
+    variants: &[VariantPlan],
+    matchups: &[Matchup],
+) {
+    if matchups.is_empty() {
+        return;
+    }
+    for v in variants {
+        let name = v.rules.name();
+        if !matchups.iter().any(|m| m.plays(name)) {
+            p.add(
+                raw.matchups.as_ref().map(|m| m.span()),
+                "matchups",
+                format!(
+                    "no matchup plays variant `{name}`: every matchup's `variants` leaves it \
+                     out; add it to one, or take it out of the experiment's variants"
+                ),
+            );
+        }
+    }
 }
 
 /// Neither `[[matchups]]` nor `[tournament]`, or an empty `matchups`.
@@ -884,10 +930,18 @@ impl MatchupChecks<'_> {
             None => self.default_opening,
             Some(v) => self.opening(p, v, &format!("{key}.opening_plies")),
         };
+        let only = self.only_variants(p, &key, m.variants.as_ref());
+        let played: Vec<VariantPlan> = match &only {
+            Some(Some(names)) => (self.variants.iter())
+                .filter(|v| names.iter().any(|n| n == v.rules.name()))
+                .cloned()
+                .collect(),
+            _ => self.variants.to_vec(),
+        };
         for (seat, spec, raw) in [("p1", &p1, &m.p1), ("p2", &p2, &m.p2)] {
             if let Some(a) = spec {
                 let span = raw.as_ref().map(|r| r.span());
-                plays_every_variant(p, a, self.variants, span, &format!("{key}.{seat}"));
+                plays_every_variant(p, a, &played, span, &format!("{key}.{seat}"));
             }
         }
         let metrics = metrics_top.for_matchup(p, m.metrics.as_ref(), i);
@@ -897,7 +951,55 @@ impl MatchupChecks<'_> {
             cap: cap?,
             opening_plies: opening_plies?,
             metrics,
+            variants: only?,
         })
+    }
+
+    /// A matchup's `variants`: `Some(None)` when it gives none, `None`
+    /// after reporting a problem. Each must name a variant of the
+    /// experiment as summary.csv does (a sweep's variants by their made
+    /// names), once.
+    fn only_variants(
+        &self,
+        p: &mut Problems,
+        key: &str,
+        raw: Option<&Sp<Vec<Sp<String>>>>,
+    ) -> Option<Option<Vec<String>>> {
+        let Some(list) = raw else {
+            return Some(None);
+        };
+        let key = format!("{key}.variants");
+        if list.get_ref().is_empty() {
+            p.add(
+                Some(list.span()),
+                &key,
+                "is empty: name at least one of the experiment's variants, or leave                  `variants` out to play every variant",
+            );
+            return None;
+        }
+        let known: Vec<&str> = self.variants.iter().map(|v| v.rules.name()).collect();
+        let mut names: Vec<String> = Vec::new();
+        let mut ok = true;
+        for (j, v) in list.get_ref().iter().enumerate() {
+            let name = v.get_ref();
+            let item = format!("{key}[{j}]");
+            if names.contains(name) {
+                p.add(Some(v.span()), &item, format!("`{name}` is listed twice"));
+                ok = false;
+            } else if !known.contains(&name.as_str()) {
+                p.add(
+                    Some(v.span()),
+                    &item,
+                    format!(
+                        "`{name}` is not a variant of this experiment; its variants are {}",
+                        known.join(", ")
+                    ),
+                );
+                ok = false;
+            }
+            names.push(name.clone());
+        }
+        ok.then_some(Some(names))
     }
 
     /// Checks `[tournament]` and appends its pairings to `matchups`: for
@@ -927,6 +1029,7 @@ impl MatchupChecks<'_> {
                         cap,
                         opening_plies,
                         metrics: None,
+                        variants: None,
                     };
                     pairing_not_listed(p, raw.span(), matchups, &new)?;
                     matchups.push(new);
@@ -1695,5 +1798,75 @@ opening_plies = 3
                 Stop::Games(7)
             ]
         );
+    }
+
+    #[test]
+    fn a_matchup_with_variants_has_cells_only_there() {
+        let text = format!(
+            "{BASE}\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\nvariants = [\"katro-4x4\"]\n\
+             games = 3\n\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n\
+             variants = [\"katro-6x6\"]\n"
+        );
+        let e = parse(&text).unwrap();
+        let cells: Vec<(String, String, u64)> = (e.cells().iter())
+            .map(|c| {
+                (
+                    c.rules.name().to_string(),
+                    c.matchup_label(),
+                    c.stop.max_games(),
+                )
+            })
+            .collect();
+        let random = "random vs epsilon-greedy:epsilon=0.25".to_string();
+        let greedy = "greedy vs greedy".to_string();
+        assert_eq!(
+            cells,
+            [
+                ("katro-6x6".to_string(), random.clone(), 10),
+                ("katro-6x6".to_string(), greedy.clone(), 10),
+                ("katro-4x4".to_string(), random, 7),
+                ("katro-4x4".to_string(), greedy, 3),
+            ]
+        );
+        crate::checks::check_experiment(&e).unwrap();
+        // The cells are the fingerprint: leaving a variant out is another run.
+        let all = text.replace("variants = [\"katro-6x6\"]\n", "");
+        let all = all.replace("variants = [\"katro-4x4\"]\n", "");
+        assert!(problem(&all).contains("`greedy vs greedy` is listed twice"));
+    }
+
+    #[test]
+    fn a_matchups_variants_must_be_the_experiments_and_leave_none_unplayed() {
+        let with = |list: &str| {
+            problem(&format!(
+                "{BASE}\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\nvariants = {list}\n"
+            ))
+        };
+        let msg = with("[\"katro-4x6\"]");
+        assert!(
+            msg.contains(
+                "`matchups[1].variants[0]`: `katro-4x6` is not a variant of this experiment; \
+                 its variants are katro-6x6, katro-4x4"
+            ),
+            "{msg}"
+        );
+        let msg = with("[\"katro-4x4\", \"katro-4x4\"]");
+        assert!(msg.contains("`katro-4x4` is listed twice"), "{msg}");
+        let msg = with("[]");
+        assert!(msg.contains("`matchups[1].variants`: is empty"), "{msg}");
+        let msg = problem(&BASE.replace(
+            "epsilon = 0.25 }",
+            "epsilon = 0.25 }\nvariants = [\"katro-4x4\"]",
+        ));
+        assert!(
+            msg.contains("no matchup plays variant `katro-6x6`"),
+            "{msg}"
+        );
+        // Two entries of one pairing sharing a variant would be one cell twice.
+        let msg = problem(&format!(
+            "{BASE}\n[[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n\n[[matchups]]\n\
+             p1 = \"greedy\"\np2 = \"greedy\"\nvariants = [\"katro-4x4\"]\n"
+        ));
+        assert!(msg.contains("`greedy vs greedy` is listed twice"), "{msg}");
     }
 }

@@ -594,6 +594,7 @@ fn shipped_experiments_are_valid() {
         // the sweeps, metrics-exact and the solved boards' studies (docs/STUDY.md) pick
         // their own; strong-play and metrics-strong leave out
         // katro-wikipedia, whose games the strongest agent cannot afford
+        // (strength-curve plays strong-play's presets)
         // (the file says why).
         let picked = [
             "quick",
@@ -602,11 +603,12 @@ fn shipped_experiments_are_valid() {
             "strong-play-solved",
             "strong-play-perfect",
             "metrics-exact",
+            "strength-curve-tiny",
         ];
         if !picked.contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
             let mut presets = katro::rules::preset_names();
-            if stem == "strong-play" || stem == "metrics-strong" {
+            if ["strong-play", "metrics-strong", "strength-curve"].contains(&stem.as_str()) {
                 presets.retain(|p| *p != "katro-wikipedia");
                 assert!(
                     text.contains("Left out: katro-wikipedia"),
@@ -631,6 +633,8 @@ fn shipped_experiments_are_valid() {
             "quick",
             "readings",
             "skill-ladder",
+            "strength-curve",
+            "strength-curve-tiny",
             "strong-play",
             "strong-play-perfect",
             "strong-play-solved",
