@@ -508,6 +508,11 @@ fn profile_end(
                 return Ok(Some(0.0));
             }
             let t = t_in / 2.0;
+            if t < 1e-12 {
+                // Within 1e-10 Elo of 0: the end is 0 to any precision
+                // the files print.
+                return Ok(Some(0.0));
+            }
             let h = at(t, &mut warm)?;
             if h < 0.0 {
                 break (t, h);

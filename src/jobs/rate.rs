@@ -63,6 +63,12 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
         written.join(", "),
         out.display()
     ));
+    if store.is_file(&out.join("report.html")) {
+        text.push_str(&format!(
+            "its report.html still shows the ratings it was drawn with: `katro report {}` redraws it\n",
+            out.display()
+        ));
+    }
     Ok(text)
 }
 
