@@ -949,6 +949,34 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Any tallies of three agents, separated or not, fit without an
+        /// error; every interval holds its estimate, the draw term's
+        /// stays at or above 0, the anchor is 0 to 0, and an estimate is
+        /// given exactly when both ends are.
+        #[test]
+        fn every_fit_is_ordered_and_in_bounds(
+            counts in proptest::collection::vec((0u64..6, 0u64..6, 0u64..3), 6),
+        ) {
+            let pairs = [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)];
+            let t: Vec<SeatTally> = pairs
+                .iter()
+                .zip(&counts)
+                .map(|(&(i, j), &(w, l, u))| tally(i, j, w, l, u))
+                .collect();
+            let f = fit(3, 0, &t).unwrap();
+            proptest::prop_assert_eq!(f.ratings[0], Estimate::ZERO);
+            for e in f.ratings.iter().chain([&f.advantage, &f.draw]) {
+                proptest::prop_assert_eq!(e.value.is_some(), e.identified(), "{:?}", e);
+                if let (Some(v), Some(l), Some(h)) = (e.value, e.low, e.high) {
+                    proptest::prop_assert!(l <= v + 1e-6 && v <= h + 1e-6, "{:?}", e);
+                }
+            }
+            proptest::prop_assert!(f.draw.low.is_some_and(|l| l >= 0.0), "{:?}", f.draw);
+        }
+    }
+
     /// The results of `games` games of `first` (rated `ri`) against
     /// `second` (rated `rj`) under the model.
     fn draw_tally(
