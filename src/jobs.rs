@@ -17,7 +17,7 @@ use crate::experiment::runner::{
     self, Cell, GameRow, Layout, NoCheckpoint, Part, Rows, RunError, Stop, Work, merge_parts,
 };
 use crate::experiment::stats::Aggregate;
-use crate::experiment::{Compare, Experiment, Tournament, fingerprint, parse_experiment};
+use crate::experiment::{Compare, Experiment, fingerprint, parse_experiment};
 use crate::files::lengths_csv;
 use crate::files::lock::LockOwner;
 use crate::files::{
@@ -34,6 +34,7 @@ pub mod grow;
 pub mod judge;
 mod pictures;
 pub mod play;
+pub mod rate;
 pub mod replay;
 mod report_files;
 mod show;
@@ -199,7 +200,7 @@ struct Results<'a> {
     compare: &'a Compare,
     /// The experiment's tournament, rated ([`rated`]): ratings.csv,
     /// pairwise.csv and skill-trace.csv.
-    tournament: Option<(&'a Tournament, &'a [VariantRatings<'a>])>,
+    tournament: Option<&'a [VariantRatings]>,
     /// `run-state.json`, for the results of an experiment (which can grow).
     state: Option<Vec<u8>>,
 }
@@ -268,10 +269,8 @@ fn result_bytes(r: &Results, master_seed: u64) -> Vec<(&'static str, Vec<u8>)> {
     {
         outputs.push(("metrics.csv", bytes));
     }
-    if let Some((t, rated)) = r.tournament {
-        outputs.push(("ratings.csv", ratings_csv(t, rated)));
-        outputs.push(("pairwise.csv", pairwise_csv(t, rated)));
-        outputs.push(("skill-trace.csv", skill_trace_csv(t, rated)));
+    if let Some(rated) = r.tournament {
+        outputs.extend(rating_files(rated));
     }
     if let Some(bytes) = &r.state {
         outputs.push((grow::RUN_STATE, bytes.clone()));
@@ -300,22 +299,30 @@ fn stale_results(store: &dyn Store, dir: &Path, outputs: &[(&str, Vec<u8>)]) -> 
 /// The experiment's tournament rated from its finished cells: fitted
 /// once, for the files ([`Results`]) and the table printed after the
 /// summary.
-fn rated<'a>(
-    exp: &'a Experiment,
-    cells: &[Cell<'a>],
+fn rated(
+    exp: &Experiment,
+    cells: &[Cell],
     aggregates: &[Aggregate],
-) -> Option<(&'a Tournament, Vec<VariantRatings<'a>>)> {
-    exp.tournament
-        .as_ref()
-        .map(|t| (t, rate(t, cells, aggregates)))
+) -> Option<Vec<VariantRatings>> {
+    exp.tournament.as_ref().map(|t| rate(t, cells, aggregates))
+}
+
+/// ratings.csv, pairwise.csv and skill-trace.csv of `rated`, as `katro
+/// run` and `katro rate` write them.
+pub(crate) fn rating_files(rated: &[VariantRatings]) -> [(&'static str, Vec<u8>); 3] {
+    [
+        ("ratings.csv", ratings_csv(rated)),
+        ("pairwise.csv", pairwise_csv(rated)),
+        ("skill-trace.csv", skill_trace_csv(rated)),
+    ]
 }
 
 /// The ratings table printed after the summary; empty without a
 /// tournament.
-fn ratings_text(rated: &Option<(&Tournament, Vec<VariantRatings>)>) -> String {
+fn ratings_text(rated: &Option<Vec<VariantRatings>>) -> String {
     rated
         .as_ref()
-        .map_or_else(String::new, |(t, v)| ratings_table(t, v))
+        .map_or_else(String::new, |v| ratings_table(v))
 }
 
 /// The manifest's fields that come from the experiment and its results.
@@ -535,7 +542,7 @@ fn finish_experiment<'a>(
             aggregates,
             games: games.as_deref(),
             compare: &exp.compare,
-            tournament: rated.as_ref().map(|(t, v)| (*t, v.as_slice())),
+            tournament: rated.as_deref(),
             state: Some(state.to_bytes()),
         },
         m,

@@ -802,9 +802,23 @@ agents = ["random", "epsilon-greedy:epsilon=0.5", "greedy"]
         .success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(
-        stdout.contains("ratings on katro-4x4 (Elo, random = 0, 95% intervals):"),
+        stdout.contains("ratings on katro-4x4 (Elo, random = 0, 95% intervals;"),
         "{stdout}"
     );
+    // `katro rate` on the run's summary writes the run's bytes: one path.
+    let again = dir.path().join("again");
+    katro()
+        .current_dir(dir.path())
+        .args(["rate", "out", "--out", again.to_str().unwrap()])
+        .assert()
+        .success();
+    for f in ["ratings.csv", "pairwise.csv", "skill-trace.csv"] {
+        assert_eq!(
+            fs::read(dir.path().join("out").join(f)).unwrap(),
+            fs::read(again.join(f)).unwrap(),
+            "{f}"
+        );
+    }
     let read = |f: &str| fs::read_to_string(dir.path().join("out").join(f)).unwrap();
     let (summary, ratings, pairwise, trace) = (
         read("summary.csv"),

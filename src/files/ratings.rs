@@ -2,7 +2,6 @@
 //! ratings table `katro run` prints (docs/OUTPUTS.md).
 
 use super::csv::{csv_bytes, float, with_settings};
-use crate::experiment::Tournament;
 use crate::experiment::ratings::{Estimate, PairRecord, VariantRatings, outcome_probabilities};
 use crate::experiment::stats::wilson;
 
@@ -27,6 +26,7 @@ pub const RATINGS_COLUMNS: &[&str] = &[
     "draw_elo",
     "draw_elo_low",
     "draw_elo_high",
+    "identified",
 ];
 
 /// A share of `games` with its parts: (wins + undecided / 2) / games.
@@ -36,26 +36,27 @@ fn score(wins: u64, undecided: u64, games: u64) -> Option<f64> {
 
 /// ratings.csv: one row per variant and agent, agents in the tournament's
 /// order; the variant's first-move advantage and draw term on every row.
-/// A variant whose fit failed has its rating columns empty.
-pub fn ratings_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
+/// An open end of an interval, an estimate the results do not identify
+/// and every rating column of a variant whose fit failed are empty.
+pub fn ratings_csv(rated: &[VariantRatings]) -> Vec<u8> {
     let mut rows = Vec::new();
     for v in rated {
         let fit = v.fit.as_ref().ok();
         let est = |e: Option<&Estimate>| {
             [
-                float(e.map(|e| e.value)),
-                float(e.map(|e| e.low())),
-                float(e.map(|e| e.high())),
+                float(e.and_then(|e| e.value)),
+                float(e.and_then(|e| e.low)),
+                float(e.and_then(|e| e.high)),
             ]
         };
-        for (i, a) in t.agents.iter().enumerate() {
+        for (i, a) in v.agents.iter().enumerate() {
             let (w, l, u) = v.record(i);
             let mut row = vec![
-                v.rules.name().to_string(),
-                v.rules.canonical_string(),
-                t.opening_plies.to_string(),
+                v.variant.clone(),
+                v.rules.clone(),
+                v.opening_plies.clone(),
                 (i + 1).to_string(),
-                a.to_string(),
+                a.clone(),
             ];
             row.extend(est(fit.map(|f| &f.ratings[i])));
             row.extend([
@@ -66,7 +67,17 @@ pub fn ratings_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
                 float(score(w, u, w + l + u)),
             ]);
             row.extend(est(fit.map(|f| &f.advantage)));
-            row.extend(est(fit.and_then(|f| f.draw.as_ref())));
+            row.extend(est(fit.map(|f| &f.draw)));
+            row.push(
+                fit.map_or("false", |f| {
+                    if f.ratings[i].identified() {
+                        "true"
+                    } else {
+                        "false"
+                    }
+                })
+                .to_string(),
+            );
             rows.push(row);
         }
     }
@@ -96,25 +107,24 @@ pub const PAIRWISE_COLUMNS: &[&str] = &[
     "wins_second",
 ];
 
-fn pair_row(t: &Tournament, v: &VariantRatings, p: &PairRecord) -> Vec<String> {
+fn pair_row(v: &VariantRatings, p: &PairRecord) -> Vec<String> {
     let games = p.games();
     let rate = wilson(p.wins(), games);
     // The fit's expected score over the games as they were seated.
     let model = v.fit.as_ref().ok().filter(|_| games > 0).map(|f| {
-        let r = |i: usize| f.ratings[i].value;
-        let d = f.draw.map_or(0.0, |d| d.value);
-        let a = f.advantage.value;
+        let r = |i: usize| f.point.ratings[i];
+        let (a, d) = (f.point.advantage, f.point.draw);
         let [w1, _, u1] = outcome_probabilities(r(p.agent), r(p.opponent), a, d);
         let [_, l2, u2] = outcome_probabilities(r(p.opponent), r(p.agent), a, d);
         let (n1, n2) = (p.as_first.games() as f64, p.as_second.games() as f64);
         (n1 * (w1 + u1 / 2.0) + n2 * (l2 + u2 / 2.0)) / (n1 + n2)
     });
     vec![
-        v.rules.name().to_string(),
-        v.rules.canonical_string(),
-        t.opening_plies.to_string(),
-        t.agents[p.agent].to_string(),
-        t.agents[p.opponent].to_string(),
+        v.variant.clone(),
+        v.rules.clone(),
+        v.opening_plies.clone(),
+        v.agents[p.agent].clone(),
+        v.agents[p.opponent].clone(),
         games.to_string(),
         p.wins().to_string(),
         p.losses().to_string(),
@@ -133,24 +143,24 @@ fn pair_row(t: &Tournament, v: &VariantRatings, p: &PairRecord) -> Vec<String> {
 
 /// pairwise.csv: every pair of agents once per variant, from the
 /// later-listed agent's side.
-pub fn pairwise_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
+pub fn pairwise_csv(rated: &[VariantRatings]) -> Vec<u8> {
     let rows = rated
         .iter()
-        .flat_map(|v| v.pairs.iter().map(move |p| pair_row(t, v, p)));
+        .flat_map(|v| v.pairs.iter().map(move |p| pair_row(v, p)));
     csv_bytes(PAIRWISE_COLUMNS, rows)
 }
 
 /// skill-trace.csv: each agent against the one listed just before it
 /// (Ludii's SkillTrace, level by level), with its `level` (2 for the
 /// second agent listed).
-pub fn skill_trace_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
+pub fn skill_trace_csv(rated: &[VariantRatings]) -> Vec<u8> {
     let header = with_settings(PAIRWISE_COLUMNS, "opening_plies", &["level".to_string()]);
     let rows = rated.iter().flat_map(|v| {
         v.pairs
             .iter()
             .filter(|p| p.agent == p.opponent + 1)
             .map(move |p| {
-                let mut row = pair_row(t, v, p);
+                let mut row = pair_row(v, p);
                 row.insert(3, (p.agent + 1).to_string());
                 row
             })
@@ -158,63 +168,64 @@ pub fn skill_trace_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
     csv_bytes(&header, rows)
 }
 
-/// The tournament's ratings as `katro run` prints them after the summary:
+/// An estimate and its interval as the ratings table prints them, an
+/// open end as `…`: "1,247 [1,135, 1,358]" or "- [1,135, …]".
+fn shown(e: &Estimate) -> String {
+    let f = |v: Option<f64>, open: &str| v.map_or(open.to_string(), |v| format!("{v:.0}"));
+    format!(
+        "{} [{}, {}]",
+        f(e.value, "-"),
+        f(e.low, "…"),
+        f(e.high, "…")
+    )
+}
+
+/// The tournament's ratings as `katro run` and `katro rate` print them:
 /// per variant, each agent's rating with its interval, then the
 /// first-move advantage and draw term.
-pub fn ratings_table(t: &Tournament, rated: &[VariantRatings]) -> String {
+pub fn ratings_table(rated: &[VariantRatings]) -> String {
     let mut out = String::new();
-    let anchor = &t.agents[t.anchor];
     for v in rated {
+        let name = if v.variant.is_empty() {
+            "the results"
+        } else {
+            &v.variant
+        };
         let f = match &v.fit {
             Ok(f) => f,
             Err(e) => {
                 out.push_str(&format!(
-                    "\nratings on {}: cannot be fitted: {e}; ratings.csv leaves them empty\n",
-                    v.rules.name()
+                    "\nratings on {name}: cannot be fitted: {e}; ratings.csv leaves them empty\n"
                 ));
                 continue;
             }
         };
         out.push_str(&format!(
-            "\nratings on {} (Elo, {anchor} = 0, 95% intervals):\n",
-            v.rules.name()
+            "\nratings on {name} (Elo, {} = 0, 95% intervals; … an open end, - not identified):\n",
+            v.agents[v.anchor]
         ));
-        let width = t
+        let width = v
             .agents
             .iter()
-            .map(|a| a.to_string().len())
+            .map(|a| a.chars().count())
             .max()
             .unwrap_or(0);
-        for (i, a) in t.agents.iter().enumerate() {
+        for (i, a) in v.agents.iter().enumerate() {
             let (w, l, u) = v.record(i);
-            let r = &f.ratings[i];
             out.push_str(&format!(
-                "  {:>2}  {:<width$}  {:>7.0} [{:.0}, {:.0}]  {} games, score {}\n",
+                "  {:>2}  {:<width$}  {:>20}  {} games, score {}\n",
                 i + 1,
-                a.to_string(),
-                r.value,
-                r.low(),
-                r.high(),
+                a,
+                shown(&f.ratings[i]),
                 w + l + u,
                 score(w, u, w + l + u).map_or("-".into(), |s| format!("{s:.3}")),
             ));
         }
-        let a = &f.advantage;
         out.push_str(&format!(
-            "  first-move advantage {:.0} [{:.0}, {:.0}]",
-            a.value,
-            a.low(),
-            a.high()
+            "  first-move advantage {}, draw term {}\n",
+            shown(&f.advantage),
+            shown(&f.draw)
         ));
-        match &f.draw {
-            Some(d) => out.push_str(&format!(
-                ", draw term {:.0} [{:.0}, {:.0}]\n",
-                d.value,
-                d.low(),
-                d.high()
-            )),
-            None => out.push_str(", no undecided games\n"),
-        }
     }
     out
 }

@@ -46,6 +46,21 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Refit ratings.csv, pairwise.csv and skill-trace.csv from results
+    /// alone, without replaying: a results folder's summary.csv, or a CSV
+    /// with columns p1,p2,p1_wins,p2_wins,undecided (and optional variant),
+    /// one row per seat-ordered pair (docs/OUTPUTS.md, ratings.csv).
+    Rate {
+        /// A results folder written by `katro run`, or a CSV file of tallies.
+        input: String,
+        /// The folder to write the rating files in (required for a CSV
+        /// file; a results folder's own by default).
+        #[arg(long)]
+        out: Option<String>,
+        /// Overwrite rating files in the output folder that katro did not write.
+        #[arg(long)]
+        force: bool,
+    },
     /// Check variant and experiment files and report every problem.
     Validate {
         /// Variant or experiment files (told apart by their keys).

@@ -51,6 +51,10 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Merge(a) => commands::merge(a),
         Command::Play(a) => commands::play(a),
         Command::Report { dir, force } => emit(&jobs::report(&FsStore, &dir, force)?),
+        Command::Rate { input, out, force } => emit(&jobs::rate::rate(
+            &FsStore,
+            &jobs::rate::RateOptions { input, out, force },
+        )?),
         Command::Validate { files } => commands::validate(&files),
         Command::Bench(a) => bench::bench(a),
         Command::Solve(a) => commands::solve(a),

@@ -1,0 +1,324 @@
+//! `katro rate`: ratings.csv, pairwise.csv and skill-trace.csv refitted
+//! from results alone, without replaying a game: a results folder's
+//! summary.csv (its tournament as the manifest's experiment names it), or
+//! any CSV of seat-ordered tallies (`p1,p2,p1_wins,p2_wins,undecided`,
+//! optional `variant`), such as another program's tournament
+//! (docs/OUTPUTS.md, ratings.csv).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{Error, rating_files, read_manifest};
+use crate::experiment::parse_experiment;
+use crate::experiment::ratings::{ResultLine, Roster, VariantRatings, rate_lines};
+use crate::files::manifest::add_files;
+use crate::files::ratings_table;
+use crate::store::{Store, describe};
+
+/// What `katro rate` was given: a results folder (written back in place
+/// unless `out` names another) or a CSV file (`out` required).
+#[derive(Clone, Debug)]
+pub struct RateOptions {
+    pub input: String,
+    pub out: Option<String>,
+    /// Overwrite rating files in the output folder that katro did not
+    /// write.
+    pub force: bool,
+}
+
+/// Rates the results `o` names and writes the three rating files;
+/// returns the ratings table and where the files went.
+pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
+    let input = Path::new(&o.input);
+    let (rated, out) = if store.is_dir(input) {
+        (
+            rate_folder(store, input)?,
+            Path::new(o.out.as_deref().unwrap_or(&o.input)).to_path_buf(),
+        )
+    } else {
+        let Some(out) = &o.out else {
+            return Err(Error::refused(format!(
+                "{}: give --out FOLDER for the rating files of a CSV file",
+                o.input
+            )));
+        };
+        let bytes = store
+            .read(input)
+            .map_err(|e| Error::refused(format!("cannot read {}: {}", o.input, describe(&e))))?;
+        (
+            rate_lines(&read_tallies(&o.input, &bytes)?, None),
+            Path::new(out).to_path_buf(),
+        )
+    };
+    if rated.is_empty() {
+        return Err(Error::refused(format!(
+            "{}: no results between two different agents to rate",
+            o.input
+        )));
+    }
+    let written = write(store, &out, &rated, o.force)?;
+    let mut text = ratings_table(&rated);
+    text.push_str(&format!(
+        "\nwrote {} in {}\n",
+        written.join(", "),
+        out.display()
+    ));
+    if store.is_file(&out.join("report.html")) {
+        text.push_str(&format!(
+            "its report.html still shows the ratings it was drawn with: `katro report {}` redraws it\n",
+            out.display()
+        ));
+    }
+    Ok(text)
+}
+
+/// A results folder's tournament rated from its summary.csv: the
+/// tournament's agents, anchor and opening plies from the experiment the
+/// manifest stores, so the files are the ones `katro run` wrote; without
+/// a tournament there, every row between two agents, as for a CSV file.
+fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Error> {
+    let path = dir.join("summary.csv");
+    let name = path.display().to_string();
+    let bytes = store.read(&path).map_err(|e| {
+        Error::refused(format!(
+            "cannot read {name}: {} (give a folder written by `katro run`, or a CSV file with --out)",
+            describe(&e)
+        ))
+    })?;
+    let lines = read_summary(&name, &bytes)?;
+    let tournament = read_manifest(store, dir)
+        .and_then(|m| m.experiment)
+        .and_then(|e| {
+            let mut no_files = |spec: &str| {
+                Err(format!(
+                    "{spec}: variant files are not stored in a manifest"
+                ))
+            };
+            parse_experiment(&e.file, &e.text, &mut no_files).ok()
+        })
+        .and_then(|exp| exp.tournament);
+    Ok(match tournament {
+        Some(t) => {
+            let agents: Vec<String> = t.agents.iter().map(|a| a.to_string()).collect();
+            let plies = t.opening_plies.to_string();
+            let lines: Vec<ResultLine> = lines
+                .into_iter()
+                .filter(|l| l.opening_plies == plies)
+                .collect();
+            rate_lines(
+                &lines,
+                Some(Roster {
+                    agents: &agents,
+                    anchor: t.anchor,
+                }),
+            )
+        }
+        None => rate_lines(&lines, None),
+    })
+}
+
+/// A CSV's rows, each with its line number.
+type Rows = Vec<(u64, Vec<String>)>;
+
+/// A CSV's header and rows, or why it does not read.
+fn read_csv(file: &str, bytes: &[u8]) -> Result<(Vec<String>, Rows), Error> {
+    let bad = |e: csv::Error| {
+        let line = e
+            .position()
+            .map_or(String::new(), |p| format!(" line {}", p.line()));
+        Error::refused(format!("{file}{line}: not a CSV file katro can read: {e}"))
+    };
+    let mut r = csv::ReaderBuilder::new().from_reader(bytes);
+    let header: Vec<String> = r
+        .headers()
+        .map_err(bad)?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let mut rows = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(bad)?;
+        let line = rec.position().map_or(0, |p| p.line());
+        rows.push((line, rec.iter().map(str::to_string).collect()));
+    }
+    Ok((header, rows))
+}
+
+/// Where each of `names` is in `header`, naming the file and the columns
+/// missing.
+fn columns(file: &str, header: &[String], names: &[&str]) -> Result<Vec<usize>, Error> {
+    let missing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !header.iter().any(|h| h == n))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::refused(format!(
+            "{file}: missing column{} {}: a results CSV needs a header with {}",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", "),
+            names.join(",")
+        )));
+    }
+    Ok(names
+        .iter()
+        .map(|n| header.iter().position(|h| h == n).expect("checked above"))
+        .collect())
+}
+
+/// A count: a whole number ≥ 0.
+fn count(file: &str, line: u64, column: &str, text: &str) -> Result<u64, Error> {
+    text.trim().parse::<u64>().map_err(|_| {
+        Error::refused(format!(
+            "{file} line {line}: {column} is `{text}`: give a whole number of games, 0 or more"
+        ))
+    })
+}
+
+/// The tallies of a results CSV from anywhere: `p1,p2,p1_wins,p2_wins,
+/// undecided`, optional `variant`; other columns are ignored. A seat
+/// order given twice is refused.
+pub fn read_tallies(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
+    let (header, rows) = read_csv(file, bytes)?;
+    let at = columns(
+        file,
+        &header,
+        &["p1", "p2", "p1_wins", "p2_wins", "undecided"],
+    )?;
+    let variant = header.iter().position(|h| h == "variant");
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for (line, row) in rows {
+        let field = |i: usize| row.get(i).map_or("", String::as_str);
+        let (p1, p2) = (field(at[0]).to_string(), field(at[1]).to_string());
+        if p1.is_empty() || p2.is_empty() {
+            return Err(Error::refused(format!(
+                "{file} line {line}: p1 and p2 must name the agents"
+            )));
+        }
+        let v = variant.map_or(String::new(), |i| field(i).to_string());
+        if !seen.insert((v.clone(), p1.clone(), p2.clone())) {
+            return Err(Error::refused(format!(
+                "{file} line {line}: {p1} against {p2}{} is given twice: give each seat order once",
+                if v.is_empty() {
+                    String::new()
+                } else {
+                    format!(" on {v}")
+                }
+            )));
+        }
+        out.push(ResultLine {
+            variant: v,
+            rules: String::new(),
+            opening_plies: String::new(),
+            p1,
+            p2,
+            p1_wins: count(file, line, "p1_wins", field(at[2]))?,
+            p2_wins: count(file, line, "p2_wins", field(at[3]))?,
+            undecided: count(file, line, "undecided", field(at[4]))?,
+        });
+    }
+    Ok(out)
+}
+
+/// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv).
+fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
+    let (header, rows) = read_csv(file, bytes)?;
+    let names = [
+        "variant",
+        "rules",
+        "opening_plies",
+        "p1",
+        "p2",
+        "games",
+        "p1_wins",
+        "p2_wins",
+    ];
+    let at = columns(file, &header, &names)?;
+    rows.into_iter()
+        .map(|(line, row)| {
+            let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
+            let n = |i: usize| count(file, line, names[i], field(i));
+            let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
+            let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
+                Error::refused(format!(
+                    "{file} line {line}: p1_wins + p2_wins is more than games"
+                ))
+            })?;
+            Ok(ResultLine {
+                variant: field(0).to_string(),
+                rules: field(1).to_string(),
+                opening_plies: field(2).to_string(),
+                p1: field(3).to_string(),
+                p2: field(4).to_string(),
+                p1_wins: w1,
+                p2_wins: w2,
+                undecided,
+            })
+        })
+        .collect()
+}
+
+/// Writes the rating files into `dir`, each whole or not at all. A file
+/// already there is replaced only if katro wrote it: listed in the
+/// folder's manifest, or starting with the header katro writes for it;
+/// anything else needs `force`. A manifest there lists the files after.
+fn write(
+    store: &dyn Store,
+    dir: &Path,
+    rated: &[VariantRatings],
+    force: bool,
+) -> Result<Vec<String>, Error> {
+    let files = rating_files(rated);
+    let listed = read_manifest(store, dir).map_or_else(Vec::new, |m| m.files);
+    let mut foreign = Vec::new();
+    for (name, bytes) in &files {
+        let path = dir.join(name);
+        if !store.is_file(&path) || listed.iter().any(|f| f == name) {
+            continue;
+        }
+        let head = store.read_start(&path, 4096).unwrap_or_default();
+        let ours_header = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+        if !head.starts_with(ours_header) {
+            foreign.push(format!("  {name}"));
+        }
+    }
+    if !foreign.is_empty() && !force {
+        return Err(Error::refused(format!(
+            "{} holds files `katro rate` would replace that katro did not write:\n{}\n\
+             move them away, give another --out, or give --force to overwrite them",
+            dir.display(),
+            foreign.join("\n")
+        )));
+    }
+    store
+        .create_dir_all(dir)
+        .map_err(|e| Error::failed(format!("cannot make {}: {}", dir.display(), describe(&e))))?;
+    for (name, bytes) in &files {
+        store.write_atomic(dir, name, bytes).map_err(|e| {
+            Error::failed(format!(
+                "cannot write {}: {}",
+                dir.join(name).display(),
+                describe(&e)
+            ))
+        })?;
+    }
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    let manifest = dir.join("manifest.json");
+    if let Some(updated) = store
+        .read(&manifest)
+        .ok()
+        .and_then(|b| add_files(&b, &names))
+    {
+        store
+            .write_atomic(dir, "manifest.json", &updated)
+            .map_err(|e| {
+                Error::failed(format!(
+                    "cannot write {}: {}",
+                    manifest.display(),
+                    describe(&e)
+                ))
+            })?;
+    }
+    Ok(names.iter().map(|n| n.to_string()).collect())
+}

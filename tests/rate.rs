@@ -1,0 +1,184 @@
+//! `katro rate`: ratings refitted from results alone, through the real
+//! binary (docs/OUTPUTS.md, ratings.csv).
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+mod common;
+use common::column;
+
+fn katro() -> Command {
+    Command::cargo_bin("katro").unwrap()
+}
+
+const RATING_FILES: [&str; 3] = ["ratings.csv", "pairwise.csv", "skill-trace.csv"];
+
+/// Every committed tournament's rating files are what `katro rate` makes
+/// from its summary.csv and manifest alone (no game replayed).
+#[test]
+fn katro_rate_reproduces_every_committed_tournament() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut folders = 0;
+    for entry in fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.join("ratings.csv").exists() {
+            continue;
+        }
+        folders += 1;
+        let tmp = TempDir::new().unwrap();
+        for f in ["summary.csv", "manifest.json"] {
+            fs::copy(dir.join(f), tmp.path().join(f)).unwrap();
+        }
+        katro()
+            .args(["rate", tmp.path().to_str().unwrap()])
+            .assert()
+            .success();
+        for f in RATING_FILES {
+            assert!(
+                fs::read(dir.join(f)).unwrap() == fs::read(tmp.path().join(f)).unwrap(),
+                "{}: {f} differs from `katro rate`'s",
+                dir.display()
+            );
+        }
+    }
+    assert!(folders >= 3, "only {folders} committed tournaments");
+}
+
+fn write(dir: &TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
+    fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// A CSV from anywhere: free-text names, a variant column, `random` the
+/// anchor wherever it is listed; an agent the results leave unconnected,
+/// and one that never lost, are reported as not identified.
+#[test]
+fn a_csv_from_anywhere_is_rated_per_variant() {
+    let dir = TempDir::new().unwrap();
+    let csv = write(
+        &dir,
+        "results.csv",
+        "variant,p1,p2,p1_wins,p2_wins,undecided,notes\n\
+         go,Leela Zero,random,9,1,0,x\n\
+         go,random,Leela Zero,2,8,0,\n\
+         go,\"KataGo, v1\",Leela Zero,6,4,1,\n\
+         go,Leela Zero,\"KataGo, v1\",5,5,0,\n\
+         go,lonely,other,3,3,0,\n\
+         chess,a,b,0,10,0,\n\
+         chess,b,a,10,0,0,\n",
+    );
+    let out = dir.path().join("out");
+    let run = katro()
+        .args(["rate", &csv, "--out", out.to_str().unwrap()])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&run.get_output().stdout).to_string();
+    assert!(said.contains("ratings on go"), "{said}");
+    let ratings = fs::read_to_string(out.join("ratings.csv")).unwrap();
+    let agents = column(&ratings, "agent");
+    assert_eq!(
+        agents,
+        [
+            "Leela Zero",
+            "random",
+            "KataGo, v1",
+            "lonely",
+            "other",
+            "a",
+            "b"
+        ]
+    );
+    let rating = column(&ratings, "rating");
+    let identified = column(&ratings, "identified");
+    assert_eq!(rating[1], "0.000000");
+    assert_eq!(&identified[..5], ["true", "true", "true", "false", "false"]);
+    assert_eq!((rating[3].as_str(), rating[4].as_str()), ("", ""));
+    // chess has no `random`: its first agent is the anchor, and b, who
+    // never lost, has a lower bound only.
+    assert_eq!(rating[5], "0.000000");
+    assert_eq!(identified[6], "false");
+    assert_eq!(column(&ratings, "rating_high")[6], "");
+    assert!(!column(&ratings, "rating_low")[6].is_empty());
+    for f in RATING_FILES {
+        assert!(out.join(f).exists(), "{f}");
+    }
+}
+
+fn refused(args: &[&str], words: &[&str]) {
+    let run = katro().args(args).assert().code(2);
+    let err = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+    for w in words {
+        assert!(err.contains(w), "{args:?}: `{w}` not in: {err}");
+    }
+}
+
+#[test]
+fn bad_results_are_refused_with_the_file_and_row_named() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let header = "p1,p2,p1_wins,p2_wins,undecided\n";
+    let missing = write(&dir, "missing.csv", "p1,p2,p1_wins,undecided\na,b,1,1\n");
+    refused(
+        &["rate", &missing, "--out", out],
+        &["missing.csv", "p2_wins"],
+    );
+    let negative = write(
+        &dir,
+        "negative.csv",
+        &format!("{header}a,b,1,2,0\nb,a,-1,2,0\n"),
+    );
+    refused(
+        &["rate", &negative, "--out", out],
+        &["negative.csv line 3", "p1_wins", "-1"],
+    );
+    let fraction = write(&dir, "fraction.csv", &format!("{header}a,b,1,2.5,0\n"));
+    refused(
+        &["rate", &fraction, "--out", out],
+        &["fraction.csv line 2", "p2_wins"],
+    );
+    let twice = write(
+        &dir,
+        "twice.csv",
+        &format!("{header}a,b,1,2,0\nb,a,1,2,0\na,b,3,3,0\n"),
+    );
+    refused(
+        &["rate", &twice, "--out", out],
+        &["twice.csv line 4", "a against b", "twice"],
+    );
+    refused(&["rate", &twice], &["--out"]);
+    refused(&["rate", "no-such.csv", "--out", out], &["no-such.csv"]);
+    assert!(!Path::new(out).exists(), "a refused rate wrote {out}");
+}
+
+/// `katro rate` replaces its own files but not a file katro did not
+/// write, unless told to.
+#[test]
+fn a_file_katro_did_not_write_is_kept() {
+    let dir = TempDir::new().unwrap();
+    let csv = write(
+        &dir,
+        "r.csv",
+        "p1,p2,p1_wins,p2_wins,undecided\nx,random,6,4,0\nrandom,x,3,7,0\n",
+    );
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join("pairwise.csv"), "my own notes\n").unwrap();
+    let o = out.to_str().unwrap();
+    refused(&["rate", &csv, "--out", o], &["pairwise.csv", "--force"]);
+    assert_eq!(
+        fs::read_to_string(out.join("pairwise.csv")).unwrap(),
+        "my own notes\n"
+    );
+    assert!(!out.join("ratings.csv").exists());
+    katro()
+        .args(["rate", &csv, "--out", o, "--force"])
+        .assert()
+        .success();
+    // Now katro's own: replaced without --force.
+    katro().args(["rate", &csv, "--out", o]).assert().success();
+}
