@@ -304,7 +304,8 @@ fn katro_solve_refuses_bad_requests() {
     let run = katro_in(&["solve", &small, "--out", theirs.to_str().unwrap()], "");
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("not a table katro wrote"),
+        run.stderr
+            .contains("notes.txt: the file exists and katro did not write it"),
         "{}",
         run.stderr
     );

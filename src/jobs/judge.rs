@@ -19,7 +19,8 @@ use crate::rules::Rules;
 use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
-use super::{Error, put, read_optional};
+use super::owned::Folder;
+use super::{Error, read_optional};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -103,12 +104,13 @@ pub fn judge(
         outcome.variants.push(judged);
     }
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
-    put(store, dir, PERFECT_MOVES, &csv)?;
-    // So that katro knows the file for its own: a later run of the
-    // experiment into this folder replaces or removes it.
+    // Listed in the manifest as well as the ledger, so that a katro from
+    // before the ledger knows the file for its own too.
+    let mut files = vec![(PERFECT_MOVES.to_string(), csv)];
     if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
-        put(store, dir, "manifest.json", &out)?;
+        files.push(("manifest.json".into(), out));
     }
+    Folder::open(store, dir).write(&files, &format!("katro judge {}", dir.display()))?;
     Ok(outcome)
 }
 
@@ -137,15 +139,11 @@ fn read_inputs(
     };
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    let listed = manifest.files.iter().any(|f| f == PERFECT_MOVES);
-    if store.is_file(&dir.join(PERFECT_MOVES)) && !listed {
-        return Err(Error::refused(format!(
-            "{}: already there and not listed in {}, so katro did not write it: move it \
-             away to judge this folder",
-            dir.join(PERFECT_MOVES).display(),
-            manifest_path.display()
-        )));
-    }
+    // Checked before any solve, so that a refusal costs nothing.
+    Folder::open(store, dir).check(
+        &[PERFECT_MOVES.to_string(), "manifest.json".to_string()],
+        &format!("katro judge {}", dir.display()),
+    )?;
     Ok((games, manifest_bytes, manifest))
 }
 

@@ -50,7 +50,7 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Run(a) => commands::run(a),
         Command::Merge(a) => commands::merge(a),
         Command::Play(a) => commands::play(a),
-        Command::Report { dir, force } => emit(&jobs::report(&FsStore, &dir, force)?),
+        Command::Report { dir } => emit(&jobs::report(&FsStore, &dir)?),
         Command::Validate { files } => commands::validate(&files),
         Command::Bench(a) => bench::bench(a),
         Command::Solve(a) => commands::solve(a),
