@@ -807,13 +807,13 @@ fn svg_and_html_keep_a_users_file_and_an_edited_one() {
             "{file}: the file exists and changed since katro wrote it"
         )];
         let named: Vec<&str> = named.iter().map(String::as_str).collect();
-        refused_keeping(d, d, &[args.clone()], &named);
+        refused_keeping(d, d, std::slice::from_ref(&args), &named);
         fs::write(d.join(file), "my own\n").unwrap();
         let named = [format!(
             "{file}: the file exists and katro did not write it"
         )];
         let named: Vec<&str> = named.iter().map(String::as_str).collect();
-        refused_keeping(d, d, &[args.clone()], &named);
+        refused_keeping(d, d, std::slice::from_ref(&args), &named);
         // The mark of before the hash is katro's.
         fs::write(
             d.join(file),

@@ -83,8 +83,13 @@ pub fn judge(
 ) -> Result<JudgeOutcome, Error> {
     let games_path = dir.join("games.csv");
     let manifest_path = dir.join("manifest.json");
-    let (games, manifest_bytes, manifest) = read_inputs(store, dir, &games_path, &manifest_path)?;
+    let (games, manifest_bytes, manifest) = read_inputs(store, &games_path, &manifest_path)?;
     let (rules, cells, rows) = read_games(&games_path, &games, &manifest, &manifest_path)?;
+    // Checked before any solve, so that a refusal costs nothing.
+    Folder::open(store, dir).check(
+        &[PERFECT_MOVES.to_string(), "manifest.json".to_string()],
+        &format!("katro judge {}", dir.display()),
+    )?;
     let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
     for r in &rows {
         tallies[r.cell].games += 1;
@@ -115,11 +120,9 @@ pub fn judge(
 }
 
 /// games.csv's bytes, and the manifest beside it as bytes and read;
-/// refused when either is missing, or when a perfect-moves.csv is there
-/// that the manifest does not list.
+/// refused when either is missing.
 fn read_inputs(
     store: &dyn Store,
-    dir: &Path,
     games_path: &Path,
     manifest_path: &Path,
 ) -> Result<(Vec<u8>, Vec<u8>, ManifestRead), Error> {
@@ -139,11 +142,6 @@ fn read_inputs(
     };
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    // Checked before any solve, so that a refusal costs nothing.
-    Folder::open(store, dir).check(
-        &[PERFECT_MOVES.to_string(), "manifest.json".to_string()],
-        &format!("katro judge {}", dir.display()),
-    )?;
     Ok((games, manifest_bytes, manifest))
 }
 
