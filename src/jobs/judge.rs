@@ -13,13 +13,13 @@ use crate::engine::Move;
 use crate::engine::notation::parse_move;
 use crate::experiment::judge::{Counts, Share, clustered_share, judge_game};
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
+use crate::files::ManifestRead;
 use crate::files::float;
-use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
 use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
-use super::owned::Folder;
+use super::owned::{Folder, write_outputs};
 use super::{Error, read_optional};
 
 /// The file `katro judge` writes.
@@ -83,7 +83,7 @@ pub fn judge(
 ) -> Result<JudgeOutcome, Error> {
     let games_path = dir.join("games.csv");
     let manifest_path = dir.join("manifest.json");
-    let (games, manifest_bytes, manifest) = read_inputs(store, &games_path, &manifest_path)?;
+    let (games, manifest) = read_inputs(store, &games_path, &manifest_path)?;
     let (rules, cells, rows) = read_games(&games_path, &games, &manifest, &manifest_path)?;
     // Checked before any solve, so that a refusal costs nothing.
     Folder::open(store, dir).check(
@@ -109,23 +109,17 @@ pub fn judge(
         outcome.variants.push(judged);
     }
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
-    // Listed in the manifest as well as the ledger, so that a katro from
-    // before the ledger knows the file for its own too.
-    let mut files = vec![(PERFECT_MOVES.to_string(), csv)];
-    if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
-        files.push(("manifest.json".into(), out));
-    }
-    Folder::open(store, dir).write(&files, &format!("katro judge {}", dir.display()))?;
+    write_outputs(store, dir, &[(PERFECT_MOVES, &csv)])?;
     Ok(outcome)
 }
 
-/// games.csv's bytes, and the manifest beside it as bytes and read;
+/// games.csv's bytes, and the manifest beside it, read;
 /// refused when either is missing.
 fn read_inputs(
     store: &dyn Store,
     games_path: &Path,
     manifest_path: &Path,
-) -> Result<(Vec<u8>, Vec<u8>, ManifestRead), Error> {
+) -> Result<(Vec<u8>, ManifestRead), Error> {
     let Some(games) = read_optional(store, games_path)? else {
         return Err(Error::refused(format!(
             "{}: not found: `katro judge` needs the games.csv of a run made with \
@@ -142,7 +136,7 @@ fn read_inputs(
     };
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    Ok((games, manifest_bytes, manifest))
+    Ok((games, manifest))
 }
 
 /// Solves one variant and judges its games `mine`, adding their counts to

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::files::solved::{FamilyManifest, is_solved_csv};
-use crate::files::{ManifestRead, sniff_shard_header};
+use crate::files::{ManifestRead, add_files, sniff_shard_header};
 use crate::pictures::report::GENERATOR;
 use crate::rng::bytes_hash;
 use crate::store::{Store, describe};
@@ -431,17 +431,25 @@ fn split(path: &Path) -> (&Path, &str) {
 }
 
 /// Writes `files` (names relative to `dir`, bytes) into the results
-/// folder `dir`, each atomically, recording them as katro's: the call a
-/// job that adds files to a results folder (a rating, a judgement) makes.
-/// Refused (exit code 2), naming each, when one would replace a file
-/// katro did not write there or that was changed since it did; nothing
-/// is written then.
+/// folder `dir`, each atomically, recording them as katro's in the
+/// ledger and, when the folder has a katro manifest, in its `files` list
+/// (so a later run of the experiment replaces or removes them): the call
+/// a job that adds files to a results folder (a rating, a judgement, a
+/// report) makes. Refused (exit code 2), naming each, when one would
+/// replace a file katro did not write there or that was changed since it
+/// did, the manifest included; nothing is written then.
 pub fn write_outputs(store: &dyn Store, dir: &Path, files: &[(&str, &[u8])]) -> Result<(), Error> {
-    let files: Vec<(String, Vec<u8>)> = files
+    let mut batch: Vec<(String, Vec<u8>)> = files
         .iter()
         .map(|(n, b)| (n.to_string(), b.to_vec()))
         .collect();
-    Folder::open(store, dir).write(&files, &format!("writing into {}", dir.display()))
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    if let Some(m) = read_optional(store, &dir.join("manifest.json"))?
+        && let Some(listed) = add_files(&m, &names)
+    {
+        batch.push(("manifest.json".into(), listed));
+    }
+    Folder::open(store, dir).write(&batch, &format!("writing into {}", dir.display()))
 }
 
 #[cfg(test)]
