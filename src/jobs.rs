@@ -32,6 +32,7 @@ pub mod bench;
 mod checkpoint;
 pub mod grow;
 pub mod judge;
+mod owned;
 mod pictures;
 pub mod play;
 pub mod rate;
@@ -45,7 +46,9 @@ mod validate;
 mod variant;
 
 use checkpoint::{Identity, Saver};
-pub use pictures::{MARK, write_board, write_viewer};
+pub use owned::{Folder, Whose, write_outputs};
+pub use pictures::{write_board, write_viewer};
+use report_files::report_targets;
 pub use report_files::{put, read_optional, report, write_report};
 pub use show::show;
 use survey::{Writer, refuse_or_clear, shard_files, survey};
@@ -218,40 +221,32 @@ fn write_results(
 ) -> Result<Vec<String>, Error> {
     let outputs = result_bytes(r, manifest.master_seed);
     let stale = stale_results(store, dir, &outputs);
+    let what = format!("writing the results into {}", dir.display());
+    let mut folder = Folder::open(store, dir);
+    // Everything this will replace or delete is checked before anything
+    // is written, so a refusal leaves the folder as it was.
+    let mut targets: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
+    targets.extend(stale.iter().map(|n| n.to_string()));
+    targets.extend(report_targets(store, dir));
+    targets.push("manifest.json".into());
+    folder.check(&targets, &what)?;
     let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
-    for (name, bytes) in &outputs {
-        store.write_atomic(dir, name, bytes).map_err(|e| {
-            Error::failed(format!(
-                "cannot write {}: {}",
-                dir.join(name).display(),
-                describe(&e)
-            ))
-        })?;
-    }
-    for name in stale {
-        store.remove_file(&dir.join(name)).map_err(|e| {
-            Error::failed(format!(
-                "cannot remove the stale {}: {e}",
-                dir.join(name).display()
-            ))
-        })?;
-    }
+    let files: Vec<(String, Vec<u8>)> = outputs
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    folder.write(&files, &what)?;
+    let stale: Vec<String> = stale.into_iter().map(String::from).collect();
+    folder.remove(&stale, &what)?;
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
     // Whatever stops the report once the CSV files are written is the
-    // machine's to fix (exit code 1), as a failed write is.
+    // machine's to fix (exit code 1), as a failed write is: the files it
+    // replaces were checked above.
     written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(Error::failed)?);
     written.push("manifest.json".into());
     manifest.files = written.clone();
-    store
-        .write_atomic(dir, "manifest.json", &manifest.to_bytes())
-        .map_err(|e| {
-            Error::failed(format!(
-                "cannot write {}: {}",
-                dir.join("manifest.json").display(),
-                describe(&e)
-            ))
-        })?;
+    Folder::open(store, dir).write(&[("manifest.json".into(), manifest.to_bytes())], &what)?;
     Ok(written)
 }
 
@@ -585,7 +580,8 @@ fn growth(
     let damaged = |why: String| {
         Error::damaged(format!(
             "{}: {why}: katro cannot tell which games the results there hold. Give another \
-             output folder, or --force to delete them and play every game",
+             output folder, or --force to delete them and play every game (a file changed \
+             since katro wrote it is never deleted: move it away first)",
             path.display()
         ))
     };
@@ -1267,6 +1263,20 @@ impl<'a> RunPlan<'a> {
         let name = shard_file_name(index, count);
         let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
         let store = self.store;
+        // Shards are known for katro's by their header, not the ledger:
+        // shards on several machines write into one folder at once.
+        let rel = format!("shards/{name}");
+        let whose = Folder::open(store, &self.out_dir)
+            .whose(&rel)
+            .map_err(|e| failed_after_start(store, e, saver))?;
+        if !whose.replaceable() {
+            return Err(Error::refused(format!(
+                "{}: {}: katro replaces only the files it wrote, unchanged since, --force \
+                 or not: move it away and run the same command again to write the shard",
+                dir.join(&name).display(),
+                whose.why()
+            )));
+        }
         store
             .create_dir_all(&dir)
             .and_then(|()| store.write_atomic(&dir, &name, &bytes))

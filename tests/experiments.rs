@@ -103,6 +103,7 @@ fn outputs_are_identical_with_one_thread_or_two() {
     assert_eq!(
         names,
         [
+            ".katro-files",
             "comparison.csv",
             "games.csv",
             "lengths.csv",

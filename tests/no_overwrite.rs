@@ -312,36 +312,6 @@ fn stale_results_are_removed_only_when_a_katro_manifest_listed_them() {
     }
 }
 
-/// `katro show --svg FILE` and `katro replay --html FILE` replace a file
-/// they wrote, but refuse one the user wrote unless `--force`.
-#[test]
-fn svg_and_html_refuse_a_file_katro_did_not_write() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path();
-    for (file, args) in [
-        ("b.svg", vec!["show", "katro-4x4", "--svg", "b.svg"]),
-        (
-            "g.html",
-            vec!["replay", "katro-4x4", "a1", "--html", "g.html"],
-        ),
-    ] {
-        // A new file, then katro's own file again: both written.
-        ok(d, &args);
-        let own = fs::read(d.join(file)).unwrap();
-        ok(d, &args);
-        assert_eq!(fs::read(d.join(file)).unwrap(), own);
-        fs::write(d.join(file), "my own\n").unwrap();
-        let out = katro(d, &args);
-        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-        for needle in [file, "katro did not write it", "--force"] {
-            assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
-        }
-        assert_eq!(fs::read(d.join(file)).unwrap(), b"my own\n");
-        ok(d, &[&args[..], &["--force"]].concat());
-        assert_eq!(fs::read(d.join(file)).unwrap(), own);
-    }
-}
-
 /// A run slow enough to be caught playing: alpha-beta plays each game.
 const SLOW: &str = r#"
 name = "slow"
@@ -472,30 +442,404 @@ fn the_slurm_log_folder_is_not_a_foreign_file() {
     );
 }
 
-/// `katro report DIR` redraws its own report and charts, but never replaces
-/// a `report.html` or chart that `katro report` did not write, unless
-/// `--force`; the folder's other files are never touched.
+// ---------------------------------------------------------------------------
+// One test per writing command: a file of the user's at every name the
+// command can write, and a file katro wrote but the user changed since,
+// survive byte for byte, with and without --force; the refusal exits 2 and
+// names each of them.
+
+/// Every name a results folder's writer (run, simulate, merge, a grown
+/// run) can write: the result files, the report and its charts.
+const RESULT_NAMES: [&str; 20] = [
+    "manifest.json",
+    "run-state.json",
+    "summary.csv",
+    "comparison.csv",
+    "metrics.csv",
+    "ratings.csv",
+    "pairwise.csv",
+    "skill-trace.csv",
+    "games.csv",
+    "lengths.csv",
+    "perfect-moves.csv",
+    "report.html",
+    "plots/win-rate.svg",
+    "plots/lengths.svg",
+    "plots/comparison.svg",
+    "plots/ratings.svg",
+    "plots/skill-trace.svg",
+    "plots/sweep-seeds.svg",
+    "plots/metrics-drama_mean.svg",
+    "plots/metrics-lead_change.svg",
+];
+
+/// Puts a file of the user's (its own bytes) at each of `names` in `at`.
+fn put_user_files(at: &Path, names: &[&str]) {
+    for n in names {
+        let p = at.join(n);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, format!("<svg>MY OWN {n}</svg>\n")).unwrap();
+    }
+}
+
+/// Runs each of `runs` in `d`: each must exit 2 naming every one of
+/// `named`, and leave `at` as it was, byte for byte.
+fn refused_keeping(d: &Path, at: &Path, runs: &[Vec<&str>], named: &[&str]) {
+    let before = snapshot(at);
+    for args in runs {
+        let out = katro(d, args);
+        assert_eq!(out.code, 2, "katro {args:?}: {}", out.stderr);
+        for n in named {
+            assert!(
+                out.stderr.contains(n),
+                "katro {args:?} does not name {n}:\n{}",
+                out.stderr
+            );
+        }
+        assert!(
+            snapshot(at) == before,
+            "katro {args:?} changed {} although it refused",
+            at.display()
+        );
+    }
+}
+
+/// `args` and `args --force`.
+fn with_and_without_force<'a>(args: &[&'a str]) -> Vec<Vec<&'a str>> {
+    vec![args.to_vec(), [args, &["--force"]].concat()]
+}
+
+/// The file changed by a space after its first byte, as an edit would
+/// (JSON still reads).
+fn edit(path: &Path) {
+    let mut b = fs::read(path).unwrap();
+    b.insert(1, b' ');
+    fs::write(path, b).unwrap();
+}
+
 #[test]
-fn report_refuses_to_replace_a_page_or_chart_it_did_not_write() {
+fn run_keeps_a_users_file_at_every_name_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    let at = d.join("u");
+    put_user_files(&at, &RESULT_NAMES);
+    let run = ["run", "beta.toml", "--out", "u", "--threads", "1"];
+    refused_keeping(d, &at, &with_and_without_force(&run), &RESULT_NAMES);
+    // The issue's case: the user's charts, and no other file, in plots/.
+    fs::remove_dir_all(&at).unwrap();
+    put_user_files(&at, &["plots/win-rate.svg", "plots/lengths.svg"]);
+    let names = [
+        "plots/win-rate.svg",
+        "plots/lengths.svg",
+        "katro did not write it",
+    ];
+    refused_keeping(d, &at, &with_and_without_force(&run), &names);
+}
+
+#[test]
+fn a_shard_run_keeps_a_users_file_at_its_shards_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    let at = d.join("s");
+    put_user_files(&at, &["shards/shard-1-of-2.json"]);
+    let run = [
+        "run",
+        "beta.toml",
+        "--out",
+        "s",
+        "--shard",
+        "1/2",
+        "--threads",
+        "1",
+    ];
+    refused_keeping(
+        d,
+        &at,
+        &with_and_without_force(&run),
+        &["shards/shard-1-of-2.json"],
+    );
+}
+
+#[test]
+fn simulate_keeps_a_users_file_at_every_name_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let at = d.join("u");
+    put_user_files(&at, &RESULT_NAMES);
+    let sim = [
+        "simulate",
+        "katro-4x4",
+        "--games",
+        "5",
+        "--p1",
+        "random",
+        "--p2",
+        "random",
+        "--out",
+        "u",
+        "--threads",
+        "1",
+    ];
+    refused_keeping(d, &at, &with_and_without_force(&sim), &RESULT_NAMES);
+    fs::remove_dir_all(&at).unwrap();
+    put_user_files(&at, &["plots/win-rate.svg", "plots/lengths.svg"]);
+    refused_keeping(
+        d,
+        &at,
+        &with_and_without_force(&sim),
+        &["plots/win-rate.svg", "plots/lengths.svg"],
+    );
+}
+
+#[test]
+fn merge_keeps_a_users_file_at_every_name_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    let run = [
+        "run",
+        "beta.toml",
+        "--out",
+        "m",
+        "--shard",
+        "1/1",
+        "--threads",
+        "1",
+    ];
+    ok(d, &run);
+    let at = d.join("m");
+    put_user_files(&at, &RESULT_NAMES);
+    refused_keeping(
+        d,
+        &at,
+        &with_and_without_force(&["merge", "m"]),
+        &RESULT_NAMES,
+    );
+}
+
+/// Growing a finished run (more games) never writes over a result, page
+/// or chart changed since katro wrote it, --force or not; nor, in a
+/// folder from before katro's ledger, over a page or chart that lost
+/// katro's mark.
+#[test]
+fn a_grown_run_keeps_files_edited_since_katro_wrote_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    let run = ["run", "beta.toml", "--out", "g", "--threads", "1"];
+    ok(d, &run);
+    let at = d.join("g");
+    let edited = [
+        "report.html",
+        "plots/win-rate.svg",
+        "plots/lengths.svg",
+        "summary.csv",
+        "lengths.csv",
+        "run-state.json",
+        "manifest.json",
+    ];
+    let pristine = snapshot(&at);
+    for f in edited {
+        edit(&at.join(f));
+    }
+    fs::write(
+        d.join("beta.toml"),
+        BETA.replace("games = 10", "games = 20"),
+    )
+    .unwrap();
+    let mut named = edited.to_vec();
+    named.push("changed since katro wrote it");
+    refused_keeping(d, &at, &with_and_without_force(&run), &named);
+
+    // A folder katro wrote before it kept a ledger: its page and charts
+    // are known by katro's mark.
+    for (p, b) in &pristine {
+        fs::write(at.join(p), b).unwrap();
+    }
+    fs::remove_file(at.join(".katro-files")).unwrap();
+    let page = at.join("report.html");
+    let text = fs::read_to_string(&page).unwrap();
+    fs::write(&page, text.replace("katro report", "my report")).unwrap();
+    let chart = at.join("plots/win-rate.svg");
+    fs::write(&chart, "<svg>MY OWN CHART</svg>\n").unwrap();
+    refused_keeping(
+        d,
+        &at,
+        &with_and_without_force(&run),
+        &["report.html", "plots/win-rate.svg"],
+    );
+}
+
+/// `katro report DIR` redraws its own report and charts, but never writes
+/// over a page or chart of the user's, or one changed since katro wrote
+/// it, nor a manifest changed since; the folder's other files are never
+/// touched.
+#[test]
+fn report_keeps_a_users_file_at_every_name_it_writes() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     fs::write(d.join("beta.toml"), BETA).unwrap();
     ok(d, &["run", "beta.toml", "--out", "b", "--threads", "1"]);
-    // Its own report: redrawn.
+    let at = d.join("b");
     ok(d, &["report", "b"]);
-    for user in ["report.html", "plots/lengths.svg"] {
-        let own = fs::read(d.join("b").join(user)).unwrap();
-        fs::write(d.join("b").join(user), "mine\n").unwrap();
-        let before = snapshot(&d.join("b"));
-        let out = katro(d, &["report", "b"]);
-        assert_eq!(out.code, 2, "{}", out.stderr);
-        assert!(out.stderr.contains(user), "{}", out.stderr);
-        assert!(out.stderr.contains("--force"), "{}", out.stderr);
-        assert!(
-            snapshot(&d.join("b")) == before,
-            "report changed b/ although it refused"
-        );
-        ok(d, &["report", "b", "--force"]);
-        assert_eq!(fs::read(d.join("b").join(user)).unwrap(), own, "{user}");
+    let own = snapshot(&at);
+    ok(d, &["report", "b"]);
+    assert!(snapshot(&at) == own, "a report drawn again is the same");
+    let charts: Vec<&str> = RESULT_NAMES
+        .iter()
+        .copied()
+        .filter(|n| n.starts_with("plots/") || *n == "report.html")
+        .collect();
+    put_user_files(&at, &charts);
+    edit(&at.join("manifest.json"));
+    let mut named = charts.clone();
+    named.push("manifest.json");
+    refused_keeping(d, &at, &[vec!["report", "b"]], &named);
+    // Edited, not replaced: refused as well.
+    for (p, b) in &own {
+        fs::write(at.join(p), b).unwrap();
     }
+    for f in charts.iter().filter(|f| at.join(f).exists()) {
+        fs::remove_file(at.join(f)).unwrap();
+    }
+    ok(d, &["report", "b"]);
+    edit(&at.join("plots/lengths.svg"));
+    refused_keeping(
+        d,
+        &at,
+        &[vec!["report", "b"]],
+        &["b/plots/lengths.svg: changed since katro wrote it"],
+    );
+}
+
+#[test]
+fn judge_keeps_a_users_file_at_every_name_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let exp = BETA.replace(
+        "lap_limit",
+        "per_game_rows = true\nmoves_in_rows = true\nlap_limit",
+    );
+    fs::write(d.join("j.toml"), exp).unwrap();
+    ok(d, &["run", "j.toml", "--out", "j", "--threads", "1"]);
+    let at = d.join("j");
+    put_user_files(&at, &["perfect-moves.csv"]);
+    refused_keeping(
+        d,
+        &at,
+        &[vec!["judge", "j"]],
+        &["j/perfect-moves.csv: katro did not write it"],
+    );
+    fs::remove_file(at.join("perfect-moves.csv")).unwrap();
+    edit(&at.join("manifest.json"));
+    refused_keeping(
+        d,
+        &at,
+        &[vec!["judge", "j"]],
+        &["j/manifest.json: changed since katro wrote it"],
+    );
+}
+
+#[test]
+fn solve_keeps_a_users_file_and_an_edited_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    fs::write(
+        d.join("k22.toml"),
+        "name = \"k22\"\n[board]\nrows = 2\nholes = 2\nseeds = 1\n",
+    )
+    .unwrap();
+    let solve = ["solve", "k22.toml", "--out", "t.tbl"];
+    ok(d, &solve);
+    // Its own table, unchanged, it writes again.
+    ok(d, &solve);
+    edit(&d.join("t.tbl"));
+    let named = ["t.tbl: the file exists and changed since katro wrote it"];
+    refused_keeping(d, d, &[solve.to_vec()], &named);
+    fs::write(d.join("t.tbl"), "my own table\n").unwrap();
+    let named = ["t.tbl: the file exists and katro did not write it"];
+    refused_keeping(d, d, &[solve.to_vec()], &named);
+}
+
+#[test]
+fn solve_family_keeps_a_users_file_at_every_name_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let at = d.join("f");
+    for names in [
+        &["solved.csv"][..],
+        &["manifest.json"][..],
+        &["solved.csv", "manifest.json"][..],
+    ] {
+        let _ = fs::remove_dir_all(&at);
+        put_user_files(&at, names);
+        refused_keeping(
+            d,
+            &at,
+            &[vec!["solve-family", "--out", "f", "--max-memory", "0.001"]],
+            &names[..1],
+        );
+    }
+}
+
+/// `katro show --svg FILE` and `katro replay --html FILE` replace a file
+/// they wrote, unchanged, but never one the user wrote or changed.
+#[test]
+fn svg_and_html_keep_a_users_file_and_an_edited_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for (file, args) in [
+        ("b.svg", vec!["show", "katro-4x4", "--svg", "b.svg"]),
+        (
+            "g.html",
+            vec!["replay", "katro-4x4", "a1", "--html", "g.html"],
+        ),
+    ] {
+        // A new file, then katro's own file again: both written.
+        ok(d, &args);
+        let own = fs::read(d.join(file)).unwrap();
+        ok(d, &args);
+        assert_eq!(fs::read(d.join(file)).unwrap(), own);
+        edit(&d.join(file));
+        let named = [format!(
+            "{file}: the file exists and changed since katro wrote it"
+        )];
+        let named: Vec<&str> = named.iter().map(String::as_str).collect();
+        refused_keeping(d, d, std::slice::from_ref(&args), &named);
+        fs::write(d.join(file), "my own\n").unwrap();
+        let named = [format!(
+            "{file}: the file exists and katro did not write it"
+        )];
+        let named: Vec<&str> = named.iter().map(String::as_str).collect();
+        refused_keeping(d, d, std::slice::from_ref(&args), &named);
+        // The mark of before the hash is katro's.
+        fs::write(
+            d.join(file),
+            "<svg>\n<!-- written by katro: katro replaces this file; remove this line to keep it -->\n</svg>\n",
+        )
+        .unwrap();
+        ok(d, &args);
+        assert_eq!(fs::read(d.join(file)).unwrap(), own);
+    }
+}
+
+/// `katro play` writes no file: the game's record is printed, as a
+/// `katro replay` command.
+#[test]
+fn play_writes_no_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    put_user_files(d, &["notes.txt"]);
+    let before = snapshot(d);
+    let out = cargo_bin_cmd!("katro")
+        .current_dir(d)
+        .args(["play", "katro-4x4", "--against", "random"])
+        .write_stdin("a1\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("katro replay"), "{stdout}");
+    assert!(snapshot(d) == before, "katro play wrote a file");
 }

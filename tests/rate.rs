@@ -155,8 +155,9 @@ fn bad_results_are_refused_with_the_file_and_row_named() {
     assert!(!Path::new(out).exists(), "a refused rate wrote {out}");
 }
 
-/// `katro rate` replaces its own files but not a file katro did not
-/// write, unless told to.
+/// `katro rate` replaces its own files, unchanged, and never a file katro
+/// did not write or one edited since (there is no `--force`): each
+/// survives byte for byte, and nothing is written beside it.
 #[test]
 fn a_file_katro_did_not_write_is_kept() {
     let dir = TempDir::new().unwrap();
@@ -166,19 +167,30 @@ fn a_file_katro_did_not_write_is_kept() {
         "p1,p2,p1_wins,p2_wins,undecided\nx,random,6,4,0\nrandom,x,3,7,0\n",
     );
     let out = dir.path().join("out");
-    fs::create_dir(&out).unwrap();
-    fs::write(out.join("pairwise.csv"), "my own notes\n").unwrap();
     let o = out.to_str().unwrap();
-    refused(&["rate", &csv, "--out", o], &["pairwise.csv", "--force"]);
-    assert_eq!(
-        fs::read_to_string(out.join("pairwise.csv")).unwrap(),
-        "my own notes\n"
-    );
-    assert!(!out.join("ratings.csv").exists());
-    katro()
-        .args(["rate", &csv, "--out", o, "--force"])
-        .assert()
-        .success();
-    // Now katro's own: replaced without --force.
     katro().args(["rate", &csv, "--out", o]).assert().success();
+    // katro's own, unchanged: replaced.
+    katro().args(["rate", &csv, "--out", o]).assert().success();
+    let theirs = "my own notes\n";
+    for name in ["ratings.csv", "pairwise.csv", "skill-trace.csv"] {
+        let before: Vec<(String, Vec<u8>)> = ["ratings.csv", "pairwise.csv", "skill-trace.csv"]
+            .iter()
+            .map(|n| (n.to_string(), fs::read(out.join(n)).unwrap()))
+            .collect();
+        fs::write(out.join(name), theirs).unwrap();
+        refused(&["rate", &csv, "--out", o], &[name, "katro"]);
+        for (n, bytes) in &before {
+            let now = fs::read(out.join(n)).unwrap();
+            if n == name {
+                assert_eq!(now, theirs.as_bytes(), "{n} was written over");
+            } else {
+                assert_eq!(&now, bytes, "{n} changed though the rate was refused");
+            }
+        }
+        fs::write(
+            out.join(name),
+            &before.iter().find(|(n, _)| n == name).unwrap().1,
+        )
+        .unwrap();
+    }
 }

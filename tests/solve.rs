@@ -304,7 +304,8 @@ fn katro_solve_refuses_bad_requests() {
     let run = katro_in(&["solve", &small, "--out", theirs.to_str().unwrap()], "");
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("not a table katro wrote"),
+        run.stderr
+            .contains("notes.txt: the file exists and katro did not write it"),
         "{}",
         run.stderr
     );
@@ -503,9 +504,23 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     );
 
     // A run cut short (here: its table cut to 40 rows) is resumed from
-    // the rows it kept, to the same table.
+    // the rows it kept, to the same table. The cut is made by hand, so the
+    // folder is made one from before katro's ledger (as the committed
+    // results/solved is), whose files are known by their headers: in a
+    // folder with a ledger a hand-cut table is a changed one, refused.
     let cut: String = csv.lines().take(41).map(|l| format!("{l}\n")).collect();
     std::fs::write(format!("{out}/solved.csv"), cut).unwrap();
+    let ledger = format!("{out}/.katro-files");
+    let edited = katro_in(&args, "");
+    assert_eq!(edited.code, 2, "{}", edited.stderr);
+    assert!(
+        edited
+            .stderr
+            .contains("solved.csv: changed since katro wrote it"),
+        "{}",
+        edited.stderr
+    );
+    std::fs::remove_file(&ledger).unwrap();
     let again = katro_in(&args, "");
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(
@@ -529,6 +544,8 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     marked["command"] = "the run that made it".into();
     let marked = serde_json::to_string_pretty(&marked).unwrap();
     std::fs::write(format!("{out}/manifest.json"), &marked).unwrap();
+    // Edited by hand too: again a folder from before the ledger.
+    std::fs::remove_file(&ledger).unwrap();
     let complete = katro_in(&args, "");
     assert_eq!(complete.code, 0, "{}", complete.stderr);
     assert!(

@@ -13,13 +13,14 @@ use crate::engine::Move;
 use crate::engine::notation::parse_move;
 use crate::experiment::judge::{Counts, Share, clustered_share, judge_game};
 use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
+use crate::files::ManifestRead;
 use crate::files::float;
-use crate::files::{ManifestRead, add_files};
 use crate::rules::Rules;
 use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, solve_with_stats};
 use crate::store::Store;
 
-use super::{Error, put, read_optional};
+use super::owned::{Folder, write_outputs};
+use super::{Error, read_optional};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -82,8 +83,13 @@ pub fn judge(
 ) -> Result<JudgeOutcome, Error> {
     let games_path = dir.join("games.csv");
     let manifest_path = dir.join("manifest.json");
-    let (games, manifest_bytes, manifest) = read_inputs(store, dir, &games_path, &manifest_path)?;
+    let (games, manifest) = read_inputs(store, &games_path, &manifest_path)?;
     let (rules, cells, rows) = read_games(&games_path, &games, &manifest, &manifest_path)?;
+    // Checked before any solve, so that a refusal costs nothing.
+    Folder::open(store, dir).check(
+        &[PERFECT_MOVES.to_string(), "manifest.json".to_string()],
+        &format!("katro judge {}", dir.display()),
+    )?;
     let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
     for r in &rows {
         tallies[r.cell].games += 1;
@@ -103,24 +109,17 @@ pub fn judge(
         outcome.variants.push(judged);
     }
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
-    put(store, dir, PERFECT_MOVES, &csv)?;
-    // So that katro knows the file for its own: a later run of the
-    // experiment into this folder replaces or removes it.
-    if let Some(out) = add_files(&manifest_bytes, &[PERFECT_MOVES]) {
-        put(store, dir, "manifest.json", &out)?;
-    }
+    write_outputs(store, dir, &[(PERFECT_MOVES, &csv)])?;
     Ok(outcome)
 }
 
-/// games.csv's bytes, and the manifest beside it as bytes and read;
-/// refused when either is missing, or when a perfect-moves.csv is there
-/// that the manifest does not list.
+/// games.csv's bytes, and the manifest beside it, read;
+/// refused when either is missing.
 fn read_inputs(
     store: &dyn Store,
-    dir: &Path,
     games_path: &Path,
     manifest_path: &Path,
-) -> Result<(Vec<u8>, Vec<u8>, ManifestRead), Error> {
+) -> Result<(Vec<u8>, ManifestRead), Error> {
     let Some(games) = read_optional(store, games_path)? else {
         return Err(Error::refused(format!(
             "{}: not found: `katro judge` needs the games.csv of a run made with \
@@ -137,16 +136,7 @@ fn read_inputs(
     };
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    let listed = manifest.files.iter().any(|f| f == PERFECT_MOVES);
-    if store.is_file(&dir.join(PERFECT_MOVES)) && !listed {
-        return Err(Error::refused(format!(
-            "{}: already there and not listed in {}, so katro did not write it: move it \
-             away to judge this folder",
-            dir.join(PERFECT_MOVES).display(),
-            manifest_path.display()
-        )));
-    }
-    Ok((games, manifest_bytes, manifest))
+    Ok((games, manifest))
 }
 
 /// Solves one variant and judges its games `mine`, adding their counts to

@@ -11,7 +11,6 @@ use std::path::Path;
 use super::{Error, rating_files, read_manifest};
 use crate::experiment::parse_experiment;
 use crate::experiment::ratings::{ResultLine, Roster, VariantRatings, rate_lines};
-use crate::files::manifest::add_files;
 use crate::files::ratings_table;
 use crate::store::{Store, describe};
 
@@ -21,9 +20,6 @@ use crate::store::{Store, describe};
 pub struct RateOptions {
     pub input: String,
     pub out: Option<String>,
-    /// Overwrite rating files in the output folder that katro did not
-    /// write.
-    pub force: bool,
 }
 
 /// Rates the results `o` names and writes the three rating files;
@@ -56,7 +52,7 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
             o.input
         )));
     }
-    let written = write(store, &out, &rated, o.force)?;
+    let written = write(store, &out, &rated)?;
     let mut text = ratings_table(&rated);
     text.push_str(&format!(
         "\nwrote {} in {}\n",
@@ -259,66 +255,16 @@ fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
         .collect()
 }
 
-/// Writes the rating files into `dir`, each whole or not at all. A file
-/// already there is replaced only if katro wrote it: listed in the
-/// folder's manifest, or starting with the header katro writes for it;
-/// anything else needs `force`. A manifest there lists the files after.
-fn write(
-    store: &dyn Store,
-    dir: &Path,
-    rated: &[VariantRatings],
-    force: bool,
-) -> Result<Vec<String>, Error> {
+/// Writes the rating files into `dir` through [`super::write_outputs`]:
+/// each whole or not at all, a file there replaced only if katro wrote it
+/// and it is unchanged since (docs/OUTPUTS.md, "What katro writes over"),
+/// and a manifest there lists them after.
+fn write(store: &dyn Store, dir: &Path, rated: &[VariantRatings]) -> Result<Vec<String>, Error> {
     let files = rating_files(rated);
-    let listed = read_manifest(store, dir).map_or_else(Vec::new, |m| m.files);
-    let mut foreign = Vec::new();
-    for (name, bytes) in &files {
-        let path = dir.join(name);
-        if !store.is_file(&path) || listed.iter().any(|f| f == name) {
-            continue;
-        }
-        let head = store.read_start(&path, 4096).unwrap_or_default();
-        let ours_header = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-        if !head.starts_with(ours_header) {
-            foreign.push(format!("  {name}"));
-        }
-    }
-    if !foreign.is_empty() && !force {
-        return Err(Error::refused(format!(
-            "{} holds files `katro rate` would replace that katro did not write:\n{}\n\
-             move them away, give another --out, or give --force to overwrite them",
-            dir.display(),
-            foreign.join("\n")
-        )));
-    }
-    store
-        .create_dir_all(dir)
-        .map_err(|e| Error::failed(format!("cannot make {}: {}", dir.display(), describe(&e))))?;
-    for (name, bytes) in &files {
-        store.write_atomic(dir, name, bytes).map_err(|e| {
-            Error::failed(format!(
-                "cannot write {}: {}",
-                dir.join(name).display(),
-                describe(&e)
-            ))
-        })?;
-    }
-    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
-    let manifest = dir.join("manifest.json");
-    if let Some(updated) = store
-        .read(&manifest)
-        .ok()
-        .and_then(|b| add_files(&b, &names))
-    {
-        store
-            .write_atomic(dir, "manifest.json", &updated)
-            .map_err(|e| {
-                Error::failed(format!(
-                    "cannot write {}: {}",
-                    manifest.display(),
-                    describe(&e)
-                ))
-            })?;
-    }
-    Ok(names.iter().map(|n| n.to_string()).collect())
+    let named: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_ref(), b.as_ref()))
+        .collect();
+    super::write_outputs(store, dir, &named)?;
+    Ok(named.iter().map(|(n, _)| n.to_string()).collect())
 }

@@ -5,10 +5,11 @@
 use std::path::Path;
 
 use crate::files::{ManifestRead, add_files};
-use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, Page, build, is_chart_file};
+use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
 use crate::store::{Store, describe};
 
 use super::Error;
+use super::owned::{Folder, Whose};
 
 /// Reads an optional file of the folder; `None` when it is not there.
 pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Error> {
@@ -77,10 +78,31 @@ pub fn write_report(
             Error::refused(message)
         }
     })?;
-    let mut written = write_charts(store, &dir.join("plots"), &report)?;
-    put(store, dir, "report.html", report.html.as_bytes())?;
-    written.push("report.html".into());
-    Ok(written)
+    let mut files: Vec<(String, Vec<u8>)> = report
+        .charts
+        .iter()
+        .map(|c| {
+            debug_assert!(is_chart_file(&c.file));
+            (
+                format!("plots/{}", c.file),
+                format!("<!-- {GENERATOR} -->\n{}", c.svg).into_bytes(),
+            )
+        })
+        .collect();
+    files.push(("report.html".into(), report.html.into_bytes()));
+    let mut folder = Folder::open(store, dir);
+    let what = format!("the report of {}", dir.display());
+    folder.write(&files, &what)?;
+    remove_stale_charts(&mut folder, &report_charts(&files), &what)?;
+    Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// The chart names of the files a report writes.
+fn report_charts(files: &[(String, Vec<u8>)]) -> Vec<&str> {
+    files
+        .iter()
+        .filter_map(|(f, _)| f.strip_prefix("plots/"))
+        .collect()
 }
 
 /// The experiment's name as given, or from the manifest, else the
@@ -99,45 +121,34 @@ fn report_title(store: &dyn Store, dir: &Path, name: Option<&str>) -> Result<Str
         }))
 }
 
-/// Writes the report's charts into `plots` and removes those of an
-/// earlier report it does not draw; the files written, as `plots/NAME`.
-fn write_charts(store: &dyn Store, plots: &Path, report: &Page) -> Result<Vec<String>, Error> {
-    store.create_dir_all(plots).map_err(|e| {
-        Error::Failed(format!(
-            "cannot create {}: {}",
-            plots.display(),
-            describe(&e)
-        ))
-    })?;
-    let mut written = Vec::new();
-    for c in &report.charts {
-        debug_assert!(is_chart_file(&c.file));
-        let marked = format!("<!-- {GENERATOR} -->\n{}", c.svg);
-        put(store, plots, &c.file, marked.as_bytes())?;
-        written.push(format!("plots/{}", c.file));
+/// Removes the charts of an earlier report that this one does not draw
+/// (`drawn`): a comparison or sweep chart would describe results no
+/// longer there. Only katro's, unchanged, are removed; a chart of the
+/// user's under such a name is kept, and so is an edited one.
+fn remove_stale_charts(folder: &mut Folder, drawn: &[&str], what: &str) -> Result<(), Error> {
+    let plots = folder.dir().join("plots");
+    let mut stale = Vec::new();
+    for name in folder_charts(folder.store(), &plots) {
+        let rel = format!("plots/{name}");
+        if !drawn.contains(&name.as_str()) && folder.whose(&rel)? == Whose::Katros {
+            stale.push(rel);
+        }
     }
-    // A chart of an earlier run of this folder that this report does not
-    // draw (a comparison, a sweep) would describe results no longer there.
-    let stale: Vec<String> = store
+    folder.remove(&stale, what)
+}
+
+/// The chart files in `plots`, by name.
+fn folder_charts(store: &dyn Store, plots: &Path) -> Vec<String> {
+    store
         .list(plots)
         .map(|entries| {
             entries
                 .into_iter()
+                .filter(|e| !e.is_dir && is_chart_file(&e.name))
                 .map(|e| e.name)
-                .filter(|n| is_chart_file(n))
-                .filter(|n| !report.charts.iter().any(|c| &c.file == n))
                 .collect()
         })
-        .unwrap_or_default();
-    for name in stale {
-        store.remove_file(&plots.join(&name)).map_err(|e| {
-            Error::Failed(format!(
-                "cannot remove the stale {}: {e}",
-                plots.join(&name).display()
-            ))
-        })?;
-    }
-    Ok(written)
+        .unwrap_or_default()
 }
 
 /// Adds the report's files to the `files` of the folder's manifest, if it
@@ -149,57 +160,48 @@ fn list_in_manifest(store: &dyn Store, dir: &Path, written: &[String]) -> Result
     };
     let names: Vec<&str> = written.iter().map(String::as_str).collect();
     match add_files(&bytes, &names) {
-        Some(out) => put(store, dir, "manifest.json", &out),
+        Some(out) => Folder::open(store, dir).write(
+            &[("manifest.json".into(), out)],
+            &format!("listing the report in {}", dir.display()),
+        ),
         None => Ok(()),
     }
 }
 
-/// `katro report DIR`: refuses to overwrite a `report.html` or chart that
-/// `katro report` did not write, unless `force`; writes the report, lists
-/// its files in the manifest, and returns what to print.
-pub fn report(store: &dyn Store, dir: &str, force: bool) -> Result<String, Error> {
+/// The page and every chart a report of `dir` may write: the fixed ones,
+/// and the sweep and metrics charts already there.
+pub(crate) fn report_targets(store: &dyn Store, dir: &Path) -> Vec<String> {
+    let mut targets = vec!["report.html".to_string()];
+    for f in CHART_FILES
+        .iter()
+        .map(|f| f.to_string())
+        .chain(folder_charts(store, &dir.join("plots")))
+    {
+        let t = format!("plots/{f}");
+        if !targets.contains(&t) {
+            targets.push(t);
+        }
+    }
+    targets
+}
+
+/// `katro report DIR`: writes the report, lists its files in the
+/// manifest, and returns what to print. Refused, naming them, when a
+/// `report.html` or chart it would replace is not katro's or was changed
+/// since katro wrote it: `katro report` replaces only its own files.
+pub fn report(store: &dyn Store, dir: &str) -> Result<String, Error> {
     let path = Path::new(dir);
     if !store.is_dir(path) {
         return Err(Error::refused(format!(
             "{dir}: not a folder: give a results folder"
         )));
     }
-    // The page and every chart a report may write: the fixed ones, and the
-    // sweep charts already there.
-    let sweeps: Vec<String> = store
-        .list(&path.join("plots"))
-        .map(|entries| {
-            entries
-                .into_iter()
-                .map(|e| e.name)
-                .filter(|n| is_chart_file(n))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut targets = vec!["report.html".to_string()];
-    for f in CHART_FILES.iter().map(|f| f.to_string()).chain(sweeps) {
-        let t = format!("plots/{f}");
-        if !targets.contains(&t) {
-            targets.push(t);
-        }
+    // Checked before the report is drawn, so that a refusal costs nothing.
+    let mut targets = report_targets(store, path);
+    if store.is_file(&path.join("manifest.json")) {
+        targets.push("manifest.json".into());
     }
-    let mut foreign = Vec::new();
-    for t in targets {
-        if let Some(bytes) = read_optional(store, &path.join(&t))? {
-            let head = &bytes[..bytes.len().min(1024)];
-            let marker = GENERATOR.as_bytes();
-            if !head.windows(marker.len()).any(|w| w == marker) {
-                foreign.push(format!("  {t}"));
-            }
-        }
-    }
-    if !foreign.is_empty() && !force {
-        return Err(Error::refused(format!(
-            "{dir} holds files a report would replace that `katro report` did not write:\n{}\n\
-             move them away, or give --force to overwrite them",
-            foreign.join("\n")
-        )));
-    }
+    Folder::open(store, path).check(&targets, &format!("katro report {dir}"))?;
     let written = write_report(store, path, None)?;
     list_in_manifest(store, path, &written)?;
     Ok(format!(

@@ -15,6 +15,7 @@ use crate::solve::{
 };
 use crate::store::{Store, describe};
 
+use super::owned::{TABLE_LINE, check_marked_file, write_marked_file};
 use super::{Error, load_variant};
 
 /// `--max-memory` when not given.
@@ -63,18 +64,7 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
             out.display()
         )));
     }
-    if store.is_file(out) {
-        let head = store
-            .read_start(out, MAGIC.len() as u64)
-            .map_err(|e| Error::refused(format!("--out {}: cannot read it: {e}", out.display())))?;
-        if head != MAGIC {
-            return Err(Error::refused(format!(
-                "--out {}: the file exists and is not a table katro wrote; \
-                 katro overwrites only its own tables: remove it or choose another name",
-                out.display()
-            )));
-        }
-    }
+    check_marked_file(store, out, old_table)?;
     let dir = out
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -89,20 +79,16 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
     })
 }
 
+/// A table katro wrote before its tables carried a mark with a hash: one
+/// that reads whole.
+fn old_table(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC) && solve::read_table(bytes).is_ok()
+}
+
+/// Writes the table, marked as katro's, unless a file katro may not
+/// replace took its place meanwhile; its size in bytes.
 fn write_table(store: &dyn Store, out: &Path, table: &SolvedTable) -> Result<u64, Error> {
-    let dir = out
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = out
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| Error::refused(format!("--out {}: not a file name", out.display())))?;
-    let bytes = table.to_bytes();
-    store
-        .write_atomic(dir, name, &bytes)
-        .map_err(|e| Error::Failed(format!("cannot write {}: {}", out.display(), describe(&e))))?;
-    Ok(bytes.len() as u64)
+    write_marked_file(store, out, &table.to_bytes(), TABLE_LINE, old_table)
 }
 
 /// What `katro solve` is asked to do.

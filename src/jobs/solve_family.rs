@@ -14,6 +14,7 @@ use crate::rules::{PRESETS, Rules, Settings, preset};
 use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};
 use crate::store::{Store, describe};
 
+use super::owned::Folder;
 use super::solve::{check_seconds, max_bytes};
 use super::{Error, read_text};
 
@@ -138,6 +139,10 @@ fn check_options(o: &FamilyOptions, store: &dyn Store) -> Result<u64, Error> {
         .check_writable(dir)
         .map_err(|e| Error::refused(format!("--out {}: {}", o.out, describe(&e))))?;
     check_family_files(store, dir)?;
+    Folder::open(store, dir).check(
+        &["solved.csv".into(), "manifest.json".into()],
+        &format!("katro solve-family --out {}", o.out),
+    )?;
     Ok(max)
 }
 
@@ -403,21 +408,13 @@ impl Family<'_> {
         self.manifest.seconds = self.t0.elapsed().as_secs_f64();
         self.manifest.peak_rss_bytes = (self.peak_rss)();
         let json = self.manifest.to_bytes();
-        for (name, bytes) in [
-            ("solved.csv", self.csv.as_bytes()),
-            ("manifest.json", &json),
-        ] {
-            self.store
-                .write_atomic(self.dir, name, bytes)
-                .map_err(|e| {
-                    Error::Failed(format!(
-                        "cannot write {}/{name}: {}",
-                        self.o.out,
-                        describe(&e)
-                    ))
-                })?;
-        }
-        Ok(())
+        Folder::open(self.store, self.dir).write(
+            &[
+                ("solved.csv".into(), self.csv.as_bytes().to_vec()),
+                ("manifest.json".into(), json),
+            ],
+            &format!("katro solve-family --out {}", self.o.out),
+        )
     }
 
     /// The files written complete, and what to tell the user.

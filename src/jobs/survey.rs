@@ -7,7 +7,9 @@ use crate::files::{BUILD, ManifestRead, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
+use super::owned::{Folder, LEDGER, Whose};
 use super::{Error, Progress, file_name};
+use crate::pictures::report::is_chart_file;
 
 pub(crate) const RESULT_FILES: [&str; 12] = [
     "manifest.json",
@@ -120,14 +122,15 @@ fn is_shard_name(name: &str) -> bool {
 /// overwrite or mix with its results.
 pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> {
     let mut found = Vec::new();
+    let folder = Folder::open(store, dir);
     // The result files this experiment's own manifest vouches for.
-    let ours = manifest_files(store, dir, w, &mut found);
+    let ours = manifest_files(&folder, w, &mut found);
     let Ok(entries) = store.list(dir) else {
         return found;
     };
     let own_checkpoint = has_own_checkpoint(store, dir, w);
     for e in entries {
-        found.extend(foreign_entry(store, dir, &e.name, &ours, own_checkpoint));
+        found.extend(foreign_entry(&folder, &e.name, &ours, own_checkpoint));
     }
     let Some(shards) = w.shards else {
         return found;
@@ -140,12 +143,8 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
 /// The result files the folder's manifest lists when it is this
 /// experiment's (or the one a grown run replaces); the manifest itself
 /// goes into `found` when it is another's, or unreadable.
-fn manifest_files(
-    store: &dyn Store,
-    dir: &Path,
-    w: &Writer,
-    found: &mut Vec<Foreign>,
-) -> Vec<String> {
+fn manifest_files(folder: &Folder, w: &Writer, found: &mut Vec<Foreign>) -> Vec<String> {
+    let (store, dir) = (folder.store(), folder.dir());
     let m = match super::read_manifest_in(store, dir) {
         Ok(None) => return Vec::new(),
         // Perhaps not katro's: kept, and overwritten only once the
@@ -172,9 +171,19 @@ fn manifest_files(
         theirs == w.hash || Some(theirs.as_str()) == w.grows
     };
     let listed = listed_files(&m);
+    if whose(folder, "manifest.json") == Whose::Edited {
+        found.push(blocking("manifest.json", Whose::Edited));
+    }
     if !same {
-        let mut remove = vec![dir.join("manifest.json")];
-        remove.extend(listed.iter().map(|f| dir.join(f)));
+        // Of its files, only those still as katro wrote them are katro's
+        // to delete; the others block.
+        let mut remove = Vec::new();
+        for f in std::iter::once("manifest.json").chain(listed.iter().map(String::as_str)) {
+            // The others are named where the folder's entries are.
+            if whose(folder, f) == Whose::Katros {
+                remove.push(dir.join(f));
+            }
+        }
         found.push(Foreign {
             remove,
             ..Foreign::new(
@@ -208,16 +217,36 @@ fn has_own_checkpoint(store: &dyn Store, dir: &Path, w: &Writer) -> bool {
         })
 }
 
+/// Whose the file `rel` of the folder is; one that cannot be read is
+/// taken for the user's.
+fn whose(folder: &Folder, rel: &str) -> Whose {
+    folder.whose(rel).unwrap_or(Whose::Users)
+}
+
+/// A file katro may not replace under a name it writes: refused even with
+/// `--force`.
+fn blocking(rel: &str, whose: Whose) -> Foreign {
+    let why = match whose {
+        Whose::Edited => "changed since katro wrote it, and katro writes a file of that name",
+        _ => {
+            "no manifest of this experiment lists it, so katro did not write it, \
+             and katro writes a file of that name"
+        }
+    };
+    Foreign {
+        blocks: true,
+        ..Foreign::new(rel, why)
+    }
+}
+
 /// Whether `name` in the folder is katro's own and never in the way: the
-/// manifest, checkpoints, shards, charts, job logs, locks, temporaries.
-fn is_katro_own(store: &dyn Store, dir: &Path, name: &str, ours: &[String]) -> bool {
+/// manifest (judged by [`manifest_files`]), checkpoints, shards, job
+/// logs, the ledger, locks, temporaries.
+fn is_katro_own(store: &dyn Store, dir: &Path, name: &str) -> bool {
     name == "manifest.json"
         || name == checkpoint::FOLDER
         || name == "shards"
-        // The report's charts, when a manifest of this experiment or
-        // of the one being replaced lists them (the files themselves
-        // are judged by that listing).
-        || (name == "plots" && ours.iter().any(|f| f.starts_with("plots/")))
+        || name == LEDGER
         // The job logs scripts/slurm/submit.sh keeps in OUT/slurm/:
         // katro's own, and never written to by this command.
         || (name == SLURM_LOGS && store.is_dir(&dir.join(name)))
@@ -228,32 +257,77 @@ fn is_katro_own(store: &dyn Store, dir: &Path, name: &str, ours: &[String]) -> b
 }
 
 /// What is wrong with the folder's entry `name`, if anything: a result
-/// file no manifest of this experiment lists, or a file katro did not
-/// write.
+/// file no manifest of this experiment lists, a file katro did not write
+/// or that was changed since under a name katro writes, or any other
+/// file (the user's, which `--force` keeps).
 fn foreign_entry(
-    store: &dyn Store,
-    dir: &Path,
+    folder: &Folder,
     name: &str,
     ours: &[String],
     own_checkpoint: bool,
-) -> Option<Foreign> {
-    if is_katro_own(store, dir, name, ours) {
-        return None;
+) -> Vec<Foreign> {
+    let (store, dir) = (folder.store(), folder.dir());
+    if is_katro_own(store, dir, name) {
+        return Vec::new();
     }
-    if RESULT_FILES.contains(&name) {
-        if ours.iter().any(|f| f == name) || own_checkpoint {
-            return None;
-        }
-        return Some(Foreign {
-            blocks: true,
+    if name == "plots" && store.is_dir(&dir.join(name)) {
+        return foreign_charts(folder);
+    }
+    if !RESULT_FILES.contains(&name) {
+        return vec![Foreign::new(name, "not a katro output (--force keeps it)")];
+    }
+    match whose(folder, name) {
+        Whose::Absent => Vec::new(),
+        Whose::Katros if ours.iter().any(|f| f == name) || own_checkpoint => Vec::new(),
+        // Katro's, by the ledger, but no manifest lists it: results of a
+        // run that stopped before its manifest, perhaps another's.
+        Whose::Katros => vec![Foreign {
+            remove: vec![dir.join(name)],
             ..Foreign::new(
                 name,
-                "no manifest of this experiment lists it, so katro did not write it, \
-                 and katro writes a file of that name",
+                "a katro result no manifest of this experiment lists (--force deletes it)",
             )
-        });
+        }],
+        w => vec![blocking(name, w)],
     }
-    Some(Foreign::new(name, "not a katro output (--force keeps it)"))
+}
+
+/// What is wrong in the report's `plots/` folder: a file the user put at
+/// a chart's name, or a chart katro wrote that was changed since, block
+/// (a report writes or removes every chart name); anything else there is
+/// the user's, kept under `--force`. Katro's own charts are the report's
+/// to replace or remove.
+fn foreign_charts(folder: &Folder) -> Vec<Foreign> {
+    let plots = folder.dir().join("plots");
+    let Ok(entries) = folder.store().list(&plots) else {
+        return vec![Foreign::new(
+            "plots",
+            "not a katro output (--force keeps it)",
+        )];
+    };
+    let mut found = Vec::new();
+    for e in entries {
+        let rel = format!("plots/{}", e.name);
+        if e.is_dir || !is_chart_file(&e.name) {
+            found.push(Foreign::new(rel, "not a katro output (--force keeps it)"));
+            continue;
+        }
+        match whose(folder, &rel) {
+            Whose::Absent | Whose::Katros => {}
+            w => found.push(Foreign {
+                blocks: true,
+                ..Foreign::new(
+                    rel,
+                    if w == Whose::Edited {
+                        "changed since katro wrote it, and a report writes a chart of that name"
+                    } else {
+                        "katro did not write it, and a report writes a chart of that name"
+                    },
+                )
+            }),
+        }
+    }
+    found
 }
 
 /// The checkpoints in the folder of another experiment or build, or that
@@ -308,7 +382,7 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
             .and_then(|b| sniff_shard_header(&b));
         let name = file_name(&path);
         let mut other_build = false;
-        let why = match header {
+        let why = match &header {
             None => Some("not a katro shard file, or damaged".to_string()),
             Some(h) if h.run.experiment_hash != w.hash => Some(format!(
                 "shard {}/{} of experiment `{}` (hash {})",
@@ -330,8 +404,12 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
             Some(_) => None,
         };
         if let Some(why) = why {
-            // A file katro does not name as a shard is the user's: kept.
-            let remove = if is_shard_name(&name) {
+            // Only a shard katro wrote (its header reads) under a name
+            // katro gives shards is deleted; a file that is no katro shard
+            // is the user's: kept, and refused outright under a shard's
+            // name, which a shard run writes.
+            let katros = header.is_some();
+            let remove = if katros && is_shard_name(&name) {
                 vec![path.clone()]
             } else {
                 Vec::new()
@@ -339,6 +417,7 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
             found.push(Foreign {
                 remove,
                 other_build,
+                blocks: !katros && is_shard_name(&name),
                 ..Foreign::new(format!("shards/{name}"), why)
             });
         }
@@ -369,16 +448,24 @@ pub(crate) fn refuse_or_clear(
         return Err(refused);
     }
     let deleted = delete_katro_files(store, dir, &found)?;
+    let kept: Vec<String> = found
+        .iter()
+        .filter(|f| f.remove.is_empty())
+        .map(|f| format!("  {}", f.what))
+        .collect();
+    let listed = |what: &str, files: &[String]| {
+        if files.is_empty() {
+            format!("--force: {what}: none")
+        } else {
+            format!("--force: {what}:\n{}", files.join("\n"))
+        }
+    };
     progress.note(&format!(
-        "--force: found in {}:\n{}\n--force: deleted {}{}",
+        "--force: found in {}:\n{}\n{}\n{}",
         dir.display(),
         list.join("\n"),
-        if deleted.is_empty() {
-            "nothing"
-        } else {
-            "these katro files:\n"
-        },
-        deleted.join("\n")
+        listed("deleted these files katro wrote", &deleted),
+        listed("kept these files katro did not write", &kept)
     ));
     Ok(())
 }
@@ -441,6 +528,7 @@ fn delete_katro_files(
 ) -> Result<Vec<String>, Error> {
     let mut deleted = Vec::new();
     let mut seen: Vec<&Path> = Vec::new();
+    let mut folder = Folder::open(store, dir);
     for f in found {
         for p in &f.remove {
             // A manifest lists itself among its files: delete and name it once.
@@ -448,12 +536,16 @@ fn delete_katro_files(
                 continue;
             }
             seen.push(p);
-            let r = if f.folder {
-                store.remove_all(p)
+            let rel = p.strip_prefix(dir).unwrap_or(p);
+            if f.folder {
+                store.remove_all(p).map_err(|e| {
+                    Error::Failed(format!("--force: cannot delete {}: {e}", p.display()))
+                })?;
             } else {
-                store.remove_file(p)
-            };
-            r.map_err(|e| Error::Failed(format!("--force: cannot delete {}: {e}", p.display())))?;
+                // Checked again as it goes: only katro's, unchanged.
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                folder.remove(&[rel], "--force")?;
+            }
             deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }

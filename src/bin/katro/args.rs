@@ -38,18 +38,17 @@ pub enum Command {
     /// notation; at the end the game is printed as a `katro replay` command.
     Play(PlayArgs),
     /// Write DIR/report.html (one self-contained page) and DIR/plots/*.svg
-    /// from a results folder's CSV files.
+    /// from a results folder's CSV files (replacing only katro's own,
+    /// unchanged).
     Report {
         /// A folder written by `katro run`, `katro merge` or `katro simulate --out`.
         dir: String,
-        /// Overwrite a report.html or chart in DIR that katro did not write.
-        #[arg(long)]
-        force: bool,
     },
     /// Refit ratings.csv, pairwise.csv and skill-trace.csv from results
     /// alone, without replaying: a results folder's summary.csv, or a CSV
     /// with columns p1,p2,p1_wins,p2_wins,undecided (and optional variant),
     /// one row per seat-ordered pair (docs/OUTPUTS.md, ratings.csv).
+    /// Replaces only katro's own files, unchanged since it wrote them.
     Rate {
         /// A results folder written by `katro run`, or a CSV file of tallies.
         input: String,
@@ -57,9 +56,6 @@ pub enum Command {
         /// file; a results folder's own by default).
         #[arg(long)]
         out: Option<String>,
-        /// Overwrite rating files in the output folder that katro did not write.
-        #[arg(long)]
-        force: bool,
     },
     /// Check variant and experiment files and report every problem.
     Validate {
@@ -95,9 +91,6 @@ pub struct ShowArgs {
     /// Write the starting board as an SVG diagram to FILE instead.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-    /// With --svg: replace FILE even if katro did not write it.
-    #[arg(long, requires = "svg")]
-    pub force: bool,
 }
 
 #[derive(Args)]
@@ -122,9 +115,6 @@ pub struct ReplayArgs {
     /// Write the game viewer, a self-contained HTML page, to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// With --html: replace FILE even if katro did not write it.
-    #[arg(long, requires = "html")]
-    pub force: bool,
     /// Take the variant and moves from a games.csv written with
     /// `moves_in_rows = true`.
     #[arg(long, value_name = "FILE", requires = "row", conflicts_with_all = ["variant", "moves"])]

@@ -35,7 +35,7 @@ pub fn variants() -> Result<(), Error> {
 pub fn show(a: ShowArgs) -> Result<(), Error> {
     let rules = load_variant(&a.variant)?;
     match a.svg {
-        Some(file) => emit(&jobs::write_board(&FsStore, &rules, &file, a.force)?),
+        Some(file) => emit(&jobs::write_board(&FsStore, &rules, &file)?),
         None => emit(&jobs::show(&rules)),
     }
 }
@@ -62,7 +62,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Error> {
     let json = jobs::replay::replay_json(&rules, &moves, a.trace)?;
     match &a.html {
         Some(file) => emit(&jobs::write_viewer(
-            &FsStore, &rules, &moves, file, &made_by, a.force,
+            &FsStore, &rules, &moves, file, &made_by,
         )?),
         None => emit(&(json + "\n")),
     }

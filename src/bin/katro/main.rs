@@ -50,10 +50,10 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Run(a) => commands::run(a),
         Command::Merge(a) => commands::merge(a),
         Command::Play(a) => commands::play(a),
-        Command::Report { dir, force } => emit(&jobs::report(&FsStore, &dir, force)?),
-        Command::Rate { input, out, force } => emit(&jobs::rate::rate(
+        Command::Report { dir } => emit(&jobs::report(&FsStore, &dir)?),
+        Command::Rate { input, out } => emit(&jobs::rate::rate(
             &FsStore,
-            &jobs::rate::RateOptions { input, out, force },
+            &jobs::rate::RateOptions { input, out },
         )?),
         Command::Validate { files } => commands::validate(&files),
         Command::Bench(a) => bench::bench(a),
