@@ -18,28 +18,19 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::agents::AgentSpec;
-use crate::engine::kernel::Agent;
-use crate::engine::{Move, MoveList, Silent};
-// The plan's types, where runner's callers have always found them.
-use crate::engine::record::MoveTotals;
+use crate::engine::Move;
+use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::metrics::{GameMetrics, Recorder};
+// The plan's types, where runner's callers have always found them.
 pub use crate::experiment::plan::{
     Cell, CellLayout, Layout, Part, Ranges, Rows, Stop, matchup_label,
 };
 use crate::experiment::stats::{Aggregate, GameRecord};
-use crate::rng::{game_seed, rng_from_seed};
-use crate::rules::{Rules, Settings};
-
-/// One step of a game's identity hash: the hash so far, chained with the
-/// next move packed into an integer (origin hole in bits 0-7, target hole
-/// in bits 8-15, direction in bits 16-17: 0 none, 1 forward, 2 backward)
-/// through the SplitMix64 finaliser. A game's hash starts at 0 and takes
-/// every move as played, opening plies included; it depends on the moves
-/// alone, not on the seed.
-pub fn game_hash_step(h: u64, mv: Move) -> u64 {
-    crate::engine::chain_hash(h, mv.code())
-}
+// The game loop, where runner's callers have always found it (src/game.rs).
+use crate::game::play_game_observed;
+pub use crate::game::{game_hash_step, play_game, play_game_on_engine};
+use crate::rng::game_seed;
+use crate::rules::Settings;
 
 /// One game of one cell, as a row of `games.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,120 +63,6 @@ pub trait Progress: Sync {
 /// Progress that nobody watches.
 pub struct Quiet;
 impl Progress for Quiet {}
-
-/// Plays one game from the start: `opening_plies` random plies, then the
-/// agents. On the lane kernel when it can play the rules and both agents
-/// are random, greedy or epsilon-greedy (docs/PERFORMANCE.md), else on the engine
-/// ([`play_game_on_engine`]): the same game either way.
-pub fn play_game(
-    rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
-    opening_plies: u32,
-    seed: u64,
-    moves: Option<&mut Vec<Move>>,
-) -> GameRecord {
-    if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
-        return match moves {
-            Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| m.push(mv)),
-            None => k.play(rules, [a, b], opening_plies, seed, &mut |_| {}),
-        };
-    }
-    play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)
-}
-
-/// The agents the lane kernel plays itself.
-pub(crate) fn kernel_agent(a: &AgentSpec) -> Option<Agent> {
-    match *a {
-        AgentSpec::Random => Some(Agent::Random),
-        AgentSpec::Greedy => Some(Agent::Greedy),
-        AgentSpec::EpsilonGreedy { epsilon } => Some(Agent::EpsilonGreedy(epsilon)),
-        _ => None,
-    }
-}
-
-/// [`play_game`] on the general engine whatever the rules and agents: the
-/// path every other agent takes, and the oracle the kernel is checked
-/// against. The hot path: one move generation per ply, the game status
-/// only once the game is over, and no allocation unless `moves` is given.
-pub fn play_game_on_engine(
-    rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
-    opening_plies: u32,
-    seed: u64,
-    moves: Option<&mut Vec<Move>>,
-) -> GameRecord {
-    play_game_recorded(rules, p1, p2, opening_plies, seed, moves, None)
-}
-
-/// [`play_game_on_engine`], telling `recorder` every state (the design
-/// metrics, src/experiment/metrics.rs): the same game, since recording
-/// draws nothing from the game's generator.
-pub fn play_game_recorded(
-    rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
-    opening_plies: u32,
-    seed: u64,
-    mut moves: Option<&mut Vec<Move>>,
-    mut recorder: Option<&mut Recorder>,
-) -> GameRecord {
-    let mut rng = rng_from_seed(seed);
-    let mut pos = rules.start();
-    let mut g = GameRecord::START;
-    // One buffer for the whole game: filling it is cheaper than building
-    // a fresh list every ply.
-    let mut legal = MoveList::new();
-    // Each agent seated for this game (an mcts tree may be kept).
-    let mut seats = [p1.start_game(), p2.start_game()];
-    loop {
-        rules.legal_moves_into(&pos, &mut legal);
-        if legal.is_empty() {
-            g.status = rules.status(&pos);
-            break;
-        }
-        if let Some(rec) = recorder.as_deref_mut() {
-            rec.before_move(rules, &pos, &legal);
-        }
-        let mover = pos.to_move();
-        g.legal_moves += legal.len() as u64;
-        // A forced move is played without asking the agent, so it draws
-        // nothing from the generator.
-        let mv = if legal.len() == 1 {
-            legal[0]
-        } else {
-            g.choice_turns += 1;
-            // The opening is counted with `pos.plies()`, never by moves
-            // played: one ply need not be one decision of one player.
-            if pos.plies() < opening_plies {
-                rules
-                    .random_move(&pos, &mut rng)
-                    .expect("random_move finds a move whenever legal_moves lists one")
-            } else {
-                seats[mover.index()].choose(rules, &pos, &legal, &mut rng)
-            }
-        };
-        let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
-        if let Some(rec) = recorder.as_deref_mut() {
-            rec.after_move(rules, &pos, &r);
-        }
-        g.add_move(mover.index(), MoveTotals::from(&r));
-        g.hash = game_hash_step(g.hash, mv);
-        if let Some(m) = moves.as_deref_mut() {
-            m.push(mv);
-        }
-        if pos.ended().is_some() {
-            g.status = rules.status(&pos);
-            break;
-        }
-    }
-    g.plies = pos.plies();
-    if let Some(rec) = recorder {
-        rec.end(rules, &pos);
-    }
-    g
-}
 
 /// The seed of game `game` of a cell.
 pub fn cell_game_seed(master: u64, cell: &Cell, label: &str, game: u64) -> u64 {
@@ -591,7 +468,7 @@ fn play_one(
             play_game(cell.rules, cell.p1, cell.p2, cell.opening_plies, seed, keep),
             None,
         ),
-        Some(plan) => crate::experiment::metrics::play_measured(cell, plan, seed, keep),
+        Some(plan) => play_measured(cell, plan, seed, keep),
     };
     let row = GameRow {
         cell: c,
@@ -601,6 +478,28 @@ fn play_one(
         moves,
     };
     (row, metrics)
+}
+
+/// One game of a cell that records metrics: on the engine (the lane
+/// kernel records nothing), watched by the metrics' recorder, so the same
+/// game as [`play_game`] would play for the seed.
+fn play_measured(
+    cell: &Cell,
+    plan: &MetricsPlan,
+    seed: u64,
+    moves: Option<&mut Vec<Move>>,
+) -> (GameRecord, Option<GameMetrics>) {
+    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules));
+    let record = play_game_observed(
+        cell.rules,
+        cell.p1,
+        cell.p2,
+        cell.opening_plies,
+        seed,
+        moves,
+        &mut rec,
+    );
+    (record, Some(GameMetrics::of(&rec.into_trajectory())))
 }
 
 /// Checks that a resumed state and its rows fit the work: same cells,
@@ -1177,62 +1076,8 @@ fn merged_rows(rows: Vec<GameRow>, played: &[u64], wanted: Rows) -> Result<Vec<G
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::preset;
-
-    #[test]
-    fn a_game_adds_up() {
-        let rules = preset("katro-4x4").unwrap();
-        let mut moves = Vec::new();
-        let g = play_game(
-            &rules,
-            &AgentSpec::Random,
-            &AgentSpec::Random,
-            0,
-            7,
-            Some(&mut moves),
-        );
-        assert!(g.status.is_over());
-        assert_eq!(moves.len(), g.plies as usize);
-        assert!(g.choice_turns <= g.plies as u64);
-        assert!(g.legal_moves >= g.plies as u64);
-        // Replaying the recorded moves gives the same game and status.
-        let mut pos = rules.start();
-        let mut laps = 0;
-        for &m in &moves {
-            laps += rules
-                .play(&mut pos, m)
-                .expect("recorded moves are legal")
-                .laps;
-        }
-        assert_eq!(laps, g.laps);
-        assert_eq!(rules.status(&pos), g.status);
-        // The identity is the moves' hash, and nothing else.
-        assert_eq!(g.hash, moves.iter().fold(0, |h, &m| game_hash_step(h, m)));
-        // The same seed plays the same game.
-        let again = play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 0, 7, None);
-        assert_eq!(again, g);
-    }
-
-    #[test]
-    fn game_hashes_tell_moves_apart() {
-        use crate::engine::Dir;
-        let moves = [
-            Move::sow(0, None),
-            Move::sow(0, Some(Dir::Forward)),
-            Move::sow(0, Some(Dir::Backward)),
-            Move::sow(1, None),
-            Move::step(1, 2),
-            Move::step(2, 1),
-        ];
-        let mut seen = std::collections::HashSet::new();
-        for a in moves {
-            for b in moves {
-                assert!(seen.insert(game_hash_step(game_hash_step(0, a), b)));
-            }
-            // A one-move game differs from every two-move one.
-            assert!(seen.insert(game_hash_step(0, a)));
-        }
-    }
+    use crate::agents::AgentSpec;
+    use crate::rules::{Rules, preset};
 
     fn mirror<'a>(rules: &'a Rules, agent: &'a AgentSpec, opening: u32, games: u64) -> Cell<'a> {
         Cell {
