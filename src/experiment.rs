@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod plan;
 pub mod ratings;
 pub mod runner;
+pub mod state;
 pub mod stats;
 pub mod sweep;
 
