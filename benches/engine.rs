@@ -9,9 +9,9 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use katro::agents::AgentSpec;
 use katro::engine::{MoveList, Silent};
+use katro::game::{play_game, play_game_on_engine};
 use katro::rng::{below, rng_from_seed};
 use katro::rules::preset;
-use katro::runner::{play_game, play_game_on_engine};
 use katro::{Position, Rules};
 
 /// Positions met in random play: every position of a few games.

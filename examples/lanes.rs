@@ -12,8 +12,8 @@
 //! `AGENT` (random or greedy) plays both sides.
 
 use katro::agents::AgentSpec;
+use katro::game::{play_game, play_game_on_engine};
 use katro::rules::{Rules, preset};
-use katro::runner::{play_game, play_game_on_engine};
 use std::time::Instant;
 
 const VARIANTS: [&str; 3] = ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"];

@@ -80,7 +80,7 @@ impl Move {
         self.to != NO_HOLE
     }
     /// The move packed into an integer, as a game's identity hash takes
-    /// it (`runner::game_hash_step`): origin hole in bits 0-7, target hole
+    /// it (`game::game_hash_step`): origin hole in bits 0-7, target hole
     /// in bits 8-15, direction in bits 16-17 (0 none, 1 forward, 2
     /// backward).
     pub fn code(self) -> u64 {
@@ -95,7 +95,7 @@ impl Move {
 
 /// One step of a game's identity hash: the hash so far chained with the
 /// next move's [`Move::code`] through the SplitMix64 finaliser. The one
-/// definition behind `runner::game_hash_step` and the lane kernel's hash.
+/// definition behind `game::game_hash_step` and the lane kernel's hash.
 pub(crate) fn chain_hash(h: u64, code: u64) -> u64 {
     crate::rng::mix64(h ^ code)
 }

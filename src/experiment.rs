@@ -5,11 +5,13 @@
 //! played: every problem is reported with the file, line and key, and what
 //! is allowed there.
 
+pub mod interval;
 pub mod judge;
 pub mod metrics;
 pub mod plan;
 pub mod ratings;
 pub mod runner;
+pub mod state;
 pub mod stats;
 pub mod sweep;
 
@@ -182,7 +184,8 @@ impl Experiment {
                 crate::rng::name_hash(&format!("{base}\ncompare={other:?}"))
             ),
         };
-        metrics::plan::fingerprint(base, &cells)
+        let plans: Vec<_> = cells.iter().map(|c| c.metrics).collect();
+        metrics::plan::fingerprint(base, &plans)
     }
 
     pub fn rows(&self) -> Rows {
@@ -785,7 +788,7 @@ fn matchups(
         p,
         raw.metrics.as_ref(),
         raw.metrics_eval.as_ref(),
-        variants,
+        &variants.iter().map(|v| &v.rules).collect::<Vec<_>>(),
         raw.matchups
             .iter()
             .flat_map(|m| m.get_ref())
@@ -821,7 +824,9 @@ fn matchups(
     let listed = matchups.len();
     let tournament = (raw.tournament.as_ref()).and_then(|t| checks.tournament(p, t, &mut matchups));
     unplayed_variants(p, raw, variants, &matchups);
-    metrics_top.for_tournament(&mut matchups[listed..]);
+    for m in &mut matchups[listed..] {
+        m.metrics = metrics_top.for_tournament();
+    }
     (matchups, tournament)
 }
 

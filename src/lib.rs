@@ -14,6 +14,8 @@
 //!   engine is tested against.
 //! - [`solve`]: exact values of small boards.
 //! - [`agents`]: players, from random to alpha-beta, MCTS and perfect.
+//! - [`game`]: one game from start to end (opening plies, agents, the lane
+//!   kernel or the engine) into its record, told to a [`game::GameObserver`].
 //! - [`experiment`]: experiment files, their cells and work units, the
 //!   parallel runner, and the statistics (aggregates that merge exactly,
 //!   ratings, judging against perfect play, design metrics).
@@ -36,6 +38,7 @@ pub mod checks;
 pub mod engine;
 pub mod experiment;
 pub mod files;
+pub mod game;
 pub mod jobs;
 pub mod pictures;
 pub mod reference;

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, as `src/lib.rs` declares them.
 fn library_modules() -> Vec<String> {
@@ -128,43 +128,141 @@ fn modules_import_only_those_listed_before_them_in_the_readme() {
     }
 }
 
-/// The engine's files (`src/engine/*.rs`) that each engine file's code
-/// (tests and comments left out) names as `super::X` or
-/// `crate::engine::X`.
-fn engine_imports() -> BTreeMap<String, BTreeSet<String>> {
-    let mut siblings = BTreeMap::new();
-    for entry in fs::read_dir("src/engine").unwrap() {
+/// A folder of modules under `src/`: its path, and the path its modules
+/// are named by from anywhere in the crate (`crate::experiment::`; the
+/// binary's folder is its own crate, so `crate::`).
+struct Folder {
+    dir: PathBuf,
+    prefix: String,
+}
+
+/// Every folder under `src/` that holds modules, the binary's included.
+fn folders() -> Vec<Folder> {
+    let mut dirs = Vec::new();
+    let mut stack = vec![PathBuf::from("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path.clone());
+                dirs.push(path);
+            }
+        }
+    }
+    dirs.sort();
+    dirs.into_iter()
+        .filter(|d| d != Path::new("src/bin"))
+        .map(|dir| {
+            let rel = dir.strip_prefix("src").unwrap();
+            let prefix = if rel.starts_with("bin") {
+                "crate::".to_string()
+            } else {
+                let names: Vec<&str> = rel.iter().map(|c| c.to_str().unwrap()).collect();
+                format!("crate::{}::", names.join("::"))
+            };
+            Folder { dir, prefix }
+        })
+        .collect()
+}
+
+/// The names `code` reaches through `prefix` (the whole prefix, not the
+/// tail of a longer path): the first name after it, or of each part of a
+/// `{...}` group.
+fn named_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut named = BTreeSet::new();
+    for (i, _) in code.match_indices(prefix) {
+        let before = code[..i].chars().next_back();
+        if before.is_some_and(|c| c == ':' || c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[i + prefix.len()..];
+        if rest.starts_with("super::") {
+            continue;
+        }
+        let parts = match rest.strip_prefix('{') {
+            Some(group) => top_level_parts(group),
+            None => vec![rest],
+        };
+        for part in parts {
+            let part = part.trim_start();
+            let end = part
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(part.len());
+            named.insert(part[..end].to_string());
+        }
+    }
+    named
+}
+
+/// The comma-separated parts of a `{...}` group up to its closing brace,
+/// nested groups kept whole.
+fn top_level_parts(group: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut parts) = (0, 0, Vec::new());
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                parts.push(&group[start..i]);
+                return parts;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&group[start..]);
+    parts
+}
+
+/// Every `.rs` file of the module `stem` of `dir` (`stem.rs` and the
+/// files under `stem/`), each with how deep below `dir` it sits (0 for
+/// `stem.rs`); test files left out.
+fn module_files(dir: &Path, stem: &str) -> Vec<(PathBuf, usize)> {
+    let mut files = Vec::new();
+    let file = dir.join(format!("{stem}.rs"));
+    if file.is_file() {
+        files.push((file, 0));
+    }
+    let sub = dir.join(stem);
+    if sub.is_dir() {
+        let mut under = Vec::new();
+        rust_files(&sub, &mut under);
+        for path in under {
+            let depth = path.strip_prefix(dir).unwrap().components().count() - 1;
+            files.push((path, depth));
+        }
+    }
+    files.retain(|(p, _)| p.file_name().is_some_and(|n| n != "tests.rs"));
+    files
+}
+
+/// For each module of `folder` (a file `x.rs` there, or a folder `x/`, or
+/// both), the other modules of the same folder its code (tests and
+/// comments left out) names: through the folder's path
+/// (`crate::experiment::plan`) or through `super::` up to the folder.
+fn folder_imports(folder: &Folder) -> BTreeMap<String, BTreeSet<String>> {
+    let mut modules = BTreeSet::new();
+    for entry in fs::read_dir(&folder.dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "rs") {
-            let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
-            siblings.insert(stem, fs::read_to_string(&path).unwrap());
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        // The binary's `main.rs` is its crate root, the folder's parent.
+        let module = path.is_dir() || path.extension().is_some_and(|e| e == "rs");
+        if module && stem != "tests" && stem != "main" {
+            modules.insert(stem);
         }
     }
     let mut graph = BTreeMap::new();
-    for (module, text) in &siblings {
-        let code = code_of(text);
+    for module in &modules {
         let mut named = BTreeSet::new();
-        for prefix in ["super::", "crate::engine::"] {
-            for (i, _) in code.match_indices(prefix) {
-                let rest = &code[i + prefix.len()..];
-                let parts: Vec<&str> = match rest.strip_prefix('{') {
-                    Some(group) => group[..group.find('}').unwrap_or(group.len())]
-                        .split(',')
-                        .collect(),
-                    None => vec![rest],
-                };
-                for part in parts {
-                    let part = part.trim();
-                    let end = part
-                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .unwrap_or(part.len());
-                    let name = &part[..end];
-                    if name != module && siblings.contains_key(name) {
-                        named.insert(name.to_string());
-                    }
-                }
-            }
+        for (path, depth) in module_files(&folder.dir, module) {
+            let code = code_of(&fs::read_to_string(&path).unwrap());
+            named.extend(named_after(&code, &folder.prefix));
+            named.extend(named_after(&code, &"super::".repeat(depth + 1)));
         }
+        named.retain(|m| m != module && modules.contains(m));
         graph.insert(module.clone(), named);
     }
     graph
@@ -197,19 +295,39 @@ fn circle_from(
 }
 
 #[test]
-fn engine_submodules_import_each_other_without_a_circle() {
-    let graph = engine_imports();
-    assert!(
-        graph.get("sowing").is_some_and(|s| !s.is_empty()),
-        "the source scan found no import between engine files: {graph:?}"
-    );
-    let mut done = BTreeSet::new();
-    for module in graph.keys() {
-        if let Some(circle) = circle_from(&graph, module, &mut Vec::new(), &mut done) {
-            panic!(
-                "src/engine/ files import each other in a circle: {}",
-                circle.join(" → ")
-            );
+fn no_folder_s_modules_import_each_other_in_a_circle() {
+    let folders = folders();
+    let graphs: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = folders
+        .iter()
+        .map(|f| (f.dir.display().to_string(), folder_imports(f)))
+        .collect();
+    // The scan finds imports it must: through `super::` (the engine's
+    // sowing), through the folder's path (the runner's plan), from a file
+    // deeper down (the metrics' plan is `metrics` in src/experiment/), and
+    // in the binary.
+    for (dir, module, imported) in [
+        ("src/engine", "sowing", "lap"),
+        ("src/experiment", "runner", "plan"),
+        ("src/experiment", "plan", "metrics"),
+        ("src/bin/katro", "commands", "args"),
+    ] {
+        assert!(
+            graphs[dir]
+                .get(module)
+                .is_some_and(|m| m.contains(imported)),
+            "the source scan found no import of {imported} by {dir}/{module}: {:?}",
+            graphs[dir]
+        );
+    }
+    for (dir, graph) in &graphs {
+        let mut done = BTreeSet::new();
+        for module in graph.keys() {
+            if let Some(circle) = circle_from(graph, module, &mut Vec::new(), &mut done) {
+                panic!(
+                    "{dir}/ modules import each other in a circle: {}",
+                    circle.join(" → ")
+                );
+            }
         }
     }
 }

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use katro::agents::AgentSpec;
 use katro::engine::{Player, Status};
+use katro::game::play_game;
 use katro::rules::{Allowed, BOARD_SETTINGS, PRESETS, Rules, SETTINGS, Settings, preset};
-use katro::runner::play_game;
 use katro::solve::{self, SolvedTable, Value, brute, move_values};
 
 mod common;

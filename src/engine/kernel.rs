@@ -177,7 +177,7 @@ impl Kernel {
         Err(Unsupported(why.join("; ")))
     }
 
-    /// Plays one game from the start as `runner::play_game` plays it on
+    /// Plays one game from the start as `game::play_game` plays it on
     /// the engine: `opening` random plies, then `agents` (South's first).
     /// `rec` is told every decision, in order (for the game's move list:
     /// the record carries its hash).

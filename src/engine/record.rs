@@ -1,5 +1,5 @@
 //! One game's record: what the lane kernel and the engine's game loop
-//! (`runner::play_game_on_engine`) both fill move by move, and what the
+//! (`game::play_game_on_engine`) both fill move by move, and what the
 //! statistics add up. A new per-game figure is a field here, a field of
 //! [`MoveTotals`] if it is counted per move, and a line in
 //! [`GameRecord::add_move`]; both ways of playing then carry it.
@@ -32,7 +32,7 @@ pub struct GameRecord {
     /// Turns on which the mover had more than one legal move.
     pub choice_turns: u64,
     /// The game's identity: a hash of its whole move sequence (see
-    /// `runner::game_hash_step`), equal for two games with the same moves
+    /// `game::game_hash_step`), equal for two games with the same moves
     /// whatever their seeds.
     pub hash: u64,
 }

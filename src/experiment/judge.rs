@@ -222,7 +222,7 @@ mod tests {
     use super::*;
     use crate::agents::AgentSpec;
     use crate::engine::notation::parse_move;
-    use crate::experiment::runner::play_game;
+    use crate::game::play_game;
     use crate::rules::parse_variant;
     use crate::solve::solve;
     use std::ops::ControlFlow;

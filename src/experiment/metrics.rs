@@ -2,9 +2,10 @@
 //! game's trajectory, and a per-cell aggregate that merges exactly.
 //!
 //! Pure: no I/O, no global state. An experiment opts in with `metrics`
-//! ([`plan`]); its cells play on the engine with a [`Recorder`]
-//! ([`play_measured`]), each unit's [`MetricsAggregate`] rides in the
-//! cell's `stats::Aggregate` (run state, checkpoints, shards), and
+//! ([`plan`]); its cells play on the engine watched by a [`Recorder`]
+//! (a `game::GameObserver`; the runner's `play_measured`), each unit's
+//! [`MetricsAggregate`] rides in the cell's `stats::Aggregate` (run state,
+//! checkpoints, shards), and
 //! metrics.csv (src/files/metrics_csv.rs, docs/OUTPUTS.md) writes each
 //! metric's mean with a bootstrap interval ([`bootstrap`]). The state
 //! evaluation is chosen by `metrics_eval` ([`StateEval`]).
@@ -81,7 +82,9 @@ mod eval;
 pub mod plan;
 pub use eval::StateEval;
 
-use crate::engine::{MoveList, MoveReport, Position, Silent, Status};
+use crate::engine::{Move, MoveList, MoveReport, Position, Silent, Status};
+use crate::experiment::interval::{Interval, Z95};
+use crate::game::GameObserver;
 use crate::rules::{Player, Rules};
 use serde::{Deserialize, Serialize};
 
@@ -154,11 +157,12 @@ pub fn ludii_evaluation(rules: &Rules, pos: &Position) -> [f64; 2] {
     }
 }
 
-/// Collects a [`Trajectory`] from the engine's game loop: call
-/// [`before_move`](Recorder::before_move) with each position that has a
-/// legal move, [`after_move`](Recorder::after_move) with the position the
-/// move made and its report, and [`finish`](Recorder::finish) with the
-/// final position.
+/// Collects a [`Trajectory`] as the [`GameObserver`] of the engine's game
+/// loop (`game::play_game_observed`), or of any caller that tells it
+/// [`before_move`](GameObserver::before_move) each position that has a
+/// legal move, [`after_move`](GameObserver::after_move) the position the
+/// move made and its report, and [`end`](GameObserver::end) (or
+/// [`finish`](Recorder::finish)) the final position.
 pub struct Recorder {
     move_evals: bool,
     eval: StateEval,
@@ -197,7 +201,19 @@ impl Recorder {
         }
     }
 
-    pub fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &MoveList) {
+    /// [`end`](GameObserver::end), and the trajectory.
+    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
+        self.end(rules, pos);
+        self.t
+    }
+
+    pub fn into_trajectory(self) -> Trajectory {
+        self.t
+    }
+}
+
+impl GameObserver for Recorder {
+    fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &MoveList) {
         let mover = pos.to_move();
         let move_evals = if self.move_evals {
             legal
@@ -226,7 +242,7 @@ impl Recorder {
     }
 
     /// The move just played from the state of the last `before_move`.
-    pub fn after_move(&mut self, rules: &Rules, after: &Position, r: &MoveReport) {
+    fn after_move(&mut self, rules: &Rules, _mv: Move, after: &Position, r: &MoveReport) {
         if let Some(p) = self.t.plies.last_mut() {
             p.laps = r.laps;
             p.captures = r.captures;
@@ -236,43 +252,11 @@ impl Recorder {
     }
 
     /// The game is over at `pos`.
-    pub fn end(&mut self, rules: &Rules, pos: &Position) {
+    fn end(&mut self, rules: &Rules, pos: &Position) {
         let last = self.state(rules, pos);
         self.t.states.push(last);
         self.t.winner = rules.status(pos).winner();
     }
-
-    /// [`end`](Recorder::end), and the trajectory.
-    pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
-        self.end(rules, pos);
-        self.t
-    }
-
-    pub fn into_trajectory(self) -> Trajectory {
-        self.t
-    }
-}
-
-/// One game of a cell that records metrics: on the engine (the lane
-/// kernel records nothing), with a recorder, so the same game as
-/// `runner::play_game` would play for the seed.
-pub fn play_measured(
-    cell: &crate::experiment::plan::Cell,
-    plan: &plan::MetricsPlan,
-    seed: u64,
-    moves: Option<&mut Vec<crate::engine::Move>>,
-) -> (crate::experiment::stats::GameRecord, Option<GameMetrics>) {
-    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules));
-    let record = crate::experiment::runner::play_game_recorded(
-        cell.rules,
-        cell.p1,
-        cell.p2,
-        cell.opening_plies,
-        seed,
-        moves,
-        Some(&mut rec),
-    );
-    (record, Some(GameMetrics::of(&rec.into_trajectory())))
 }
 
 fn mean(v: &[f64]) -> Option<f64> {
@@ -541,9 +525,9 @@ pub fn outcome_uniformity_interval(w1: u64, w2: u64, games: u64) -> Option<Inter
     let (a, b) = (w1 as f64 / n, w2 as f64 / n);
     let (g1, g2) = (-1.0 + 2.0 * (a - b), -1.0 - 2.0 * (a - b));
     let var = (g1 * g1 * a * (1.0 - a) + g2 * g2 * b * (1.0 - b) - 2.0 * g1 * g2 * a * b) / n;
-    let h = crate::experiment::stats::Z95 * var.max(0.0).sqrt();
+    let h = Z95 * var.max(0.0).sqrt();
     Some(Interval {
-        mean,
+        estimate: mean,
         low: (mean - h).max(0.0),
         high: (mean + h).min(1.0),
     })
@@ -833,14 +817,6 @@ pub fn quantise(v: f64) -> i64 {
     (v / QUANTUM).round() as i64
 }
 
-/// A mean with its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Interval {
-    pub mean: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
 impl QSum {
     pub fn add(&mut self, v: f64) {
         debug_assert!(v.is_finite(), "a metric value is finite: {v}");
@@ -1003,7 +979,6 @@ impl MetricsAggregate {
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
-    use crate::rng::rng_from_seed;
     use crate::rules::preset;
     use proptest::prelude::*;
 
@@ -1330,33 +1305,145 @@ mod tests {
         assert_eq!(a, b);
     }
 
-    /// A random katro-4x4 game through the engine (the loop of
-    /// runner::play_game_on_engine), recorded with move evaluations.
+    /// A katro-4x4 position made by hand: one seed in every hole but
+    /// those `set`, `to_move` to move after `plies` plies.
+    fn hand_position(rules: &Rules, set: &[(usize, u16)], to_move: Player, plies: u32) -> Position {
+        let mut holes = vec![1; rules.hole_count()];
+        for &(h, v) in set {
+            holes[h] = v;
+        }
+        rules
+            .position(&holes, to_move, [None, None], plies)
+            .unwrap()
+    }
+
+    fn report(laps: u64, captures: u32) -> MoveReport {
+        MoveReport {
+            laps,
+            relays: laps - 1 - u64::from(captures),
+            captures,
+            seeds_captured: 2 * u64::from(captures),
+            seeds_sown: 7,
+            end: crate::engine::MoveEnd::NoRelay,
+        }
+    }
+
+    /// The recorder alone, told a game of two plies made by hand (no game
+    /// loop, no agent): South's move wins two seeds, North's empties its
+    /// side and South has won. What it writes down is exactly what it was
+    /// told, evaluated as Ludii does.
+    #[test]
+    fn the_recorder_writes_down_what_it_is_told() {
+        let rules = preset("katro-4x4").unwrap();
+        let n = rules.hole_count();
+        let south = (0..n).find(|&h| rules.owner(h) == S).unwrap();
+        let north: Vec<usize> = (0..n).filter(|&h| rules.owner(h) == N).collect();
+        let side = north.len() as i64;
+        let p0 = hand_position(&rules, &[], S, 0);
+        let p1 = hand_position(&rules, &[(south, 3), (north[0], 0)], N, 1);
+        let emptied: Vec<(usize, u16)> = north.iter().map(|&h| (h, 0)).collect();
+        let p2 = hand_position(&rules, &emptied, N, 2);
+        let (l0, l1) = (rules.legal_moves(&p0), rules.legal_moves(&p1));
+        let mut rec = Recorder::new(false);
+        rec.before_move(&rules, &p0, &l0);
+        rec.after_move(&rules, l0[0], &p1, &report(3, 1));
+        rec.before_move(&rules, &p1, &l1);
+        rec.after_move(&rules, l1[0], &p2, &report(1, 0));
+        let t = rec.finish(&rules, &p2);
+        let board = |p: &Position| p.holes()[..n].to_vec();
+        let d = 3.0f64; // South's side less North's at p1: +2 and -1
+        assert_eq!(
+            t.states,
+            vec![
+                StateObs {
+                    eval: [0.0, 0.0],
+                    board: board(&p0),
+                    to_move: S
+                },
+                StateObs {
+                    eval: [d.tanh(), (-d).tanh()],
+                    board: board(&p1),
+                    to_move: N
+                },
+                // Over: the utilities, +1 for the winner.
+                StateObs {
+                    eval: [1.0, -1.0],
+                    board: board(&p2),
+                    to_move: N
+                },
+            ]
+        );
+        let ply = |mover, legal: &MoveList, laps, captures, seeds_to_mover| PlyObs {
+            mover,
+            legal: legal.len() as u32,
+            move_evals: Vec::new(),
+            laps,
+            captures,
+            seeds_to_mover,
+        };
+        // North ends with none of the side - 1 seeds it had before its move.
+        assert_eq!(
+            t.plies,
+            vec![ply(S, &l0, 3, 1, 2), ply(N, &l1, 1, 0, 1 - side)]
+        );
+        assert_eq!(t.winner, Some(S));
+    }
+
+    /// Told to evaluate moves, the recorder gives each legal move the
+    /// mover's evaluation of the position it leads to.
+    #[test]
+    fn the_recorder_evaluates_every_legal_move_when_asked() {
+        let rules = preset("katro-4x4").unwrap();
+        let pos = hand_position(&rules, &[(0, 4), (5, 0)], S, 0);
+        let legal = rules.legal_moves(&pos);
+        assert!(legal.len() > 1);
+        let mut rec = Recorder::new(true);
+        rec.before_move(&rules, &pos, &legal);
+        let t = rec.into_trajectory();
+        let want: Vec<f64> = legal
+            .iter()
+            .map(|&mv| {
+                let mut after = pos;
+                rules.play(&mut after, mv).unwrap();
+                ludii_evaluation(&rules, &after)[S.index()]
+            })
+            .collect();
+        assert_eq!(t.plies.len(), 1);
+        assert_eq!(t.plies[0].move_evals, want);
+        assert_eq!(t.states.len(), 1, "no end told, no final state");
+    }
+
+    /// Beside the recorder, the seeds each move captured.
+    struct WithCaptures {
+        rec: Recorder,
+        captured: Vec<u64>,
+    }
+
+    impl GameObserver for WithCaptures {
+        fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &MoveList) {
+            self.rec.before_move(rules, pos, legal);
+        }
+        fn after_move(&mut self, rules: &Rules, mv: Move, after: &Position, r: &MoveReport) {
+            self.rec.after_move(rules, mv, after, r);
+            self.captured.push(r.seeds_captured);
+        }
+        fn end(&mut self, rules: &Rules, pos: &Position) {
+            self.rec.end(rules, pos);
+        }
+    }
+
+    /// A random katro-4x4 game through the engine's game loop
+    /// (`game::play_game_observed`), recorded with move evaluations.
     fn engine_game(seed: u64) -> (Trajectory, u32, Vec<u64>) {
         let rules = preset("katro-4x4").unwrap();
-        let mut rng = rng_from_seed(seed);
-        let mut pos = rules.start();
-        let mut legal = MoveList::new();
         let random = AgentSpec::Random;
-        let mut seats = [random.start_game(), random.start_game()];
-        let mut rec = Recorder::new(true);
-        let mut captured = Vec::new();
-        loop {
-            rules.legal_moves_into(&pos, &mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            rec.before_move(&rules, &pos, &legal);
-            let mover = pos.to_move();
-            let mv = seats[mover.index()].choose(&rules, &pos, &legal, &mut rng);
-            let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
-            rec.after_move(&rules, &pos, &r);
-            captured.push(r.seeds_captured);
-            if pos.ended().is_some() {
-                break;
-            }
-        }
-        (rec.finish(&rules, &pos), pos.plies(), captured)
+        let mut watch = WithCaptures {
+            rec: Recorder::new(true),
+            captured: Vec::new(),
+        };
+        let g =
+            crate::game::play_game_observed(&rules, &random, &random, 0, seed, None, &mut watch);
+        (watch.rec.into_trajectory(), g.plies, watch.captured)
     }
 
     #[test]
@@ -1430,6 +1517,6 @@ mod tests {
             assert!((0.0..=1.0).contains(&v), "{v}");
         }
         let ou = agg.outcome_uniformity().unwrap();
-        assert!(0.0 <= ou.low && ou.low <= ou.mean && ou.mean <= ou.high && ou.high <= 1.0);
+        assert!(0.0 <= ou.low && ou.low <= ou.estimate && ou.estimate <= ou.high && ou.high <= 1.0);
     }
 }

@@ -16,30 +16,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::agents::AgentSpec;
-use crate::engine::kernel::Agent;
-use crate::engine::{Move, MoveList, Silent};
-// The plan's types, where runner's callers have always found them.
-use crate::engine::record::MoveTotals;
+use crate::engine::Move;
+use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::metrics::{GameMetrics, Recorder};
+// The plan's types, where runner's callers have always found them.
 pub use crate::experiment::plan::{
     Cell, CellLayout, Layout, Part, Ranges, Rows, Stop, matchup_label,
 };
+// The run state, where runner's callers have always found it.
+pub use crate::experiment::state::{
+    CellProgress, PartialUnit, RunState, SegmentAggregate, StateMismatch,
+};
 use crate::experiment::stats::{Aggregate, GameRecord};
-use crate::rng::{game_seed, rng_from_seed};
-use crate::rules::{Rules, Settings};
-
-/// One step of a game's identity hash: the hash so far, chained with the
-/// next move packed into an integer (origin hole in bits 0-7, target hole
-/// in bits 8-15, direction in bits 16-17: 0 none, 1 forward, 2 backward)
-/// through the SplitMix64 finaliser. A game's hash starts at 0 and takes
-/// every move as played, opening plies included; it depends on the moves
-/// alone, not on the seed.
-pub fn game_hash_step(h: u64, mv: Move) -> u64 {
-    crate::engine::chain_hash(h, mv.code())
-}
+// The game loop, where runner's callers have always found it (src/game.rs).
+use crate::game::play_game_observed;
+pub use crate::game::{game_hash_step, play_game, play_game_on_engine};
+use crate::rng::game_seed;
+use crate::rules::Settings;
 
 /// One game of one cell, as a row of `games.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,305 +67,9 @@ pub trait Progress: Sync {
 pub struct Quiet;
 impl Progress for Quiet {}
 
-/// Plays one game from the start: `opening_plies` random plies, then the
-/// agents. On the lane kernel when it can play the rules and both agents
-/// are random, greedy or epsilon-greedy (docs/PERFORMANCE.md), else on the engine
-/// ([`play_game_on_engine`]): the same game either way.
-pub fn play_game(
-    rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
-    opening_plies: u32,
-    seed: u64,
-    moves: Option<&mut Vec<Move>>,
-) -> GameRecord {
-    if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
-        return match moves {
-            Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| m.push(mv)),
-            None => k.play(rules, [a, b], opening_plies, seed, &mut |_| {}),
-        };
-    }
-    play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)
-}
-
-/// The agents the lane kernel plays itself.
-pub(crate) fn kernel_agent(a: &AgentSpec) -> Option<Agent> {
-    match *a {
-        AgentSpec::Random => Some(Agent::Random),
-        AgentSpec::Greedy => Some(Agent::Greedy),
-        AgentSpec::EpsilonGreedy { epsilon } => Some(Agent::EpsilonGreedy(epsilon)),
-        _ => None,
-    }
-}
-
-/// [`play_game`] on the general engine whatever the rules and agents: the
-/// path every other agent takes, and the oracle the kernel is checked
-/// against. The hot path: one move generation per ply, the game status
-/// only once the game is over, and no allocation unless `moves` is given.
-pub fn play_game_on_engine(
-    rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
-    opening_plies: u32,
-    seed: u64,
-    moves: Option<&mut Vec<Move>>,
-) -> GameRecord {
-    play_game_recorded(rules, p1, p2, opening_plies, seed, moves, None)
-}
-
-/// [`play_game_on_engine`], telling `recorder` every state (the design
-/// metrics, src/experiment/metrics.rs): the same game, since recording
-/// draws nothing from the game's generator.
-pub fn play_game_recorded(
-    rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
-    opening_plies: u32,
-    seed: u64,
-    mut moves: Option<&mut Vec<Move>>,
-    mut recorder: Option<&mut Recorder>,
-) -> GameRecord {
-    let mut rng = rng_from_seed(seed);
-    let mut pos = rules.start();
-    let mut g = GameRecord::START;
-    // One buffer for the whole game: filling it is cheaper than building
-    // a fresh list every ply.
-    let mut legal = MoveList::new();
-    // Each agent seated for this game (an mcts tree may be kept).
-    let mut seats = [p1.start_game(), p2.start_game()];
-    loop {
-        rules.legal_moves_into(&pos, &mut legal);
-        if legal.is_empty() {
-            g.status = rules.status(&pos);
-            break;
-        }
-        if let Some(rec) = recorder.as_deref_mut() {
-            rec.before_move(rules, &pos, &legal);
-        }
-        let mover = pos.to_move();
-        g.legal_moves += legal.len() as u64;
-        // A forced move is played without asking the agent, so it draws
-        // nothing from the generator.
-        let mv = if legal.len() == 1 {
-            legal[0]
-        } else {
-            g.choice_turns += 1;
-            // The opening is counted with `pos.plies()`, never by moves
-            // played: one ply need not be one decision of one player.
-            if pos.plies() < opening_plies {
-                rules
-                    .random_move(&pos, &mut rng)
-                    .expect("random_move finds a move whenever legal_moves lists one")
-            } else {
-                seats[mover.index()].choose(rules, &pos, &legal, &mut rng)
-            }
-        };
-        let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
-        if let Some(rec) = recorder.as_deref_mut() {
-            rec.after_move(rules, &pos, &r);
-        }
-        g.add_move(mover.index(), MoveTotals::from(&r));
-        g.hash = game_hash_step(g.hash, mv);
-        if let Some(m) = moves.as_deref_mut() {
-            m.push(mv);
-        }
-        if pos.ended().is_some() {
-            g.status = rules.status(&pos);
-            break;
-        }
-    }
-    g.plies = pos.plies();
-    if let Some(rec) = recorder {
-        rec.end(rules, &pos);
-    }
-    g
-}
-
 /// The seed of game `game` of a cell.
 pub fn cell_game_seed(master: u64, cell: &Cell, label: &str, game: u64) -> u64 {
     game_seed(master, cell.rules.name(), label, game)
-}
-
-/// The aggregate of the units played in one segment of a cell.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SegmentAggregate {
-    pub segment: u64,
-    pub aggregate: Aggregate,
-}
-
-/// How far one cell has got: exact integers only, so a run resumed from
-/// it, or shards merged from it, give the same bytes as one run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CellProgress {
-    /// Games `0..settled_games` are played and their stopping tests made
-    /// (whole runs only; 0 in a shard).
-    pub settled_games: u64,
-    /// The aggregate of those games.
-    pub settled: Aggregate,
-    /// Whether the cell's stopping rule is met at `settled_games`.
-    pub stopped: bool,
-    /// Units played past `settled_games`, by segment, in segment order.
-    pub segments: Vec<SegmentAggregate>,
-}
-
-impl CellProgress {
-    fn add(&mut self, segment: u64, agg: &Aggregate) {
-        let i = self.segments.partition_point(|s| s.segment < segment);
-        if self.segments.get(i).is_none_or(|s| s.segment != segment) {
-            self.segments.insert(
-                i,
-                SegmentAggregate {
-                    segment,
-                    aggregate: Aggregate::new(),
-                },
-            );
-        }
-        self.segments[i].aggregate.merge(agg);
-    }
-}
-
-/// A work item begun and not finished: its first `games` games are played
-/// (a unit plays its games in order), aggregated in `aggregate`. A unit
-/// of a cell whose games take minutes is checkpointed this way, and a
-/// resumed run plays only the rest of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PartialUnit {
-    pub item: u64,
-    pub games: u64,
-    pub aggregate: Aggregate,
-}
-
-/// Everything a run has done so far, as a checkpoint or a shard holds it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunState {
-    pub cells: Vec<CellProgress>,
-    /// The part's work items done (see [`Part::unit_of`]).
-    pub done: Ranges,
-    /// Work items begun and not finished, by item; never in a finished
-    /// state (left out of the file when empty, so finished shards read
-    /// as before).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub partial: Vec<PartialUnit>,
-}
-
-impl RunState {
-    pub fn new(cells: usize) -> RunState {
-        RunState {
-            cells: vec![CellProgress::default(); cells],
-            done: Ranges::default(),
-            partial: Vec::new(),
-        }
-    }
-
-    /// Games played so far, those of unfinished units included.
-    pub fn games(&self) -> u64 {
-        self.cells
-            .iter()
-            .map(|c| c.settled_games + c.segments.iter().map(|s| s.aggregate.games).sum::<u64>())
-            .sum::<u64>()
-            + self.partial.iter().map(|p| p.games).sum::<u64>()
-    }
-
-    /// Checks that a state read from a file fits the layout and the part,
-    /// and that its counts add up: a damaged or foreign checkpoint is
-    /// refused rather than merged into results.
-    pub fn check(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
-        if self.cells.len() != layout.cells.len() {
-            return Err(StateMismatch(format!(
-                "it has {} cells; this experiment has {}",
-                self.cells.len(),
-                layout.cells.len()
-            )));
-        }
-        if !self.done.is_well_formed()
-            || self
-                .done
-                .max()
-                .is_some_and(|m| m >= part.items(layout.units()))
-        {
-            return Err(StateMismatch(
-                "its list of finished units is out of range".into(),
-            ));
-        }
-        self.check_partial(layout, part)?;
-        self.check_cells(layout, part)
-    }
-
-    /// Each unfinished unit is one of the part's, not done, listed once,
-    /// and holds some but not all of its games.
-    fn check_partial(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
-        let items = part.items(layout.units());
-        for (n, p) in self.partial.iter().enumerate() {
-            let (c, i) = layout.locate(part.unit_of(p.item.min(items.saturating_sub(1))));
-            let (_, start, end) = layout.cells[c].unit_games(i);
-            if p.item >= items
-                || self.done.contains(p.item)
-                || self.partial[..n].iter().any(|q| q.item == p.item)
-                || p.games == 0
-                || p.games >= end - start
-                || p.aggregate.games != p.games
-                || !p.aggregate.distinct.is_well_formed()
-            {
-                return Err(StateMismatch(format!(
-                    "its unfinished unit {} does not add up",
-                    p.item
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// Each cell's settled games and segments hold exactly the games of
-    /// the finished units.
-    fn check_cells(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
-        // Games of the finished units past each cell's settled games, by
-        // segment, must be what the segment aggregates hold.
-        let mut expected: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); self.cells.len()];
-        let mut below = vec![0u64; self.cells.len()];
-        for j in self.done.iter() {
-            let (c, i) = layout.locate(part.unit_of(j));
-            let (k, start, end) = layout.cells[c].unit_games(i);
-            if start >= self.cells[c].settled_games {
-                *expected[c].entry(k).or_insert(0) += end - start;
-            } else {
-                below[c] += end - start;
-            }
-        }
-        for (c, (p, l)) in self.cells.iter().zip(&layout.cells).enumerate() {
-            let whole = part == Part::Whole;
-            let boundary = p.settled_games == l.max_games || p.settled_games % l.segment == 0;
-            if p.settled_games > l.max_games
-                || !boundary
-                || p.settled.games != p.settled_games
-                || below[c] != p.settled_games
-                || (!whole && (p.settled_games > 0 || p.stopped))
-                || (p.stopped && !p.segments.is_empty())
-                || !p.settled.distinct.is_well_formed()
-                || p.segments
-                    .iter()
-                    .any(|s| !s.aggregate.distinct.is_well_formed())
-            {
-                return Err(StateMismatch(format!("cell {} does not add up", c + 1)));
-            }
-            let got: BTreeMap<u64, u64> = p
-                .segments
-                .iter()
-                .map(|s| (s.segment, s.aggregate.games))
-                .collect();
-            if got.len() != p.segments.len() || got != expected[c] {
-                return Err(StateMismatch(format!(
-                    "cell {}'s games do not add up",
-                    c + 1
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// Each cell's aggregate after a whole run.
-    pub fn settled_aggregates(&self) -> Vec<Aggregate> {
-        self.cells.iter().map(|c| c.settled.clone()).collect()
-    }
 }
 
 /// Stores a run's progress as it goes; the binary writes it to disk.
@@ -424,12 +122,6 @@ pub enum RunError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct SaveError(pub String);
-
-/// Why a saved state does not fit a layout and part, or does not add up
-/// ([`RunState::check`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct StateMismatch(pub String);
 
 /// After this many games of a unit (all of a shorter unit; or
 /// [`EARLY_SECONDS`] and 3 games),
@@ -591,7 +283,7 @@ fn play_one(
             play_game(cell.rules, cell.p1, cell.p2, cell.opening_plies, seed, keep),
             None,
         ),
-        Some(plan) => crate::experiment::metrics::play_measured(cell, plan, seed, keep),
+        Some(plan) => play_measured(cell, plan, seed, keep),
     };
     let row = GameRow {
         cell: c,
@@ -601,6 +293,28 @@ fn play_one(
         moves,
     };
     (row, metrics)
+}
+
+/// One game of a cell that records metrics: on the engine (the lane
+/// kernel records nothing), watched by the metrics' recorder, so the same
+/// game as [`play_game`] would play for the seed.
+fn play_measured(
+    cell: &Cell,
+    plan: &MetricsPlan,
+    seed: u64,
+    moves: Option<&mut Vec<Move>>,
+) -> (GameRecord, Option<GameMetrics>) {
+    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules));
+    let record = play_game_observed(
+        cell.rules,
+        cell.p1,
+        cell.p2,
+        cell.opening_plies,
+        seed,
+        moves,
+        &mut rec,
+    );
+    (record, Some(GameMetrics::of(&rec.into_trajectory())))
 }
 
 /// Checks that a resumed state and its rows fit the work: same cells,
@@ -1177,62 +891,8 @@ fn merged_rows(rows: Vec<GameRow>, played: &[u64], wanted: Rows) -> Result<Vec<G
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::preset;
-
-    #[test]
-    fn a_game_adds_up() {
-        let rules = preset("katro-4x4").unwrap();
-        let mut moves = Vec::new();
-        let g = play_game(
-            &rules,
-            &AgentSpec::Random,
-            &AgentSpec::Random,
-            0,
-            7,
-            Some(&mut moves),
-        );
-        assert!(g.status.is_over());
-        assert_eq!(moves.len(), g.plies as usize);
-        assert!(g.choice_turns <= g.plies as u64);
-        assert!(g.legal_moves >= g.plies as u64);
-        // Replaying the recorded moves gives the same game and status.
-        let mut pos = rules.start();
-        let mut laps = 0;
-        for &m in &moves {
-            laps += rules
-                .play(&mut pos, m)
-                .expect("recorded moves are legal")
-                .laps;
-        }
-        assert_eq!(laps, g.laps);
-        assert_eq!(rules.status(&pos), g.status);
-        // The identity is the moves' hash, and nothing else.
-        assert_eq!(g.hash, moves.iter().fold(0, |h, &m| game_hash_step(h, m)));
-        // The same seed plays the same game.
-        let again = play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 0, 7, None);
-        assert_eq!(again, g);
-    }
-
-    #[test]
-    fn game_hashes_tell_moves_apart() {
-        use crate::engine::Dir;
-        let moves = [
-            Move::sow(0, None),
-            Move::sow(0, Some(Dir::Forward)),
-            Move::sow(0, Some(Dir::Backward)),
-            Move::sow(1, None),
-            Move::step(1, 2),
-            Move::step(2, 1),
-        ];
-        let mut seen = std::collections::HashSet::new();
-        for a in moves {
-            for b in moves {
-                assert!(seen.insert(game_hash_step(game_hash_step(0, a), b)));
-            }
-            // A one-move game differs from every two-move one.
-            assert!(seen.insert(game_hash_step(0, a)));
-        }
-    }
+    use crate::agents::AgentSpec;
+    use crate::rules::{Rules, preset};
 
     fn mirror<'a>(rules: &'a Rules, agent: &'a AgentSpec, opening: u32, games: u64) -> Cell<'a> {
         Cell {

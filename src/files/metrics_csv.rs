@@ -2,8 +2,9 @@
 //! them, one row per cell keyed like summary.csv (docs/OUTPUTS.md).
 
 use super::csv::{csv_bytes, float, setting_names, setting_values, with_settings};
+use crate::experiment::interval::Interval;
 use crate::experiment::metrics::bootstrap;
-use crate::experiment::metrics::{Interval, Metric, MetricsAggregate};
+use crate::experiment::metrics::{Metric, MetricsAggregate};
 use crate::experiment::plan::Cell;
 use crate::experiment::stats::Aggregate;
 
@@ -69,7 +70,11 @@ pub fn metric_interval(
     let mean = a.values.get(i)?.mean()?;
     let seed = bootstrap::seed(master, cell.rules.name(), &cell.matchup_label(), m.name());
     let (low, high) = a.histograms.get(i)?.interval(mean, m.range(), seed)?;
-    Some(Interval { mean, low, high })
+    Some(Interval {
+        estimate: mean,
+        low,
+        high,
+    })
 }
 
 /// One row per cell that records metrics, in the cells' order; `None`
@@ -117,7 +122,7 @@ pub fn metrics_csv(cells: &[Cell], aggregates: &[Aggregate], master: u64) -> Opt
                 float(a.positional_repetition_pooled()),
                 float(a.board_coverage_pooled()),
                 float(a.decisiveness_moves_pooled()),
-                float(ou.map(|i| i.mean)),
+                float(ou.map(|i| i.estimate)),
                 float(ou.map(|i| i.low)),
                 float(ou.map(|i| i.high)),
             ]);

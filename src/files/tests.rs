@@ -6,9 +6,10 @@ use crate::agents::AgentSpec;
 use crate::engine::{Player, Status};
 use crate::experiment::Compare;
 use crate::experiment::plan::{Cell, Stop};
-use crate::experiment::runner::{GameRow, play_game};
+use crate::experiment::runner::GameRow;
 use crate::experiment::stats::{Aggregate, GameRecord};
 use crate::files::GameLine;
+use crate::game::play_game;
 use crate::rules::{preset, setting_fields};
 
 fn rec(status: Status, plies: u32, cap: [u64; 2], seeds: [u64; 2]) -> GameRecord {

@@ -197,7 +197,7 @@ impl Kernel {
     /// a random agent draws from `rng` exactly as repeated
     /// [`Rules::random_move`] calls do (a forced move draws too); greedy
     /// and epsilon-greedy ones as a game plays them
-    /// (`runner::play_game_on_engine`: a forced move draws nothing).
+    /// (`game::play_game_on_engine`: a forced move draws nothing).
     /// Returns how the game ended and the plies played. For MCTS
     /// rollouts. `pos` must be ongoing with no continuation pending (the
     /// engine plays that decision first).

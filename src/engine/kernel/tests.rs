@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::agents::AgentSpec;
-use crate::experiment::runner::{play_game, play_game_on_engine};
+use crate::game::{play_game, play_game_on_engine};
 use crate::rules::{BackwardCircuit, EndlessMove, preset};
 use rand_xoshiro::rand_core::Rng;
 use std::collections::BTreeMap;
@@ -49,7 +49,7 @@ fn same_games(
 }
 
 fn kernel_agent(a: &AgentSpec) -> Agent {
-    crate::experiment::runner::kernel_agent(a).expect("an agent the kernel plays")
+    crate::game::kernel_agent(a).expect("an agent the kernel plays")
 }
 
 fn custom(base: &str, name: &str, f: impl FnOnce(&mut crate::rules::Settings)) -> Rules {

@@ -202,21 +202,9 @@ mod tests {
         }
         // A recorded game: every state, the final one too, valued exactly.
         let mut rec = Recorder::with_eval(false, exact);
-        let mut pos = rules.start();
-        let mut legal = MoveList::new();
-        let mut rng = rng_from_seed(3);
-        let mut seat = AgentSpec::Random.start_game();
-        loop {
-            rules.legal_moves_into(&pos, &mut legal);
-            if legal.is_empty() || pos.ended().is_some() {
-                break;
-            }
-            rec.before_move(&rules, &pos, &legal);
-            let mv = seat.choose(&rules, &pos, &legal, &mut rng);
-            let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
-            rec.after_move(&rules, &pos, &r);
-        }
-        let t = rec.finish(&rules, &pos);
+        let random = AgentSpec::Random;
+        crate::game::play_game_observed(&rules, &random, &random, 0, 3, None, &mut rec);
+        let t = rec.into_trajectory();
         assert!(
             t.states
                 .iter()

@@ -5,7 +5,6 @@
 use std::ops::Range;
 
 use crate::agents::perfect::{MAX_BYTES, Solved};
-use crate::experiment::VariantPlan;
 use crate::rules::{Problems, Rules};
 use crate::solve::check_size;
 
@@ -126,7 +125,7 @@ pub fn parse_eval(
     p: &mut Problems,
     v: &toml::Spanned<String>,
     key: &str,
-    variants: &[VariantPlan],
+    variants: &[&Rules],
 ) -> Option<EvalSpec> {
     let text = v.get_ref().trim();
     let bad = |p: &mut Problems, why: String| {
@@ -137,8 +136,8 @@ pub fn parse_eval(
         "ludii" => Some(EvalSpec::Ludii),
         "exact" => {
             let mut ok = true;
-            for plan in variants {
-                if let Err(e) = check_size(&plan.rules, MAX_BYTES) {
+            for rules in variants {
+                if let Err(e) = check_size(rules, MAX_BYTES) {
                     p.add(
                         Some(v.span()),
                         key,
@@ -146,7 +145,7 @@ pub fn parse_eval(
                             "\"exact\" evaluates states from a solution of the board, but \
                              variant `{}` is too big to solve in memory: {e}; use \"ludii\" or \
                              \"search:depth=N\" for it",
-                            plan.rules.name()
+                            rules.name()
                         ),
                     );
                     ok = false;
@@ -183,7 +182,7 @@ pub fn top_level(
     p: &mut Problems,
     metrics: Option<&toml::Spanned<Vec<toml::Spanned<String>>>>,
     eval: Option<&toml::Spanned<String>>,
-    variants: &[VariantPlan],
+    variants: &[&Rules],
     any_matchup_metrics: bool,
 ) -> TopLevel {
     let eval = match eval {
@@ -232,24 +231,23 @@ impl TopLevel {
         }
     }
 
-    /// A tournament's pairings record the experiment's metrics.
-    pub fn for_tournament(&self, pairings: &mut [crate::experiment::Matchup]) {
-        for m in pairings {
-            m.metrics = self.plan.clone();
-        }
+    /// What a tournament's pairings record: the experiment's metrics.
+    pub fn for_tournament(&self) -> Option<MetricsPlan> {
+        self.plan.clone()
     }
 }
 
-/// The run's fingerprint, covering each cell's metrics when any cell has
-/// them, so a checkpoint of a run without metrics is never resumed into
-/// one with them; runs without metrics keep their fingerprints.
-pub fn fingerprint(base: String, cells: &[crate::experiment::plan::Cell]) -> String {
-    if cells.iter().all(|c| c.metrics.is_none()) {
+/// The run's fingerprint, covering each cell's metrics (`plans`, by cell)
+/// when any cell has them, so a checkpoint of a run without metrics is
+/// never resumed into one with them; runs without metrics keep their
+/// fingerprints.
+pub fn fingerprint(base: String, plans: &[Option<&MetricsPlan>]) -> String {
+    if plans.iter().all(Option::is_none) {
         return base;
     }
-    let described: Vec<String> = cells
+    let described: Vec<String> = plans
         .iter()
-        .map(|c| c.metrics.map_or(String::new(), MetricsPlan::describe))
+        .map(|m| m.map_or(String::new(), MetricsPlan::describe))
         .collect();
     format!(
         "{:016x}",
