@@ -74,7 +74,8 @@ pub(super) fn wrap(text: &str, width: u32, size: u32) -> Vec<String> {
             lines.push(std::mem::take(&mut line));
         }
         line.push_str(if line.is_empty() { t.trim_start() } else { t });
-        while line.chars().count() > max {
+        // A space past the width is no reason to cut: it ends the line.
+        while line.trim_end().chars().count() > max {
             lines.push(line.chars().take(max).collect());
             line = line.chars().skip(max).collect();
         }

@@ -155,6 +155,8 @@ pub(super) struct SweepAxis<'a> {
     pub(super) ticks: Vec<Vec<String>>,
     pub(super) x_area: u32,
     pub(super) plot_h: u32,
+    /// How much lower every other value's tick label is drawn (0: none).
+    pub(super) drop: u32,
 }
 
 impl<'a> SweepAxis<'a> {
@@ -165,12 +167,36 @@ impl<'a> SweepAxis<'a> {
         let panel_w = (Self::WIDTH - 20) / 3;
         // The values under each panel's axis, wrapped to their share of it.
         let slot = (panel_w - 90) / values.len().max(1) as u32;
+        // A word wider than its slot would be cut: then every other value
+        // is drawn lower, each with its neighbours' room too.
+        let widest_word = values
+            .iter()
+            .flat_map(|v| v.split([' ', '+', ',', '-', '_']))
+            .map(|w| text_width(w, TEXT_SIZE))
+            .max()
+            .unwrap_or(0);
+        let stagger = values.len() > 1 && widest_word + 6 > slot;
+        let room = if stagger { 2 * slot } else { slot };
         let ticks: Vec<Vec<String>> = values
             .iter()
-            .map(|v| wrap(v, slot.saturating_sub(6), TEXT_SIZE))
+            .map(|v| wrap(v, room.saturating_sub(6), TEXT_SIZE))
             .collect();
-        let tick_lines = ticks.iter().map(Vec::len).max().unwrap_or(1) as u32;
-        let x_area = 14 + tick_lines * LINE + 32;
+        let lines_at = |odd: usize| {
+            ticks
+                .iter()
+                .skip(odd)
+                .step_by(2)
+                .map(Vec::len)
+                .max()
+                .unwrap_or(0) as u32
+        };
+        let drop = if stagger { lines_at(0) * LINE + 4 } else { 0 };
+        let tick_lines = if stagger {
+            lines_at(0) + lines_at(1)
+        } else {
+            ticks.iter().map(Vec::len).max().unwrap_or(1) as u32
+        };
+        let x_area = 14 + tick_lines * LINE + 4 + 32;
         SweepAxis {
             s,
             key,
@@ -178,6 +204,7 @@ impl<'a> SweepAxis<'a> {
             ticks,
             x_area,
             plot_h: 300 + x_area,
+            drop,
         }
     }
 
@@ -262,7 +289,8 @@ impl<'a> SweepAxis<'a> {
             .map_err(drawing)?;
         for (i, lines) in self.ticks.iter().enumerate() {
             let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
-            draw_lines(root, lines, (px, py + 8), HPos::Center, true)?;
+            let lower = if i % 2 == 1 { self.drop as i32 } else { 0 };
+            draw_lines(root, lines, (px, py + 8 + lower), HPos::Center, true)?;
         }
         if col == "p1_win_rate" {
             chart
