@@ -414,9 +414,138 @@ const TEXT_CHECK: &str = "const out = []; \
       if (w > 0.5 && h > 0.5) out.push(`svg ${si}: \"${a}\" overlaps \"${b}\"`); } \
   }); return out;";
 
+/// Every axis of every SVG on the open page whose ticks carry two labels
+/// alike. An axis is a straight two-point polyline at least 40 px long
+/// (plotters draws each axis so); its ticks are the short polylines
+/// across it with an end on it, and a tick's label the text nearest its
+/// other end. Returns [axes with two or more labels, problems].
+const TICK_CHECK: &str = "const out = []; let axes = 0; \
+  document.querySelectorAll('svg').forEach((svg, si) => { \
+    const two = Array.from(svg.querySelectorAll('polyline')) \
+      .map(p => p.getAttribute('points').trim().split(/\\s+/).map(q => q.split(',').map(Number))) \
+      .filter(p => p.length === 2); \
+    const len = p => Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]); \
+    const hor = p => Math.abs(p[0][1] - p[1][1]) < 0.5, ver = p => Math.abs(p[0][0] - p[1][0]) < 0.5; \
+    const texts = Array.from(svg.querySelectorAll('text')) \
+      .filter(t => t.textContent.trim() !== '').map(t => [t, t.getBBox()]); \
+    const ticks = two.filter(p => len(p) > 0 && len(p) <= 10 && (hor(p) || ver(p))); \
+    for (const a of two.filter(p => len(p) >= 40 && (hor(p) || ver(p)))) { \
+      const labels = new Map(); \
+      for (const t of ticks) { \
+        let end = null; \
+        if (hor(a) && ver(t)) { \
+          const y = a[0][1], x = t[0][0]; \
+          if (x < Math.min(a[0][0], a[1][0]) - 1 || x > Math.max(a[0][0], a[1][0]) + 1) continue; \
+          if (Math.abs(t[0][1] - y) <= 1) end = t[1]; else if (Math.abs(t[1][1] - y) <= 1) end = t[0]; \
+        } else if (ver(a) && hor(t)) { \
+          const x = a[0][0], y = t[0][1]; \
+          if (y < Math.min(a[0][1], a[1][1]) - 1 || y > Math.max(a[0][1], a[1][1]) + 1) continue; \
+          if (Math.abs(t[0][0] - x) <= 1) end = t[1]; else if (Math.abs(t[1][0] - x) <= 1) end = t[0]; \
+        } \
+        if (!end) continue; \
+        let best = null, bd = 15; \
+        for (const [el, b] of texts) { \
+          const dx = Math.max(b.x - end[0], 0, end[0] - b.x - b.width); \
+          const dy = Math.max(b.y - end[1], 0, end[1] - b.y - b.height); \
+          const d = Math.hypot(dx, dy); \
+          if (d < bd) { bd = d; best = el; } } \
+        if (best) labels.set(best, best.textContent.trim()); } \
+      if (labels.size >= 2) { \
+        axes++; const seen = new Set(); \
+        for (const s of labels.values()) { \
+          if (seen.has(s)) out.push(`svg ${si}: two ticks of an axis read \"${s}\": ${Array.from(labels.values()).join(', ')}`); \
+          seen.add(s); } } } \
+  }); return [axes, out];";
+
+/// Every text of every SVG on the open page drawn over a mark: a line
+/// (gridlines, axes, curves, whiskers), a dot, or the edge of a filled
+/// box (a text wholly inside a box, a matrix's number in its cell, is on
+/// a clear band). The page's white background is no mark. Boxes are the
+/// texts' own, shrunk by a pixel so that a text merely touching passes.
+/// Returns [texts checked, problems].
+const PLOT_CHECK: &str = "const out = []; let n = 0; \
+  const segBox = (x1, y1, x2, y2, b) => { \
+    let t0 = 0, t1 = 1; const dx = x2 - x1, dy = y2 - y1; \
+    for (const [p, q] of [[-dx, x1 - b[0]], [dx, b[2] - x1], [-dy, y1 - b[1]], [dy, b[3] - y1]]) { \
+      if (p === 0) { if (q < 0) return false; } \
+      else { const r = q / p; if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } \
+             else { if (r < t0) return false; if (r < t1) t1 = r; } } } \
+    return true; }; \
+  document.querySelectorAll('svg').forEach((svg, si) => { \
+    const num = (e, a) => Number(e.getAttribute(a)); \
+    const visible = e => e.getAttribute('opacity') !== '0' && e.getAttribute('stroke') !== 'none'; \
+    const segs = []; \
+    svg.querySelectorAll('line').forEach(l => { if (visible(l)) segs.push([num(l, 'x1'), num(l, 'y1'), num(l, 'x2'), num(l, 'y2')]); }); \
+    svg.querySelectorAll('polyline').forEach(p => { if (!visible(p)) return; \
+      const q = p.getAttribute('points').trim().split(/\\s+/).map(s => s.split(',').map(Number)); \
+      for (let i = 1; i < q.length; i++) segs.push([q[i - 1][0], q[i - 1][1], q[i][0], q[i][1]]); }); \
+    const dots = Array.from(svg.querySelectorAll('circle')).filter(c => c.getAttribute('opacity') !== '0') \
+      .map(c => [num(c, 'cx'), num(c, 'cy'), num(c, 'r')]); \
+    const boxes = Array.from(svg.querySelectorAll('rect')) \
+      .filter(r => r.getAttribute('opacity') !== '0' && (r.getAttribute('fill') || '').toUpperCase() !== '#FFFFFF') \
+      .map(r => [num(r, 'x'), num(r, 'y'), num(r, 'x') + num(r, 'width'), num(r, 'y') + num(r, 'height')]); \
+    for (const t of svg.querySelectorAll('text')) { \
+      const s = t.textContent.trim(); if (s === '') continue; \
+      const g = t.getBBox(); if (g.width === 0) continue; n++; \
+      const b = [g.x + 1, g.y + 1, g.x + g.width - 1, g.y + g.height - 1]; \
+      let what = null; \
+      for (const l of segs) if (segBox(l[0], l[1], l[2], l[3], b)) { what = `a line from (${l[0]}, ${l[1]}) to (${l[2]}, ${l[3]})`; break; } \
+      if (!what) for (const [cx, cy, r] of dots) { \
+        const dx = Math.max(b[0] - cx, 0, cx - b[2]), dy = Math.max(b[1] - cy, 0, cy - b[3]); \
+        if (Math.hypot(dx, dy) < r) { what = `a dot at (${cx}, ${cy})`; break; } } \
+      if (!what) for (const r of boxes) { \
+        const meets = b[0] < r[2] && r[0] < b[2] && b[1] < r[3] && r[1] < b[3]; \
+        const inside = b[0] >= r[0] && b[2] <= r[2] && b[1] >= r[1] && b[3] <= r[3]; \
+        if (meets && !inside) { what = `the edge of a box at (${r[0]}, ${r[1]})`; break; } } \
+      if (what) out.push(`svg ${si}: \"${s}\" lies over ${what}`); } \
+  }); return [n, out];";
+
+/// Every line break of the open page that cuts a word: in its HTML text
+/// as Chromium lays it out (a break is a character on a lower line than
+/// the one before it, in the same block, with no space between them and
+/// none of , ( + / - ; : before the break), and between the lines of an
+/// SVG label wrapped by katro (texts one after the other, aligned, 20 to
+/// 22 px apart), a letter or digit on both sides of the break.
+/// Returns [breaks seen, problems].
+const BREAK_CHECK: &str = "const out = []; let breaks = 0; \
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT, \
+    { acceptNode: n => n.parentElement.closest('svg, script, style') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT }); \
+  const blockOf = n => n.parentElement.closest('p, li, td, th, figcaption, h1, h2, summary, nav, section, figure, body'); \
+  let prev = null, space = false; \
+  for (let node; (node = walker.nextNode()); ) { \
+    const text = node.textContent, blk = blockOf(node); \
+    if (prev && prev.blk !== blk) { prev = null; space = false; } \
+    for (let i = 0; i < text.length; i++) { \
+      const c = text[i]; \
+      if (/\\s/.test(c)) { space = true; continue; } \
+      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); \
+      const rects = r.getClientRects(); if (rects.length === 0) continue; \
+      const rc = rects[0]; \
+      if (prev && rc.top >= prev.bottom - 1) { \
+        breaks++; \
+        if (!space && !/[,(+\\/\\-;:]/.test(prev.c)) { \
+          const ctx = (prev.ctx + '|' + text.slice(i, i + 12)); \
+          out.push(`a word cut at a line break: \"${ctx}\"`); } } \
+      prev = { c, bottom: rc.bottom, blk, ctx: text.slice(Math.max(0, i - 11), i + 1) }; space = false; } } \
+  document.querySelectorAll('svg').forEach((svg, si) => { \
+    const ts = Array.from(svg.querySelectorAll('text')); \
+    for (let i = 1; i < ts.length; i++) { \
+      const a = ts[i - 1], b = ts[i]; \
+      if (a.getAttribute('x') !== b.getAttribute('x') || a.getAttribute('text-anchor') !== b.getAttribute('text-anchor')) continue; \
+      const gap = Number(b.getAttribute('y')) - Number(a.getAttribute('y')); \
+      if (gap < 20 || gap > 22) continue; \
+      const up = a.textContent.replace(/^\\n/, '').replace(/\\n$/, ''), down = b.textContent.trim(); \
+      if (up === '' || down === '') continue; \
+      breaks++; \
+      if (/[A-Za-z0-9]$/.test(up) && /^[A-Za-z0-9]/.test(down)) \
+        out.push(`svg ${si}: a label cut inside a word: \"${up}|${down}\"`); } \
+  }); return [breaks, out];";
+
 /// Every chart of the committed reports (each plots/*.svg and the copies
 /// inlined in report.html) and of a 50-variant sweep made here: no text
-/// leaves its chart and no two texts overlap, as Chromium lays them out.
+/// leaves its chart, no two texts overlap, no two ticks of an axis read
+/// alike, no text lies over a chart's marks and no line break cuts a
+/// word, as Chromium lays them out.
 #[test]
 #[ignore = "needs chromium and chromedriver; .ci/run runs it with --ignored"]
 fn chart_texts_neither_overlap_nor_leave_their_chart() {
@@ -465,6 +594,7 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
     let s = Session::new(&driver);
     let mut problems = Vec::new();
     let mut charts = 0;
+    let (mut axes, mut texts, mut breaks) = (0u64, 0u64, 0u64);
     for p in &pages {
         s.open(p);
         charts += s
@@ -473,6 +603,17 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
             .unwrap();
         for v in s.script(TEXT_CHECK).as_array().unwrap() {
             problems.push(format!("{}: {}", p.display(), v.as_str().unwrap()));
+        }
+        for (check, seen) in [
+            (TICK_CHECK, &mut axes),
+            (PLOT_CHECK, &mut texts),
+            (BREAK_CHECK, &mut breaks),
+        ] {
+            let v = s.script(check);
+            *seen += v[0].as_u64().unwrap();
+            for p2 in v[1].as_array().unwrap() {
+                problems.push(format!("{}: {}", p.display(), p2.as_str().unwrap()));
+            }
         }
     }
     s.open(&folders[folders.len() - 1].join("plots/lengths.svg"));
@@ -483,9 +624,16 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
     )
     .unwrap();
     eprintln!(
-        "{} pages, {charts} SVGs, {} problems",
+        "{} pages, {charts} SVGs, {axes} axes with labelled ticks, {texts} texts checked \
+         against the marks, {breaks} line breaks, {} problems",
         pages.len(),
         problems.len()
+    );
+    // The checks saw what they check: a check that finds no axis, text
+    // or line break would pass whatever the charts look like.
+    assert!(
+        axes > 100 && texts > 1000 && breaks > 100,
+        "{axes} {texts} {breaks}"
     );
     assert!(
         problems.is_empty(),
@@ -662,4 +810,112 @@ fn viewer_steps_through_every_move_of_finished_games() {
         "browser test: {} finished games, {frames_seen} frames stepped through",
         games.len()
     );
+}
+
+/// A screen: the height of the test's window (`--window-size=1200,1000`).
+const SCREEN: f64 = 1000.0;
+
+/// The distinct values of `col` in the CSV file `path`, in order.
+fn column_values(path: &Path, col: &str) -> Vec<String> {
+    let mut rd = csv::Reader::from_path(path).unwrap();
+    let i = rd.headers().unwrap().iter().position(|h| h == col).unwrap();
+    let mut seen: Vec<String> = Vec::new();
+    for rec in rd.records() {
+        let v = rec.unwrap()[i].to_string();
+        if !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    seen
+}
+
+/// Every committed report as a reader finds it in Chromium (a 1,200 by
+/// 1,000 px window): a contents list whose links all lead somewhere and
+/// name every chart, the first chart within 1,500 px of the top, and a
+/// tournament's report within three screens a variant (results/
+/// strong-play's within 15,000 px), its pairings in a pairwise matrix and
+/// not among the first-player chart's rows.
+#[test]
+#[ignore = "needs chromium and chromedriver; .ci/run runs it with --ignored"]
+fn committed_reports_open_on_a_chart_and_stay_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut folders: Vec<PathBuf> = fs::read_dir(root.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("report.html").exists())
+        .collect();
+    folders.sort();
+    assert!(folders.len() >= 10, "{folders:?}");
+    let driver = Driver::start();
+    let s = Session::new(&driver);
+    let mut problems = Vec::new();
+    for f in &folders {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        s.open(&f.join("report.html"));
+        let v = s.script(
+            "const svg = document.querySelector('figure svg'); \
+             const links = Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href')); \
+             const rows = Array.from(document.querySelectorAll('#win-rate tr')).slice(1).map(tr => \
+               ['p1', 'p2', 'opening_plies'].map(c => (tr.querySelector(`td[data-col=${c}]`) || {}).textContent)); \
+             return {height: document.documentElement.scrollHeight, \
+               first: svg ? svg.getBoundingClientRect().top + window.scrollY : -1, links, \
+               dangling: links.filter(h => !h.startsWith('#') || !document.getElementById(h.slice(1))), \
+               figures: Array.from(document.querySelectorAll('figure')).map(f => f.id), rows};",
+        );
+        let height = v["height"].as_f64().unwrap();
+        let first = v["first"].as_f64().unwrap();
+        let links: Vec<&str> = v["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        let figures: Vec<&str> = v["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        eprintln!("{name}: {height} px tall, the first chart {first} px down");
+        if !(0.0..=1500.0).contains(&first) {
+            problems.push(format!("{name}: the first chart is {first} px down"));
+        }
+        if !v["dangling"].as_array().unwrap().is_empty() {
+            problems.push(format!("{name}: links to nothing: {}", v["dangling"]));
+        }
+        for id in figures.iter().chain(&["rules"]) {
+            if !links.contains(&format!("#{id}").as_str()) {
+                problems.push(format!("{name}: the contents do not link to #{id}"));
+            }
+        }
+        if f.join("ratings.csv").exists() {
+            let variants = column_values(&f.join("summary.csv"), "variant").len() as f64;
+            if height > 3.0 * SCREEN * variants {
+                problems.push(format!(
+                    "{name}: {height} px for {variants} variant(s), over three {SCREEN} px \
+                     screens a variant"
+                ));
+            }
+            if !figures.contains(&"pairwise") {
+                problems.push(format!("{name}: no pairwise win-rate matrix"));
+            }
+            let agents = column_values(&f.join("ratings.csv"), "agent");
+            let opening = column_values(&f.join("ratings.csv"), "opening_plies");
+            for row in v["rows"].as_array().unwrap() {
+                let [p1, p2, op] = [0, 1, 2].map(|i| row[i].as_str().unwrap_or("0").to_string());
+                let op = if op.is_empty() { "0".to_string() } else { op };
+                if p1 != p2 && agents.contains(&p1) && agents.contains(&p2) && opening.contains(&op)
+                {
+                    problems.push(format!(
+                        "{name}: the tournament's pairing {p1} vs {p2} is a row of the \
+                         first-player chart"
+                    ));
+                }
+            }
+        }
+        if name == "strong-play" && height > 15000.0 {
+            problems.push(format!("{name}: {height} px tall, over 15,000"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -50,16 +50,17 @@ pub fn write_report(
             summary_path.display()
         )));
     };
-    let [comparison, lengths, ratings, skill_trace, metrics] = [
+    let [comparison, lengths, ratings, skill_trace, pairwise, metrics] = [
         "comparison.csv",
         "lengths.csv",
         "ratings.csv",
         "skill-trace.csv",
+        "pairwise.csv",
         "metrics.csv",
     ]
     .map(|f| read_optional(store, &dir.join(f)));
     let (comparison, lengths, ratings) = (comparison?, lengths?, ratings?);
-    let (skill_trace, metrics) = (skill_trace?, metrics?);
+    let (skill_trace, pairwise, metrics) = (skill_trace?, pairwise?, metrics?);
     let title = report_title(store, dir, name)?;
     let report = build(&Inputs {
         summary: &summary,
@@ -67,6 +68,7 @@ pub fn write_report(
         lengths: lengths.as_deref(),
         ratings: ratings.as_deref(),
         skill_trace: skill_trace.as_deref(),
+        pairwise: pairwise.as_deref(),
         metrics: metrics.as_deref(),
         title: &title,
     })

@@ -1,0 +1,618 @@
+//! A tournament's ratings, skill trace and pairwise win rates.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::*;
+
+// ---------------------------------------------------------------------------
+// Tournaments
+
+pub(super) const RATINGS_COLUMNS: [&str; 11] = [
+    "variant",
+    "opening_plies",
+    "level",
+    "agent",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "games",
+    "first_move_advantage",
+    "first_move_advantage_low",
+    "first_move_advantage_high",
+];
+
+pub(super) const SKILL_TRACE_COLUMNS: [&str; 9] = [
+    "variant",
+    "opening_plies",
+    "level",
+    "agent",
+    "opponent",
+    "games",
+    "win_rate",
+    "win_rate_low",
+    "win_rate_high",
+];
+
+/// A one-panel dot-and-whisker chart: one row per row of `t`, labelled
+/// `labels`, the estimate `col` with its `col_low`..`col_high` interval
+/// and a grey line at `at`. Rows without a number are labelled and left
+/// empty.
+pub(super) struct RowChart<'a> {
+    pub(super) labels: Vec<String>,
+    pub(super) col: &'a str,
+    pub(super) x_desc: &'a str,
+    pub(super) title: &'a str,
+    pub(super) at: f64,
+    pub(super) x_percent: bool,
+    /// Force the axis to take in this range (0–1 for shares).
+    pub(super) x_min: Option<std::ops::Range<f64>>,
+    pub(super) key: [&'a str; 3],
+}
+
+pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, ReportError> {
+    let n = t.len();
+    let rs = rows(&c.labels, 640);
+    let width = rs.label_w + 30 + 560;
+    let (low, high) = (format!("{}_low", c.col), format!("{}_high", c.col));
+    let mut marks = Vec::new();
+    let (mut lo_all, mut hi_all) = (c.at, c.at);
+    for r in 0..n {
+        if let Some(v) = mark(t, r, &[c.col, &low, &high])? {
+            lo_all = lo_all.min(v[1]);
+            hi_all = hi_all.max(v[2]);
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    let x = match &c.x_min {
+        Some(x) => x.start.min(lo_all)..x.end.max(hi_all),
+        None => {
+            let pad = ((hi_all - lo_all) * 0.08).max(1.0);
+            lo_all - pad..hi_all + pad
+        }
+    };
+    let items = [
+        (Swatch::Grey, c.key[0].to_string()),
+        (Swatch::Line(colour(0), 2), c.key[1].to_string()),
+        (Swatch::Dot(colour(0)), c.key[2].to_string()),
+    ];
+    let k = layout_key(&items, width - 40);
+    let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (width, plots_h + k.height + 20)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (top, bottom) = root.split_vertically(plots_h);
+        let mut chart = row_panel(
+            &top,
+            c.title,
+            n,
+            rs.label_w + 20,
+            x.clone(),
+            c.x_desc,
+            c.x_percent,
+        )?;
+        draw_intervals(&mut chart, n, c.at, &marks, colour(0))?;
+        draw_row_labels(&root, &chart, &rs, x.start)?;
+        draw_key(&bottom, &k, (20, 5))?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
+
+/// Row `r`'s variant and two spaces, to begin its label, when `t` holds
+/// more than one variant (with one, the title and the rules table name it).
+fn variant_prefix(t: &CsvTable, r: usize) -> String {
+    let v = t.text(r, "variant");
+    if (0..t.len()).all(|q| t.text(q, "variant") == v) {
+        String::new()
+    } else {
+        format!("{v}  ")
+    }
+}
+
+/// The tournament's ratings, variant by variant, each agent with its 95%
+/// interval.
+pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
+    let labels: Vec<String> = (0..t.len())
+        .map(|r| {
+            format!(
+                "{}{}. {}",
+                variant_prefix(t, r),
+                t.text(r, "level"),
+                t.text(r, "agent")
+            )
+        })
+        .collect();
+    let svg = row_chart_svg(
+        t,
+        &RowChart {
+            labels,
+            col: "rating",
+            x_desc: "rating (Elo; the anchor, usually random, at 0)",
+            title: "Ratings from the tournament",
+            at: 0.0,
+            x_percent: false,
+            x_min: None,
+            key: ["0: the anchor", "95% interval", "rating"],
+        },
+    )?;
+    let cols = [
+        "variant",
+        "level",
+        "agent",
+        "rating",
+        "rating_low",
+        "rating_high",
+        "games",
+        "first_move_advantage",
+        "first_move_advantage_low",
+        "first_move_advantage_high",
+    ];
+    Ok(Chart {
+        file: "ratings.svg".into(),
+        title: "Ratings".into(),
+        svg,
+        caption: "Each agent's Elo rating on each variant, fitted to every game of the \
+                  tournament (every pair of agents, both seats, each game opened with random \
+                  plies) by a BayesElo model with a first-move advantage and a draw term for \
+                  undecided games; 95% intervals from the fit's observed information \
+                  (docs/OUTPUTS.md, ratings.csv). The anchor is rated 0 exactly, so its \
+                  interval is a point and the others' are relative to it. The first-move \
+                  advantage, in Elo, is in the table."
+            .into(),
+        table: numbers_table(t, "ratings.csv", &cols),
+    })
+}
+
+/// Each agent's win rate against the agent listed before it.
+pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
+    let labels: Vec<String> = (0..t.len())
+        .map(|r| {
+            format!(
+                "{}{}. {} vs {}",
+                variant_prefix(t, r),
+                t.text(r, "level"),
+                t.text(r, "agent"),
+                t.text(r, "opponent")
+            )
+        })
+        .collect();
+    let svg = row_chart_svg(
+        t,
+        &RowChart {
+            labels,
+            col: "win_rate",
+            x_desc: "win rate against the level below (both seats)",
+            title: "Skill trace",
+            at: 0.5,
+            x_percent: true,
+            x_min: Some(0.0..1.0),
+            key: ["50%", "95% interval", "win rate"],
+        },
+    )?;
+    let cols = [
+        "variant",
+        "level",
+        "agent",
+        "opponent",
+        "games",
+        "win_rate",
+        "win_rate_low",
+        "win_rate_high",
+    ];
+    Ok(Chart {
+        file: "skill-trace.svg".into(),
+        title: "Skill trace".into(),
+        svg,
+        caption: "Each level of the tournament's list against the level just below it: the \
+                  share of their games (half in each seat, every game opened with random \
+                  plies) the higher level won, with its 95% Wilson interval; undecided games \
+                  count as not won (docs/OUTPUTS.md, skill-trace.csv). Ludii's SkillTrace \
+                  asks the same question of UCT at doubling budgets."
+            .into(),
+        table: numbers_table(t, "skill-trace.csv", &cols),
+    })
+}
+
+/// The columns of pairwise.csv a report reads.
+pub(super) const PAIRWISE_COLUMNS: [&str; 7] = [
+    "variant",
+    "opening_plies",
+    "agent",
+    "opponent",
+    "games",
+    "wins",
+    "losses",
+];
+
+/// A tournament's agents on each variant, in the order of its list (the
+/// `level` of ratings.csv), and its random opening: what tells its
+/// pairings from the experiment's own matchups in summary.csv.
+pub(super) struct Tournament {
+    /// (variant, opening plies, agents), variants in ratings.csv's order.
+    variants: Vec<(String, String, Vec<String>)>,
+}
+
+impl Tournament {
+    pub(super) fn from_ratings(t: &CsvTable) -> Tournament {
+        let mut variants: Vec<(String, String, Vec<String>)> = Vec::new();
+        for r in 0..t.len() {
+            let v = t.text(r, "variant");
+            let agent = t.text(r, "agent").to_string();
+            match variants.iter_mut().find(|(x, _, _)| x == v) {
+                Some((_, _, agents)) => agents.push(agent),
+                None => variants.push((
+                    v.to_string(),
+                    t.text(r, "opening_plies").to_string(),
+                    vec![agent],
+                )),
+            }
+        }
+        Tournament { variants }
+    }
+
+    /// The agents on `variant`, if the tournament played it.
+    pub(super) fn agents(&self, variant: &str) -> Option<&[String]> {
+        self.variants
+            .iter()
+            .find(|(v, _, _)| v == variant)
+            .map(|(_, _, a)| a.as_slice())
+    }
+
+    /// The agents of the first variant: the list as written (every
+    /// variant plays the same list, docs/EXPERIMENTS.md).
+    pub(super) fn list(&self) -> &[String] {
+        self.variants.first().map_or(&[], |(_, _, a)| a.as_slice())
+    }
+
+    pub(super) fn opening(&self) -> &str {
+        self.variants.first().map_or("", |(_, o, _)| o.as_str())
+    }
+
+    /// Whether row `r` of `t` (keyed like summary.csv) is one of the
+    /// tournament's pairings: two different agents of its list, in its
+    /// opening. A `[[matchups]]` entry equal to a pairing is refused
+    /// (docs/EXPERIMENTS.md), so no matchup of the file's own is taken
+    /// for one.
+    pub(super) fn is_pairing(&self, t: &CsvTable, r: usize) -> bool {
+        let k = cell_key(t, r);
+        self.variants.iter().any(|(v, open, agents)| {
+            *v == k.variant
+                && *open == k.opening_plies
+                && k.p1 != k.p2
+                && agents.contains(&k.p1)
+                && agents.contains(&k.p2)
+        })
+    }
+}
+
+/// One variant's matrix: agent (row) against agent (column), each cell
+/// its place on the colour scale (0 to 1) and the number written in it.
+pub(super) struct Matrix {
+    title: String,
+    n: usize,
+    cells: Vec<(usize, usize, f64, String)>,
+}
+
+/// Each agent's share of the games it won against each other agent,
+/// both seats pooled, from pairwise.csv: one matrix per variant.
+pub(super) fn pairwise_chart(p: &CsvTable, tour: &Tournament) -> Result<Chart, ReportError> {
+    let mut panels: Vec<Matrix> = Vec::new();
+    for r in 0..p.len() {
+        let v = p.text(r, "variant");
+        let Some(agents) = tour.agents(v) else {
+            continue;
+        };
+        let (Some(a), Some(o)) = (
+            agents.iter().position(|x| x == p.text(r, "agent")),
+            agents.iter().position(|x| x == p.text(r, "opponent")),
+        ) else {
+            continue;
+        };
+        let games = p.num(r, "games")?.unwrap_or(0.0);
+        if games <= 0.0 {
+            continue;
+        }
+        let m = match panels.iter().position(|m| m.title == v) {
+            Some(i) => &mut panels[i],
+            None => {
+                panels.push(Matrix {
+                    title: v.to_string(),
+                    n: agents.len(),
+                    cells: Vec::new(),
+                });
+                panels.last_mut().unwrap()
+            }
+        };
+        // The row's agent won `wins`, the earlier agent (its row of the
+        // matrix) won the row's `losses`.
+        for (row, col, won) in [(a, o, "wins"), (o, a, "losses")] {
+            let share = p.num(r, won)?.unwrap_or(0.0) / games;
+            m.cells
+                .push((row, col, share, format!("{:.0}", share * 100.0)));
+        }
+    }
+    let svg = matrix_svg(
+        &panels,
+        tour.list(),
+        win_share_colour,
+        &[
+            (0.0, "0%"),
+            (0.25, "25%"),
+            (0.5, "50%"),
+            (0.75, "75%"),
+            (1.0, "100%"),
+        ],
+        "games won by the row's agent",
+    )?;
+    let cols = [
+        "variant",
+        "opening_plies",
+        "agent",
+        "opponent",
+        "games",
+        "wins",
+        "losses",
+        "undecided",
+        "win_rate",
+        "win_rate_low",
+        "win_rate_high",
+        "score",
+        "model_score",
+    ];
+    Ok(Chart {
+        file: "pairwise.svg".into(),
+        title: "Pairwise win rates of the tournament".into(),
+        svg,
+        caption: "One matrix per variant: the number in row i, column j is the percentage \
+                  of their games (both seats, every game opened with random plies) the agent \
+                  listed i-th won against the agent listed j-th; undecided games count as \
+                  won by neither, so a cell and its mirror can sum to less than 100. Blue: \
+                  the row's agent won most; orange: it lost most. From pairwise.csv's wins \
+                  and losses (its win_rate is the later-listed agent's, with its 95% Wilson \
+                  interval, in the table)."
+            .into(),
+        table: numbers_table(p, "pairwise.csv", &cols),
+    })
+}
+
+/// The median length of each pairing, player 1's agent by row and
+/// player 2's by column (the seats apart): one matrix per variant, from
+/// summary.csv's rows of the tournament's cells.
+pub(super) fn pairing_lengths_chart(s: &CsvTable, tour: &Tournament) -> Result<Chart, ReportError> {
+    let mut panels: Vec<Matrix> = Vec::new();
+    let mut medians: Vec<(usize, usize, usize, f64, String)> = Vec::new();
+    for r in 0..s.len() {
+        let v = s.text(r, "variant");
+        let Some(agents) = tour.agents(v) else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (
+            agents.iter().position(|x| x == s.text(r, "p1")),
+            agents.iter().position(|x| x == s.text(r, "p2")),
+        ) else {
+            continue;
+        };
+        let Some(m) = s.num(r, "length_p50")? else {
+            continue;
+        };
+        let panel = match panels.iter().position(|p| p.title == v) {
+            Some(i) => i,
+            None => {
+                panels.push(Matrix {
+                    title: v.to_string(),
+                    n: agents.len(),
+                    cells: Vec::new(),
+                });
+                panels.len() - 1
+            }
+        };
+        medians.push((panel, a, b, m, s.text(r, "length_p50").to_string()));
+    }
+    // A log scale over every median drawn, so that short and long games
+    // both read (medians run from tens to thousands of plies).
+    let lo = medians.iter().map(|m| m.3).fold(f64::INFINITY, f64::min);
+    let hi = medians.iter().map(|m| m.3).fold(0f64, f64::max);
+    let (llo, lhi) = (lo.max(1.0).ln(), hi.max(1.0).ln());
+    let place = |m: f64| {
+        if lhi > llo {
+            ((m.max(1.0).ln() - llo) / (lhi - llo)).clamp(0.0, 1.0)
+        } else {
+            0.5
+        }
+    };
+    for (panel, a, b, m, text) in medians {
+        panels[panel].cells.push((a, b, place(m), text));
+    }
+    let stops: Vec<(f64, String)> = [0.0, 0.5, 1.0]
+        .iter()
+        .map(|&t| {
+            let plies = (llo + t * (lhi - llo)).exp();
+            (t, format!("{plies:.0} plies"))
+        })
+        .collect();
+    let stops: Vec<(f64, &str)> = stops.iter().map(|(t, l)| (*t, l.as_str())).collect();
+    let svg = matrix_svg(
+        &panels,
+        tour.list(),
+        length_colour,
+        &stops,
+        "median length, player 1's agent by row, player 2's by column",
+    )?;
+    Ok(Chart {
+        file: "pairing-lengths.svg".into(),
+        title: "Game length in the tournament's pairings".into(),
+        svg,
+        caption: "One matrix per variant: the number in row i, column j is the median length \
+                  in plies (length_p50 of summary.csv) of the games the agent listed i-th \
+                  played as player 1 against the agent listed j-th; the seats apart, so the \
+                  matrix need not be symmetric. Darker: longer games (a log scale). Every \
+                  length statistic of these cells is in the table."
+            .into(),
+        table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
+    })
+}
+
+/// Orange (lost every game) through white (half) to blue (won every
+/// game): Okabe and Ito's vermillion and blue.
+fn win_share_colour(t: f64) -> RGBColor {
+    let (a, b) = if t < 0.5 {
+        (RGBColor(213, 94, 0), 2.0 * t)
+    } else {
+        (RGBColor(0, 114, 178), 2.0 * (1.0 - t))
+    };
+    mix_white(a, b)
+}
+
+/// White (shortest) to dark blue (longest).
+fn length_colour(t: f64) -> RGBColor {
+    mix_white(RGBColor(0, 70, 130), 1.0 - t)
+}
+
+/// `c` mixed with white, `w` of white (0 to 1).
+fn mix_white(c: RGBColor, w: f64) -> RGBColor {
+    let m = |x: u8| (x as f64 + (255.0 - x as f64) * w).round() as u8;
+    RGBColor(m(c.0), m(c.1), m(c.2))
+}
+
+/// Black text on a light cell, white on a dark one.
+fn text_on(c: RGBColor) -> RGBColor {
+    let luma = 0.299 * c.0 as f64 + 0.587 * c.1 as f64 + 0.114 * c.2 as f64;
+    if luma < 140.0 { WHITE } else { BLACK }
+}
+
+/// Matrices side by side, as many to a row as fit, agents numbered by
+/// their place in the list; under them the colour scale (`stops`: a
+/// place on it and its label) and what each number means.
+fn matrix_svg(
+    panels: &[Matrix],
+    agents: &[String],
+    colour: fn(f64) -> RGBColor,
+    stops: &[(f64, &str)],
+    what: &str,
+) -> Result<String, ReportError> {
+    let n = panels.iter().map(|m| m.n).max().unwrap_or(1).max(1) as u32;
+    let per_row: u32 = if n <= 8 {
+        3
+    } else if n <= 12 {
+        2
+    } else {
+        1
+    };
+    let panel_w = (1100 - 20) / per_row;
+    // As wide as its matrices (one variant's alone is not stretched over
+    // the page), wide enough for the key.
+    let shown = per_row.min(panels.len().max(1) as u32);
+    let label_w = 34;
+    let cell = ((panel_w - 20 - label_w) / n).min(56);
+    let titles: Vec<Vec<String>> = panels
+        .iter()
+        .map(|m| wrap(&m.title, panel_w - 20, TITLE_SIZE))
+        .collect();
+    let title_lines = titles.iter().map(Vec::len).max().unwrap_or(1) as u32;
+    let panel_h = 10 + title_lines * LINE + 8 + LINE + n * cell + 16;
+    let rows = (panels.len() as u32).div_ceil(per_row).max(1);
+    // The key goes in the last row's empty places when it fits there,
+    // else under the matrices.
+    let free = (rows * per_row).saturating_sub(panels.len() as u32);
+    let side_w = (free * panel_w).saturating_sub(30);
+    let mut items: Vec<(Swatch, String)> = stops
+        .iter()
+        .map(|(t, l)| (Swatch::Bar(colour(*t)), l.to_string()))
+        .collect();
+    items.insert(0, (Swatch::Blank, format!("{what}:")));
+    let names: Vec<(Swatch, String)> = agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (Swatch::Blank, format!("{} = {a}", i + 1)))
+        .collect();
+    let beside = side_w >= 340 && {
+        let (a, b) = (layout_key(&items, side_w), layout_key(&names, side_w));
+        a.height + b.height + 20 <= panel_h
+    };
+    let width = if beside {
+        1100
+    } else {
+        (shown * panel_w + 20).max(760)
+    };
+    let key_w = if beside { side_w } else { width - 40 };
+    let scale = layout_key(&items, key_w);
+    let names = layout_key(&names, key_w);
+    let height = if beside {
+        rows * panel_h + 10
+    } else {
+        rows * panel_h + scale.height + names.height + 30
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        for (i, m) in panels.iter().enumerate() {
+            let (col, row) = (i as u32 % per_row, i as u32 / per_row);
+            let x0 = 10 + (col * panel_w) as i32;
+            let y0 = (row * panel_h) as i32;
+            let centre = x0 + panel_w as i32 / 2;
+            draw_lines(&root, &titles[i], (centre, y0 + 10), HPos::Center, true)?;
+            let grid_x = x0 + 10 + label_w as i32;
+            let grid_y = y0 + 10 + ((title_lines + 1) * LINE) as i32 + 8;
+            let c = cell as i32;
+            for k in 0..m.n as i32 {
+                let label = vec![(k + 1).to_string()];
+                // Column numbers above the grid, row numbers left of it.
+                draw_lines(
+                    &root,
+                    &label,
+                    (grid_x + k * c + c / 2, grid_y - LINE as i32 / 2 - 2),
+                    HPos::Center,
+                    false,
+                )?;
+                draw_lines(
+                    &root,
+                    &label,
+                    (grid_x - 8, grid_y + k * c + c / 2),
+                    HPos::Right,
+                    false,
+                )?;
+                // The diagonal: an agent does not play itself here.
+                let (x, y) = (grid_x + k * c, grid_y + k * c);
+                root.draw(&Rectangle::new(
+                    [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+                    RGBColor(235, 235, 235).filled(),
+                ))
+                .map_err(drawing)?;
+            }
+            for (r, q, t, text) in &m.cells {
+                let (x, y) = (grid_x + *q as i32 * c, grid_y + *r as i32 * c);
+                let fill = colour(*t);
+                root.draw(&Rectangle::new(
+                    [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+                    fill.filled(),
+                ))
+                .map_err(drawing)?;
+                root.draw(&Text::new(
+                    text.clone(),
+                    (x + c / 2, y + c / 2),
+                    (FONT, TEXT_SIZE - 2)
+                        .into_font()
+                        .color(&text_on(fill))
+                        .pos(Pos::new(HPos::Center, VPos::Center)),
+                ))
+                .map_err(drawing)?;
+            }
+        }
+        let (kx, ky) = if beside {
+            (
+                (10 + (per_row - free) * panel_w + 20) as i32,
+                ((rows - 1) * panel_h + 10 + LINE) as i32,
+            )
+        } else {
+            (20, (rows * panel_h) as i32 + 10)
+        };
+        draw_key(&root, &scale, (kx, ky))?;
+        draw_key(&root, &names, (kx, ky + scale.height as i32 + 10))?;
+        root.present().map_err(drawing)?;
+    }
+    Ok(svg)
+}
