@@ -540,7 +540,7 @@ fn finish_experiment<'a>(
         },
         m,
     )?;
-    let mut text = summary_table(cells, aggregates);
+    let mut text = summary_table(cells, aggregates, Some("manifest.json"));
     text.push_str(&ratings_text(&rated));
     Ok((written, text))
 }
@@ -944,7 +944,7 @@ impl<'a> RunPlan<'a> {
             })
             .map(|old| {
                 let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
-                summary_table(cells, &aggregates) + "\n"
+                summary_table(cells, &aggregates, Some("manifest.json")) + "\n"
             })
             .unwrap_or_default();
         Some(RunOutcome {
@@ -1744,7 +1744,7 @@ pub fn simulate(
         runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Error::failed)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
-    let mut text = summary_table(&cells, &aggregates);
+    let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
     let mut files = Vec::new();
     if let Some((dir, _lock)) = &out {
         let base = ManifestBase {

@@ -993,3 +993,18 @@ fn play_takes_a_time_budget() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("game over after "), "{}", r.stdout);
 }
+
+/// `play` has no --max-memory: the perfect agent's refusal names its own
+/// fixed limit, and the command that does take the flag.
+#[test]
+fn perfect_on_a_big_board_names_no_flag_play_lacks() {
+    let message = fails(
+        &["play", "katro-4x4", "--against", "perfect"],
+        &[
+            "the perfect agent cannot play `katro-4x4`: the board is too big for it",
+            "the perfect agent solves only boards within 2.00 GiB",
+            "`katro solve` takes --max-memory",
+        ],
+    );
+    assert!(!message.contains("--max-memory allows"), "{message}");
+}
