@@ -1008,3 +1008,35 @@ fn perfect_on_a_big_board_names_no_flag_play_lacks() {
     );
     assert!(!message.contains("--max-memory allows"), "{message}");
 }
+
+/// `mcts:iterations=5` is shown as written on the console, while
+/// summary.csv keeps the canonical name (the default exploration spelled
+/// out), which names the cell's games.
+#[test]
+fn the_console_shows_an_mcts_agent_without_its_default_exploration() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let o = out.to_str().unwrap();
+    let stdout = ok(&[
+        "simulate",
+        "katro-4x4",
+        "--games",
+        "4",
+        "--p1",
+        "mcts:iterations=5",
+        "--p2",
+        "random",
+        "--out",
+        o,
+    ]);
+    assert!(
+        stdout.contains("katro-4x4  mcts:iterations=5  random"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("exploration"), "{stdout}");
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(
+        csv.contains(",\"mcts:iterations=5,exploration=1.4142135623730951\",random,"),
+        "{csv}"
+    );
+}

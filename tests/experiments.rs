@@ -500,8 +500,8 @@ opening_plies = 4
         stdout.contains(
             "warning: repeats in 3 of 4 cells: fewer distinct games than games (the distinct \
              column, docs/OUTPUTS.md's `distinct_games`): repeated games sample fewer lines of \
-             play than the count suggests (katro-6x3: alphabeta:depth=3 vs alphabeta:depth=3, \
-             alphabeta:depth=3 vs alphabeta:depth=3 (4 opening plies); katro-6x6: \
+             play than the count suggests (katro-6x3: alphabeta:depth=3 vs alphabeta:depth=3; \
+             katro-6x3 (4 opening plies): alphabeta:depth=3 vs alphabeta:depth=3; katro-6x6: \
              alphabeta:depth=3 vs alphabeta:depth=3; the notes column marks each, \
              manifest.json says each in full)"
         ),
@@ -517,8 +517,8 @@ opening_plies = 4
     );
     assert!(
         stdout.contains(
-            "(katro-6x6: alphabeta:depth=3 vs alphabeta:depth=3, alphabeta:depth=3 vs \
-             alphabeta:depth=3 (4 opening plies); the notes column marks each, manifest.json says each in full)"
+            "(katro-6x6: alphabeta:depth=3 vs alphabeta:depth=3; katro-6x6 (4 opening plies): \
+             alphabeta:depth=3 vs alphabeta:depth=3; the notes column marks each, manifest.json says each in full)"
         ),
         "{stdout}"
     );

@@ -163,7 +163,7 @@ pub fn skill_trace_csv(t: &Tournament, rated: &[VariantRatings]) -> Vec<u8> {
 /// first-move advantage and draw term.
 pub fn ratings_table(t: &Tournament, rated: &[VariantRatings]) -> String {
     let mut out = String::new();
-    let anchor = &t.agents[t.anchor];
+    let anchor = t.agents[t.anchor].label();
     for v in rated {
         let f = match &v.fit {
             Ok(f) => f,
@@ -179,19 +179,14 @@ pub fn ratings_table(t: &Tournament, rated: &[VariantRatings]) -> String {
             "\nratings on {} (Elo, {anchor} = 0, 95% intervals):\n",
             v.rules.name()
         ));
-        let width = t
-            .agents
-            .iter()
-            .map(|a| a.to_string().len())
-            .max()
-            .unwrap_or(0);
+        let width = t.agents.iter().map(|a| a.label().len()).max().unwrap_or(0);
         for (i, a) in t.agents.iter().enumerate() {
             let (w, l, u) = v.record(i);
             let r = &f.ratings[i];
             out.push_str(&format!(
                 "  {:>2}  {:<width$}  {:>7.0} [{:.0}, {:.0}]  {} games, score {}\n",
                 i + 1,
-                a.to_string(),
+                a.label(),
                 r.value,
                 r.low(),
                 r.high(),

@@ -139,11 +139,7 @@ fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
     };
     let pct = |q| opt(a.length_percentile(q));
     let (distinct, exact) = a.distinct_games();
-    let mut row = vec![
-        c.rules.name().to_string(),
-        c.p1.to_string(),
-        c.p2.to_string(),
-    ];
+    let mut row = vec![c.rules.name().to_string(), c.p1.label(), c.p2.label()];
     if opening {
         row.push(c.opening_plies.to_string());
     }
@@ -213,23 +209,28 @@ fn warning_lines(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str>) -
 }
 
 /// The first [`NAMED_CELLS`] cells as `variant: p1 vs p2, p1 vs p2;
-/// variant: ...`, and how many more there are.
+/// variant (4 opening plies): ...`, and how many more there are.
 fn brief_names<'a, 'r: 'a>(cells: impl Iterator<Item = &'a Cell<'r>>) -> String {
     let cells: Vec<&Cell> = cells.collect();
-    let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
+    let mut groups: Vec<((&str, u32), Vec<String>)> = Vec::new();
     for c in cells.iter().take(NAMED_CELLS) {
-        let matchup = match c.opening_plies {
-            0 => format!("{} vs {}", c.p1, c.p2),
-            n => format!("{} vs {} ({n} opening plies)", c.p1, c.p2),
-        };
+        let key = (c.rules.name(), c.opening_plies);
+        let matchup = format!("{} vs {}", c.p1.label(), c.p2.label());
         match groups.last_mut() {
-            Some((v, m)) if *v == c.rules.name() => m.push(matchup),
-            _ => groups.push((c.rules.name(), vec![matchup])),
+            Some((k, m)) if *k == key => m.push(matchup),
+            _ => groups.push((key, vec![matchup])),
         }
     }
     let mut text = groups
         .iter()
-        .map(|(v, m)| format!("{v}: {}", m.join(", ")))
+        .map(|((v, open), m)| match open {
+            0 => format!("{v}: {}", m.join(", ")),
+            n => format!(
+                "{v} ({}): {}",
+                crate::engine::notation::plural(*n, "opening ply", "opening plies"),
+                m.join(", ")
+            ),
+        })
         .collect::<Vec<_>>()
         .join("; ");
     if cells.len() > NAMED_CELLS {
@@ -247,7 +248,12 @@ fn cell_name(c: &Cell) -> String {
             crate::engine::notation::plural(n, "opening ply", "opening plies")
         ),
     };
-    format!("{}, {} vs {}{open}", c.rules.name(), c.p1, c.p2)
+    format!(
+        "{}, {} vs {}{open}",
+        c.rules.name(),
+        c.p1.label(),
+        c.p2.label()
+    )
 }
 
 /// The rows in columns as wide as their widest field: names (the first
