@@ -183,7 +183,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     (Some(n), _) => n,
                     (None, Some(_)) => MAX_ITERATIONS,
                     (None, None) => {
-                        return Err(AgentError("give `iterations`, `time_ms` or both".into()));
+                        return Err(AgentError(NO_BUDGET.into()));
                     }
                 },
                 exploration,
@@ -537,6 +537,11 @@ impl fmt::Display for AgentSpec {
         }
     }
 }
+
+/// An `mcts` agent given no budget. Experiments, `simulate` and `bench`
+/// take `iterations` only (docs/EXPERIMENTS.md), so the hint names it first.
+const NO_BUDGET: &str = "give `iterations`, the simulations a move (`mcts:iterations=1000`); \
+                         only `katro play` also takes `time_ms`, a time budget";
 
 /// An agent's name as every display writes it (console tables, warnings,
 /// chart labels): its canonical name ([`AgentSpec`]'s `Display`, which the
@@ -1117,8 +1122,8 @@ mod tests {
                 "mcts:time_ms=0",
                 "time_ms is 0; it must be from 1 to 86400000",
             ),
-            ("mcts", "give `iterations`, `time_ms` or both"),
-            ("mcts:exploration=1", "give `iterations`, `time_ms` or both"),
+            ("mcts", NO_BUDGET),
+            ("mcts:exploration=1", NO_BUDGET),
             (
                 "mcts:iterations=5,rollout=smart",
                 "rollout is `smart`; it must be one of random, greedy, epsilon-greedy",

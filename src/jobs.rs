@@ -1791,7 +1791,9 @@ fn simulate_folder<'a>(
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
     store.check_writable(&dir).map_err(|e| {
-        Error::refused(format!("--out {o}: cannot write to the output folder: {e}"))
+        Error::refused(format!(
+            "--out {o}: cannot write to the output folder {o}: {e}"
+        ))
     })?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {

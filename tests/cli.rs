@@ -1040,3 +1040,40 @@ fn the_console_shows_an_mcts_agent_without_its_default_exploration() {
         "{csv}"
     );
 }
+
+/// Three hints that must help: an `mcts` without a budget is told the key
+/// experiments take; a negative count is told what a count is (not clap's
+/// "use '-- -5'"); an --out that is a file is told so, with its path.
+#[test]
+fn hints_name_what_would_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("e.toml");
+    std::fs::write(
+        &exp,
+        "name = \"h\"\nseed = 1\ngames = 2\nvariants = [\"katro-4x4\"]\n\n[[matchups]]\np1 = \"mcts\"\np2 = \"random\"\n",
+    )
+    .unwrap();
+    let e = exp.to_str().unwrap();
+    let m = fails(
+        &["validate", e],
+        &[
+            "e.toml:7:6: `matchups[0].p1`: agent `mcts`: give `iterations`",
+            "(`mcts:iterations=1000`); only `katro play` also takes `time_ms`",
+        ],
+    );
+    assert!(!m.contains("or both"), "{m}");
+    let sim = ["simulate", "katro-4x4", "--p1", "random", "--p2", "random"];
+    let m = fails(
+        &[&sim[..], &["--games", "-5"]].concat(),
+        &["-5 games cannot be played; give a whole number of games from 1 to"],
+    );
+    assert!(!m.contains("'-- -5'"), "{m}");
+    let file = dir.path().join("afile");
+    std::fs::write(&file, "mine\n").unwrap();
+    let f = file.to_str().unwrap();
+    fails(
+        &[&sim[..], &["--games", "2", "--out", f]].concat(),
+        &[&format!("{f} is a file, not a folder")],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+}
