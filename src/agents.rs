@@ -183,7 +183,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     (Some(n), _) => n,
                     (None, Some(_)) => MAX_ITERATIONS,
                     (None, None) => {
-                        return Err(AgentError("give `iterations`, `time_ms` or both".into()));
+                        return Err(AgentError(NO_BUDGET.into()));
                     }
                 },
                 exploration,
@@ -543,6 +543,32 @@ impl fmt::Display for AgentSpec {
     }
 }
 
+/// An `mcts` agent given no budget. Experiments, `simulate` and `bench`
+/// take `iterations` only (docs/EXPERIMENTS.md), so the hint names it first.
+const NO_BUDGET: &str = "give `iterations`, the simulations a move (`mcts:iterations=1000`); \
+                         only `katro play` also takes `time_ms`, a time budget";
+
+/// An agent's name as every display writes it (console tables, warnings,
+/// chart labels): its canonical name ([`AgentSpec`]'s `Display`, which the
+/// CSVs keep, since it names the games) without `mcts`'s default
+/// `exploration`, which reads back as the same agent. One function, so that
+/// `mcts:iterations=200` is written one way wherever katro shows it.
+pub fn label(canonical: &str) -> String {
+    let Some(params) = canonical.strip_prefix("mcts:") else {
+        return canonical.to_string();
+    };
+    let default = format!("exploration={}", std::f64::consts::SQRT_2);
+    let kept: Vec<&str> = params.split(',').filter(|p| *p != default).collect();
+    format!("mcts:{}", kept.join(","))
+}
+
+impl AgentSpec {
+    /// The agent as displays write it: [`label`] of its canonical name.
+    pub fn label(&self) -> String {
+        label(&self.to_string())
+    }
+}
+
 /// An agent playing one game ([`AgentSpec::start_game`]), asked for each
 /// of its moves in order. Only `mcts` with `keep_tree` keeps anything (its
 /// tree); every other agent plays as [`AgentSpec::choose`] does. The game
@@ -610,6 +636,35 @@ mod tests {
     use crate::rng::rng_from_seed;
     use crate::rules::Rules;
     use rand_xoshiro::rand_core::Rng;
+
+    #[test]
+    fn labels_leave_out_the_default_exploration_and_read_back_as_the_agent() {
+        for (written, shown) in [
+            ("mcts:iterations=200", "mcts:iterations=200"),
+            (
+                "mcts:iterations=200,exploration=0.5",
+                "mcts:iterations=200,exploration=0.5",
+            ),
+            (
+                "mcts:iterations=30,solver=true,keep_tree=true",
+                "mcts:iterations=30,solver=true,keep_tree=true",
+            ),
+            ("alphabeta:depth=4", "alphabeta:depth=4"),
+            ("epsilon-greedy:epsilon=0.1", "epsilon-greedy:epsilon=0.1"),
+        ] {
+            let spec = AgentSpec::parse(written).unwrap();
+            assert_eq!(spec.label(), shown, "{written}");
+            // The label names the same agent as the canonical name.
+            assert_eq!(AgentSpec::parse(shown).unwrap(), spec, "{written}");
+        }
+        assert!(
+            AgentSpec::parse("mcts:iterations=200")
+                .unwrap()
+                .to_string()
+                .contains("exploration=1.4142135623730951"),
+            "the canonical name, which CSVs keep, is unchanged"
+        );
+    }
 
     /// A preset with a low lap limit: the tests only need the rules of
     /// capture, and a long endless move would cost seconds in debug builds.
@@ -1072,8 +1127,8 @@ mod tests {
                 "mcts:time_ms=0",
                 "time_ms is 0; it must be from 1 to 86400000",
             ),
-            ("mcts", "give `iterations`, `time_ms` or both"),
-            ("mcts:exploration=1", "give `iterations`, `time_ms` or both"),
+            ("mcts", NO_BUDGET),
+            ("mcts:exploration=1", NO_BUDGET),
             (
                 "mcts:iterations=5,rollout=smart",
                 "rollout is `smart`; it must be one of random, greedy, epsilon-greedy",

@@ -542,7 +542,7 @@ fn finish_experiment<'a>(
         },
         m,
     )?;
-    let mut text = summary_table(cells, aggregates);
+    let mut text = summary_table(cells, aggregates, Some("manifest.json"));
     text.push_str(&ratings_text(&rated));
     Ok((written, text))
 }
@@ -947,7 +947,7 @@ impl<'a> RunPlan<'a> {
             })
             .map(|old| {
                 let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
-                summary_table(cells, &aggregates) + "\n"
+                summary_table(cells, &aggregates, Some("manifest.json")) + "\n"
             })
             .unwrap_or_default();
         Some(RunOutcome {
@@ -1761,7 +1761,7 @@ pub fn simulate(
         runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Error::failed)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
-    let mut text = summary_table(&cells, &aggregates);
+    let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
     let mut files = Vec::new();
     if let Some((dir, _lock)) = &out {
         let base = ManifestBase {
@@ -1808,7 +1808,9 @@ fn simulate_folder<'a>(
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
     store.check_writable(&dir).map_err(|e| {
-        Error::refused(format!("--out {o}: cannot write to the output folder: {e}"))
+        Error::refused(format!(
+            "--out {o}: cannot write to the output folder {o}: {e}"
+        ))
     })?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {

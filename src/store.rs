@@ -187,6 +187,15 @@ mod disk {
         }
 
         fn check_writable(&self, dir: &Path) -> io::Result<()> {
+            // Else create_dir_all's "File exists (os error 17)" names neither
+            // the path nor the trouble.
+            if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+                return Err(io::Error::other(format!(
+                    "{} is a file, not a folder; give a folder (new or katro's own), where \
+                     katro writes its files",
+                    dir.display()
+                )));
+            }
             fs::create_dir_all(dir)?;
             if !fs::metadata(dir)?.is_dir() {
                 return Err(io::Error::other("it is not a folder"));

@@ -147,7 +147,15 @@ impl Session<'_> {
     }
 
     fn open(&self, file: &Path) {
-        let url = format!("file://{}", file.canonicalize().unwrap().display());
+        self.open_at(file, "");
+    }
+
+    /// Opens `file` with `fragment` (`#ply=3`) after its address.
+    fn open_at(&self, file: &Path, fragment: &str) {
+        let url = format!(
+            "file://{}{fragment}",
+            file.canonicalize().unwrap().display()
+        );
         self.cmd("POST", "/url", Some(json!({ "url": url })));
     }
 
@@ -378,6 +386,15 @@ fn report_and_viewer_in_chromium() {
     s.screenshot("viewer-laps.png");
     s.click("#first");
     assert_eq!(s.counts(), boards[0]);
+    // A link to a ply opens the viewer there, and the address follows the
+    // ply on show.
+    let at = plies.min(3);
+    s.open_at(&page, &format!("#ply={at}"));
+    assert_eq!(s.ply(), at);
+    assert_eq!(s.counts(), boards[at as usize], "#ply={at}");
+    s.click("#next-ply");
+    let shown = s.script("return location.hash;");
+    assert_eq!(shown, json!(format!("#ply={}", (at + 1).min(plies))));
     assert_eq!(s.console_errors(), Vec::<String>::new(), "viewer console");
     // No request went out: the pages are self-contained.
     let mut html = String::new();

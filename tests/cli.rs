@@ -993,3 +993,87 @@ fn play_takes_a_time_budget() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("game over after "), "{}", r.stdout);
 }
+
+/// `play` has no --max-memory: the perfect agent's refusal names its own
+/// fixed limit, and the command that does take the flag.
+#[test]
+fn perfect_on_a_big_board_names_no_flag_play_lacks() {
+    let message = fails(
+        &["play", "katro-4x4", "--against", "perfect"],
+        &[
+            "the perfect agent cannot play `katro-4x4`: the board is too big for it",
+            "the perfect agent solves only boards within 2.00 GiB",
+            "`katro solve` takes --max-memory",
+        ],
+    );
+    assert!(!message.contains("--max-memory allows"), "{message}");
+}
+
+/// `mcts:iterations=5` is shown as written on the console, while
+/// summary.csv keeps the canonical name (the default exploration spelled
+/// out), which names the cell's games.
+#[test]
+fn the_console_shows_an_mcts_agent_without_its_default_exploration() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let o = out.to_str().unwrap();
+    let stdout = ok(&[
+        "simulate",
+        "katro-4x4",
+        "--games",
+        "4",
+        "--p1",
+        "mcts:iterations=5",
+        "--p2",
+        "random",
+        "--out",
+        o,
+    ]);
+    assert!(
+        stdout.contains("katro-4x4  mcts:iterations=5  random"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("exploration"), "{stdout}");
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(
+        csv.contains(",\"mcts:iterations=5,exploration=1.4142135623730951\",random,"),
+        "{csv}"
+    );
+}
+
+/// Three hints that must help: an `mcts` without a budget is told the key
+/// experiments take; a negative count is told what a count is (not clap's
+/// "use '-- -5'"); an --out that is a file is told so, with its path.
+#[test]
+fn hints_name_what_would_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("e.toml");
+    std::fs::write(
+        &exp,
+        "name = \"h\"\nseed = 1\ngames = 2\nvariants = [\"katro-4x4\"]\n\n[[matchups]]\np1 = \"mcts\"\np2 = \"random\"\n",
+    )
+    .unwrap();
+    let e = exp.to_str().unwrap();
+    let m = fails(
+        &["validate", e],
+        &[
+            "e.toml:7:6: `matchups[0].p1`: agent `mcts`: give `iterations`",
+            "(`mcts:iterations=1000`); only `katro play` also takes `time_ms`",
+        ],
+    );
+    assert!(!m.contains("or both"), "{m}");
+    let sim = ["simulate", "katro-4x4", "--p1", "random", "--p2", "random"];
+    let m = fails(
+        &[&sim[..], &["--games", "-5"]].concat(),
+        &["-5 games cannot be played; give a whole number of games from 1 to"],
+    );
+    assert!(!m.contains("'-- -5'"), "{m}");
+    let file = dir.path().join("afile");
+    std::fs::write(&file, "mine\n").unwrap();
+    let f = file.to_str().unwrap();
+    fails(
+        &[&sim[..], &["--games", "2", "--out", f]].concat(),
+        &[&format!("{f} is a file, not a folder")],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+}

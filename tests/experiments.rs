@@ -499,18 +499,39 @@ opening_plies = 4
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(
         stdout.contains(
-            "warning: katro-6x3, alphabeta:depth=3 vs alphabeta:depth=3: only 1 distinct game \
-             in 30 (3.3%): repeated games sample fewer lines of play"
+            "warning: repeats in 3 of 4 cells: fewer distinct games than games (the distinct \
+             column, docs/OUTPUTS.md's `distinct_games`): repeated games sample fewer lines of \
+             play than the count suggests (katro-6x3: alphabeta:depth=3 vs alphabeta:depth=3; \
+             katro-6x3 (4 opening plies): alphabeta:depth=3 vs alphabeta:depth=3; katro-6x6: \
+             alphabeta:depth=3 vs alphabeta:depth=3; the notes column marks each, \
+             manifest.json says each in full)"
+        ),
+        "{stdout}"
+    );
+    // Two cells decided nothing: one line for both, naming them briefly.
+    assert!(
+        stdout.contains(
+            "warning: few-decided in 2 of 4 cells: fewer than half, or fewer than 100, of the \
+             games were decided"
         ),
         "{stdout}"
     );
     assert!(
         stdout.contains(
-            "warning: katro-6x6, alphabeta:depth=3 vs alphabeta:depth=3, 4 opening plies: no \
-             game of 30 was decided"
+            "(katro-6x6: alphabeta:depth=3 vs alphabeta:depth=3; katro-6x6 (4 opening plies): \
+             alphabeta:depth=3 vs alphabeta:depth=3; the notes column marks each, manifest.json says each in full)"
         ),
         "{stdout}"
     );
+    // The two katro-6x3 cells decided all their 30 games: too few games,
+    // never "few decided".
+    assert!(
+        stdout.contains("warning: few-games in 2 of 4 cells: fewer than 100 games, all decided"),
+        "{stdout}"
+    );
+    // One line per kind of warning, whatever the number of cells.
+    let lines = stdout.lines().filter(|l| l.starts_with("warning:")).count();
+    assert_eq!(lines, 3, "{stdout}");
     let rows = summary_rows(&read(&dir.path().join("o"), "summary.csv"));
     let get = |i: usize, k: &str| rows[i][k].clone();
     assert_eq!(get(0, "opening_plies"), "0");
@@ -546,8 +567,18 @@ opening_plies = 4
             .map(|w| w["kind"].as_str().unwrap().to_string())
             .collect()
     };
-    // 30 games are fewer than 100 decided ones in every cell.
-    assert_eq!(kinds(0), ["repeats", "few-decided"]);
+    // 30 games are fewer than 100 decided ones in every cell; katro-6x3's
+    // are all decided, katro-6x6's (6 plies) none.
+    assert_eq!(kinds(0), ["repeats", "few-games"]);
+    assert_eq!(kinds(1), ["repeats", "few-games"]);
+    // Each cell's own words, which the console leaves to the table.
+    let words = manifest["cells"][0]["warnings"][0]["message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        words.starts_with("only 1 distinct game in 30 (3.3%)"),
+        "{words}"
+    );
     assert!(kinds(2).contains(&"few-decided".to_string()));
     assert_eq!(manifest["cells"][1]["opening_plies"], 4);
     assert_eq!(manifest["cells"][0]["distinct_games"], 1);

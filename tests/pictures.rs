@@ -466,6 +466,9 @@ fn viewer_prints_the_command_that_made_it() {
         .and_then(|t| t.split("</code>").next())
         .unwrap();
     assert_eq!(made, format!("katro replay '{file}' --ply-limit 1 a1"));
+    // The footer names the page's own file, as given to --html.
+    let named = format!("--html <code>{}</code>", page.to_str().unwrap());
+    assert!(html.contains(&named), "{named}");
     // Rerun by a shell, it replays the same game (the page escapes no
     // character of this command).
     let bin = assert_cmd::cargo::cargo_bin!("katro");

@@ -520,6 +520,30 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
     same_results(&d.join("b-alone"), &d.join("half"), &["summary.csv"]);
     assert!(!d.join("half/.katro-checkpoint").exists());
 
+    // The same experiment with more games, over an interrupted run of the
+    // smaller one: refused, saying how to keep its games; done that way,
+    // the run finishes and then grows to a fresh run's bytes.
+    start_and_kill(d, "a.toml", "grow", "KILL");
+    let more = fixed_experiment(few_seconds() + 200);
+    fs::write(d.join("more.toml"), &more).unwrap();
+    let msg = fails(d, &["run", "more.toml", "--out", "grow"], 2);
+    has(
+        &msg,
+        &[
+            ".katro-checkpoint/run: a checkpoint of experiment `fixed`",
+            "a run interrupted before it finished; if it is this experiment before an edit \
+             (more `games`, say), undo the edit and run it again to finish that run from its \
+             checkpoint, then redo the edit: a finished run grows, playing only the new games",
+        ],
+    );
+    ok(d, &["run", "a.toml", "--out", "grow", "--threads", "2"]);
+    ok(d, &["run", "more.toml", "--out", "grow", "--threads", "2"]);
+    ok(
+        d,
+        &["run", "more.toml", "--out", "grow-fresh", "--threads", "2"],
+    );
+    same_results(&d.join("grow-fresh"), &d.join("grow"), &["summary.csv"]);
+
     // A checkpoint of this experiment from another build: refused, with
     // both ways out named; resumed with --allow-other-build, and the
     // manifest names the other build.

@@ -20,7 +20,7 @@ use crate::rng::{GameRng, below};
 use crate::rules::{Rules, Settings};
 use std::ops::ControlFlow;
 
-use crate::solve::{SolvedTable, check_size, solve};
+use crate::solve::{SolveError, SolvedTable, check_size, gib, solve};
 
 /// Memory the agent may spend on one variant's table (upper bound, as
 /// `katro solve` reckons it).
@@ -49,8 +49,23 @@ impl PartialEq for Solved {
 /// Why the agent cannot play a variant, if it cannot.
 pub fn check_variant(rules: &Rules) -> Result<(), AgentError> {
     check_size(rules, MAX_BYTES).map(|_| ()).map_err(|e| {
+        let why = match e {
+            // The solver's own words name `katro solve`'s --max-memory, a
+            // flag the agent's commands do not have: its limit is fixed.
+            SolveError::TooBig {
+                positions, bytes, ..
+            } => format!(
+                "the board is too big for it: up to {positions} positions (an upper bound: \
+                 every arrangement of the seeds), which would need up to {} of memory, and the \
+                 perfect agent solves only boards within {} (docs/SOLVED.md lists the boards \
+                 solved so far; `katro solve` takes --max-memory)",
+                gib(bytes),
+                gib(MAX_BYTES as u128)
+            ),
+            other => other.to_string(),
+        };
         AgentError(format!(
-            "the perfect agent cannot play `{}`: {e}",
+            "the perfect agent cannot play `{}`: {why}",
             rules.name()
         ))
     })

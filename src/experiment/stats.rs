@@ -147,9 +147,10 @@ pub struct Aggregate {
 }
 
 /// Something a reader of a cell's numbers must know: `kind` is
-/// `repeats` (the cell holds fewer distinct games than games) or
-/// `few-decided` (fewer than half, or fewer than 100, of its games had a
-/// winner).
+/// `repeats` (the cell holds fewer distinct games than games),
+/// `few-decided` (some games had no winner, and fewer than half, or fewer
+/// than 100, had one) or `few-games` (every game had a winner, but there
+/// are fewer than 100): one of [`WARNING_KINDS`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CellWarning {
     pub kind: &'static str,
@@ -158,6 +159,28 @@ pub struct CellWarning {
 
 /// Below this many decided games a cell is warned about whatever its share.
 pub const MIN_DECIDED: u64 = 100;
+
+/// Every warning kind, in the order a cell lists them, with what it says
+/// of any cell that has it: the words a console line uses for many cells
+/// at once, when each cell's own numbers are left to the table.
+pub const WARNING_KINDS: [(&str, &str); 3] = [
+    (
+        "repeats",
+        "fewer distinct games than games (the distinct column, docs/OUTPUTS.md's \
+         `distinct_games`): repeated games sample fewer lines of play than the count suggests",
+    ),
+    (
+        "few-decided",
+        "fewer than half, or fewer than 100, of the games were decided: p1_win_rate and its \
+         interval rest on the decided games, and advantage_p1 and balance count the \
+         undecided ones as draws; read completion beside them",
+    ),
+    (
+        "few-games",
+        "fewer than 100 games, all decided: p1_win_rate and its interval rest on fewer than \
+         100 games",
+    ),
+];
 
 impl Aggregate {
     pub fn new() -> Aggregate {
@@ -272,17 +295,21 @@ impl Aggregate {
                 message,
             });
         }
-        if 2 * d < n || d < MIN_DECIDED {
+        if d == n && d > 0 && d < MIN_DECIDED {
+            // Every game decided, but too few of them to lean on: not "few
+            // decided", which would say some were not.
+            out.push(CellWarning {
+                kind: "few-games",
+                message: format!(
+                    "only {d} games, all decided: p1_win_rate and its interval rest on fewer \
+                     than {MIN_DECIDED} games"
+                ),
+            });
+        } else if 2 * d < n || d < MIN_DECIDED {
             let message = if d == 0 {
                 format!(
                     "no game of {n} was decided: p1_win_rate, its interval, advantage_p1 and \
                      balance are left empty"
-                )
-            } else if d == n {
-                // Every game decided, but too few of them to lean on.
-                format!(
-                    "only {d} games, all decided: p1_win_rate and its interval rest on fewer \
-                     than {MIN_DECIDED} games"
                 )
             } else {
                 format!(
@@ -851,7 +878,7 @@ mod tests {
         assert_eq!(a.distinct_games(), (3, true));
         assert!(a.repeats());
         let kinds: Vec<&str> = a.warnings().iter().map(|w| w.kind).collect();
-        assert_eq!(kinds, ["repeats", "few-decided"]);
+        assert_eq!(kinds, ["repeats", "few-games"]);
         // 20,000 distinct games: an estimate no larger than the games
         // played, and no flag.
         let mut b = Aggregate::new();
@@ -924,8 +951,15 @@ mod tests {
                 a.add(&r);
             }
             let w = a.warnings();
-            let got = w.iter().find(|w| w.kind == "few-decided");
+            // A cell whose every game was decided is never told that few were.
+            let kind = if u == 0 { "few-games" } else { "few-decided" };
+            let got = w.iter().find(|w| w.kind.starts_with("few-"));
             assert_eq!(got.is_some(), warned, "{d} decided, {u} undecided");
+            assert!(got.is_none_or(|w| w.kind == kind), "{w:?}");
+            assert!(
+                w.iter()
+                    .all(|w| WARNING_KINDS.iter().any(|k| k.0 == w.kind))
+            );
             // The message never calls all of the games "only" some of them.
             if let Some(w) = got
                 && u == 0

@@ -202,15 +202,11 @@ pub fn ratings_table(rated: &[VariantRatings]) -> String {
         };
         out.push_str(&format!(
             "\nratings on {name} (Elo, {} = 0, 95% intervals; … an open end, - not identified):\n",
-            v.agents[v.anchor]
+            crate::agents::label(&v.agents[v.anchor])
         ));
-        let width = v
-            .agents
-            .iter()
-            .map(|a| a.chars().count())
-            .max()
-            .unwrap_or(0);
-        for (i, a) in v.agents.iter().enumerate() {
+        let labels: Vec<String> = v.agents.iter().map(|a| crate::agents::label(a)).collect();
+        let width = labels.iter().map(|a| a.chars().count()).max().unwrap_or(0);
+        for (i, a) in labels.iter().enumerate() {
             let (w, l, u) = v.record(i);
             out.push_str(&format!(
                 "  {:>2}  {:<width$}  {:>20}  {} games, score {}\n",

@@ -5,7 +5,7 @@ use super::csv::{
     csv_bytes, float, opt, row_with_settings, setting_names, setting_values, with_settings,
 };
 use crate::experiment::plan::Cell;
-use crate::experiment::stats::Aggregate;
+use crate::experiment::stats::{Aggregate, CellWarning, WARNING_KINDS};
 
 /// A summary.csv column: its name (as in the header and docs/OUTPUTS.md)
 /// and how a cell's row computes it.
@@ -96,9 +96,11 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
 }
 
 /// The summary as an aligned text table for a terminal, followed by the
-/// cells' warnings. A cell with a warning is marked in the `notes` column.
-/// The `opening` column shows only when some cell has opening plies.
-pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
+/// cells' warnings, one line per kind ([`warning_lines`]; `full` names the
+/// file that holds every cell's warnings in full, if one is written). A
+/// cell with a warning is marked in the `notes` column. The `opening`
+/// column shows only when some cell has opening plies.
+pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str>) -> String {
     let opening = cells.iter().any(|c| c.opening_plies > 0);
     let mut header = vec!["variant", "p1", "p2"];
     if opening {
@@ -117,11 +119,10 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate]) -> String {
         "notes",
     ]);
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
-    let mut notes = String::new();
     for (c, a) in cells.iter().zip(aggregates) {
         rows.push(table_row(c, a, opening));
-        notes.push_str(&warning_lines(c, a));
     }
+    let notes = warning_lines(cells, aggregates, full);
     let mut out = aligned(&rows);
     if !notes.is_empty() {
         out.push('\n');
@@ -138,11 +139,7 @@ fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
     };
     let pct = |q| opt(a.length_percentile(q));
     let (distinct, exact) = a.distinct_games();
-    let mut row = vec![
-        c.rules.name().to_string(),
-        c.p1.to_string(),
-        c.p2.to_string(),
-    ];
+    let mut row = vec![c.rules.name().to_string(), c.p1.label(), c.p2.label()];
     if opening {
         row.push(c.opening_plies.to_string());
     }
@@ -170,8 +167,80 @@ fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
     row
 }
 
-/// A cell's warnings, one line each, naming the cell.
-fn warning_lines(c: &Cell, a: &Aggregate) -> String {
+/// How many cells a warning line names before it counts the rest.
+const NAMED_CELLS: usize = 4;
+
+/// The cells' warnings, one line per kind: a kind one cell has is told in
+/// that cell's own words; a kind several cells have is told once, with
+/// their count and the first [`NAMED_CELLS`] of them named briefly (the
+/// table's notes column marks every one, and `full`, when given, names the
+/// file that holds each cell's own words).
+fn warning_lines(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str>) -> String {
+    let warned: Vec<(&Cell, Vec<CellWarning>)> = cells
+        .iter()
+        .zip(aggregates)
+        .map(|(c, a)| (c, a.warnings()))
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let mut out = String::new();
+    for (kind, words) in WARNING_KINDS {
+        let with: Vec<(&Cell, &CellWarning)> = warned
+            .iter()
+            .filter_map(|(c, ws)| ws.iter().find(|w| w.kind == kind).map(|w| (*c, w)))
+            .collect();
+        match with.as_slice() {
+            [] => {}
+            [(c, w)] => out.push_str(&format!("warning: {}: {}\n", cell_name(c), w.message)),
+            many => {
+                let named = brief_names(many.iter().map(|(c, _)| *c));
+                let where_all = match full {
+                    Some(file) => format!("the notes column marks each, {file} says each in full"),
+                    None => "the notes column marks each".to_string(),
+                };
+                out.push_str(&format!(
+                    "warning: {kind} in {} of {} cells: {words} ({named}; {where_all})\n",
+                    many.len(),
+                    cells.len(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The first [`NAMED_CELLS`] cells as `variant: p1 vs p2, p1 vs p2;
+/// variant (4 opening plies): ...`, and how many more there are.
+fn brief_names<'a, 'r: 'a>(cells: impl Iterator<Item = &'a Cell<'r>>) -> String {
+    let cells: Vec<&Cell> = cells.collect();
+    let mut groups: Vec<((&str, u32), Vec<String>)> = Vec::new();
+    for c in cells.iter().take(NAMED_CELLS) {
+        let key = (c.rules.name(), c.opening_plies);
+        let matchup = format!("{} vs {}", c.p1.label(), c.p2.label());
+        match groups.last_mut() {
+            Some((k, m)) if *k == key => m.push(matchup),
+            _ => groups.push((key, vec![matchup])),
+        }
+    }
+    let mut text = groups
+        .iter()
+        .map(|((v, open), m)| match open {
+            0 => format!("{v}: {}", m.join(", ")),
+            n => format!(
+                "{v} ({}): {}",
+                crate::engine::notation::plural(*n, "opening ply", "opening plies"),
+                m.join(", ")
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    if cells.len() > NAMED_CELLS {
+        text.push_str(&format!(" and {} more", cells.len() - NAMED_CELLS));
+    }
+    text
+}
+
+/// A cell as a warning names it: variant, matchup and opening plies.
+fn cell_name(c: &Cell) -> String {
     let open = match c.opening_plies {
         0 => String::new(),
         n => format!(
@@ -179,18 +248,12 @@ fn warning_lines(c: &Cell, a: &Aggregate) -> String {
             crate::engine::notation::plural(n, "opening ply", "opening plies")
         ),
     };
-    a.warnings()
-        .iter()
-        .map(|w| {
-            format!(
-                "warning: {}, {} vs {}{open}: {}\n",
-                c.rules.name(),
-                c.p1,
-                c.p2,
-                w.message
-            )
-        })
-        .collect()
+    format!(
+        "{}, {} vs {}{open}",
+        c.rules.name(),
+        c.p1.label(),
+        c.p2.label()
+    )
 }
 
 /// The rows in columns as wide as their widest field: names (the first

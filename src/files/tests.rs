@@ -207,7 +207,7 @@ fn summary_bytes_snapshot() {
 fn the_table_marks_cells_and_prints_their_warnings() {
     let (rules, a) = fixture();
     let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2)];
-    let table = summary_table(&cells, &[undecided()]);
+    let table = summary_table(&cells, &[undecided()], None);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].contains("opening") && lines[0].ends_with("notes"));
     assert!(lines[1].ends_with("repeats, few-decided"), "{table}");
@@ -224,7 +224,7 @@ fn the_table_marks_cells_and_prints_their_warnings() {
         opening_plies: 0,
         ..cells[0].clone()
     }];
-    let table = summary_table(&cells, &[a]);
+    let table = summary_table(&cells, &[a], None);
     assert!(!table.contains("opening"));
     assert!(
         table.lines().nth(1).unwrap().ends_with("  few-decided"),

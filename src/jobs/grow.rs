@@ -25,7 +25,12 @@ fn place(c: &FinishedCell) -> String {
         0 => String::new(),
         n => format!(" +open{n}"),
     };
-    format!("`{}` with {} vs {}{open}", c.variant, c.p1, c.p2)
+    format!(
+        "`{}` with {} vs {}{open}",
+        c.variant,
+        crate::agents::label(&c.p1),
+        crate::agents::label(&c.p2)
+    )
 }
 
 /// Where a cell of the larger experiment gets its games.

@@ -63,7 +63,7 @@ pub fn write_viewer(
             Error::refused(e)
         }
     })?;
-    let html = viewer_html(rules, &moves, &frames, command);
+    let html = viewer_html(rules, &moves, &frames, command, file);
     write_file(store, file, &html)?;
     Ok(format!(
         "wrote {file}: {}, {}; open it in a browser\n",

@@ -346,8 +346,13 @@ fn foreign_checkpoints(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign
         let mut other_build = false;
         let why = match checkpoint::read_identity(store, &path) {
             Err(e) => Some(e.to_string()),
+            // An interrupted run does not grow (only a finished one does):
+            // the way to keep its games is to finish it first.
             Ok(c) if c.run.experiment_hash != w.hash => Some(format!(
-                "a checkpoint of experiment `{}` (hash {})",
+                "a checkpoint of experiment `{}` (hash {}), a run interrupted before it \
+                 finished; if it is this experiment before an edit (more `games`, say), undo \
+                 the edit and run it again to finish that run from its checkpoint, then redo \
+                 the edit: a finished run grows, playing only the new games",
                 c.run.name, c.run.experiment_hash
             )),
             Ok(c) if c.run.katro_build != BUILD && !w.allow_other_build => {

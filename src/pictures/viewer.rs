@@ -397,8 +397,15 @@ fn close_move(
 
 /// The viewer page. `command` is the `katro replay` command that made it,
 /// as the user typed it (without `--html`), printed on the page so the
-/// reader can rerun it.
-pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame], command: &str) -> String {
+/// reader can rerun it; `file` is the page's own name as given to
+/// `--html`, printed after it.
+pub fn viewer_html(
+    rules: &Rules,
+    moves: &[Move],
+    frames: &[Frame],
+    command: &str,
+    file: &str,
+) -> String {
     let names: Vec<String> = moves.iter().map(|&m| move_name(rules, m)).collect();
     let title = format!(
         "{}: {}",
@@ -428,6 +435,7 @@ pub fn viewer_html(rules: &Rules, moves: &[Move], frames: &[Frame], command: &st
         .replace("{{TITLE}}", &escape(&title))
         .replace("{{RULES}}", &escape(&rules.canonical_string()))
         .replace("{{COMMAND}}", &escape(command))
+        .replace("{{FILE}}", &escape(file))
         .replace("{{BOARD}}", &board)
         .replace("{{MOVES}}", &list)
         .replace("{{DATA}}", &json)
@@ -475,7 +483,7 @@ code{word-break:break-all;font-size:0.85em}
 </div>
 <ol id="moves">{{MOVES}}</ol>
 </div>
-<p>Made by <code>{{COMMAND}}</code> --html: every board was computed by katro's engine.</p>
+<p>Made by <code>{{COMMAND}}</code> --html <code>{{FILE}}</code>: every board was computed by katro's engine. Link to a ply by adding <code>#ply=N</code> to this page's address (the address bar follows the ply shown).</p>
 <script id="game" type="application/json">{{DATA}}</script>
 <script>
 "use strict";
@@ -511,6 +519,21 @@ function show(i) {
   document.body.dataset.frame = String(at);
   document.body.dataset.ply = String(f.ply);
   document.body.dataset.end = String(f.end);
+  // The address names the ply on show, so it can be copied as a link;
+  // a page opened from a file may refuse, which changes nothing else.
+  if (f.end || at === 0) {
+    try { history.replaceState(null, "", "#ply=" + f.ply); } catch (_) {}
+  }
+}
+// `#ply=N` opens the page at the board after ply N (0, the start).
+function fromAddress() {
+  const m = /^#ply=(\d+)$/.exec(location.hash);
+  if (!m) return false;
+  const p = Number(m[1]);
+  const i = p === 0 ? 0 : frames.findIndex(f => f.end && f.ply === p);
+  if (i < 0) return false;
+  show(i);
+  return true;
 }
 function nextPly() { let i = at + 1; while (i < frames.length - 1 && !frames[i].end) i++; show(i); }
 function prevPly() { let i = at - 1; while (i > 0 && !frames[i].end) i--; show(i); }
@@ -529,7 +552,8 @@ document.addEventListener("keydown", e => {
                ArrowDown: () => show(at + 1), ArrowUp: () => show(at - 1)}[e.key];
   if (act) { act(); e.preventDefault(); }
 });
-show(0);
+window.addEventListener("hashchange", fromAddress);
+if (!fromAddress()) show(0);
 </script>
 </body>
 </html>
@@ -655,7 +679,7 @@ mod tests {
         assert_eq!(fs[1].lifted, Some(0));
         assert_eq!(fs[1].sown.len(), 2);
         assert!(fs.last().unwrap().end);
-        let html = viewer_html(&rules, &[mv], &fs, "katro replay katro-6x6 a1");
+        let html = viewer_html(&rules, &[mv], &fs, "katro replay katro-6x6 a1", "g.html");
         assert!(html.contains("id=\"count-35\""));
         assert!(!html.contains("{{"));
         assert!(

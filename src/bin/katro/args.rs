@@ -129,7 +129,7 @@ pub struct RunArgs {
     /// The experiment file (see docs/EXPERIMENTS.md).
     pub experiment: String,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Output folder, instead of the file's `output` or results/<name>/.
     #[arg(long)]
@@ -197,7 +197,7 @@ pub struct SolveArgs {
     pub max_seconds: Option<f64>,
     /// Threads exploring the board [default: all cores]; the result is
     /// the same for any count.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
@@ -211,7 +211,7 @@ pub struct JudgeArgs {
     pub max_memory: f64,
     /// Threads solving and judging [default: all cores]; the file is
     /// the same for any count.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
@@ -230,7 +230,7 @@ pub struct SolveFamilyArgs {
     pub max_seconds: Option<f64>,
     /// Threads exploring each board [default: all cores]; the results
     /// are the same for any count.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
@@ -239,7 +239,7 @@ pub struct SimulateArgs {
     /// A preset name or a path to a TOML file.
     pub variant: String,
     /// Games to play.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_games)]
     pub games: u64,
     /// Player 1's agent: random, greedy, epsilon-greedy:epsilon=0.1,
     /// alphabeta:depth=3, mcts:iterations=1000.
@@ -255,7 +255,7 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub out: Option<String>,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// With --out: replace the results of another experiment found
     /// there (files katro did not write are kept).
@@ -265,6 +265,21 @@ pub struct SimulateArgs {
 
 /// Most shards a run can be cut into.
 pub const MAX_SHARDS: u64 = 1_000_000;
+
+/// The most games `simulate --games` takes.
+const MAX_GAMES: i128 = 1_000_000_000_000;
+
+/// `--games N`: a count from 1 to [`MAX_GAMES`]. Negative numbers reach
+/// this parser (`allow_negative_numbers`), so `--games -5` is told what a
+/// count is instead of clap's "to pass '-5' as a value, use '-- -5'".
+pub fn parse_games(text: &str) -> Result<u64, String> {
+    let range = format!("give a whole number of games from 1 to {MAX_GAMES}");
+    match text.trim().parse::<i128>() {
+        Ok(n) if (1..=MAX_GAMES).contains(&n) => Ok(n as u64),
+        Ok(n) => Err(format!("{n} games cannot be played; {range}")),
+        Err(_) => Err(format!("`{text}` is not a number; {range}")),
+    }
+}
 
 /// `I/N` with 1 ≤ I ≤ N.
 pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
