@@ -67,11 +67,17 @@ pub fn curve(
     let manifest_path = dir.join("manifest.json");
     let need = |p: &Path, what: &str| -> Result<Vec<u8>, Error> {
         read_optional(store, p)?.ok_or_else(|| {
-            Error::refused(format!("{}: not found: `katro curve` needs {what}", p.display()))
+            Error::refused(format!(
+                "{}: not found: `katro curve` needs {what}",
+                p.display()
+            ))
         })
     };
     let summary = need(&summary_path, "the summary.csv of a finished run")?;
-    let manifest_bytes = need(&manifest_path, "the manifest katro wrote beside summary.csv")?;
+    let manifest_bytes = need(
+        &manifest_path,
+        "the manifest katro wrote beside summary.csv",
+    )?;
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
     let listed = manifest.files.iter().any(|f| f == STRENGTH_CURVE);
@@ -255,7 +261,9 @@ fn rate_levels(
         }
     }
     for family in families {
-        let members: Vec<usize> = (0..levels.len()).filter(|&i| &levels[i].1 == family).collect();
+        let members: Vec<usize> = (0..levels.len())
+            .filter(|&i| &levels[i].1 == family)
+            .collect();
         let opening = levels[members[0]].0.opening_plies;
         let index = |name: &str| {
             let (f, n) = level(name)?;

@@ -276,4 +276,63 @@ mod tests {
             Ratio::ONE
         );
     }
+
+    /// Every move sequence of the opening walked one by one, without
+    /// merging, each with its probability as a float: the same shares as
+    /// the merged enumeration's exact fractions.
+    fn walk(rules: &Rules, table: &SolvedTable, pos: Position, k: u32, p: f64, out: &mut [f64; 3]) {
+        let legal = rules.legal_moves(&pos);
+        if pos.plies() >= k || pos.ended().is_some() || legal.is_empty() {
+            let south = match rules.status(&pos) {
+                Status::Won(Player::South) => 0,
+                Status::Won(Player::North) => 2,
+                Status::Ongoing => {
+                    let v = table.value(rules, &pos).unwrap();
+                    let v = if pos.to_move() == Player::South {
+                        v
+                    } else {
+                        v.flip()
+                    };
+                    match v {
+                        Value::Win(_) => 0,
+                        Value::Draw => 1,
+                        Value::Loss(_) => 2,
+                    }
+                }
+                _ => 1,
+            };
+            out[south] += p;
+            return;
+        }
+        for &mv in legal.iter() {
+            let mut next = pos;
+            rules.play(&mut next, mv).unwrap();
+            walk(rules, table, next, k, p / legal.len() as f64, out);
+        }
+    }
+
+    #[test]
+    fn merged_openings_value_as_every_sequence_walked_apart() {
+        for seeds in [1] {
+            let text = format!("[board]\nrows = 4\nholes = 3\nseeds = {seeds}\n");
+            let rules = crate::rules::parse_variant("t.toml", &text, "t").unwrap();
+            let table = crate::solve::solve(&rules, 1 << 31, &mut |_, _, _| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+            for k in 1..=5 {
+                let list = openings(&rules, k, 1 << 20).unwrap();
+                let s = perfect_share(&rules, &table, &list).unwrap();
+                let mut want = [0.0; 3];
+                walk(&rules, &table, rules.start(), k, 1.0, &mut want);
+                let got = [s.p1_wins.to_f64(), s.draws.to_f64(), s.p2_wins.to_f64()];
+                for (g, w) in got.iter().zip(want) {
+                    assert!(
+                        (g - w).abs() < 1e-12,
+                        "{seeds} seeds, {k} plies: {got:?} {want:?}"
+                    );
+                }
+            }
+        }
+    }
 }

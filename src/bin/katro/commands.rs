@@ -13,8 +13,8 @@ use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
 use crate::args::{
-    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs, SolveArgs,
-    SolveFamilyArgs,
+    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs,
+    SolveArgs, SolveFamilyArgs,
 };
 use crate::output::{emit, load_variant, peak_rss, with_threads};
 use crate::progress::{
