@@ -55,7 +55,13 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
     check_curve(&text(&whole.join("strength-curve.csv")));
     // katro wrote it, so it may write it again; the manifest lists it.
     ok(&["curve", w]);
-    assert!(text(&whole.join("manifest.json")).contains("\"strength-curve.csv\""));
+    let manifest = text(&whole.join("manifest.json"));
+    assert!(
+        manifest.contains("\"strength-curve.csv\"") && manifest.contains("\"strength-curve.svg\"")
+    );
+    let svg = text(&whole.join("strength-curve.svg"));
+    assert_eq!(svg.matches("<polyline").count(), 2, "a line per variant");
+    assert!(svg.contains("katro-4x3-1seed: perfect play 0.462963"));
     let summary = text(&whole.join("summary.csv"));
     let cells: Vec<(String, String, String)> = column(&summary, "variant")
         .into_iter()

@@ -11,6 +11,7 @@ use crate::agents::AgentSpec;
 use crate::experiment::ratings::{SeatTally, fit};
 use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
 use crate::files::{ManifestRead, add_files};
+use crate::pictures::strength_curve::strength_curve_svg;
 use crate::rules::Rules;
 use crate::solve::openings::{Ratio, openings, perfect_share};
 use crate::solve::{Phase, Threads, check_key, solve_with_stats, upper_bound_bytes};
@@ -18,8 +19,9 @@ use crate::store::Store;
 
 use super::{Error, put, read_optional};
 
-/// The file `katro curve` writes.
+/// The files `katro curve` writes.
 pub const STRENGTH_CURVE: &str = "strength-curve.csv";
+pub const STRENGTH_CURVE_SVG: &str = "strength-curve.svg";
 
 /// The most distinct opening positions valued for a limit.
 const MAX_OPENINGS: usize = 1 << 22;
@@ -80,14 +82,16 @@ pub fn curve(
     )?;
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    let listed = manifest.files.iter().any(|f| f == STRENGTH_CURVE);
-    if store.is_file(&dir.join(STRENGTH_CURVE)) && !listed {
-        return Err(Error::refused(format!(
-            "{}: already there and not listed in {}, so katro did not write it: move it away \
-             to write the curve of this folder",
-            dir.join(STRENGTH_CURVE).display(),
-            manifest_path.display()
-        )));
+    for name in [STRENGTH_CURVE, STRENGTH_CURVE_SVG] {
+        let listed = manifest.files.iter().any(|f| f == name);
+        if store.is_file(&dir.join(name)) && !listed {
+            return Err(Error::refused(format!(
+                "{}: already there and not listed in {}, so katro did not write it: move it \
+                 away to write the curve of this folder",
+                dir.join(name).display(),
+                manifest_path.display()
+            )));
+        }
     }
     let rows = read_summary(&summary_path, &summary)?;
     let mut out = curve_rows(&rows);
@@ -100,7 +104,9 @@ pub fn curve(
     }
     let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
     put(store, dir, STRENGTH_CURVE, &strength_curve_csv(&out))?;
-    if let Some(m) = add_files(&manifest_bytes, &[STRENGTH_CURVE]) {
+    let svg = strength_curve_svg(&out).expect("a curve has a level");
+    put(store, dir, STRENGTH_CURVE_SVG, svg.as_bytes())?;
+    if let Some(m) = add_files(&manifest_bytes, &[STRENGTH_CURVE, STRENGTH_CURVE_SVG]) {
         put(store, dir, "manifest.json", &m)?;
     }
     Ok(CurveOutcome { rows: out, limits })

@@ -44,7 +44,7 @@ impl Ratio {
     }
 
     /// The sum, `None` past u128.
-    pub fn add(self, o: Ratio) -> Option<Ratio> {
+    pub fn checked_add(self, o: Ratio) -> Option<Ratio> {
         let g = gcd(self.den, o.den);
         let den = (self.den / g).checked_mul(o.den)?;
         let num =
@@ -130,7 +130,10 @@ fn merge(
 ) -> Result<(), OpeningsError> {
     match at.get(&position) {
         Some(&i) => {
-            list[i].probability = list[i].probability.add(p).ok_or(OpeningsError::Overflow)?;
+            list[i].probability = list[i]
+                .probability
+                .checked_add(p)
+                .ok_or(OpeningsError::Overflow)?;
         }
         None => {
             at.insert(position, list.len());
@@ -158,7 +161,7 @@ impl PerfectShare {
     /// Player 1's share of the decided games, as p1_win_rate counts it;
     /// `None` when every opening is a draw.
     pub fn p1_decided_share(&self) -> Option<f64> {
-        let decided = self.p1_wins.add(self.p2_wins)?;
+        let decided = self.p1_wins.checked_add(self.p2_wins)?;
         (decided.num > 0).then(|| self.p1_wins.to_f64() / decided.to_f64())
     }
 }
@@ -195,7 +198,7 @@ pub fn perfect_share(
             Value::Draw => &mut share.draws,
             Value::Loss(_) => &mut share.p2_wins,
         };
-        *slot = slot.add(o.probability)?;
+        *slot = slot.checked_add(o.probability)?;
     }
     Some(share)
 }
@@ -211,7 +214,7 @@ mod tests {
 
     fn total(list: &[Opening]) -> Ratio {
         list.iter()
-            .fold(Ratio::ZERO, |s, o| s.add(o.probability).unwrap())
+            .fold(Ratio::ZERO, |s, o| s.checked_add(o.probability).unwrap())
     }
 
     #[test]
@@ -247,8 +250,8 @@ mod tests {
     fn ratios_add_exactly() {
         let third = Ratio::ONE.split(3).unwrap();
         let sixth = Ratio::ONE.split(6).unwrap();
-        assert_eq!(third.add(sixth).unwrap(), Ratio::new(1, 2));
-        assert_eq!(Ratio::new(u128::MAX, 1).add(Ratio::ONE), None);
+        assert_eq!(third.checked_add(sixth).unwrap(), Ratio::new(1, 2));
+        assert_eq!(Ratio::new(u128::MAX, 1).checked_add(Ratio::ONE), None);
     }
 
     #[test]
@@ -272,7 +275,11 @@ mod tests {
         let list = openings(&rules, 2, 1000).unwrap();
         let s = perfect_share(&rules, &table, &list).unwrap();
         assert_eq!(
-            s.p1_wins.add(s.draws).unwrap().add(s.p2_wins).unwrap(),
+            s.p1_wins
+                .checked_add(s.draws)
+                .unwrap()
+                .checked_add(s.p2_wins)
+                .unwrap(),
             Ratio::ONE
         );
     }
