@@ -26,6 +26,7 @@ pub mod ratings;
 pub mod run_state;
 pub mod shard;
 pub mod solved;
+pub mod strength_curve;
 pub mod summary;
 #[cfg(test)]
 mod tests;

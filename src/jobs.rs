@@ -30,6 +30,7 @@ use crate::store::{Store, describe};
 
 pub mod bench;
 mod checkpoint;
+pub mod curve;
 pub mod grow;
 pub mod judge;
 mod owned;

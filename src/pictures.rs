@@ -3,6 +3,7 @@
 
 pub mod board_svg;
 pub mod report;
+pub mod strength_curve;
 pub mod viewer;
 
 pub use report::ReportError;

@@ -29,6 +29,7 @@
 //! so only the `perfect` agent still refuses on it.
 
 pub mod brute;
+pub mod openings;
 mod table;
 
 pub use table::{MAGIC, TableError, read_table};

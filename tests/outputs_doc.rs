@@ -50,7 +50,7 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
     let mut games = game_column_names();
     games.push("moves");
     let solved: Vec<&str> = solved::HEADER.trim_end().split(',').collect();
-    let files: [(&str, Vec<&str>); 8] = [
+    let files: [(&str, Vec<&str>); 9] = [
         ("summary.csv", summary_column_names()),
         ("games.csv", games),
         ("comparison.csv", COMPARISON_COLUMNS.to_vec()),
@@ -58,6 +58,10 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
         ("pairwise.csv", PAIRWISE_COLUMNS.to_vec()),
         ("lengths.csv", lengths),
         ("perfect-moves.csv", katro::jobs::judge::COLUMNS.to_vec()),
+        (
+            "strength-curve.csv",
+            katro::files::strength_curve::CURVE_COLUMNS.to_vec(),
+        ),
         ("katro solve and results/solved/", solved),
     ];
     for (title, written) in files {

@@ -42,9 +42,26 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
         ok(&["run", TINY, "--out", s, "--shard", &shard, "--threads", "1"]);
     }
     ok(&["merge", s]);
-    for f in ["summary.csv", "comparison.csv", "lengths.csv"] {
+    ok(&["curve", w, "--threads", "2"]);
+    ok(&["curve", s, "--threads", "1"]);
+    for f in [
+        "summary.csv",
+        "comparison.csv",
+        "lengths.csv",
+        "strength-curve.csv",
+    ] {
         assert_eq!(text(&whole.join(f)), text(&sharded.join(f)), "{f}");
     }
+    check_curve(&text(&whole.join("strength-curve.csv")));
+    // katro wrote it, so it may write it again; the manifest lists it.
+    ok(&["curve", w]);
+    let manifest = text(&whole.join("manifest.json"));
+    assert!(
+        manifest.contains("\"strength-curve.csv\"") && manifest.contains("\"strength-curve.svg\"")
+    );
+    let svg = text(&whole.join("strength-curve.svg"));
+    assert_eq!(svg.matches("<polyline").count(), 2, "a line per variant");
+    assert!(svg.contains("katro-4x3-1seed: perfect play 0.462963"));
     let summary = text(&whole.join("summary.csv"));
     let cells: Vec<(String, String, String)> = column(&summary, "variant")
         .into_iter()
@@ -67,6 +84,53 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
             .unwrap()
     };
     assert_eq!(six("alphabeta:depth=12,nodes=5000,eval=fitted").2, "6");
+}
+
+/// The tiny curve's rows: random play and each budget on each variant,
+/// the budgets rated against the smallest, and the 4×3 board's exact
+/// perfect-play limit (25/54, checked against every opening sequence
+/// walked apart in solve::openings' tests) on its budgets' rows.
+fn check_curve(csv: &str) {
+    let variant = column(csv, "variant");
+    let nodes = column(csv, "nodes");
+    let rows: Vec<(&str, &str)> = variant
+        .iter()
+        .map(String::as_str)
+        .zip(nodes.iter().map(String::as_str))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("katro-6x6", ""),
+            ("katro-6x6", "50"),
+            ("katro-6x6", "500"),
+            ("katro-6x6", "5000"),
+            ("katro-4x3-1seed", ""),
+            ("katro-4x3-1seed", "50"),
+            ("katro-4x3-1seed", "500"),
+        ]
+    );
+    let rating = column(csv, "rating");
+    assert_eq!((rating[0].as_str(), rating[1].as_str()), ("", "0.000000"));
+    assert!(
+        rating[2..4].iter().all(|r| r.parse::<f64>().is_ok()),
+        "{rating:?}"
+    );
+    let limit = column(csv, "limit");
+    let exact = column(csv, "limit_exact");
+    let openings = column(csv, "limit_openings");
+    assert!(
+        limit[..4].iter().all(String::is_empty),
+        "katro-6x6 is not solved"
+    );
+    for i in 5..7 {
+        assert_eq!(
+            (limit[i].as_str(), exact[i].as_str(), openings[i].as_str()),
+            ("0.462963", "25/54;0/1;29/54", "44")
+        );
+    }
+    // Random play opens with no random ply: the start's own value, a win.
+    assert_eq!((limit[4].as_str(), openings[4].as_str()), ("1.000000", "1"));
 }
 
 #[test]

@@ -74,6 +74,11 @@ pub enum Command {
     /// exact solution of their variant: write DIR/perfect-moves.csv, each
     /// agent's share of moves that keep the position's value.
     Judge(JudgeArgs),
+    /// Write DIR/strength-curve.csv from a run's summary.csv: the first
+    /// player's share of each `alphabeta` self-play budget, each budget
+    /// rated where budgets meet, and the exact share under perfect play
+    /// over the same openings where the board solves.
+    Curve(CurveArgs),
     /// Solve every board of rows 2 or 4, 2 to 8 holes a row and 1 to 4
     /// seeds a hole under each preset's rules, as far as --max-memory and
     /// --max-seconds allow: writes DIR/solved.csv and DIR/manifest.json
@@ -212,6 +217,20 @@ pub struct JudgeArgs {
     /// Threads solving and judging [default: all cores]; the file is
     /// the same for any count.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct CurveArgs {
+    /// A folder a finished `katro run` (or `katro merge`) wrote.
+    pub dir: String,
+    /// Leave a board's `limit` empty as soon as its solve needs more
+    /// memory than this, in GiB.
+    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
+    pub max_memory: f64,
+    /// Threads solving [default: all cores]; the file is the same for any
+    /// count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 

@@ -13,8 +13,8 @@ use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
 use crate::args::{
-    JudgeArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs, SolveArgs,
-    SolveFamilyArgs,
+    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs,
+    SolveArgs, SolveFamilyArgs,
 };
 use crate::output::{emit, load_variant, peak_rss, with_threads};
 use crate::progress::{
@@ -268,6 +268,28 @@ fn replay_command(a: &ReplayArgs) -> String {
         .map(|w| shell_word(w))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `katro curve DIR`: writes DIR/strength-curve.csv, says which boards
+/// have a perfect-play limit.
+pub fn curve(a: CurveArgs) -> Result<(), Error> {
+    with_threads(a.threads, || {
+        let max = jobs::solve::max_bytes(a.max_memory)?;
+        let dir = std::path::Path::new(&a.dir);
+        let out = jobs::curve::curve(&FsStore, dir, max, &mut |t| eprintln!("{t}"))?;
+        for (variant, why) in &out.limits {
+            match why {
+                None => eprintln!("{variant}: perfect-play limit computed"),
+                Some(why) => eprintln!("{variant}: no limit: {why}"),
+            }
+        }
+        eprintln!(
+            "{} written to {}",
+            jobs::plural(out.rows.len() as u64, "row"),
+            dir.join(jobs::curve::STRENGTH_CURVE).display()
+        );
+        Ok(())
+    })
 }
 
 /// `katro judge DIR`: judges DIR/games.csv, says what each variant took.

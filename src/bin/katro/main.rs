@@ -59,6 +59,7 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Bench(a) => bench::bench(a),
         Command::Solve(a) => commands::solve(a),
         Command::Judge(a) => commands::judge(a),
+        Command::Curve(a) => commands::curve(a),
         Command::SolveFamily(a) => commands::solve_family(a),
         Command::Simulate(a) => commands::simulate(a),
     }

@@ -1,0 +1,393 @@
+//! `katro curve DIR`: strength-curve.csv from a run's summary.csv
+//! (docs/OUTPUTS.md, "strength-curve.csv"), without replaying a game:
+//! every self-play cell of an `alphabeta` agent with a `nodes` budget, and
+//! random play's, with each budget's rating from the cells where budgets
+//! of the same agent meet, and the exact first-player share under perfect
+//! play over the same random openings where the board can be solved.
+
+use std::path::Path;
+
+use crate::agents::AgentSpec;
+use crate::experiment::ratings::{SeatTally, fit};
+use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
+use crate::files::{ManifestRead, add_files};
+use crate::pictures::strength_curve::strength_curve_svg;
+use crate::rules::Rules;
+use crate::solve::openings::{Ratio, openings, perfect_share};
+use crate::solve::{Phase, Threads, check_key, solve_with_stats, upper_bound_bytes};
+use crate::store::Store;
+
+use super::{Error, put, read_optional};
+
+/// The files `katro curve` writes.
+pub const STRENGTH_CURVE: &str = "strength-curve.csv";
+pub const STRENGTH_CURVE_SVG: &str = "strength-curve.svg";
+
+/// The most distinct opening positions valued for a limit.
+const MAX_OPENINGS: usize = 1 << 22;
+
+/// The solver's upper bound overstates the positions of some boards a
+/// hundredfold (docs/SOLVED.md); past this many times the memory allowed a
+/// board is not even explored.
+const BOUND_SLACK: u128 = 1000;
+
+/// What `katro curve` did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveOutcome {
+    pub rows: Vec<CurveRow>,
+    /// Each variant tried for a limit: its name and why it has none, if so.
+    pub limits: Vec<(String, Option<String>)>,
+}
+
+/// One row of summary.csv, the columns the curve reads.
+struct SummaryRow {
+    line: u64,
+    variant: String,
+    rules: String,
+    p1: String,
+    p2: String,
+    opening_plies: u32,
+    games: u64,
+    decided: u64,
+    p1_wins: u64,
+    p2_wins: u64,
+    fields: [String; 5],
+    ply_limit: i64,
+    lap_limit: i64,
+}
+
+/// Writes `dir/strength-curve.csv` from `dir/summary.csv` and the rules in
+/// `dir/manifest.json`, and lists it among the manifest's files. Boards
+/// whose solve needs more than `max_bytes` have an empty `limit`.
+pub fn curve(
+    store: &dyn Store,
+    dir: &Path,
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+) -> Result<CurveOutcome, Error> {
+    let summary_path = dir.join("summary.csv");
+    let manifest_path = dir.join("manifest.json");
+    let need = |p: &Path, what: &str| -> Result<Vec<u8>, Error> {
+        read_optional(store, p)?.ok_or_else(|| {
+            Error::refused(format!(
+                "{}: not found: `katro curve` needs {what}",
+                p.display()
+            ))
+        })
+    };
+    let summary = need(&summary_path, "the summary.csv of a finished run")?;
+    let manifest_bytes = need(
+        &manifest_path,
+        "the manifest katro wrote beside summary.csv",
+    )?;
+    let manifest = ManifestRead::parse(&manifest_bytes)
+        .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
+    for name in [STRENGTH_CURVE, STRENGTH_CURVE_SVG] {
+        let listed = manifest.files.iter().any(|f| f == name);
+        if store.is_file(&dir.join(name)) && !listed {
+            return Err(Error::refused(format!(
+                "{}: already there and not listed in {}, so katro did not write it: move it \
+                 away to write the curve of this folder",
+                dir.join(name).display(),
+                manifest_path.display()
+            )));
+        }
+    }
+    let rows = read_summary(&summary_path, &summary)?;
+    let mut out = curve_rows(&rows);
+    if out.is_empty() {
+        return Err(Error::refused(format!(
+            "{}: no self-play cell of an `alphabeta` agent with `nodes`: nothing to draw a \
+             strength curve from",
+            summary_path.display()
+        )));
+    }
+    let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
+    put(store, dir, STRENGTH_CURVE, &strength_curve_csv(&out))?;
+    let svg = strength_curve_svg(&out).expect("a curve has a level");
+    put(store, dir, STRENGTH_CURVE_SVG, svg.as_bytes())?;
+    if let Some(m) = add_files(&manifest_bytes, &[STRENGTH_CURVE, STRENGTH_CURVE_SVG]) {
+        put(store, dir, "manifest.json", &m)?;
+    }
+    Ok(CurveOutcome { rows: out, limits })
+}
+
+fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
+    let mut r = csv::Reader::from_reader(bytes);
+    let bad = |line: u64, e: String| Error::damaged(format!("{}:{line}: {e}", path.display()));
+    let headers: Vec<String> = r
+        .headers()
+        .map_err(|e| bad(1, e.to_string()))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let names = [
+        "variant",
+        "rules",
+        "p1",
+        "p2",
+        "opening_plies",
+        "games",
+        "decided",
+        "p1_wins",
+        "p2_wins",
+        "p1_win_rate",
+        "p1_win_rate_low",
+        "p1_win_rate_high",
+        "length_mean",
+        "distinct_games",
+        "ply_limit",
+        "lap_limit",
+    ];
+    let mut at = Vec::new();
+    for n in names {
+        at.push(
+            headers
+                .iter()
+                .position(|h| h == n)
+                .ok_or_else(|| bad(1, format!("no column `{n}`")))?,
+        );
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i as u64 + 2;
+        let rec = rec.map_err(|e| bad(line, e.to_string()))?;
+        let s = |k: usize| rec[at[k]].to_string();
+        let int = |k: usize| -> Result<i64, Error> {
+            rec[at[k]]
+                .parse::<i64>()
+                .map_err(|e| bad(line, format!("`{}` {:?}: {e}", names[k], &rec[at[k]])))
+        };
+        rows.push(SummaryRow {
+            line,
+            variant: s(0),
+            rules: s(1),
+            p1: s(2),
+            p2: s(3),
+            opening_plies: int(4)? as u32,
+            games: int(5)? as u64,
+            decided: int(6)? as u64,
+            p1_wins: int(7)? as u64,
+            p2_wins: int(8)? as u64,
+            fields: [s(9), s(10), s(11), s(12), s(13)],
+            ply_limit: int(14)?,
+            lap_limit: int(15)?,
+        });
+    }
+    Ok(rows)
+}
+
+/// The agent's node budget when it is a curve level: `alphabeta` with
+/// `nodes`. Its other settings name its family.
+fn level(name: &str) -> Option<(AgentSpec, u64)> {
+    match AgentSpec::parse(name).ok()? {
+        AgentSpec::Alphabeta {
+            depth,
+            nodes: Some(n),
+            tt,
+            eval,
+        } => Some((
+            AgentSpec::Alphabeta {
+                depth,
+                nodes: None,
+                tt,
+                eval,
+            },
+            n,
+        )),
+        _ => None,
+    }
+}
+
+/// The curve's rows, variant by variant in summary.csv's order: random
+/// play's self-play first, then each family's levels by budget.
+fn curve_rows(rows: &[SummaryRow]) -> Vec<CurveRow> {
+    let mut variants: Vec<&str> = Vec::new();
+    for r in rows {
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
+        }
+    }
+    let mut out = Vec::new();
+    for v in variants {
+        let mine: Vec<&SummaryRow> = rows.iter().filter(|r| r.variant == v).collect();
+        let selfplay = |r: &&&SummaryRow| r.p1 == r.p2;
+        let mut levels: Vec<(&SummaryRow, AgentSpec, u64)> = mine
+            .iter()
+            .filter(selfplay)
+            .filter_map(|r| level(&r.p1).map(|(f, n)| (*r, f, n)))
+            .collect();
+        if levels.is_empty() {
+            continue;
+        }
+        levels.sort_by_key(|(r, f, n)| (f.to_string(), *n, r.opening_plies));
+        for r in mine.iter().filter(selfplay).filter(|r| r.p1 == "random") {
+            out.push(row(r, None, None));
+        }
+        let ratings = rate_levels(&mine, &levels);
+        for ((r, _, n), rating) in levels.iter().zip(ratings) {
+            out.push(row(r, Some(*n), rating));
+        }
+    }
+    out
+}
+
+fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<(f64, f64, f64)>) -> CurveRow {
+    CurveRow {
+        variant: r.variant.clone(),
+        rules: r.rules.clone(),
+        agent: r.p1.clone(),
+        nodes,
+        opening_plies: r.opening_plies,
+        games: r.games,
+        decided: r.decided,
+        p1_win_rate: r.fields[0].clone(),
+        p1_win_rate_low: r.fields[1].clone(),
+        p1_win_rate_high: r.fields[2].clone(),
+        length_mean: r.fields[3].clone(),
+        distinct_games: r.fields[4].clone(),
+        rating,
+        limit: None,
+    }
+}
+
+/// Each level's rating against the family's smallest budget, fitted by
+/// [`crate::experiment::ratings::fit`] to the variant's cells where two
+/// levels of one family meet with the levels' opening. A level no such
+/// cell links to the smallest gets none; so does a family of one level.
+fn rate_levels(
+    mine: &[&SummaryRow],
+    levels: &[(&SummaryRow, AgentSpec, u64)],
+) -> Vec<Option<(f64, f64, f64)>> {
+    let mut out = vec![None; levels.len()];
+    let mut families: Vec<&AgentSpec> = Vec::new();
+    for (_, f, _) in levels {
+        if !families.contains(&f) {
+            families.push(f);
+        }
+    }
+    for family in families {
+        let members: Vec<usize> = (0..levels.len())
+            .filter(|&i| &levels[i].1 == family)
+            .collect();
+        let opening = levels[members[0]].0.opening_plies;
+        let index = |name: &str| {
+            let (f, n) = level(name)?;
+            (f == *family)
+                .then(|| members.iter().position(|&i| levels[i].2 == n))
+                .flatten()
+        };
+        let tallies: Vec<SeatTally> = mine
+            .iter()
+            .filter(|r| r.p1 != r.p2 && r.opening_plies == opening)
+            .filter_map(|r| {
+                Some(SeatTally {
+                    first: index(&r.p1)?,
+                    second: index(&r.p2)?,
+                    first_wins: r.p1_wins,
+                    second_wins: r.p2_wins,
+                    undecided: r.games - r.p1_wins - r.p2_wins,
+                })
+            })
+            .collect();
+        if tallies.is_empty() {
+            continue;
+        }
+        // The smallest budget is first: levels are sorted by nodes.
+        if let Ok(f) = fit(members.len(), 0, &tallies) {
+            for (k, &i) in members.iter().enumerate() {
+                let e = f.ratings[k];
+                out[i] = Some((e.value, e.low(), e.high()));
+            }
+        }
+    }
+    out
+}
+
+/// Fills each row's `limit` where its board solves within `max_bytes`;
+/// the variants tried and why a limit is missing.
+fn add_limits(
+    out: &mut [CurveRow],
+    rows: &[SummaryRow],
+    manifest: &ManifestRead,
+    manifest_path: &Path,
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+) -> Result<Vec<(String, Option<String>)>, Error> {
+    let mut tried = Vec::new();
+    let mut names: Vec<String> = out.iter().map(|r| r.variant.clone()).collect();
+    names.dedup();
+    for name in &names {
+        let name = name.as_str();
+        let first = rows
+            .iter()
+            .find(|r| r.variant == name)
+            .expect("a curve row's variant is summary.csv's");
+        let rules = rules_of(manifest, manifest_path, first)?;
+        if upper_bound_bytes(&rules) > u128::from(max_bytes) * BOUND_SLACK {
+            tried.push((name.to_string(), Some("too large to solve".to_string())));
+            continue;
+        }
+        note(&format!("solving {name} for the perfect-play limit"));
+        let solved = check_key(&rules).and_then(|_| {
+            solve_with_stats(&rules, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
+                std::ops::ControlFlow::Continue(())
+            })
+        });
+        let table = match solved {
+            Ok((t, _)) => t,
+            Err(e) => {
+                tried.push((name.to_string(), Some(e.to_string())));
+                continue;
+            }
+        };
+        let mut why = None;
+        for r in out.iter_mut().filter(|r| r.variant == name) {
+            let limit = openings(&rules, r.opening_plies, MAX_OPENINGS)
+                .map_err(|e| e.to_string())
+                .and_then(|list| {
+                    perfect_share(&rules, &table, &list)
+                        .ok_or_else(|| "an opening outside the solved table".to_string())
+                });
+            match limit {
+                Ok(s) => {
+                    let exact = |q: Ratio| format!("{}/{}", q.num, q.den);
+                    r.limit = Some(Limit {
+                        share: s.p1_decided_share(),
+                        draws: s.draws.to_f64(),
+                        openings: s.openings,
+                        exact: format!(
+                            "{};{};{}",
+                            exact(s.p1_wins),
+                            exact(s.draws),
+                            exact(s.p2_wins)
+                        ),
+                    });
+                }
+                Err(e) => why = Some(e),
+            }
+        }
+        tried.push((name.to_string(), why));
+    }
+    Ok(tried)
+}
+
+/// The rules summary.csv's row was played under: the manifest's variant
+/// with the row's limits.
+fn rules_of(m: &ManifestRead, path: &Path, r: &SummaryRow) -> Result<Rules, Error> {
+    let base = super::replay::variant_of_manifest(m, &r.variant)
+        .map_err(|e| Error::refused(format!("{}: {e}", path.display())))?;
+    let rules = base
+        .with_limits(Some(r.ply_limit as u64), Some(r.lap_limit as u64))
+        .map_err(|e| Error::refused(format!("summary.csv:{}: {e}", r.line)))?;
+    if rules.canonical_string() != r.rules {
+        return Err(Error::refused(format!(
+            "summary.csv:{}: the rules `{}` are not those the manifest gives `{}` ({})",
+            r.line,
+            r.rules,
+            r.variant,
+            rules.canonical_string()
+        )));
+    }
+    Ok(rules)
+}

@@ -1,0 +1,345 @@
+//! Every opening of `k` uniformly random plies, with its exact probability
+//! (docs/EXPERIMENTS.md, "Random opening plies"), and the first player's
+//! exact share under perfect play over them (docs/OUTPUTS.md,
+//! strength-curve.csv's `limit`).
+//!
+//! An opening is played as the game loop plays it: while the position has
+//! counted fewer than `k` plies and the game goes on, a forced move is
+//! played with probability 1, any other position's legal moves each with
+//! probability 1/n. Openings reaching the same position are merged, their
+//! probabilities summed exactly: every probability is a fraction whose
+//! denominator divides the product of the move counts, so no rounding
+//! enters until the share is written as a decimal.
+
+use std::collections::HashMap;
+
+use crate::engine::{Player, Position, Status};
+use crate::rules::Rules;
+use crate::solve::{SolvedTable, Value};
+
+/// An exact probability `num / den` in lowest terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ratio {
+    pub num: u128,
+    pub den: u128,
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Ratio {
+    pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
+    pub const ONE: Ratio = Ratio { num: 1, den: 1 };
+
+    fn new(num: u128, den: u128) -> Ratio {
+        let g = gcd(num, den).max(1);
+        Ratio {
+            num: num / g,
+            den: den / g,
+        }
+    }
+
+    /// The sum, `None` past u128.
+    pub fn checked_add(self, o: Ratio) -> Option<Ratio> {
+        let g = gcd(self.den, o.den);
+        let den = (self.den / g).checked_mul(o.den)?;
+        let num =
+            (self.num.checked_mul(o.den / g)?).checked_add(o.num.checked_mul(self.den / g)?)?;
+        Some(Ratio::new(num, den))
+    }
+
+    /// This probability split `n` ways, `None` past u128.
+    pub fn split(self, n: u128) -> Option<Ratio> {
+        Some(Ratio::new(self.num, self.den.checked_mul(n)?))
+    }
+
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+/// One opening: the position it reaches and its probability.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    pub position: Position,
+    pub probability: Ratio,
+}
+
+/// Why the openings could not be enumerated exactly.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("more than {0} distinct openings: too many to enumerate")]
+    TooMany(usize),
+    #[error("the openings' probabilities no longer fit an exact fraction of 128 bits")]
+    Overflow,
+}
+
+/// Every opening of `plies` uniformly random plies from the start of
+/// `rules`, merged by position, in the order first reached (depth first,
+/// moves in `legal_moves` order); refused past `max` distinct positions at
+/// any ply. The probabilities sum to exactly 1.
+pub fn openings(rules: &Rules, plies: u32, max: usize) -> Result<Vec<Opening>, OpeningsError> {
+    let mut layer: Vec<Opening> = vec![Opening {
+        position: rules.start(),
+        probability: Ratio::ONE,
+    }];
+    // Plies are counted by the position (one ply need not be one move), so
+    // positions advance move by move until each has `plies` or has ended.
+    loop {
+        let mut next: Vec<Opening> = Vec::new();
+        let mut at: HashMap<Position, usize> = HashMap::new();
+        let mut moved = false;
+        for o in layer {
+            let legal = rules.legal_moves(&o.position);
+            if o.position.plies() >= plies || o.position.ended().is_some() || legal.is_empty() {
+                merge(&mut next, &mut at, o.position, o.probability)?;
+                continue;
+            }
+            moved = true;
+            let each = o
+                .probability
+                .split(legal.len() as u128)
+                .ok_or(OpeningsError::Overflow)?;
+            for &mv in legal.iter() {
+                let mut pos = o.position;
+                rules
+                    .play(&mut pos, mv)
+                    .expect("a move legal_moves lists is legal");
+                merge(&mut next, &mut at, pos, each)?;
+            }
+            if next.len() > max {
+                return Err(OpeningsError::TooMany(max));
+            }
+        }
+        layer = next;
+        if !moved {
+            return Ok(layer);
+        }
+    }
+}
+
+fn merge(
+    list: &mut Vec<Opening>,
+    at: &mut HashMap<Position, usize>,
+    position: Position,
+    p: Ratio,
+) -> Result<(), OpeningsError> {
+    match at.get(&position) {
+        Some(&i) => {
+            list[i].probability = list[i]
+                .probability
+                .checked_add(p)
+                .ok_or(OpeningsError::Overflow)?;
+        }
+        None => {
+            at.insert(position, list.len());
+            list.push(Opening {
+                position,
+                probability: p,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The first player's (South's) outcomes under perfect play from a set of
+/// openings, each weighted by its probability.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PerfectShare {
+    pub p1_wins: Ratio,
+    pub draws: Ratio,
+    pub p2_wins: Ratio,
+    /// Distinct opening positions.
+    pub openings: usize,
+}
+
+impl PerfectShare {
+    /// Player 1's share of the decided games, as p1_win_rate counts it;
+    /// `None` when every opening is a draw.
+    pub fn p1_decided_share(&self) -> Option<f64> {
+        let decided = self.p1_wins.checked_add(self.p2_wins)?;
+        (decided.num > 0).then(|| self.p1_wins.to_f64() / decided.to_f64())
+    }
+}
+
+/// South's exact outcomes from `openings` under perfect play by `table`
+/// (solved for `rules`); `None` if an opening's position is not in the
+/// table (a table of other rules).
+pub fn perfect_share(
+    rules: &Rules,
+    table: &SolvedTable,
+    openings: &[Opening],
+) -> Option<PerfectShare> {
+    let mut share = PerfectShare {
+        p1_wins: Ratio::ZERO,
+        draws: Ratio::ZERO,
+        p2_wins: Ratio::ZERO,
+        openings: openings.len(),
+    };
+    for o in openings {
+        let south = match rules.status(&o.position) {
+            Status::Won(Player::South) => Value::Win(0),
+            Status::Won(Player::North) => Value::Loss(0),
+            Status::EndlessMove | Status::LapLimit | Status::PlyLimit => Value::Draw,
+            Status::Ongoing => {
+                let v = table.value(rules, &o.position)?;
+                match o.position.to_move() {
+                    Player::South => v,
+                    Player::North => v.flip(),
+                }
+            }
+        };
+        let slot = match south {
+            Value::Win(_) => &mut share.p1_wins,
+            Value::Draw => &mut share.draws,
+            Value::Loss(_) => &mut share.p2_wins,
+        };
+        *slot = slot.checked_add(o.probability)?;
+    }
+    Some(share)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn variant(name: &str) -> Rules {
+        crate::rules::preset(name).expect("a preset")
+    }
+
+    fn total(list: &[Opening]) -> Ratio {
+        list.iter()
+            .fold(Ratio::ZERO, |s, o| s.checked_add(o.probability).unwrap())
+    }
+
+    #[test]
+    fn the_probabilities_sum_to_exactly_one_and_no_position_is_listed_twice() {
+        for name in ["katro-6x6", "katro-4x4", "katro-6x3", "katra-boaoaka-4x8"] {
+            let rules = variant(name);
+            for k in 0..=4 {
+                let list = openings(&rules, k, 1 << 20).unwrap();
+                assert_eq!(total(&list), Ratio::ONE, "{name}, {k} plies");
+                let distinct: std::collections::HashSet<Position> =
+                    list.iter().map(|o| o.position).collect();
+                assert_eq!(distinct.len(), list.len(), "{name}");
+                let over = |o: &Opening| {
+                    o.position.plies() == k || rules.legal_moves(&o.position).is_empty()
+                };
+                assert!(list.iter().all(over), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_ply_gives_each_legal_move_an_equal_share() {
+        let rules = variant("katro-6x6");
+        let n = rules.legal_moves(&rules.start()).len() as u128;
+        let list = openings(&rules, 1, 1000).unwrap();
+        assert_eq!(list.len() as u128, n);
+        assert!(list.iter().all(|o| o.probability == Ratio::new(1, n)));
+        assert_eq!(openings(&rules, 0, 1).unwrap().len(), 1);
+        assert_eq!(openings(&rules, 4, 10), Err(OpeningsError::TooMany(10)));
+    }
+
+    #[test]
+    fn ratios_add_exactly() {
+        let third = Ratio::ONE.split(3).unwrap();
+        let sixth = Ratio::ONE.split(6).unwrap();
+        assert_eq!(third.checked_add(sixth).unwrap(), Ratio::new(1, 2));
+        assert_eq!(Ratio::new(u128::MAX, 1).checked_add(Ratio::ONE), None);
+    }
+
+    #[test]
+    fn with_no_opening_the_share_is_the_starts_value() {
+        let text = "[board]\nrows = 4\nholes = 3\nseeds = 1\n";
+        let rules = crate::rules::parse_variant("t.toml", text, "t").unwrap();
+        let table = crate::solve::solve(&rules, 1 << 30, &mut |_, _, _| {
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+        let start = table.value(&rules, &rules.start()).unwrap();
+        let share = perfect_share(&rules, &table, &openings(&rules, 0, 1).unwrap()).unwrap();
+        let want = match start {
+            Value::Win(_) => (Ratio::ONE, Ratio::ZERO, Ratio::ZERO),
+            Value::Draw => (Ratio::ZERO, Ratio::ONE, Ratio::ZERO),
+            Value::Loss(_) => (Ratio::ZERO, Ratio::ZERO, Ratio::ONE),
+        };
+        assert_eq!((share.p1_wins, share.draws, share.p2_wins), want);
+        // Over 2 plies the three add up to one, and each opening's value
+        // is the table's for its mover.
+        let list = openings(&rules, 2, 1000).unwrap();
+        let s = perfect_share(&rules, &table, &list).unwrap();
+        assert_eq!(
+            s.p1_wins
+                .checked_add(s.draws)
+                .unwrap()
+                .checked_add(s.p2_wins)
+                .unwrap(),
+            Ratio::ONE
+        );
+    }
+
+    /// Every move sequence of the opening walked one by one, without
+    /// merging, each with its probability as a float: the same shares as
+    /// the merged enumeration's exact fractions.
+    fn walk(rules: &Rules, table: &SolvedTable, pos: Position, k: u32, p: f64, out: &mut [f64; 3]) {
+        let legal = rules.legal_moves(&pos);
+        if pos.plies() >= k || pos.ended().is_some() || legal.is_empty() {
+            let south = match rules.status(&pos) {
+                Status::Won(Player::South) => 0,
+                Status::Won(Player::North) => 2,
+                Status::Ongoing => {
+                    let v = table.value(rules, &pos).unwrap();
+                    let v = if pos.to_move() == Player::South {
+                        v
+                    } else {
+                        v.flip()
+                    };
+                    match v {
+                        Value::Win(_) => 0,
+                        Value::Draw => 1,
+                        Value::Loss(_) => 2,
+                    }
+                }
+                _ => 1,
+            };
+            out[south] += p;
+            return;
+        }
+        for &mv in legal.iter() {
+            let mut next = pos;
+            rules.play(&mut next, mv).unwrap();
+            walk(rules, table, next, k, p / legal.len() as f64, out);
+        }
+    }
+
+    #[test]
+    fn merged_openings_value_as_every_sequence_walked_apart() {
+        for seeds in [1] {
+            let text = format!("[board]\nrows = 4\nholes = 3\nseeds = {seeds}\n");
+            let rules = crate::rules::parse_variant("t.toml", &text, "t").unwrap();
+            let table = crate::solve::solve(&rules, 1 << 31, &mut |_, _, _| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+            for k in 1..=5 {
+                let list = openings(&rules, k, 1 << 20).unwrap();
+                let s = perfect_share(&rules, &table, &list).unwrap();
+                let mut want = [0.0; 3];
+                walk(&rules, &table, rules.start(), k, 1.0, &mut want);
+                let got = [s.p1_wins.to_f64(), s.draws.to_f64(), s.p2_wins.to_f64()];
+                for (g, w) in got.iter().zip(want) {
+                    assert!(
+                        (g - w).abs() < 1e-12,
+                        "{seeds} seeds, {k} plies: {got:?} {want:?}"
+                    );
+                }
+            }
+        }
+    }
+}
