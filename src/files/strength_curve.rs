@@ -46,8 +46,9 @@ pub struct CurveRow {
     pub length_mean: String,
     pub distinct_games: String,
     /// Rating and its 95% interval, in Elo, against the variant's smallest
-    /// budget; `None` where no fit rates the level.
-    pub rating: Option<(f64, f64, f64)>,
+    /// budget; `None` where no fit rates the level, and an open end (the
+    /// results do not bound it, as in ratings.csv) left empty.
+    pub rating: Option<crate::experiment::ratings::Estimate>,
     pub limit: Option<Limit>,
 }
 
@@ -70,7 +71,7 @@ pub fn strength_curve_csv(rows: &[CurveRow]) -> Vec<u8> {
         CURVE_COLUMNS,
         rows.iter().map(|r| {
             let (rating, low, high) = match r.rating {
-                Some((v, l, h)) => (Some(v), Some(l), Some(h)),
+                Some(e) => (e.value, e.low, e.high),
                 None => (None, None, None),
             };
             let limit = r.limit.as_ref();

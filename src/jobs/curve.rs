@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::agents::AgentSpec;
-use crate::experiment::ratings::{SeatTally, fit};
+use crate::experiment::ratings::{Estimate, SeatTally, fit};
 use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
 use crate::files::{ManifestRead, add_files};
 use crate::pictures::strength_curve::strength_curve_svg;
@@ -232,7 +232,7 @@ fn curve_rows(rows: &[SummaryRow]) -> Vec<CurveRow> {
     out
 }
 
-fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<(f64, f64, f64)>) -> CurveRow {
+fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<Estimate>) -> CurveRow {
     CurveRow {
         variant: r.variant.clone(),
         rules: r.rules.clone(),
@@ -258,7 +258,7 @@ fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<(f64, f64, f64)>) -> C
 fn rate_levels(
     mine: &[&SummaryRow],
     levels: &[(&SummaryRow, AgentSpec, u64)],
-) -> Vec<Option<(f64, f64, f64)>> {
+) -> Vec<Option<Estimate>> {
     let mut out = vec![None; levels.len()];
     let mut families: Vec<&AgentSpec> = Vec::new();
     for (_, f, _) in levels {
@@ -297,7 +297,7 @@ fn rate_levels(
         if let Ok(f) = fit(members.len(), 0, &tallies) {
             for (k, &i) in members.iter().enumerate() {
                 let e = f.ratings[k];
-                out[i] = Some((e.value, e.low(), e.high()));
+                out[i] = Some(e);
             }
         }
     }
