@@ -1079,14 +1079,7 @@ mod tests {
         let mut captured = 0;
         for p in random_positions(&rules, 200, 9) {
             let legal = rules.legal_moves(&p);
-            let most = legal
-                .iter()
-                .map(|&mv| {
-                    let mut after = p;
-                    rules.play(&mut after, mv).unwrap().seeds_captured
-                })
-                .max()
-                .unwrap();
+            let most = engine_capture(&rules, &p, &legal);
             assert_eq!(features(&rules, &p, &legal)[4], most as f64 / total);
             captured += (most > 0) as u32;
         }
@@ -1144,14 +1137,7 @@ mod tests {
             let mut captured = 0;
             for pos in random_positions(&rules, 400, 13) {
                 let legal = rules.legal_moves(&pos);
-                let most = legal
-                    .iter()
-                    .map(|&mv| {
-                        let mut after = pos;
-                        rules.play(&mut after, mv).unwrap().seeds_captured
-                    })
-                    .max()
-                    .unwrap();
+                let most = engine_capture(&rules, &pos, &legal);
                 let f = features(&rules, &pos, &legal);
                 assert_eq!(f[4], most as f64 / total, "{name}: {pos:?}");
                 captured += (most > 0) as u32;

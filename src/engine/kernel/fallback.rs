@@ -128,22 +128,25 @@ impl Kernel {
         // is shifted into its 64-bit half and ORed in, with no branch: a
         // fifth of the instructions of a multiply and an add of `u128`s
         // (alpha-beta converts every leaf it scores).
-        let holes = pos.holes();
         let n = 2 * self.side;
+        let (south, north) = pos.holes()[..n].split_at(self.side);
         let (mut lo, mut hi) = ([0u64; 2], [0u64; 2]);
-        let mut occ = [0u32; 2];
-        for (l, &sh) in self.shift[..self.side].iter().enumerate() {
-            let v = [holes[l], holes[n - 1 - l]];
+        for ((&sh, &s), &no) in self.shift.iter().zip(south).zip(north.iter().rev()) {
             // All ones when the lane is in the high half.
             let high = 0u64.wrapping_sub(u64::from(sh >> 6) & 1);
-            for p in 0..2 {
-                let x = u64::from(v[p]) << (sh & 63);
+            for (p, v) in [s, no].into_iter().enumerate() {
+                let x = u64::from(v) << (sh & 63);
                 lo[p] |= x & !high;
                 hi[p] |= x & high;
-                occ[p] |= u32::from(v[p] > 0) << l;
             }
         }
         let lanes = [0, 1].map(|p| (hi[p] as u128) << 64 | lo[p] as u128);
+        // The position's occupancy bits, North's turned round.
+        let mask = (1u128 << self.side) - 1;
+        let occ = [
+            (pos.occ & mask) as u32,
+            ((pos.occ.reverse_bits() >> (128 - n)) & mask) as u32,
+        ];
         Side2 {
             me: lanes[mover],
             opp: lanes[1 - mover],
