@@ -226,16 +226,18 @@ fn features_with(rules: &Rules, pos: &Position, capture: u64) -> [f64; FEATURES]
     let side = depths * cols;
     let holes = &pos.holes()[..2 * side];
     let (south, north) = holes.split_at(side);
+    // Summed in `u32`s (a side holds fewer than 2^22 seeds), which the
+    // compiler vectorises.
     let tally = |run: &[u16]| {
-        run.iter().fold((0i64, 0i64, 0i64), |(s, w, o), &h| {
-            (
-                s + i64::from(h),
-                w + i64::from(h >= 2),
-                o + i64::from(h > 0),
-            )
-        })
+        let (mut s, mut w, mut o) = (0u32, 0u32, 0u32);
+        for &h in run {
+            s += u32::from(h);
+            w += u32::from(h >= 2);
+            o += u32::from(h > 0);
+        }
+        (i64::from(s), i64::from(w), i64::from(o))
     };
-    let sum = |run: &[u16]| run.iter().map(|&h| i64::from(h)).sum::<i64>();
+    let sum = |run: &[u16]| i64::from(run.iter().map(|&h| u32::from(h)).sum::<u32>());
     let (s_seeds, s_sowable, s_occupied) = tally(south);
     let (n_seeds, n_sowable, n_occupied) = tally(north);
     let s_inner = sum(&south[side - cols..]);
