@@ -123,17 +123,30 @@ impl Kernel {
 
     /// The sides of an engine position, `mover`'s first.
     pub(super) fn sides_of(&self, pos: &Position, mover: usize) -> Side2 {
-        let mut lanes = [0u128; 2];
-        let mut occ = [0u32; 2];
-        for l in 0..self.side {
-            for p in 0..2 {
-                let v = pos.seeds(self.hole[p][l] as usize);
-                lanes[p] += self.unit[l] * v as u128;
-                if v > 0 {
-                    occ[p] |= 1 << l;
-                }
+        // South's lane `l` is hole `l`, North's hole `holes - 1 - l`
+        // (`Kernel::lane_holes`); the lanes do not overlap, so each count
+        // is shifted into its 64-bit half and ORed in, with no branch: a
+        // fifth of the instructions of a multiply and an add of `u128`s
+        // (alpha-beta converts every leaf it scores).
+        let n = 2 * self.side;
+        let (south, north) = pos.holes()[..n].split_at(self.side);
+        let (mut lo, mut hi) = ([0u64; 2], [0u64; 2]);
+        for ((&sh, &s), &no) in self.shift.iter().zip(south).zip(north.iter().rev()) {
+            // All ones when the lane is in the high half.
+            let high = 0u64.wrapping_sub(u64::from(sh >> 6) & 1);
+            for (p, v) in [s, no].into_iter().enumerate() {
+                let x = u64::from(v) << (sh & 63);
+                lo[p] |= x & !high;
+                hi[p] |= x & high;
             }
         }
+        let lanes = [0, 1].map(|p| (hi[p] as u128) << 64 | lo[p] as u128);
+        // The position's occupancy bits, North's turned round.
+        let mask = (1u128 << self.side) - 1;
+        let occ = [
+            (pos.occ & mask) as u32,
+            ((pos.occ.reverse_bits() >> (128 - n)) & mask) as u32,
+        ];
         Side2 {
             me: lanes[mover],
             opp: lanes[1 - mover],

@@ -566,33 +566,92 @@ impl Kernel {
         let count = nsow + step.is_some() as u32;
         let mut best = Best::default();
         for k in 0..count {
-            let seeds = if k < nsow {
-                let p = self.pick::<S>(s.occ, turn.mover, two, k, base0, nholes);
-                let mut f = turn.fixed[turn.mover];
-                let dir = Self::sowing_dir::<S>(&mut f, p.d);
-                let mut t = *s;
-                let li = p.lane & (LANES - 1);
-                let n4 = lane4::<S>(t.me as u64, (t.me >> 64) as u64, p.rot);
-                t.me &= self.clear[li];
-                t.occ &= !(1 << li);
-                match self.sow::<S>(&mut t, dir, p.lane, n4) {
-                    Some(r) => r.seeds,
-                    None => {
-                        let moves = self.decisions(turn.mover, p.lane, two, p.d, usize::MAX, true);
-                        self.engine_seeds(rules, turn, s, &moves)
-                    }
-                }
-            } else {
-                // The step's own capture (its continuation is a decision
-                // of its own).
-                let (a, b) = step.unwrap_or((0, 0));
-                let mut t = *s;
-                t.me = t.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
-                self.step_victim::<S>(&t, b).map_or(0, |(x, _)| x as u64)
-            };
+            let seeds = self.move_seeds::<S>(rules, s, turn, two, (base0, nholes), step, k);
             best.offer(k, seeds, rng);
         }
         best.k
+    }
+
+    /// The seeds the `k`-th legal move captures this turn (the engine's
+    /// `seeds_captured`; a long move is the engine's to play).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn move_seeds<S: Spec>(
+        &self,
+        rules: &Rules,
+        s: &Side2,
+        turn: Turn,
+        two: bool,
+        (base0, nholes): (usize, u32),
+        step: Option<(usize, usize)>,
+        k: u32,
+    ) -> u64 {
+        if k < nholes << two as u32 {
+            let p = self.pick::<S>(s.occ, turn.mover, two, k, base0, nholes);
+            let mut f = turn.fixed[turn.mover];
+            let dir = Self::sowing_dir::<S>(&mut f, p.d);
+            let mut t = *s;
+            let li = p.lane & (LANES - 1);
+            let n4 = lane4::<S>(t.me as u64, (t.me >> 64) as u64, p.rot);
+            t.me &= self.clear[li];
+            t.occ &= !(1 << li);
+            match self.sow::<S>(&mut t, dir, p.lane, n4) {
+                Some(r) => r.seeds,
+                None => {
+                    let moves = self.decisions(turn.mover, p.lane, two, p.d, usize::MAX, true);
+                    self.engine_seeds(rules, turn, s, &moves)
+                }
+            }
+        } else {
+            // The step's own capture (its continuation is a decision of
+            // its own).
+            let (a, b) = step.unwrap_or((0, 0));
+            let mut t = *s;
+            t.me = t.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
+            self.step_victim::<S>(&t, b).map_or(0, |(x, _)| x as u64)
+        }
+    }
+
+    /// The most seeds one legal move of the player to move in `pos`
+    /// captures this turn, each move's `seeds_captured` as the engine
+    /// plays it (alpha-beta's fitted evaluation reads it at every leaf);
+    /// `None` when `pos` is mid-turn (a continuation pending, which the
+    /// kernel does not represent) or has no legal move.
+    pub(crate) fn max_capture(&self, rules: &Rules, pos: &Position) -> Option<u64> {
+        if pos.pending().is_some() || pos.ended().is_some() || pos.plies() >= self.ply_limit {
+            return None;
+        }
+        match self.which {
+            Which::Canonical3 => self.max_capture_as::<Canonical6x6>(rules, pos),
+            Which::Canonical2 => self.max_capture_as::<Canonical4xN>(rules, pos),
+            Which::Canonical1 => self.max_capture_as::<Canonical2xN>(rules, pos),
+            Which::Wikipedia => self.max_capture_as::<Wikipedia6x6>(rules, pos),
+            Which::Ludii => self.max_capture_as::<Ludii6x6>(rules, pos),
+            Which::Boaoaka => self.max_capture_as::<Boaoaka4x8>(rules, pos),
+        }
+    }
+
+    fn max_capture_as<S: Spec>(&self, rules: &Rules, pos: &Position) -> Option<u64> {
+        let mover = pos.to_move().index();
+        let turn = Turn {
+            mover,
+            fixed: [
+                dir_code(pos.fixed_dir(Player::South)),
+                dir_code(pos.fixed_dir(Player::North)),
+            ],
+            plies: pos.plies(),
+        };
+        let s = self.sides_of(pos, mover);
+        if s.occ == 0 {
+            return None;
+        }
+        let two = Self::two_dirs::<S>(turn.fixed[mover]);
+        let (base0, nholes) = self.sowing_holes::<S>(s.occ);
+        let step = self.lone_step::<S>(&s);
+        let count = (nholes << two as u32) + step.is_some() as u32;
+        (0..count)
+            .map(|k| self.move_seeds::<S>(rules, &s, turn, two, (base0, nholes), step, k))
+            .max()
     }
 
     /// Greedy's choice of the direction a capturing step sows on in: `s`
