@@ -213,20 +213,60 @@ impl ManifestRead {
 /// there yet), the rest as it was; `None` when nothing is to add or the
 /// manifest has no `files` list to add to.
 pub fn add_files(bytes: &[u8], names: &[&str]) -> Option<Vec<u8>> {
-    let mut v = serde_json::from_slice::<serde_json::Value>(bytes).ok()?;
-    let files = v.get_mut("files")?.as_array_mut()?;
-    let before = files.len();
+    let v = serde_json::from_slice::<serde_json::Value>(bytes).ok()?;
+    let files = v.get("files")?.as_array()?;
+    let mut new: Vec<&str> = Vec::new();
     for f in names {
-        if !files.iter().any(|x| x.as_str() == Some(f)) {
-            files.push(serde_json::Value::String(f.to_string()));
+        if !files.iter().any(|x| x.as_str() == Some(f)) && !new.contains(f) {
+            new.push(f);
         }
     }
-    if files.len() == before {
+    if new.is_empty() {
         return None;
     }
-    let mut out = serde_json::to_vec_pretty(&v).expect("a JSON value serialises");
-    out.push(b'\n');
-    Some(out)
+    // The names go in as text at the end of the list, so that the rest of
+    // the file keeps its bytes and its key order (a `serde_json::Value`
+    // would write its keys sorted).
+    let text = std::str::from_utf8(bytes).ok()?;
+    let open = text.find("\n  \"files\": [")? + "\n  \"files\": [".len();
+    let close = open + text[open..].find(']')?;
+    let quoted: Vec<String> = new
+        .iter()
+        .map(|f| serde_json::to_string(f).expect("a name serialises"))
+        .collect();
+    let body = text[open..close].trim_end();
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(&text[..open]);
+    if body.is_empty() {
+        out.push_str(&format!("\n    {}\n  ", quoted.join(",\n    ")));
+    } else {
+        out.push_str(body);
+        out.push_str(&format!(",\n    {}\n  ", quoted.join(",\n    ")));
+    }
+    out.push_str(&text[close..]);
+    let check = serde_json::from_str::<serde_json::Value>(&out).ok()?;
+    let listed = check.get("files")?.as_array()?.len();
+    (listed == files.len() + new.len()).then(|| out.into_bytes())
+}
+
+#[cfg(test)]
+mod add_files_tests {
+    use super::add_files;
+
+    #[test]
+    fn names_are_added_at_the_end_and_the_rest_keeps_its_bytes() {
+        let m = "{\n  \"zeta\": 1,\n  \"files\": [\n    \"a.csv\"\n  ],\n  \"alpha\": []\n}\n";
+        let out = String::from_utf8(add_files(m.as_bytes(), &["a.csv", "b.svg", "b.svg"]).unwrap())
+            .unwrap();
+        assert_eq!(
+            out,
+            "{\n  \"zeta\": 1,\n  \"files\": [\n    \"a.csv\",\n    \"b.svg\"\n  ],\n  \"alpha\": []\n}\n"
+        );
+        assert_eq!(add_files(out.as_bytes(), &["b.svg"]), None);
+        let empty = "{\n  \"files\": [],\n  \"z\": 0\n}\n";
+        let out = String::from_utf8(add_files(empty.as_bytes(), &["c"]).unwrap()).unwrap();
+        assert_eq!(out, "{\n  \"files\": [\n    \"c\"\n  ],\n  \"z\": 0\n}\n");
+    }
 }
 
 /// Seconds and milliseconds since the Unix epoch as RFC 3339 UTC,
