@@ -423,7 +423,11 @@ fn an_experiment_cannot_give_the_perfect_agent_a_board_too_big() {
     let run = katro_in(&["validate", exp.to_str().unwrap()], "");
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stderr.contains("matchups[0].p1"), "{}", run.stderr);
-    assert!(run.stderr.contains("too big to solve"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the board is too big for it"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -249,26 +249,6 @@ pub fn add_files(bytes: &[u8], names: &[&str]) -> Option<Vec<u8>> {
     (listed == files.len() + new.len()).then(|| out.into_bytes())
 }
 
-#[cfg(test)]
-mod add_files_tests {
-    use super::add_files;
-
-    #[test]
-    fn names_are_added_at_the_end_and_the_rest_keeps_its_bytes() {
-        let m = "{\n  \"zeta\": 1,\n  \"files\": [\n    \"a.csv\"\n  ],\n  \"alpha\": []\n}\n";
-        let out = String::from_utf8(add_files(m.as_bytes(), &["a.csv", "b.svg", "b.svg"]).unwrap())
-            .unwrap();
-        assert_eq!(
-            out,
-            "{\n  \"zeta\": 1,\n  \"files\": [\n    \"a.csv\",\n    \"b.svg\"\n  ],\n  \"alpha\": []\n}\n"
-        );
-        assert_eq!(add_files(out.as_bytes(), &["b.svg"]), None);
-        let empty = "{\n  \"files\": [],\n  \"z\": 0\n}\n";
-        let out = String::from_utf8(add_files(empty.as_bytes(), &["c"]).unwrap()).unwrap();
-        assert_eq!(out, "{\n  \"files\": [\n    \"c\"\n  ],\n  \"z\": 0\n}\n");
-    }
-}
-
 /// Seconds and milliseconds since the Unix epoch as RFC 3339 UTC,
 /// `2026-11-29T17:29:28.123Z` (proleptic Gregorian calendar).
 pub fn utc_timestamp(secs: u64, millis: u32) -> String {
@@ -290,4 +270,24 @@ pub fn utc_timestamp(secs: u64, millis: u32) -> String {
         rem / 60 % 60,
         rem % 60
     )
+}
+
+#[cfg(test)]
+mod add_files_tests {
+    use super::add_files;
+
+    #[test]
+    fn names_are_added_at_the_end_and_the_rest_keeps_its_bytes() {
+        let m = "{\n  \"zeta\": 1,\n  \"files\": [\n    \"a.csv\"\n  ],\n  \"alpha\": []\n}\n";
+        let out = String::from_utf8(add_files(m.as_bytes(), &["a.csv", "b.svg", "b.svg"]).unwrap())
+            .unwrap();
+        assert_eq!(
+            out,
+            "{\n  \"zeta\": 1,\n  \"files\": [\n    \"a.csv\",\n    \"b.svg\"\n  ],\n  \"alpha\": []\n}\n"
+        );
+        assert_eq!(add_files(out.as_bytes(), &["b.svg"]), None);
+        let empty = "{\n  \"files\": [],\n  \"z\": 0\n}\n";
+        let out = String::from_utf8(add_files(empty.as_bytes(), &["c"]).unwrap()).unwrap();
+        assert_eq!(out, "{\n  \"files\": [\n    \"c\"\n  ],\n  \"z\": 0\n}\n");
+    }
 }

@@ -371,6 +371,15 @@ impl<'a> Folder<'a> {
                 hashes.push(h);
             }
         }
+        // The ledger lives in the folder, which a first write may have to
+        // make (`katro rate ... --out NEW`).
+        self.store.create_dir_all(&self.dir).map_err(|e| {
+            Error::Failed(format!(
+                "cannot create {}: {}",
+                self.dir.display(),
+                describe(&e)
+            ))
+        })?;
         self.save()?;
         for (rel, bytes) in files {
             let path = self.dir.join(rel);

@@ -261,10 +261,7 @@ fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
 /// and a manifest there lists them after.
 fn write(store: &dyn Store, dir: &Path, rated: &[VariantRatings]) -> Result<Vec<String>, Error> {
     let files = rating_files(rated);
-    let named: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (n.as_ref(), b.as_ref()))
-        .collect();
+    let named: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
     super::write_outputs(store, dir, &named)?;
     Ok(named.iter().map(|(n, _)| n.to_string()).collect())
 }
