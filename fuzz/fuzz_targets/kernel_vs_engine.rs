@@ -15,8 +15,8 @@ use input::Input;
 use katro::Rules;
 use katro::agents::AgentSpec;
 use katro::checks::{Draw, draw_settings};
-use katro::rules::preset;
 use katro::game::{play_game, play_game_on_engine};
+use katro::rules::preset;
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 
