@@ -176,12 +176,10 @@ fn cell_key(t: &CsvTable, r: usize) -> CellKey {
 /// table under the chart gives every agent in full. A random opening is
 /// always named, so cells that differ only in it read apart.
 fn matchup_text(t: &CsvTable, r: usize) -> String {
-    let default = format!(",exploration={}", std::f64::consts::SQRT_2);
-    let short = |agent: &str| {
-        let a = t.text(r, agent);
-        a.strip_suffix(default.as_str()).unwrap_or(a).to_string()
-    };
-    let (p1, p2) = (short("p1"), short("p2"));
+    let (p1, p2) = (
+        crate::agents::label(t.text(r, "p1")),
+        crate::agents::label(t.text(r, "p2")),
+    );
     let mut m = if p1 == p2 {
         format!("{p1} both sides")
     } else {

@@ -121,7 +121,7 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                 "{}{}. {}",
                 variant_prefix(t, r),
                 t.text(r, "level"),
-                t.text(r, "agent")
+                crate::agents::label(t.text(r, "agent"))
             )
         })
         .collect();
@@ -157,8 +157,11 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
         caption: "Each agent's Elo rating on each variant, fitted to every game of the \
                   tournament (every pair of agents, both seats, each game opened with random \
                   plies) by a BayesElo model with a first-move advantage and a draw term for \
-                  undecided games; 95% intervals from the fit's observed information \
-                  (docs/OUTPUTS.md, ratings.csv). The anchor is rated 0 exactly, so its \
+                  undecided games, by maximum likelihood with no prior; 95% profile-likelihood \
+                  intervals (docs/OUTPUTS.md, ratings.csv). A rating the games do not bound \
+                  on a side (an agent that never lost, or never won, against the agents \
+                  linking it to the anchor) has that end open and no estimate: it is left \
+                  out of the chart and empty in the table. The anchor is rated 0 exactly, so its \
                   interval is a point and the others' are relative to it. The first-move \
                   advantage, in Elo, is in the table."
             .into(),
@@ -174,8 +177,8 @@ pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                 "{}{}. {} vs {}",
                 variant_prefix(t, r),
                 t.text(r, "level"),
-                t.text(r, "agent"),
-                t.text(r, "opponent")
+                crate::agents::label(t.text(r, "agent")),
+                crate::agents::label(t.text(r, "opponent"))
             )
         })
         .collect();
