@@ -113,6 +113,10 @@ pub fn play_game_observed<O: GameObserver + ?Sized>(
     let mut legal = MoveList::new();
     // Each agent seated for this game (an mcts tree may be kept).
     let mut seats = [p1.start_game(), p2.start_game()];
+    // The ply whose choice is counted: a turn's second decision (the
+    // direction after a capturing lone-seed step, docs/RULES.md §7) is in
+    // the same ply, and a turn counts once in `choice_turns`.
+    let mut counted: Option<u32> = None;
     loop {
         rules.legal_moves_into(&pos, &mut legal);
         if legal.is_empty() {
@@ -127,7 +131,10 @@ pub fn play_game_observed<O: GameObserver + ?Sized>(
         let mv = if legal.len() == 1 {
             legal[0]
         } else {
-            g.choice_turns += 1;
+            if counted != Some(pos.plies()) {
+                g.choice_turns += 1;
+                counted = Some(pos.plies());
+            }
             // The opening is counted with `pos.plies()`, never by moves
             // played: one ply need not be one decision of one player.
             if pos.plies() < opening_plies {
@@ -159,6 +166,32 @@ pub fn play_game_observed<O: GameObserver + ?Sized>(
 mod tests {
     use super::*;
     use crate::rules::preset;
+
+    /// A turn of two decisions (Ludii's capturing lone-seed step, then the
+    /// direction sown on) counts once in `choice_turns`, on the kernel and
+    /// on the engine alike: summary.csv's `choice_share` is a share of
+    /// turns. Before, katro-ludii's random play gave 1.0057.
+    #[test]
+    fn a_turn_of_two_decisions_counts_once() {
+        for name in ["katro-ludii", "katra-boaoaka-ludii"] {
+            let rules = preset(name).unwrap();
+            let (mut plies, mut kernel, mut engine) = (0u64, 0u64, 0u64);
+            for seed in 0..300 {
+                let r = &AgentSpec::Random;
+                let k = play_game(&rules, r, r, 0, seed, None);
+                let e = play_game_on_engine(&rules, r, r, 0, seed, None);
+                assert_eq!(k, e, "{name} seed {seed}: kernel and engine differ");
+                plies += u64::from(k.plies);
+                kernel += k.choice_turns;
+                engine += e.choice_turns;
+                assert!(k.choice_turns <= u64::from(k.plies), "{name} seed {seed}");
+            }
+            assert!(
+                kernel <= plies && engine <= plies,
+                "{name}: {kernel} choices in {plies} plies"
+            );
+        }
+    }
 
     #[test]
     fn a_game_adds_up() {

@@ -29,7 +29,8 @@ pub struct GameRecord {
     pub seeds_sown: u64,
     /// Legal moves of every turn, added up.
     pub legal_moves: u64,
-    /// Turns on which the mover had more than one legal move.
+    /// Turns on which the mover had more than one legal move at some
+    /// decision: a turn of two decisions (docs/RULES.md §7) counts once.
     pub choice_turns: u64,
     /// The game's identity: a hash of its whole move sequence (see
     /// `game::game_hash_step`), equal for two games with the same moves
