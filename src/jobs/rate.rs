@@ -8,7 +8,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::{Error, rating_files, read_manifest};
+use super::Error;
+use super::results::rating_files;
+use super::survey::read_manifest;
 use crate::experiment::parse_experiment;
 use crate::experiment::ratings::{ResultLine, Roster, VariantRatings, rate_lines};
 use crate::files::ratings_table;

@@ -14,9 +14,10 @@ use crate::rules::{PRESETS, Rules, Settings, preset};
 use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};
 use crate::store::{Store, describe};
 
+use super::Error;
+use super::load::read_text;
 use super::owned::Folder;
 use super::solve::{check_seconds, max_bytes};
-use super::{Error, read_text};
 
 /// What `katro solve-family` is asked to do.
 pub struct FamilyOptions {

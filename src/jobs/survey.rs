@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::files::{BUILD, ManifestRead, sniff_shard_header};
+use crate::files::{BUILD, FileError, ManifestRead, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
@@ -145,7 +145,7 @@ pub(crate) fn survey(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign> 
 /// goes into `found` when it is another's, or unreadable.
 fn manifest_files(folder: &Folder, w: &Writer, found: &mut Vec<Foreign>) -> Vec<String> {
     let (store, dir) = (folder.store(), folder.dir());
-    let m = match super::read_manifest_in(store, dir) {
+    let m = match read_manifest_in(store, dir) {
         Ok(None) => return Vec::new(),
         // Perhaps not katro's: kept, and overwritten only once the
         // results it would describe are written.
@@ -574,4 +574,28 @@ pub(crate) fn shard_files(store: &dyn Store, dir: &Path) -> Vec<PathBuf> {
         .filter(|e| !e.is_dir && e.name.ends_with(".json") && !e.name.starts_with('.'))
         .map(|e| dir.join(e.name))
         .collect()
+}
+
+/// The manifest in `dir`: `None` when there is none, an error naming
+/// the file when katro cannot read it as one of its manifests.
+pub(crate) fn read_manifest_in(
+    store: &dyn Store,
+    dir: &Path,
+) -> Result<Option<ManifestRead>, FileError> {
+    let path = dir.join("manifest.json");
+    if !store.is_file(&path) {
+        return Ok(None);
+    }
+    let bytes = store
+        .read(&path)
+        .map_err(|e| FileError(format!("{}: cannot read it: {e}", path.display())))?;
+    ManifestRead::parse(&bytes)
+        .map(Some)
+        .map_err(|e| FileError(format!("{}: not a katro manifest ({e})", path.display())))
+}
+
+/// The manifest in `dir`, when there is one katro can read; the folder
+/// survey says what is wrong with one it cannot.
+pub(super) fn read_manifest(store: &dyn Store, dir: &Path) -> Option<ManifestRead> {
+    read_manifest_in(store, dir).ok().flatten()
 }

@@ -7,7 +7,8 @@ use crate::rules::parse_variant;
 use crate::rules::schema::top_level_keys;
 use crate::store::Store;
 
-use super::{Error, load_experiment, plural, read_text};
+use super::load::{load_experiment, read_text};
+use super::{Error, plural};
 
 const EXPERIMENT_KEYS: [&str; 6] = [
     "variants",

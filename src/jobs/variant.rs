@@ -4,7 +4,8 @@
 use crate::rules::{Rules, resolve};
 use crate::store::Store;
 
-use super::{Error, read_text};
+use super::Error;
+use super::load::read_text;
 
 /// A variant by preset name or file path; every failure is bad input.
 pub fn load_variant(store: &dyn Store, spec: &str) -> Result<Rules, Error> {

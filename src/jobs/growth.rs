@@ -1,0 +1,171 @@
+//! A finished run being grown: its state read back and checked, and each
+//! cell's games kept, continued or played new ([`super::grow`] plans it).
+
+use std::path::Path;
+
+use super::{Error, grow};
+use crate::experiment::Experiment;
+use crate::experiment::runner::{self, Cell, GameRow, Rows};
+use crate::experiment::stats::Aggregate;
+use crate::files::{BUILD, FileError, GameLine, ManifestRead};
+use crate::store::Store;
+
+/// A finished run being grown, and where each cell gets its games.
+pub(super) struct Growing {
+    pub(super) old: grow::FinishedRun,
+    /// Its rows, read from games.csv.
+    pub(super) old_rows: Vec<GameLine>,
+    pub(super) sources: Vec<grow::Source>,
+}
+
+/// Reads `run-state.json` beside the manifest `m` and plans how this
+/// experiment grows from it, or refuses, naming every change that would
+/// alter games already played.
+pub(super) fn growth(
+    store: &dyn Store,
+    dir: &Path,
+    m: &ManifestRead,
+    exp: &Experiment,
+    cells: &[Cell],
+    allow_other_build: bool,
+) -> Result<Growing, Error> {
+    let path = dir.join(grow::RUN_STATE);
+    let damaged = |why: String| {
+        Error::damaged(format!(
+            "{}: {why}: katro cannot tell which games the results there hold. Give another \
+             output folder, or --force to delete them and play every game (a file changed \
+             since katro wrote it is never deleted: move it away first)",
+            path.display()
+        ))
+    };
+    let bytes = store
+        .read(&path)
+        .map_err(|e| damaged(format!("cannot read it ({e})")))?;
+    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
+    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
+        return Err(damaged(format!(
+            "format {:?} of experiment hash {}, but manifest.json says hash {}",
+            old.format, old.run.experiment_hash, m.run.experiment_hash
+        )));
+    }
+    let refuse = |problems: Vec<String>| {
+        Error::refused(format!(
+            "the output folder {} holds the finished results of experiment `{}` (hash {}), \
+             and this version of it (hash {}) would change games already played:\n  {}\n\
+             a run grows only by more games, tighter precision, or new variants or matchups. \
+             Give another output folder, or --force to delete those results and play every \
+             game",
+            dir.display(),
+            old.run.name,
+            old.run.experiment_hash,
+            exp.fingerprint(),
+            problems.join("\n  ")
+        ))
+    };
+    let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
+    let games_path = dir.join("games.csv");
+    let games = store.read(&games_path).ok();
+    let old_rows = old
+        .rows(games.as_deref())
+        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))?;
+    let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
+        .chain(old.run.other_builds.iter().map(String::as_str))
+        .collect();
+    if !allow_other_build && builds.iter().any(|b| *b != BUILD) {
+        return Err(refuse(vec![format!(
+            "they were played by katro build {}, not this build {BUILD}: the new games may \
+             not match them (--allow-other-build keeps them anyway)",
+            builds.join(", ")
+        )]));
+    }
+    Ok(Growing {
+        old,
+        old_rows,
+        sources,
+    })
+}
+
+impl Growing {
+    /// Games of continued `[precision]` cells, which a grown run's state
+    /// starts with.
+    pub(super) fn continued_games(&self) -> u64 {
+        self.sources
+            .iter()
+            .filter_map(|s| match *s {
+                grow::Source::Continue { old } => Some(self.old.cells[old].aggregate.games),
+                _ => None,
+            })
+            .sum()
+    }
+
+    /// The finished run's rows of `old` cell `o`, as rows of `cells`' cell `c`.
+    fn rows_of(&self, o: usize, cells: &[Cell], c: usize) -> Result<Vec<GameRow>, FileError> {
+        self.old_rows
+            .iter()
+            .filter(|r| r.cell == o)
+            .map(|r| {
+                GameLine {
+                    cell: c,
+                    ..r.clone()
+                }
+                .to_row(cells)
+                .map_err(|e| FileError(format!("games.csv: {e}")))
+            })
+            .collect()
+    }
+
+    /// The rows the continued cells start with, as rows of the delta.
+    pub(super) fn continued_rows(
+        &self,
+        d: &grow::Delta,
+        rows: Rows,
+    ) -> Result<Vec<GameRow>, FileError> {
+        let mut out = Vec::new();
+        if rows == Rows::None {
+            return Ok(out);
+        }
+        for (k, &i) in d.index.iter().enumerate() {
+            if let grow::Source::Continue { old } = self.sources[i] {
+                out.extend(self.rows_of(old, &d.cells, k)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every cell's aggregate and the rows of all games, kept and new, as
+    /// a fresh run of `cells` gives them; and how many games were kept.
+    pub(super) fn combine(
+        &self,
+        cells: &[Cell],
+        d: &grow::Delta,
+        result: &runner::RunResult,
+    ) -> Result<(Vec<Aggregate>, Vec<GameRow>, u64), FileError> {
+        let played = result.aggregates();
+        let mut aggregates = Vec::with_capacity(cells.len());
+        let mut rows = Vec::new();
+        let mut kept = 0;
+        for (i, s) in self.sources.iter().enumerate() {
+            let k = d.index.iter().position(|&x| x == i);
+            let mut agg = Aggregate::new();
+            match *s {
+                grow::Source::Kept(o) | grow::Source::Extend { old: o, .. } => {
+                    agg.merge(&self.old.cells[o].aggregate);
+                    kept += self.old.cells[o].aggregate.games;
+                    rows.extend(self.rows_of(o, cells, i)?);
+                }
+                grow::Source::Continue { old } => kept += self.old.cells[old].aggregate.games,
+                grow::Source::New => {}
+            }
+            if let Some(k) = k {
+                agg.merge(&played[k]);
+                rows.extend(result.rows.iter().filter(|r| r.cell == k).map(|r| GameRow {
+                    cell: i,
+                    ..r.clone()
+                }));
+            }
+            aggregates.push(agg);
+        }
+        rows.sort_by_key(|r| (r.cell, r.game));
+        Ok((aggregates, rows, kept))
+    }
+}

@@ -1,0 +1,371 @@
+//! `katro merge`: the shards of one run, checked to make a whole run,
+//! into its results.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::out_folder::{clear_folder, lock_folder};
+use super::results::{ManifestBase, RunOutcome, finish_experiment, manifest, per_second};
+use super::survey::{Writer, shard_files};
+use super::{Error, Progress, file_name, plural};
+use crate::experiment::runner::{self, Cell, GameRow, Layout, Part, Rows, merge_parts};
+use crate::experiment::stats::Aggregate;
+use crate::experiment::{Experiment, parse_experiment};
+use crate::files::{
+    BUILD, FileError, Manifest, ManifestShard, SHARD_FORMAT, ShardFile, other_builds,
+};
+use crate::store::Store;
+
+/// Reads a shard file whole.
+fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, FileError> {
+    let bytes = store
+        .read(path)
+        .map_err(|e| FileError(format!("{}: cannot read: {e}", path.display())))?;
+    let shard: ShardFile = serde_json::from_slice(&bytes).map_err(|e| {
+        FileError(format!(
+            "{}: not a katro shard file, or damaged: {e}",
+            path.display()
+        ))
+    })?;
+    if shard.format != SHARD_FORMAT {
+        return Err(FileError(format!(
+            "{}: format {:?}, not {SHARD_FORMAT:?}",
+            path.display(),
+            shard.format
+        )));
+    }
+    Ok(shard)
+}
+
+/// The builds that played a shard's games.
+fn shard_builds(s: &ShardFile) -> impl Iterator<Item = &str> {
+    s.run.builds()
+}
+
+/// Everything wrong with a set of shards as a set: mixed experiments or N,
+/// games of another build (unless `allow_other_build`), duplicates, and
+/// missing shards.
+fn shard_set_problems(
+    shards: &[(PathBuf, ShardFile)],
+    dir: &Path,
+    allow_other_build: bool,
+) -> Vec<String> {
+    let problems = mixed_shards(shards, allow_other_build);
+    if !problems.is_empty() {
+        return problems;
+    }
+    let n = shards[0].1.shards;
+    let mut problems = Vec::new();
+    let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for (p, s) in shards {
+        if s.shard == 0 || s.shard > n {
+            problems.push(format!(
+                "{}: claims to be shard {}/{n}",
+                file_name(p),
+                s.shard
+            ));
+        }
+        by_index.entry(s.shard).or_default().push(file_name(p));
+    }
+    for (i, names) in &by_index {
+        if names.len() > 1 {
+            problems.push(format!(
+                "shard {i}/{n} is there {} times: {}",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+    }
+    problems.extend(missing_shards(&by_index, n, &shards[0].1, dir));
+    problems
+}
+
+/// Shards that do not belong together: of different experiments, builds
+/// (unless `allow_other_build`) or N, each set listed file by file.
+fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    let listing = |f: &dyn Fn(&ShardFile) -> String| -> String {
+        shards
+            .iter()
+            .map(|(p, s)| format!("  {}: {}", file_name(p), f(s)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let distinct = |f: &dyn Fn(&ShardFile) -> String| -> usize {
+        shards
+            .iter()
+            .map(|(_, s)| f(s))
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    if distinct(&|s| s.run.experiment_hash.clone()) > 1 {
+        problems.push(format!(
+            "the shards come from different experiments:\n{}",
+            listing(&|s| format!(
+                "experiment `{}`, hash {}",
+                s.run.name, s.run.experiment_hash
+            ))
+        ));
+    }
+    if !allow_other_build
+        && shards
+            .iter()
+            .any(|(_, s)| shard_builds(s).any(|b| b != BUILD))
+    {
+        problems.push(format!(
+            "shards played by another katro build than this one ({BUILD}), whose games may \
+             differ (--allow-other-build merges them anyway):\n{}",
+            listing(&|s| format!(
+                "katro build {}",
+                shard_builds(s).collect::<Vec<_>>().join(", ")
+            ))
+        ));
+    }
+    if distinct(&|s| s.shards.to_string()) > 1 {
+        problems.push(format!(
+            "the shards were cut for different N:\n{}",
+            listing(&|s| format!("shard {}/{}", s.shard, s.shards))
+        ));
+    }
+    problems
+}
+
+/// The shards of 1..=`n` not in `by_index`, and how to make them.
+fn missing_shards(
+    by_index: &BTreeMap<u64, Vec<String>>,
+    n: u64,
+    first: &ShardFile,
+    dir: &Path,
+) -> Option<String> {
+    let missing: Vec<String> = (1..=n)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "missing {} {}: run each with `katro run {} --shard I/{n} --out {}`",
+        if missing.len() == 1 {
+            "shard"
+        } else {
+            "shards"
+        },
+        missing.join(", "),
+        first.experiment.file,
+        dir.display()
+    ))
+}
+
+/// What `katro merge` is asked to do.
+#[derive(Clone, Debug)]
+pub struct MergeOptions {
+    /// The output folder whose `shards/` to merge.
+    pub dir: String,
+    pub force: bool,
+    pub allow_other_build: bool,
+    /// The command line, as the manifest records it.
+    pub command: Vec<String>,
+}
+
+/// The shards in `dir/shards`, in shard order, once every one reads and
+/// they make one whole run; otherwise every problem found.
+fn read_shards(
+    store: &dyn Store,
+    dir: &Path,
+    allow_other_build: bool,
+) -> Result<Vec<(PathBuf, ShardFile)>, Error> {
+    let shards_dir = dir.join("shards");
+    let paths = shard_files(store, &shards_dir);
+    if paths.is_empty() {
+        return Err(Error::refused(format!(
+            "{}: no shard files: run `katro run EXPERIMENT --shard I/N --out {}` for I = 1 \
+             to N first",
+            shards_dir.display(),
+            dir.display()
+        )));
+    }
+    let mut shards = Vec::new();
+    let mut unreadable = Vec::new();
+    for p in paths {
+        match read_shard(store, &p) {
+            Ok(s) => shards.push((p, s)),
+            Err(e) => unreadable.push(e.to_string()),
+        }
+    }
+    let mut problems = unreadable;
+    if !shards.is_empty() {
+        problems.extend(shard_set_problems(&shards, dir, allow_other_build));
+    }
+    if !problems.is_empty() {
+        return Err(Error::damaged(format!(
+            "cannot merge the shards in {}:\n{}",
+            shards_dir.display(),
+            problems.join("\n")
+        )));
+    }
+    shards.sort_by_key(|(_, s)| s.shard);
+    Ok(shards)
+}
+
+/// The experiment rebuilt from the text and variant files the shard
+/// carries, so the merge needs nothing but the shards.
+fn rebuild_experiment(
+    first_path: &Path,
+    first: &ShardFile,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Experiment, Error> {
+    let mut read_variant = |spec: &str| -> Result<(String, String), String> {
+        first
+            .variant_files
+            .iter()
+            .find(|v| v.spec == spec)
+            .map(|v| (v.file.clone(), v.text.clone()))
+            .ok_or_else(|| format!("{spec} is not stored in the shard"))
+    };
+    parse_experiment(
+        &first.experiment.file,
+        &first.experiment.text,
+        &mut read_variant,
+    )
+    .map_err(|e| {
+        damaged(format!(
+            "the experiment stored in {} does not parse:\n{e}",
+            file_name(first_path)
+        ))
+    })
+}
+
+/// `katro merge DIR`: the shards in DIR/shards into DIR's results.
+pub fn merge(
+    opts: &MergeOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Error> {
+    let dir = PathBuf::from(&opts.dir);
+    let shards_dir = dir.join("shards");
+    let shards = read_shards(store, &dir, opts.allow_other_build)?;
+    let (first_path, first) = &shards[0];
+    let damaged = |what: String| {
+        Error::damaged(format!(
+            "cannot merge the shards in {}: {what}",
+            shards_dir.display()
+        ))
+    };
+    let exp = rebuild_experiment(first_path, first, &damaged)?;
+    let cells = exp.cells();
+    let hash = exp.fingerprint();
+    if hash != first.run.experiment_hash {
+        return Err(damaged(format!(
+            "{} says experiment hash {}, but its experiment gives {hash}",
+            file_name(first_path),
+            first.run.experiment_hash
+        )));
+    }
+    let (aggregates, rows) = merge_shards(&shards, &cells, exp.rows(), &damaged)?;
+
+    let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
+    let w = Writer {
+        hash: &hash,
+        text_fnv: Some(&first.experiment.fnv1a64),
+        grows: None,
+        shards: None,
+        allow_other_build: opts.allow_other_build,
+    };
+    clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
+    store.check_writable(&dir).map_err(|e| {
+        Error::refused(format!("cannot write to the folder {}: {e}", dir.display()))
+    })?;
+    let base = ManifestBase {
+        command: &opts.command,
+        name: &exp.name,
+        experiment: Some(first.experiment.clone()),
+        hash: &hash,
+        seed: exp.seed,
+        cells: &cells,
+        aggregates: &aggregates,
+    };
+    let m = merged_manifest(base, &shards, &exp);
+    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)?;
+    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
+    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    text.push_str(&format!(
+        "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
+        plural(first.shards, "shard"),
+        plural(played, "game"),
+        written.join(", "),
+        dir.display()
+    ));
+    Ok(RunOutcome {
+        out_dir: dir,
+        files: written,
+        played: 0,
+        kept: played,
+        already_complete: false,
+        text,
+    })
+}
+
+/// Every cell's aggregate and the rows of all games, from the shards'
+/// states and rows, as one run of `cells` gives them.
+fn merge_shards(
+    shards: &[(PathBuf, ShardFile)],
+    cells: &[Cell],
+    mode: Rows,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<(Vec<Aggregate>, Vec<GameRow>), Error> {
+    let mut rows = Vec::new();
+    for (p, s) in shards {
+        if s.layout != Layout::new(cells).cells {
+            return Err(damaged(format!(
+                "{} cuts the games into other units",
+                file_name(p)
+            )));
+        }
+        for r in &s.rows {
+            rows.push(
+                r.to_row(cells)
+                    .map_err(|e| damaged(format!("{}: {e}", file_name(p))))?,
+            );
+        }
+    }
+    let states: Vec<(u64, &runner::RunState)> =
+        shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
+    merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(|e| damaged(e.to_string()))
+}
+
+/// The manifest of the merged run: the shards' times, threads and builds.
+fn merged_manifest(
+    base: ManifestBase,
+    shards: &[(PathBuf, ShardFile)],
+    exp: &Experiment,
+) -> Manifest {
+    let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
+    let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
+    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
+    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    let mut m = manifest(
+        base,
+        shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
+        (start.unwrap_or_default(), end.unwrap_or_default()),
+        wall,
+    );
+    m.skipped_variants = exp.skipped.clone();
+    m.games_per_second = per_second(played, wall);
+    m.run.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
+    m.shards = Some(
+        shards
+            .iter()
+            .map(|(_, s)| ManifestShard {
+                shard: format!("{}/{}", s.shard, s.shards),
+                katro_build: s.run.katro_build.clone(),
+                threads: s.threads,
+                start_time: s.start_time.clone(),
+                end_time: s.end_time.clone(),
+                wall_seconds: s.wall_seconds,
+                games: s.games,
+            })
+            .collect(),
+    );
+    m
+}

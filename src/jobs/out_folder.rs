@@ -1,0 +1,79 @@
+//! The output folder a job writes into, made ready before a game is
+//! played: its lock taken, and what is not the job's refused or cleared.
+
+use std::path::Path;
+
+use super::survey::{Writer, refuse_or_clear, survey};
+use super::{Error, Progress, now};
+use crate::experiment::runner::Part;
+use crate::files::lock::LockOwner;
+use crate::store::{Store, describe};
+
+/// Refuses a folder holding what the writer `w` must not reuse or
+/// replace, or clears it under `force`: checked before a game is played.
+pub(super) fn clear_folder(
+    store: &dyn Store,
+    progress: &dyn Progress,
+    dir: &Path,
+    w: &Writer,
+    force: bool,
+    name: &str,
+) -> Result<(), Error> {
+    let found = survey(store, dir, w);
+    refuse_or_clear(store, progress, dir, found, force, name, w.hash)
+}
+
+/// The lock file of the part of a run that writes into a folder: one for
+/// the results (a whole run, a merge, `simulate --out`), one per shard, so
+/// the shards of one run can share a folder (docs/CLUSTER.md).
+pub(crate) fn lock_name(part: Part) -> String {
+    match part {
+        Part::Whole => ".katro-lock".to_string(),
+        Part::Shard { index, count } => format!(".katro-lock-shard-{index}-of-{count}"),
+    }
+}
+
+/// Takes the folder's lock for this part before anything in it is read, so
+/// that a second run into a folder a run is using is refused at once,
+/// naming the other run. The lock lasts as long as the returned guard; a
+/// lock left by a run that was killed is taken over, with a note.
+pub(super) fn lock_folder<'a>(
+    store: &'a dyn Store,
+    progress: &dyn Progress,
+    dir: &Path,
+    part: Part,
+    command: &[String],
+) -> Result<Box<dyn Send + 'a>, Error> {
+    let path = dir.join(lock_name(part));
+    let owner = LockOwner {
+        command: command.to_vec(),
+        host: store.host_name(),
+        pid: std::process::id(),
+        start_time: now(),
+    }
+    .to_json();
+    match store.take_lock(&path, &owner) {
+        Ok(crate::store::Locking::Held(guard, stale)) => {
+            if let Some(old) = stale {
+                progress.note(&format!(
+                    "took over the lock {} of a run that is no longer running ({})",
+                    path.display(),
+                    LockOwner::words(&old)
+                ));
+            }
+            Ok(guard)
+        }
+        Ok(crate::store::Locking::Busy(other)) => Err(Error::refused(format!(
+            "the output folder {} is in use by another katro run ({}); wait for it to end, \
+             stop it, or give another output folder (its lock file is {})",
+            dir.display(),
+            LockOwner::words(&other),
+            path.display()
+        ))),
+        Err(e) => Err(Error::refused(format!(
+            "cannot take the lock {}: {}",
+            path.display(),
+            describe(&e)
+        ))),
+    }
+}

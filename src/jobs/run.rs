@@ -1,0 +1,661 @@
+//! `katro run`: a whole experiment or one shard of it, played with
+//! checkpoints, resumed or grown from what the output folder holds.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::checkpoint::{self, Identity, Saver};
+use super::growth::{Growing, growth};
+use super::load::{Loaded, load_experiment};
+use super::out_folder::{clear_folder, lock_folder};
+use super::owned::Folder;
+use super::results::{
+    ManifestBase, RunOutcome, finish_experiment, manifest, per_second, played_text,
+};
+use super::survey::{Writer, read_manifest};
+use super::{Error, Progress, grow, now, plural, threads_or_all};
+use crate::experiment::Experiment;
+use crate::experiment::runner::{self, Cell, Layout, Part, Rows, RunError, Work};
+use crate::files::{
+    BUILD, ExperimentSource, FileError, GameLine, ManifestRead, RunHeader, SHARD_FORMAT, ShardFile,
+    other_builds, summary_table,
+};
+use crate::store::{Store, describe};
+
+/// What `katro run` is asked to do.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The experiment file.
+    pub experiment: String,
+    /// Threads to play on; all the machine has when `None`.
+    pub threads: Option<usize>,
+    /// The output folder; the experiment's `output`, else `results/<name>`.
+    pub out: Option<String>,
+    /// (I, N) for shard I of N.
+    pub shard: Option<(u64, u64)>,
+    /// Delete what katro wrote in the way and replay every game.
+    pub force: bool,
+    /// Use checkpoints, shards and results of another katro build.
+    pub allow_other_build: bool,
+    /// The command line, as the manifest records it.
+    pub command: Vec<String>,
+    /// How often a checkpoint is written.
+    pub checkpoint_every: Duration,
+    /// Set by the caller to stop the run (Ctrl-C): it saves a checkpoint
+    /// and fails with code 130, saying how to go on.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl RunOptions {
+    /// Options for a whole run of `experiment` with katro's defaults.
+    pub fn new(experiment: impl Into<String>) -> RunOptions {
+        RunOptions {
+            experiment: experiment.into(),
+            threads: None,
+            out: None,
+            shard: None,
+            force: false,
+            allow_other_build: false,
+            command: Vec::new(),
+            checkpoint_every: Duration::from_secs(1),
+            stop: None,
+        }
+    }
+}
+
+/// `katro run EXPERIMENT.toml [--shard I/N] [--force]`: plays what the
+/// output folder does not hold yet and writes the results (or the shard).
+pub fn run(
+    opts: &RunOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Error> {
+    let l = load_experiment(store, &opts.experiment)?;
+    let skipped = skipped_text(&l.exp);
+    if !skipped.is_empty() {
+        progress.note(skipped.trim_end());
+    }
+    let plan = RunPlan::new(opts, store, progress, &l)?;
+    let _lock = lock_folder(store, progress, &plan.out_dir, plan.part, &opts.command)?;
+    let before = match plan.part {
+        Part::Whole if !opts.force => read_manifest(store, &plan.out_dir),
+        _ => None,
+    };
+    let growing = plan.growing(before.as_ref())?;
+    plan.survey_folder(growing.as_ref())?;
+    if let Some(done) = before.as_ref().and_then(|m| plan.finished_already(m)) {
+        return Ok(done);
+    }
+    plan.play(growing.as_ref())
+}
+
+/// One `katro run`, decided before anything is read from the folder: the
+/// experiment, where its results go, which part is played, and the
+/// fingerprint and text every file it writes carries.
+struct RunPlan<'a> {
+    opts: &'a RunOptions,
+    store: &'a dyn Store,
+    progress: &'a dyn Progress,
+    l: &'a Loaded,
+    out_dir: PathBuf,
+    cells: Vec<Cell<'a>>,
+    rows: Rows,
+    hash: String,
+    source: ExperimentSource,
+    part: Part,
+    cp_dir: PathBuf,
+}
+
+/// What one session of play did, for the files and the text.
+struct Session {
+    result: runner::RunResult,
+    threads: usize,
+    /// Start and end, UTC.
+    times: (String, String),
+    /// Seconds this session played.
+    wall: f64,
+    new_games: u64,
+    resumed_games: u64,
+}
+
+/// The text, the files written, and the games played and kept.
+type Finished = (String, Vec<String>, u64, u64);
+
+impl<'a> RunPlan<'a> {
+    fn new(
+        opts: &'a RunOptions,
+        store: &'a dyn Store,
+        progress: &'a dyn Progress,
+        l: &'a Loaded,
+    ) -> Result<RunPlan<'a>, Error> {
+        let (path, exp) = (&l.path, &l.exp);
+        let (out_dir, origin) = match (&opts.out, &exp.output) {
+            (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
+            (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
+            (None, None) => (
+                Path::new("results").join(&exp.name),
+                format!("{path}: `name` (the default output folder is results/<name>/)"),
+            ),
+        };
+        store.check_writable(&out_dir).map_err(|e| {
+            Error::refused(format!(
+                "{origin}: cannot write to the output folder {}: {e}",
+                out_dir.display()
+            ))
+        })?;
+        let part = match opts.shard {
+            None => Part::Whole,
+            Some((index, count)) => Part::Shard { index, count },
+        };
+        Ok(RunPlan {
+            opts,
+            store,
+            progress,
+            l,
+            cp_dir: checkpoint::folder(&out_dir, part),
+            out_dir,
+            cells: exp.cells(),
+            rows: exp.rows(),
+            hash: exp.fingerprint(),
+            source: ExperimentSource::new(path, &l.text),
+            part,
+        })
+    }
+
+    /// Finished results of an earlier version of this experiment, whose
+    /// games a whole run keeps when it only adds to them.
+    fn growing(&self, before: Option<&ManifestRead>) -> Result<Option<Growing>, Error> {
+        let exp = &self.l.exp;
+        match before {
+            Some(m)
+                if (m.run.experiment_hash != self.hash || !m.same_text(&self.source))
+                    && m.run.name == exp.name
+                    && m.files.iter().any(|f| f == grow::RUN_STATE) =>
+            {
+                Ok(Some(growth(
+                    self.store,
+                    &self.out_dir,
+                    m,
+                    exp,
+                    &self.cells,
+                    self.opts.allow_other_build,
+                )?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Refuses a folder holding what this run must not reuse or replace,
+    /// or clears it under `--force`.
+    fn survey_folder(&self, growing: Option<&Growing>) -> Result<(), Error> {
+        let w = Writer {
+            hash: &self.hash,
+            text_fnv: Some(&self.source.fnv1a64),
+            grows: growing.map(|g| g.old.run.experiment_hash.as_str()),
+            shards: Some(self.opts.shard.map_or(0, |(_, n)| n)),
+            allow_other_build: self.opts.allow_other_build,
+        };
+        let (store, progress, force) = (self.store, self.progress, self.opts.force);
+        clear_folder(store, progress, &self.out_dir, &w, force, &self.l.exp.name)
+    }
+
+    /// The outcome when the folder already holds this experiment's
+    /// complete results (manifest `m`): nothing to play.
+    fn finished_already(&self, m: &ManifestRead) -> Option<RunOutcome> {
+        let (store, out_dir, cells) = (self.store, &self.out_dir, &self.cells);
+        if !(m.run.experiment_hash == self.hash
+            && m.same_text(&self.source)
+            && !store.is_dir(&self.cp_dir)
+            && m.files.iter().all(|f| store.is_file(&out_dir.join(f))))
+        {
+            return None;
+        }
+        let build = if m.run.katro_build == BUILD {
+            String::new()
+        } else {
+            format!(
+                "\nthey were played by katro build {}; this is build {BUILD}",
+                m.run.katro_build
+            )
+        };
+        // The table a run prints, from the run state's exact aggregates,
+        // so a rerun shows the results it did not need to play.
+        let table = store
+            .read(&out_dir.join(grow::RUN_STATE))
+            .ok()
+            .and_then(|b| grow::FinishedRun::parse_any_format(&b).ok())
+            .filter(|old| {
+                old.run.experiment_hash == self.hash
+                    && old.cells.len() == cells.len()
+                    && old
+                        .cells
+                        .iter()
+                        .zip(cells)
+                        .all(|(f, c)| grow::same_place(f, c))
+            })
+            .map(|old| {
+                let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
+                summary_table(cells, &aggregates, Some("manifest.json")) + "\n"
+            })
+            .unwrap_or_default();
+        Some(RunOutcome {
+            text: format!(
+                "{table}experiment `{}` is complete: its {} are in {}; nothing to play \
+                 (--force plays every game again){build}\n",
+                self.l.exp.name,
+                plural(m.games, "game"),
+                out_dir.display()
+            ),
+            out_dir: out_dir.clone(),
+            files: Vec::new(),
+            played: 0,
+            kept: m.games,
+            already_complete: true,
+        })
+    }
+
+    /// The checkpoint of an interrupted run of `work`, checked to fit it;
+    /// under `--force` an unusable one is deleted instead of refused.
+    fn checkpoint(
+        &self,
+        work: &Work,
+    ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
+        let cp_dir = &self.cp_dir;
+        match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
+            Some((_, r)) => runner::check_resume(work, r)
+                .map_err(|e| FileError(e.to_string()))
+                .map(|()| l),
+            None => Ok(l),
+        }) {
+            Ok(l) => Ok(l),
+            Err(e) if self.opts.force => {
+                self.store.remove_all(cp_dir).map_err(|e| {
+                    Error::failed(format!("--force: cannot delete {}: {e}", cp_dir.display()))
+                })?;
+                self.progress
+                    .note(&format!("--force: deleted the unusable checkpoint ({e})"));
+                Ok(None)
+            }
+            Err(e) => Err(Error::damaged(format!(
+                "{e}. Use --force to delete the checkpoint and start again"
+            ))),
+        }
+    }
+
+    /// Where a grown run starts when no checkpoint is there: continued
+    /// `[precision]` cells settled at the games they played. The first
+    /// checkpoint holds those games' rows, so an interrupted grown run
+    /// resumes like any other.
+    fn grown_start(
+        &self,
+        g: &Growing,
+        d: &grow::Delta,
+        saver: &Saver,
+    ) -> Result<runner::Resume, Error> {
+        let state = grow::start_state(&g.old, d, &g.sources);
+        let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
+        if state.games() > 0 {
+            runner::Checkpoint::save(saver, &state, &start_rows)
+                .map_err(|e| interrupted(self.store, e.into(), saver))?;
+        }
+        Ok(runner::Resume {
+            state,
+            rows: start_rows,
+        })
+    }
+
+    /// Plays what is left (from the checkpoint, or a grown run's new
+    /// games) and writes the results or the shard.
+    fn play(&self, growing: Option<&Growing>) -> Result<RunOutcome, Error> {
+        let exp = &self.l.exp;
+        // What this run plays: every cell, or a grown run's new games.
+        let delta = growing.map(|g| grow::delta(&self.cells, &g.sources));
+        let work_cells: &[Cell] = delta.as_ref().map_or(&self.cells, |d| &d.cells);
+        let work = Work {
+            cells: work_cells,
+            master: exp.seed,
+            rows: self.rows,
+            part: self.part,
+            first_games: delta.as_ref().map_or(&[], |d| &d.first_games),
+        };
+        let loaded = self.checkpoint(&work)?;
+        let saver = self.saver(work_cells, loaded.as_ref().map(|(f, _)| f));
+        let resumed_games = loaded.as_ref().map_or(0, |(f, _)| f.state.games());
+        let resume = self.resume(loaded, growing, delta.as_ref(), &saver)?;
+        // A grown run's checkpoint also holds the continued cells' kept games.
+        let resumed_games =
+            resumed_games.saturating_sub(growing.map_or(0, Growing::continued_games));
+        let session = self.session(&work, &saver, resume, resumed_games)?;
+        let (text, files, played, kept) = match self.part {
+            Part::Whole => self.finish_whole(growing, delta.as_ref(), &saver, session)?,
+            Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
+        };
+        self.remove_checkpoint()?;
+        Ok(RunOutcome {
+            out_dir: self.out_dir.clone(),
+            files,
+            played,
+            kept,
+            already_complete: false,
+            text,
+        })
+    }
+
+    /// The checkpoint writer of this run of `cells`, going on from `loaded`.
+    fn saver<'s>(
+        &'s self,
+        cells: &'s [Cell<'s>],
+        loaded: Option<&crate::files::CheckpointFile>,
+    ) -> Saver<'s> {
+        let id = Identity {
+            experiment_hash: self.hash.clone(),
+            name: self.l.exp.name.clone(),
+            part: self.part,
+        };
+        Saver::new(
+            self.store,
+            self.cp_dir.clone(),
+            id,
+            cells,
+            self.opts.checkpoint_every,
+            loaded,
+            self.opts.stop.clone(),
+        )
+    }
+
+    /// Where play starts: the checkpoint `loaded`, else a grown run's
+    /// continued cells, else nothing; told to the user.
+    fn resume(
+        &self,
+        loaded: Option<(crate::files::CheckpointFile, runner::Resume)>,
+        growing: Option<&Growing>,
+        delta: Option<&grow::Delta>,
+        saver: &Saver,
+    ) -> Result<Option<runner::Resume>, Error> {
+        let progress = self.progress;
+        if let Some((f, _)) = &loaded {
+            progress.note(&format!(
+                "resuming from the checkpoint in {}: {} already played",
+                self.cp_dir.display(),
+                plural(f.state.games(), "game")
+            ));
+        }
+        let mut resume = loaded.map(|(_, r)| r);
+        if let (Some(g), Some(d)) = (growing, delta) {
+            let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
+            progress.note(&format!(
+                "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
+                 new games are played",
+                self.out_dir.display(),
+                plural(kept, "game"),
+                g.old.run.name,
+                g.old.run.experiment_hash
+            ));
+            if resume.is_none() {
+                resume = Some(self.grown_start(g, d, saver)?);
+            }
+        }
+        Ok(resume)
+    }
+
+    /// Plays `work` from `resume`.
+    fn session(
+        &self,
+        work: &Work,
+        saver: &Saver,
+        resume: Option<runner::Resume>,
+        resumed_games: u64,
+    ) -> Result<Session, Error> {
+        let before_games = resume.as_ref().map_or(0, |r| r.state.games());
+        if !saver.other_builds.is_empty() {
+            self.progress.note(&format!(
+                "--allow-other-build: games played by katro build {} are kept; this is build \
+                 {BUILD}; the results list both",
+                saver.other_builds.join(", ")
+            ));
+        }
+        let threads = threads_or_all(self.opts.threads);
+        let start_time = now();
+        let clock = Instant::now();
+        let result = runner::run(work, threads, self.progress, saver, resume)
+            .map_err(|e| interrupted(self.store, e, saver))?;
+        let wall = clock.elapsed().as_secs_f64();
+        let new_games = result.state.games() - before_games;
+        Ok(Session {
+            result,
+            threads,
+            times: (start_time, now()),
+            wall,
+            new_games,
+            resumed_games,
+        })
+    }
+
+    /// The results are complete: the checkpoint has done its job.
+    fn remove_checkpoint(&self) -> Result<(), Error> {
+        self.store.remove_all(&self.cp_dir).map_err(|e| {
+            Error::failed(format!(
+                "cannot delete the finished checkpoint {}: {e}",
+                self.cp_dir.display()
+            ))
+        })?;
+        let _ = self
+            .store
+            .remove_dir(&self.out_dir.join(checkpoint::FOLDER));
+        Ok(())
+    }
+
+    /// A whole run's files: the results (with a grown run's kept games),
+    /// the manifest and the run state.
+    fn finish_whole(
+        &self,
+        growing: Option<&Growing>,
+        delta: Option<&grow::Delta>,
+        saver: &Saver,
+        s: Session,
+    ) -> Result<Finished, Error> {
+        let (cells, opts) = (&self.cells[..], self.opts);
+        let (aggregates, all_rows, kept) = match (growing, delta) {
+            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Error::refused)?,
+            _ => (s.result.aggregates(), s.result.rows, 0),
+        };
+        let mut other = saver.other_builds.clone();
+        if let Some(g) = growing {
+            other = other_builds(
+                BUILD,
+                other
+                    .iter()
+                    .chain(&g.old.run.other_builds)
+                    .chain([&g.old.run.katro_build])
+                    .map(String::as_str),
+            );
+        }
+        let mut m = manifest(
+            ManifestBase {
+                command: &opts.command,
+                name: &self.l.exp.name,
+                experiment: Some(self.source.clone()),
+                hash: &self.hash,
+                seed: self.l.exp.seed,
+                cells,
+                aggregates: &aggregates,
+            },
+            s.threads,
+            s.times.clone(),
+            s.wall,
+        );
+        m.resumed_games = s.resumed_games;
+        m.kept_games = kept;
+        m.run.other_builds = other;
+        m.skipped_variants = self.l.exp.skipped.clone();
+        m.games_per_second = per_second(s.new_games, s.wall);
+        let (written, mut text) = finish_experiment(
+            self.store,
+            &self.out_dir,
+            &self.l.exp,
+            cells,
+            &aggregates,
+            &all_rows,
+            m,
+        )
+        .map_err(|e| failed_after_start(self.store, e, saver))?;
+        let mut also = Vec::new();
+        if s.resumed_games > 0 {
+            also.push(format!("{} resumed from the checkpoint", s.resumed_games));
+        }
+        if kept > 0 {
+            also.push(format!("{kept} kept from the results already there"));
+        }
+        text.push_str(&played_text(
+            s.new_games,
+            s.wall,
+            s.threads,
+            &also,
+            &written,
+            &self.out_dir,
+        ));
+        Ok((text, written, s.new_games, kept + s.resumed_games))
+    }
+
+    /// A shard's one file, for `katro merge`.
+    fn finish_shard(
+        &self,
+        index: u64,
+        count: u64,
+        saver: &Saver,
+        s: Session,
+    ) -> Result<Finished, Error> {
+        let games = s.result.state.games();
+        let shard = ShardFile {
+            format: SHARD_FORMAT.into(),
+            run: RunHeader::new(&self.hash, &self.l.exp.name, saver.other_builds.clone()),
+            shard: index,
+            shards: count,
+            experiment: self.source.clone(),
+            variant_files: self.l.variant_files.clone(),
+            layout: Layout::new(&self.cells).cells,
+            threads: s.threads,
+            start_time: s.times.0,
+            end_time: s.times.1,
+            wall_seconds: saver.wall_seconds(),
+            games,
+            rows: s
+                .result
+                .rows
+                .iter()
+                .map(|r| GameLine::of(&self.cells, r))
+                .collect(),
+            state: s.result.state,
+        };
+        let dir = self.out_dir.join("shards");
+        let name = shard_file_name(index, count);
+        let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
+        let store = self.store;
+        // Shards are known for katro's by their header, not the ledger:
+        // shards on several machines write into one folder at once.
+        let rel = format!("shards/{name}");
+        let whose = Folder::open(store, &self.out_dir)
+            .whose(&rel)
+            .map_err(|e| failed_after_start(store, e, saver))?;
+        if !whose.replaceable() {
+            return Err(Error::refused(format!(
+                "{}: {}: katro replaces only the files it wrote, unchanged since, --force \
+                 or not: move it away and run the same command again to write the shard",
+                dir.join(&name).display(),
+                whose.why()
+            )));
+        }
+        store
+            .create_dir_all(&dir)
+            .and_then(|()| store.write_atomic(&dir, &name, &bytes))
+            .map_err(|e| {
+                failed_after_start(
+                    store,
+                    format!(
+                        "cannot write {}: {}",
+                        dir.join(&name).display(),
+                        describe(&e)
+                    ),
+                    saver,
+                )
+            })?;
+        let text = format!(
+            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
+             once every shard is done: katro merge {}\n",
+            self.l.exp.name,
+            plural(games - s.resumed_games, "game"),
+            s.wall,
+            plural(s.threads as u64, "thread"),
+            dir.join(&name).display(),
+            self.out_dir.display()
+        );
+        Ok((
+            text,
+            vec![format!("shards/{name}")],
+            games - s.resumed_games,
+            s.resumed_games,
+        ))
+    }
+}
+
+/// A run stopped by an error after it started playing, or by the user:
+/// says what of its work is safe.
+fn interrupted(store: &dyn Store, e: RunError, saver: &Saver) -> Error {
+    if e == RunError::Stopped {
+        let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
+        let cells = saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed);
+        let saved = if store.is_file(&saver.dir().join("state.json")) {
+            format!(
+                "{} ({} of {} finished) saved in the checkpoint {}; run the same command \
+                 again to go on from there",
+                plural(kept, "game"),
+                cells,
+                plural(saver.cell_count() as u64, "cell"),
+                saver.dir().display()
+            )
+        } else {
+            "no game was saved yet: the same command starts again".to_string()
+        };
+        return Error::Interrupted(format!("interrupted: {saved}"));
+    }
+    failed_after_start(store, e, saver)
+}
+
+/// A run that failed after it started playing: the failure, and whether
+/// its last checkpoint is there to go on from.
+fn failed_after_start(store: &dyn Store, e: impl fmt::Display, saver: &Saver) -> Error {
+    let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
+    let note = if store.is_file(&saver.dir().join("state.json")) {
+        format!(
+            "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
+             command again to go on from it",
+            plural(kept, "game"),
+            saver.dir().display()
+        )
+    } else {
+        "no checkpoint had been written yet".to_string()
+    };
+    Error::Failed(format!("{e}\n{note}"))
+}
+
+/// The sweep combinations an experiment leaves out, as told on the
+/// console; empty when none.
+fn skipped_text(exp: &Experiment) -> String {
+    let mut out = String::new();
+    if !exp.skipped.is_empty() {
+        out.push_str(&format!(
+            "skip_invalid: {} left out:
+",
+            plural(exp.skipped.len() as u64, "invalid sweep combination")
+        ));
+        for s in &exp.skipped {
+            out.push_str(&format!("  {}: {}\n", s.variant, s.reasons.join("; ")));
+        }
+    }
+    out
+}
+
+pub fn shard_file_name(index: u64, count: u64) -> String {
+    format!("shard-{index}-of-{count}.json")
+}

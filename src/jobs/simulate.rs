@@ -1,0 +1,132 @@
+//! `katro simulate`: one matchup on one variant, its results written only
+//! with `--out`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::out_folder::{clear_folder, lock_folder};
+use super::results::{
+    ManifestBase, Results, RunOutcome, manifest, per_second, played_text, write_results,
+};
+use super::survey::Writer;
+use super::{Error, Progress, now, threads_or_all};
+use crate::agents::AgentSpec;
+use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Rows, Stop, Work};
+use crate::experiment::{Compare, fingerprint};
+use crate::files::summary_table;
+use crate::rules::Rules;
+use crate::store::Store;
+
+/// What `katro simulate` is asked to do.
+#[derive(Clone, Debug)]
+pub struct SimulateOptions {
+    pub rules: Rules,
+    pub p1: AgentSpec,
+    pub p2: AgentSpec,
+    pub games: u64,
+    pub seed: u64,
+    /// Where to write results; none are written when `None`.
+    pub out: Option<String>,
+    pub threads: Option<usize>,
+    pub force: bool,
+    /// The command line, as the manifest records it.
+    pub command: Vec<String>,
+}
+
+/// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT [--out DIR]`.
+pub fn simulate(
+    opts: &SimulateOptions,
+    store: &dyn Store,
+    progress: &dyn Progress,
+) -> Result<RunOutcome, Error> {
+    let cells = [Cell {
+        rules: &opts.rules,
+        p1: &opts.p1,
+        p2: &opts.p2,
+        opening_plies: 0,
+        stop: Stop::Games(opts.games),
+        metrics: None,
+    }];
+    let name = format!("simulate-{}", opts.rules.name());
+    let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
+    // Checked before a game is played, as `run` does.
+    let out = match &opts.out {
+        Some(o) => Some(simulate_folder(opts, store, progress, o, &name, &hash)?),
+        None => None,
+    };
+    let threads = threads_or_all(opts.threads);
+    let work = Work {
+        cells: &cells,
+        master: opts.seed,
+        rows: Rows::None,
+        part: Part::Whole,
+        first_games: &[],
+    };
+    let start_time = now();
+    let clock = Instant::now();
+    let result =
+        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Error::failed)?;
+    let wall = clock.elapsed().as_secs_f64();
+    let aggregates = result.aggregates();
+    let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
+    let mut files = Vec::new();
+    if let Some((dir, _lock)) = &out {
+        let base = ManifestBase {
+            command: &opts.command,
+            name: &name,
+            experiment: None,
+            hash: &hash,
+            seed: opts.seed,
+            cells: &cells,
+            aggregates: &aggregates,
+        };
+        let mut m = manifest(base, threads, (start_time, now()), wall);
+        m.games_per_second = per_second(m.games, wall);
+        let results = Results {
+            cells: &cells,
+            aggregates: &aggregates,
+            games: None,
+            compare: &Compare::default(),
+            tournament: None,
+            state: None,
+        };
+        files = write_results(store, dir, &results, m)?;
+        text.push_str(&played_text(opts.games, wall, threads, &[], &files, dir));
+    }
+    Ok(RunOutcome {
+        out_dir: out.map(|(dir, _)| dir).unwrap_or_default(),
+        files,
+        played: opts.games,
+        kept: 0,
+        already_complete: false,
+        text,
+    })
+}
+
+/// `simulate --out DIR`'s folder, writable, locked and clear of what is
+/// not this simulation's (or cleared under `--force`), with its lock.
+fn simulate_folder<'a>(
+    opts: &SimulateOptions,
+    store: &'a dyn Store,
+    progress: &dyn Progress,
+    o: &str,
+    name: &str,
+    hash: &str,
+) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
+    let dir = PathBuf::from(o);
+    store.check_writable(&dir).map_err(|e| {
+        Error::refused(format!(
+            "--out {o}: cannot write to the output folder {o}: {e}"
+        ))
+    })?;
+    let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
+    let w = Writer {
+        hash,
+        text_fnv: None,
+        grows: None,
+        shards: None,
+        allow_other_build: false,
+    };
+    clear_folder(store, progress, &dir, &w, opts.force, name)?;
+    Ok((dir, lock))
+}

@@ -1,0 +1,361 @@
+//! The jobs `katro run`, `katro merge` and growing a run, through a
+//! [`MemoryStore`].
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::*;
+use crate::experiment::runner::Quiet;
+use crate::store::{MemoryStore, Store};
+
+const EXPERIMENT: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\", \"katro-6x3\"]\n\
+    games = 40\nper_game_rows = true\n\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n";
+
+fn store_with(text: &str) -> MemoryStore {
+    let s = MemoryStore::new();
+    s.insert("exp/t.toml", text);
+    s
+}
+
+fn opts(out: &str) -> RunOptions {
+    RunOptions {
+        out: Some(out.into()),
+        threads: Some(2),
+        ..RunOptions::new("exp/t.toml")
+    }
+}
+
+fn file(s: &MemoryStore, path: &str) -> Vec<u8> {
+    s.read(Path::new(path)).unwrap()
+}
+
+#[test]
+fn a_run_writes_its_results_through_the_store_the_same_on_any_thread_count() {
+    let s = store_with(EXPERIMENT);
+    let done = run(&opts("a"), &s, &Quiet).unwrap();
+    assert_eq!(done.played, 80);
+    for f in [
+        "summary.csv",
+        "games.csv",
+        "lengths.csv",
+        "report.html",
+        "manifest.json",
+    ] {
+        assert!(
+            done.files.iter().any(|x| x == f),
+            "{f} not in {:?}",
+            done.files
+        );
+        assert!(s.is_file(&Path::new("a").join(f)), "{f}");
+    }
+    let one = RunOptions {
+        threads: Some(1),
+        ..opts("b")
+    };
+    run(&one, &s, &Quiet).unwrap();
+    for f in ["summary.csv", "games.csv", "lengths.csv"] {
+        assert_eq!(
+            file(&s, &format!("a/{f}")),
+            file(&s, &format!("b/{f}")),
+            "{f}"
+        );
+    }
+    // No checkpoint is left behind once the results are written.
+    assert!(!s.is_dir(Path::new("a/.katro-checkpoint")));
+}
+
+#[test]
+fn a_file_katro_did_not_write_is_refused_and_force_keeps_it() {
+    let s = store_with(EXPERIMENT);
+    s.insert("out/notes.txt", "mine");
+    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    assert!(e.is_user_input(), "{e}");
+    assert!(e.to_string().contains("notes.txt"), "{e}");
+    assert!(!s.is_file(Path::new("out/summary.csv")));
+    let forced = RunOptions {
+        force: true,
+        ..opts("out")
+    };
+    run(&forced, &s, &Quiet).unwrap();
+    assert_eq!(file(&s, "out/notes.txt"), b"mine");
+}
+
+#[test]
+fn shards_merge_to_the_whole_run_and_a_missing_one_is_named() {
+    let s = store_with(EXPERIMENT);
+    run(&opts("whole"), &s, &Quiet).unwrap();
+    let shard = |i| RunOptions {
+        shard: Some((i, 2)),
+        ..opts("cut")
+    };
+    let merge_opts = MergeOptions {
+        dir: "cut".into(),
+        force: false,
+        allow_other_build: false,
+        command: Vec::new(),
+    };
+    run(&shard(1), &s, &Quiet).unwrap();
+    let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
+    assert!(e.is_user_input(), "{e}");
+    assert!(e.to_string().contains("missing shard 2/2"), "{e}");
+    run(&shard(2), &s, &Quiet).unwrap();
+    let merged = merge(&merge_opts, &s, &Quiet).unwrap();
+    assert_eq!(merged.kept, 80);
+    for f in ["summary.csv", "games.csv", "lengths.csv"] {
+        assert_eq!(
+            file(&s, &format!("whole/{f}")),
+            file(&s, &format!("cut/{f}")),
+            "{f}"
+        );
+    }
+}
+
+fn csvs(s: &MemoryStore, dir: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    s.files_under(dir)
+        .into_iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "csv"))
+        .collect()
+}
+
+#[test]
+fn a_grown_run_plays_only_new_games_and_matches_a_fresh_run() {
+    let s = store_with(EXPERIMENT);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    let again = run(&opts("out"), &s, &Quiet).unwrap();
+    assert!(again.already_complete);
+    assert_eq!((again.played, again.kept), (0, 80));
+    assert!(again.text.contains("is complete"), "{}", again.text);
+    // The complete rerun shows the table the run printed.
+    assert!(again.text.contains("advantage_p1"), "{}", again.text);
+    // More games, and a new variant and matchup.
+    let bigger = EXPERIMENT
+        .replace("games = 40", "games = 70")
+        .replace("\"katro-6x3\"]", "\"katro-6x3\", \"katro-6x6\"]")
+        + "\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n";
+    s.insert("exp/t.toml", bigger.as_str());
+    let grown = run(&opts("out"), &s, &Quiet).unwrap();
+    assert_eq!(grown.kept, 80);
+    assert_eq!(grown.played, 6 * 70 - 80);
+    run(&opts("fresh"), &s, &Quiet).unwrap();
+    let (a, b) = (csvs(&s, "out"), csvs(&s, "fresh"));
+    assert_eq!(a.len(), 4, "summary, games, lengths and comparison");
+    assert_eq!(a, b);
+    assert_eq!(
+        file(&s, "out/run-state.json"),
+        file(&s, "fresh/run-state.json")
+    );
+}
+
+#[test]
+fn a_change_to_games_already_played_is_refused_and_force_replays() {
+    let s = store_with(EXPERIMENT);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    let before = csvs(&s, "out");
+    s.insert(
+        "exp/t.toml",
+        EXPERIMENT
+            .replace("games = 40", "games = 30")
+            .replace("seed = 3", "seed = 4"),
+    );
+    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    assert!(e.is_user_input(), "{e}");
+    for part in [
+        "seed changed from 3 to 4",
+        "played 40 games; 30 would drop",
+        "--force",
+    ] {
+        assert!(e.to_string().contains(part), "{part}: {e}");
+    }
+    assert_eq!(csvs(&s, "out"), before);
+    let forced = RunOptions {
+        force: true,
+        ..opts("out")
+    };
+    assert_eq!(run(&forced, &s, &Quiet).unwrap().played, 60);
+}
+
+#[test]
+fn tighter_precision_goes_on_from_where_the_cell_stopped() {
+    let text = |width: &str| {
+        format!(
+            "name = \"p\"\nseed = 5\nvariants = [\"katro-4x4\"]\nper_game_rows = true\n\n\
+             [precision]\nwidth = {width}\nmax_games = 400\ncheckpoint = 40\n\n\
+             [[matchups]]\np1 = \"random\"\np2 = \"random\"\n"
+        )
+    };
+    let s = store_with(&text("0.3"));
+    let first = run(&opts("out"), &s, &Quiet).unwrap();
+    assert!(first.played < 400, "the loose target stops early");
+    s.insert("exp/t.toml", text("0.12"));
+    let grown = run(&opts("out"), &s, &Quiet).unwrap();
+    assert_eq!(grown.kept, first.played);
+    assert!(grown.played > 0);
+    run(&opts("fresh"), &s, &Quiet).unwrap();
+    assert_eq!(csvs(&s, "out"), csvs(&s, "fresh"));
+    s.insert("exp/t.toml", text("0.2"));
+    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    assert!(e.to_string().contains("width grew"), "{e}");
+}
+/// A store whose writes of `state.json` fail while `full` is set, as
+/// on a full disk.
+struct FullDisk {
+    inner: MemoryStore,
+    full: std::sync::atomic::AtomicBool,
+}
+
+impl Store for FullDisk {
+    fn read(&self, p: &Path) -> std::io::Result<Vec<u8>> {
+        self.inner.read(p)
+    }
+    fn read_start(&self, p: &Path, n: u64) -> std::io::Result<Vec<u8>> {
+        self.inner.read_start(p, n)
+    }
+    fn list(&self, d: &Path) -> std::io::Result<Vec<crate::store::Entry>> {
+        self.inner.list(d)
+    }
+    fn is_dir(&self, p: &Path) -> bool {
+        self.inner.is_dir(p)
+    }
+    fn is_file(&self, p: &Path) -> bool {
+        self.inner.is_file(p)
+    }
+    fn create_dir_all(&self, d: &Path) -> std::io::Result<()> {
+        self.inner.create_dir_all(d)
+    }
+    fn check_writable(&self, d: &Path) -> std::io::Result<()> {
+        self.inner.check_writable(d)
+    }
+    fn write_atomic(&self, d: &Path, name: &str, b: &[u8]) -> std::io::Result<()> {
+        if name == "state.json" && self.full.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(std::io::ErrorKind::StorageFull.into());
+        }
+        self.inner.write_atomic(d, name, b)
+    }
+    fn remove_file(&self, p: &Path) -> std::io::Result<()> {
+        self.inner.remove_file(p)
+    }
+    fn remove_all(&self, p: &Path) -> std::io::Result<()> {
+        self.inner.remove_all(p)
+    }
+    fn remove_dir(&self, p: &Path) -> std::io::Result<()> {
+        self.inner.remove_dir(p)
+    }
+    fn remove_temporaries(&self, d: &Path) {
+        self.inner.remove_temporaries(d)
+    }
+    fn take_lock(&self, p: &Path, owner: &str) -> std::io::Result<crate::store::Locking<'_>> {
+        self.inner.take_lock(p, owner)
+    }
+}
+
+#[test]
+fn a_first_checkpoint_that_fails_is_removed_and_the_rerun_just_starts() {
+    let s = FullDisk {
+        inner: store_with(EXPERIMENT),
+        full: true.into(),
+    };
+    let every_unit = RunOptions {
+        checkpoint_every: Duration::ZERO,
+        ..opts("out")
+    };
+    let e = run(&every_unit, &s, &Quiet).unwrap_err();
+    assert!(matches!(e, Error::Failed(_)), "{e}");
+    assert!(e.to_string().contains("the disk is full"), "{e}");
+    assert!(e.to_string().contains("no checkpoint had been written yet"));
+    assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
+    s.full.store(false, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(run(&every_unit, &s, &Quiet).unwrap().played, 80);
+}
+
+const WITH_MOVES: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\"]\ngames = 30\n\
+    per_game_rows = true\nmoves_in_rows = true\n\n[[matchups]]\np1 = \"random\"\np2 = \"greedy\"\n";
+
+/// The rows live only in games.csv; a grown run reads them back from
+/// it, moves and all, and writes what a fresh run writes.
+#[test]
+fn a_grown_run_with_moves_reads_its_rows_from_games_csv() {
+    let s = store_with(WITH_MOVES);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    let state = String::from_utf8(file(&s, "out/run-state.json")).unwrap();
+    assert!(!state.contains("\"games\":["), "{state}");
+    assert!(state.contains("\"games_csv\":{\"bytes\":"), "{state}");
+    let grown = grows_as_fresh(&s, &WITH_MOVES.replace("games = 30", "games = 50"));
+    assert_eq!((grown.kept, grown.played), (30, 20));
+}
+
+/// Runs `bigger` into out/, which holds a smaller version, and into
+/// fresh/: the files must be the same.
+fn grows_as_fresh(s: &MemoryStore, bigger: &str) -> RunOutcome {
+    s.insert("exp/t.toml", bigger);
+    let grown = run(&opts("out"), s, &Quiet).unwrap();
+    run(&opts("fresh"), s, &Quiet).unwrap();
+    assert_eq!(csvs(s, "out"), csvs(s, "fresh"));
+    assert_eq!(
+        file(s, "out/run-state.json"),
+        file(s, "fresh/run-state.json")
+    );
+    grown
+}
+
+/// A games.csv edited after the run is never taken for the games it
+/// held: growing from it is refused, naming it.
+#[test]
+fn a_games_csv_changed_by_hand_is_refused_when_growing() {
+    let s = store_with(WITH_MOVES);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    let text = String::from_utf8(file(&s, "out/games.csv")).unwrap();
+    // The first game's seed column, one digit off: still a valid file.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let seed_at = lines[0].split(',').position(|c| c == "seed").unwrap();
+    let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+    let last = fields[seed_at].pop().unwrap();
+    fields[seed_at].push(if last == '1' { '2' } else { '1' });
+    lines[1] = fields.join(",");
+    s.insert("out/games.csv", lines.join("\n") + "\n");
+    s.insert("exp/t.toml", WITH_MOVES.replace("games = 30", "games = 50"));
+    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    assert!(e.is_user_input(), "{e}");
+    for part in ["out/games.csv", "changed after the run", "--force"] {
+        assert!(e.to_string().contains(part), "{part}: {e}");
+    }
+}
+
+/// A run state of an earlier format is refused with its format named,
+/// not misread: its aggregates lack `max_relays_in_move`.
+#[test]
+fn an_earlier_run_state_is_refused() {
+    let s = store_with(EXPERIMENT);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    let mut state: serde_json::Value =
+        serde_json::from_slice(&file(&s, "out/run-state.json")).unwrap();
+    state
+        .as_object_mut()
+        .unwrap()
+        .insert("format".into(), "katro-run-state-2".into());
+    s.insert("out/run-state.json", serde_json::to_vec(&state).unwrap());
+    let bigger = EXPERIMENT.replace("games = 40", "games = 50");
+    s.insert("exp/t.toml", bigger);
+    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    assert!(e.is_user_input(), "{e}");
+    assert!(
+        e.to_string()
+            .contains("format \"katro-run-state-2\" was written by an earlier katro"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_damaged_run_state_is_refused() {
+    let s = store_with(EXPERIMENT);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    s.insert("out/run-state.json", "{\"format\":");
+    s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
+    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    assert!(e.is_user_input(), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("out/run-state.json: not a katro run state, or damaged"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("--force"), "{e}");
+}
