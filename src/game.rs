@@ -175,21 +175,13 @@ mod tests {
     fn a_turn_of_two_decisions_counts_once() {
         for name in ["katro-ludii", "katra-boaoaka-ludii"] {
             let rules = preset(name).unwrap();
-            let (mut plies, mut kernel, mut engine) = (0u64, 0u64, 0u64);
             for seed in 0..300 {
                 let r = &AgentSpec::Random;
                 let k = play_game(&rules, r, r, 0, seed, None);
                 let e = play_game_on_engine(&rules, r, r, 0, seed, None);
                 assert_eq!(k, e, "{name} seed {seed}: kernel and engine differ");
-                plies += u64::from(k.plies);
-                kernel += k.choice_turns;
-                engine += e.choice_turns;
                 assert!(k.choice_turns <= u64::from(k.plies), "{name} seed {seed}");
             }
-            assert!(
-                kernel <= plies && engine <= plies,
-                "{name}: {kernel} choices in {plies} plies"
-            );
         }
     }
 

@@ -287,16 +287,12 @@ impl Kernel {
             // should the turn be handed over.
             let mut step_caps = MoveTotals::default();
             let mut sowing = true;
-            // Whether the turn's first decision was a choice: a turn counts
-            // once in `choice_turns`, its second decision included.
-            let mut chose = false;
             let chosen = match ahead.take() {
                 Some((p, n)) => {
                     // The draw `first_draw` read.
                     rng.next_u64();
                     o.legal_moves += n as u64;
-                    chose = n > 1;
-                    o.choice_turns += chose as u64;
+                    o.choice_turns += (n > 1) as u64;
                     Some(p)
                 }
                 None => {
@@ -308,7 +304,6 @@ impl Kernel {
                     let k = if count == 1 && !F {
                         0
                     } else {
-                        chose = true;
                         o.choice_turns += 1;
                         match agent.greedy_now(&mut rng) {
                             false => below(&mut rng, count as usize) as u32,
@@ -371,7 +366,10 @@ impl Kernel {
                         // on, a turn of two legal moves.
                         cont = b;
                         o.legal_moves += 2;
-                        o.choice_turns += !chose as u64;
+                        // A turn counts once in `choice_turns`: here only
+                        // if the step itself was forced (counted above
+                        // otherwise).
+                        o.choice_turns += (count == 1 && !F) as u64;
                         let dd = match agent.greedy_now(&mut rng) {
                             false => below(&mut rng, 2),
                             true => {
