@@ -217,6 +217,13 @@ fn engine_capture(rules: &Rules, pos: &Position, legal: &MoveList) -> u64 {
 
 /// [`features`], given the capture feature's seeds.
 fn features_with(rules: &Rules, pos: &Position, capture: u64) -> [f64; FEATURES] {
+    features_from(rules, counts(rules, pos), capture)
+}
+
+/// The integers of [`features`]' first four entries, from the side of
+/// the player to move: seeds, seeds of the innermost rows, holes of two
+/// seeds or more, occupied holes, each the mover's less the opponent's.
+fn counts(rules: &Rules, pos: &Position) -> [i64; 4] {
     // Each side is one run of rows, South's first, its innermost row
     // last (North's first), so each count is a sum over a slice: the
     // same integers as a loop over holes asking each one's owner and
@@ -247,10 +254,17 @@ fn features_with(rules: &Rules, pos: &Position, capture: u64) -> [f64; FEATURES]
     } else {
         -1
     };
-    let seeds = sign * (s_seeds - n_seeds);
-    let inner_seeds = sign * (s_inner - n_inner);
-    let sowable = sign * (s_sowable - n_sowable);
-    let occupied = sign * (s_occupied - n_occupied);
+    [
+        sign * (s_seeds - n_seeds),
+        sign * (s_inner - n_inner),
+        sign * (s_sowable - n_sowable),
+        sign * (s_occupied - n_occupied),
+    ]
+}
+
+/// [`features`] from [`counts`] and the capture feature's seeds.
+fn features_from(rules: &Rules, counts: [i64; 4], capture: u64) -> [f64; FEATURES] {
+    let [seeds, inner_seeds, sowable, occupied] = counts;
     let total = f64::from(rules.total_seeds().max(1));
     let side = (rules.hole_count() / 2) as f64;
     [
@@ -326,7 +340,7 @@ pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Lim
         kernel: rules.kernel(),
         eval: limits.eval,
         table: super::tt::Table::new(limits.tt_bits),
-        children: vec![Vec::new(); limits.depth as usize + 1],
+        children: (0..=limits.depth).map(|_| Vec::new()).collect(),
         order: vec![Vec::new(); limits.depth as usize + 1],
         leaf_moves: MoveList::new(),
         nodes: 0,
@@ -395,7 +409,7 @@ struct DeepSearch<'a> {
     kernel: Option<&'a crate::engine::kernel::Kernel>,
     eval: Eval,
     table: super::tt::Table,
-    children: Vec<Vec<Child>>,
+    children: Vec<Vec<Kid>>,
     /// The search order of each ply's children after the table's move:
     /// (seeds captured, most first; the move; its index in `children`).
     order: Vec<Vec<(Reverse<u64>, Move, u8)>>,
@@ -406,7 +420,90 @@ struct DeepSearch<'a> {
     budget: u64,
 }
 
+/// A child of a node of the deep search: an engine position, or, one
+/// ply above the leaves, a leaf played on the lane kernel.
+// Not boxed: a node's children live in one reused vector, and a box would
+// allocate for every engine child of every node.
+#[allow(clippy::large_enum_variant)]
+enum Node {
+    Engine(Position),
+    Kernel(crate::engine::kernel::Leaf),
+}
+
+struct Kid {
+    mv: Move,
+    node: Node,
+    captured: u64,
+}
+
 impl DeepSearch<'_> {
+    /// Plays the `k`-th legal move `mv` of `pos` into a new last entry
+    /// of `out`: on the kernel where `frontier` is `pos` and the kernel
+    /// plays that move, else by the engine, in place.
+    fn push_kid(
+        &self,
+        pos: &Position,
+        frontier: Option<&crate::engine::kernel::Frontier>,
+        (mv, k): (Move, usize),
+        out: &mut Vec<Kid>,
+    ) {
+        if let Some(f) = frontier
+            && let Some((leaf, captured)) =
+                self.kernel.and_then(|kn| kn.frontier_child(f, k as u32))
+        {
+            out.push(Kid {
+                mv,
+                node: Node::Kernel(leaf),
+                captured,
+            });
+            return;
+        }
+        out.push(Kid {
+            mv,
+            node: Node::Engine(*pos),
+            captured: 0,
+        });
+        let kid = out.last_mut().expect("just pushed");
+        if let Node::Engine(child) = &mut kid.node {
+            kid.captured = self
+                .rules
+                .play_unchecked(child, mv, &mut Silent)
+                .seeds_captured;
+        }
+    }
+
+    /// [`DeepSearch::child_value`] of a [`Kid`]; a kernel leaf is scored
+    /// as [`DeepSearch::negamax`] scores a leaf, one node.
+    fn kid_value(
+        &mut self,
+        parent: &Position,
+        kid: &Node,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let leaf = match kid {
+            Node::Engine(child) => return self.child_value(parent, child, depth, ply, alpha, beta),
+            Node::Kernel(leaf) => leaf,
+        };
+        debug_assert_eq!(depth, 0);
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return None;
+        }
+        let kernel = self.kernel.expect("a kernel leaf has a kernel");
+        let v = match kernel.leaf_counts(self.rules, leaf) {
+            Some(c) => fitted_score(&features_from(self.rules, c.counts, c.capture)),
+            None => self.leaf(&kernel.leaf_position(leaf), ply),
+        };
+        Some(if leaf.to_move() == parent.to_move() {
+            v
+        } else {
+            -v
+        })
+    }
+
     fn child_value(
         &mut self,
         parent: &Position,
@@ -421,6 +518,26 @@ impl DeepSearch<'_> {
         } else {
             self.negamax(child, depth, ply, -beta, -alpha).map(|v| -v)
         }
+    }
+
+    /// The value of a leaf, `ply` plies below the root (its node counted).
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        // Where the lane kernel plays the rules, it counts the fitted
+        // evaluation's capture feature and, in doing so, that the
+        // leaf has a move (`max_capture` is `None` at a leaf with
+        // none, and mid-turn): no engine move list.
+        if self.eval == Eval::Fitted
+            && let Some(c) = self.kernel.and_then(|k| k.max_capture(self.rules, pos))
+        {
+            return fitted_score(&features_with(self.rules, pos, c));
+        }
+        // A leaf's moves are read here and nowhere after, so one list
+        // serves every leaf (a fresh one is 130 moves to clear).
+        self.rules.legal_moves_into(pos, &mut self.leaf_moves);
+        if self.leaf_moves.is_empty() {
+            return ended_value(self.rules.status(pos), pos.to_move(), ply as u32);
+        }
+        self.eval.score(self.rules, pos, &self.leaf_moves)
     }
 
     /// Fail-soft negamax as [`Search::negamax`], with the table; `None`
@@ -439,26 +556,7 @@ impl DeepSearch<'_> {
             return None;
         }
         if depth == 0 {
-            // Where the lane kernel plays the rules, it counts the fitted
-            // evaluation's capture feature and, in doing so, that the
-            // leaf has a move (`max_capture` is `None` at a leaf with
-            // none, and mid-turn): no engine move list.
-            if self.eval == Eval::Fitted
-                && let Some(c) = self.kernel.and_then(|k| k.max_capture(self.rules, pos))
-            {
-                return Some(fitted_score(&features_with(self.rules, pos, c)));
-            }
-            // A leaf's moves are read here and nowhere after, so one list
-            // serves every leaf (a fresh one is 130 moves to clear).
-            self.rules.legal_moves_into(pos, &mut self.leaf_moves);
-            if self.leaf_moves.is_empty() {
-                return Some(ended_value(
-                    self.rules.status(pos),
-                    pos.to_move(),
-                    ply as u32,
-                ));
-            }
-            return Some(self.eval.score(self.rules, pos, &self.leaf_moves));
+            return Some(self.leaf(pos, ply));
         }
         let legal = self.rules.legal_moves(pos);
         if legal.is_empty() {
@@ -495,14 +593,24 @@ impl DeepSearch<'_> {
         // moves are played only if it does not cut the node off, so a cut
         // node plays one move instead of all. Checked against the legal
         // moves, since another position can share the slot's key.
-        let hint = stored.and_then(|e| e.best).filter(|m| legal.contains(m));
+        let hint = stored
+            .and_then(|e| e.best)
+            .and_then(|m| Some((m, legal.iter().position(|&l| l == m)?)));
+        // One ply above the leaves, under the fitted evaluation, the
+        // kernel plays the children and scores the leaves (the same
+        // moves in the same order, the same captures and scores).
+        let frontier = (depth == 1 && self.eval == Eval::Fitted)
+            .then(|| self.kernel.and_then(|k| k.frontier(pos)))
+            .flatten()
+            .filter(|f| f.moves() == legal.len());
+        let frontier = frontier.as_ref();
         let mut best = -INF;
         let mut best_move = None;
         let mut result = Some(());
         let mut cut = false;
-        if let Some(mv) = hint {
-            push_child(self.rules, pos, mv, &mut children);
-            match self.child_value(pos, &children[0].pos, depth - 1, ply + 1, alpha, beta) {
+        if let Some((mv, k)) = hint {
+            self.push_kid(pos, frontier, (mv, k), &mut children);
+            match self.kid_value(pos, &children[0].node, depth - 1, ply + 1, alpha, beta) {
                 None => result = None,
                 Some(v) => {
                     best = v;
@@ -516,9 +624,9 @@ impl DeepSearch<'_> {
         }
         if result.is_some() && !cut {
             let first = children.len();
-            for &mv in legal.iter() {
-                if Some(mv) != hint {
-                    push_child(self.rules, pos, mv, &mut children);
+            for (k, &mv) in legal.iter().enumerate() {
+                if Some(mv) != hint.map(|h| h.0) {
+                    self.push_kid(pos, frontier, (mv, k), &mut children);
                 }
             }
             // Moves are distinct, so the key orders them totally and an
@@ -534,7 +642,7 @@ impl DeepSearch<'_> {
             order.sort_unstable();
             for &(_, mv, i) in &order {
                 let child = &children[i as usize];
-                let Some(v) = self.child_value(pos, &child.pos, depth - 1, ply + 1, alpha, beta)
+                let Some(v) = self.kid_value(pos, &child.node, depth - 1, ply + 1, alpha, beta)
                 else {
                     result = None;
                     break;
@@ -596,20 +704,6 @@ fn play_each(rules: &Rules, pos: &Position, legal: &MoveList, out: &mut Vec<Chil
             captured: report.seeds_captured,
         });
     }
-}
-
-/// Plays `mv` from `pos` into a new last entry of `out`, in place (a
-/// position is a few hundred bytes: no copy through a local).
-fn push_child(rules: &Rules, pos: &Position, mv: Move, out: &mut Vec<Child>) {
-    out.push(Child {
-        mv,
-        pos: *pos,
-        captured: 0,
-    });
-    let child = out.last_mut().expect("just pushed");
-    child.captured = rules
-        .play_unchecked(&mut child.pos, mv, &mut Silent)
-        .seeds_captured;
 }
 
 #[derive(Clone, Copy)]
@@ -1145,6 +1239,69 @@ mod tests {
                 captured += (most > 0) as u32;
             }
             assert!(captured > 0, "{name}: no position with a capture");
+        }
+    }
+
+    /// One ply above the leaves the deep search plays and scores on the
+    /// lane kernel: every child it plays there is the engine's (the same
+    /// position, whole, and the same capture), its counts and capture
+    /// feature are the engine's, and the moves it leaves to the engine
+    /// are left for a documented reason (steps, long moves, children that
+    /// are no leaf) and are few (every preset, 300 positions each).
+    #[test]
+    fn the_kernel_frontier_is_the_engines() {
+        for name in crate::rules::preset_names() {
+            let rules = crate::agents::testing::variant(name);
+            let Some(kernel) = rules.kernel() else {
+                continue;
+            };
+            let (mut played, mut declined) = (0, 0);
+            for pos in random_positions(&rules, 300, 14) {
+                let legal = rules.legal_moves(&pos);
+                let Some(f) = kernel.frontier(&pos) else {
+                    assert!(
+                        pos.pending().is_some() || legal.is_empty(),
+                        "{name}: {pos:?}"
+                    );
+                    continue;
+                };
+                assert_eq!(f.moves(), legal.len(), "{name}: {pos:?}");
+                for (k, &mv) in legal.iter().enumerate() {
+                    let mut after = pos;
+                    let report = rules.play_unchecked(&mut after, mv, &mut Silent);
+                    let Some((leaf, captured)) = kernel.frontier_child(&f, k as u32) else {
+                        // Only the documented reasons: the lone seed's
+                        // step, a move long enough for the engine's
+                        // fallback, or a child that is no leaf (the game
+                        // over, a continuation pending, the ply limit).
+                        assert!(
+                            mv.is_step()
+                                || report.laps >= 64 // FALLBACK_LAPS (engine/kernel/spec.rs)
+                                || after.ended().is_some()
+                                || after.pending().is_some()
+                                || rules.legal_moves(&after).is_empty()
+                                || after.plies() >= rules.settings().ply_limit,
+                            "{name}: declined {mv:?} at {pos:?}"
+                        );
+                        declined += 1;
+                        continue;
+                    };
+                    played += 1;
+                    assert_eq!(captured, report.seeds_captured, "{name}: {pos:?} {mv:?}");
+                    assert_eq!(kernel.leaf_position(&leaf), after, "{name}: {pos:?} {mv:?}");
+                    let c = kernel
+                        .leaf_counts(&rules, &leaf)
+                        .expect("a leaf has a move");
+                    assert_eq!(c.counts, counts(&rules, &after), "{name}: {after:?}");
+                    let legal_after = rules.legal_moves(&after);
+                    assert_eq!(c.capture, engine_capture(&rules, &after, &legal_after));
+                }
+            }
+            // Most children are leaves, or the kernel buys nothing.
+            assert!(
+                played > 5 * declined,
+                "{name}: {played} played, {declined} declined"
+            );
         }
     }
 

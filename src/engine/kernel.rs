@@ -26,6 +26,7 @@ use crate::rules::{
 
 mod fallback;
 mod play;
+mod search;
 mod spec;
 mod tables;
 #[cfg(test)]
@@ -33,6 +34,7 @@ mod tests;
 
 use fallback::*;
 use play::*;
+pub(crate) use search::{Frontier, Leaf};
 use spec::*;
 
 /// Why no kernel can play a rule set: each kernel's first setting that
@@ -59,6 +61,9 @@ pub(crate) struct Kernel {
     lane: [LaneInfo; LANES],
     /// `shift[l]`: bit offset of lane `l`.
     shift: [u8; LANES],
+    /// The bits of the lanes of a side's innermost row (lanes `side -
+    /// cols` on).
+    inner_lanes: u128,
     /// `clear[l]`: every bit but lane `l`'s.
     clear: [u128; LANES],
     unit: [u128; LANES],

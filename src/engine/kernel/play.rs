@@ -467,7 +467,7 @@ impl Kernel {
     /// lane to the lane ahead (no-failed-capture: into the inner row only
     /// to capture, docs/RULES.md §7).
     #[inline(always)]
-    fn lone_step<S: Spec>(&self, s: &Side2) -> Option<(usize, usize)> {
+    pub(super) fn lone_step<S: Spec>(&self, s: &Side2) -> Option<(usize, usize)> {
         if !(S::LONE_STRAIGHT && s.occ.is_power_of_two()) {
             return None;
         }
@@ -644,16 +644,27 @@ impl Kernel {
             ],
             plies: pos.plies(),
         };
-        let s = self.sides_of(pos, mover);
+        self.max_capture_sides::<S>(rules, &self.sides_of(pos, mover), turn)
+    }
+
+    /// [`Kernel::max_capture`] of the position of sides `s` in `turn`
+    /// (nothing pending).
+    #[inline(always)]
+    pub(super) fn max_capture_sides<S: Spec>(
+        &self,
+        rules: &Rules,
+        s: &Side2,
+        turn: Turn,
+    ) -> Option<u64> {
         if s.occ == 0 {
             return None;
         }
-        let two = Self::two_dirs::<S>(turn.fixed[mover]);
+        let two = Self::two_dirs::<S>(turn.fixed[turn.mover]);
         let (base0, nholes) = self.sowing_holes::<S>(s.occ);
-        let step = self.lone_step::<S>(&s);
+        let step = self.lone_step::<S>(s);
         let count = (nholes << two as u32) + step.is_some() as u32;
         (0..count)
-            .map(|k| self.move_seeds::<S>(rules, &s, turn, two, (base0, nholes), step, k))
+            .map(|k| self.move_seeds::<S>(rules, s, turn, two, (base0, nholes), step, k))
             .max()
     }
 

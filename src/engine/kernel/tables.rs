@@ -15,6 +15,8 @@ impl Kernel {
         k.lap_records::<S>(rules, &circ);
         k.start = k.sides_of(&rules.start(), 0);
         k.victim_tables::<S>(rules);
+        k.inner_lanes =
+            (k.side - k.cols..k.side).fold(0, |m, l| m | u128::from(k.wmask) << k.shift[l]);
         Ok(k)
     }
 
@@ -45,6 +47,7 @@ impl Kernel {
             start4: [[0; LANES]; 2],
             lane: [LaneInfo::default(); LANES],
             shift: [0; LANES],
+            inner_lanes: 0,
             clear: [!0; LANES],
             unit: [0; LANES],
             row_of: [0; LANES],
