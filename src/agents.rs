@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{Move, MoveList, Position, Silent};
 use crate::rng::{GameRng, below, unit};
 use crate::rules::Rules;
+use crate::rules::suggest::{did_you_mean, suggest_in};
 
 /// An agent and its settings, as written in experiment files
 /// (`{ agent = "alphabeta", depth = 3 }`) or on the command line
@@ -164,7 +165,8 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     Some("fitted") => Some(alphabeta::Eval::Fitted),
                     Some(other) => {
                         return Err(AgentError(format!(
-                            "eval is `{other}`; it must be one of {}",
+                            "eval is `{other}`{}; it must be one of {}",
+                            did_you_mean(other, alphabeta::Eval::NAMES.split(", ")),
                             alphabeta::Eval::NAMES
                         )));
                     }
@@ -192,7 +194,8 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     None => mcts::Rollout::Random,
                     Some(text) => mcts::Rollout::parse(text).ok_or_else(|| {
                         AgentError(format!(
-                            "rollout is `{text}`; it must be one of {}",
+                            "rollout is `{text}`{}; it must be one of {}",
+                            did_you_mean(text, mcts::Rollout::NAMES.split(", ")),
                             mcts::Rollout::NAMES
                         ))
                     })?,
@@ -219,11 +222,14 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// serde calls an unknown enum tag an unknown "variant"; here a variant
-/// is a rule set, so an unknown agent is called what it is.
+/// is a rule set, so an unknown agent is called what it is. A name or key
+/// close to a known one is suggested.
 pub fn agent_words(serde_message: &str) -> String {
-    serde_message
-        .trim()
-        .replacen("unknown variant", "unknown agent", 1)
+    suggest_in(
+        &serde_message
+            .trim()
+            .replacen("unknown variant", "unknown agent", 1),
+    )
 }
 
 pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
@@ -1160,6 +1166,41 @@ mod tests {
             assert!(err.contains(wanted), "{text}: {err}");
             assert!(err.starts_with(&format!("agent `{text}`")), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn mistyped_agents_keys_and_values_get_a_suggestion() {
+        for (text, wanted) in [
+            (
+                "alphabta:depth=3",
+                "unknown agent `alphabta` (did you mean \"alphabeta\"?)",
+            ),
+            (
+                "grredy",
+                "unknown agent `grredy` (did you mean \"greedy\"?)",
+            ),
+            (
+                "alphabeta:deph=3",
+                "unknown field `deph` (did you mean \"depth\"?)",
+            ),
+            (
+                "mcts:iterations=5,rollout_epsilno=0.1",
+                "(did you mean \"rollout_epsilon\"?)",
+            ),
+            (
+                "alphabeta:depth=2,eval=fited",
+                "eval is `fited` (did you mean \"fitted\"?)",
+            ),
+            (
+                "mcts:iterations=5,rollout=gredy",
+                "(did you mean \"greedy\"?)",
+            ),
+        ] {
+            let err = parse_error(text);
+            assert!(err.contains(wanted), "{text}: {err}");
+        }
+        let err = parse_error("minimax:depth=2");
+        assert!(!err.contains("did you mean"), "{err}");
     }
 
     #[test]

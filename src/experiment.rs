@@ -27,6 +27,7 @@ use crate::experiment::plan::{Cell, Rows, Stop, matchup_label};
 pub use crate::experiment::plan::{Compare, fingerprint};
 use crate::experiment::sweep::{RawSweep, Skipped, expand};
 use crate::rules::schema::{self, Field, Kind};
+use crate::rules::suggest::did_you_mean;
 use crate::rules::{
     InputError, LoadError, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MIN_PLY_LIMIT, Problems, Rules,
     preset_names, ranged,
@@ -716,6 +717,25 @@ impl VariantReader<'_, '_, '_> {
             );
             return;
         }
+        // One rule set under two names would play as two cells with two
+        // different results and nothing to say they are the same game.
+        let rules_text = rules.canonical_string();
+        if let Some(first) = plans
+            .iter()
+            .find(|v| v.rules.canonical_string() == rules_text)
+        {
+            p.add(
+                Some(e.span.clone()),
+                key,
+                format!(
+                    "variant `{}` has the same rules as `{}`, listed before it: an experiment \
+                     plays each rule set once, so list it once (drop one, or change a setting)",
+                    rules.name(),
+                    first.rules.name()
+                ),
+            );
+            return;
+        }
         if let Some(cap) = cap {
             plans.push(VariantPlan { rules, cap });
         }
@@ -1355,8 +1375,9 @@ fn comparison_plan(
             Some(b.span()),
             "baseline",
             format!(
-                "`{}` is not a variant of this experiment: give one of {}",
+                "`{}` is not a variant of this experiment{}: give one of {}",
                 b.get_ref(),
+                did_you_mean(b.get_ref(), names.iter().copied()),
                 names.join(", ")
             ),
         );
@@ -1375,8 +1396,9 @@ fn resolve_variant(
     let message = match crate::rules::resolve(spec, &|_| false, read_variant) {
         Ok(rules) => return Some(rules),
         Err(LoadError::Unknown { .. }) => format!(
-            "unknown variant `{spec}`: give a preset name ({}) or a path to a .toml file, \
+            "unknown variant `{spec}`{}: give a preset name ({}) or a path to a .toml file, \
              relative to this experiment file",
+            did_you_mean(spec, preset_names()),
             preset_names().join(", ")
         ),
         Err(LoadError::Read { why, .. }) => format!("cannot read variant file `{spec}`: {why}"),

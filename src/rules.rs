@@ -14,6 +14,7 @@ mod board;
 mod presets;
 pub mod schema;
 mod settings;
+pub mod suggest;
 mod variant;
 
 pub use crate::rules::schema::{InputError, Problem, Problems, line_col};

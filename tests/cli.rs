@@ -1077,3 +1077,94 @@ fn hints_name_what_would_work() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
 }
+
+/// A mistyped key, agent, variant, value or metric gets the name it most
+/// likely meant, in every kind of file and on the command line; a name
+/// close to none gets no guess.
+#[test]
+fn mistypes_get_a_did_you_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let exp = |body: &str| {
+        format!(
+            "name = \"t\"\nseed = 1\ngames = 2\n{body}\n[[matchups]]\np1 = \"random\"\np2 = \"random\"\n"
+        )
+    };
+    for (file, text, wanted) in [
+        (
+            "key.toml",
+            exp("gmaes = 3\nvariants = [\"katro-4x4\"]\n"),
+            "unknown field `gmaes` (did you mean \"games\"?)",
+        ),
+        (
+            "variant.toml",
+            exp("variants = [\"katro-4x5\"]\n"),
+            "unknown variant `katro-4x5` (did you mean \"katro-4x4\"?)",
+        ),
+        (
+            "metric.toml",
+            exp("metrics = [\"drama_maen\"]\nvariants = [\"katro-4x4\"]\n"),
+            "unknown metric \"drama_maen\" (did you mean \"drama_mean\"?)",
+        ),
+        (
+            "sweep.toml",
+            exp("[[sweep]]\nbase = \"katro-4x4\"\nseds = [1, 2]\n"),
+            "not a board key or rule setting (did you mean \"seeds\"?)",
+        ),
+        (
+            "agent.toml",
+            "name = \"t\"\nseed = 1\ngames = 2\nvariants = [\"katro-4x4\"]\n\n[[matchups]]\np1 = \"grredy\"\np2 = \"random\"\n".to_string(),
+            "(did you mean \"greedy\"?)",
+        ),
+    ] {
+        let path = write(file, &text);
+        fails(&["validate", &path], &[wanted]);
+    }
+    let v = write(
+        "v.toml",
+        "name = \"v\"\n\n[board]\nrows = 4\nhoels = 4\nseeds = 2\n",
+    );
+    fails(
+        &["validate", &v],
+        &["unknown field `hoels` (did you mean \"holes\"?)"],
+    );
+    let sim = ["simulate", "katro-4x4", "--games", "2", "--p2", "random"];
+    fails(
+        &[&sim[..], &["--p1", "alphabeta:deph=2"]].concat(),
+        &["unknown field `deph` (did you mean \"depth\"?)"],
+    );
+    fails(
+        &["show", "katro-ludi"],
+        &["unknown variant `katro-ludi` (did you mean \"katro-ludii\"?)"],
+    );
+    let m = fails(&["show", "chess"], &["unknown variant `chess`"]);
+    assert!(!m.contains("did you mean"), "{m}");
+}
+
+/// One rule set under two names (a preset and the sweep point with its
+/// rules) is refused before anything is played, both names given.
+#[test]
+fn one_rule_set_under_two_names_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("dup.toml");
+    std::fs::write(
+        &exp,
+        "name = \"d\"\nseed = 1\ngames = 2\nvariants = [\"katro-4x4\"]\n\n[[sweep]]\nbase = \"katro-4x4\"\nseeds = [1, 2]\n\n[[matchups]]\np1 = \"random\"\np2 = \"random\"\n",
+    )
+    .unwrap();
+    let e = exp.to_str().unwrap();
+    fails(
+        &["validate", e],
+        &["`sweep[0]`: variant `katro-4x4+seeds=2` has the same rules as `katro-4x4`"],
+    );
+    let out = dir.path().join("out");
+    fails(
+        &["run", e, "--out", out.to_str().unwrap()],
+        &["has the same rules as"],
+    );
+    assert!(!out.exists(), "nothing written for a refused experiment");
+}

@@ -722,7 +722,7 @@ fn a_grown_experiment_plays_only_its_new_games_and_equals_a_fresh_run() {
     // More games, another variant and another matchup.
     let bigger = EXPERIMENT
         .replace("games = 60", "games = 90")
-        .replace("\"small.toml\"]", "\"small.toml\", \"katro-6x3\"]")
+        .replace("\"small.toml\"]", "\"small.toml\", \"katro-4x6\"]")
         + "\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n";
     fs::write(d.join("exp.toml"), &bigger).unwrap();
     let said = rerun(d);

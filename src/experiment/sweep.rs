@@ -13,6 +13,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::rules::suggest::did_you_mean;
 use crate::rules::{
     Problems, Rules, parse_variant, setting_fields, value_text, write_variant_table,
 };
@@ -193,8 +194,15 @@ fn swept_keys<'t>(
                 Some(v.span()),
                 &full,
                 format!(
-                    "not a board key or rule setting: give `base`, `skip_invalid` or a \
+                    "not a board key or rule setting{}: give `base`, `skip_invalid` or a \
                      setting to sweep ({})",
+                    did_you_mean(
+                        k,
+                        SWEEP_KEYS
+                            .iter()
+                            .copied()
+                            .chain(names.iter().map(String::as_str))
+                    ),
                     names.join(", ")
                 ),
             );

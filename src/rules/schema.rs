@@ -22,6 +22,8 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::suggest::{did_you_mean, suggest_in};
+
 /// What a key may hold.
 pub enum Kind {
     Int,
@@ -192,7 +194,8 @@ impl Walker<'_, '_> {
                         Some(k.span()),
                         &key,
                         format!(
-                            "unknown field `{name}`, expected one of {} ({})",
+                            "unknown field `{name}`{}, expected one of {} ({})",
+                            did_you_mean(name, fields.iter().map(|f| f.name)),
                             allowed.join(", "),
                             self.hint
                         ),
@@ -357,11 +360,11 @@ pub fn enum_check<T: serde::de::DeserializeOwned>(s: &str) -> Result<(), BadValu
         .try_into::<T>()
         .map(|_| ())
         .map_err(|e| {
-            BadValue(
-                e.message()
-                    .trim()
-                    .replacen("unknown variant", "unknown value", 1),
-            )
+            BadValue(suggest_in(&e.message().trim().replacen(
+                "unknown variant",
+                "unknown value",
+                1,
+            )))
         })
 }
 
@@ -450,9 +453,11 @@ impl InputError {
         };
         // serde speaks of enum "variants" and of "i64"; in this project a
         // variant is a rule set, so say "value" and "integer" instead.
-        let mut message = escape_controls(err.message().trim(), false)
-            .replacen("unknown variant", "unknown value", 1)
-            .replace("expected i64", "expected an integer");
+        let mut message = suggest_in(
+            &escape_controls(err.message().trim(), false)
+                .replacen("unknown variant", "unknown value", 1)
+                .replace("expected i64", "expected an integer"),
+        );
         if message.starts_with("unknown field") {
             message.push_str(&format!(" ({hint})"));
         }
@@ -596,6 +601,14 @@ mod tests {
         );
         assert!(m.iter().any(|s| s.starts_with("5:expected true or false")));
         assert!(m.iter().any(|s| s.contains("6:unknown field `colour`")));
+        let c = check("[board]\nrows = 4\nflga = true\n", TOP, "see the docs");
+        assert_eq!(
+            messages(&c),
+            [
+                "3:unknown field `flga` (did you mean \"flag\"?), expected one of `rows`, \
+              `flag` (see the docs)"
+            ]
+        );
         // Only removable or unknown keys were wrong: the rest is readable.
         assert!(c.typed_pass_ok);
         let board = c.doc.get_ref().get("board").unwrap();

@@ -325,7 +325,8 @@ impl std::fmt::Display for LoadError {
         match self {
             LoadError::Unknown { spec } => write!(
                 f,
-                "unknown variant `{spec}`: give a preset name ({}) or a path to a TOML file",
+                "unknown variant `{spec}`{}: give a preset name ({}) or a path to a TOML file",
+                super::suggest::did_you_mean(spec, super::preset_names()),
                 super::preset_names().join(", ")
             ),
             LoadError::Read { spec, why } => {

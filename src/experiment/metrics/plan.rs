@@ -5,6 +5,7 @@
 use std::ops::Range;
 
 use crate::agents::perfect::{MAX_BYTES, Solved};
+use crate::rules::suggest::did_you_mean;
 use crate::rules::{Problems, Rules};
 use crate::solve::check_size;
 
@@ -65,10 +66,14 @@ impl MetricsPlan {
     }
 }
 
-fn valid_names() -> String {
+fn names() -> Vec<&'static str> {
     let mut v: Vec<&str> = vec!["all"];
     v.extend(Metric::ALL.iter().map(|m| m.name()));
-    v.join(", ")
+    v
+}
+
+fn valid_names() -> String {
+    names().join(", ")
 }
 
 /// A `metrics = [...]` list: names of [`Metric`] or `"all"`. `None` after
@@ -102,7 +107,11 @@ pub fn parse_names(
             p.add(
                 Some(item.span()),
                 &format!("{key}[{i}]"),
-                format!("unknown metric {name:?}: give one of {}", valid_names()),
+                format!(
+                    "unknown metric {name:?}{}: give one of {}",
+                    did_you_mean(name, names()),
+                    valid_names()
+                ),
             );
             ok = false;
         }

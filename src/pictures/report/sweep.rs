@@ -51,11 +51,11 @@ pub(super) fn swept_keys(s: &CsvTable) -> Vec<String> {
         .collect()
 }
 
-/// A swept key's values in plotting order: numerically when every value is
-/// a number, else in the order the rows give them.
-pub(super) fn sweep_values(s: &CsvTable, key: &str) -> Vec<String> {
+/// A swept key's values on `rows` in plotting order: numerically when
+/// every value is a number, else in the order the rows give them.
+pub(super) fn sweep_values(s: &CsvTable, key: &str, rows: &[usize]) -> Vec<String> {
     let mut values: Vec<String> = Vec::new();
-    for r in 0..s.len() {
+    for &r in rows {
         let v = s.text(r, key).to_string();
         if !values.contains(&v) {
             values.push(v);
@@ -101,12 +101,22 @@ pub(super) fn sweep_chart(s: &CsvTable, keys: &[String], key: &str) -> Result<Ch
         .filter(|k| *k != key)
         .collect();
     let series = sweep_series(s, keys, key, &others);
-    let svg = SweepAxis::new(s, key).svg(&series)?;
+    let axis = SweepAxis::new(s, key, &series);
+    let svg = axis.svg(&series)?;
+    let repeated = series.iter().any(|(_, rows)| {
+        let mut xs: Vec<usize> = rows.iter().map(|&r| axis.x_of(r)).collect();
+        xs.sort_unstable();
+        xs.windows(2).any(|w| w[0] == w[1])
+    });
+    let mut caption = sweep_caption(key, &others);
+    if repeated {
+        caption.push_str(REPEATED_VALUE);
+    }
     Ok(Chart {
         file: format!("sweep-{key}.svg"),
         title: format!("Against the swept setting `{key}`"),
         svg,
-        caption: sweep_caption(key, &others),
+        caption,
         table: sweep_table(s, key),
     })
 }
@@ -119,22 +129,68 @@ pub(super) fn names_key(s: &CsvTable, r: usize, k: &str) -> bool {
         .any(|p| p.split_once('=').is_some_and(|(n, _)| n == k))
 }
 
+/// Said under a chart where a line has two cells at one value: one rule
+/// set under two names, from an experiment older than the merge of such
+/// variants (docs/EXPERIMENTS.md, Sweeps).
+pub(super) const REPEATED_VALUE: &str = " Where a line has two cells at one value (one rule set \
+     under two names), both are marked and the line runs through the first.";
+
+/// The variant a sweep's variant was made from: its name before the
+/// first `+` (docs/EXPERIMENTS.md).
+fn base_of(name: &str) -> &str {
+    name.split('+').next().unwrap_or(name)
+}
+
 /// The lines of `key`'s chart: the matchup, then the other swept values,
 /// in row order. A row is on the chart when its name sets `key`, or sets
-/// no swept key (the base): so sweeps of one setting each, side by side
-/// in one experiment, each get a chart of their own rows.
+/// no swept key and is the base of such a row: by its name, or by having
+/// that sweep's settings in every column not swept (a preset that is one
+/// of the sweep's points, as katro-6x3 is katro-6x6 with 3 holes). So
+/// sweeps of one setting each, side by side in one experiment, each get a
+/// chart of their own rows, and the other variants an experiment lists
+/// beside a sweep stay off it. When sweeps from several bases vary `key`,
+/// each line names its base.
 pub(super) fn sweep_series(
     s: &CsvTable,
     keys: &[String],
     key: &str,
     others: &[&str],
 ) -> Vec<Series> {
+    // Each base with one row of its sweep, whose unswept settings are the
+    // base's.
+    let mut bases: Vec<(&str, usize)> = Vec::new();
+    for r in (0..s.len()).filter(|&r| names_key(s, r, key)) {
+        let b = base_of(s.text(r, "variant"));
+        if !bases.iter().any(|(n, _)| *n == b) {
+            bases.push((b, r));
+        }
+    }
+    let fixed: Vec<String> = setting_columns()
+        .into_iter()
+        .filter(|c| s.has(c) && !keys.contains(c))
+        .collect();
+    let base_of_row = |r: usize| -> Option<&str> {
+        let name = s.text(r, "variant");
+        if names_key(s, r, key) {
+            return Some(base_of(name));
+        }
+        if keys.iter().any(|k| names_key(s, r, k)) {
+            return None;
+        }
+        let same = |&&(_, r0): &&(&str, usize)| fixed.iter().all(|c| s.text(r, c) == s.text(r0, c));
+        let by_name = bases.iter().find(|(b, _)| *b == name);
+        by_name.or_else(|| bases.iter().find(same)).map(|(b, _)| *b)
+    };
     let mut series: Vec<Series> = Vec::new();
     for r in 0..s.len() {
-        if !names_key(s, r, key) && keys.iter().any(|k| names_key(s, r, k)) {
+        let Some(base) = base_of_row(r) else {
             continue;
-        }
-        let mut label = matchup_text(s, r);
+        };
+        let mut label = if bases.len() > 1 {
+            format!("{base}: {}", matchup_text(s, r))
+        } else {
+            matchup_text(s, r)
+        };
         for o in others.iter().filter(|o| names_key(s, r, o)) {
             label.push_str(&format!(", {o}={}", s.text(r, o)));
         }
@@ -162,8 +218,13 @@ pub(super) struct SweepAxis<'a> {
 impl<'a> SweepAxis<'a> {
     const WIDTH: u32 = 1100;
 
-    pub(super) fn new(s: &'a CsvTable, key: &'a str) -> SweepAxis<'a> {
-        let values = sweep_values(s, key);
+    /// The axis of the values `series` take.
+    pub(super) fn new(s: &'a CsvTable, key: &'a str, series: &[Series]) -> SweepAxis<'a> {
+        let rows: Vec<usize> = series
+            .iter()
+            .flat_map(|(_, rows)| rows.iter().copied())
+            .collect();
+        let values = sweep_values(s, key, &rows);
         let panel_w = (Self::WIDTH - 20) / 3;
         // The values under each panel's axis, wrapped to their share of it.
         let slot = (panel_w - 90) / values.len().max(1) as u32;
@@ -371,19 +432,23 @@ pub(super) fn sweep_metrics(g: usize, groups: usize) -> [SweepMetric; 3] {
 }
 
 /// Series `i`'s line through its marks, left to right, its dots and their
-/// intervals.
+/// intervals. A line meets each value once: a second cell at one value is
+/// marked off the line ([`REPEATED_VALUE`]), where joining the two would
+/// draw a vertical segment that reads as a jump in the setting.
 pub(super) fn draw_sweep_line(
     chart: &mut ChartContext<SVGBackend, SweepCoord>,
     points: &[SweepPoint],
     i: usize,
 ) -> Result<(), ReportError> {
     let c = colour(i);
-    let mut line: Vec<(usize, f64)> = points
+    let mut marks: Vec<(usize, f64)> = points
         .iter()
         .filter(|p| p.0 == i)
         .map(|p| (p.1, p.2))
         .collect();
-    line.sort_by_key(|p| p.0);
+    marks.sort_by_key(|p| p.0);
+    let mut line = marks.clone();
+    line.dedup_by_key(|p| p.0);
     let at = |(x, v): (usize, f64)| (SegmentValue::CenterOf(x), v);
     chart
         .draw_series(LineSeries::new(
@@ -392,7 +457,7 @@ pub(super) fn draw_sweep_line(
         ))
         .map_err(drawing)?;
     chart
-        .draw_series(line.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
+        .draw_series(marks.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
         .map_err(drawing)?;
     chart
         .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
