@@ -499,7 +499,7 @@ impl<'a> RunPlan<'a> {
             &all_rows,
             m,
         )
-        .map_err(|e| failed_after_start(self.store, e, saver))?;
+        .map_err(|e| after_start(self.store, e, saver))?;
         let mut also = Vec::new();
         if s.resumed_games > 0 {
             also.push(format!("{} resumed from the checkpoint", s.resumed_games));
@@ -625,8 +625,26 @@ fn interrupted(store: &dyn Store, e: RunError, saver: &Saver) -> Error {
 /// A run that failed after it started playing: the failure, and whether
 /// its last checkpoint is there to go on from.
 fn failed_after_start(store: &dyn Store, e: impl fmt::Display, saver: &Saver) -> Error {
+    Error::Failed(format!("{e}\n{}", checkpoint_note(store, saver)))
+}
+
+/// A job's error after the run started playing, with what of its work is
+/// safe. A refusal stays a refusal (exit 2): a file of the user's that
+/// appeared at an output name while the games were played is bad input,
+/// not a machine's failure.
+fn after_start(store: &dyn Store, e: Error, saver: &Saver) -> Error {
+    let note = checkpoint_note(store, saver);
+    match e {
+        Error::Refused(m) => Error::Refused(format!("{m}\n{note}")),
+        Error::Damaged(m) => Error::Damaged(format!("{m}\n{note}")),
+        other => failed_after_start(store, other, saver),
+    }
+}
+
+/// Whether the last checkpoint is there to go on from.
+fn checkpoint_note(store: &dyn Store, saver: &Saver) -> String {
     let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
-    let note = if store.is_file(&saver.dir().join("state.json")) {
+    if store.is_file(&saver.dir().join("state.json")) {
         format!(
             "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
              command again to go on from it",
@@ -635,8 +653,7 @@ fn failed_after_start(store: &dyn Store, e: impl fmt::Display, saver: &Saver) ->
         )
     } else {
         "no checkpoint had been written yet".to_string()
-    };
-    Error::Failed(format!("{e}\n{note}"))
+    }
 }
 
 /// The sweep combinations an experiment leaves out, as told on the
@@ -645,8 +662,7 @@ fn skipped_text(exp: &Experiment) -> String {
     let mut out = String::new();
     if !exp.skipped.is_empty() {
         out.push_str(&format!(
-            "skip_invalid: {} left out:
-",
+            "skip_invalid: {} left out:\n",
             plural(exp.skipped.len() as u64, "invalid sweep combination")
         ));
         for s in &exp.skipped {

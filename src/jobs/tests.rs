@@ -359,3 +359,43 @@ fn a_damaged_run_state_is_refused() {
     );
     assert!(e.to_string().contains("--force"), "{e}");
 }
+
+/// Puts a user's file at an output name once the run has begun playing.
+struct UserWritesMidRun<'s> {
+    store: &'s MemoryStore,
+    path: String,
+}
+
+impl runner::Progress for UserWritesMidRun<'_> {
+    fn advance(&self, _games: u64) {
+        if !self.store.is_file(Path::new(&self.path)) {
+            self.store.insert(&self.path, "mine\n");
+        }
+    }
+}
+impl Progress for UserWritesMidRun<'_> {}
+
+#[test]
+fn a_users_file_that_appears_during_a_run_is_kept_and_refused() {
+    for name in ["summary.csv", "report.html", "plots/win-rate.svg"] {
+        let s = store_with(EXPERIMENT);
+        let path = format!("out/{name}");
+        let user = UserWritesMidRun {
+            store: &s,
+            path: path.clone(),
+        };
+        let e = run(&opts("out"), &s, &user).unwrap_err();
+        // Bad input, exit 2, as before the run: not the machine's failure.
+        assert!(matches!(e, Error::Refused(_)), "{name}: {e:?}");
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("{path}: katro did not write it")),
+            "{text}"
+        );
+        assert!(
+            text.contains("checkpoint"),
+            "what of the work is safe: {text}"
+        );
+        assert_eq!(file(&s, &path), b"mine\n", "{name}");
+    }
+}
