@@ -674,4 +674,33 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             "katro(<wbr>rows=4,<wbr>holes=4)"
         );
     }
+
+    #[test]
+    fn an_open_ended_rating_is_drawn_as_its_one_bound_and_said_so() {
+        let t = CsvTable::parse(
+            "ratings.csv",
+            b"variant,level,agent,rating,rating_low,rating_high\n\
+              a,1,random,0,0,0\n\
+              a,2,greedy,100,50,150\n\
+              a,3,alphabeta:depth=2,,300.4,\n\
+              a,4,alphabeta:depth=4,,,-20\n",
+        )
+        .unwrap();
+        let c = ratings_chart(&t).unwrap();
+        let labels = texts(&c.svg).join("\n");
+        assert!(
+            labels.contains("3. alphabeta:depth=2 (no upper bound; at least 300)"),
+            "{labels}"
+        );
+        assert!(
+            labels.contains("4. alphabeta:depth=4 (no lower bound; at most -20)"),
+            "{labels}"
+        );
+        assert!(labels.contains("2. greedy\n"), "{labels}");
+        // Two estimates, each a dot and the ring plotters' error bar draws
+        // under it, the key's dot, and two arrows to the open sides: no dot
+        // where there is no estimate.
+        assert_eq!(c.svg.matches("<circle").count(), 2 * 2 + 1);
+        assert_eq!(c.svg.matches("<polygon").count(), 2, "{}", c.svg);
+    }
 }

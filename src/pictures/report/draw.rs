@@ -180,10 +180,19 @@ pub(super) fn draw_swatch<DB: DrawingBackend>(
         }
         Swatch::Grey => area.draw(&PathElement::new([(x, y), (x + 22, y)], BLACK.mix(0.6))),
         Swatch::Dot(c) => area.draw(&Circle::new((x + 11, y), 5, c.filled())),
-        Swatch::Bar(c) => area.draw(&Rectangle::new(
-            [(x + 3, y - 7), (x + 19, y + 7)],
-            c.filled(),
-        )),
+        // Outlined, so that a scale's lightest colour is not lost on the
+        // white page.
+        Swatch::Bar(c) => area
+            .draw(&Rectangle::new(
+                [(x + 3, y - 7), (x + 19, y + 7)],
+                c.filled(),
+            ))
+            .and_then(|_| {
+                area.draw(&Rectangle::new(
+                    [(x + 3, y - 7), (x + 19, y + 7)],
+                    BLACK.mix(0.35).stroke_width(1),
+                ))
+            }),
         Swatch::Cross => area.draw(&Cross::new((x + 11, y), 6, BLACK.stroke_width(2))),
         Swatch::Blank => Ok(()),
     }

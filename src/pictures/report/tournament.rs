@@ -1,5 +1,7 @@
 //! A tournament's ratings, skill trace and pairwise win rates.
 
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -56,13 +58,26 @@ pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, Report
     let width = rs.label_w + 30 + 560;
     let (low, high) = (format!("{}_low", c.col), format!("{}_high", c.col));
     let mut marks = Vec::new();
+    // A value the games bound on one side only (ratings.csv's open-ended
+    // ratings): its bound, and whether the open side is above.
+    let mut open = Vec::new();
     let (mut lo_all, mut hi_all) = (c.at, c.at);
     for r in 0..n {
         if let Some(v) = mark(t, r, &[c.col, &low, &high])? {
             lo_all = lo_all.min(v[1]);
             hi_all = hi_all.max(v[2]);
             marks.push((r, v[0], v[1], v[2]));
+        } else if t.num(r, c.col)?.is_none() {
+            match (t.num(r, &low)?, t.num(r, &high)?) {
+                (Some(b), None) => open.push((r, b, true)),
+                (None, Some(b)) => open.push((r, b, false)),
+                _ => {}
+            }
         }
+    }
+    for &(_, b, _) in &open {
+        lo_all = lo_all.min(b);
+        hi_all = hi_all.max(b);
     }
     let x = match &c.x_min {
         Some(x) => x.start.min(lo_all)..x.end.max(hi_all),
@@ -94,11 +109,56 @@ pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, Report
             c.x_percent,
         )?;
         draw_intervals(&mut chart, n, c.at, &marks, colour(0))?;
+        draw_open_bounds(&root, &chart, n, &open, x.clone(), colour(0))?;
         draw_row_labels(&root, &chart, &rs, x.start)?;
         draw_key(&bottom, &k, (20, 5))?;
         root.present().map_err(drawing)?;
     }
     Ok(svg)
+}
+
+/// A number of ratings.csv written whole, as the chart's axis reads.
+fn whole(v: &str) -> String {
+    v.parse::<f64>()
+        .map(|x| format!("{x:.0}"))
+        .unwrap_or_else(|_| v.to_string())
+}
+
+/// A one-sided interval: a bar at its bound and a thin line with an arrow
+/// to the open edge of the axis, no dot (there is no estimate).
+fn draw_open_bounds(
+    root: &DrawingArea<SVGBackend, Shift>,
+    chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    n: usize,
+    open: &[(usize, f64, bool)],
+    x: std::ops::Range<f64>,
+    c: RGBColor,
+) -> Result<(), ReportError> {
+    for &(r, b, above) in open {
+        let y = row_y(n, r);
+        let end = if above { x.end } else { x.start };
+        let (bx, _) = chart.backend_coord(&(b, y));
+        let (ex, ey) = chart.backend_coord(&(end, y));
+        let tip = if above { -9 } else { 9 };
+        root.draw(&PathElement::new(
+            [(bx, ey - 5), (bx, ey + 5)],
+            c.stroke_width(2),
+        ))
+        .and_then(|_| {
+            root.draw(&PathElement::new(
+                [(bx, ey), (ex + tip / 3, ey)],
+                c.stroke_width(1),
+            ))
+        })
+        .and_then(|_| {
+            root.draw(&Polygon::new(
+                vec![(ex, ey), (ex + tip, ey - 4), (ex + tip, ey + 4)],
+                c.filled(),
+            ))
+        })
+        .map_err(drawing)?;
+    }
+    Ok(())
 }
 
 /// Row `r`'s variant and two spaces, to begin its label, when `t` holds
@@ -117,8 +177,21 @@ fn variant_prefix(t: &CsvTable, r: usize) -> String {
 pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
     let labels: Vec<String> = (0..t.len())
         .map(|r| {
+            let open = match (
+                t.text(r, "rating"),
+                t.text(r, "rating_low"),
+                t.text(r, "rating_high"),
+            ) {
+                ("", low, "") if !low.is_empty() => {
+                    format!(" (no upper bound; at least {})", whole(low))
+                }
+                ("", "", high) if !high.is_empty() => {
+                    format!(" (no lower bound; at most {})", whole(high))
+                }
+                _ => String::new(),
+            };
             format!(
-                "{}{}. {}",
+                "{}{}. {}{open}",
                 variant_prefix(t, r),
                 t.text(r, "level"),
                 crate::agents::label(t.text(r, "agent"))
@@ -160,8 +233,10 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                   undecided games, by maximum likelihood with no prior; 95% profile-likelihood \
                   intervals (docs/OUTPUTS.md, ratings.csv). A rating the games do not bound \
                   on a side (an agent that never lost, or never won, against the agents \
-                  linking it to the anchor) has that end open and no estimate: it is left \
-                  out of the chart and empty in the table. The anchor is rated 0 exactly, so its \
+                  linking it to the anchor) has that end open and no estimate: the chart \
+                  draws its one bound as a bar with an arrow to the open side and no dot, \
+                  its label says so, and the table leaves the estimate and the open end \
+                  empty. The anchor is rated 0 exactly, so its \
                   interval is a point and the others' are relative to it. The first-move \
                   advantage, in Elo, is in the table."
             .into(),
