@@ -694,3 +694,7 @@ pub fn turns_std_dev(games: u64, sum: u128, sum_sq: u128) -> Option<f64> {
         (sum_sq as f64 / n - m * m).max(0.0).sqrt()
     })
 }
+
+#[cfg(test)]
+#[path = "ludii_tests.rs"]
+mod ludii_tests;
