@@ -11,7 +11,9 @@
 use crate::agents::AgentSpec;
 use crate::engine::kernel::Agent;
 use crate::engine::record::{GameRecord, MoveTotals};
-use crate::engine::{Move, MoveList, MoveReport, Position, Silent};
+use crate::engine::{
+    LapKind, MAX_HOLES, Move, MoveEnd, MoveList, MoveReport, Observer, Position, Silent,
+};
 use crate::rng::rng_from_seed;
 use crate::rules::Rules;
 
@@ -31,6 +33,40 @@ pub trait GameObserver {
     fn after_move(&mut self, _rules: &Rules, _mv: Move, _after: &Position, _report: &MoveReport) {}
     /// The game is over at `pos`.
     fn end(&mut self, _rules: &Rules, _pos: &Position) {}
+    /// The engine's observer of the move about to be played, told it lap
+    /// by lap (every lap and lone-seed step, RULES.md §4-8: the moves of
+    /// Ludii's own game), or `None` (the default) to play it unwatched.
+    /// Asked once per move, between
+    /// [`before_move`](GameObserver::before_move) and
+    /// [`after_move`](GameObserver::after_move).
+    fn laps(&mut self) -> Option<&mut dyn Observer> {
+        None
+    }
+}
+
+/// A `dyn` lap observer as the engine's generic one: only games that
+/// watch laps pay for the indirect calls.
+struct DynLaps<'a>(&'a mut dyn Observer);
+
+impl Observer for DynLaps<'_> {
+    fn lap(&mut self, kind: LapKind, lifted_from: usize, seeds: u64) {
+        self.0.lap(kind, lifted_from, seeds);
+    }
+    fn landed(&mut self, hole: usize, was_empty: bool) {
+        self.0.landed(hole, was_empty);
+    }
+    fn capture(&mut self, landing: usize, landing_seeds: u64, victims: &[(usize, u16)]) {
+        self.0.capture(landing, landing_seeds, victims);
+    }
+    fn step(&mut self, from: usize, to: usize) {
+        self.0.step(from, to);
+    }
+    fn board(&mut self, holes: &[u16; MAX_HOLES]) {
+        self.0.board(holes);
+    }
+    fn end(&mut self, end: MoveEnd) {
+        self.0.end(end);
+    }
 }
 
 /// The observer that watches nothing.
@@ -145,7 +181,10 @@ pub fn play_game_observed<O: GameObserver + ?Sized>(
                 seats[mover.index()].choose(rules, &pos, &legal, &mut rng)
             }
         };
-        let r = rules.play_unchecked(&mut pos, mv, &mut Silent);
+        let r = match observer.laps() {
+            None => rules.play_unchecked(&mut pos, mv, &mut Silent),
+            Some(laps) => rules.play_unchecked(&mut pos, mv, &mut DynLaps(laps)),
+        };
         observer.after_move(rules, mv, &pos, &r);
         g.add_move(mover.index(), MoveTotals::from(&r));
         g.hash = game_hash_step(g.hash, mv);

@@ -79,10 +79,11 @@ use std::collections::HashSet;
 
 pub mod bootstrap;
 mod eval;
+pub mod ludii;
 pub mod plan;
 pub use eval::StateEval;
 
-use crate::engine::{Move, MoveList, MoveReport, Position, Silent, Status};
+use crate::engine::{Move, MoveList, MoveReport, Observer, Position, Status};
 use crate::experiment::interval::{Interval, Z95};
 use crate::game::GameObserver;
 use crate::rules::{Player, Rules};
@@ -125,6 +126,9 @@ pub struct Trajectory {
     pub states: Vec<StateObs>,
     pub plies: Vec<PlyObs>,
     pub winner: Option<Player>,
+    /// The game at Ludii's granularity, when recorded (the `ludii_*`
+    /// columns, [`ludii`]).
+    pub ludii: Option<ludii::LudiiTrajectory>,
 }
 
 impl Trajectory {
@@ -166,6 +170,10 @@ pub fn ludii_evaluation(rules: &Rules, pos: &Position) -> [f64; 2] {
 pub struct Recorder {
     move_evals: bool,
     eval: StateEval,
+    /// Whether to record the game at Ludii's granularity too, and the
+    /// recorder doing it (made on the first position it is told).
+    ludii_states: bool,
+    ludii: Option<ludii::LudiiRecorder>,
     /// The mover's side before the move in flight.
     side_before: u32,
     t: Trajectory,
@@ -184,13 +192,30 @@ impl Recorder {
         Recorder {
             move_evals,
             eval,
+            ludii_states: true,
+            ludii: None,
             side_before: 0,
             t: Trajectory {
                 states: Vec::new(),
                 plies: Vec::new(),
                 winner: None,
+                ludii: None,
             },
         }
+    }
+
+    /// Whether to record Ludii's states too (the `ludii_*` metrics; on
+    /// unless turned off): they cost a state per lap.
+    pub fn with_ludii_states(mut self, on: bool) -> Recorder {
+        self.ludii_states = on;
+        self
+    }
+
+    fn ludii(&mut self, rules: &Rules) -> Option<&mut ludii::LudiiRecorder> {
+        if self.ludii_states && self.ludii.is_none() {
+            self.ludii = Some(ludii::LudiiRecorder::new(rules, self.move_evals));
+        }
+        self.ludii.as_mut()
     }
 
     fn state(&self, rules: &Rules, pos: &Position) -> StateObs {
@@ -204,10 +229,11 @@ impl Recorder {
     /// [`end`](GameObserver::end), and the trajectory.
     pub fn finish(mut self, rules: &Rules, pos: &Position) -> Trajectory {
         self.end(rules, pos);
-        self.t
+        self.into_trajectory()
     }
 
-    pub fn into_trajectory(self) -> Trajectory {
+    pub fn into_trajectory(mut self) -> Trajectory {
+        self.t.ludii = self.ludii.take().map(ludii::LudiiRecorder::finish);
         self.t
     }
 }
@@ -215,19 +241,23 @@ impl Recorder {
 impl GameObserver for Recorder {
     fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &MoveList) {
         let mover = pos.to_move();
-        let move_evals = if self.move_evals {
+        // Each legal move played once: katro's Clarity values the whole
+        // move, Ludii's the state after its first lap (or step).
+        let (move_evals, first_laps): (Vec<f64>, Vec<f64>) = if self.move_evals {
             legal
                 .as_slice()
                 .iter()
                 .map(|&mv| {
-                    let mut after = *pos;
-                    rules.play_unchecked(&mut after, mv, &mut Silent);
-                    self.eval.evaluate(rules, &after)[mover.index()]
+                    let (after, first) = ludii::play_for_clarity(rules, pos, mv);
+                    (self.eval.evaluate(rules, &after)[mover.index()], first)
                 })
-                .collect()
+                .unzip()
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
+        if let Some(l) = self.ludii(rules) {
+            l.before_move(rules, pos, legal.len() as u32, &first_laps);
+        }
         let state = self.state(rules, pos);
         self.t.states.push(state);
         self.side_before = rules.side_seeds(pos, mover);
@@ -241,8 +271,15 @@ impl GameObserver for Recorder {
         });
     }
 
+    fn laps(&mut self) -> Option<&mut dyn Observer> {
+        self.ludii.as_mut().map(|l| l.laps() as &mut dyn Observer)
+    }
+
     /// The move just played from the state of the last `before_move`.
-    fn after_move(&mut self, rules: &Rules, _mv: Move, after: &Position, r: &MoveReport) {
+    fn after_move(&mut self, rules: &Rules, mv: Move, after: &Position, r: &MoveReport) {
+        if let Some(l) = self.ludii.as_mut() {
+            l.after_move(rules, mv, after, r);
+        }
         if let Some(p) = self.t.plies.last_mut() {
             p.laps = r.laps;
             p.captures = r.captures;
@@ -253,6 +290,9 @@ impl GameObserver for Recorder {
 
     /// The game is over at `pos`.
     fn end(&mut self, rules: &Rules, pos: &Position) {
+        if let Some(l) = self.ludii(rules) {
+            l.end(rules, pos);
+        }
         let last = self.state(rules, pos);
         self.t.states.push(last);
         self.t.winner = rules.status(pos).winner();
@@ -263,8 +303,9 @@ fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
-/// Population variance (Ludii's `Stats.varn`, and the variances of
-/// Stability.java), 0 for one value.
+/// Population variance (katro's Stability and Clarity Variance), 0 for
+/// one value. Ludii's `Stats.varn` is the sample variance
+/// ([`ludii::stats`]).
 fn varn(v: &[f64]) -> Option<f64> {
     let m = mean(v)?;
     Some(v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64)
@@ -278,20 +319,11 @@ fn min_of(v: &[f64]) -> Option<f64> {
     v.iter().copied().reduce(f64::min)
 }
 
-/// Ludii's multi-metric Max: the reduction starts at 0
-/// (multiple/MultiMetricFramework.java, `metricMax`).
-pub fn ludii_max(v: &[f64]) -> f64 {
-    v.iter().fold(0.0, |a, &x| f64::max(a, x))
-}
-
-/// Ludii's multi-metric Min, starting at 0 (`metricMin`).
-pub fn ludii_min(v: &[f64]) -> f64 {
-    v.iter().fold(0.0, |a, &x| f64::min(a, x))
-}
-
-/// Drama per state before each move: the highest evaluation of any player
-/// minus the winners' mean evaluation; both players count as winners of an
-/// undecided game (multiple/metrics/Drama.java). Unit: evaluation.
+/// Drama per state before each decision: the highest evaluation of any
+/// player minus the winners' mean evaluation; both players count as
+/// winners of an undecided game (katro's reading of
+/// multiple/metrics/Drama.java, with the game's real winner). Unit:
+/// evaluation.
 pub fn drama_values(t: &Trajectory) -> Vec<f64> {
     t.before_moves()
         .iter()
@@ -305,10 +337,10 @@ pub fn drama_values(t: &Trajectory) -> Vec<f64> {
         .collect()
 }
 
-/// Lead changes between consecutive states before each move, and the
-/// number of such transitions (`plies - 1`, 0 for a game of under 2 plies)
-/// (single/stateEvaluation/LeadChange.java; katro does not count the first
-/// state as a change, module doc).
+/// Lead changes between consecutive states before each decision, and the
+/// number of such transitions (`plies - 1`, 0 for a game of under 2
+/// plies) (katro's reading of single/stateEvaluation/LeadChange.java,
+/// which also counts the first state and divides by its moves).
 pub fn lead_changes(t: &Trajectory) -> (u32, u32) {
     let s = t.before_moves();
     let changes = s
@@ -318,17 +350,11 @@ pub fn lead_changes(t: &Trajectory) -> (u32, u32) {
     (changes, s.len().saturating_sub(1) as u32)
 }
 
-/// Ludii's LeadChange of one trial: (changes + 1) / plies, the first state
-/// counting as a change from the empty set. `None` for a game of no ply.
-pub fn ludii_lead_change(t: &Trajectory) -> Option<f64> {
-    let n = t.plies.len();
-    (n > 0).then(|| f64::from(lead_changes(t).0 + 1) / n as f64)
-}
-
 /// Stability: the sum over both players of the population variance of
-/// their evaluations over the states before each move
-/// (single/stateEvaluation/Stability.java: a sum, though described as an
-/// average). Unit: evaluation squared; higher is less stable.
+/// their evaluations over the states before each decision
+/// (single/stateEvaluation/Stability.java's formula: a sum, though
+/// described as an average). Unit: evaluation squared; higher is less
+/// stable.
 pub fn stability(t: &Trajectory) -> Option<f64> {
     let s = t.before_moves();
     let p0: Vec<f64> = s.iter().map(|s| s.eval[0]).collect();
@@ -336,81 +362,60 @@ pub fn stability(t: &Trajectory) -> Option<f64> {
     Some(varn(&p0)? + varn(&p1)?)
 }
 
-fn ludii_threshold(t: &Trajectory) -> f64 {
-    t.before_moves().iter().fold(-1.0, |a, s| {
-        [Player::South, Player::North]
-            .iter()
-            .filter(|&&p| t.winner.is_some() && t.winner != Some(p))
-            .fold(a, |a, p| {
-                if s.eval[p.index()] > a {
-                    s.eval[p.index()]
-                } else {
-                    a
-                }
-            })
-    })
-}
-
-/// DecisivenessThreshold: the highest evaluation the loser reached in a
-/// state before a move, starting at -1
-/// (single/stateEvaluation/decisiveness/DecisivenessThreshold.java).
-/// `None` for an undecided game, which has no loser.
-pub fn decisiveness_threshold(t: &Trajectory) -> Option<f64> {
-    t.winner.map(|_| ludii_threshold(t))
-}
-
-/// Ludii's DecisivenessThreshold: -1 for an undecided game.
-pub fn ludii_decisiveness_threshold(t: &Trajectory) -> f64 {
-    ludii_threshold(t)
-}
-
-/// The first ply before which the winner's evaluation exceeds the
-/// threshold, `plies` if it never does (DecisivenessMoves.java).
-fn decisive_ply(t: &Trajectory, winners: &[Player]) -> u32 {
-    let thr = ludii_threshold(t);
+/// The highest evaluation the real loser reached in a state before a
+/// decision, from -1.
+fn loser_threshold(t: &Trajectory) -> f64 {
+    let Some(w) = t.winner else {
+        return -1.0;
+    };
     t.before_moves()
         .iter()
-        .position(|s| winners.iter().any(|w| s.eval[w.index()] > thr))
-        .unwrap_or(t.plies.len()) as u32
+        .fold(-1.0, |a, s| a.max(s.eval[w.other().index()]))
 }
 
-fn winners(t: &Trajectory) -> Vec<Player> {
-    match t.winner {
-        Some(w) => vec![w],
-        None => vec![Player::South, Player::North],
-    }
+/// DecisivenessThreshold with the game's real loser: the highest
+/// evaluation the loser reached in a state before a decision, starting at
+/// -1 (katro's reading of
+/// single/stateEvaluation/decisiveness/DecisivenessThreshold.java).
+/// `None` for an undecided game, which has no loser.
+pub fn decisiveness_threshold(t: &Trajectory) -> Option<f64> {
+    t.winner.map(|_| loser_threshold(t))
 }
 
-/// DecisivenessMoves as a count: (the first decisive ply, plies), so the
-/// share `ply / plies` is a ratio of counts
-/// (single/stateEvaluation/decisiveness/DecisivenessMoves.java). `None`
-/// for an undecided game or one of no ply.
+/// DecisivenessMoves as a count: (the first decision before which the
+/// real winner's evaluation exceeds the threshold, plies if never;
+/// plies), so the share is a ratio of counts (katro's reading of
+/// DecisivenessMoves.java, as a fraction). `None` for an undecided game
+/// or one of no ply.
 pub fn decisiveness_moves(t: &Trajectory) -> Option<(u32, u32)> {
     let w = t.winner?;
-    (!t.plies.is_empty()).then(|| (decisive_ply(t, &[w]), t.plies.len() as u32))
+    let thr = loser_threshold(t);
+    let k = t
+        .before_moves()
+        .iter()
+        .position(|s| s.eval[w.index()] > thr)
+        .unwrap_or(t.plies.len()) as u32;
+    (!t.plies.is_empty()).then_some((k, t.plies.len() as u32))
 }
 
-/// Ludii's DecisivenessMoves of one trial: the int division, 0 or 1.
-pub fn ludii_decisiveness_moves(t: &Trajectory) -> Option<f64> {
-    let n = t.plies.len() as u32;
-    (n > 0).then(|| f64::from(decisive_ply(t, &winners(t)) / n))
-}
-
-/// ClarityVariance: the mean over plies of the population variance of the
-/// mover's evaluations after each legal move
-/// (single/stateEvaluation/clarity/ClarityVariance.java). Unit:
-/// evaluation squared. `None` without move evaluations.
+/// ClarityVariance per decision: the mean over plies of the population
+/// variance of the mover's evaluations after each whole legal move.
+/// Unit: evaluation squared. `None` without move evaluations.
 pub fn clarity_variance(t: &Trajectory) -> Option<f64> {
     let v: Option<Vec<f64>> = t.plies.iter().map(|p| varn(&p.move_evals)).collect();
     mean(&v?)
 }
 
-/// The moves above `mean + 0.75 (max - mean)` of one ply, and all moves
-/// (ClarityNarrowness.java).
+/// The moves above `mean + 0.75 (max - mean)` of one ply, and all moves.
+/// Moves all valued alike stand out from none: none is above, though
+/// their floating-point mean may round below the value (issue 31).
 fn narrow(evals: &[f64]) -> (u32, u32) {
-    let (Some(m), Some(top)) = (mean(evals), max_of(evals)) else {
+    let (Some(m), Some(top), Some(low)) = (mean(evals), max_of(evals), min_of(evals)) else {
         return (0, 0);
     };
+    if top == low {
+        return (0, evals.len() as u32);
+    }
     let thr = m + 0.75 * (top - m);
     (
         evals.iter().filter(|&&e| e > thr).count() as u32,
@@ -418,10 +423,10 @@ fn narrow(evals: &[f64]) -> (u32, u32) {
     )
 }
 
-/// ClarityNarrowness: the mean over plies of the share of legal moves
-/// evaluated above `mean + 0.75 (max - mean)`
-/// (single/stateEvaluation/clarity/ClarityNarrowness.java). `None`
-/// without move evaluations.
+/// ClarityNarrowness per decision: the mean over plies of the share of
+/// legal moves evaluated above `mean + 0.75 (max - mean)` (katro's reading
+/// of single/stateEvaluation/clarity/ClarityNarrowness.java, as a
+/// fraction). `None` without move evaluations.
 pub fn clarity_narrowness(t: &Trajectory) -> Option<f64> {
     let v: Option<Vec<f64>> = t
         .plies
@@ -434,25 +439,11 @@ pub fn clarity_narrowness(t: &Trajectory) -> Option<f64> {
     mean(&v?)
 }
 
-/// Ludii's ClarityNarrowness of one trial, with the per-ply int division.
-pub fn ludii_clarity_narrowness(t: &Trajectory) -> Option<f64> {
-    let v: Option<Vec<f64>> = t
-        .plies
-        .iter()
-        .map(|p| {
-            let (k, n) = narrow(&p.move_evals);
-            (n > 0).then(|| f64::from(k / n))
-        })
-        .collect();
-    mean(&v?)
-}
-
-/// Repeated states of the whole game, the start and the final position
-/// included: (positional repeats, situational repeats, states). A
-/// positional state is the board; a situational one adds the player to
-/// move (single/stateRepetition/PositionalRepetition.java,
-/// SituationalRepetition.java). A repeat is a state minus the distinct
-/// ones: `total - unique`.
+/// Repeated states of the whole game (decisions), the start and the
+/// final position included: (positional repeats, situational repeats,
+/// states). A positional state is the board; a situational one adds the
+/// player to move. A repeat is a state minus the distinct ones:
+/// `total - unique`.
 pub fn repetition(t: &Trajectory) -> (u32, u32, u32) {
     let boards: HashSet<&[u16]> = t.states.iter().map(|s| s.board.as_slice()).collect();
     let sits: HashSet<(&[u16], Player)> = t
@@ -464,14 +455,8 @@ pub fn repetition(t: &Trajectory) -> (u32, u32, u32) {
     (n - boards.len() as u32, n - sits.len() as u32, n)
 }
 
-/// Ludii's repetition value of one trial from (repeats, states):
-/// `1 - (unique / total)` in int arithmetic, 0 or 1.
-pub fn ludii_repetition(repeats: u32, states: u32) -> Option<f64> {
-    (states > 0 && repeats <= states).then(|| 1.0 - f64::from((states - repeats) / states))
-}
-
-/// BoardCoverage: holes that held a seed in some state of the game, and
-/// the board's holes (single/boardCoverage/BoardCoverageDefault.java).
+/// BoardCoverage over the decision states: holes that held a seed in
+/// some state of the game, and the board's holes.
 pub fn board_coverage(t: &Trajectory) -> (u32, u32) {
     let holes = t.states.first().map_or(0, |s| s.board.len());
     let covered = (0..holes)
@@ -480,9 +465,8 @@ pub fn board_coverage(t: &Trajectory) -> (u32, u32) {
     (covered as u32, holes as u32)
 }
 
-/// StateEvaluationDifference per state, the start and the final position
-/// included: the largest gap between two players' evaluations, |e₁ - e₂|
-/// (multiple/metrics/StateEvaluationDifference.java). Unit: evaluation.
+/// StateEvaluationDifference per decision state, the start and the final
+/// position included: |e₁ - e₂|. Unit: evaluation.
 pub fn state_evaluation_difference(t: &Trajectory) -> Vec<f64> {
     t.states
         .iter()
@@ -490,11 +474,9 @@ pub fn state_evaluation_difference(t: &Trajectory) -> Vec<f64> {
         .collect()
 }
 
-/// Ludii's BranchingFactor and DecisionFactor of one trial as counts:
-/// (Σ legal moves, plies, Σ legal moves over plies with a choice, plies
-/// with a choice) (multiple/metrics/BranchingFactor.java,
-/// DecisionFactor.java). Their Average is the mean over games of the
-/// per-game ratios; summary.csv's `branching` is the ratio of the sums.
+/// Branching and decision factor per decision, as counts: (Σ legal
+/// moves, plies, Σ legal moves over plies with a choice, plies with a
+/// choice). summary.csv's `branching` is the ratio of the cell's sums.
 pub fn branching(t: &Trajectory) -> (u64, u32, u64, u32) {
     let legal: u64 = t.plies.iter().map(|p| u64::from(p.legal)).sum();
     let choice = t.plies.iter().filter(|p| p.legal > 1);
@@ -533,7 +515,8 @@ pub fn outcome_uniformity_interval(w1: u64, w2: u64, games: u64) -> Option<Inter
     })
 }
 
-/// One game's metrics, the intended ones and Ludii's.
+/// One game's metrics: katro's, per decision, and Ludii's, on Ludii's
+/// states ([`ludii::LudiiValues`], when recorded).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameMetrics {
     pub winner: Option<Player>,
@@ -542,15 +525,11 @@ pub struct GameMetrics {
     pub drama_max: Option<f64>,
     pub lead_changes: u32,
     pub lead_transitions: u32,
-    pub ludii_lead_change: Option<f64>,
     pub stability: Option<f64>,
     pub decisiveness_threshold: Option<f64>,
-    pub ludii_decisiveness_threshold: f64,
     pub decisive_ply: Option<u32>,
-    pub ludii_decisiveness_moves: Option<f64>,
     pub clarity_variance: Option<f64>,
     pub clarity_narrowness: Option<f64>,
-    pub ludii_clarity_narrowness: Option<f64>,
     pub positional_repeats: u32,
     pub situational_repeats: u32,
     pub states: u32,
@@ -559,7 +538,6 @@ pub struct GameMetrics {
     pub sed_mean: Option<f64>,
     pub sed_max: Option<f64>,
     pub sed_min: Option<f64>,
-    pub ludii_sed_min: f64,
     pub legal: u64,
     pub choice_legal: u64,
     pub choice_plies: u32,
@@ -569,6 +547,7 @@ pub struct GameMetrics {
     pub captures: u64,
     pub seeds_to_mover: i64,
     pub capture_plies: u32,
+    pub ludii: Option<ludii::LudiiValues>,
 }
 
 impl GameMetrics {
@@ -586,15 +565,11 @@ impl GameMetrics {
             drama_max: max_of(&drama),
             lead_changes,
             lead_transitions,
-            ludii_lead_change: ludii_lead_change(t),
             stability: stability(t),
             decisiveness_threshold: decisiveness_threshold(t),
-            ludii_decisiveness_threshold: ludii_decisiveness_threshold(t),
             decisive_ply: decisiveness_moves(t).map(|(k, _)| k),
-            ludii_decisiveness_moves: ludii_decisiveness_moves(t),
             clarity_variance: clarity_variance(t),
             clarity_narrowness: clarity_narrowness(t),
-            ludii_clarity_narrowness: ludii_clarity_narrowness(t),
             positional_repeats,
             situational_repeats,
             states,
@@ -603,7 +578,6 @@ impl GameMetrics {
             sed_mean: mean(&sed),
             sed_max: max_of(&sed),
             sed_min: min_of(&sed),
-            ludii_sed_min: ludii_min(&sed),
             legal,
             choice_legal,
             choice_plies,
@@ -611,6 +585,7 @@ impl GameMetrics {
             captures: t.plies.iter().map(|p| u64::from(p.captures)).sum(),
             seeds_to_mover: t.plies.iter().map(|p| p.seeds_to_mover).sum(),
             capture_plies: t.plies.iter().filter(|p| p.captures > 0).count() as u32,
+            ludii: t.ludii.as_ref().map(ludii::LudiiValues::of),
         }
     }
 }
@@ -619,147 +594,144 @@ fn ratio(k: u64, n: u64) -> Option<f64> {
     (n > 0).then(|| k as f64 / n as f64)
 }
 
-/// The per-game values a cell aggregates, in the column order of the
-/// planned metrics.csv.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Metric {
-    DramaMean,
-    DramaMax,
-    LeadChange,
-    LudiiLeadChange,
-    Stability,
-    DecisivenessThreshold,
-    LudiiDecisivenessThreshold,
-    DecisivenessMoves,
-    LudiiDecisivenessMoves,
-    ClarityVariance,
-    ClarityNarrowness,
-    LudiiClarityNarrowness,
-    PositionalRepetition,
-    LudiiPositionalRepetition,
-    SituationalRepetition,
-    LudiiSituationalRepetition,
-    BoardCoverage,
-    SedMean,
-    SedMax,
-    SedMin,
-    LudiiSedMin,
-    BranchingFactorAvg,
-    DecisionFactorAvg,
-    RelayLength,
-    CapturesPerTurn,
-    SeedsChangingSidesPerTurn,
-    CaptureTurnShare,
+macro_rules! metrics {
+    ($($variant:ident => $name:literal,)*) => {
+        /// The per-game values a cell aggregates, in metrics.csv's column
+        /// order: katro's per-decision metrics, then Ludii's on Ludii's
+        /// states (`ludii_` + the name Ludii prints, in snake case).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Metric {
+            $($variant,)*
+        }
+
+        impl Metric {
+            pub const ALL: &'static [Metric] = &[$(Metric::$variant,)*];
+
+            /// The column name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Metric::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+metrics! {
+    DramaMean => "drama_mean",
+    DramaMax => "drama_max",
+    LeadChange => "lead_change",
+    Stability => "stability",
+    DecisivenessThreshold => "decisiveness_threshold",
+    DecisivenessMoves => "decisiveness_moves",
+    ClarityVariance => "clarity_variance",
+    ClarityNarrowness => "clarity_narrowness",
+    PositionalRepetition => "positional_repetition",
+    SituationalRepetition => "situational_repetition",
+    BoardCoverage => "board_coverage",
+    SedMean => "state_evaluation_difference_mean",
+    SedMax => "state_evaluation_difference_max",
+    SedMin => "state_evaluation_difference_min",
+    BranchingFactorAvg => "branching_factor_avg",
+    DecisionFactorAvg => "decision_factor_avg",
+    RelayLength => "relay_length",
+    CapturesPerTurn => "captures_per_turn",
+    SeedsChangingSidesPerTurn => "seeds_changing_sides_per_turn",
+    CaptureTurnShare => "capture_turn_share",
+    LudiiDurationMoves => "ludii_duration_moves",
+    LudiiDurationTurns => "ludii_duration_turns",
+    LudiiDurationTurnsNotTimeouts => "ludii_duration_turns_not_timeouts",
+    LudiiDecisionMoves => "ludii_decision_moves",
+    LudiiGameTreeComplexity => "ludii_game_tree_complexity",
+    LudiiLeadChange => "ludii_lead_change",
+    LudiiStability => "ludii_stability",
+    LudiiDramaAverage => "ludii_drama_average",
+    LudiiDramaMax => "ludii_drama_max",
+    LudiiDecisivenessThreshold => "ludii_decisiveness_threshold",
+    LudiiDecisivenessMoves => "ludii_decisiveness_moves",
+    LudiiClarityVariance => "ludii_clarity_variance",
+    LudiiClarityNarrowness => "ludii_clarity_narrowness",
+    LudiiBranchingFactorAverage => "ludii_branching_factor_average",
+    LudiiDecisionFactorAverage => "ludii_decision_factor_average",
+    LudiiSedAverage => "ludii_state_evaluation_difference_average",
+    LudiiSedMax => "ludii_state_evaluation_difference_max",
+    LudiiSedMin => "ludii_state_evaluation_difference_min",
+    LudiiMoveEvaluationAverage => "ludii_move_evaluation_average",
+    LudiiPositionalRepetition => "ludii_positional_repetition",
+    LudiiSituationalRepetition => "ludii_situational_repetition",
+    LudiiBoardCoverageDefault => "ludii_board_coverage_default",
+    LudiiBoardSitesOccupiedAverage => "ludii_board_sites_occupied_average",
+    LudiiAdvantageP1 => "ludii_advantage_p1",
+    LudiiCompletion => "ludii_completion",
+    LudiiDrawishness => "ludii_drawishness",
+    LudiiTimeouts => "ludii_timeouts",
 }
 
 impl Metric {
-    pub const ALL: [Metric; 27] = [
-        Metric::DramaMean,
-        Metric::DramaMax,
-        Metric::LeadChange,
-        Metric::LudiiLeadChange,
-        Metric::Stability,
-        Metric::DecisivenessThreshold,
-        Metric::LudiiDecisivenessThreshold,
-        Metric::DecisivenessMoves,
-        Metric::LudiiDecisivenessMoves,
-        Metric::ClarityVariance,
-        Metric::ClarityNarrowness,
-        Metric::LudiiClarityNarrowness,
-        Metric::PositionalRepetition,
-        Metric::LudiiPositionalRepetition,
-        Metric::SituationalRepetition,
-        Metric::LudiiSituationalRepetition,
-        Metric::BoardCoverage,
-        Metric::SedMean,
-        Metric::SedMax,
-        Metric::SedMin,
-        Metric::LudiiSedMin,
-        Metric::BranchingFactorAvg,
-        Metric::DecisionFactorAvg,
-        Metric::RelayLength,
-        Metric::CapturesPerTurn,
-        Metric::SeedsChangingSidesPerTurn,
-        Metric::CaptureTurnShare,
-    ];
-
-    /// The column name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::DramaMean => "drama_mean",
-            Metric::DramaMax => "drama_max",
-            Metric::LeadChange => "lead_change",
-            Metric::LudiiLeadChange => "ludii_lead_change",
-            Metric::Stability => "stability",
-            Metric::DecisivenessThreshold => "decisiveness_threshold",
-            Metric::LudiiDecisivenessThreshold => "ludii_decisiveness_threshold",
-            Metric::DecisivenessMoves => "decisiveness_moves",
-            Metric::LudiiDecisivenessMoves => "ludii_decisiveness_moves",
-            Metric::ClarityVariance => "clarity_variance",
-            Metric::ClarityNarrowness => "clarity_narrowness",
-            Metric::LudiiClarityNarrowness => "ludii_clarity_narrowness",
-            Metric::PositionalRepetition => "positional_repetition",
-            Metric::LudiiPositionalRepetition => "ludii_positional_repetition",
-            Metric::SituationalRepetition => "situational_repetition",
-            Metric::LudiiSituationalRepetition => "ludii_situational_repetition",
-            Metric::BoardCoverage => "board_coverage",
-            Metric::SedMean => "state_evaluation_difference_mean",
-            Metric::SedMax => "state_evaluation_difference_max",
-            Metric::SedMin => "state_evaluation_difference_min",
-            Metric::LudiiSedMin => "ludii_state_evaluation_difference_min",
-            Metric::BranchingFactorAvg => "branching_factor_avg",
-            Metric::DecisionFactorAvg => "decision_factor_avg",
-            Metric::RelayLength => "relay_length",
-            Metric::CapturesPerTurn => "captures_per_turn",
-            Metric::SeedsChangingSidesPerTurn => "seeds_changing_sides_per_turn",
-            Metric::CaptureTurnShare => "capture_turn_share",
-        }
-    }
-
     /// Whether the metric needs every legal move evaluated (the Clarity
     /// metrics), which costs most.
     pub fn needs_move_evals(self) -> bool {
         matches!(
             self,
-            Metric::ClarityVariance | Metric::ClarityNarrowness | Metric::LudiiClarityNarrowness
+            Metric::ClarityVariance
+                | Metric::ClarityNarrowness
+                | Metric::LudiiClarityVariance
+                | Metric::LudiiClarityNarrowness
         )
     }
 
-    /// Whether the metric depends on the state evaluation.
+    /// Whether the metric is Ludii's, computed on Ludii's states
+    /// ([`ludii`]), which costs a state per lap.
+    pub fn is_ludii(self) -> bool {
+        self.name().starts_with("ludii_")
+    }
+
+    /// Whether the metric depends on `metrics_eval`: katro's that read
+    /// an evaluation. Ludii's always use Ludii's ([`ludii`]).
     pub fn uses_evaluation(self) -> bool {
-        !matches!(
-            self,
-            Metric::PositionalRepetition
-                | Metric::LudiiPositionalRepetition
-                | Metric::SituationalRepetition
-                | Metric::LudiiSituationalRepetition
-                | Metric::BoardCoverage
-                | Metric::BranchingFactorAvg
-                | Metric::DecisionFactorAvg
-                | Metric::RelayLength
-                | Metric::CapturesPerTurn
-                | Metric::SeedsChangingSidesPerTurn
-                | Metric::CaptureTurnShare
-        )
+        !self.is_ludii()
+            && !matches!(
+                self,
+                Metric::PositionalRepetition
+                    | Metric::SituationalRepetition
+                    | Metric::BoardCoverage
+                    | Metric::BranchingFactorAvg
+                    | Metric::DecisionFactorAvg
+                    | Metric::RelayLength
+                    | Metric::CapturesPerTurn
+                    | Metric::SeedsChangingSidesPerTurn
+                    | Metric::CaptureTurnShare
+            )
     }
 
     /// The metric of a column name.
     pub fn by_name(name: &str) -> Option<Metric> {
-        Metric::ALL.into_iter().find(|m| m.name() == name)
+        Metric::ALL.iter().copied().find(|m| m.name() == name)
     }
 
     /// The range a per-game value lies in: intervals are clamped to it.
     pub fn range(self) -> (f64, f64) {
+        use Metric::*;
         match self {
-            Metric::DecisivenessThreshold | Metric::LudiiDecisivenessThreshold => (-1.0, 1.0),
-            Metric::DramaMean | Metric::DramaMax | Metric::Stability => (0.0, 2.0),
-            Metric::SedMean | Metric::SedMax | Metric::SedMin | Metric::LudiiSedMin => (0.0, 2.0),
-            Metric::ClarityVariance => (0.0, 1.0),
-            Metric::BranchingFactorAvg
-            | Metric::DecisionFactorAvg
-            | Metric::RelayLength
-            | Metric::CapturesPerTurn => (0.0, f64::INFINITY),
-            Metric::SeedsChangingSidesPerTurn => (f64::NEG_INFINITY, f64::INFINITY),
+            DecisivenessThreshold | LudiiDecisivenessThreshold | LudiiMoveEvaluationAverage => {
+                (-1.0, 1.0)
+            }
+            DramaMean | DramaMax | Stability | LudiiStability => (0.0, 2.0),
+            LudiiDramaAverage | LudiiDramaMax => (0.0, 2.0),
+            SedMean | SedMax | SedMin => (0.0, 2.0),
+            LudiiSedAverage | LudiiSedMax | LudiiSedMin => (0.0, 2.0),
+            ClarityVariance | LudiiClarityVariance => (0.0, 2.0),
+            BranchingFactorAvg
+            | DecisionFactorAvg
+            | RelayLength
+            | CapturesPerTurn
+            | LudiiDurationMoves
+            | LudiiDurationTurns
+            | LudiiDurationTurnsNotTimeouts
+            | LudiiGameTreeComplexity
+            | LudiiBranchingFactorAverage
+            | LudiiDecisionFactorAverage => (0.0, f64::INFINITY),
+            SeedsChangingSidesPerTurn => (f64::NEG_INFINITY, f64::INFINITY),
             _ => (0.0, 1.0),
         }
     }
@@ -767,28 +739,24 @@ impl Metric {
     /// The game's value, `None` where the metric is undefined for it.
     pub fn value(self, g: &GameMetrics) -> Option<f64> {
         let plies = u64::from(g.plies);
+        if self.is_ludii() {
+            return self.ludii_value(g.ludii.as_ref()?);
+        }
         match self {
             Metric::DramaMean => g.drama_mean,
             Metric::DramaMax => g.drama_max,
             Metric::LeadChange => ratio(g.lead_changes.into(), g.lead_transitions.into()),
-            Metric::LudiiLeadChange => g.ludii_lead_change,
             Metric::Stability => g.stability,
             Metric::DecisivenessThreshold => g.decisiveness_threshold,
-            Metric::LudiiDecisivenessThreshold => Some(g.ludii_decisiveness_threshold),
             Metric::DecisivenessMoves => ratio(g.decisive_ply?.into(), plies),
-            Metric::LudiiDecisivenessMoves => g.ludii_decisiveness_moves,
             Metric::ClarityVariance => g.clarity_variance,
             Metric::ClarityNarrowness => g.clarity_narrowness,
-            Metric::LudiiClarityNarrowness => g.ludii_clarity_narrowness,
             Metric::PositionalRepetition => ratio(g.positional_repeats.into(), g.states.into()),
-            Metric::LudiiPositionalRepetition => ludii_repetition(g.positional_repeats, g.states),
             Metric::SituationalRepetition => ratio(g.situational_repeats.into(), g.states.into()),
-            Metric::LudiiSituationalRepetition => ludii_repetition(g.situational_repeats, g.states),
             Metric::BoardCoverage => ratio(g.holes_covered.into(), g.holes.into()),
             Metric::SedMean => g.sed_mean,
             Metric::SedMax => g.sed_max,
             Metric::SedMin => g.sed_min,
-            Metric::LudiiSedMin => Some(g.ludii_sed_min),
             Metric::BranchingFactorAvg => ratio(g.legal, plies),
             Metric::DecisionFactorAvg => ratio(g.choice_legal, g.choice_plies.into()),
             Metric::RelayLength => ratio(g.laps, plies),
@@ -797,6 +765,41 @@ impl Metric {
                 (plies > 0).then(|| g.seeds_to_mover as f64 / plies as f64)
             }
             Metric::CaptureTurnShare => ratio(g.capture_plies.into(), plies),
+            _ => None,
+        }
+    }
+
+    fn ludii_value(self, l: &ludii::LudiiValues) -> Option<f64> {
+        use Metric::*;
+        match self {
+            LudiiDurationMoves => Some(l.duration_moves),
+            LudiiDurationTurns => Some(l.duration_turns),
+            LudiiDurationTurnsNotTimeouts => l.duration_turns_not_timeouts,
+            LudiiDecisionMoves => l.decision_moves,
+            LudiiGameTreeComplexity => l.game_tree_complexity,
+            LudiiLeadChange => l.lead_change,
+            LudiiStability => Some(l.stability),
+            LudiiDramaAverage => Some(l.drama_average),
+            LudiiDramaMax => Some(l.drama_max),
+            LudiiDecisivenessThreshold => Some(l.decisiveness_threshold),
+            LudiiDecisivenessMoves => l.decisiveness_moves,
+            LudiiClarityVariance => l.clarity_variance,
+            LudiiClarityNarrowness => l.clarity_narrowness,
+            LudiiBranchingFactorAverage => Some(l.branching_factor_average),
+            LudiiDecisionFactorAverage => Some(l.decision_factor_average),
+            LudiiSedAverage => Some(l.sed_average),
+            LudiiSedMax => Some(l.sed_max),
+            LudiiSedMin => Some(l.sed_min),
+            LudiiMoveEvaluationAverage => Some(l.move_evaluation_average),
+            LudiiPositionalRepetition => Some(l.positional_repetition),
+            LudiiSituationalRepetition => Some(l.situational_repetition),
+            LudiiBoardCoverageDefault => Some(l.board_coverage_default),
+            LudiiBoardSitesOccupiedAverage => Some(l.board_sites_occupied_average),
+            LudiiAdvantageP1 => Some(l.advantage_p1),
+            LudiiCompletion => Some(l.completion),
+            LudiiDrawishness => Some(l.drawishness),
+            LudiiTimeouts => Some(l.timeouts),
+            _ => None,
         }
     }
 }
@@ -873,6 +876,13 @@ pub struct MetricsAggregate {
     pub legal: u64,
     pub choice_legal: u64,
     pub choice_plies: u64,
+    /// Games recorded at Ludii's granularity, and the sums of the 1st to
+    /// 4th powers of their Ludii turns (Duration Turns Std Dev and its
+    /// interval).
+    #[serde(default)]
+    pub ludii_games: u64,
+    #[serde(default)]
+    pub ludii_turns: [u128; 4],
     /// One per [`Metric::ALL`], in its order.
     pub values: Vec<QSum>,
     /// Per metric, in the same order, the per-game values binned to
@@ -918,11 +928,20 @@ impl MetricsAggregate {
         self.legal += g.legal;
         self.choice_legal += g.choice_legal;
         self.choice_plies += u64::from(g.choice_plies);
+        if let Some(l) = &g.ludii {
+            self.ludii_games += 1;
+            let t = u128::from(l.turns);
+            let mut p = 1u128;
+            for s in &mut self.ludii_turns {
+                p *= t;
+                *s += p;
+            }
+        }
         for ((q, h), m) in self
             .values
             .iter_mut()
             .zip(self.histograms.iter_mut())
-            .zip(Metric::ALL)
+            .zip(Metric::ALL.iter().copied())
         {
             if let Some(v) = m.value(g) {
                 q.add(v);
@@ -949,6 +968,10 @@ impl MetricsAggregate {
         self.legal += o.legal;
         self.choice_legal += o.choice_legal;
         self.choice_plies += o.choice_plies;
+        self.ludii_games += o.ludii_games;
+        for (a, b) in self.ludii_turns.iter_mut().zip(&o.ludii_turns) {
+            *a += b;
+        }
         for (a, b) in self.values.iter_mut().zip(&o.values) {
             a.merge(b);
         }
@@ -972,6 +995,71 @@ impl MetricsAggregate {
     }
     pub fn outcome_uniformity(&self) -> Option<Interval> {
         outcome_uniformity_interval(self.wins[0], self.wins[1], self.games)
+    }
+
+    /// Ludii's OutcomeUniformity (sample variances), with katro's
+    /// delta-method interval scaled as the estimate is; `None` without
+    /// Ludii's states.
+    pub fn ludii_outcome_uniformity(&self) -> Option<Interval> {
+        let n = self.ludii_games;
+        let [w1, w2] = self.wins;
+        let estimate = ludii::outcome_uniformity(w1, w2, n)?;
+        let i = outcome_uniformity_interval(w1, w2, n)?;
+        let k = if n > 1 {
+            n as f64 / (n as f64 - 1.0)
+        } else {
+            0.0
+        };
+        let h = |x: f64| 1.0 - k * (1.0 - x);
+        Some(Interval {
+            estimate,
+            low: h(i.low).max(0.0),
+            high: h(i.high).clamp(0.0, 1.0),
+        })
+    }
+
+    /// Ludii's Balance, 1 − |w₁ − w₂| / n, with a delta-method interval:
+    /// Var(w₁/n − w₂/n) = (a(1−a) + b(1−b) + 2ab) / n, clamped to [0, 1].
+    pub fn ludii_balance(&self) -> Option<Interval> {
+        let n = self.ludii_games;
+        let [w1, w2] = self.wins;
+        let estimate = ludii::balance(w1, w2, n)?;
+        let nf = n as f64;
+        let (a, b) = (w1 as f64 / nf, w2 as f64 / nf);
+        let h = Z95 * ((a * (1.0 - a) + b * (1.0 - b) + 2.0 * a * b) / nf).sqrt();
+        Some(Interval {
+            estimate,
+            low: (estimate - h).max(0.0),
+            high: (estimate + h).min(1.0),
+        })
+    }
+
+    /// Ludii's Duration Turns Std Dev (the population SD of the games'
+    /// turns), with a delta-method interval from the fourth central
+    /// moment: Var(s²) ≈ (μ₄ − σ⁴)/n, se(s) = se(s²)/(2s).
+    pub fn ludii_duration_turns_std_dev(&self) -> Option<Interval> {
+        let n = self.ludii_games;
+        let [s1, s2, s3, s4] = self.ludii_turns;
+        let sd = ludii::turns_std_dev(n, s1, s2)?;
+        let nf = n as f64;
+        let (m1, m2, m3, m4) = (
+            s1 as f64 / nf,
+            s2 as f64 / nf,
+            s3 as f64 / nf,
+            s4 as f64 / nf,
+        );
+        let mu4 = m4 - 4.0 * m1 * m3 + 6.0 * m1 * m1 * m2 - 3.0 * m1.powi(4);
+        let var = sd * sd;
+        let h = if sd > 0.0 {
+            Z95 * ((mu4 - var * var).max(0.0) / nf).sqrt() / (2.0 * sd)
+        } else {
+            0.0
+        };
+        Some(Interval {
+            estimate: sd,
+            low: (sd - h).max(0.0),
+            high: sd + h,
+        })
     }
 }
 
@@ -1027,6 +1115,7 @@ mod tests {
                 ply(N, &[-1.0, 0.0, 0.0, 0.0]),
             ],
             winner: Some(S),
+            ludii: None,
         }
     }
 
@@ -1052,12 +1141,10 @@ mod tests {
     #[test]
     fn lead_change_of_the_hand_game() {
         // Leaders s0..s3: {S,N} (tie at 0), {N}, {N}, {S}: changes at
-        // s0→s1 and s2→s3, 2 of 3 transitions. Ludii counts the first state
-        // too (3) and divides by the 4 plies: 0.75.
+        // s0→s1 and s2→s3, 2 of 3 transitions.
         assert_eq!(lead_changes(&game()), (2, 3));
         let g = GameMetrics::of(&game());
         assert_eq!(Metric::LeadChange.value(&g), Some(2.0 / 3.0));
-        assert_eq!(ludii_lead_change(&game()), Some(0.75));
     }
 
     #[test]
@@ -1073,12 +1160,9 @@ mod tests {
     fn decisiveness_of_the_hand_game() {
         // North (the loser) reached 0, 0.5, 0.25, -0.875: threshold 0.5.
         // South first exceeds 0.5 before ply 3 (0.875): 3/4 = 0.75.
-        // Ludii's int division 3/4 = 0.
         let t = game();
         assert_eq!(decisiveness_threshold(&t), Some(0.5));
-        assert_eq!(ludii_decisiveness_threshold(&t), 0.5);
         assert_eq!(decisiveness_moves(&t), Some((3, 4)));
-        assert_eq!(ludii_decisiveness_moves(&t), Some(0.0));
         let g = GameMetrics::of(&t);
         assert_eq!(Metric::DecisivenessMoves.value(&g), Some(0.75));
     }
@@ -1086,23 +1170,19 @@ mod tests {
     #[test]
     fn decisiveness_never_reached_is_one_for_both() {
         // s3 at -0.875 for South too: South never exceeds North's 0.875,
-        // so the decisive ply is 4 = plies: 1 in both definitions.
+        // so the decisive ply is 4 = plies: 1.
         let mut t = game();
         t.states[3] = st(-0.875, &B, S);
         assert_eq!(decisiveness_moves(&t), Some((4, 4)));
-        assert_eq!(ludii_decisiveness_moves(&t), Some(1.0));
     }
 
     #[test]
     fn decisiveness_of_an_undecided_game() {
-        // No loser: katro leaves it undefined; Ludii keeps the -1 start,
-        // and any evaluation above -1 at s0 makes its ply 0.
+        // No loser: katro leaves it undefined.
         let mut t = game();
         t.winner = None;
         assert_eq!(decisiveness_threshold(&t), None);
         assert_eq!(decisiveness_moves(&t), None);
-        assert_eq!(ludii_decisiveness_threshold(&t), -1.0);
-        assert_eq!(ludii_decisiveness_moves(&t), Some(0.0));
     }
 
     #[test]
@@ -1115,11 +1195,14 @@ mod tests {
         assert!((cv - 23.0 / 192.0).abs() < 1e-15, "{cv}");
         // Narrowness thresholds mean + 0.75(max-mean): 0.375 → 1 of 2;
         // 0.1875 → 1 of 3; -0.75 → 0 of 1 (not above); -0.0625 → 3 of 4.
-        // Mean (1/2 + 1/3 + 0 + 3/4)/4 = 19/48. Ludii's int divisions
-        // 1/2, 1/3, 0/1, 3/4 are all 0.
+        // Mean (1/2 + 1/3 + 0 + 3/4)/4 = 19/48.
         let cn = clarity_narrowness(&t).unwrap();
         assert!((cn - 19.0 / 48.0).abs() < 1e-15, "{cn}");
-        assert_eq!(ludii_clarity_narrowness(&t), Some(0.0));
+        // Moves valued alike: none stands out, though 11 × tanh 2 has a
+        // floating-point mean one ulp below tanh 2 (issue 31).
+        let same = vec![2f64.tanh(); 11];
+        assert!(same.iter().sum::<f64>() / 11.0 < 2f64.tanh());
+        assert_eq!(narrow(&same), (0, 11));
     }
 
     #[test]
@@ -1133,17 +1216,12 @@ mod tests {
     #[test]
     fn repetition_and_coverage_of_the_hand_game() {
         // Boards A B A B C: 3 distinct of 5, 2 repeats: 0.4. Situations
-        // (A,S) (B,N) (A,S) (B,S) (C,N): 4 distinct, 1 repeat: 0.2. Ludii:
-        // 1 - (3/5 = 0) = 1 and 1 - (4/5 = 0) = 1.
+        // (A,S) (B,N) (A,S) (B,S) (C,N): 4 distinct, 1 repeat: 0.2.
         let t = game();
         assert_eq!(repetition(&t), (2, 1, 5));
         let g = GameMetrics::of(&t);
         assert_eq!(Metric::PositionalRepetition.value(&g), Some(0.4));
         assert_eq!(Metric::SituationalRepetition.value(&g), Some(0.2));
-        assert_eq!(Metric::LudiiPositionalRepetition.value(&g), Some(1.0));
-        assert_eq!(Metric::LudiiSituationalRepetition.value(&g), Some(1.0));
-        // Without a repeat Ludii's value is 0: 1 - 5/5.
-        assert_eq!(ludii_repetition(0, 5), Some(0.0));
         // Holes 1-4 held seeds at some point, hole 5 never: 4/5.
         assert_eq!(board_coverage(&t), (4, 5));
         assert_eq!(Metric::BoardCoverage.value(&g), Some(0.8));
@@ -1186,9 +1264,9 @@ mod tests {
     fn ludii_reductions_start_at_zero() {
         // Min of [0.5, 1] is 0.5, Ludii's 0; max of [-0.5, -1] is -0.5,
         // Ludii's 0.
-        assert_eq!(ludii_min(&[0.5, 1.0]), 0.0);
+        assert_eq!(ludii::min0(&[0.5, 1.0]), 0.0);
         assert_eq!(min_of(&[0.5, 1.0]), Some(0.5));
-        assert_eq!(ludii_max(&[-0.5, -1.0]), 0.0);
+        assert_eq!(ludii::max0(&[-0.5, -1.0]), 0.0);
         assert_eq!(max_of(&[-0.5, -1.0]), Some(-0.5));
     }
 
@@ -1235,6 +1313,7 @@ mod tests {
                     states: Vec::new(),
                     plies: Vec::new(),
                     winner: None,
+                    ludii: None,
                 };
                 let mut g = GameMetrics::of(&t);
                 g.winner = [None, Some(S), Some(N)][w as usize];
@@ -1503,8 +1582,10 @@ mod tests {
                     );
                 }
             }
-            assert_eq!(g.ludii_clarity_narrowness, Some(0.0));
-            assert_eq!(g.ludii_sed_min, 0.0);
+            let l = g.ludii.as_ref().unwrap();
+            assert_eq!(l.sed_min, 0.0);
+            assert_eq!(l.decisiveness_threshold, -1.0);
+            assert_eq!(l.decisiveness_moves, Some(0.0));
             agg.add(&g);
         }
         assert_eq!(agg.games, 20);

@@ -304,7 +304,8 @@ fn play_measured(
     seed: u64,
     moves: Option<&mut Vec<Move>>,
 ) -> (GameRecord, Option<GameMetrics>) {
-    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules));
+    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules))
+        .with_ludii_states(plan.ludii_states());
     let record = play_game_observed(
         cell.rules,
         cell.p1,

@@ -28,12 +28,22 @@ pub const POOLED_COLUMNS: &[&str] = &[
     "outcome_uniformity",
     "outcome_uniformity_low",
     "outcome_uniformity_high",
+    "ludii_outcome_uniformity",
+    "ludii_outcome_uniformity_low",
+    "ludii_outcome_uniformity_high",
+    "ludii_balance",
+    "ludii_balance_low",
+    "ludii_balance_high",
+    "ludii_duration_turns_std_dev",
+    "ludii_duration_turns_std_dev_low",
+    "ludii_duration_turns_std_dev_high",
 ];
 
 /// The metrics some cell asks for, in [`Metric::ALL`]'s order.
 pub fn metrics_asked(cells: &[Cell]) -> Vec<Metric> {
     Metric::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|m| {
             cells
                 .iter()
@@ -117,6 +127,11 @@ pub fn metrics_csv(cells: &[Cell], aggregates: &[Aggregate], master: u64) -> Opt
                 ]);
             }
             let ou = a.outcome_uniformity();
+            let ludii = [
+                a.ludii_outcome_uniformity(),
+                a.ludii_balance(),
+                a.ludii_duration_turns_std_dev(),
+            ];
             row.extend([
                 float(a.lead_change_pooled()),
                 float(a.positional_repetition_pooled()),
@@ -126,6 +141,13 @@ pub fn metrics_csv(cells: &[Cell], aggregates: &[Aggregate], master: u64) -> Opt
                 float(ou.map(|i| i.low)),
                 float(ou.map(|i| i.high)),
             ]);
+            for i in ludii {
+                row.extend([
+                    float(i.map(|i| i.estimate)),
+                    float(i.map(|i| i.low)),
+                    float(i.map(|i| i.high)),
+                ]);
+            }
             Some(row)
         })
         .collect::<Vec<_>>();

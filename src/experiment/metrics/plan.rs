@@ -41,6 +41,12 @@ impl MetricsPlan {
         self.metrics.iter().any(|m| m.needs_move_evals())
     }
 
+    /// Whether games must be recorded at Ludii's granularity (a `ludii_*`
+    /// metric), a state per lap.
+    pub fn ludii_states(&self) -> bool {
+        self.metrics.iter().any(|m| m.is_ludii())
+    }
+
     /// The evaluation of the states of a game of `rules`.
     pub fn state_eval(&self, rules: &Rules) -> StateEval {
         match &self.eval {
@@ -118,7 +124,8 @@ pub fn parse_names(
     }
     ok.then(|| {
         Metric::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|m| wanted.contains(m))
             .collect()
     })
