@@ -45,8 +45,9 @@ pub trait GameObserver {
 }
 
 /// A `dyn` lap observer as the engine's generic one: only games that
-/// watch laps pay for the indirect calls.
-struct DynLaps<'a>(&'a mut dyn Observer);
+/// watch laps pay for the indirect calls. Also how a test plays a move
+/// list through a [`GameObserver`].
+pub(crate) struct DynLaps<'a>(pub(crate) &'a mut dyn Observer);
 
 impl Observer for DynLaps<'_> {
     fn lap(&mut self, kind: LapKind, lifted_from: usize, seeds: u64) {

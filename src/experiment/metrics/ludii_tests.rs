@@ -9,7 +9,7 @@ use crate::agents::AgentSpec;
 use crate::engine::MoveEnd;
 use crate::engine::trace::TraceWriter;
 use crate::experiment::metrics::Recorder;
-use crate::rules::{preset, preset_names};
+use crate::rules::{parse_variant, preset, preset_names};
 
 /// What ended one Ludii move, as the engine's observer tells it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -334,4 +334,282 @@ fn ludii_states_are_the_engines_boards_after_every_lap() {
     ] {
         assert!(k > 0, "no {what}: {seen:?}");
     }
+}
+
+/// katro-ludii's settings on a 4×3 board of one seed a hole: the short
+/// game below has every kind of Ludii move.
+const SMALL_LUDII: &str = r#"
+name = "katro-ludii-4x3"
+[board]
+rows = 4
+holes = 3
+seeds = 1
+[rules]
+direction = "each-move"
+backward_circuit = "mirrored"
+capture_trigger = "occupied"
+capturing_row = "inner"
+victim = "column"
+lone_seed = "straight"
+lone_seed_step = "no-failed-capture"
+step_sowing = "chosen"
+game_end = "opponent-empty"
+"#;
+
+/// `moves` played from the start through the metrics' `Recorder` (with
+/// Clarity), as the engine's game loop tells it, to the end of the game.
+fn record_moves(rules: &Rules, moves: &[&str]) -> LudiiTrajectory {
+    use crate::game::{DynLaps, GameObserver};
+    let mut rec = Recorder::new(true);
+    let mut pos = rules.start();
+    for text in moves {
+        let mv = crate::engine::notation::parse_move(rules, text).unwrap();
+        let legal = rules.legal_moves(&pos);
+        assert!(legal.contains(&mv), "{text} is not legal");
+        rec.before_move(rules, &pos, &legal);
+        let laps = rec.laps().expect("Ludii's states are recorded");
+        let r = rules.play_unchecked(&mut pos, mv, &mut DynLaps(laps));
+        rec.after_move(rules, mv, &pos, &r);
+    }
+    assert!(rules.legal_moves(&pos).is_empty(), "the game is over");
+    rec.finish(rules, &pos).ludii.unwrap()
+}
+
+/// One katro-ludii game on 4×3, worked by hand: its Ludii states, and
+/// every `LudiiValues` field from them as Ludii's code computes it.
+///
+/// Holes by index, row 1 first: a1 b1 c1 | a2 b2 c2 | a3 b3 c3 | a4 b4 c4.
+/// South owns rows 1 (outer) and 2 (inner), North rows 4 (outer) and 3
+/// (inner). Circuits (RULES.md §2; with two rows a side, `mirrored` is
+/// the reverse): South forward a1 b1 c1 c2 b2 a2, backward a1 a2 b2 c2 c1
+/// b1; North forward c4 b4 a4 a3 b3 c3, backward c4 c3 b3 a3 a4 b4. A state
+/// is written as its board, d = South's seeds − North's, its mover and its
+/// legal Ludii moves. e_S = tanh d, e_N = −tanh d (Ludii's heuristic);
+/// t2 = tanh 2 and so on.
+///
+/// s0  start 1 1 1|1 1 1|1 1 1|1 1 1, d 0, S, legal a1± b1± c1± = 6.
+/// Move 1, South b1-:
+///  lap 1: 1 from b1 to a1 (now 2, occupied, outer row): relay.
+/// s1  2 0 1|1 1 1|1 1 1|1 1 1, d 0, S, 1.
+///  lap 2: 2 from a1 to a2, b2; b2 (now 2) is inner, b3 holds 1: capture,
+///  b2 holds 2 + 1.
+/// s2  0 0 1|2 3 1|1 0 1|1 1 1, d 7−5 = 2, S, 1.
+///  lap 3: 3 from b2 to c2, c1, b1; b1 was empty: the move ends.
+/// s3  0 1 2|2 0 2|1 0 1|1 1 1, d 2, N, legal a4± b4± c4± = 6.
+/// Move 2, North b4+:
+///  lap 1: 1 from b4 to a4 (now 2, outer): relay.
+/// s4  0 1 2|2 0 2|1 0 1|2 0 1, d 2, N, 1.
+///  lap 2: 2 from a4 to a3, b3; b3 was empty (no capture: the trigger
+///  is an occupied landing): the move ends.
+/// s5  0 1 2|2 0 2|2 1 1|0 0 1, d 2, S, legal b1± c1± = 4.
+/// Move 3, South b1+:
+///  lap 1: 1 from b1 to c1 (now 3): relay.
+/// s6  0 0 3|2 0 2|2 1 1|0 0 1, d 2, S, 1.
+///  lap 2: 3 from c1 to c2, b2, a2; a2 (now 3) inner, a3 holds 2:
+///  capture, a2 holds 5.
+/// s7  0 0 0|5 1 3|0 1 1|0 0 1, d 9−3 = 6, S, 1.
+///  lap 3: 5 from a2 to a1, b1, c1, c2, b2; b2 (now 2) inner, b3 holds 1:
+///  capture, b2 holds 3.
+/// s8  1 1 1|0 3 4|0 0 1|0 0 1, d 10−2 = 8, S, 1.
+///  lap 4: 3 from b2 to a2, a1, b1; b1 (now 2) outer: relay.
+/// s9  2 2 1|1 0 4|0 0 1|0 0 1, d 8, S, 1.
+///  lap 5: 2 from b1 to c1, c2; c2 (now 5) inner, c3 holds 1: capture
+///  (North keeps c4), c2 holds 6.
+/// s10 2 0 2|1 0 6|0 0 0|0 0 1, d 11−1 = 10, S, 1.
+///  lap 6: 6 seeds round the 6-hole circuit, b2 a2 a1 b1 c1 c2; the
+///  last falls in c2, empty since it was lifted (RULES.md §12.2): ends.
+/// s11 3 1 3|2 1 1|0 0 0|0 0 1, d 10, N, legal c4+ c4- c4>c3 = 3 (North's
+///  lone seed may step into c3: it captures c2).
+/// Move 4, North c4>c3: the seed steps to c3 and takes c2's 1; the turn
+///  pauses (`step_sowing = "chosen"`), c3 holding 2.
+/// s12 3 1 3|2 1 0|0 0 2|0 0 0, d 10−2 = 8, N, legal c3+ c3- = 2.
+/// Move 5, North c3-: 2 from c3 to b3, a3; a3 was empty: the turn ends.
+/// s13 3 1 3|2 1 0|1 1 0|0 0 0, d 8, S, legal a1± b1± c1± = 6.
+/// Move 6, South c1-:
+///  lap 1: 3 from c1 to b1, a1, a2; a2 (now 3) inner, a3 holds 1:
+///  capture (North keeps b3), a2 holds 4.
+/// s14 4 2 0|4 1 0|0 1 0|0 0 0, d 11−1 = 10, S, 1.
+///  lap 2: 4 from a2 to b2, c2, c1, b1; b1 (now 3) outer: relay.
+/// s15 4 3 1|0 2 1|0 1 0|0 0 0, d 10, S, 1.
+///  lap 3: 3 from b1 to a1, a2, b2; b2 (now 3) inner, b3 holds North's
+///  last seed: capture, and the game ends (`opponent-empty`), b2 holding 4.
+/// s16 5 0 1|1 4 1|0 0 0|0 0 0, South has won: e = (1, −1), no legal move.
+///
+/// N = 16 Ludii moves; the states before them, s0 … s15, have d = 0 0 2 2
+/// 2 2 2 6 8 8 10 10 8 8 10 10 (0 twice, 2 five times, 6 once, 8 and 10
+/// four times each) and movers S S S N N S S S S S S N N S S S.
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand() {
+    let rules = parse_variant("katro-ludii-4x3.toml", SMALL_LUDII, "katro-ludii-4x3").unwrap();
+    let t = record_moves(&rules, &["b1-", "b4+", "b1+", "c4>c3", "c3-", "c1-"]);
+    use Player::{North as N, South as S};
+    #[rustfmt::skip]
+    let hand: [([u16; 12], i64, Player, u32); 16] = [
+        ([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0, S, 6),
+        ([2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0, S, 1),
+        ([0, 0, 1, 2, 3, 1, 1, 0, 1, 1, 1, 1], 2, S, 1),
+        ([0, 1, 2, 2, 0, 2, 1, 0, 1, 1, 1, 1], 2, N, 6),
+        ([0, 1, 2, 2, 0, 2, 1, 0, 1, 2, 0, 1], 2, N, 1),
+        ([0, 1, 2, 2, 0, 2, 2, 1, 1, 0, 0, 1], 2, S, 4),
+        ([0, 0, 3, 2, 0, 2, 2, 1, 1, 0, 0, 1], 2, S, 1),
+        ([0, 0, 0, 5, 1, 3, 0, 1, 1, 0, 0, 1], 6, S, 1),
+        ([1, 1, 1, 0, 3, 4, 0, 0, 1, 0, 0, 1], 8, S, 1),
+        ([2, 2, 1, 1, 0, 4, 0, 0, 1, 0, 0, 1], 8, S, 1),
+        ([2, 0, 2, 1, 0, 6, 0, 0, 0, 0, 0, 1], 10, S, 1),
+        ([3, 1, 3, 2, 1, 1, 0, 0, 0, 0, 0, 1], 10, N, 3),
+        ([3, 1, 3, 2, 1, 0, 0, 0, 2, 0, 0, 0], 8, N, 2),
+        ([3, 1, 3, 2, 1, 0, 1, 1, 0, 0, 0, 0], 8, S, 6),
+        ([4, 2, 0, 4, 1, 0, 0, 1, 0, 0, 0, 0], 10, S, 1),
+        ([4, 3, 1, 0, 2, 1, 0, 1, 0, 0, 0, 0], 10, S, 1),
+    ];
+    let last = [5, 0, 1, 1, 4, 1, 0, 0, 0, 0, 0, 0];
+    assert_eq!(t.states.len(), 17);
+    let sides = Sides::of(&rules);
+    let mut b = [0u16; MAX_HOLES];
+    for (i, (s, &(board, d, mover, legal))) in t.states.iter().zip(&hand).enumerate() {
+        b[..12].copy_from_slice(&board);
+        assert_eq!(s.board_key, sides.board_key(&b), "s{i}");
+        let d = d as f64;
+        assert_eq!(s.e, [d.tanh(), (-d).tanh()], "s{i}");
+        assert_eq!((s.mover, s.legal), (mover, legal), "s{i}");
+    }
+    b[..12].copy_from_slice(&last);
+    assert_eq!(t.states[16].board_key, sides.board_key(&b));
+    assert_eq!((t.states[16].e, t.states[16].legal), ([1.0, -1.0], 0));
+    assert_eq!((t.winner, t.timeout), (Some(S), false));
+
+    let (t2, t6, t8, t10) = (2f64.tanh(), 6f64.tanh(), 8f64.tanh(), 10f64.tanh());
+    let v = LudiiValues::of(&t);
+    let close = |what: &str, got: f64, want: f64| {
+        assert!(
+            (got - want).abs() < 1e-12,
+            "{what}: {got} against {want} by hand"
+        );
+    };
+    // Duration: 16 Ludii moves; the mover changes S→N→S→N→S: 5 turns.
+    close("duration_moves", v.duration_moves, 16.0);
+    close("duration_turns", v.duration_turns, 5.0);
+    assert_eq!(v.turns, 5);
+    close(
+        "duration_turns_not_timeouts",
+        v.duration_turns_not_timeouts.unwrap(),
+        5.0,
+    );
+    // Decision moves: more than one legal move at s0 s3 s5 s11 s12 s13:
+    // 6 / 16.
+    close("decision_moves", v.decision_moves.unwrap(), 6.0 / 16.0);
+    // Legal moves 6 1 1 6 1 4 1 1 1 1 1 3 2 6 1 1 sum to 37: branching
+    // factor 37/16 = 2.3125; those above one, 6 6 4 3 2 6, average 27/6;
+    // game-tree complexity 16 · log10(2.3125).
+    close(
+        "branching_factor_average",
+        v.branching_factor_average,
+        37.0 / 16.0,
+    );
+    close("decision_factor_average", v.decision_factor_average, 4.5);
+    close(
+        "game_tree_complexity",
+        v.game_tree_complexity.unwrap(),
+        16.0 * (37.0f64 / 16.0).log10(),
+    );
+    // Lead change: the leaders start as {}; s0 and s1 tie at 0, {S, N}
+    // (a change); from s2 on South leads, {S} (a change): 2 / 16.
+    close("lead_change", v.lead_change.unwrap(), 2.0 / 16.0);
+    // Stability: South's mean evaluation μ = (5 t2 + t6 + 4 t8 + 4 t10) / 16
+    // over s0 … s15, its population variance over those 16 values, and
+    // North's the same (its values are South's negated): twice it.
+    let mu = (5.0 * t2 + t6 + 4.0 * t8 + 4.0 * t10) / 16.0;
+    let var = (2.0 * mu * mu
+        + 5.0 * (t2 - mu).powi(2)
+        + (t6 - mu).powi(2)
+        + 4.0 * (t8 - mu).powi(2)
+        + 4.0 * (t10 - mu).powi(2))
+        / 16.0;
+    close("stability", v.stability, 2.0 * var);
+    // Drama, both players "winners": per state ((h − e_S) + (h − e_N)) / 2
+    // with h = max(−1, e_S, e_N) = tanh d (d ≥ 0 throughout): tanh d. Its
+    // average is μ, its maximum t10.
+    close("drama_average", v.drama_average, mu);
+    close("drama_max", v.drama_max, t10);
+    // Decisiveness: no player is outside the winners, so the threshold
+    // stays −1; a winner is above it at s0 already (0 > −1): 0 / 16.
+    close("decisiveness_threshold", v.decisiveness_threshold, -1.0);
+    close("decisiveness_moves", v.decisiveness_moves.unwrap(), 0.0);
+    // State evaluation difference over all 17 states: |e_S − e_N| =
+    // 2 tanh d for s0 … s15, and 2 at s16: average
+    // (2 (5 t2 + t6 + 4 t8 + 4 t10) + 2) / 17, max 2, min 0 (s0, and the
+    // fold starts at 0).
+    close(
+        "sed_average",
+        v.sed_average,
+        (2.0 * (5.0 * t2 + t6 + 4.0 * t8 + 4.0 * t10) + 2.0) / 17.0,
+    );
+    close("sed_max", v.sed_max, 2.0);
+    close("sed_min", v.sed_min, 0.0);
+    // Move evaluation: each Ludii move valued for its mover at the state
+    // after it: s1..s16 for movers S S S N N S S S S S S N N S S S:
+    // 0, t2, t2, −t2, −t2, t2, t6, t8, t8, t10, t10, −t8, −t8, t10, t10, 1;
+    // sum t2 + t6 + 4 t10 + 1, over 16.
+    close(
+        "move_evaluation_average",
+        v.move_evaluation_average,
+        (t2 + t6 + 4.0 * t10 + 1.0) / 16.0,
+    );
+    // Repetition: the 17 boards above are all different (so are the
+    // situations, which add to the board): 1 − (17 / 17, integer) = 0.
+    close("positional_repetition", v.positional_repetition, 0.0);
+    close("situational_repetition", v.situational_repetition, 0.0);
+    // Board coverage: every hole holds a seed at the start: 12 / 12.
+    close("board_coverage_default", v.board_coverage_default, 1.0);
+    // Sites occupied, s0 … s16: 12 11 9 9 8 8 7 6 7 7 5 7 6 7 5 6 5,
+    // summing to 125, each over 12 holes, averaged over 17 states.
+    close(
+        "board_sites_occupied_average",
+        v.board_sites_occupied_average,
+        125.0 / (12.0 * 17.0),
+    );
+    // Outcome: South won, within the limits.
+    close("advantage_p1", v.advantage_p1, 1.0);
+    close("completion", v.completion, 1.0);
+    close("drawishness", v.drawishness, 0.0);
+    close("timeouts", v.timeouts, 0.0);
+    // Clarity: a mid-turn state has one legal move, the forced lap:
+    // variance 0, narrow (Stats' maximum of one value stays −∞); there are
+    // 10 (s1 s2 s4 s6-s10 s14 s15). At a decision, the mover's value after
+    // the first Ludii move of each legal move, in legal order:
+    // - s0, South: a1+ relays at b1 (d 0): 0; a1- lands on a2, captures
+    //   a3: t2; b1+ relays at c1: 0; b1- relays at a1: 0; c1+ lands on
+    //   c2, captures c3: t2; c1- relays at b1: 0. Mean t2/3, squared
+    //   deviations 4 (t2/3)² + 2 (2 t2/3)² = 4 t2²/3, variance 4 t2²/15.
+    // - s3, North (value tanh(N − S), N 5, S 7): a4+ lands on a3,
+    //   captures a2's 2: t2; a4- relays at b4: −t2; b4+ at a4: −t2; b4-
+    //   at c4: −t2; c4+ at b4: −t2; c4- lands on c3, captures c2's 2: t2.
+    //   Mean −t2/3, deviations 4 t2/3 (×2) and −2 t2/3 (×4): 16 t2²/3,
+    //   variance 16 t2²/15.
+    // - s5, South: b1+ relays at c1 (d 2); b1-, c1+, c1- each end their
+    //   move on an empty hole at d 2: t2 four times, variance 0.
+    // - s11, North: c4+ and c4- end on an empty hole, d 10: −t10 twice;
+    //   c4>c3 captures and pauses, d 8: −t8. Mean −(2 t10 + t8)/3,
+    //   deviations (t8 − t10)/3 (×2) and 2 (t10 − t8)/3: 2 (t10 − t8)²/3,
+    //   variance (t10 − t8)²/3.
+    // - s12, North: c3+ ends at b4, c3- at a3, both at d 8: variance 0.
+    // - s13, South: a1+ and a1- end on c2 at d 8, b1+ and b1- relay at
+    //   d 8: t8 four times; c1+ lands on a2 and c1- on a2, each capturing
+    //   a3's 1: t10 twice. Mean (2 t8 + t10)/3, deviations (t8 − t10)/3
+    //   (×4) and 2 (t10 − t8)/3 (×2): 4 (t10 − t8)²/3, variance
+    //   4 (t10 − t8)²/15.
+    // None of the six is narrow: each has a second value not below the
+    // first, so Stats' maximum is a value and not every one is above
+    // mean + 0.75 (max − mean). Variance: the mean over the 16 states,
+    // (20 t2²/15 + 9 (t10 − t8)²/15) / 16; narrowness 10 / 16.
+    close(
+        "clarity_variance",
+        v.clarity_variance.unwrap(),
+        (20.0 * t2 * t2 / 15.0 + 9.0 * (t10 - t8).powi(2) / 15.0) / 16.0,
+    );
+    close(
+        "clarity_narrowness",
+        v.clarity_narrowness.unwrap(),
+        10.0 / 16.0,
+    );
 }
