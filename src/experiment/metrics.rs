@@ -147,11 +147,10 @@ impl Trajectory {
 /// Ludii's state evaluation of a position for both players (module doc).
 pub fn ludii_evaluation(rules: &Rules, pos: &Position) -> [f64; 2] {
     match rules.status(pos) {
-        Status::Ongoing => {
-            let d = f64::from(rules.side_seeds(pos, Player::South))
-                - f64::from(rules.side_seeds(pos, Player::North));
-            [d.tanh(), (-d).tanh()]
-        }
+        Status::Ongoing => ludii::heuristic(
+            i64::from(rules.side_seeds(pos, Player::South))
+                - i64::from(rules.side_seeds(pos, Player::North)),
+        ),
         Status::Won(p) => {
             let mut u = [-1.0; 2];
             u[p.index()] = 1.0;

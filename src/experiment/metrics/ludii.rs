@@ -102,16 +102,11 @@ impl Sides {
 }
 
 /// Ludii's evaluation of a state that is not the end of a game, for
-/// South and North: tanh of the seed difference (module doc).
-fn heuristic(d: i64) -> [f64; 2] {
+/// South and North: tanh of the seed difference (module doc), whole
+/// katro positions and mid-move boards alike.
+pub(super) fn heuristic(d: i64) -> [f64; 2] {
     let d = d as f64;
     [d.tanh(), (-d).tanh()]
-}
-
-/// Ludii's evaluation of a position after a whole katro move: the
-/// utilities once the game is over, else [`heuristic`].
-pub fn evaluate_position(rules: &Rules, pos: &Position) -> [f64; 2] {
-    super::ludii_evaluation(rules, pos)
 }
 
 /// "No hole": the next Ludii move is a decision, not a forced lap.
@@ -269,7 +264,7 @@ pub fn play_for_clarity(rules: &Rules, pos: &Position, mv: Move) -> (Position, f
     rules.play_unchecked(&mut after, mv, &mut obs);
     let e = match obs.first {
         Some(b) => heuristic(Sides::of(rules).difference(&b)),
-        None => evaluate_position(rules, &after),
+        None => super::ludii_evaluation(rules, &after),
     };
     (after, e[mover.index()])
 }
@@ -380,7 +375,7 @@ impl LudiiRecorder {
 
     fn push_position(&mut self, rules: &Rules, pos: &Position) {
         let next = pos.pending().map_or(NO_HOLE, |h| h as u64);
-        let e = evaluate_position(rules, pos);
+        let e = super::ludii_evaluation(rules, pos);
         let mut s = LudiiState::new(&self.sides, pos.holes(), e, self.turn, next);
         s.legal = 0;
         self.states.push(s);

@@ -182,17 +182,11 @@ pub(super) fn draw_swatch<DB: DrawingBackend>(
         Swatch::Dot(c) => area.draw(&Circle::new((x + 11, y), 5, c.filled())),
         // Outlined, so that a scale's lightest colour is not lost on the
         // white page.
-        Swatch::Bar(c) => area
-            .draw(&Rectangle::new(
-                [(x + 3, y - 7), (x + 19, y + 7)],
-                c.filled(),
-            ))
-            .and_then(|_| {
-                area.draw(&Rectangle::new(
-                    [(x + 3, y - 7), (x + 19, y + 7)],
-                    BLACK.mix(0.35).stroke_width(1),
-                ))
-            }),
+        Swatch::Bar(c) => {
+            let corners = [(x + 3, y - 7), (x + 19, y + 7)];
+            area.draw(&Rectangle::new(corners, c.filled()))
+                .and_then(|_| area.draw(&Rectangle::new(corners, BLACK.mix(0.35).stroke_width(1))))
+        }
         Swatch::Cross => area.draw(&Cross::new((x + 11, y), 6, BLACK.stroke_width(2))),
         Swatch::Blank => Ok(()),
     }

@@ -67,12 +67,8 @@ pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, Report
             lo_all = lo_all.min(v[1]);
             hi_all = hi_all.max(v[2]);
             marks.push((r, v[0], v[1], v[2]));
-        } else if t.num(r, c.col)?.is_none() {
-            match (t.num(r, &low)?, t.num(r, &high)?) {
-                (Some(b), None) => open.push((r, b, true)),
-                (None, Some(b)) => open.push((r, b, false)),
-                _ => {}
-            }
+        } else if let Some((b, above)) = open_bound(t, r, c.col)? {
+            open.push((r, b, above));
         }
     }
     for &(_, b, _) in &open {
@@ -117,11 +113,23 @@ pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, Report
     Ok(svg)
 }
 
-/// A number of ratings.csv written whole, as the chart's axis reads.
-fn whole(v: &str) -> String {
-    v.parse::<f64>()
-        .map(|x| format!("{x:.0}"))
-        .unwrap_or_else(|_| v.to_string())
+/// Row `r`'s one bound when `col` has no estimate and the games bound it
+/// on one side only (ratings.csv's open-ended ratings), and whether the
+/// open side is above.
+fn open_bound(t: &CsvTable, r: usize, col: &str) -> Result<Option<(f64, bool)>, ReportError> {
+    if t.num(r, col)?.is_some() {
+        return Ok(None);
+    }
+    Ok(
+        match (
+            t.num(r, &format!("{col}_low"))?,
+            t.num(r, &format!("{col}_high"))?,
+        ) {
+            (Some(b), None) => Some((b, true)),
+            (None, Some(b)) => Some((b, false)),
+            _ => None,
+        },
+    )
 }
 
 /// A one-sided interval: a bar at its bound and a thin line with an arrow
@@ -175,29 +183,21 @@ fn variant_prefix(t: &CsvTable, r: usize) -> String {
 /// The tournament's ratings, variant by variant, each agent with its 95%
 /// interval.
 pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
-    let labels: Vec<String> = (0..t.len())
+    let labels = (0..t.len())
         .map(|r| {
-            let open = match (
-                t.text(r, "rating"),
-                t.text(r, "rating_low"),
-                t.text(r, "rating_high"),
-            ) {
-                ("", low, "") if !low.is_empty() => {
-                    format!(" (no upper bound; at least {})", whole(low))
-                }
-                ("", "", high) if !high.is_empty() => {
-                    format!(" (no lower bound; at most {})", whole(high))
-                }
-                _ => String::new(),
+            let open = match open_bound(t, r, "rating")? {
+                Some((b, true)) => format!(" (no upper bound; at least {b:.0})"),
+                Some((b, false)) => format!(" (no lower bound; at most {b:.0})"),
+                None => String::new(),
             };
-            format!(
+            Ok(format!(
                 "{}{}. {}{open}",
                 variant_prefix(t, r),
                 t.text(r, "level"),
                 crate::agents::label(t.text(r, "agent"))
-            )
+            ))
         })
-        .collect();
+        .collect::<Result<Vec<String>, ReportError>>()?;
     let svg = row_chart_svg(
         t,
         &RowChart {
