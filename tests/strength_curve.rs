@@ -150,3 +150,38 @@ fn the_study_file_is_valid_with_the_cells_it_means_to_play() {
         "{out}"
     );
 }
+
+const CURVE_GAMES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/golden/strength-curve-games.toml"
+);
+const CURVE_GAMES_GOLDEN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/golden/strength-curve-games.csv"
+);
+
+/// The curve is played over many sessions by whatever build is current,
+/// so a change that alters its agents' games would silently mix two kinds
+/// of game in one study. strength-curve-games.toml plays the first games
+/// of the curve's cells at 2,000 and 20,000 nodes on all its variants;
+/// every column of the golden summary (written by 1f2b7a7's build, which
+/// played shards 6-11 and 30 and was shown to play as f36c34a, which began
+/// the curve) must come out the same. Columns added since are not compared.
+#[test]
+fn the_curves_own_games_are_played_as_when_the_curve_began() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    ok(&["run", CURVE_GAMES, "--out", out.to_str().unwrap()]);
+    let now = text(&out.join("summary.csv"));
+    let golden = text(Path::new(CURVE_GAMES_GOLDEN));
+    let header: Vec<String> = csv::Reader::from_reader(golden.as_bytes())
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(column(&golden, "variant").len(), 33, "11 variants × 3 cells");
+    for name in &header {
+        assert_eq!(column(&now, name), column(&golden, name), "column {name}");
+    }
+}
