@@ -10,26 +10,35 @@
 //! metric's mean with a bootstrap interval ([`bootstrap`]). The state
 //! evaluation is chosen by `metrics_eval` ([`StateEval`]).
 //!
-//! # Sources
-//! Each metric cites its file in the Ludii repository (Ludeme/Ludii, under
-//! `Evaluation/src/metrics/`). Ludii evaluates, for each real move of a
-//! trial, the state *before* the move; katro's [`Trajectory`] holds those
-//! states plus the final one, so every metric sees the states Ludii sees.
+//! # Two kinds of metric
+//! katro's own columns (`drama_mean`, `lead_change`, `clarity_variance`,
+//! …) measure what each Ludii metric's description intends, on katro's
+//! states: the position before each *decision* (a ply) and the final one,
+//! held by [`Trajectory`]. Ludii's own game has other states: every
+//! sowing lap and every lone-seed step is a Ludii move (docs/RULES.md
+//! §7), about three a ply on katro-6x6. The `ludii_*` columns are Ludii's
+//! code on *those* states, quirks included ([`ludii`], which cites each
+//! Ludii file under `Evaluation/src/metrics/` of Ludeme/Ludii). So a katro
+//! column and its `ludii_*` twin differ wherever the states or the code
+//! differ; docs/OUTPUTS.md's table gives each pair and says which.
 //!
-//! # Where katro differs from Ludii's number
-//! Where Ludii's code computes what its description says, katro's metric
-//! is Ludii's. Where the code does something else, katro computes the
-//! intended quantity and a `ludii_*` function reproduces Ludii's number:
-//! - **DecisivenessMoves**: Ludii divides the int ply index by the int
+//! # Where katro's own metric departs from Ludii's code
+//! Where Ludii's code computes something other than its description, the
+//! katro column computes the intended quantity (the `ludii_*` column keeps
+//! Ludii's):
+//! - **DecisivenessMoves**: Ludii divides the int move index by the int
 //!   number of moves, so a game scores 0 unless the winner never passed
 //!   the threshold (then 1). katro: `ply / plies` as a fraction.
 //! - **PositionalRepetition / SituationalRepetition**: Ludii computes
 //!   `1.0 - (unique / total)` in int arithmetic, so a game scores 1 as soon
 //!   as one state repeats, else 0. katro: `(total - unique) / total`.
-//! - **ClarityNarrowness**: Ludii's per-state `above / n` is int division;
-//!   since no value of a list can exceed a threshold at or above the list's
-//!   mean for *every* member, the ratio is always 0, so Ludii's metric is 0
-//!   for every game. katro: the fraction.
+//! - **ClarityNarrowness**: Ludii's per-state `above / n` is an int
+//!   division, and its `Stats` updates the maximum only in an `else if`
+//!   after the minimum, so a state of one legal move (a forced lap) or of
+//!   strictly falling values counts 1. katro: the fraction of moves above
+//!   the threshold, with the true maximum.
+//! - **Clarity Variance, Outcome Uniformity**: Ludii's `Stats.varn` is the
+//!   sample variance (n − 1); katro's columns use the population variance.
 //! - **LeadChange**: Ludii's "previous leaders" start as the empty set, so
 //!   the first state always counts as a change, and it divides by the
 //!   number of moves. katro counts changes between consecutive evaluated
@@ -37,29 +46,24 @@
 //! - **Multi-metric Min/Max** (MultiMetricFramework.java): the reductions
 //!   start at 0, so the Min of non-negative values (Drama, State
 //!   Evaluation Difference) is always 0 and the Max of negative values is 0.
-//!   katro's min/max are the true ones; [`ludii_min`]/[`ludii_max`] copy Ludii.
-//! - **Undecided games**: Ludii's "highest ranked players" of a draw are
-//!   both players, so DecisivenessThreshold stays at its start, -1, and
-//!   DecisivenessMoves is 0. katro leaves Decisiveness undefined (`None`)
-//!   for undecided games; the `ludii_*` functions give Ludii's values.
-//! - In the stored Utils.java (commit 69b87b2) `highestRankedPlayers` reads
-//!   the rankings of the context it is given, and Drama and the
-//!   Decisiveness metrics pass a freshly set-up context (the trial's start,
-//!   no ranking yet, so every player ties as "highest ranked"). If that is
-//!   what runs, Ludii's Drama is |e₁ - e₂| / 2 per state and its
-//!   DecisivenessThreshold is -1 for every game. katro uses the game's real
-//!   winner; this is recorded here, not reproduced.
+//!   katro's min/max are the true ones.
+//! - **Winners** (Utils.java, `highestRankedPlayers`): Drama and the
+//!   Decisiveness metrics read the ranking of a freshly set-up context, in
+//!   which both players tie, so Ludii takes both players as the winners of
+//!   every game: its Drama is |e₁ − e₂| / 2 per state, its Decisiveness
+//!   Threshold −1 and its Decisiveness Moves 0. katro's columns use the
+//!   game's real winner and leave Decisiveness undefined (`None`) for an
+//!   undecided game.
 //!
 //! # The state evaluation
-//! Ludii's `Utils.evaluateState` (Utils.java): a finished game gives each
-//! player its utility (+1 win, -1 loss, 0 draw); otherwise
-//! tanh(H(p) - H(opponent)) of AlphaBetaSearch's heuristic, whose default
-//! when a game's metadata names none (AlphaBetaSearch.initAI) is
-//! Material (weight 1) plus MobilitySimple (weight 0.001). katro's
-//! [`ludii_evaluation`] is tanh of the seed difference between the two
-//! sides (the reading of Material for Katro) without the 0.001
-//! mobility term; Ludii's Katro metadata was not in the index searched.
-//! `tanh` rounds to ±1.0 from a difference of about 19 seeds on, as in Ludii.
+//! Ludii's `Utils.evaluateState`: a finished game gives each player its
+//! utility (+1 win, −1 loss, 0 draw); otherwise tanh(H(p) − H(opponent))
+//! of the game's heuristic, which for Katro is `ownRegionsCount`, the
+//! seeds on the player's side. [`ludii_evaluation`] is that: tanh of the
+//! seed difference between the two sides. The `ludii_*` columns always
+//! use it; katro's own columns use it by default and `metrics_eval` may
+//! choose a search or the solver instead ([`StateEval`]). `tanh` rounds to
+//! ±1.0 from a difference of about 19 seeds on, as in Ludii.
 //!
 //! # Aggregates and intervals
 //! A [`MetricsAggregate`] holds only integers: exact counts for the metrics
