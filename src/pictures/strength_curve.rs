@@ -34,13 +34,29 @@ fn num(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
+/// The chart's scales: a budget's x (log axis from `lo` to `hi`, powers
+/// of ten) and a share's y.
+struct Scales {
+    lo: f64,
+    hi: f64,
+}
+
+impl Scales {
+    fn x(&self, n: f64) -> f64 {
+        LEFT + (n.log10() - self.lo) / (self.hi - self.lo) * (W - LEFT - RIGHT)
+    }
+
+    fn y(&self, p: f64) -> f64 {
+        TOP + (1.0 - p) * (H - TOP - BOTTOM)
+    }
+}
+
 /// The chart's SVG; `None` when no row has a budget.
 pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
     let budgets: Vec<u64> = rows.iter().filter_map(|r| r.nodes).collect();
     let lo = (*budgets.iter().min()? as f64).log10().floor();
     let hi = (*budgets.iter().max()? as f64).log10().ceil().max(lo + 1.0);
-    let x = |n: f64| LEFT + (n.log10() - lo) / (hi - lo) * (W - LEFT - RIGHT);
-    let y = |p: f64| TOP + (1.0 - p) * (H - TOP - BOTTOM);
+    let sc = Scales { lo, hi };
     let mut variants: Vec<&str> = Vec::new();
     for r in rows {
         if !variants.contains(&r.variant.as_str()) {
@@ -56,8 +72,18 @@ pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
          <text x=\"{LEFT}\" y=\"22\" font-size=\"15\">First player's share of decided games \
          against nodes a move (self-play)</text>\n"
     );
-    // Axes, with a grid line every tenth of the share and every power of
-    // ten of the budget.
+    axes(&mut s, &sc);
+    for (i, v) in variants.iter().enumerate() {
+        let mine: Vec<&CurveRow> = rows.iter().filter(|r| r.variant == *v).collect();
+        variant_line(&mut s, &sc, (i, v), &mine);
+    }
+    key_end(&mut s, variants.len());
+    Some(s)
+}
+
+/// Axes, with a grid line every tenth of the share and every power of
+/// ten of the budget.
+fn axes(s: &mut String, sc: &Scales) {
     for k in 0..=10 {
         let p = k as f64 / 10.0;
         let _ = writeln!(
@@ -65,23 +91,23 @@ pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
             "<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#ddd\"/>\
              <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{p:.1}</text>",
             W - RIGHT,
-            y(p),
-            y(p),
+            sc.y(p),
+            sc.y(p),
             LEFT - 6.0,
-            y(p) + 4.0
+            sc.y(p) + 4.0
         );
     }
-    let mut e = lo;
-    while e <= hi {
+    let mut e = sc.lo;
+    while e <= sc.hi {
         let n = 10f64.powf(e);
         let _ = writeln!(
             s,
             "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{TOP}\" y2=\"{:.1}\" stroke=\"#ddd\"/>\
              <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            x(n),
-            x(n),
+            sc.x(n),
+            sc.x(n),
             H - BOTTOM,
-            x(n),
+            sc.x(n),
             H - BOTTOM + 18.0,
             n as u64
         );
@@ -97,91 +123,122 @@ pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
         (TOP + H - BOTTOM) / 2.0,
         (TOP + H - BOTTOM) / 2.0
     );
-    let (x0, x1) = (LEFT, W - RIGHT);
-    for (i, v) in variants.iter().enumerate() {
-        let c = COLOURS[i % COLOURS.len()];
-        let mine: Vec<&CurveRow> = rows.iter().filter(|r| r.variant == *v).collect();
-        let mut levels: Vec<(f64, f64, Option<f64>, Option<f64>)> = mine
-            .iter()
-            .filter_map(|r| {
-                let n = r.nodes? as f64;
-                let p = num(&r.p1_win_rate)?;
-                Some((n, p, num(&r.p1_win_rate_low), num(&r.p1_win_rate_high)))
-            })
-            .collect();
-        levels.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for r in mine.iter().filter(|r| r.nodes.is_none()) {
-            if let Some(p) = num(&r.p1_win_rate) {
-                let _ = writeln!(
-                    s,
-                    "<line x1=\"{x0:.1}\" x2=\"{x1:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"{c}\" \
-                     stroke-dasharray=\"6 4\" stroke-width=\"1\"><title>{}: random play \
-                     {p:.3}</title></line>",
-                    y(p),
-                    y(p),
-                    escape(v)
-                );
-            }
-        }
-        if let Some(p) = mine
-            .iter()
-            .find(|r| r.nodes.is_some())
-            .and_then(|r| r.limit.as_ref())
-            .and_then(|l| l.share)
-        {
-            let _ = writeln!(
+}
+
+/// A level of the curve: its budget, share and interval.
+type Level = (f64, f64, Option<f64>, Option<f64>);
+
+/// Variant `v` (the `i`th, which picks its colour), from its rows
+/// `mine`: random play's share dashed, the perfect-play limit dotted, the
+/// budgets' shares as a line with an interval and a dot at each, and its
+/// entry in the key.
+fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&CurveRow]) {
+    let c = COLOURS[i % COLOURS.len()];
+    let mut levels: Vec<Level> = mine
+        .iter()
+        .filter_map(|r| {
+            let n = r.nodes? as f64;
+            let p = num(&r.p1_win_rate)?;
+            Some((n, p, num(&r.p1_win_rate_low), num(&r.p1_win_rate_high)))
+        })
+        .collect();
+    levels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for r in mine.iter().filter(|r| r.nodes.is_none()) {
+        if let Some(p) = num(&r.p1_win_rate) {
+            reference(
                 s,
-                "<line x1=\"{x0:.1}\" x2=\"{x1:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"{c}\" \
-                 stroke-dasharray=\"1 3\" stroke-width=\"2\"><title>{}: perfect play \
-                 {p:.6}</title></line>",
-                y(p),
-                y(p),
-                escape(v)
+                sc,
+                c,
+                (p, "6 4", 1),
+                &format!("{}: random play {p:.3}", escape(v)),
             );
         }
-        let points: Vec<String> = levels
-            .iter()
-            .map(|(n, p, _, _)| format!("{:.1},{:.1}", x(*n), y(*p)))
-            .collect();
-        let _ = writeln!(
+    }
+    if let Some(p) = mine
+        .iter()
+        .find(|r| r.nodes.is_some())
+        .and_then(|r| r.limit.as_ref())
+        .and_then(|l| l.share)
+    {
+        reference(
             s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"2\"/>",
-            points.join(" ")
-        );
-        for (n, p, l, h) in &levels {
-            if let (Some(l), Some(h)) = (l, h) {
-                let _ = writeln!(
-                    s,
-                    "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"{c}\"/>",
-                    x(*n),
-                    x(*n),
-                    y(*l),
-                    y(*h)
-                );
-            }
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{c}\"><title>{}, {} nodes: \
-                 {p:.3}</title></circle>",
-                x(*n),
-                y(*p),
-                escape(v),
-                *n as u64
-            );
-        }
-        let ly = TOP + 10.0 + i as f64 * 18.0;
-        let lx = W - RIGHT + 16.0;
-        let _ = writeln!(
-            s,
-            "<line x1=\"{lx:.1}\" x2=\"{:.1}\" y1=\"{ly:.1}\" y2=\"{ly:.1}\" stroke=\"{c}\" \
-             stroke-width=\"2\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            lx + 22.0,
-            lx + 28.0,
-            ly + 4.0,
-            escape(v)
+            sc,
+            c,
+            (p, "1 3", 2),
+            &format!("{}: perfect play {p:.6}", escape(v)),
         );
     }
-    let ly = TOP + 10.0 + variants.len() as f64 * 18.0 + 10.0;
+    let points: Vec<String> = levels
+        .iter()
+        .map(|(n, p, _, _)| format!("{:.1},{:.1}", sc.x(*n), sc.y(*p)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"2\"/>",
+        points.join(" ")
+    );
+    for level in &levels {
+        level_mark(s, sc, c, v, level);
+    }
+    let ly = TOP + 10.0 + i as f64 * 18.0;
+    let lx = W - RIGHT + 16.0;
+    let _ = writeln!(
+        s,
+        "<line x1=\"{lx:.1}\" x2=\"{:.1}\" y1=\"{ly:.1}\" y2=\"{ly:.1}\" stroke=\"{c}\" \
+         stroke-width=\"2\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+        lx + 22.0,
+        lx + 28.0,
+        ly + 4.0,
+        escape(v)
+    );
+}
+
+/// A horizontal reference line across the plot at share `p`, in colour
+/// `c` with a dash pattern and width, titled `title`.
+fn reference(
+    s: &mut String,
+    sc: &Scales,
+    c: &str,
+    (p, dash, width): (f64, &str, u32),
+    title: &str,
+) {
+    let _ = writeln!(
+        s,
+        "<line x1=\"{LEFT:.1}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"{c}\" \
+         stroke-dasharray=\"{dash}\" stroke-width=\"{width}\"><title>{title}</title></line>",
+        W - RIGHT,
+        sc.y(p),
+        sc.y(p),
+    );
+}
+
+/// One budget's interval (when known) and dot.
+fn level_mark(s: &mut String, sc: &Scales, c: &str, v: &str, (n, p, l, h): &Level) {
+    if let (Some(l), Some(h)) = (l, h) {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"{c}\"/>",
+            sc.x(*n),
+            sc.x(*n),
+            sc.y(*l),
+            sc.y(*h)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{c}\"><title>{}, {} nodes: \
+         {p:.3}</title></circle>",
+        sc.x(*n),
+        sc.y(*p),
+        escape(v),
+        *n as u64
+    );
+}
+
+/// The key's last two entries, under the `variants` lines: what the
+/// dashed and the dotted reference lines mean; then the SVG's end.
+fn key_end(s: &mut String, variants: usize) {
+    let ly = TOP + 10.0 + variants as f64 * 18.0 + 10.0;
     let lx = W - RIGHT + 16.0;
     let _ = write!(
         s,
@@ -199,7 +256,6 @@ pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
         lx + 28.0,
         ly + 22.0
     );
-    Some(s)
 }
 
 #[cfg(test)]

@@ -519,63 +519,12 @@ impl LudiiValues {
         let before = &t.states[..n];
         let nf = n as f64;
         let holes = f64::from(t.holes.max(1));
-        // Trial.numTurns: the first move and every change of mover.
-        let mut turns = 0u32;
-        let mut current: Option<Player> = None;
-        for s in before {
-            if current != Some(s.mover) {
-                current = Some(s.mover);
-                turns += 1;
-            }
-        }
+        let turns = turns(before);
         let legal: Vec<f64> = before.iter().map(|s| f64::from(s.legal)).collect();
         let decisions = before.iter().filter(|s| s.legal > 1).count();
         let choice: Vec<f64> = legal.iter().copied().filter(|&l| l > 1.0).collect();
-        // LeadChange.java: the leaders start as the empty set.
-        let mut past: u8 = 0;
-        let mut changes = 0u32;
-        for s in before {
-            let hi = highest(&s.e);
-            let now = u8::from(s.e[0] == hi) | u8::from(s.e[1] == hi) << 1;
-            if now != past {
-                changes += 1;
-            }
-            past = now;
-        }
-        // Stability.java: per player, the population variance of its
-        // evaluations (sums of v/n), summed over players.
-        let stability = (0..2)
-            .map(|p| {
-                let avg = before.iter().fold(0.0, |a, s| a + s.e[p] / nf);
-                before
-                    .iter()
-                    .fold(0.0, |a, s| a + (s.e[p] - avg).powi(2) / nf)
-            })
-            .sum();
-        // Drama.java with every player a winner.
-        let drama: Vec<f64> = before
-            .iter()
-            .map(|s| {
-                let hi = highest(&s.e);
-                WINNERS
-                    .iter()
-                    .fold(0.0, |a, w| a + (hi - s.e[w.index()]) / WINNERS.len() as f64)
-            })
-            .collect();
-        // DecisivenessThreshold.java: the highest evaluation of a player
-        // not among the winners, from -1.
-        let threshold = before.iter().fold(-1.0, |a: f64, s| {
-            [Player::South, Player::North]
-                .iter()
-                .filter(|p| !WINNERS.contains(p))
-                .fold(a, |a, p| {
-                    if s.e[p.index()] > a {
-                        s.e[p.index()]
-                    } else {
-                        a
-                    }
-                })
-        });
+        let drama: Vec<f64> = before.iter().map(drama).collect();
+        let threshold = decisiveness_threshold(before);
         // DecisivenessMoves.java: the first move index before which a
         // winner is above the threshold (N if none), int / int.
         let decisive = before
@@ -594,22 +543,13 @@ impl LudiiValues {
         let move_eval: Vec<f64> = (0..n)
             .map(|k| t.states[k + 1].e[t.states[k].mover.index()])
             .collect();
-        let repeated = |key: fn(&LudiiState) -> u64| {
-            let unique = t.states.iter().map(key).collect::<HashSet<u64>>().len();
-            // 1.0 - (numUniqueStates / numTotalStates), int / int.
-            1.0 - (unique / t.states.len()) as f64
-        };
         let covered = t.states.iter().fold(0u128, |m, s| m | s.occupied);
         let sites: Vec<f64> = t
             .states
             .iter()
             .map(|s| f64::from(s.occupied.count_ones()) / holes)
             .collect();
-        let utility = |p: Player| match t.winner {
-            Some(w) if w == p => 1.0,
-            Some(_) => -1.0,
-            None => 0.0,
-        };
+        let utility = |p: Player| utility(t.winner, p);
         LudiiValues {
             duration_moves: nf,
             duration_turns: f64::from(turns),
@@ -619,31 +559,24 @@ impl LudiiValues {
                 let b = legal.iter().fold(0.0, |a, &l| a + l / nf);
                 nf * b.log10()
             }),
-            lead_change: (n > 0).then(|| f64::from(changes) / nf),
-            stability,
+            lead_change: (n > 0).then(|| f64::from(lead_changes(before)) / nf),
+            stability: stability(before),
             drama_average: average(&drama),
             drama_max: max0(&drama),
             decisiveness_threshold: threshold,
             decisiveness_moves: (n > 0).then(|| (decisive / n) as f64),
-            clarity_variance: clarity
+            clarity_variance: clarity.as_ref().map(|c| mean_of(c, |&(v, _)| v)),
+            clarity_narrowness: clarity
                 .as_ref()
-                .map(|c| stats(&c.iter().map(|&(v, _)| v).collect::<Vec<_>>()).mean),
-            clarity_narrowness: clarity.as_ref().map(|c| {
-                stats(
-                    &c.iter()
-                        .map(|&(_, k)| f64::from(u8::from(k)))
-                        .collect::<Vec<_>>(),
-                )
-                .mean
-            }),
+                .map(|c| mean_of(c, |&(_, k)| f64::from(u8::from(k)))),
             branching_factor_average: average(&legal),
             decision_factor_average: average(&choice),
             sed_average: average(&sed),
             sed_max: max0(&sed),
             sed_min: min0(&sed),
             move_evaluation_average: average(&move_eval),
-            positional_repetition: repeated(|s| s.board_key),
-            situational_repetition: repeated(|s| s.situation_key),
+            positional_repetition: repetition(&t.states, |s| s.board_key),
+            situational_repetition: repetition(&t.states, |s| s.situation_key),
             board_coverage_default: f64::from(covered.count_ones()) / holes,
             board_sites_occupied_average: average(&sites),
             advantage_p1: (utility(Player::South) + 1.0) / 2.0,
@@ -654,6 +587,95 @@ impl LudiiValues {
             timeouts: f64::from(u8::from(t.timeout)),
             turns,
         }
+    }
+}
+
+/// Trial.numTurns: the first move and every change of mover.
+fn turns(before: &[LudiiState]) -> u32 {
+    let mut turns = 0u32;
+    let mut current: Option<Player> = None;
+    for s in before {
+        if current != Some(s.mover) {
+            current = Some(s.mover);
+            turns += 1;
+        }
+    }
+    turns
+}
+
+/// LeadChange.java: changes of the set of leaders, which starts empty.
+fn lead_changes(before: &[LudiiState]) -> u32 {
+    let mut past: u8 = 0;
+    let mut changes = 0u32;
+    for s in before {
+        let hi = highest(&s.e);
+        let now = u8::from(s.e[0] == hi) | u8::from(s.e[1] == hi) << 1;
+        if now != past {
+            changes += 1;
+        }
+        past = now;
+    }
+    changes
+}
+
+/// Stability.java: per player, the population variance of its
+/// evaluations (sums of v/n), summed over players.
+fn stability(before: &[LudiiState]) -> f64 {
+    let nf = before.len() as f64;
+    (0..2)
+        .map(|p| {
+            let avg = before.iter().fold(0.0, |a, s| a + s.e[p] / nf);
+            before
+                .iter()
+                .fold(0.0, |a, s| a + (s.e[p] - avg).powi(2) / nf)
+        })
+        .sum()
+}
+
+/// Drama.java at one state, with every player a winner ([`WINNERS`]).
+fn drama(s: &LudiiState) -> f64 {
+    let hi = highest(&s.e);
+    WINNERS
+        .iter()
+        .fold(0.0, |a, w| a + (hi - s.e[w.index()]) / WINNERS.len() as f64)
+}
+
+/// DecisivenessThreshold.java: the highest evaluation of a player not
+/// among the winners, from -1.
+fn decisiveness_threshold(before: &[LudiiState]) -> f64 {
+    before.iter().fold(-1.0, |a: f64, s| {
+        [Player::South, Player::North]
+            .iter()
+            .filter(|p| !WINNERS.contains(p))
+            .fold(a, |a, p| {
+                if s.e[p.index()] > a {
+                    s.e[p.index()]
+                } else {
+                    a
+                }
+            })
+    })
+}
+
+/// Stats' mean of one value taken from each item (ClarityVariance.java,
+/// ClarityNarrowness.java average their per-state values this way).
+fn mean_of<T>(items: &[T], value: impl Fn(&T) -> f64) -> f64 {
+    stats(&items.iter().map(value).collect::<Vec<_>>()).mean
+}
+
+/// PositionalRepetition.java / SituationalRepetition.java:
+/// `1.0 - (numUniqueStates / numTotalStates)`, int / int.
+fn repetition(states: &[LudiiState], key: fn(&LudiiState) -> u64) -> f64 {
+    let unique = states.iter().map(key).collect::<HashSet<u64>>().len();
+    1.0 - (unique / states.len()) as f64
+}
+
+/// A player's utility: +1 won, -1 lost, 0 undecided.
+fn utility(winner: Option<Player>, p: Player) -> f64 {
+    match winner {
+        Some(w) if w == p => 1.0,
+        Some(_) => -1.0,
+        None => 0.0,
     }
 }
 

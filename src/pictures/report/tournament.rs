@@ -561,6 +561,67 @@ fn text_on(c: RGBColor) -> RGBColor {
     if luma < 140.0 { WHITE } else { BLACK }
 }
 
+/// Where [`matrix_svg`] puts things: panels on a grid of `per_row`
+/// columns, each a title over an `n` × `n` grid of `cell`-pixel squares.
+struct MatrixGrid {
+    n: u32,
+    per_row: u32,
+    panel_w: u32,
+    label_w: u32,
+    cell: u32,
+    title_lines: u32,
+}
+
+impl MatrixGrid {
+    /// Three matrices to a row up to 8 agents, two up to 12, else one;
+    /// titles of one line until [`MatrixGrid::titles`] wraps them.
+    fn new(panels: &[Matrix]) -> MatrixGrid {
+        let n = panels.iter().map(|m| m.n).max().unwrap_or(1).max(1) as u32;
+        let per_row: u32 = if n <= 8 {
+            3
+        } else if n <= 12 {
+            2
+        } else {
+            1
+        };
+        let panel_w = (1100 - 20) / per_row;
+        let label_w = 34;
+        let cell = ((panel_w - 20 - label_w) / n).min(56);
+        MatrixGrid {
+            n,
+            per_row,
+            panel_w,
+            label_w,
+            cell,
+            title_lines: 1,
+        }
+    }
+
+    /// The panels' titles wrapped to a panel's width; the grid makes
+    /// room for the longest.
+    fn titles(&mut self, panels: &[Matrix]) -> Vec<Vec<String>> {
+        let titles: Vec<Vec<String>> = panels
+            .iter()
+            .map(|m| wrap(&m.title, self.panel_w - 20, TITLE_SIZE))
+            .collect();
+        self.title_lines = titles.iter().map(Vec::len).max().unwrap_or(1) as u32;
+        titles
+    }
+
+    fn panel_h(&self) -> u32 {
+        10 + self.title_lines * LINE + 8 + LINE + self.n * self.cell + 16
+    }
+
+    /// Panel `i`'s left edge and top.
+    fn origin(&self, i: usize) -> (i32, i32) {
+        let (col, row) = (i as u32 % self.per_row, i as u32 / self.per_row);
+        (
+            10 + (col * self.panel_w) as i32,
+            (row * self.panel_h()) as i32,
+        )
+    }
+}
+
 /// Matrices side by side, as many to a row as fit, agents numbered by
 /// their place in the list; under them the colour scale (`stops`: a
 /// place on it and its label) and what each number means.
@@ -571,31 +632,17 @@ fn matrix_svg(
     stops: &[(f64, &str)],
     what: &str,
 ) -> Result<String, ReportError> {
-    let n = panels.iter().map(|m| m.n).max().unwrap_or(1).max(1) as u32;
-    let per_row: u32 = if n <= 8 {
-        3
-    } else if n <= 12 {
-        2
-    } else {
-        1
-    };
-    let panel_w = (1100 - 20) / per_row;
+    let mut g = MatrixGrid::new(panels);
+    let titles = g.titles(panels);
+    let panel_h = g.panel_h();
     // As wide as its matrices (one variant's alone is not stretched over
     // the page), wide enough for the key.
-    let shown = per_row.min(panels.len().max(1) as u32);
-    let label_w = 34;
-    let cell = ((panel_w - 20 - label_w) / n).min(56);
-    let titles: Vec<Vec<String>> = panels
-        .iter()
-        .map(|m| wrap(&m.title, panel_w - 20, TITLE_SIZE))
-        .collect();
-    let title_lines = titles.iter().map(Vec::len).max().unwrap_or(1) as u32;
-    let panel_h = 10 + title_lines * LINE + 8 + LINE + n * cell + 16;
-    let rows = (panels.len() as u32).div_ceil(per_row).max(1);
+    let shown = g.per_row.min(panels.len().max(1) as u32);
+    let rows = (panels.len() as u32).div_ceil(g.per_row).max(1);
     // The key goes in the last row's empty places when it fits there,
     // else under the matrices.
-    let free = (rows * per_row).saturating_sub(panels.len() as u32);
-    let side_w = (free * panel_w).saturating_sub(30);
+    let free = (rows * g.per_row).saturating_sub(panels.len() as u32);
+    let side_w = (free * g.panel_w).saturating_sub(30);
     let mut items: Vec<(Swatch, String)> = stops
         .iter()
         .map(|(t, l)| (Swatch::Bar(colour(*t)), l.to_string()))
@@ -613,7 +660,7 @@ fn matrix_svg(
     let width = if beside {
         1100
     } else {
-        (shown * panel_w + 20).max(760)
+        (shown * g.panel_w + 20).max(760)
     };
     let key_w = if beside { side_w } else { width - 40 };
     let scale = layout_key(&items, key_w);
@@ -628,61 +675,11 @@ fn matrix_svg(
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing)?;
         for (i, m) in panels.iter().enumerate() {
-            let (col, row) = (i as u32 % per_row, i as u32 / per_row);
-            let x0 = 10 + (col * panel_w) as i32;
-            let y0 = (row * panel_h) as i32;
-            let centre = x0 + panel_w as i32 / 2;
-            draw_lines(&root, &titles[i], (centre, y0 + 10), HPos::Center, true)?;
-            let grid_x = x0 + 10 + label_w as i32;
-            let grid_y = y0 + 10 + ((title_lines + 1) * LINE) as i32 + 8;
-            let c = cell as i32;
-            for k in 0..m.n as i32 {
-                let label = vec![(k + 1).to_string()];
-                // Column numbers above the grid, row numbers left of it.
-                draw_lines(
-                    &root,
-                    &label,
-                    (grid_x + k * c + c / 2, grid_y - LINE as i32 / 2 - 2),
-                    HPos::Center,
-                    false,
-                )?;
-                draw_lines(
-                    &root,
-                    &label,
-                    (grid_x - 8, grid_y + k * c + c / 2),
-                    HPos::Right,
-                    false,
-                )?;
-                // The diagonal: an agent does not play itself here.
-                let (x, y) = (grid_x + k * c, grid_y + k * c);
-                root.draw(&Rectangle::new(
-                    [(x + 1, y + 1), (x + c - 1, y + c - 1)],
-                    RGBColor(235, 235, 235).filled(),
-                ))
-                .map_err(drawing)?;
-            }
-            for (r, q, t, text) in &m.cells {
-                let (x, y) = (grid_x + *q as i32 * c, grid_y + *r as i32 * c);
-                let fill = colour(*t);
-                root.draw(&Rectangle::new(
-                    [(x + 1, y + 1), (x + c - 1, y + c - 1)],
-                    fill.filled(),
-                ))
-                .map_err(drawing)?;
-                root.draw(&Text::new(
-                    text.clone(),
-                    (x + c / 2, y + c / 2),
-                    (FONT, TEXT_SIZE - 2)
-                        .into_font()
-                        .color(&text_on(fill))
-                        .pos(Pos::new(HPos::Center, VPos::Center)),
-                ))
-                .map_err(drawing)?;
-            }
+            draw_matrix(&root, &g, g.origin(i), (m, &titles[i]), colour)?;
         }
         let (kx, ky) = if beside {
             (
-                (10 + (per_row - free) * panel_w + 20) as i32,
+                (10 + (g.per_row - free) * g.panel_w + 20) as i32,
                 ((rows - 1) * panel_h + 10 + LINE) as i32,
             )
         } else {
@@ -693,4 +690,64 @@ fn matrix_svg(
         root.present().map_err(drawing)?;
     }
     Ok(svg)
+}
+
+/// One matrix at `(x0, y0)`: its title, the agents' numbers along both
+/// edges, the grey diagonal and each cell's colour and text.
+fn draw_matrix(
+    root: &DrawingArea<SVGBackend, Shift>,
+    g: &MatrixGrid,
+    (x0, y0): (i32, i32),
+    (m, title): (&Matrix, &[String]),
+    colour: fn(f64) -> RGBColor,
+) -> Result<(), ReportError> {
+    let centre = x0 + g.panel_w as i32 / 2;
+    draw_lines(root, title, (centre, y0 + 10), HPos::Center, true)?;
+    let grid_x = x0 + 10 + g.label_w as i32;
+    let grid_y = y0 + 10 + ((g.title_lines + 1) * LINE) as i32 + 8;
+    let c = g.cell as i32;
+    for k in 0..m.n as i32 {
+        let label = vec![(k + 1).to_string()];
+        // Column numbers above the grid, row numbers left of it.
+        draw_lines(
+            root,
+            &label,
+            (grid_x + k * c + c / 2, grid_y - LINE as i32 / 2 - 2),
+            HPos::Center,
+            false,
+        )?;
+        draw_lines(
+            root,
+            &label,
+            (grid_x - 8, grid_y + k * c + c / 2),
+            HPos::Right,
+            false,
+        )?;
+        // The diagonal: an agent does not play itself here.
+        let (x, y) = (grid_x + k * c, grid_y + k * c);
+        root.draw(&Rectangle::new(
+            [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+            RGBColor(235, 235, 235).filled(),
+        ))
+        .map_err(drawing)?;
+    }
+    for (r, q, t, text) in &m.cells {
+        let (x, y) = (grid_x + *q as i32 * c, grid_y + *r as i32 * c);
+        let fill = colour(*t);
+        root.draw(&Rectangle::new(
+            [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+            fill.filled(),
+        ))
+        .map_err(drawing)?;
+        root.draw(&Text::new(
+            text.clone(),
+            (x + c / 2, y + c / 2),
+            (FONT, TEXT_SIZE - 2)
+                .into_font()
+                .color(&text_on(fill))
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(drawing)?;
+    }
+    Ok(())
 }
