@@ -35,7 +35,7 @@ pub mod alphabeta;
 pub mod mcts;
 pub mod perfect;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 pub mod tt;
 
 use std::fmt;
@@ -467,18 +467,8 @@ impl AgentSpec {
                 tt: None,
                 eval: None,
             } => alphabeta::choose(rules, pos, legal, depth, rng),
-            AgentSpec::Alphabeta {
-                depth,
-                nodes,
-                tt,
-                eval,
-            } => {
-                let limits = alphabeta::Limits {
-                    depth,
-                    nodes,
-                    tt_bits: tt.unwrap_or(DEFAULT_TT_BITS),
-                    eval: eval.unwrap_or_default(),
-                };
+            AgentSpec::Alphabeta { .. } => {
+                let limits = self.search_limits().expect("an alphabeta agent");
                 alphabeta::choose_deep(rules, pos, legal, limits, rng)
             }
             AgentSpec::Mcts { .. } => {
@@ -487,6 +477,88 @@ impl AgentSpec {
             }
             AgentSpec::Perfect { ref solved } => perfect::choose(solved, rules, pos, legal, rng),
         }
+    }
+}
+
+impl AgentSpec {
+    /// An `alphabeta` agent's limits for its deep search, the one place its
+    /// defaults are filled in, so that its moves, its tied moves (`ties`)
+    /// and `katro bench --alphabeta` search alike; `None` for other agents.
+    pub fn search_limits(&self) -> Option<alphabeta::Limits> {
+        match *self {
+            AgentSpec::Alphabeta {
+                depth,
+                nodes,
+                tt,
+                eval,
+            } => Some(alphabeta::Limits {
+                depth,
+                nodes,
+                tt_bits: tt.unwrap_or(DEFAULT_TT_BITS),
+                eval: eval.unwrap_or_default(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Why the agent's moves are not a function of the position but for a
+    /// uniform draw among tied best moves ([`AgentSpec::ties`]); `None`
+    /// for an agent that draws nothing else (an experiment's `openings =
+    /// "exact"`, docs/EXPERIMENTS.md).
+    pub fn draws_beyond_ties(&self) -> Option<&'static str> {
+        match *self {
+            AgentSpec::Random => Some("draws every move at random"),
+            AgentSpec::EpsilonGreedy { epsilon } if epsilon > 0.0 => {
+                Some("plays a random move with probability `epsilon`")
+            }
+            AgentSpec::Mcts { .. } => Some("plays its simulations' random rollouts"),
+            _ => None,
+        }
+    }
+
+    /// The moves among which [`AgentSpec::choose`] draws uniformly at
+    /// `pos` (`legal` its legal moves, two or more), in `legal`'s order;
+    /// `None` for an agent that draws otherwise
+    /// ([`AgentSpec::draws_beyond_ties`]).
+    pub fn ties(&self, rules: &Rules, pos: &Position, legal: &MoveList) -> Option<Vec<Move>> {
+        if self.draws_beyond_ties().is_some() {
+            return None;
+        }
+        let best_by = |score: &dyn Fn(Move) -> i64| {
+            let scores: Vec<i64> = legal.iter().map(|&m| score(m)).collect();
+            let top = *scores.iter().max().expect("legal moves");
+            let tied = legal.iter().zip(&scores).filter(|(_, s)| **s == top);
+            tied.map(|(m, _)| *m).collect::<Vec<Move>>()
+        };
+        Some(match *self {
+            AgentSpec::Greedy | AgentSpec::EpsilonGreedy { .. } => best_by(&|m| {
+                let mut after = *pos;
+                let captured = rules.play_unchecked(&mut after, m, &mut Silent);
+                captured.seeds_captured as i64
+            }),
+            AgentSpec::Alphabeta {
+                depth,
+                nodes: None,
+                tt: None,
+                eval: None,
+            } => alphabeta::analyse(rules, pos, legal, depth).best,
+            AgentSpec::Alphabeta { .. } => {
+                let limits = self.search_limits().expect("an alphabeta agent");
+                alphabeta::analyse_deep(rules, pos, legal, limits)
+                    .analysis
+                    .best
+            }
+            AgentSpec::Perfect { ref solved } => {
+                let table = solved.table(rules);
+                best_by(&|m| {
+                    table
+                        .move_value(rules, pos, m)
+                        .expect("every position of a game is reachable from the start")
+                        .rank()
+                })
+            }
+            AgentSpec::Random | AgentSpec::Mcts { .. } => return None,
+        })
     }
 }
 

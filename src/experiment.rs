@@ -5,6 +5,7 @@
 //! played: every problem is reported with the file, line and key, and what
 //! is allowed there.
 
+pub mod exact;
 pub mod interval;
 pub mod judge;
 pub mod metrics;
@@ -52,6 +53,12 @@ pub struct Experiment {
     pub skipped: Vec<Skipped>,
     /// The `[tournament]`, whose pairings are among `matchups`.
     pub tournament: Option<Tournament>,
+    /// The matchups with `openings = "exact"`: not played as games, but
+    /// followed over every opening ([`exact::exact_share`]) into
+    /// exact-openings.csv. Not among `matchups`, so no cell of theirs is
+    /// in the plan, and an experiment without them is planned, seeded and
+    /// fingerprinted as before.
+    pub exact: Vec<exact::ExactMatchup>,
 }
 
 /// Every pair of `agents` meets on every variant in both seats, each game
@@ -186,7 +193,34 @@ impl Experiment {
             ),
         };
         let plans: Vec<_> = cells.iter().map(|c| c.metrics).collect();
-        metrics::plan::fingerprint(base, &plans)
+        let base = metrics::plan::fingerprint(base, &plans);
+        if self.exact.is_empty() {
+            return base;
+        }
+        let exact: Vec<String> = self
+            .exact_cells()
+            .iter()
+            .map(|(v, m)| format!("{}|{}", v.canonical_string(), m.matchup.label()))
+            .collect();
+        format!(
+            "{:016x}",
+            crate::rng::name_hash(&format!("{base}\nexact={}", exact.join("\n")))
+        )
+    }
+
+    /// The cells of the `openings = "exact"` matchups, variant by variant,
+    /// each variant's matchups in file order (exact-openings.csv's rows).
+    pub fn exact_cells(&self) -> Vec<(&Rules, &exact::ExactMatchup)> {
+        self.variants
+            .iter()
+            .flat_map(|v| {
+                let playing = self
+                    .exact
+                    .iter()
+                    .filter(|m| m.matchup.plays(v.rules.name()));
+                playing.map(move |m| (&v.rules, m))
+            })
+            .collect()
     }
 
     pub fn rows(&self) -> Rows {
@@ -225,6 +259,7 @@ struct RawExperiment {
     compare: Option<Sp<String>>,
     metrics: Option<Sp<Vec<Sp<String>>>>,
     metrics_eval: Option<Sp<String>>,
+    openings: Option<Sp<String>>,
 }
 
 #[derive(Deserialize)]
@@ -247,6 +282,7 @@ struct RawMatchup {
     opening_plies: Option<Sp<i64>>,
     metrics: Option<Sp<Vec<Sp<String>>>>,
     variants: Option<Sp<Vec<Sp<String>>>>,
+    openings: Option<Sp<String>>,
 }
 
 #[derive(Deserialize)]
@@ -333,6 +369,7 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     Field::opt("compare", Kind::Str),
     Field::opt("metrics", Kind::List(&Kind::Str)),
     Field::opt("metrics_eval", Kind::Str),
+    Field::opt("openings", Kind::Str),
 ];
 
 static VARIANT_ENTRY_FIELDS: &[Field] = &[
@@ -354,6 +391,7 @@ static MATCHUP_FIELDS: &[Field] = &[
     Field::opt("opening_plies", Kind::Int),
     Field::opt("metrics", Kind::List(&Kind::Str)),
     Field::opt("variants", Kind::List(&Kind::Str)),
+    Field::opt("openings", Kind::Str),
 ];
 
 static TOURNAMENT_FIELDS: &[Field] = &[
@@ -518,7 +556,7 @@ pub fn parse_experiment(
         read: Variants::default(),
     }
     .read_all(&mut p, &raw);
-    let (matchups, tournament) = matchups(&mut p, &raw, &stop, &variants.plans);
+    let (matchups, tournament, exact) = matchups(&mut p, &raw, &stop, &variants.plans);
     let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
     let compare = comparison_plan(&mut p, &raw, &variants.plans, variants.complete);
     in_file_order(file, p)?;
@@ -534,6 +572,7 @@ pub fn parse_experiment(
         compare,
         skipped: variants.skipped,
         tournament,
+        exact,
     })
 }
 
@@ -787,13 +826,14 @@ fn sweep_base(p: &mut Problems, key: &str, t: &Sp<RawSweep>) -> Option<RawVarian
     })
 }
 
-/// The file's `[[matchups]]`, then the tournament's pairings.
+/// The file's `[[matchups]]`, then the tournament's pairings; and apart,
+/// the `openings = "exact"` matchups.
 fn matchups(
     p: &mut Problems,
     raw: &RawExperiment,
     stop: &Option<Stop>,
     variants: &[VariantPlan],
-) -> (Vec<Matchup>, Option<Tournament>) {
+) -> (Vec<Matchup>, Option<Tournament>, Vec<exact::ExactMatchup>) {
     let mut checks = MatchupChecks {
         stop,
         variants,
@@ -815,16 +855,35 @@ fn matchups(
             .any(|m| m.get_ref().metrics.is_some()),
     );
     no_matchups_problem(p, raw);
+    let top_exact = exact::top_level(p, raw.openings.as_ref(), raw.tournament.is_some());
     let mut matchups: Vec<Matchup> = Vec::new();
+    let mut exact_list: Vec<Matchup> = Vec::new();
+    let mut exact_keys: Vec<String> = Vec::new();
     for (i, m) in raw.matchups.iter().flat_map(|m| m.get_ref()).enumerate() {
         let m = m.get_ref();
         let Some(new) = checks.listed(p, i, m, &metrics_top) else {
             continue;
         };
+        let Some(exact_key) = exact::of_matchup(p, i, &new, m, top_exact) else {
+            continue;
+        };
+        let (list, new) = match &exact_key {
+            Some(_) => {
+                let new = Matchup {
+                    metrics: None,
+                    cap: None,
+                    ..new
+                };
+                (&mut exact_list, new)
+            }
+            None => (&mut matchups, new),
+        };
         // The same pairing may be listed again for other variants (with
         // its own `games`): a cell is a variant and a label, so only a
-        // variant both entries play would be one cell twice.
-        if matchups.iter().any(|m| {
+        // variant both entries play would be one cell twice. A sampled and
+        // an exact entry of one pairing are two kinds of number, not one
+        // cell twice.
+        if list.iter().any(|m| {
             m.p1 == new.p1
                 && m.p2 == new.p2
                 && m.opening_plies == new.opening_plies
@@ -838,16 +897,26 @@ fn matchups(
                 format!("`{}` is listed twice", new.label()),
             );
         } else {
-            matchups.push(new);
+            exact_keys.extend(exact_key);
+            list.push(new);
         }
     }
+    // Each exact entry with the key that made it exact (pushed together).
+    let exact_list: Vec<exact::ExactMatchup> = exact_list
+        .into_iter()
+        .zip(exact_keys)
+        .map(|(matchup, key)| exact::ExactMatchup { matchup, key })
+        .collect();
     let listed = matchups.len();
     let tournament = (raw.tournament.as_ref()).and_then(|t| checks.tournament(p, t, &mut matchups));
-    unplayed_variants(p, raw, variants, &matchups);
+    let exact_ones = exact_list.iter().map(|e| &e.matchup);
+    let every: Vec<Matchup> = matchups.iter().chain(exact_ones).cloned().collect();
+    unplayed_variants(p, raw, variants, &every);
+    exact::none_sampled(p, raw, &matchups, &exact_list);
     for m in &mut matchups[listed..] {
         m.metrics = metrics_top.for_tournament();
     }
-    (matchups, tournament)
+    (matchups, tournament, exact_list)
 }
 
 /// A variant no matchup plays, every one of them naming other `variants`:

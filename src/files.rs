@@ -16,6 +16,7 @@
 pub mod checkpoint;
 pub mod comparison;
 pub mod csv;
+pub mod exact_openings;
 pub mod games;
 pub mod header;
 pub mod lengths;

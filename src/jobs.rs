@@ -17,6 +17,7 @@ use crate::rules::InputError;
 pub mod bench;
 mod checkpoint;
 pub mod curve;
+mod exact;
 pub mod grow;
 mod growth;
 pub mod judge;

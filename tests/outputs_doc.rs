@@ -50,7 +50,7 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
     let mut games = game_column_names();
     games.push("moves");
     let solved: Vec<&str> = solved::HEADER.trim_end().split(',').collect();
-    let files: [(&str, Vec<&str>); 9] = [
+    let files: [(&str, Vec<&str>); 10] = [
         ("summary.csv", summary_column_names()),
         ("games.csv", games),
         ("comparison.csv", COMPARISON_COLUMNS.to_vec()),
@@ -61,6 +61,10 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
         (
             "strength-curve.csv",
             katro::files::strength_curve::CURVE_COLUMNS.to_vec(),
+        ),
+        (
+            "exact-openings.csv",
+            katro::files::exact_openings::EXACT_COLUMNS.to_vec(),
         ),
         ("katro solve and results/solved/", solved),
     ];

@@ -6,10 +6,9 @@
 
 mod common;
 
-use std::fs;
 use std::path::Path;
 
-use common::{column, katro_in};
+use common::{column, katro_ok as ok, read_text as text};
 
 const TINY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -19,16 +18,6 @@ const STUDY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/experiments/strength-curve.toml"
 );
-
-fn ok(args: &[&str]) -> String {
-    let run = katro_in(args, "");
-    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
-    run.stdout
-}
-
-fn text(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 #[test]
 fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
@@ -61,6 +50,34 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
     );
     let svg = text(&whole.join("strength-curve.svg"));
     assert_eq!(svg.matches("<polyline").count(), 2, "a line per variant");
+    // The report then draws the curve first, with the file's numbers
+    // behind it; `katro curve` wrote the manifest through the ledger, so
+    // the report may replace it.
+    let before = text(&whole.join("report.html"));
+    assert!(
+        !before.contains("strength-curve.csv"),
+        "not drawn before the curve"
+    );
+    ok(&["report", w]);
+    let html = text(&whole.join("report.html"));
+    let curve_at = html.find("Strength curve").expect("the curve's chart");
+    let win_rate_at = html
+        .find("First-player win rate")
+        .expect("the win-rate chart");
+    assert!(curve_at < win_rate_at, "the curve comes first");
+    let plot = text(&whole.join("plots/strength-curve.svg"));
+    assert!(plot.contains(&svg), "the chart `katro curve` drew");
+    assert!(html.contains("<svg") && html.contains("katro-4x3-1seed: perfect play 0.462963"));
+    let cells = html.matches("data-file=\"strength-curve.csv\"").count();
+    assert_eq!(
+        cells,
+        7 * 14,
+        "every row of strength-curve.csv, 14 columns each"
+    );
+    assert!(html.contains("data-col=\"limit\">0.462963<"));
+    // And again, with nothing of it changed.
+    ok(&["report", w]);
+    assert_eq!(html, text(&whole.join("report.html")));
     assert!(svg.contains("katro-4x3-1seed: perfect play 0.462963"));
     let summary = text(&whole.join("summary.csv"));
     let cells: Vec<(String, String, String)> = column(&summary, "variant")

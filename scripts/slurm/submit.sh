@@ -27,6 +27,10 @@
 #   KATRO_AFTER        job ids the merge also waits for, whatever their end
 #                      (with KATRO_ARRAY, the first array job still running)
 #   KATRO_LOG_DIR      where the jobs' output files go [OUT_DIR/slurm]
+#   KATRO_CURVE        1: the merge job then also runs `katro curve OUT_DIR`
+#                      and `katro report OUT_DIR` (a strength curve,
+#                      experiments/strength-curve*.toml) [0]
+#   KATRO_CURVE_MEMORY GiB `katro curve` may solve in [4]
 #   KATRO_SBATCH_ARGS  more sbatch options for both jobs, split on spaces
 #
 # Prints the two job ids; `squeue -u "$USER"` shows them while they wait or run.
@@ -100,6 +104,16 @@ if [ -n "${KATRO_MAX_RUNNING:-}" ]; then
     array=$array%$KATRO_MAX_RUNNING
 fi
 
+case ${KATRO_CURVE:-0} in
+0) merge_args=() ;;
+1) merge_args=(curve) ;;
+*) die "KATRO_CURVE must be 0 or 1, not '$KATRO_CURVE'" ;;
+esac
+if [ -n "${KATRO_CURVE_MEMORY:-}" ]; then
+    [[ $KATRO_CURVE_MEMORY =~ ^[1-9][0-9]*$ ]] || die "KATRO_CURVE_MEMORY must be a whole number of GiB, 1 or more"
+    export KATRO_CURVE_MEMORY
+fi
+
 logs=${KATRO_LOG_DIR:-$out/slurm}
 mkdir -p "$out" "$logs"
 logs=$(realpath "$logs")
@@ -131,7 +145,7 @@ for id in $(tr , " " <<<"${KATRO_AFTER:-}"); do
 done
 merge_id=$(sbatch --parsable "${common[@]}" --dependency="$dependency" \
     --kill-on-invalid-dep=yes --time="${KATRO_MERGE_TIME:-00:30:00}" \
-    --output="$logs/merge-%j.out" "$here/katro-merge.sbatch" "$out")
+    --output="$logs/merge-%j.out" "$here/katro-merge.sbatch" "$out" "${merge_args[@]}")
 merge_id=${merge_id%%;*}
-echo "submitted merge job $merge_id: runs after job $array_id succeeds"
+echo "submitted merge job $merge_id: runs after job $array_id succeeds${merge_args:+, then katro curve}"
 echo "results: $out (job output in $logs)"

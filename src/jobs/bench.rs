@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::agents::alphabeta;
 use crate::agents::mcts;
-use crate::agents::{AgentSpec, DEFAULT_TT_BITS, Need};
+use crate::agents::{AgentSpec, Need};
 use crate::engine::{Position, Silent};
 use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
 use crate::experiment::stats::Aggregate;
@@ -442,22 +442,10 @@ fn search_bench(
 /// `--alphabeta SPEC`: the agent and the limits of its deep search.
 fn alphabeta_limits(text: &str) -> Result<(AgentSpec, alphabeta::Limits), Error> {
     let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
-    let AgentSpec::Alphabeta {
-        depth,
-        nodes,
-        tt,
-        eval,
-    } = spec
-    else {
+    let Some(limits) = spec.search_limits() else {
         return Err(Error::refused(format!(
             "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
         )));
-    };
-    let limits = alphabeta::Limits {
-        depth,
-        nodes,
-        tt_bits: tt.unwrap_or(DEFAULT_TT_BITS),
-        eval: eval.unwrap_or_default(),
     };
     Ok((spec, limits))
 }

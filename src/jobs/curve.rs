@@ -9,15 +9,15 @@ use std::path::Path;
 
 use crate::agents::AgentSpec;
 use crate::experiment::ratings::{Estimate, SeatTally, fit};
+use crate::files::ManifestRead;
 use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
-use crate::files::{ManifestRead, add_files};
 use crate::pictures::strength_curve::strength_curve_svg;
 use crate::rules::Rules;
 use crate::solve::openings::{Ratio, openings, perfect_share};
 use crate::solve::{Phase, Threads, check_key, solve_with_stats, upper_bound_bytes};
 use crate::store::Store;
 
-use super::{Error, put, read_optional};
+use super::{Error, Folder, read_optional, write_outputs};
 
 /// The files `katro curve` writes.
 pub const STRENGTH_CURVE: &str = "strength-curve.csv";
@@ -82,17 +82,10 @@ pub fn curve(
     )?;
     let manifest = ManifestRead::parse(&manifest_bytes)
         .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
-    for name in [STRENGTH_CURVE, STRENGTH_CURVE_SVG] {
-        let listed = manifest.files.iter().any(|f| f == name);
-        if store.is_file(&dir.join(name)) && !listed {
-            return Err(Error::refused(format!(
-                "{}: already there and not listed in {}, so katro did not write it: move it \
-                 away to write the curve of this folder",
-                dir.join(name).display(),
-                manifest_path.display()
-            )));
-        }
-    }
+    // Refused before the solves, as the write would refuse it after them:
+    // a file katro did not write there, or changed since.
+    let targets = [STRENGTH_CURVE, STRENGTH_CURVE_SVG, "manifest.json"].map(String::from);
+    Folder::open(store, dir).check(&targets, &format!("katro curve {}", dir.display()))?;
     let rows = read_summary(&summary_path, &summary)?;
     let mut out = curve_rows(&rows);
     if out.is_empty() {
@@ -103,12 +96,18 @@ pub fn curve(
         )));
     }
     let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
-    put(store, dir, STRENGTH_CURVE, &strength_curve_csv(&out))?;
     let svg = strength_curve_svg(&out).expect("a curve has a level");
-    put(store, dir, STRENGTH_CURVE_SVG, svg.as_bytes())?;
-    if let Some(m) = add_files(&manifest_bytes, &[STRENGTH_CURVE, STRENGTH_CURVE_SVG]) {
-        put(store, dir, "manifest.json", &m)?;
-    }
+    // Through the folder's ledger, as every job adding files to a results
+    // folder writes them, so that `katro report` and a rerun of the
+    // experiment know the curve and the manifest listing it as katro's.
+    write_outputs(
+        store,
+        dir,
+        &[
+            (STRENGTH_CURVE, &strength_curve_csv(&out)),
+            (STRENGTH_CURVE_SVG, svg.as_bytes()),
+        ],
+    )?;
     Ok(CurveOutcome { rows: out, limits })
 }
 

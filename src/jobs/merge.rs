@@ -4,10 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::exact::exact_cells;
 use super::out_folder::{clear_folder, lock_folder};
-use super::results::{ManifestBase, RunOutcome, finish_experiment, manifest, per_second};
+use super::results::{ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second};
 use super::survey::{Writer, shard_files};
-use super::{Error, Progress, file_name, plural};
+use super::{Error, Progress, file_name, plural, threads_or_all};
 use crate::experiment::runner::{self, Cell, GameRow, Layout, Part, Rows, merge_parts};
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Experiment, parse_experiment};
@@ -263,6 +264,8 @@ pub fn merge(
         )));
     }
     let (aggregates, rows) = merge_shards(&shards, &cells, exp.rows(), &damaged)?;
+    // Followed before the folder is touched, as `katro run` does.
+    let exact = exact_cells(&exp, &first.experiment.file, threads_or_all(None))?;
 
     let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {
@@ -286,7 +289,12 @@ pub fn merge(
         aggregates: &aggregates,
     };
     let m = merged_manifest(base, &shards, &exp);
-    let (written, mut text) = finish_experiment(store, &dir, &exp, &cells, &aggregates, &rows, m)?;
+    let played = Played {
+        cells: &cells,
+        aggregates: &aggregates,
+        rows: &rows,
+    };
+    let (written, mut text) = finish_experiment(store, &dir, &exp, played, m, exact.as_ref())?;
     let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
     let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
     text.push_str(&format!(

@@ -50,17 +50,26 @@ pub fn write_report(
             summary_path.display()
         )));
     };
-    let [comparison, lengths, ratings, skill_trace, pairwise, metrics] = [
+    let [
+        comparison,
+        lengths,
+        ratings,
+        skill_trace,
+        pairwise,
+        metrics,
+        curve,
+    ] = [
         "comparison.csv",
         "lengths.csv",
         "ratings.csv",
         "skill-trace.csv",
         "pairwise.csv",
         "metrics.csv",
+        "strength-curve.csv",
     ]
     .map(|f| read_optional(store, &dir.join(f)));
     let (comparison, lengths, ratings) = (comparison?, lengths?, ratings?);
-    let (skill_trace, pairwise, metrics) = (skill_trace?, pairwise?, metrics?);
+    let (skill_trace, pairwise, metrics, curve) = (skill_trace?, pairwise?, metrics?, curve?);
     let title = report_title(store, dir, name)?;
     let report = build(&Inputs {
         summary: &summary,
@@ -70,6 +79,7 @@ pub fn write_report(
         skill_trace: skill_trace.as_deref(),
         pairwise: pairwise.as_deref(),
         metrics: metrics.as_deref(),
+        strength_curve: curve.as_deref(),
         title: &title,
     })
     .map_err(|e| {

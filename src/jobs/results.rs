@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::exact::ExactFiles;
 use super::owned::Folder;
 use super::report_files::{report_targets, write_report};
 use super::{Error, grow, plural, survey};
@@ -49,6 +50,9 @@ pub(super) struct Results<'a> {
     pub(super) tournament: Option<&'a [VariantRatings]>,
     /// `run-state.json`, for the results of an experiment (which can grow).
     pub(super) state: Option<Vec<u8>>,
+    /// exact-openings.csv, when the experiment has `openings = "exact"`
+    /// matchups (src/jobs/exact.rs).
+    pub(super) exact: Option<Vec<u8>>,
 }
 
 /// Writes the CSV files and then the manifest (its presence says the
@@ -115,6 +119,9 @@ fn result_bytes(r: &Results, master_seed: u64) -> Vec<(&'static str, Vec<u8>)> {
     }
     outputs.push(("summary.csv", summary_csv(r.cells, r.aggregates)));
     outputs.push(("lengths.csv", lengths_csv(r.cells, r.aggregates)));
+    if let Some(bytes) = &r.exact {
+        outputs.push((crate::files::exact_openings::EXACT_OPENINGS, bytes.clone()));
+    }
     outputs
 }
 
@@ -239,19 +246,31 @@ pub(super) fn played_text(
     )
 }
 
+/// What a whole experiment played: its cells, their aggregates and the
+/// kept game rows.
+pub(super) struct Played<'p, 'a> {
+    pub cells: &'p [Cell<'a>],
+    pub aggregates: &'p [Aggregate],
+    pub rows: &'p [GameRow],
+}
+
 /// The files of a finished whole experiment (games.csv, the run state,
-/// comparison, ratings, summary, then the manifest `m`) and the tables a
-/// run prints: the one tail of `run` and `merge`, so both write the same
-/// bytes.
+/// comparison, ratings, summary, exact-openings.csv from `exact`, followed
+/// before the games, then the manifest `m`) and the tables a run prints:
+/// the one tail of `run` and `merge`, so both write the same bytes.
 pub(super) fn finish_experiment<'a>(
     store: &dyn Store,
     dir: &Path,
     exp: &'a Experiment,
-    cells: &[Cell<'a>],
-    aggregates: &[Aggregate],
-    rows: &[GameRow],
+    played: Played<'_, 'a>,
     m: Manifest,
+    exact: Option<&ExactFiles>,
 ) -> Result<(Vec<String>, String), Error> {
+    let Played {
+        cells,
+        aggregates,
+        rows,
+    } = played;
     let (games, state) =
         finished_files(m.run.clone(), exp.seed, exp.rows(), cells, aggregates, rows);
     let rated = rated(exp, cells, aggregates);
@@ -265,11 +284,15 @@ pub(super) fn finish_experiment<'a>(
             compare: &exp.compare,
             tournament: rated.as_deref(),
             state: Some(state.to_bytes()),
+            exact: exact.map(|e| e.csv.clone()),
         },
         m,
     )?;
     let mut text = summary_table(cells, aggregates, Some("manifest.json"));
     text.push_str(&ratings_text(&rated));
+    if let Some(e) = exact {
+        text.push_str(&e.text);
+    }
     Ok((written, text))
 }
 

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{self, Identity, Saver};
+use super::exact::{ExactFiles, exact_cells};
 use super::growth::{Growing, growth};
 use super::load::{Loaded, load_experiment};
 use super::out_folder::{clear_folder, lock_folder};
 use super::owned::Folder;
 use super::results::{
-    ManifestBase, RunOutcome, finish_experiment, manifest, per_second, played_text,
+    ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second, played_text,
 };
 use super::survey::{Writer, read_manifest};
 use super::{Error, Progress, grow, now, plural, threads_or_all};
@@ -76,7 +77,9 @@ pub fn run(
     if !skipped.is_empty() {
         progress.note(skipped.trim_end());
     }
-    let plan = RunPlan::new(opts, store, progress, &l)?;
+    // Before the folder is touched (checking it is writable creates it).
+    let exact = exact_cells(&l.exp, &l.path, threads_or_all(opts.threads))?;
+    let plan = RunPlan::new(opts, store, progress, &l, exact)?;
     let _lock = lock_folder(store, progress, &plan.out_dir, plan.part, &opts.command)?;
     let before = match plan.part {
         Part::Whole if !opts.force => read_manifest(store, &plan.out_dir),
@@ -105,6 +108,11 @@ struct RunPlan<'a> {
     source: ExperimentSource,
     part: Part,
     cp_dir: PathBuf,
+    /// The `openings = "exact"` matchups, followed before the folder is
+    /// touched, so one katro cannot follow is refused before any game and
+    /// leaves no trace (src/jobs/exact.rs). A shard follows them for that alone: the
+    /// whole run and the merge write them.
+    exact: Option<ExactFiles>,
 }
 
 /// What one session of play did, for the files and the text.
@@ -128,6 +136,7 @@ impl<'a> RunPlan<'a> {
         store: &'a dyn Store,
         progress: &'a dyn Progress,
         l: &'a Loaded,
+        exact: Option<ExactFiles>,
     ) -> Result<RunPlan<'a>, Error> {
         let (path, exp) = (&l.path, &l.exp);
         let (out_dir, origin) = match (&opts.out, &exp.output) {
@@ -160,6 +169,7 @@ impl<'a> RunPlan<'a> {
             hash: exp.fingerprint(),
             source: ExperimentSource::new(path, &l.text),
             part,
+            exact,
         })
     }
 
@@ -494,10 +504,13 @@ impl<'a> RunPlan<'a> {
             self.store,
             &self.out_dir,
             &self.l.exp,
-            cells,
-            &aggregates,
-            &all_rows,
+            Played {
+                cells,
+                aggregates: &aggregates,
+                rows: &all_rows,
+            },
             m,
+            self.exact.as_ref(),
         )
         .map_err(|e| after_start(self.store, e, saver))?;
         let mut also = Vec::new();

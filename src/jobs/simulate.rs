@@ -89,6 +89,7 @@ pub fn simulate(
             compare: &Compare::default(),
             tournament: None,
             state: None,
+            exact: None,
         };
         files = write_results(store, dir, &results, m)?;
         text.push_str(&played_text(opts.games, wall, threads, &[], &files, dir));

@@ -11,7 +11,7 @@ use super::owned::{Folder, LEDGER, Whose};
 use super::{Error, Progress, file_name};
 use crate::pictures::report::is_chart_file;
 
-pub(crate) const RESULT_FILES: [&str; 12] = [
+pub(crate) const RESULT_FILES: [&str; 13] = [
     "manifest.json",
     super::grow::RUN_STATE,
     "summary.csv",
@@ -23,6 +23,7 @@ pub(crate) const RESULT_FILES: [&str; 12] = [
     "games.csv",
     "lengths.csv",
     super::judge::PERFECT_MOVES,
+    crate::files::exact_openings::EXACT_OPENINGS,
     "report.html",
 ];
 

@@ -15,6 +15,7 @@
 use plotters::prelude::*;
 
 mod cells;
+mod curve;
 mod draw;
 mod lengths;
 mod metrics_chart;
@@ -46,6 +47,8 @@ pub struct Inputs<'a> {
     pub pairwise: Option<&'a [u8]>,
     /// metrics.csv, if some cell recorded design metrics.
     pub metrics: Option<&'a [u8]>,
+    /// strength-curve.csv, if `katro curve` wrote one.
+    pub strength_curve: Option<&'a [u8]>,
     /// The experiment's name, for the page title.
     pub title: &'a str,
 }
@@ -57,7 +60,8 @@ pub const GENERATOR: &str = "katro report";
 
 /// Every chart file a report may write under `plots/`, besides one
 /// `sweep-KEY.svg` per swept setting ([`is_chart_file`]).
-pub const CHART_FILES: [&str; 7] = [
+pub const CHART_FILES: [&str; 8] = [
+    "strength-curve.svg",
     "win-rate.svg",
     "lengths.svg",
     "comparison.svg",
@@ -244,6 +248,10 @@ pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
     let cells = summary.select(|r| !pairing(&summary, r));
     let pairings = summary.select(|r| pairing(&summary, r));
     let mut charts = Vec::new();
+    // The curve answers the question of the study that has one, so first.
+    if let Some(b) = inputs.strength_curve {
+        charts.extend(curve::strength_curve_chart(b)?);
+    }
     if !cells.is_empty() {
         charts.push(win_rate_chart(&cells)?);
     }
@@ -305,6 +313,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();
@@ -365,6 +374,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();
@@ -407,6 +417,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();
@@ -420,6 +431,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();
@@ -453,6 +465,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();
@@ -494,6 +507,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();
@@ -533,6 +547,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .err()
@@ -553,6 +568,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: None,
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .err()
@@ -636,6 +652,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             skill_trace: None,
             pairwise: Some(pairwise.as_bytes()),
             metrics: None,
+            strength_curve: None,
             title: "t",
         })
         .unwrap();

@@ -42,3 +42,15 @@ pub fn column(csv_text: &str, column: &str) -> Vec<String> {
         .map(|rec| rec.unwrap()[at].to_string())
         .collect()
 }
+
+/// `katro ARGS`'s standard output, after checking that it succeeded.
+pub fn katro_ok(args: &[&str]) -> String {
+    let run = katro_in(args, "");
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    run.stdout
+}
+
+/// A file the test expects, as text.
+pub fn read_text(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

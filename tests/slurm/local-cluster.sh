@@ -15,7 +15,12 @@
 #   4. resume: submits it again with shard 2 made to fail, checks that the
 #      merge job is cancelled and writes nothing, submits shard 2 alone as
 #      docs/CLUSTER.md says, and compares again;
-#   5. stops the daemons and removes the folder, however it ends.
+#   5. curve: submits the tiny strength curve (experiments/strength-curve-
+#      tiny.toml) with KATRO_CURVE=1, so the merge job also runs `katro
+#      curve` (solving its 4x3 board for the perfect-play limit) and `katro
+#      report`, and compares its summary.csv and strength-curve.csv with a
+#      local run's and a local `katro curve`'s;
+#   6. stops the daemons and removes the folder, however it ends.
 #
 # Settings (environment):
 #   KATRO_SLURM_SHARDS    array tasks per study [4]
@@ -29,6 +34,8 @@ shards=${KATRO_SLURM_SHARDS:-4}
 timeout=${KATRO_SLURM_TIMEOUT:-180}
 experiment=$repo/tests/slurm/experiment.toml
 outputs=(summary.csv comparison.csv games.csv ratings.csv pairwise.csv skill-trace.csv)
+curve=$repo/experiments/strength-curve-tiny.toml
+curve_outputs=(summary.csv comparison.csv lengths.csv strength-curve.csv strength-curve.svg)
 
 passed=0
 say() { printf '[slurm-test %3ds] %s\n' "$SECONDS" "$*"; }
@@ -269,19 +276,22 @@ expect_states() {
     pass "job $id ended $got"
 }
 
-# Every output file of the local run, byte for byte, and no other; and one
-# shard file per array task, so the work really was split.
+# Every output file FILES of the local run in LOCAL, byte for byte, and no
+# other; and one shard file per array task, so the work really was split.
+#   compare_with_local DIR [LOCAL FILES...]
 compare_with_local() {
-    local dir=$1 f i
+    local dir=$1 local=${2:-$work/local} f i
+    local files=("${outputs[@]}")
+    [ $# -le 2 ] || files=("${@:3}")
     for ((i = 1; i <= shards; i++)); do
         compgen -G "$dir/shards/shard-$i-of-$shards.*" >/dev/null || fail "$dir/shards has no shard $i of $shards"
     done
     pass "$dir/shards holds shards 1 to $shards"
-    [ -f "$work/local/summary.csv" ] || fail "the local run wrote no summary.csv"
-    for f in "${outputs[@]}"; do
-        if [ -f "$work/local/$f" ]; then
+    [ -f "$local/summary.csv" ] || fail "the local run wrote no summary.csv"
+    for f in "${files[@]}"; do
+        if [ -f "$local/$f" ]; then
             [ -f "$dir/$f" ] || fail "$dir has no $f"
-            cmp "$work/local/$f" "$dir/$f" || fail "$dir/$f differs from the local run's"
+            cmp "$local/$f" "$dir/$f" || fail "$dir/$f differs from the local run's"
             pass "$f from the cluster equals the local run's ($(wc -l <"$dir/$f") lines)"
         elif [ -f "$dir/$f" ]; then
             fail "$dir/$f exists but the local run wrote none"
@@ -336,6 +346,17 @@ EOF
     expect_states "$array_id" "COMPLETED x1"
     expect_states "$merge_id" "COMPLETED x1"
     compare_with_local "$work/resume"
+
+    say "curve: the tiny strength curve as $shards array tasks, the merge, then katro curve"
+    "$KATRO_BIN" run "$curve" --out "$work/curve-local" --threads 2 >/dev/null
+    "$KATRO_BIN" curve "$work/curve-local" --threads 2 >/dev/null
+    KATRO_CURVE=1 submit "$curve" "$shards" "$work/curve"
+    expect_states "$array_id" "COMPLETED x$shards"
+    expect_states "$merge_id" "COMPLETED x1"
+    compare_with_local "$work/curve" "$work/curve-local" "${curve_outputs[@]}"
+    grep -q 'strength-curve' "$work/curve/report.html" ||
+        fail "$work/curve/report.html does not show the strength curve"
+    pass "the merge job's report.html shows the strength curve"
 }
 
 main

@@ -1,0 +1,64 @@
+//! exact-openings.csv of an experiment: its `openings = "exact"` matchups
+//! followed over every opening (docs/EXPERIMENTS.md, "Exact openings").
+//! Followed before anything is played or written: whether a matchup's
+//! lines can be followed is known only by following them, and one that
+//! cannot is bad input, refused before any game (docs/ERRORS.md). The
+//! experiment alone decides them, so a shard, a resumed run and a merge
+//! get the same bytes.
+
+use crate::experiment::Experiment;
+use crate::experiment::exact::{ExactShare, exact_share};
+use crate::files::exact_openings::{EXACT_OPENINGS, exact_openings_csv};
+
+use super::Error;
+
+/// The file and the lines the run prints about it.
+pub(super) struct ExactFiles {
+    pub csv: Vec<u8>,
+    pub text: String,
+}
+
+/// exact-openings.csv of `exp` (read from `path`), `None` when it has no
+/// exact matchup; refused, naming the file and the key, when a matchup's
+/// lines are more than katro follows.
+pub(super) fn exact_cells(
+    exp: &Experiment,
+    path: &str,
+    threads: usize,
+) -> Result<Option<ExactFiles>, Error> {
+    let cells = exp.exact_cells();
+    if cells.is_empty() {
+        return Ok(None);
+    }
+    let mut shares: Vec<ExactShare> = Vec::new();
+    let mut text = format!("\nexact openings ({EXACT_OPENINGS}: exact shares, no interval):\n");
+    for (rules, e) in &cells {
+        let m = &e.matchup;
+        let s = exact_share(rules, &m.p1, &m.p2, m.opening_plies, threads).map_err(|why| {
+            Error::refused(format!(
+                "{path}: `{}`: variant `{}`, matchup `{}`: {why}: sample \
+                 this matchup (give \"sampled\", or leave `openings` out), or give it fewer \
+                 `opening_plies` or a lower `ply_limit`",
+                e.key,
+                rules.name(),
+                m.label()
+            ))
+        })?;
+        let share = s
+            .p1_decided_share()
+            .map_or_else(|| "none decided".to_string(), |x| format!("{x:.6}"));
+        text.push_str(&format!(
+            "  {}  {}: p1_win_rate {share} over {} openings ({} searched positions, {} tied)\n",
+            rules.name(),
+            crate::agents::label(&m.label()),
+            s.openings,
+            s.decisions,
+            s.tied
+        ));
+        shares.push(s);
+    }
+    Ok(Some(ExactFiles {
+        csv: exact_openings_csv(exp, &shares),
+        text,
+    }))
+}

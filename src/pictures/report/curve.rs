@@ -1,0 +1,92 @@
+//! The strength curve in the report: strength-curve.csv (written by
+//! `katro curve DIR`, docs/OUTPUTS.md) drawn as `katro curve` draws it,
+//! the first player's share against the node budget on a log axis, one
+//! line per variant, random play's share and the perfect-play limit as
+//! references, with the file's numbers behind it.
+
+use super::*;
+use crate::files::strength_curve::{CurveRow, Limit};
+use crate::pictures::strength_curve::strength_curve_svg;
+
+/// The file a report draws its curve from.
+pub const STRENGTH_CURVE_CSV: &str = "strength-curve.csv";
+
+/// The columns the chart reads.
+const CURVE_NEEDS: [&str; 7] = [
+    "variant",
+    "agent",
+    "nodes",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "limit",
+];
+
+/// The columns shown under the chart.
+const CURVE_TABLE: [&str; 14] = [
+    "variant",
+    "agent",
+    "nodes",
+    "opening_plies",
+    "games",
+    "decided",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "distinct_games",
+    "limit",
+];
+
+const CURVE_CAPTION: &str = "Self-play of one search agent at rising node budgets \
+    (strength-curve.csv, written by `katro curve`): each line is a variant, its points the first \
+    player's share of the decided games at each budget (nodes a move, log scale) with 95% Wilson \
+    intervals. Dashed in the line's colour: random play's share. Dotted: the exact share under \
+    perfect play over the same random openings (`limit`), where the board is solved. `rating` \
+    is each budget's Elo against its family's smallest budget (rated 0), from the variant's cells \
+    where two budgets meet.";
+
+/// The chart, `None` when the file has no budget to draw.
+pub(super) fn strength_curve_chart(bytes: &[u8]) -> Result<Option<Chart>, ReportError> {
+    let t = CsvTable::parse(STRENGTH_CURVE_CSV, bytes)?;
+    t.require(&CURVE_NEEDS)?;
+    // Rows rebuilt from the file with only what strength_curve_svg draws
+    // (CURVE_NEEDS), so the report's chart is the one `katro curve` drew
+    // from the same numbers; the other fields are placeholders it never
+    // reads (the table below the chart shows the file's own values).
+    let mut rows = Vec::with_capacity(t.len());
+    for r in 0..t.len() {
+        let nodes = t.num(r, "nodes")?.map(|n| n as u64);
+        let limit = t.num(r, "limit")?.map(|share| Limit {
+            share: Some(share),
+            draws: 0.0,
+            openings: 0,
+            exact: String::new(),
+        });
+        rows.push(CurveRow {
+            variant: t.text(r, "variant").to_string(),
+            rules: String::new(),
+            agent: t.text(r, "agent").to_string(),
+            nodes,
+            opening_plies: 0,
+            games: 0,
+            decided: 0,
+            p1_win_rate: t.text(r, "p1_win_rate").to_string(),
+            p1_win_rate_low: t.text(r, "p1_win_rate_low").to_string(),
+            p1_win_rate_high: t.text(r, "p1_win_rate_high").to_string(),
+            length_mean: String::new(),
+            distinct_games: String::new(),
+            rating: None,
+            limit,
+        });
+    }
+    Ok(strength_curve_svg(&rows).map(|svg| Chart {
+        file: "strength-curve.svg".into(),
+        title: "Strength curve: the first player's share against search nodes".into(),
+        svg,
+        caption: CURVE_CAPTION.into(),
+        table: numbers_table(&t, STRENGTH_CURVE_CSV, &CURVE_TABLE),
+    }))
+}
