@@ -102,11 +102,9 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "is_false")]
         keep_tree: bool,
     },
-    /// Plays from the variant's solved table (solved on its first move).
-    Perfect {
-        #[serde(skip)]
-        solved: perfect::Solved,
-    },
+    /// Plays from the variant's solved table, solved on its first move
+    /// into the [`perfect::Tables`] its seat was given.
+    Perfect,
 }
 
 /// The serde form read before validation. serde ignores
@@ -204,9 +202,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 solver,
                 keep_tree,
             },
-            RawAgentSpec::Perfect {} => AgentSpec::Perfect {
-                solved: perfect::Solved::default(),
-            },
+            RawAgentSpec::Perfect {} => AgentSpec::Perfect,
         };
         spec.validate()?;
         Ok(spec)
@@ -301,7 +297,7 @@ impl AgentSpec {
     /// Checks every setting is in range.
     pub fn validate(&self) -> Result<(), AgentError> {
         match *self {
-            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect { .. } => Ok(()),
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect => Ok(()),
             AgentSpec::EpsilonGreedy { epsilon } => {
                 if (0.0..=1.0).contains(&epsilon) {
                     Ok(())
@@ -382,7 +378,7 @@ impl AgentSpec {
     /// on a board too big to solve.
     pub fn check_variant(&self, rules: &Rules) -> Result<(), AgentError> {
         match self {
-            AgentSpec::Perfect { .. } => perfect::check_variant(rules),
+            AgentSpec::Perfect => perfect::check_variant(rules),
             _ => Ok(()),
         }
     }
@@ -434,17 +430,35 @@ impl AgentSpec {
     }
 
     /// The agent seated for one game: what it keeps between its moves
-    /// lives there.
-    pub fn start_game(&self) -> Seat<'_> {
+    /// lives there, and a `perfect` agent plays from `tables` (solving its
+    /// variant there on its first move, unless already solved).
+    pub fn start_game<'a>(&'a self, tables: &'a perfect::Tables) -> Seat<'a> {
         Seat {
             spec: self,
+            tables,
             tree: None,
         }
     }
 
     /// Chooses a move; `legal` must be the non-empty legal moves of `pos`.
+    /// Nothing is kept: a `perfect` agent solves its variant for this one
+    /// move, so a caller asking for many moves gives it tables the moves
+    /// share ([`AgentSpec::choose_with`], or a seat).
     pub fn choose(
         &self,
+        rules: &Rules,
+        pos: &Position,
+        legal: &MoveList,
+        rng: &mut GameRng,
+    ) -> Move {
+        self.choose_with(&perfect::Tables::new(), rules, pos, legal, rng)
+    }
+
+    /// [`AgentSpec::choose`], a `perfect` agent playing from `tables`
+    /// (solving its variant there if no earlier move has).
+    pub fn choose_with(
+        &self,
+        tables: &perfect::Tables,
         rules: &Rules,
         pos: &Position,
         legal: &MoveList,
@@ -485,7 +499,7 @@ impl AgentSpec {
                 let (budget, settings) = self.mcts_search().expect("an mcts agent");
                 mcts::choose(rules, pos, legal, budget, &settings, rng)
             }
-            AgentSpec::Perfect { ref solved } => perfect::choose(solved, rules, pos, legal, rng),
+            AgentSpec::Perfect => perfect::choose(tables, rules, pos, legal, rng),
         }
     }
 }
@@ -544,7 +558,7 @@ impl fmt::Display for AgentSpec {
                 }
                 Ok(())
             }
-            AgentSpec::Perfect { .. } => write!(f, "perfect"),
+            AgentSpec::Perfect => write!(f, "perfect"),
         }
     }
 }
@@ -576,12 +590,14 @@ impl AgentSpec {
 }
 
 /// An agent playing one game ([`AgentSpec::start_game`]), asked for each
-/// of its moves in order. Only `mcts` with `keep_tree` keeps anything (its
-/// tree); every other agent plays as [`AgentSpec::choose`] does. The game
-/// stays a function of its generator: what is kept comes from the game's
-/// own earlier moves.
+/// of its moves in order. Only `mcts` with `keep_tree` keeps anything of
+/// its own (its tree); `perfect` plays from the tables it was given; every
+/// agent plays as [`AgentSpec::choose`] does. The game stays a function of
+/// its generator: what is kept comes from the game's own earlier moves, and
+/// a solved table is the same table whoever solved it.
 pub struct Seat<'a> {
     spec: &'a AgentSpec,
+    tables: &'a perfect::Tables,
     tree: Option<mcts::KeptTree>,
 }
 
@@ -601,7 +617,7 @@ impl Seat<'_> {
                 let (budget, settings) = self.spec.mcts_search().expect("an mcts agent");
                 mcts::choose_keeping(rules, pos, legal, budget, &settings, &mut self.tree, rng)
             }
-            _ => self.spec.choose(rules, pos, legal, rng),
+            _ => self.spec.choose_with(self.tables, rules, pos, legal, rng),
         }
     }
 }
@@ -938,7 +954,8 @@ mod tests {
         ] {
             let agent = spec(text);
             // One seat for a run of positions: nothing carries over.
-            let mut seat = agent.start_game();
+            let tables = perfect::Tables::new();
+            let mut seat = agent.start_game(&tables);
             for (i, pos) in random_positions(&rules, 12, 23).iter().enumerate() {
                 let legal = rules.legal_moves(pos);
                 let (mut a, mut b) = (rng_from_seed(i as u64), rng_from_seed(i as u64));

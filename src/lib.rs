@@ -19,7 +19,8 @@
 //! - [`experiment`]: experiment files, their cells and work units, the
 //!   parallel runner, and the statistics (aggregates that merge exactly,
 //!   ratings, judging against perfect play, design metrics).
-//! - [`checks`]: every invariant as a check that returns what broke.
+//! - `checks`: every invariant as a check that returns what broke, for the
+//!   tests and the fuzzers (cargo feature `checks`, on by default).
 //! - [`files`]: one module per file format katro writes or reads.
 //! - [`pictures`]: report.html, its charts, the board SVG, the viewer.
 //! - [`store`]: where files are read and written. [`store::FsStore`]
@@ -28,12 +29,15 @@
 //!   --no-default-features` builds a library with no I/O.
 //! - [`jobs`]: every command's work (run, merge, simulate, report, solve,
 //!   solve-family, judge, replay, show, validate, play), each given a
-//!   [`store::Store`]; the `katro` binary parses arguments, calls one
-//!   job and prints, and Python calls the same jobs.
+//!   [`store::Store`]; the `katro` binary (cargo feature `cli`, on by
+//!   default: clap, ctrlc and indicatif are its dependencies, not the
+//!   library's) parses arguments, calls one job and prints, and Python
+//!   calls the same jobs.
 
 #![warn(clippy::mod_module_files)]
 
 pub mod agents;
+#[cfg(any(test, feature = "checks"))]
 pub mod checks;
 pub mod engine;
 pub mod experiment;
@@ -46,13 +50,6 @@ pub mod rng;
 pub mod rules;
 pub mod solve;
 pub mod store;
-
-// The old top-level paths that tests/, python/, benches/ and examples/ still
-// use; code under src/ names the new ones, so tests/layout.rs sees its imports.
-#[doc(hidden)]
-pub use engine::notation;
-#[doc(hidden)]
-pub use experiment::runner;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
 pub use rules::{InputError, Rules, Settings};

@@ -21,6 +21,7 @@ use std::path::PathBuf;
 
 use katro::agents::AgentSpec;
 use katro::agents::alphabeta::{self, Eval, Limits};
+use katro::agents::perfect::Tables;
 use katro::engine::notation::move_name;
 use katro::engine::{Move, Position, Silent};
 use katro::rng::{below, rng_from_seed};
@@ -197,7 +198,8 @@ fn render() -> String {
                         } else {
                             0
                         };
-                        let mut seat = spec.start_game();
+                        let tables = Tables::new();
+                        let mut seat = spec.start_game(&tables);
                         (seat.choose(&rules, &pos, &legal, &mut rng), nodes)
                     };
                     writeln!(

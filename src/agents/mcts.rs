@@ -1322,7 +1322,7 @@ mod tests {
     #[test]
     fn kept_trees_play_reproducible_games_unlike_fresh_ones() {
         use crate::agents::AgentSpec;
-        use crate::runner::play_game_on_engine;
+        use crate::game::play_game_on_engine;
         let rules = small("katro-6x6", 4, 4, 2);
         let keep = AgentSpec::parse("mcts:iterations=60,keep_tree=true").unwrap();
         let fresh = AgentSpec::parse("mcts:iterations=60").unwrap();

@@ -1514,13 +1514,14 @@ mod tests {
     /// (`game::play_game_observed`), recorded with move evaluations.
     fn engine_game(seed: u64) -> (Trajectory, u32, Vec<u64>) {
         let rules = preset("katro-4x4").unwrap();
+        let tables = crate::agents::perfect::Tables::new();
         let random = AgentSpec::Random;
         let mut watch = WithCaptures {
             rec: Recorder::new(true),
             captured: Vec::new(),
         };
-        let g =
-            crate::game::play_game_observed(&rules, &random, &random, 0, seed, None, &mut watch);
+        let seats = [random.start_game(&tables), random.start_game(&tables)];
+        let g = crate::game::play_game_observed(&rules, seats, 0, seed, None, &mut watch);
         (watch.rec.into_trajectory(), g.plies, watch.captured)
     }
 
