@@ -34,8 +34,11 @@
 pub mod alphabeta;
 pub mod mcts;
 pub mod perfect;
-#[cfg(test)]
-mod testing;
+/// Positions and games for the agents' tests, their golden file
+/// (tests/alphabeta_golden.rs) and their benchmark (benches/agents.rs):
+/// test support, so behind the cargo feature `checks`.
+#[cfg(any(test, feature = "checks"))]
+pub mod testing;
 pub mod tt;
 
 use std::fmt;
@@ -1258,42 +1261,6 @@ mod tests {
             assert!(
                 err.contains(key) && err.contains(AGENT_NAMES),
                 "{text}: {err}"
-            );
-        }
-    }
-
-    #[test]
-    #[ignore = "a timing, for release builds: \
-                cargo test --release --lib time_per_move -- --ignored --nocapture"]
-    fn time_per_move() {
-        let rules = variant("katro-6x6");
-        let positions = random_positions(&rules, 30, 99);
-        for text in [
-            "greedy",
-            "alphabeta:depth=1",
-            "alphabeta:depth=2",
-            "alphabeta:depth=3",
-            "alphabeta:depth=4",
-            "alphabeta:depth=6",
-            "alphabeta:depth=8",
-            "mcts:iterations=100",
-            "mcts:iterations=1000",
-        ] {
-            let agent = spec(text);
-            let mut times = Vec::new();
-            for (i, pos) in positions.iter().enumerate() {
-                let legal = rules.legal_moves(pos);
-                let start = std::time::Instant::now();
-                agent.choose(&rules, pos, &legal, &mut rng_from_seed(i as u64));
-                times.push(start.elapsed().as_secs_f64() * 1e6);
-            }
-            times.sort_by(f64::total_cmp);
-            let mean = times.iter().sum::<f64>() / times.len() as f64;
-            println!(
-                "{text:22} mean {mean:10.1} µs  median {:10.1} µs  max {:10.1} µs  ({} positions)",
-                times[times.len() / 2],
-                times[times.len() - 1],
-                times.len()
             );
         }
     }

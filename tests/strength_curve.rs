@@ -180,7 +180,11 @@ fn the_curves_own_games_are_played_as_when_the_curve_began() {
         .iter()
         .map(str::to_string)
         .collect();
-    assert_eq!(column(&golden, "variant").len(), 33, "11 variants × 3 cells");
+    assert_eq!(
+        column(&golden, "variant").len(),
+        33,
+        "11 variants × 3 cells"
+    );
     for name in &header {
         assert_eq!(column(&now, name), column(&golden, name), "column {name}");
     }

@@ -37,7 +37,7 @@
 //! - **Multi-metric Min/Max** (MultiMetricFramework.java): the reductions
 //!   start at 0, so the Min of non-negative values (Drama, State
 //!   Evaluation Difference) is always 0 and the Max of negative values is 0.
-//!   katro's min/max are the true ones; [`ludii_min`]/[`ludii_max`] copy Ludii.
+//!   katro's min/max are the true ones; `ludii_min`/`ludii_max` copy Ludii.
 //! - **Undecided games**: Ludii's "highest ranked players" of a draw are
 //!   both players, so DecisivenessThreshold stays at its start, -1, and
 //!   DecisivenessMoves is 0. katro leaves Decisiveness undefined (`None`)
@@ -68,7 +68,7 @@
 //! ([`QUANTUM`]). Merging adds fields, so it is associative and
 //! commutative bit for bit. The interval of a metric is mean ± t·se of the
 //! per-game values (Student's t, n - 1 degrees of freedom), clamped to the
-//! metric's range ([`MetricsAggregate::interval`]). metrics.csv does not
+//! metric's range ([`MetricsAggregate`]). metrics.csv does not
 //! use it: skewed metrics need the percentile bootstrap of [`bootstrap`],
 //! made from per-metric histograms that merge exactly.
 //! `f64::tanh` comes from the platform's libm, so evaluations could differ
