@@ -34,8 +34,11 @@
 pub mod alphabeta;
 pub mod mcts;
 pub mod perfect;
-#[cfg(test)]
-pub(crate) mod testing;
+/// Positions and games for the agents' tests, their golden file
+/// (tests/alphabeta_golden.rs) and their benchmark (benches/agents.rs):
+/// test support, so behind the cargo feature `checks`.
+#[cfg(any(test, feature = "checks"))]
+pub mod testing;
 pub mod tt;
 
 use std::fmt;
@@ -102,11 +105,9 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "is_false")]
         keep_tree: bool,
     },
-    /// Plays from the variant's solved table (solved on its first move).
-    Perfect {
-        #[serde(skip)]
-        solved: perfect::Solved,
-    },
+    /// Plays from the variant's solved table, solved on its first move
+    /// into the [`perfect::Tables`] its seat was given.
+    Perfect,
 }
 
 /// The serde form read before validation. serde ignores
@@ -204,9 +205,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 solver,
                 keep_tree,
             },
-            RawAgentSpec::Perfect {} => AgentSpec::Perfect {
-                solved: perfect::Solved::default(),
-            },
+            RawAgentSpec::Perfect {} => AgentSpec::Perfect,
         };
         spec.validate()?;
         Ok(spec)
@@ -301,7 +300,7 @@ impl AgentSpec {
     /// Checks every setting is in range.
     pub fn validate(&self) -> Result<(), AgentError> {
         match *self {
-            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect { .. } => Ok(()),
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect => Ok(()),
             AgentSpec::EpsilonGreedy { epsilon } => {
                 if (0.0..=1.0).contains(&epsilon) {
                     Ok(())
@@ -382,7 +381,7 @@ impl AgentSpec {
     /// on a board too big to solve.
     pub fn check_variant(&self, rules: &Rules) -> Result<(), AgentError> {
         match self {
-            AgentSpec::Perfect { .. } => perfect::check_variant(rules),
+            AgentSpec::Perfect => perfect::check_variant(rules),
             _ => Ok(()),
         }
     }
@@ -434,17 +433,35 @@ impl AgentSpec {
     }
 
     /// The agent seated for one game: what it keeps between its moves
-    /// lives there.
-    pub fn start_game(&self) -> Seat<'_> {
+    /// lives there, and a `perfect` agent plays from `tables` (solving its
+    /// variant there on its first move, unless already solved).
+    pub fn start_game<'a>(&'a self, tables: &'a perfect::Tables) -> Seat<'a> {
         Seat {
             spec: self,
+            tables,
             tree: None,
         }
     }
 
     /// Chooses a move; `legal` must be the non-empty legal moves of `pos`.
+    /// Nothing is kept: a `perfect` agent solves its variant for this one
+    /// move, so a caller asking for many moves gives it tables the moves
+    /// share ([`AgentSpec::choose_with`], or a seat).
     pub fn choose(
         &self,
+        rules: &Rules,
+        pos: &Position,
+        legal: &MoveList,
+        rng: &mut GameRng,
+    ) -> Move {
+        self.choose_with(&perfect::Tables::new(), rules, pos, legal, rng)
+    }
+
+    /// [`AgentSpec::choose`], a `perfect` agent playing from `tables`
+    /// (solving its variant there if no earlier move has).
+    pub fn choose_with(
+        &self,
+        tables: &perfect::Tables,
         rules: &Rules,
         pos: &Position,
         legal: &MoveList,
@@ -475,7 +492,7 @@ impl AgentSpec {
                 let (budget, settings) = self.mcts_search().expect("an mcts agent");
                 mcts::choose(rules, pos, legal, budget, &settings, rng)
             }
-            AgentSpec::Perfect { ref solved } => perfect::choose(solved, rules, pos, legal, rng),
+            AgentSpec::Perfect => perfect::choose(tables, rules, pos, legal, rng),
         }
     }
 }
@@ -519,8 +536,15 @@ impl AgentSpec {
     /// The moves among which [`AgentSpec::choose`] draws uniformly at
     /// `pos` (`legal` its legal moves, two or more), in `legal`'s order;
     /// `None` for an agent that draws otherwise
-    /// ([`AgentSpec::draws_beyond_ties`]).
-    pub fn ties(&self, rules: &Rules, pos: &Position, legal: &MoveList) -> Option<Vec<Move>> {
+    /// ([`AgentSpec::draws_beyond_ties`]). The perfect agent reads its
+    /// table from `tables`, as its seat does.
+    pub fn ties(
+        &self,
+        tables: &perfect::Tables,
+        rules: &Rules,
+        pos: &Position,
+        legal: &MoveList,
+    ) -> Option<Vec<Move>> {
         if self.draws_beyond_ties().is_some() {
             return None;
         }
@@ -548,8 +572,8 @@ impl AgentSpec {
                     .analysis
                     .best
             }
-            AgentSpec::Perfect { ref solved } => {
-                let table = solved.table(rules);
+            AgentSpec::Perfect => {
+                let table = tables.table(rules);
                 best_by(&|m| {
                     table
                         .move_value(rules, pos, m)
@@ -616,7 +640,7 @@ impl fmt::Display for AgentSpec {
                 }
                 Ok(())
             }
-            AgentSpec::Perfect { .. } => write!(f, "perfect"),
+            AgentSpec::Perfect => write!(f, "perfect"),
         }
     }
 }
@@ -648,12 +672,14 @@ impl AgentSpec {
 }
 
 /// An agent playing one game ([`AgentSpec::start_game`]), asked for each
-/// of its moves in order. Only `mcts` with `keep_tree` keeps anything (its
-/// tree); every other agent plays as [`AgentSpec::choose`] does. The game
-/// stays a function of its generator: what is kept comes from the game's
-/// own earlier moves.
+/// of its moves in order. Only `mcts` with `keep_tree` keeps anything of
+/// its own (its tree); `perfect` plays from the tables it was given; every
+/// agent plays as [`AgentSpec::choose`] does. The game stays a function of
+/// its generator: what is kept comes from the game's own earlier moves, and
+/// a solved table is the same table whoever solved it.
 pub struct Seat<'a> {
     spec: &'a AgentSpec,
+    tables: &'a perfect::Tables,
     tree: Option<mcts::KeptTree>,
 }
 
@@ -673,7 +699,7 @@ impl Seat<'_> {
                 let (budget, settings) = self.spec.mcts_search().expect("an mcts agent");
                 mcts::choose_keeping(rules, pos, legal, budget, &settings, &mut self.tree, rng)
             }
-            _ => self.spec.choose(rules, pos, legal, rng),
+            _ => self.spec.choose_with(self.tables, rules, pos, legal, rng),
         }
     }
 }
@@ -1010,7 +1036,8 @@ mod tests {
         ] {
             let agent = spec(text);
             // One seat for a run of positions: nothing carries over.
-            let mut seat = agent.start_game();
+            let tables = perfect::Tables::new();
+            let mut seat = agent.start_game(&tables);
             for (i, pos) in random_positions(&rules, 12, 23).iter().enumerate() {
                 let legal = rules.legal_moves(pos);
                 let (mut a, mut b) = (rng_from_seed(i as u64), rng_from_seed(i as u64));
@@ -1313,42 +1340,6 @@ mod tests {
             assert!(
                 err.contains(key) && err.contains(AGENT_NAMES),
                 "{text}: {err}"
-            );
-        }
-    }
-
-    #[test]
-    #[ignore = "a timing, for release builds: \
-                cargo test --release --lib time_per_move -- --ignored --nocapture"]
-    fn time_per_move() {
-        let rules = variant("katro-6x6");
-        let positions = random_positions(&rules, 30, 99);
-        for text in [
-            "greedy",
-            "alphabeta:depth=1",
-            "alphabeta:depth=2",
-            "alphabeta:depth=3",
-            "alphabeta:depth=4",
-            "alphabeta:depth=6",
-            "alphabeta:depth=8",
-            "mcts:iterations=100",
-            "mcts:iterations=1000",
-        ] {
-            let agent = spec(text);
-            let mut times = Vec::new();
-            for (i, pos) in positions.iter().enumerate() {
-                let legal = rules.legal_moves(pos);
-                let start = std::time::Instant::now();
-                agent.choose(&rules, pos, &legal, &mut rng_from_seed(i as u64));
-                times.push(start.elapsed().as_secs_f64() * 1e6);
-            }
-            times.sort_by(f64::total_cmp);
-            let mean = times.iter().sum::<f64>() / times.len() as f64;
-            println!(
-                "{text:22} mean {mean:10.1} µs  median {:10.1} µs  max {:10.1} µs  ({} positions)",
-                times[times.len() / 2],
-                times[times.len() - 1],
-                times.len()
             );
         }
     }

@@ -8,7 +8,8 @@
 //! (the design metrics' `Recorder`) is a [`GameObserver`] told what
 //! happens, so neither the runner nor the metrics call each other.
 
-use crate::agents::AgentSpec;
+use crate::agents::perfect::Tables;
+use crate::agents::{AgentSpec, Seat};
 use crate::engine::kernel::Agent;
 use crate::engine::record::{GameRecord, MoveTotals};
 use crate::engine::{
@@ -87,7 +88,9 @@ pub fn game_hash_step(h: u64, mv: Move) -> u64 {
 /// Plays one game from the start: `opening_plies` random plies, then the
 /// agents. On the lane kernel when it can play the rules and both agents
 /// are random, greedy or epsilon-greedy (docs/PERFORMANCE.md), else on the engine
-/// ([`play_game_on_engine`]): the same game either way.
+/// ([`play_game_on_engine`]): the same game either way. A `perfect` agent
+/// solves its variant for this game alone; games that share the solving
+/// use [`play_game_sharing`].
 pub fn play_game(
     rules: &Rules,
     p1: &AgentSpec,
@@ -96,13 +99,29 @@ pub fn play_game(
     seed: u64,
     moves: Option<&mut Vec<Move>>,
 ) -> GameRecord {
+    play_game_sharing(rules, p1, p2, opening_plies, seed, moves, &Tables::new())
+}
+
+/// [`play_game`], a `perfect` agent playing from `tables`, which the
+/// caller's games share (a run's, so each variant is solved once): the
+/// same game, since a solved table is the same whoever solved it.
+pub fn play_game_sharing(
+    rules: &Rules,
+    p1: &AgentSpec,
+    p2: &AgentSpec,
+    opening_plies: u32,
+    seed: u64,
+    moves: Option<&mut Vec<Move>>,
+    tables: &Tables,
+) -> GameRecord {
     if let (Some(k), Some(a), Some(b)) = (rules.kernel(), kernel_agent(p1), kernel_agent(p2)) {
         return match moves {
             Some(m) => k.play(rules, [a, b], opening_plies, seed, &mut |mv| m.push(mv)),
             None => k.play(rules, [a, b], opening_plies, seed, &mut |_| {}),
         };
     }
-    play_game_on_engine(rules, p1, p2, opening_plies, seed, moves)
+    let seats = [p1.start_game(tables), p2.start_game(tables)];
+    play_game_observed(rules, seats, opening_plies, seed, moves, &mut NoObserver)
 }
 
 /// The agents the lane kernel plays itself.
@@ -127,16 +146,18 @@ pub fn play_game_on_engine(
     seed: u64,
     moves: Option<&mut Vec<Move>>,
 ) -> GameRecord {
-    play_game_observed(rules, p1, p2, opening_plies, seed, moves, &mut NoObserver)
+    let tables = Tables::new();
+    let seats = [p1.start_game(&tables), p2.start_game(&tables)];
+    play_game_observed(rules, seats, opening_plies, seed, moves, &mut NoObserver)
 }
 
-/// [`play_game_on_engine`], telling `observer` every state and move (the
-/// design metrics, src/experiment/metrics.rs): the same game, since an
-/// observer draws nothing from the game's generator.
+/// [`play_game_on_engine`] by the agents seated in `seats` (South's
+/// first), telling `observer` every state and move (the design metrics,
+/// src/experiment/metrics.rs): the same game, since an observer draws
+/// nothing from the game's generator.
 pub fn play_game_observed<O: GameObserver + ?Sized>(
     rules: &Rules,
-    p1: &AgentSpec,
-    p2: &AgentSpec,
+    mut seats: [Seat<'_>; 2],
     opening_plies: u32,
     seed: u64,
     mut moves: Option<&mut Vec<Move>>,
@@ -148,8 +169,6 @@ pub fn play_game_observed<O: GameObserver + ?Sized>(
     // One buffer for the whole game: filling it is cheaper than building
     // a fresh list every ply.
     let mut legal = MoveList::new();
-    // Each agent seated for this game (an mcts tree may be kept).
-    let mut seats = [p1.start_game(), p2.start_game()];
     // The ply whose choice is counted: a turn's second decision (the
     // direction after a capturing lone-seed step, docs/RULES.md §7) is in
     // the same ply, and a turn counts once in `choice_turns`.
@@ -316,15 +335,12 @@ mod tests {
         for seed in [1, 2, 3] {
             let mut moves = Vec::new();
             let mut log = Log::default();
-            let g = play_game_observed(
-                &rules,
-                &ab,
-                &AgentSpec::Random,
-                3,
-                seed,
-                Some(&mut moves),
-                &mut log,
-            );
+            let tables = Tables::new();
+            let seats = [
+                ab.start_game(&tables),
+                AgentSpec::Random.start_game(&tables),
+            ];
+            let g = play_game_observed(&rules, seats, 3, seed, Some(&mut moves), &mut log);
             assert_eq!(
                 g,
                 play_game_on_engine(&rules, &ab, &AgentSpec::Random, 3, seed, None)

@@ -1,7 +1,7 @@
 //! The experiment jobs behind `katro run`, `katro merge` and `katro
 //! simulate --out`: read the inputs, check the output folder, play with
 //! checkpoints, write the files. Everything is decided here; the files
-//! are read and written through a [`Store`] (the file system is
+//! are read and written through a [`Store`](crate::store::Store) (the file system is
 //! [`crate::store::FsStore`]), and what a person should see goes to a
 //! [`Progress`]. `katro` and any other caller (a Python binding) call
 //! [`run`], [`merge`] and [`simulate`] and get the same bytes on disk.

@@ -10,7 +10,7 @@
 //! - [`engine`]: positions and moves ([`Rules::start`], `legal_moves`,
 //!   `play`), every rule decision in docs/RULES.md's order, the lane
 //!   kernel for fast whole games, the move notation.
-//! - [`reference`]: the rules again, written plainly; the oracle the
+//! - [`mod@reference`]: the rules again, written plainly; the oracle the
 //!   engine is tested against.
 //! - [`solve`]: exact values of small boards.
 //! - [`agents`]: players, from random to alpha-beta, MCTS and perfect.
@@ -19,7 +19,8 @@
 //! - [`experiment`]: experiment files, their cells and work units, the
 //!   parallel runner, and the statistics (aggregates that merge exactly,
 //!   ratings, judging against perfect play, design metrics).
-//! - [`checks`]: every invariant as a check that returns what broke.
+//! - `checks`: every invariant as a check that returns what broke, for the
+//!   tests and the fuzzers (cargo feature `checks`, on by default).
 //! - [`files`]: one module per file format katro writes or reads.
 //! - [`pictures`]: report.html, its charts, the board SVG, the viewer.
 //! - [`store`]: where files are read and written. [`store::FsStore`]
@@ -28,12 +29,42 @@
 //!   --no-default-features` builds a library with no I/O.
 //! - [`jobs`]: every command's work (run, merge, simulate, report, solve,
 //!   solve-family, judge, replay, show, validate, play), each given a
-//!   [`store::Store`]; the `katro` binary parses arguments, calls one
-//!   job and prints, and Python calls the same jobs.
+//!   [`store::Store`]; the `katro` binary (cargo feature `cli`, on by
+//!   default: clap, ctrlc and indicatif are its dependencies, not the
+//!   library's) parses arguments, calls one job and prints, and Python
+//!   calls the same jobs.
+//!
+//! A game by hand, then whole games between agents (a doctest, run by
+//! `cargo test`):
+//!
+//! ```
+//! use katro::agents::AgentSpec;
+//! use katro::engine::notation::{move_name, parse_move};
+//! use katro::game::play_game;
+//! use katro::rules::preset;
+//!
+//! let rules = preset("katro-6x6").expect("a shipped preset");
+//! let mut pos = rules.start();
+//! let legal = rules.legal_moves(&pos);
+//! let first = legal[0];
+//! // Moves are written in the notation of docs/RULES.md and read back.
+//! let name = move_name(&rules, first);
+//! assert_eq!(parse_move(&rules, &name).expect("a move's name"), first);
+//! let report = rules.play(&mut pos, first).expect("a listed move");
+//! assert!(report.laps >= 1);
+//! assert_eq!(pos.plies(), 1);
+//!
+//! // A whole game is a function of its seed: the same seed, the same game.
+//! let greedy = AgentSpec::parse("greedy").expect("a valid agent");
+//! let game = play_game(&rules, &greedy, &AgentSpec::Random, 0, 7, None);
+//! assert!(game.status.is_over());
+//! assert_eq!(game, play_game(&rules, &greedy, &AgentSpec::Random, 0, 7, None));
+//! ```
 
 #![warn(clippy::mod_module_files)]
 
 pub mod agents;
+#[cfg(any(test, feature = "checks"))]
 pub mod checks;
 pub mod engine;
 pub mod experiment;
@@ -46,13 +77,6 @@ pub mod rng;
 pub mod rules;
 pub mod solve;
 pub mod store;
-
-// The old top-level paths that tests/, python/, benches/ and examples/ still
-// use; code under src/ names the new ones, so tests/layout.rs sees its imports.
-#[doc(hidden)]
-pub use engine::notation;
-#[doc(hidden)]
-pub use experiment::runner;
 
 pub use engine::{Dir, Move, MoveEnd, MoveList, MoveReport, Player, Position, Status};
 pub use rules::{InputError, Rules, Settings};

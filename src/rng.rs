@@ -1,5 +1,5 @@
 //! Seeded randomness. Every random choice of a run flows from the
-//! experiment's master seed through [`game_rng`], so a game's result does not
+//! experiment's master seed through [`game_seed`], so a game's result does not
 //! depend on which thread or shard plays it.
 
 use rand_xoshiro::Xoshiro256PlusPlus;

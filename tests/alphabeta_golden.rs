@@ -21,8 +21,10 @@ use std::path::PathBuf;
 
 use katro::agents::AgentSpec;
 use katro::agents::alphabeta::{self, Eval, Limits};
+use katro::agents::perfect::Tables;
+use katro::agents::testing::random_positions;
 use katro::engine::notation::move_name;
-use katro::engine::{Move, Position, Silent};
+use katro::engine::{Move, Position};
 use katro::rng::{below, rng_from_seed};
 use katro::rules::{Rules, preset};
 
@@ -66,28 +68,6 @@ fn rules_of(name: &str) -> Rules {
         .unwrap_or_else(|| panic!("no preset {name}"))
         .with_limits(None, Some(LAP_LIMIT))
         .unwrap()
-}
-
-/// Ongoing positions at uniformly drawn plies of uniformly random games.
-fn positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = rng_from_seed(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut game = Vec::new();
-        let mut pos = rules.start();
-        loop {
-            let legal = rules.legal_moves(&pos);
-            if legal.is_empty() {
-                break;
-            }
-            game.push(pos);
-            rules.play_unchecked(&mut pos, legal[below(&mut rng, legal.len())], &mut Silent);
-        }
-        for _ in 0..3.min(count - out.len()) {
-            out.push(game[below(&mut rng, game.len())]);
-        }
-    }
-    out
 }
 
 /// A short fingerprint of a position, so the file shows which one a line
@@ -149,7 +129,7 @@ fn render() -> String {
     );
     for (v, name) in VARIANTS.iter().enumerate() {
         let rules = rules_of(name);
-        let all = positions(&rules, 40, 1000 + v as u64);
+        let all = random_positions(&rules, 40, 1000 + v as u64);
         for (text, count) in SPECS {
             let spec = AgentSpec::parse(text).unwrap();
             for (i, pos) in all.iter().take(count).enumerate() {
@@ -197,7 +177,8 @@ fn render() -> String {
                         } else {
                             0
                         };
-                        let mut seat = spec.start_game();
+                        let tables = Tables::new();
+                        let mut seat = spec.start_game(&tables);
                         (seat.choose(&rules, &pos, &legal, &mut rng), nodes)
                     };
                     writeln!(

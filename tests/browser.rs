@@ -684,7 +684,7 @@ fn finished_game(rules: &katro::Rules, status: &str) -> (Vec<String>, Vec<Vec<u6
         while !rules.status(&pos).is_over() {
             let mv = rules.random_move(&pos, &mut rng).unwrap();
             rules.play(&mut pos, mv).unwrap();
-            moves.push(katro::notation::move_name(rules, mv));
+            moves.push(katro::engine::notation::move_name(rules, mv));
             boards.push(board(&pos));
         }
         if rules.status(&pos).name() == status
@@ -758,7 +758,7 @@ fn viewer_steps_through_every_move_of_finished_games() {
             shown.extend(chunk.as_array().unwrap().iter().cloned());
         }
         frames_seen += shown.len();
-        let plies = katro::notation::plural(moves.len() as u64, "ply", "plies");
+        let plies = katro::engine::notation::plural(moves.len() as u64, "ply", "plies");
         eprintln!("{name} ({status}): {plies}, {n} frames");
         let what = format!("{name} ({status}, {} plies)", moves.len());
         let mut laps_of_ply: Vec<u64> = vec![];

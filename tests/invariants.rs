@@ -2,12 +2,15 @@
 //! reached by random play: seeds are conserved; turning the board through
 //! 180 degrees and swapping the players gives the turned result; the legal
 //! move list is exactly what `play` accepts; positions compare and hash by
-//! value.
+//! value. Positions reached by play also pass `katro::checks::check_position`,
+//! the fuzzers' check, which is stricter (it needs a position reached by
+//! play, so the drawn layouts are checked by this file's own).
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
+use katro::checks;
 use katro::engine::{Dir, IllegalMove, MAX_HOLES, Move, MoveEnd, Player, Position, Silent};
 use katro::rng::{below, rng_from_seed};
 use katro::rules::{DirectionRule, Rules, preset, preset_names};
@@ -35,7 +38,7 @@ fn presets() -> &'static [Rules] {
 }
 
 fn total(rules: &Rules, pos: &Position) -> u32 {
-    (0..rules.hole_count()).map(|h| pos.seeds(h) as u32).sum()
+    checks::seed_total(rules, pos)
 }
 
 fn hash_of(pos: &Position) -> u64 {
@@ -145,6 +148,10 @@ fn every_move(rules: &Rules) -> Vec<Move> {
     all
 }
 
+/// What must hold of any position, however many seeds it holds: for the
+/// drawn layouts of `random_positions`. `katro::checks::check_position`
+/// cannot be used there: it checks a position reached by play (it holds
+/// the rules' `total_seeds`; a side emptied by the last move, not before).
 fn check_position(rules: &Rules, pos: &Position) -> Result<(), TestCaseError> {
     let name = &rules.name();
     // Clone, equality, hash.
@@ -246,10 +253,16 @@ proptest! {
         }
     }
 
+    /// Positions reached by play pass the fuzzers' own check,
+    /// `katro::checks::check_position` (seeds, status, mirror, every listed
+    /// move played and checked), and the rest of this file's.
     #[test]
     fn positions_from_random_play(seed in any::<u64>(), plies in 0u32..80) {
         for rules in presets() {
-            check_position(rules, &played(rules, seed, plies))?;
+            let pos = played(rules, seed, plies);
+            checks::check_position(rules, &pos)
+                .map_err(|e| TestCaseError::fail(format!("{}: {e}", rules.name())))?;
+            check_position(rules, &pos)?;
         }
     }
 }

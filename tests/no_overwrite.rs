@@ -354,7 +354,6 @@ fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_is_taken_ov
     let d = tmp.path();
     fs::write(d.join("slow.toml"), SLOW).unwrap();
     let mut first = start_slow_run(d, std::process::Stdio::null());
-    let before = std::time::Instant::now();
     let out = katro(d, &["run", "slow.toml", "--out", "o", "--threads", "1"]);
     let pid = first.id();
     let _ = first.kill();
@@ -367,7 +366,6 @@ fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_is_taken_ov
     ] {
         assert!(out.stderr.contains(&needle), "{needle}: {}", out.stderr);
     }
-    assert!(before.elapsed().as_secs() < 20, "refused at once");
     // The killed run's lock file is still there; the next run takes it over
     // (and is itself killed: only the note matters here).
     assert!(d.join("o/.katro-lock").exists());

@@ -175,8 +175,25 @@ fn checkpoint_state(out: &Path) -> PathBuf {
     out.join(".katro-checkpoint/run/state.json")
 }
 
-/// Starts `katro run EXP --out OUT`, waits for its first checkpoint, and
-/// kills it with `signal` (KILL or INT).
+/// Polls `seen` until it gives something, while the run `child` goes on;
+/// a run that ends first was too small for the test. The 300 s bound only
+/// stops a broken run from hanging the suite.
+fn wait_for<T>(child: &mut std::process::Child, mut seen: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        if let Some(found) = seen() {
+            return found;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before its second checkpoint: make it bigger");
+        }
+        assert!(Instant::now() < deadline, "no checkpoint after 300 s");
+        sleep(Duration::from_millis(5));
+    }
+}
+
+/// Starts `katro run EXP --out OUT`, waits until it has saved a checkpoint
+/// twice, and kills it with `signal` (KILL or INT).
 fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) {
     let mut child = Std::new(bin())
         .current_dir(dir)
@@ -187,16 +204,14 @@ fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) {
         .spawn()
         .unwrap();
     let state = checkpoint_state(&dir.join(out));
-    let deadline = Instant::now() + Duration::from_secs(300);
-    while !state.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before its first checkpoint: make it bigger");
-        }
-        assert!(Instant::now() < deadline, "no checkpoint after 300 s");
-        sleep(Duration::from_millis(5));
-    }
-    // A little past the first checkpoint, so the kill can land mid-save.
-    sleep(Duration::from_millis(300));
+    // Past the first checkpoint, into the next: the kill comes as soon as
+    // a second save is seen, while the run goes on saving (every 0.2 s),
+    // so it can land mid-save. Waited for by what the run writes, not by
+    // a sleep: a loaded machine only makes the wait longer.
+    let first = wait_for(&mut child, || fs::read(&state).ok());
+    wait_for(&mut child, || {
+        fs::read(&state).ok().filter(|now| *now != first)
+    });
     match signal {
         "KILL" => child.kill().unwrap(),
         _ => {

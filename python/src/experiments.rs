@@ -5,8 +5,8 @@ use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 
+use katro::experiment::runner;
 use katro::jobs::{self, RunOptions};
-use katro::runner;
 use katro::store::{Entry, FsStore, Locking, Store};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};

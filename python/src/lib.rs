@@ -6,8 +6,9 @@
 use std::sync::Arc;
 
 use katro::agents::AgentSpec;
+use katro::agents::perfect::Tables;
+use katro::engine::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::engine::{Dir, Move, MoveReport, Player, Position};
-use katro::notation::{board_rows, board_text, hole_name, move_name, parse_move};
 use katro::rng::rng_from_seed;
 use katro::rules::{
     InputError, LoadError, LoneSeed, PRESETS, StepSowing, parse_variant, preset, resolve,
@@ -672,6 +673,9 @@ fn _replay(variant: &Bound<'_, Variant>, actions: Vec<i64>) -> PyResult<State> {
 #[pyclass(frozen, module = "katro._katro")]
 pub struct Agent {
     spec: AgentSpec,
+    /// A `perfect` agent's solved tables, kept between calls: solved on
+    /// its first move in a variant, as in a run.
+    tables: Arc<Tables>,
 }
 
 #[pymethods]
@@ -679,7 +683,10 @@ impl Agent {
     #[new]
     fn new(spec: &str) -> PyResult<Agent> {
         let spec = AgentSpec::parse(spec).map_err(|e| PyValueError::new_err(e.0))?;
-        Ok(Agent { spec })
+        Ok(Agent {
+            spec,
+            tables: Arc::default(),
+        })
     }
 
     /// The agent's move in `state`, in notation; its random choices (ties,
@@ -688,6 +695,7 @@ impl Agent {
         let rules = state.rules.clone();
         let pos = state.pos;
         let spec = self.spec.clone();
+        let tables = self.tables.clone();
         // Search agents can think for a while: let other Python threads run.
         py.detach(move || {
             let legal = rules.legal_moves(&pos);
@@ -697,7 +705,7 @@ impl Agent {
             let mut rng = rng_from_seed(seed);
             Some(move_name(
                 &rules,
-                spec.choose(&rules, &pos, &legal, &mut rng),
+                spec.choose_with(&tables, &rules, &pos, &legal, &mut rng),
             ))
         })
     }

@@ -5,11 +5,12 @@
 //! moves of equal value.
 //!
 //! The table is solved in memory the first time the agent moves in a
-//! variant and kept, in the agent value, for every later move and game of
-//! that variant (clones share it, so the worker threads of a run solve each
-//! variant once). It is not read from a file: the library does no I/O, and
-//! solving the boards this agent can play takes seconds. Boards over
-//! [`MAX_BYTES`] are refused when the experiment is read
+//! variant and kept in the [`Tables`] its seat was given
+//! ([`AgentSpec::start_game`](super::AgentSpec::start_game)): a run holds
+//! one, so its worker threads solve each variant once, and the agent
+//! itself stays plain data. It is not read from a file: the library does
+//! no I/O, and solving the boards this agent can play takes seconds. Boards
+//! over [`MAX_BYTES`] are refused when the experiment is read
 //! ([`check_variant`]).
 
 use super::AgentError;
@@ -29,20 +30,24 @@ pub const MAX_BYTES: u64 = 2 << 30;
 /// A rule set's solved table.
 type Entry = (Settings, Arc<SolvedTable>);
 
-/// Tables solved so far, one per rule set; shared by clones.
-#[derive(Clone, Default)]
-pub struct Solved(Arc<Mutex<Vec<Entry>>>);
+/// The tables solved so far, one per rule set: what a run (or a game
+/// played on its own) shares between its games, its threads and the design
+/// metrics' exact evaluation, so each variant is solved once. Not part of
+/// any agent: two `perfect` agents are the same agent whatever they have
+/// solved.
+#[derive(Default)]
+pub struct Tables(Mutex<Vec<Entry>>);
 
-impl std::fmt::Debug for Solved {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Solved")
+impl Tables {
+    /// No table yet; allocates nothing until a variant is solved.
+    pub const fn new() -> Tables {
+        Tables(Mutex::new(Vec::new()))
     }
 }
 
-/// Every perfect agent is the same agent: the cache is not part of it.
-impl PartialEq for Solved {
-    fn eq(&self, _: &Solved) -> bool {
-        true
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tables")
     }
 }
 
@@ -71,7 +76,7 @@ pub fn check_variant(rules: &Rules) -> Result<(), AgentError> {
     })
 }
 
-impl Solved {
+impl Tables {
     /// The table of `rules`, solved on first use (also the metrics'
     /// exact evaluation, src/experiment/metrics/plan.rs).
     pub(crate) fn table(&self, rules: &Rules) -> Arc<SolvedTable> {
@@ -96,13 +101,13 @@ impl Solved {
 /// The best move by the solved table, ties broken uniformly at random
 /// (reservoir sampling over the legal moves in board order).
 pub fn choose(
-    solved: &Solved,
+    tables: &Tables,
     rules: &Rules,
     pos: &Position,
     legal: &MoveList,
     rng: &mut GameRng,
 ) -> Move {
-    let table = solved.table(rules);
+    let table = tables.table(rules);
     let mut best = legal[0];
     let mut best_rank = i64::MIN;
     let mut ties = 0;

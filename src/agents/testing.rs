@@ -42,7 +42,8 @@ pub fn random_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position>
 /// Plays one game and returns how it ended.
 pub fn play_game(rules: &Rules, south: &AgentSpec, north: &AgentSpec, rng: &mut GameRng) -> Status {
     let mut pos = rules.start();
-    let mut seats = [south.start_game(), north.start_game()];
+    let tables = super::perfect::Tables::new();
+    let mut seats = [south.start_game(&tables), north.start_game(&tables)];
     loop {
         let legal = rules.legal_moves(&pos);
         if legal.is_empty() {

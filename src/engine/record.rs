@@ -1,8 +1,10 @@
 //! One game's record: what the lane kernel and the engine's game loop
 //! (`game::play_game_on_engine`) both fill move by move, and what the
 //! statistics add up. A new per-game figure is a field here, a field of
-//! [`MoveTotals`] if it is counted per move, and a line in
-//! [`GameRecord::add_move`]; both ways of playing then carry it.
+//! [`MoveTotals`](crate::engine::record::MoveTotals) if it is counted per
+//! move, and a line in
+//! [`GameRecord::add_move`](crate::engine::record::GameRecord::add_move);
+//! both ways of playing then carry it.
 
 use serde::{Deserialize, Serialize};
 

@@ -22,6 +22,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use crate::agents::AgentSpec;
+use crate::agents::perfect::Tables;
 use crate::engine::{Move, Player, Position, Status};
 use crate::rules::Rules;
 use crate::solve::openings::{OpeningsError, openings};
@@ -129,6 +130,9 @@ fn exact_share_within(
     }
     let start = openings(rules, opening_plies, MAX_OPENINGS)?;
     let openings_count = start.len();
+    // One set of perfect-play tables for every search, as a run shares
+    // one between its games.
+    let tables = Tables::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
@@ -186,7 +190,7 @@ fn exact_share_within(
                         Player::North => p2,
                     };
                     let ties = agent
-                        .ties(rules, pos, &legal)
+                        .ties(&tables, rules, pos, &legal)
                         .expect("agents drawing beyond ties are refused above");
                     (ties, true)
                 })
@@ -478,7 +482,7 @@ mod tests {
                 if legal.len() < 2 {
                     continue;
                 }
-                let ties = a.ties(rules, &pos, &legal).unwrap();
+                let ties = a.ties(&Tables::new(), rules, &pos, &legal).unwrap();
                 let mut seen: Vec<Move> = (0..64)
                     .map(|s| a.choose(rules, &pos, &legal, &mut rng_from_seed(s)))
                     .collect();

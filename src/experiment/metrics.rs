@@ -72,7 +72,7 @@
 //! ([`QUANTUM`]). Merging adds fields, so it is associative and
 //! commutative bit for bit. The interval of a metric is mean ± t·se of the
 //! per-game values (Student's t, n - 1 degrees of freedom), clamped to the
-//! metric's range ([`MetricsAggregate::interval`]). metrics.csv does not
+//! metric's range ([`MetricsAggregate`]). metrics.csv does not
 //! use it: skewed metrics need the percentile bootstrap of [`bootstrap`],
 //! made from per-metric histograms that merge exactly.
 //! `f64::tanh` comes from the platform's libm, so evaluations could differ
@@ -1518,13 +1518,14 @@ mod tests {
     /// (`game::play_game_observed`), recorded with move evaluations.
     fn engine_game(seed: u64) -> (Trajectory, u32, Vec<u64>) {
         let rules = preset("katro-4x4").unwrap();
+        let tables = crate::agents::perfect::Tables::new();
         let random = AgentSpec::Random;
         let mut watch = WithCaptures {
             rec: Recorder::new(true),
             captured: Vec::new(),
         };
-        let g =
-            crate::game::play_game_observed(&rules, &random, &random, 0, seed, None, &mut watch);
+        let seats = [random.start_game(&tables), random.start_game(&tables)];
+        let g = crate::game::play_game_observed(&rules, seats, 0, seed, None, &mut watch);
         (watch.rec.into_trajectory(), g.plies, watch.captured)
     }
 

@@ -243,7 +243,7 @@ pub enum Part {
     /// Shard `index` of `count` (1-based): every `count`-th unit, starting
     /// with unit `index - 1`, of every cell up to its `max_games`. No
     /// stopping test is made: a shard cannot see the others' games, so
-    /// [`merge_parts`] makes the tests over the merged units, in game order,
+    /// `runner::merge_parts` makes the tests over the merged units, in game order,
     /// and drops the units after a cell's stop.
     Shard { index: u64, count: u64 },
 }

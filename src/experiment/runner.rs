@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::agents::perfect::Tables;
 use crate::engine::Move;
 use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::metrics::{GameMetrics, Recorder};
@@ -30,8 +31,8 @@ pub use crate::experiment::state::{
 };
 use crate::experiment::stats::{Aggregate, GameRecord};
 // The game loop, where runner's callers have always found it (src/game.rs).
-use crate::game::play_game_observed;
 pub use crate::game::{game_hash_step, play_game, play_game_on_engine};
+use crate::game::{play_game_observed, play_game_sharing};
 use crate::rng::game_seed;
 use crate::rules::Settings;
 
@@ -266,7 +267,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Game `game` of cell `c`, as a row (its moves only when asked for),
-/// with its design metrics when the cell records them.
+/// with its design metrics when the cell records them; solved tables
+/// (the `perfect` agent's, the exact evaluation's) come from `tables`.
 fn play_one(
     cell: &Cell,
     label: &str,
@@ -274,16 +276,25 @@ fn play_one(
     c: usize,
     game: u64,
     rows: Rows,
+    tables: &Tables,
 ) -> (GameRow, Option<GameMetrics>) {
     let seed = cell_game_seed(master, cell, label, game);
     let mut moves = Vec::new();
     let keep = (rows == Rows::GamesWithMoves).then_some(&mut moves);
     let (record, metrics) = match cell.metrics {
         None => (
-            play_game(cell.rules, cell.p1, cell.p2, cell.opening_plies, seed, keep),
+            play_game_sharing(
+                cell.rules,
+                cell.p1,
+                cell.p2,
+                cell.opening_plies,
+                seed,
+                keep,
+                tables,
+            ),
             None,
         ),
-        Some(plan) => play_measured(cell, plan, seed, keep),
+        Some(plan) => play_measured(cell, plan, seed, keep, tables),
     };
     let row = GameRow {
         cell: c,
@@ -303,13 +314,13 @@ fn play_measured(
     plan: &MetricsPlan,
     seed: u64,
     moves: Option<&mut Vec<Move>>,
+    tables: &Tables,
 ) -> (GameRecord, Option<GameMetrics>) {
-    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules))
+    let mut rec = Recorder::with_eval(plan.move_evals(), plan.state_eval(cell.rules, tables))
         .with_ludii_states(plan.ludii_states());
     let record = play_game_observed(
         cell.rules,
-        cell.p1,
-        cell.p2,
+        [cell.p1.start_game(tables), cell.p2.start_game(tables)],
         cell.opening_plies,
         seed,
         moves,
@@ -385,6 +396,9 @@ struct Session<'a> {
     interval: Option<Duration>,
     /// Cells already judged by `ending_warning` in this session.
     judged: Vec<AtomicBool>,
+    /// The variants solved for this session's games (`perfect` agents,
+    /// exact evaluations), each once whichever worker needs it first.
+    tables: Tables,
 }
 
 /// Where a work item's games are: part item `item`, global unit `global`,
@@ -419,6 +433,7 @@ impl<'a> Session<'a> {
             save_lock: Mutex::new(()),
             interval: checkpoint.interval().filter(|i| !i.is_zero()),
             judged: (0..work.cells.len()).map(|_| false.into()).collect(),
+            tables: Tables::new(),
         }
     }
 
@@ -515,6 +530,7 @@ impl<'a> Session<'a> {
                 c,
                 first + game,
                 work.rows,
+                &self.tables,
             );
             agg.add(&row.record);
             if let Some(m) = &metrics {

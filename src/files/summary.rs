@@ -96,7 +96,7 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
 }
 
 /// The summary as an aligned text table for a terminal, followed by the
-/// cells' warnings, one line per kind ([`warning_lines`]; `full` names the
+/// cells' warnings, one line per kind (`warning_lines`; `full` names the
 /// file that holds every cell's warnings in full, if one is written). A
 /// cell with a warning is marked in the `notes` column. The `opening`
 /// column shows only when some cell has opening plies.

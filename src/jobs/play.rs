@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, Write};
 
+use crate::agents::perfect::Tables;
 use crate::agents::{AgentSpec, Seat};
 use crate::engine::notation::{board_text, move_name, parse_move, plural};
 use crate::engine::{Move, MoveList, Position, Silent};
@@ -29,6 +30,9 @@ pub struct PlayOptions<'a> {
 /// player to move is always read from the position: a player may move
 /// twice in a row under some rules.
 pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), Error> {
+    // A `perfect` agent's table, solved on its first move and kept for
+    // the game.
+    let tables = Tables::new();
     let mut g = Game {
         o,
         out,
@@ -41,7 +45,7 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         pos: o.rules.start(),
         played: Vec::new(),
         // Seated once, so an mcts agent with `keep_tree` keeps its tree.
-        computer: o.agent.start_game(),
+        computer: o.agent.start_game(&tables),
     };
     let mut lines = BufRead::lines(input);
     g.greeting()?;

@@ -81,6 +81,7 @@ impl StateEval {
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::agents::perfect::Tables;
     use crate::engine::Silent;
     use crate::experiment::metrics::Recorder;
     use crate::rng::rng_from_seed;
@@ -106,7 +107,8 @@ mod tests {
             let mut rng = rng_from_seed(seed);
             let mut pos = rules.start();
             let mut legal = MoveList::new();
-            let mut seat = AgentSpec::Random.start_game();
+            let tables = Tables::new();
+            let mut seat = AgentSpec::Random.start_game(&tables);
             loop {
                 rules.legal_moves_into(&pos, &mut legal);
                 if legal.is_empty() || pos.ended().is_some() {
@@ -202,8 +204,12 @@ mod tests {
         }
         // A recorded game: every state, the final one too, valued exactly.
         let mut rec = Recorder::with_eval(false, exact);
-        let random = AgentSpec::Random;
-        crate::game::play_game_observed(&rules, &random, &random, 0, 3, None, &mut rec);
+        let tables = Tables::new();
+        let seats = [
+            AgentSpec::Random.start_game(&tables),
+            AgentSpec::Random.start_game(&tables),
+        ];
+        crate::game::play_game_observed(&rules, seats, 0, 3, None, &mut rec);
         let t = rec.into_trajectory();
         assert!(
             t.states

@@ -283,8 +283,10 @@ fn replayed_states(what: &str, rules: &Rules, moves: &[Move], seen: &mut Seen) -
 fn recorded(rules: &Rules, seed: u64) -> (LudiiTrajectory, Vec<Move>, Status) {
     let mut rec = Recorder::new(false);
     let mut moves = Vec::new();
+    let tables = crate::agents::perfect::Tables::new();
     let r = AgentSpec::Random;
-    let g = crate::game::play_game_observed(rules, &r, &r, 0, seed, Some(&mut moves), &mut rec);
+    let seats = [r.start_game(&tables), r.start_game(&tables)];
+    let g = crate::game::play_game_observed(rules, seats, 0, seed, Some(&mut moves), &mut rec);
     let t = rec
         .into_trajectory()
         .ludii

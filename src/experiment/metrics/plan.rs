@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::agents::perfect::{MAX_BYTES, Solved};
+use crate::agents::perfect::{MAX_BYTES, Tables};
 use crate::rules::suggest::did_you_mean;
 use crate::rules::{Problems, Rules};
 use crate::solve::check_size;
@@ -22,9 +22,9 @@ pub enum EvalSpec {
     Search {
         depth: u32,
     },
-    /// Solved in memory once per variant, shared by every game (clones
-    /// share the cache, as the `perfect` agent's do).
-    Exact(Solved),
+    /// Solved in memory once per variant into the run's tables, which
+    /// every game shares (as the `perfect` agent does).
+    Exact,
 }
 
 /// A cell's metrics: the columns asked for and the evaluation.
@@ -47,12 +47,14 @@ impl MetricsPlan {
         self.metrics.iter().any(|m| m.is_ludii())
     }
 
-    /// The evaluation of the states of a game of `rules`.
-    pub fn state_eval(&self, rules: &Rules) -> StateEval {
+    /// The evaluation of the states of a game of `rules`; an exact one
+    /// reads the table of `rules` in `tables`, solving it there first if
+    /// no game has yet.
+    pub fn state_eval(&self, rules: &Rules, tables: &Tables) -> StateEval {
         match &self.eval {
             EvalSpec::Ludii => StateEval::Ludii,
             EvalSpec::Search { depth } => StateEval::Search { depth: *depth },
-            EvalSpec::Exact(solved) => StateEval::Exact(solved.table(rules)),
+            EvalSpec::Exact => StateEval::Exact(tables.table(rules)),
         }
     }
 
@@ -61,7 +63,7 @@ impl MetricsPlan {
         match &self.eval {
             EvalSpec::Ludii => "ludii".into(),
             EvalSpec::Search { depth } => format!("search:depth={depth}"),
-            EvalSpec::Exact(_) => "exact".into(),
+            EvalSpec::Exact => "exact".into(),
         }
     }
 
@@ -167,7 +169,7 @@ pub fn parse_eval(
                     ok = false;
                 }
             }
-            ok.then(|| EvalSpec::Exact(Solved::default()))
+            ok.then_some(EvalSpec::Exact)
         }
         _ => match text.strip_prefix("search:depth=").map(str::parse::<u32>) {
             Some(Ok(depth)) if (1..=MAX_SEARCH_DEPTH).contains(&depth) => {
