@@ -13,6 +13,7 @@ use std::path::Path;
 
 use common::{column, katro_in, katro_ok as ok, read_text as text};
 use katro::agents::AgentSpec;
+use katro::agents::perfect::Tables;
 use katro::rng::rng_from_seed;
 use katro::rules::parse_variant;
 use katro::{Move, Player, Position, Rules, Status};
@@ -41,10 +42,13 @@ fn experiment(dir: &Path, head: &str, matchups: &str) -> String {
 /// k moves misses one of them in all 64 with probability k(1-1/k)^64,
 /// below 1e-7 for k ≤ 6).
 fn tie_set(a: &AgentSpec, rules: &Rules, pos: &Position) -> Vec<Move> {
+    // One set of perfect-play tables for the whole walk, as a run's games
+    // share one: `choose` alone would solve the board for every move.
+    static TABLES: Tables = Tables::new();
     let legal = rules.legal_moves(pos);
     let mut seen: Vec<Move> = Vec::new();
     for s in 0..64 {
-        let m = a.choose(rules, pos, &legal, &mut rng_from_seed(1000 + s));
+        let m = a.choose_with(&TABLES, rules, pos, &legal, &mut rng_from_seed(1000 + s));
         if !seen.contains(&m) {
             seen.push(m);
         }
