@@ -11,7 +11,7 @@ use crate::agents::AgentSpec;
 use crate::experiment::ratings::{Estimate, SeatTally, fit};
 use crate::files::ManifestRead;
 use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
-use crate::pictures::strength_curve::strength_curve_svg;
+use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 use crate::rules::Rules;
 use crate::solve::openings::{Ratio, openings, perfect_share};
 use crate::solve::{Phase, Threads, check_key, solve_with_stats, upper_bound_bytes};
@@ -96,7 +96,8 @@ pub fn curve(
         )));
     }
     let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
-    let svg = strength_curve_svg(&out).expect("a curve has a level");
+    let points: Vec<CurvePoint> = out.iter().map(CurvePoint::from).collect();
+    let svg = strength_curve_svg(&points).expect("a curve has a level");
     // Through the folder's ledger, as every job adding files to a results
     // folder writes them, so that `katro report` and a rerun of the
     // experiment know the curve and the manifest listing it as katro's.

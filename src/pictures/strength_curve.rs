@@ -51,16 +51,43 @@ impl Scales {
     }
 }
 
+/// What the chart draws of one row of strength-curve.csv: `katro curve`
+/// draws it from the rows it writes, the report from the file it reads.
+pub struct CurvePoint<'a> {
+    pub variant: &'a str,
+    /// The level's budget; `None` for random play.
+    pub nodes: Option<u64>,
+    /// The share and its interval, as the file writes them.
+    pub p1_win_rate: &'a str,
+    pub p1_win_rate_low: &'a str,
+    pub p1_win_rate_high: &'a str,
+    /// The perfect-play share over the row's openings, where known.
+    pub limit: Option<f64>,
+}
+
+impl<'a> From<&'a CurveRow> for CurvePoint<'a> {
+    fn from(r: &'a CurveRow) -> CurvePoint<'a> {
+        CurvePoint {
+            variant: &r.variant,
+            nodes: r.nodes,
+            p1_win_rate: &r.p1_win_rate,
+            p1_win_rate_low: &r.p1_win_rate_low,
+            p1_win_rate_high: &r.p1_win_rate_high,
+            limit: r.limit.as_ref().and_then(|l| l.share),
+        }
+    }
+}
+
 /// The chart's SVG; `None` when no row has a budget.
-pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
+pub fn strength_curve_svg(rows: &[CurvePoint]) -> Option<String> {
     let budgets: Vec<u64> = rows.iter().filter_map(|r| r.nodes).collect();
     let lo = (*budgets.iter().min()? as f64).log10().floor();
     let hi = (*budgets.iter().max()? as f64).log10().ceil().max(lo + 1.0);
     let sc = Scales { lo, hi };
     let mut variants: Vec<&str> = Vec::new();
     for r in rows {
-        if !variants.contains(&r.variant.as_str()) {
-            variants.push(&r.variant);
+        if !variants.contains(&r.variant) {
+            variants.push(r.variant);
         }
     }
     let mut s = String::new();
@@ -74,7 +101,7 @@ pub fn strength_curve_svg(rows: &[CurveRow]) -> Option<String> {
     );
     axes(&mut s, &sc);
     for (i, v) in variants.iter().enumerate() {
-        let mine: Vec<&CurveRow> = rows.iter().filter(|r| r.variant == *v).collect();
+        let mine: Vec<&CurvePoint> = rows.iter().filter(|r| r.variant == *v).collect();
         variant_line(&mut s, &sc, (i, v), &mine);
     }
     key_end(&mut s, variants.len());
@@ -132,19 +159,19 @@ type Level = (f64, f64, Option<f64>, Option<f64>);
 /// `mine`: random play's share dashed, the perfect-play limit dotted, the
 /// budgets' shares as a line with an interval and a dot at each, and its
 /// entry in the key.
-fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&CurveRow]) {
+fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&CurvePoint]) {
     let c = COLOURS[i % COLOURS.len()];
     let mut levels: Vec<Level> = mine
         .iter()
         .filter_map(|r| {
             let n = r.nodes? as f64;
-            let p = num(&r.p1_win_rate)?;
-            Some((n, p, num(&r.p1_win_rate_low), num(&r.p1_win_rate_high)))
+            let p = num(r.p1_win_rate)?;
+            Some((n, p, num(r.p1_win_rate_low), num(r.p1_win_rate_high)))
         })
         .collect();
     levels.sort_by(|a, b| a.0.total_cmp(&b.0));
     for r in mine.iter().filter(|r| r.nodes.is_none()) {
-        if let Some(p) = num(&r.p1_win_rate) {
+        if let Some(p) = num(r.p1_win_rate) {
             reference(
                 s,
                 sc,
@@ -157,8 +184,7 @@ fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&Cur
     if let Some(p) = mine
         .iter()
         .find(|r| r.nodes.is_some())
-        .and_then(|r| r.limit.as_ref())
-        .and_then(|l| l.share)
+        .and_then(|r| r.limit)
     {
         reference(
             s,
@@ -295,7 +321,8 @@ mod tests {
             row("a<b", Some(20000), "0.65", Some(0.7)),
             row("c", Some(2000), "0.45", None),
         ];
-        let svg = strength_curve_svg(&rows).unwrap();
+        let points: Vec<CurvePoint> = rows.iter().map(CurvePoint::from).collect();
+        let svg = strength_curve_svg(&points).unwrap();
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert_eq!(svg.matches("<circle").count(), 3);
         assert!(svg.contains("a&lt;b: random play 0.500"));
@@ -303,6 +330,6 @@ mod tests {
         assert!(!svg.contains("c: perfect play"));
         // 2,000 to 20,000 nodes: the axis spans 1,000 to 100,000.
         assert!(svg.contains(">1000</text>") && svg.contains(">100000</text>"));
-        assert_eq!(strength_curve_svg(&rows[..1]), None);
+        assert_eq!(strength_curve_svg(&points[..1]), None);
     }
 }

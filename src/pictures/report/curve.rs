@@ -5,8 +5,7 @@
 //! references, with the file's numbers behind it.
 
 use super::*;
-use crate::files::strength_curve::{CurveRow, Limit};
-use crate::pictures::strength_curve::strength_curve_svg;
+use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 
 /// The file a report draws its curve from.
 pub const STRENGTH_CURVE_CSV: &str = "strength-curve.csv";
@@ -52,34 +51,15 @@ const CURVE_CAPTION: &str = "Self-play of one search agent at rising node budget
 pub(super) fn strength_curve_chart(bytes: &[u8]) -> Result<Option<Chart>, ReportError> {
     let t = CsvTable::parse(STRENGTH_CURVE_CSV, bytes)?;
     t.require(&CURVE_NEEDS)?;
-    // Rows rebuilt from the file with only what strength_curve_svg draws
-    // (CURVE_NEEDS), so the report's chart is the one `katro curve` drew
-    // from the same numbers; the other fields are placeholders it never
-    // reads (the table below the chart shows the file's own values).
     let mut rows = Vec::with_capacity(t.len());
     for r in 0..t.len() {
-        let nodes = t.num(r, "nodes")?.map(|n| n as u64);
-        let limit = t.num(r, "limit")?.map(|share| Limit {
-            share: Some(share),
-            draws: 0.0,
-            openings: 0,
-            exact: String::new(),
-        });
-        rows.push(CurveRow {
-            variant: t.text(r, "variant").to_string(),
-            rules: String::new(),
-            agent: t.text(r, "agent").to_string(),
-            nodes,
-            opening_plies: 0,
-            games: 0,
-            decided: 0,
-            p1_win_rate: t.text(r, "p1_win_rate").to_string(),
-            p1_win_rate_low: t.text(r, "p1_win_rate_low").to_string(),
-            p1_win_rate_high: t.text(r, "p1_win_rate_high").to_string(),
-            length_mean: String::new(),
-            distinct_games: String::new(),
-            rating: None,
-            limit,
+        rows.push(CurvePoint {
+            variant: t.text(r, "variant"),
+            nodes: t.num(r, "nodes")?.map(|n| n as u64),
+            p1_win_rate: t.text(r, "p1_win_rate"),
+            p1_win_rate_low: t.text(r, "p1_win_rate_low"),
+            p1_win_rate_high: t.text(r, "p1_win_rate_high"),
+            limit: t.num(r, "limit")?,
         });
     }
     Ok(strength_curve_svg(&rows).map(|svg| Chart {
