@@ -87,14 +87,12 @@ const ALL: &[&str] = &[
     "skill-trace.csv",
 ];
 
-/// Games per cell for a run of a few seconds on two cores in this build
-/// (a debug build plays about six times slower).
+/// Games per cell for a run that goes on well past two checkpoints (0.2 s
+/// apart, `start_and_kill`) on two cores in this build, and no longer:
+/// `a_folder_of_another_experiment_is_refused_unless_forced` plays it
+/// about ten times (a debug build plays about six times slower).
 fn few_seconds() -> u64 {
-    if cfg!(debug_assertions) {
-        3_000
-    } else {
-        20_000
-    }
+    if cfg!(debug_assertions) { 600 } else { 4_000 }
 }
 
 /// Two variants × two matchups, with per-game rows and moves. The lap
@@ -281,7 +279,12 @@ fn a_run_stopped_with_sigint_resumes_to_identical_outputs() {
     // Their random and greedy games play on the lane kernel, three times
     // faster than the engine: a width of 0.005 (about 150,000 decided
     // games a cell) keeps the run going long enough to be interrupted.
-    let games = few_seconds() * 12;
+    // The cap, never reached in a release build.
+    let games = if cfg!(debug_assertions) {
+        36_000
+    } else {
+        240_000
+    };
     let dir = setup(&[("exp.toml", &precision_experiment(games, games / 10, 0.005))]);
     ok(
         dir.path(),

@@ -477,14 +477,17 @@ mod tests {
         ];
         let mut tied = 0;
         let mut check = |rules: &Rules, a: &AgentSpec| {
+            // One set of tables, as a seat keeps for its games: `choose`
+            // alone would solve the board again for each of the 64 draws.
+            let tables = Tables::new();
             for pos in random_positions(rules, 40, 5) {
                 let legal = rules.legal_moves(&pos);
                 if legal.len() < 2 {
                     continue;
                 }
-                let ties = a.ties(&Tables::new(), rules, &pos, &legal).unwrap();
+                let ties = a.ties(&tables, rules, &pos, &legal).unwrap();
                 let mut seen: Vec<Move> = (0..64)
-                    .map(|s| a.choose(rules, &pos, &legal, &mut rng_from_seed(s)))
+                    .map(|s| a.choose_with(&tables, rules, &pos, &legal, &mut rng_from_seed(s)))
                     .collect();
                 seen.sort_by_key(|m| ties.iter().position(|t| t == m));
                 seen.dedup();

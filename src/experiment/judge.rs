@@ -221,8 +221,9 @@ pub fn clustered_share(per_game: &[(u64, u64)]) -> Option<Share> {
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::agents::perfect::Tables;
     use crate::engine::notation::parse_move;
-    use crate::game::play_game;
+    use crate::game::play_game_sharing;
     use crate::rules::parse_variant;
     use crate::solve::solve;
     use std::ops::ControlFlow;
@@ -320,9 +321,11 @@ mod tests {
 
     fn judged(rules: &Rules, table: &SolvedTable, p1: &AgentSpec, p2: &AgentSpec) -> [Counts; 2] {
         let mut total = [Counts::default(); 2];
+        // Solved once for the 30 games, as a run's games share it.
+        let tables = Tables::new();
         for seed in 0..30 {
             let mut mv = Vec::new();
-            play_game(rules, p1, p2, 2, seed, Some(&mut mv));
+            play_game_sharing(rules, p1, p2, 2, seed, Some(&mut mv), &tables);
             let j = judge_game(table, rules, &mv, 2).unwrap();
             total[0].add(j.seats[0]);
             total[1].add(j.seats[1]);
