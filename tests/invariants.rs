@@ -2,16 +2,16 @@
 //! reached by random play: seeds are conserved; turning the board through
 //! 180 degrees and swapping the players gives the turned result; the legal
 //! move list is exactly what `play` accepts; positions compare and hash by
-//! value. Positions reached by play also pass `katro::checks::check_position`,
-//! the fuzzers' check, which is stricter (it needs a position reached by
-//! play, so the drawn layouts are checked by this file's own).
+//! value. The checks are `katro::checks`' (the fuzzers' own):
+//! `check_position` for positions reached by play, `check_layout`, which
+//! assumes no game behind the position, for drawn layouts.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use katro::checks;
-use katro::engine::{Dir, IllegalMove, MAX_HOLES, Move, MoveEnd, Player, Position, Silent};
+use katro::engine::{Dir, MAX_HOLES, Move, Player, Position};
 use katro::rng::{below, rng_from_seed};
 use katro::rules::{DirectionRule, Rules, preset, preset_names};
 use proptest::prelude::*;
@@ -148,121 +148,48 @@ fn every_move(rules: &Rules) -> Vec<Move> {
     all
 }
 
-/// What must hold of any position, however many seeds it holds: for the
-/// drawn layouts of `random_positions`. `katro::checks::check_position`
-/// cannot be used there: it checks a position reached by play (it holds
-/// the rules' `total_seeds`; a side emptied by the last move, not before).
-fn check_position(rules: &Rules, pos: &Position) -> Result<(), TestCaseError> {
-    let name = &rules.name();
-    // Clone, equality, hash.
+/// What `katro::checks` leaves to this file: positions compare and hash by
+/// value, and `play` refuses every move not listed, changing nothing.
+fn check_value_and_unlisted(rules: &Rules, pos: &Position) -> Result<(), TestCaseError> {
     let copy = *pos;
     prop_assert_eq!(copy, *pos);
     prop_assert_eq!(hash_of(&copy), hash_of(pos));
-    let mirrored = rules.mirror(pos);
-    prop_assert_eq!(rules.mirror(&mirrored), *pos, "{}: mirror twice", name);
-    prop_assert_eq!(hash_of(&rules.mirror(&mirrored)), hash_of(pos));
-
-    // The legal lists correspond under the mirror.
-    let legal = rules.legal_moves(pos);
-    let mut turned: Vec<Move> = legal.iter().map(|&m| rules.mirror_move(m)).collect();
-    turned.sort();
-    let mut mirror_legal: Vec<Move> = rules.legal_moves(&mirrored).to_vec();
-    mirror_legal.sort();
-    prop_assert_eq!(turned, mirror_legal, "{}: legal moves of the mirror", name);
-    prop_assert_eq!(rules.status(&mirrored).name(), rules.status(pos).name());
-
-    let seeds = total(rules, pos);
-    for &mv in legal.iter() {
-        let mut after = *pos;
-        let report = rules.play(&mut after, mv);
-        prop_assert!(report.is_ok(), "{}: listed move {:?} rejected", name, mv);
-        let report = report.unwrap();
-        prop_assert_eq!(
-            total(rules, &after),
-            seeds,
-            "{}: seeds after {:?}",
-            name,
-            mv
-        );
-        // A capturing step under `step_sowing = "chosen"` pauses the turn
-        // for a second decision (RULES.md §7); every other move passes it.
-        if report.end == MoveEnd::Continues {
-            prop_assert_eq!(after.plies(), pos.plies());
-            prop_assert_eq!(after.to_move(), pos.to_move());
-        } else {
-            prop_assert_eq!(after.plies(), pos.plies() + 1);
-            prop_assert_eq!(after.to_move(), pos.to_move().other());
-        }
-
-        let mut mirror_after = mirrored;
-        let mirror_report = rules.play(&mut mirror_after, rules.mirror_move(mv));
-        prop_assert!(
-            mirror_report.is_ok(),
-            "{}: mirrored {:?} rejected",
-            name,
-            mv
-        );
-        prop_assert_eq!(
-            mirror_report.unwrap(),
-            report,
-            "{}: report of {:?}",
-            name,
-            mv
-        );
-        prop_assert_eq!(
-            mirror_after,
-            rules.mirror(&after),
-            "{}: mirrored result of {:?}",
-            name,
-            mv
-        );
-        // The unchecked path gives the same result for a legal move.
-        let mut unchecked = *pos;
-        prop_assert_eq!(
-            rules.play_unchecked(&mut unchecked, mv, &mut Silent),
-            report
-        );
-        prop_assert_eq!(unchecked, after);
-    }
-
-    // Nothing else is accepted, and a rejected move changes nothing.
+    prop_assert_eq!(hash_of(&rules.mirror(&rules.mirror(pos))), hash_of(pos));
     for mv in every_move(rules) {
-        if legal.contains(&mv) {
-            continue;
-        }
-        let mut p = *pos;
-        prop_assert_eq!(
-            rules.play(&mut p, mv),
-            Err(IllegalMove(mv)),
-            "{}: {:?}",
-            name,
-            mv
-        );
-        prop_assert_eq!(p, *pos);
+        checked(rules, checks::check_rejected(rules, pos, mv))?;
     }
     Ok(())
+}
+
+/// A `katro::checks` verdict as a proptest failure naming the preset.
+fn checked(rules: &Rules, verdict: Result<(), String>) -> Result<(), TestCaseError> {
+    verdict.map_err(|e| TestCaseError::fail(format!("{}: {e}", rules.name())))
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
+    /// Drawn layouts, reachable by play or not, pass
+    /// `katro::checks::check_layout` (mirror, every listed move played and
+    /// checked, the layout's own seeds conserved).
     #[test]
     fn random_positions(d in drawn()) {
         for rules in presets() {
-            check_position(rules, &d.position(rules))?;
+            let pos = d.position(rules);
+            checked(rules, checks::check_layout(rules, &pos))?;
+            check_value_and_unlisted(rules, &pos)?;
         }
     }
 
     /// Positions reached by play pass the fuzzers' own check,
-    /// `katro::checks::check_position` (seeds, status, mirror, every listed
-    /// move played and checked), and the rest of this file's.
+    /// `katro::checks::check_position` (the rules' seeds, status, and what
+    /// `check_layout` checks).
     #[test]
     fn positions_from_random_play(seed in any::<u64>(), plies in 0u32..80) {
         for rules in presets() {
             let pos = played(rules, seed, plies);
-            checks::check_position(rules, &pos)
-                .map_err(|e| TestCaseError::fail(format!("{}: {e}", rules.name())))?;
-            check_position(rules, &pos)?;
+            checked(rules, checks::check_position(rules, &pos))?;
+            check_value_and_unlisted(rules, &pos)?;
         }
     }
 }
