@@ -243,6 +243,42 @@ fn exact_cells_shard_merge_and_leave_the_sampled_cells_as_they_were() {
     assert_eq!(before, text(&whole.join("exact-openings.csv")));
 }
 
+/// More games grow the sampled cells (as a fresh run of the bigger
+/// experiment would be) and leave the exact shares, which do not depend
+/// on the games, as they were; report.html shows them as exact.
+#[test]
+fn a_grown_run_keeps_its_exact_shares_and_the_report_shows_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = experiment(dir.path(), "opening_plies = 2\n", EXACT);
+    let (grown, fresh) = (dir.path().join("grown"), dir.path().join("fresh"));
+    let (g, f) = (grown.to_str().unwrap(), fresh.to_str().unwrap());
+    ok(&["run", &exp, "--out", g, "--threads", "1"]);
+    let exact = text(&grown.join("exact-openings.csv"));
+    let small = text(&grown.join("summary.csv"));
+    let bigger = text(Path::new(&exp)).replace("games = 40", "games = 70");
+    fs::write(&exp, bigger).unwrap();
+    let printed = ok(&["run", &exp, "--out", g, "--threads", "1"]);
+    assert!(
+        printed.contains("80 kept from the results already there"),
+        "{printed}"
+    );
+    ok(&["run", &exp, "--out", f, "--threads", "2"]);
+    assert_eq!(text(&grown.join("exact-openings.csv")), exact);
+    let summary = text(&grown.join("summary.csv"));
+    assert_ne!(summary, small, "the sampled cells grew");
+    for name in ["summary.csv", "exact-openings.csv", "lengths.csv"] {
+        assert_eq!(text(&grown.join(name)), text(&fresh.join(name)), "{name}");
+    }
+    let html = text(&grown.join("report.html"));
+    let section = &html[html
+        .find("<section id=\"exact\">")
+        .expect("an exact section")..];
+    for rate in column(&exact, "p1_win_rate") {
+        let cell = format!("data-col=\"p1_win_rate\">{rate}<");
+        assert!(section.contains(&cell), "{rate} in {section}");
+    }
+}
+
 #[test]
 fn what_exact_openings_cannot_follow_is_refused_naming_the_key() {
     let exact =

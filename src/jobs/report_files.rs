@@ -58,6 +58,7 @@ pub fn write_report(
         pairwise,
         metrics,
         curve,
+        exact,
     ] = [
         "comparison.csv",
         "lengths.csv",
@@ -66,10 +67,12 @@ pub fn write_report(
         "pairwise.csv",
         "metrics.csv",
         "strength-curve.csv",
+        crate::files::exact_openings::EXACT_OPENINGS,
     ]
     .map(|f| read_optional(store, &dir.join(f)));
     let (comparison, lengths, ratings) = (comparison?, lengths?, ratings?);
     let (skill_trace, pairwise, metrics, curve) = (skill_trace?, pairwise?, metrics?, curve?);
+    let exact = exact?;
     let title = report_title(store, dir, name)?;
     let report = build(&Inputs {
         summary: &summary,
@@ -80,6 +83,7 @@ pub fn write_report(
         pairwise: pairwise.as_deref(),
         metrics: metrics.as_deref(),
         strength_curve: curve.as_deref(),
+        exact_openings: exact.as_deref(),
         title: &title,
     })
     .map_err(|e| {

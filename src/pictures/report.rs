@@ -24,15 +24,31 @@ mod sweep;
 mod table;
 mod tournament;
 
+use crate::files::exact_openings::EXACT_OPENINGS;
 use cells::*;
 use draw::*;
 use lengths::*;
 use page::*;
 use sweep::*;
 pub use table::{CsvTable, ReportError};
+
+/// exact-openings.csv's columns the report shows (docs/OUTPUTS.md): the
+/// cell, how many openings, and the exact shares.
+const EXACT_SHOWN: [&str; 9] = [
+    "variant",
+    "p1",
+    "p2",
+    "opening_plies",
+    "openings",
+    "p1_win_probability",
+    "undecided_probability",
+    "p2_win_probability",
+    "p1_win_rate",
+];
 use tournament::*;
 
 /// The files a report is made from.
+#[derive(Default)]
 pub struct Inputs<'a> {
     /// summary.csv, required.
     pub summary: &'a [u8],
@@ -49,6 +65,8 @@ pub struct Inputs<'a> {
     pub metrics: Option<&'a [u8]>,
     /// strength-curve.csv, if `katro curve` wrote one.
     pub strength_curve: Option<&'a [u8]>,
+    /// exact-openings.csv, if some matchup had `openings = "exact"`.
+    pub exact_openings: Option<&'a [u8]>,
     /// The experiment's name, for the page title.
     pub title: &'a str,
 }
@@ -288,7 +306,21 @@ pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
     if let Some(b) = inputs.metrics {
         charts.extend(metrics_chart::metrics_charts(b)?);
     }
-    let html = page(inputs.title, &summary, tournament.as_ref(), &charts);
+    let exact = match inputs.exact_openings {
+        Some(b) => {
+            let t = CsvTable::parse(EXACT_OPENINGS, b)?;
+            t.require(&EXACT_SHOWN)?;
+            Some(t).filter(|t| !t.is_empty())
+        }
+        None => None,
+    };
+    let html = page(
+        inputs.title,
+        &summary,
+        tournament.as_ref(),
+        &charts,
+        exact.as_ref(),
+    );
     Ok(Page { html, charts })
 }
 #[cfg(test)]
@@ -314,6 +346,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();
@@ -375,6 +408,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();
@@ -418,6 +452,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();
@@ -432,6 +467,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();
@@ -466,6 +502,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();
@@ -508,6 +545,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();
@@ -548,6 +586,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .err()
@@ -555,6 +594,48 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         assert!(matches!(e, ReportError::MissingColumns { .. }), "{e:?}");
         let e = e.to_string();
         assert!(e.contains("summary.csv: missing column(s) rules"), "{e}");
+    }
+
+    /// An `openings = "exact"` cell is shown as what it is: its own table,
+    /// said to be exact, each number the CSV's text; a file without the
+    /// shown columns is refused naming it.
+    #[test]
+    fn exact_shares_are_a_table_of_their_own() {
+        let exact = "variant,rules,p1,p2,opening_plies,estimate,openings,decisions,tied_decisions,p1_win_probability,undecided_probability,p2_win_probability,p1_win_rate,exact\n\
+            tiny,\"katro(rows=4)\",greedy,greedy,2,exact-openings,9,63699,30389,0.315299,0.006830,0.677871,0.317468,1/3;1/146;2/3\n";
+        let inputs = |e: &'static str| Inputs {
+            summary: SUMMARY.as_bytes(),
+            exact_openings: Some(e.as_bytes()),
+            title: "t",
+            ..Inputs::default()
+        };
+        let html = build(&inputs(exact)).unwrap().html;
+        assert!(html.contains("<li><a href=\"#exact\">Exact shares over every opening</a>"));
+        let section = &html[html.find("<section id=\"exact\">").unwrap()..];
+        assert!(
+            section.contains("not sampled, and have no interval"),
+            "{section}"
+        );
+        assert!(
+            section.contains(
+                "data-file=\"exact-openings.csv\" data-row=\"0\" data-col=\"p1_win_rate\">0.317468<"
+            ),
+            "{section}"
+        );
+        let e = build(&inputs("variant,p1,p2\ntiny,greedy,greedy\n"))
+            .err()
+            .unwrap();
+        assert!(
+            e.to_string()
+                .contains("exact-openings.csv: missing column(s) opening_plies"),
+            "{e}"
+        );
+        // Without the file, no section.
+        let plain = Inputs {
+            exact_openings: None,
+            ..inputs(exact)
+        };
+        assert!(!build(&plain).unwrap().html.contains("id=\"exact\""));
     }
 
     #[test]
@@ -569,6 +650,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: None,
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .err()
@@ -653,6 +735,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             pairwise: Some(pairwise.as_bytes()),
             metrics: None,
             strength_curve: None,
+            exact_openings: None,
             title: "t",
         })
         .unwrap();

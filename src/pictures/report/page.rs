@@ -175,6 +175,7 @@ pub(super) fn page(
     s: &CsvTable,
     tour: Option<&Tournament>,
     charts: &[Chart],
+    exact: Option<&CsvTable>,
 ) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -200,6 +201,9 @@ pub(super) fn page(
             escape(&c.title)
         ));
     }
+    if exact.is_some() {
+        h.push_str(&format!("<li><a href=\"#exact\">{EXACT_TITLE}</a></li>\n"));
+    }
     h.push_str("<li><a href=\"#rules\">Rules and agents</a></li>\n</ol>\n</nav>\n");
     for c in charts {
         h.push_str(&format!(
@@ -215,7 +219,27 @@ pub(super) fn page(
             c.table
         ));
     }
+    if let Some(t) = exact {
+        h.push_str(&exact_section(t));
+    }
     h.push_str(&rules_and_agents(s, tour));
     h.push_str("</body>\n</html>\n");
     h
+}
+
+const EXACT_TITLE: &str = "Exact shares over every opening";
+
+/// The `openings = "exact"` cells: exact numbers, not samples, so a table
+/// without intervals, and said so, beside the charts' sampled shares.
+fn exact_section(t: &CsvTable) -> String {
+    format!(
+        "<section id=\"exact\">\n<h2>{EXACT_TITLE}</h2>\n<p>Each row is one matchup \
+         with <code>openings = \"exact\"</code>: every opening of <code>opening_plies</code> \
+         random plies played once and weighted by its probability, so the shares are exact \
+         for these agents and this opening rule, not sampled, and have no interval. \
+         <code>p1_win_rate</code> is the first player's share of the decided games. From \
+         <code>{EXACT_OPENINGS}</code>, whose <code>exact</code> column gives the fractions.\
+         </p>\n{}</section>\n",
+        numbers_table(t, EXACT_OPENINGS, &EXACT_SHOWN)
+    )
 }
