@@ -1,19 +1,21 @@
-//! Alpha-beta's last ply on the kernel's sides: a node one ply above the
-//! leaves plays its sowing moves here, and its leaves are scored here,
-//! so neither the node's children nor its leaves are engine positions
-//! (each was a ~290-byte copy, an engine move and, at the leaf, a
-//! conversion back to sides).
+//! Alpha-beta on the kernel's sides: a node plays its sowing moves here,
+//! its children are searched from their sides (their moves listed, their
+//! table hash taken, their own children played here) and its leaves are
+//! scored here, so no node the kernel played is an engine position (each
+//! was a ~290-byte copy, an engine move and, at the leaf, a conversion
+//! back to sides).
 
 use super::*;
 
-/// A node whose children are leaves, as the kernel sees it: its sides
-/// and turn, and its sowing moves.
+/// A node whose children the kernel plays, as the kernel sees it: its
+/// sides and turn, and its sowing moves.
 pub(crate) struct Frontier {
     s: Side2,
     turn: Turn,
     two: bool,
     base0: usize,
     nholes: u32,
+    step: Option<(usize, usize)>,
     /// Its legal moves, the lone seed's step included, in the listing
     /// order (the engine's).
     count: u32,
@@ -28,14 +30,20 @@ impl Frontier {
 /// A position one sowing move after a [`Frontier`]: ongoing, not at the
 /// ply limit, its mover with a seed (so with a move), nothing pending.
 #[derive(Clone, Copy)]
-pub(crate) struct Leaf {
+pub(crate) struct Sown {
     s: Side2,
     turn: Turn,
 }
 
-impl Leaf {
+impl Sown {
     pub(crate) fn to_move(self) -> Player {
         player(self.turn.mover)
+    }
+    pub(crate) fn plies(self) -> u32 {
+        self.turn.plies
+    }
+    pub(crate) fn fixed_dir(self, p: Player) -> Option<Dir> {
+        dir_from_code(self.turn.fixed[p.index()])
     }
 }
 
@@ -82,33 +90,128 @@ impl Kernel {
             ],
             plies: pos.plies(),
         };
-        let s = self.sides_of(pos, mover);
+        self.frontier_of::<S>(self.sides_of(pos, mover), turn)
+    }
+
+    /// `c` as a frontier: `None` only if its mover has no legal move
+    /// after all (the caller then asks the engine).
+    pub(crate) fn sown_frontier(&self, c: &Sown) -> Option<Frontier> {
+        dispatch!(self, sown_frontier_as, c)
+    }
+
+    fn sown_frontier_as<S: Spec>(&self, c: &Sown) -> Option<Frontier> {
+        self.frontier_of::<S>(c.s, c.turn)
+    }
+
+    #[inline(always)]
+    fn frontier_of<S: Spec>(&self, s: Side2, turn: Turn) -> Option<Frontier> {
         if s.occ == 0 {
             return None;
         }
-        let two = Self::two_dirs::<S>(turn.fixed[mover]);
+        let two = Self::two_dirs::<S>(turn.fixed[turn.mover]);
         let (base0, nholes) = self.sowing_holes::<S>(s.occ);
         let step = self.lone_step::<S>(&s);
         let count = (nholes << two as u32) + step.is_some() as u32;
-        Some(Frontier {
+        (count > 0).then_some(Frontier {
             s,
             turn,
             two,
             base0,
             nholes,
+            step,
             count,
         })
+    }
+
+    /// The legal moves of `f` into `out`, in the engine's listing order
+    /// (board order, `+` before `-`, the lone seed's step last), which is
+    /// the order [`Kernel::frontier_child`] numbers them in.
+    pub(crate) fn frontier_moves(&self, f: &Frontier, out: &mut MoveList) {
+        dispatch!(self, frontier_moves_as, f, out)
+    }
+
+    fn frontier_moves_as<S: Spec>(&self, f: &Frontier, out: &mut MoveList) {
+        out.len = 0;
+        let mover = f.turn.mover;
+        let rows = if S::START_ANY {
+            u32::MAX >> (32 - self.side)
+        } else {
+            ((1u32 << self.cols) - 1) << f.base0
+        };
+        let mut lanes = f.s.occ & rows;
+        // The set bits one at a time, from the board's first hole: the
+        // lowest lane for South, the highest for North (`Kernel::pick`).
+        while lanes != 0 {
+            let l = if mover == 0 {
+                lanes.trailing_zeros()
+            } else {
+                31 - lanes.leading_zeros()
+            } as usize;
+            lanes &= !(1 << l);
+            let from = self.hole_of(mover, l);
+            if f.two {
+                out.push(Move::sow(from, Some(Dir::Forward)));
+                out.push(Move::sow(from, Some(Dir::Backward)));
+            } else {
+                out.push(Move::sow(from, None));
+            }
+        }
+        if let Some((a, b)) = f.step {
+            out.push(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
+        }
+        debug_assert_eq!(out.len(), f.moves());
+    }
+
+    /// The holes of `c`'s engine position, for the table's hash.
+    pub(crate) fn sown_holes(&self, c: &Sown) -> [u16; MAX_HOLES] {
+        dispatch!(self, sown_holes_as, c)
+    }
+
+    fn sown_holes_as<S: Spec>(&self, c: &Sown) -> [u16; MAX_HOLES] {
+        // Every node the kernel searches is hashed: lanes read by constant
+        // shifts of 64-bit halves, holes written in runs whose lengths the
+        // compiler knows (`engine_position`'s loop, a `u128` shift by a
+        // loaded amount and two loaded hole numbers a lane, was 575
+        // instructions a node on katro-6x6).
+        let (south, north) = if c.turn.mover == 0 {
+            (c.s.me, c.s.opp)
+        } else {
+            (c.s.opp, c.s.me)
+        };
+        let mut holes = [0u16; MAX_HOLES];
+        let side = self.side;
+        // South's lane `l` is hole `l`, North's hole `2 side - 1 - l`
+        // (`Kernel::lane_holes`).
+        let (south_holes, rest) = holes.split_at_mut(side);
+        let north_holes = &mut rest[..side];
+        let wmask = (1u64 << S::W) - 1;
+        let halves = [
+            (south as u64, north as u64),
+            ((south >> 64) as u64, (north >> 64) as u64),
+        ];
+        for (j, (sh, nh)) in halves.into_iter().enumerate() {
+            for i in 0..S::LPW as usize {
+                let l = j * S::LPW as usize + i;
+                if l >= side {
+                    break;
+                }
+                let shift = i as u32 * S::W;
+                south_holes[l] = ((sh >> shift) & wmask) as u16;
+                north_holes[side - 1 - l] = ((nh >> shift) & wmask) as u16;
+            }
+        }
+        holes
     }
 
     /// The `k`-th legal move of `f` played, and the seeds it captured:
     /// `None` where the engine must play it (the lone seed's step, a long
     /// move) or where the kernel's leaf could not score the result (the
     /// game over, the ply limit reached).
-    pub(crate) fn frontier_child(&self, f: &Frontier, k: u32) -> Option<(Leaf, u64)> {
+    pub(crate) fn frontier_child(&self, f: &Frontier, k: u32) -> Option<(Sown, u64)> {
         dispatch!(self, frontier_child_as, f, k)
     }
 
-    fn frontier_child_as<S: Spec>(&self, f: &Frontier, k: u32) -> Option<(Leaf, u64)> {
+    fn frontier_child_as<S: Spec>(&self, f: &Frontier, k: u32) -> Option<(Sown, u64)> {
         if k >= f.nholes << f.two as u32 {
             return None;
         }
@@ -128,16 +231,16 @@ impl Kernel {
             fixed,
             plies: f.turn.plies + 1,
         };
-        (t.occ != 0 && turn.plies < self.ply_limit).then_some((Leaf { s: t, turn }, r.seeds))
+        (t.occ != 0 && turn.plies < self.ply_limit).then_some((Sown { s: t, turn }, r.seeds))
     }
 
     /// The fitted evaluation's counts of `leaf`; `None` if it has no
     /// legal move after all (the caller then asks the engine).
-    pub(crate) fn leaf_counts(&self, rules: &Rules, leaf: &Leaf) -> Option<LeafCounts> {
+    pub(crate) fn leaf_counts(&self, rules: &Rules, leaf: &Sown) -> Option<LeafCounts> {
         dispatch!(self, leaf_counts_as, rules, leaf)
     }
 
-    fn leaf_counts_as<S: Spec>(&self, rules: &Rules, leaf: &Leaf) -> Option<LeafCounts> {
+    fn leaf_counts_as<S: Spec>(&self, rules: &Rules, leaf: &Sown) -> Option<LeafCounts> {
         let capture = self.max_capture_sides::<S>(rules, &leaf.s, leaf.turn)?;
         let me = self.side_counts::<S>(leaf.s.me, leaf.s.occ);
         let opp = self.side_counts::<S>(leaf.s.opp, leaf.s.oocc);
@@ -176,7 +279,7 @@ impl Kernel {
     }
 
     /// `leaf` as an engine position.
-    pub(crate) fn leaf_position(&self, leaf: &Leaf) -> Position {
+    pub(crate) fn leaf_position(&self, leaf: &Sown) -> Position {
         self.engine_position(&leaf.s, leaf.turn)
     }
 }
