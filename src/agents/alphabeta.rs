@@ -32,7 +32,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::kernel::{Frontier, Kernel, Sown};
-use crate::engine::{Dir, Move, MoveList, Player, Position, Silent, Status};
+use crate::engine::{Dir, MAX_HOLES, Move, MoveList, Player, Position, Silent, Status};
 use crate::rng::{GameRng, below};
 use crate::rules::Rules;
 
@@ -345,6 +345,7 @@ pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Lim
         order: vec![Vec::new(); limits.depth as usize + 1],
         legal: (0..=limits.depth).map(|_| Some(Box::default())).collect(),
         leaf_moves: MoveList::new(),
+        sown_holes: [0; MAX_HOLES],
         nodes: 0,
         budget: u64::MAX,
     };
@@ -428,6 +429,9 @@ struct DeepSearch<'a> {
     legal: Vec<Option<Box<MoveList>>>,
     /// The legal moves of the leaf being scored.
     leaf_moves: MoveList,
+    /// The holes of the node the kernel played being hashed; zero past
+    /// the board's holes, which no node writes.
+    sown_holes: [u16; MAX_HOLES],
     nodes: u64,
     /// Past this many nodes the search stops (`None` results).
     budget: u64,
@@ -639,7 +643,8 @@ impl DeepSearch<'_> {
             At::Engine(pos) => (super::tt::hash(pos), pos.to_move()),
             At::Kernel(sown, _) => {
                 let kernel = self.kernel.expect("a kernel node has a kernel");
-                (super::tt::hash_sown(kernel, sown), sown.to_move())
+                let key = super::tt::hash_sown(kernel, sown, &mut self.sown_holes);
+                (key, sown.to_move())
             }
         };
         let stored = self.table.probe(key);
@@ -1427,7 +1432,7 @@ mod tests {
                     assert_eq!(captured, report.seeds_captured, "{name}: {pos:?} {mv:?}");
                     assert_eq!(kernel.leaf_position(&leaf), after, "{name}: {pos:?} {mv:?}");
                     assert_eq!(
-                        crate::agents::tt::hash_sown(kernel, &leaf),
+                        crate::agents::tt::hash_sown(kernel, &leaf, &mut [0; MAX_HOLES]),
                         crate::agents::tt::hash(&after),
                         "{name}: {after:?}"
                     );

@@ -82,10 +82,12 @@ pub fn hash(pos: &Position) -> u64 {
 /// [`hash`] of the position the lane kernel played into `c`: the same
 /// value as of its engine position (nothing pending, not ended), so the
 /// search's slots and keys do not depend on which of the two holds a node.
-pub(crate) fn hash_sown(kernel: &Kernel, c: &Sown) -> u64 {
+/// `holes` is a buffer of the caller's, zero past the board's holes.
+pub(crate) fn hash_sown(kernel: &Kernel, c: &Sown, holes: &mut [u16; MAX_HOLES]) -> u64 {
     let fixed = [c.fixed_dir(Player::South), c.fixed_dir(Player::North)];
     let h = header_of(c.plies(), c.to_move(), fixed, None, false);
-    hash_holes(h, &kernel.sown_holes(c))
+    kernel.sown_holes(c, holes);
+    hash_holes(h, holes)
 }
 
 fn hash_holes(mut h: u64, holes: &[u16; MAX_HOLES]) -> u64 {

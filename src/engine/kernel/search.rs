@@ -47,6 +47,17 @@ impl Sown {
     }
 }
 
+/// The four 16-bit fields of a word, the lowest first.
+#[inline(always)]
+fn fields(w: u64) -> [u16; 4] {
+    [
+        w as u16,
+        (w >> 16) as u16,
+        (w >> 32) as u16,
+        (w >> 48) as u16,
+    ]
+}
+
 /// What the fitted evaluation reads of a leaf, from its mover's side:
 /// seeds, seeds of the innermost row, holes of two seeds or more and
 /// occupied holes, each the mover's less the opponent's; and the most
@@ -133,12 +144,7 @@ impl Kernel {
     fn frontier_moves_as<S: Spec>(&self, f: &Frontier, out: &mut MoveList) {
         out.len = 0;
         let mover = f.turn.mover;
-        let rows = if S::START_ANY {
-            u32::MAX >> (32 - self.side)
-        } else {
-            ((1u32 << self.cols) - 1) << f.base0
-        };
-        let mut lanes = f.s.occ & rows;
+        let mut lanes = f.s.occ & self.sowing_lanes::<S>(f.base0);
         // The set bits one at a time, from the board's first hole: the
         // lowest lane for South, the highest for North (`Kernel::pick`).
         while lanes != 0 {
@@ -162,36 +168,62 @@ impl Kernel {
         debug_assert_eq!(out.len(), f.moves());
     }
 
-    /// The holes of `c`'s engine position, for the table's hash.
-    pub(crate) fn sown_holes(&self, c: &Sown) -> [u16; MAX_HOLES] {
-        dispatch!(self, sown_holes_as, c)
+    /// The holes of `c`'s engine position, for the table's hash, into
+    /// `holes`: its first `2 side` holes, the board's; the others are left
+    /// as they are (a buffer of zeros, kept by the caller, so that no
+    /// node clears or copies 128 holes).
+    pub(crate) fn sown_holes(&self, c: &Sown, holes: &mut [u16; MAX_HOLES]) {
+        dispatch!(self, sown_holes_as, c, holes)
     }
 
-    fn sown_holes_as<S: Spec>(&self, c: &Sown) -> [u16; MAX_HOLES] {
-        // Every node the kernel searches is hashed: lanes read by constant
-        // shifts of 64-bit halves, holes written in runs whose lengths the
-        // compiler knows (`engine_position`'s loop, a `u128` shift by a
-        // loaded amount and two loaded hole numbers a lane, was 575
-        // instructions a node on katro-6x6).
+    fn sown_holes_as<S: Spec>(&self, c: &Sown, holes: &mut [u16; MAX_HOLES]) {
+        // Every node the kernel searches is hashed, so four lanes at a time
+        // are spread from a 64-bit half into four holes (one store), and
+        // North's are turned round by a byte swap: `engine_position`'s
+        // loop, a `u128` shift by a loaded amount and two loaded hole
+        // numbers a lane, was 575 instructions a node on katro-6x6.
         let (south, north) = if c.turn.mover == 0 {
             (c.s.me, c.s.opp)
         } else {
             (c.s.opp, c.s.me)
         };
-        let mut holes = [0u16; MAX_HOLES];
         let side = self.side;
         // South's lane `l` is hole `l`, North's hole `2 side - 1 - l`
         // (`Kernel::lane_holes`).
         let (south_holes, rest) = holes.split_at_mut(side);
         let north_holes = &mut rest[..side];
         let wmask = (1u64 << S::W) - 1;
+        // Four lanes of `W` bits from the low bits of `x` into the four
+        // 16-bit fields of a word, the first lowest.
+        let spread = |x: u64| {
+            let f = |n: u32| (1u64 << n) - 1;
+            let t = x & f(4 * S::W);
+            let t = (t | t << (32 - 2 * S::W)) & (f(2 * S::W) | f(2 * S::W) << 32);
+            (t | t << (16 - S::W)) & (f(S::W) * 0x0001_0001_0001_0001)
+        };
         let halves = [
             (south as u64, north as u64),
             ((south >> 64) as u64, (north >> 64) as u64),
         ];
+        let lpw = S::LPW as usize;
         for (j, (sh, nh)) in halves.into_iter().enumerate() {
-            for i in 0..S::LPW as usize {
-                let l = j * S::LPW as usize + i;
+            let first = j * lpw;
+            let mut done = 0;
+            for g in 0..lpw / 4 {
+                let l = first + 4 * g;
+                if l + 4 > side {
+                    break;
+                }
+                let shift = 4 * g as u32 * S::W;
+                // A lane holds fewer than 256 seeds (`W` ≤ 8), so the swap
+                // leaves each in the high byte of the mirrored field.
+                let (sw, nw) = (spread(sh >> shift), spread(nh >> shift).swap_bytes() >> 8);
+                south_holes[l..l + 4].copy_from_slice(&fields(sw));
+                north_holes[side - 4 - l..side - l].copy_from_slice(&fields(nw));
+                done = 4 * g + 4;
+            }
+            for i in done..lpw {
+                let l = first + i;
                 if l >= side {
                     break;
                 }
@@ -200,7 +232,6 @@ impl Kernel {
                 north_holes[side - 1 - l] = ((nh >> shift) & wmask) as u16;
             }
         }
-        holes
     }
 
     /// The `k`-th legal move of `f` played, and the seeds it captured:
