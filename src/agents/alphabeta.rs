@@ -31,7 +31,8 @@
 
 use std::cmp::Reverse;
 
-use crate::engine::{Dir, Move, MoveList, Player, Position, Silent, Status};
+use crate::engine::kernel::{Frontier, Kernel, Sown};
+use crate::engine::{Dir, MAX_HOLES, Move, MoveList, Player, Position, Silent, Status};
 use crate::rng::{GameRng, below};
 use crate::rules::Rules;
 
@@ -344,6 +345,7 @@ pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Lim
         order: vec![Vec::new(); limits.depth as usize + 1],
         legal: (0..=limits.depth).map(|_| Some(Box::default())).collect(),
         leaf_moves: MoveList::new(),
+        sown_holes: [0; MAX_HOLES],
         nodes: 0,
         budget: u64::MAX,
     };
@@ -360,7 +362,14 @@ pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Lim
         let mut aborted = false;
         for child in &root {
             let alpha = if best.is_empty() { -INF } else { value - 1 };
-            let Some(v) = search.child_value(pos, &child.pos, depth - 1, 1, alpha, INF) else {
+            let Some(v) = search.child_value(
+                pos.to_move(),
+                Of::Engine(&child.pos),
+                depth - 1,
+                1,
+                alpha,
+                INF,
+            ) else {
                 aborted = true;
                 break;
             };
@@ -407,7 +416,7 @@ pub fn choose_deep(
 
 struct DeepSearch<'a> {
     rules: &'a Rules,
-    kernel: Option<&'a crate::engine::kernel::Kernel>,
+    kernel: Option<&'a Kernel>,
     eval: Eval,
     table: super::tt::Table,
     children: Vec<Vec<Kid>>,
@@ -420,19 +429,47 @@ struct DeepSearch<'a> {
     legal: Vec<Option<Box<MoveList>>>,
     /// The legal moves of the leaf being scored.
     leaf_moves: MoveList,
+    /// The holes of the node the kernel played being hashed; zero past
+    /// the board's holes, which no node writes.
+    sown_holes: [u16; MAX_HOLES],
     nodes: u64,
     /// Past this many nodes the search stops (`None` results).
     budget: u64,
 }
 
-/// A child of a node of the deep search: an engine position, or, one
-/// ply above the leaves, a leaf played on the lane kernel.
+/// A child of a node of the deep search: an engine position, or a
+/// position the lane kernel played.
 // Not boxed: a node's children live in one reused vector, and a box would
 // allocate for every engine child of every node.
 #[allow(clippy::large_enum_variant)]
 enum Node {
     Engine(Position),
-    Kernel(crate::engine::kernel::Leaf),
+    Kernel(Sown),
+}
+
+impl Node {
+    fn of(&self) -> Of<'_> {
+        match self {
+            Node::Engine(pos) => Of::Engine(pos),
+            Node::Kernel(sown) => Of::Kernel(sown),
+        }
+    }
+}
+
+/// A node to search, by reference.
+#[derive(Clone, Copy)]
+enum Of<'p> {
+    Engine(&'p Position),
+    Kernel(&'p Sown),
+}
+
+impl Of<'_> {
+    fn to_move(self) -> Player {
+        match self {
+            Of::Engine(pos) => pos.to_move(),
+            Of::Kernel(sown) => sown.to_move(),
+        }
+    }
 }
 
 struct Kid {
@@ -441,31 +478,47 @@ struct Kid {
     captured: u64,
 }
 
+/// The node being expanded: an engine position, or a position the kernel
+/// played with its moves as the kernel sees them.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    Engine(&'p Position),
+    Kernel(&'p Sown, &'p Frontier),
+}
+
 impl DeepSearch<'_> {
-    /// Plays the `k`-th legal move `mv` of `pos` into a new last entry
-    /// of `out`: on the kernel where `frontier` is `pos` and the kernel
-    /// plays that move, else by the engine, in place.
+    /// The engine position of `at`, for what only the engine plays.
+    fn position(&self, at: At) -> Position {
+        match at {
+            At::Engine(pos) => *pos,
+            At::Kernel(c, _) => self.kernel.expect("a kernel node").leaf_position(c),
+        }
+    }
+
+    /// Plays the `k`-th legal move `mv` of the node `at` into a new last
+    /// entry of `out`: on the kernel where `frontier` is the node and the
+    /// kernel plays that move, else by the engine, in place.
     fn push_kid(
         &self,
-        pos: &Position,
-        frontier: Option<&crate::engine::kernel::Frontier>,
+        at: At,
+        frontier: Option<&Frontier>,
         (mv, k): (Move, usize),
         out: &mut Vec<Kid>,
     ) {
         if let Some(f) = frontier
-            && let Some((leaf, captured)) =
+            && let Some((sown, captured)) =
                 self.kernel.and_then(|kn| kn.frontier_child(f, k as u32))
         {
             out.push(Kid {
                 mv,
-                node: Node::Kernel(leaf),
+                node: Node::Kernel(sown),
                 captured,
             });
             return;
         }
         out.push(Kid {
             mv,
-            node: Node::Engine(*pos),
+            node: Node::Engine(self.position(at)),
             captured: 0,
         });
         let kid = out.last_mut().expect("just pushed");
@@ -477,48 +530,18 @@ impl DeepSearch<'_> {
         }
     }
 
-    /// [`DeepSearch::child_value`] of a [`Kid`]; a kernel leaf is scored
-    /// as [`DeepSearch::negamax`] scores a leaf, one node.
-    fn kid_value(
-        &mut self,
-        parent: &Position,
-        kid: &Node,
-        depth: u32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        let leaf = match kid {
-            Node::Engine(child) => return self.child_value(parent, child, depth, ply, alpha, beta),
-            Node::Kernel(leaf) => leaf,
-        };
-        debug_assert_eq!(depth, 0);
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            return None;
-        }
-        let kernel = self.kernel.expect("a kernel leaf has a kernel");
-        let v = match kernel.leaf_counts(self.rules, leaf) {
-            Some(c) => fitted_score(&features_from(self.rules, c.counts, c.capture)),
-            None => self.leaf(&kernel.leaf_position(leaf), ply),
-        };
-        Some(if leaf.to_move() == parent.to_move() {
-            v
-        } else {
-            -v
-        })
-    }
-
+    /// A child's value from the side of `mover`, the parent's player to
+    /// move, searched with the parent's window (alpha, beta).
     fn child_value(
         &mut self,
-        parent: &Position,
-        child: &Position,
+        mover: Player,
+        child: Of,
         depth: u32,
         ply: usize,
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        if child.to_move() == parent.to_move() {
+        if child.to_move() == mover {
             self.negamax(child, depth, ply, alpha, beta)
         } else {
             self.negamax(child, depth, ply, -beta, -alpha).map(|v| -v)
@@ -546,34 +569,61 @@ impl DeepSearch<'_> {
     }
 
     /// Fail-soft negamax as [`Search::negamax`], with the table; `None`
-    /// once the node budget is spent.
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: u32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
+    /// once the node budget is spent. A node the kernel played is listed,
+    /// hashed and played on the kernel's sides: the same node.
+    fn negamax(&mut self, node: Of, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         self.nodes += 1;
         if self.nodes > self.budget {
             return None;
         }
         if depth == 0 {
-            return Some(self.leaf(pos, ply));
+            return Some(match node {
+                Of::Engine(pos) => self.leaf(pos, ply),
+                Of::Kernel(sown) => self.sown_leaf(sown, ply),
+            });
         }
         let mut legal = self.legal[ply].take().expect("one list a ply");
-        self.rules.legal_moves_into(pos, &mut legal);
-        let value = self.expanded(pos, &legal, depth, ply, alpha, beta);
+        let kernel_node = match node {
+            Of::Kernel(sown) => self
+                .kernel
+                .and_then(|k| Some((k, sown, k.sown_frontier(sown)?))),
+            Of::Engine(_) => None,
+        };
+        let value = match (node, kernel_node) {
+            (_, Some((kernel, sown, f))) => {
+                kernel.frontier_moves(&f, &mut legal);
+                self.expanded(At::Kernel(sown, &f), &legal, depth, ply, alpha, beta)
+            }
+            (Of::Engine(pos), None) => {
+                self.rules.legal_moves_into(pos, &mut legal);
+                self.expanded(At::Engine(pos), &legal, depth, ply, alpha, beta)
+            }
+            // No move after all: the engine's node.
+            (Of::Kernel(sown), None) => {
+                let pos = self.kernel.expect("a kernel node").leaf_position(sown);
+                self.rules.legal_moves_into(&pos, &mut legal);
+                self.expanded(At::Engine(&pos), &legal, depth, ply, alpha, beta)
+            }
+        };
         self.legal[ply] = Some(legal);
         value
+    }
+
+    /// The value of a leaf the kernel played, scored on its sides where
+    /// it can be.
+    fn sown_leaf(&mut self, sown: &Sown, ply: usize) -> i32 {
+        let kernel = self.kernel.expect("a kernel node has a kernel");
+        match kernel.leaf_counts(self.rules, sown) {
+            Some(c) => fitted_score(&features_from(self.rules, c.counts, c.capture)),
+            None => self.leaf(&kernel.leaf_position(sown), ply),
+        }
     }
 
     /// [`DeepSearch::negamax`] of a node `depth` ≥ 1 plies above the
     /// leaves, its legal moves `legal` (none if the game is over).
     fn expanded(
         &mut self,
-        pos: &Position,
+        at: At,
         legal: &MoveList,
         depth: u32,
         ply: usize,
@@ -582,13 +632,21 @@ impl DeepSearch<'_> {
     ) -> Option<i32> {
         use super::tt::{Bound, Entry};
         if legal.is_empty() {
+            let pos = self.position(at);
             return Some(ended_value(
-                self.rules.status(pos),
+                self.rules.status(&pos),
                 pos.to_move(),
                 ply as u32,
             ));
         }
-        let key = super::tt::hash(pos);
+        let (key, mover) = match at {
+            At::Engine(pos) => (super::tt::hash(pos), pos.to_move()),
+            At::Kernel(sown, _) => {
+                let kernel = self.kernel.expect("a kernel node has a kernel");
+                let key = super::tt::hash_sown(kernel, sown, &mut self.sown_holes);
+                (key, sown.to_move())
+            }
+        };
         let stored = self.table.probe(key);
         // Win scores are stored relative to the position and read back
         // relative to the root.
@@ -618,21 +676,35 @@ impl DeepSearch<'_> {
         let hint = stored
             .and_then(|e| e.best)
             .and_then(|m| Some((m, legal.iter().position(|&l| l == m)?)));
-        // One ply above the leaves, under the fitted evaluation, the
-        // kernel plays the children and scores the leaves (the same
-        // moves in the same order, the same captures and scores).
-        let frontier = (depth == 1 && self.eval == Eval::Fitted)
-            .then(|| self.kernel.and_then(|k| k.frontier(pos)))
-            .flatten()
-            .filter(|f| f.moves() == legal.len());
-        let frontier = frontier.as_ref();
+        // Under the fitted evaluation the kernel plays the children (the
+        // same moves in the same order, the same captures), and scores
+        // them where they are leaves; an engine node is converted once
+        // here, after the table had its chance to answer.
+        let engine_frontier;
+        let frontier = match at {
+            At::Kernel(_, f) => Some(f),
+            At::Engine(pos) => {
+                engine_frontier = (self.eval == Eval::Fitted)
+                    .then(|| self.kernel.and_then(|k| k.frontier(pos)))
+                    .flatten()
+                    .filter(|f| f.moves() == legal.len());
+                engine_frontier.as_ref()
+            }
+        };
         let mut best = -INF;
         let mut best_move = None;
         let mut result = Some(());
         let mut cut = false;
         if let Some((mv, k)) = hint {
-            self.push_kid(pos, frontier, (mv, k), &mut children);
-            match self.kid_value(pos, &children[0].node, depth - 1, ply + 1, alpha, beta) {
+            self.push_kid(at, frontier, (mv, k), &mut children);
+            match self.child_value(
+                mover,
+                children[0].node.of(),
+                depth - 1,
+                ply + 1,
+                alpha,
+                beta,
+            ) {
                 None => result = None,
                 Some(v) => {
                     best = v;
@@ -648,7 +720,7 @@ impl DeepSearch<'_> {
             let first = children.len();
             for (k, &mv) in legal.iter().enumerate() {
                 if Some(mv) != hint.map(|h| h.0) {
-                    self.push_kid(pos, frontier, (mv, k), &mut children);
+                    self.push_kid(at, frontier, (mv, k), &mut children);
                 }
             }
             // Moves are distinct, so the key orders them totally and an
@@ -665,7 +737,8 @@ impl DeepSearch<'_> {
             for &key in &order {
                 let child = &children[(key & 0xff) as usize];
                 let mv = child.mv;
-                let Some(v) = self.kid_value(pos, &child.node, depth - 1, ply + 1, alpha, beta)
+                let Some(v) =
+                    self.child_value(mover, child.node.of(), depth - 1, ply + 1, alpha, beta)
                 else {
                     result = None;
                     break;
@@ -1307,10 +1380,11 @@ mod tests {
         }
     }
 
-    /// One ply above the leaves the deep search plays and scores on the
-    /// lane kernel: every child it plays there is the engine's (the same
-    /// position, whole, and the same capture), its counts and capture
-    /// feature are the engine's, and the moves it leaves to the engine
+    /// The deep search plays, lists, hashes and scores on the lane kernel:
+    /// every child it plays there is the engine's (the same position,
+    /// whole, and the same capture), its legal moves (the same list), its
+    /// table hash, its counts and capture feature are the engine's, and
+    /// the moves it leaves to the engine
     /// are left for a documented reason (steps, long moves, children that
     /// are no leaf) and are few (every preset, 300 positions each).
     #[test]
@@ -1331,6 +1405,9 @@ mod tests {
                     continue;
                 };
                 assert_eq!(f.moves(), legal.len(), "{name}: {pos:?}");
+                let mut listed = MoveList::new();
+                kernel.frontier_moves(&f, &mut listed);
+                assert_eq!(listed.as_slice(), legal.as_slice(), "{name}: {pos:?}");
                 for (k, &mv) in legal.iter().enumerate() {
                     let mut after = pos;
                     let report = rules.play_unchecked(&mut after, mv, &mut Silent);
@@ -1354,6 +1431,16 @@ mod tests {
                     played += 1;
                     assert_eq!(captured, report.seeds_captured, "{name}: {pos:?} {mv:?}");
                     assert_eq!(kernel.leaf_position(&leaf), after, "{name}: {pos:?} {mv:?}");
+                    assert_eq!(
+                        crate::agents::tt::hash_sown(kernel, &leaf, &mut [0; MAX_HOLES]),
+                        crate::agents::tt::hash(&after),
+                        "{name}: {after:?}"
+                    );
+                    // Searched further, the child is a frontier of its own.
+                    if let Some(g) = kernel.sown_frontier(&leaf) {
+                        kernel.frontier_moves(&g, &mut listed);
+                        assert_eq!(listed.as_slice(), rules.legal_moves(&after).as_slice());
+                    }
                     let c = kernel
                         .leaf_counts(&rules, &leaf)
                         .expect("a leaf has a move");

@@ -8,7 +8,8 @@
 //! entry (no ageing, no choice depending on anything but the order of the
 //! stores), so the same search always leaves the same table.
 
-use crate::engine::{Dir, Move, Player, Position};
+use crate::engine::kernel::{Kernel, Sown};
+use crate::engine::{Dir, MAX_HOLES, Move, Player, Position};
 use crate::rng::mix64;
 
 /// How a stored value bounds the position's true value at its depth.
@@ -75,11 +76,25 @@ impl Table {
 /// hole's seeds, the player to move, the fixed directions, a pending
 /// continuation and the plies played (the ply limit ends games by count).
 pub fn hash(pos: &Position) -> u64 {
-    let mut h = header(pos);
+    hash_holes(header(pos), pos.holes())
+}
+
+/// [`hash`] of the position the lane kernel played into `c`: the same
+/// value as of its engine position (nothing pending, not ended), so the
+/// search's slots and keys do not depend on which of the two holds a node.
+/// `holes` is a buffer of the caller's, zero past the board's holes.
+pub(crate) fn hash_sown(kernel: &Kernel, c: &Sown, holes: &mut [u16; MAX_HOLES]) -> u64 {
+    let fixed = [c.fixed_dir(Player::South), c.fixed_dir(Player::North)];
+    let h = header_of(c.plies(), c.to_move(), fixed, None, false);
+    kernel.sown_holes(c, holes);
+    hash_holes(h, holes)
+}
+
+fn hash_holes(mut h: u64, holes: &[u16; MAX_HOLES]) -> u64 {
     // Four holes a word, the first in the low bits; fixed-size chunks so
     // the word is four loads and shifts (the iterator fold was a fifth of
     // the hash's instructions), the same words as before.
-    let (words, rest) = pos.holes().as_chunks::<4>();
+    let (words, rest) = holes.as_chunks::<4>();
     debug_assert!(rest.is_empty());
     for c in words {
         let word =
@@ -91,18 +106,35 @@ pub fn hash(pos: &Position) -> u64 {
 
 /// The hash's start: everything but the holes.
 fn header(pos: &Position) -> u64 {
-    let dir = |p| match pos.fixed_dir(p) {
+    let fixed = [pos.fixed_dir(Player::South), pos.fixed_dir(Player::North)];
+    header_of(
+        pos.plies(),
+        pos.to_move(),
+        fixed,
+        pos.pending(),
+        pos.ended().is_some(),
+    )
+}
+
+fn header_of(
+    plies: u32,
+    to_move: Player,
+    fixed: [Option<Dir>; 2],
+    pending: Option<usize>,
+    ended: bool,
+) -> u64 {
+    let dir = |d| match d {
         None => 0u64,
         Some(Dir::Forward) => 1,
         Some(Dir::Backward) => 2,
     };
     mix64(
-        u64::from(pos.plies())
-            | (u64::from(pos.to_move() == Player::North) << 32)
-            | (dir(Player::South) << 33)
-            | (dir(Player::North) << 35)
-            | (pos.pending().map_or(0, |p| p as u64 + 1) << 37)
-            | (u64::from(pos.ended().is_some()) << 45),
+        u64::from(plies)
+            | (u64::from(to_move == Player::North) << 32)
+            | (dir(fixed[0]) << 33)
+            | (dir(fixed[1]) << 35)
+            | (pending.map_or(0, |p| p as u64 + 1) << 37)
+            | (u64::from(ended) << 45),
     )
 }
 

@@ -16,7 +16,8 @@ use std::fmt;
 
 use super::record::{GameRecord, MoveTotals};
 use super::{
-    Dir, MAX_HOLES, Move, NO_HOLE, Player, Position, Silent, Status, chain_hash, occupancy,
+    Dir, MAX_HOLES, Move, MoveList, NO_HOLE, Player, Position, Silent, Status, chain_hash,
+    occupancy,
 };
 use crate::rng::{GameRng, below, rng_from_seed, unit};
 use crate::rules::{
@@ -34,7 +35,7 @@ mod tests;
 
 use fallback::*;
 use play::*;
-pub(crate) use search::{Frontier, Leaf};
+pub(crate) use search::{Frontier, Sown};
 use spec::*;
 
 /// Why no kernel can play a rule set: each kernel's first setting that

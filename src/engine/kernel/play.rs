@@ -591,28 +591,55 @@ impl Kernel {
     ) -> u64 {
         if k < nholes << two as u32 {
             let p = self.pick::<S>(s.occ, turn.mover, two, k, base0, nholes);
-            let mut f = turn.fixed[turn.mover];
-            let dir = Self::sowing_dir::<S>(&mut f, p.d);
-            let mut t = *s;
-            let li = p.lane & (LANES - 1);
-            let n4 = lane4::<S>(t.me as u64, (t.me >> 64) as u64, p.rot);
-            t.me &= self.clear[li];
-            t.occ &= !(1 << li);
-            match self.sow::<S>(&mut t, dir, p.lane, n4) {
-                Some(r) => r.seeds,
-                None => {
-                    let moves = self.decisions(turn.mover, p.lane, two, p.d, usize::MAX, true);
-                    self.engine_seeds(rules, turn, s, &moves)
-                }
-            }
+            let n4 = lane4::<S>(s.me as u64, (s.me >> 64) as u64, p.rot);
+            self.sowing_seeds::<S>(rules, s, turn, two, (p.lane, n4, p.d))
         } else {
-            // The step's own capture (its continuation is a decision of
-            // its own).
-            let (a, b) = step.unwrap_or((0, 0));
-            let mut t = *s;
-            t.me = t.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
-            self.step_victim::<S>(&t, b).map_or(0, |(x, _)| x as u64)
+            self.step_seeds::<S>(s, step.unwrap_or((0, 0)))
         }
+    }
+
+    /// The seeds the sowing move from `lane` (holding a quarter of `n4`
+    /// seeds) in drawn direction `d` captures this turn.
+    #[inline(always)]
+    fn sowing_seeds<S: Spec>(
+        &self,
+        rules: &Rules,
+        s: &Side2,
+        turn: Turn,
+        two: bool,
+        (lane, n4, d): (usize, u32, usize),
+    ) -> u64 {
+        let mut f = turn.fixed[turn.mover];
+        let dir = Self::sowing_dir::<S>(&mut f, d);
+        let mut t = *s;
+        let li = lane & (LANES - 1);
+        t.me &= self.clear[li];
+        t.occ &= !(1 << li);
+        match self.sow::<S>(&mut t, dir, lane, n4) {
+            Some(r) => r.seeds,
+            None => {
+                let moves = self.decisions(turn.mover, lane, two, d, usize::MAX, true);
+                self.engine_seeds(rules, turn, s, &moves)
+            }
+        }
+    }
+
+    /// The step's own capture (its continuation is a decision of its
+    /// own).
+    #[inline(always)]
+    fn step_seeds<S: Spec>(&self, s: &Side2, (a, b): (usize, usize)) -> u64 {
+        let mut t = *s;
+        t.me = t.me - self.unit[a & (LANES - 1)] + self.unit[b & (LANES - 1)];
+        self.step_victim::<S>(&t, b).map_or(0, |(x, _)| x as u64)
+    }
+
+    /// The lanes the sowing moves start from: the row from lane `base0`
+    /// ([`Kernel::sowing_holes`]), every row under `start = "any"`; the
+    /// mover's occupied ones among them are the moves.
+    #[inline(always)]
+    pub(super) fn sowing_lanes<S: Spec>(&self, base0: usize) -> u32 {
+        let rows = if S::START_ANY { S::DEPTHS } else { 1 };
+        (((1u64 << (rows * self.cols)) - 1) << base0) as u32
     }
 
     /// The most seeds one legal move of the player to move in `pos`
@@ -662,10 +689,25 @@ impl Kernel {
         let two = Self::two_dirs::<S>(turn.fixed[turn.mover]);
         let (base0, nholes) = self.sowing_holes::<S>(s.occ);
         let step = self.lone_step::<S>(s);
-        let count = (nholes << two as u32) + step.is_some() as u32;
-        (0..count)
-            .map(|k| self.move_seeds::<S>(rules, s, turn, two, (base0, nholes), step, k))
-            .max()
+        if nholes == 0 && step.is_none() {
+            return None;
+        }
+        // The most is the same in any order, so the holes are taken
+        // lowest lane first, each read directly, instead of each move
+        // found by its place in the listing order (`Kernel::pick`): every
+        // leaf of alpha-beta's fitted evaluation asks this.
+        let mut lanes = s.occ & self.sowing_lanes::<S>(base0);
+        debug_assert_eq!(lanes.count_ones(), nholes);
+        let mut most = step.map_or(0, |st| self.step_seeds::<S>(s, st));
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let n4 = 4 * val::<S>(s.me, self.shift[lane & (LANES - 1)]);
+            for d in 0..1 + two as usize {
+                most = most.max(self.sowing_seeds::<S>(rules, s, turn, two, (lane, n4, d)));
+            }
+        }
+        Some(most)
     }
 
     /// Greedy's choice of the direction a capturing step sows on in: `s`

@@ -1,19 +1,21 @@
-//! Alpha-beta's last ply on the kernel's sides: a node one ply above the
-//! leaves plays its sowing moves here, and its leaves are scored here,
-//! so neither the node's children nor its leaves are engine positions
-//! (each was a ~290-byte copy, an engine move and, at the leaf, a
-//! conversion back to sides).
+//! Alpha-beta on the kernel's sides: a node plays its sowing moves here,
+//! its children are searched from their sides (their moves listed, their
+//! table hash taken, their own children played here) and its leaves are
+//! scored here, so no node the kernel played is an engine position (each
+//! was a ~290-byte copy, an engine move and, at the leaf, a conversion
+//! back to sides).
 
 use super::*;
 
-/// A node whose children are leaves, as the kernel sees it: its sides
-/// and turn, and its sowing moves.
+/// A node whose children the kernel plays, as the kernel sees it: its
+/// sides and turn, and its sowing moves.
 pub(crate) struct Frontier {
     s: Side2,
     turn: Turn,
     two: bool,
     base0: usize,
     nholes: u32,
+    step: Option<(usize, usize)>,
     /// Its legal moves, the lone seed's step included, in the listing
     /// order (the engine's).
     count: u32,
@@ -28,15 +30,32 @@ impl Frontier {
 /// A position one sowing move after a [`Frontier`]: ongoing, not at the
 /// ply limit, its mover with a seed (so with a move), nothing pending.
 #[derive(Clone, Copy)]
-pub(crate) struct Leaf {
+pub(crate) struct Sown {
     s: Side2,
     turn: Turn,
 }
 
-impl Leaf {
+impl Sown {
     pub(crate) fn to_move(self) -> Player {
         player(self.turn.mover)
     }
+    pub(crate) fn plies(self) -> u32 {
+        self.turn.plies
+    }
+    pub(crate) fn fixed_dir(self, p: Player) -> Option<Dir> {
+        dir_from_code(self.turn.fixed[p.index()])
+    }
+}
+
+/// The four 16-bit fields of a word, the lowest first.
+#[inline(always)]
+fn fields(w: u64) -> [u16; 4] {
+    [
+        w as u16,
+        (w >> 16) as u16,
+        (w >> 32) as u16,
+        (w >> 48) as u16,
+    ]
 }
 
 /// What the fitted evaluation reads of a leaf, from its mover's side:
@@ -82,33 +101,148 @@ impl Kernel {
             ],
             plies: pos.plies(),
         };
-        let s = self.sides_of(pos, mover);
+        self.frontier_of::<S>(self.sides_of(pos, mover), turn)
+    }
+
+    /// `c` as a frontier: `None` only if its mover has no legal move
+    /// after all (the caller then asks the engine).
+    pub(crate) fn sown_frontier(&self, c: &Sown) -> Option<Frontier> {
+        dispatch!(self, sown_frontier_as, c)
+    }
+
+    fn sown_frontier_as<S: Spec>(&self, c: &Sown) -> Option<Frontier> {
+        self.frontier_of::<S>(c.s, c.turn)
+    }
+
+    #[inline(always)]
+    fn frontier_of<S: Spec>(&self, s: Side2, turn: Turn) -> Option<Frontier> {
         if s.occ == 0 {
             return None;
         }
-        let two = Self::two_dirs::<S>(turn.fixed[mover]);
+        let two = Self::two_dirs::<S>(turn.fixed[turn.mover]);
         let (base0, nholes) = self.sowing_holes::<S>(s.occ);
         let step = self.lone_step::<S>(&s);
         let count = (nholes << two as u32) + step.is_some() as u32;
-        Some(Frontier {
+        (count > 0).then_some(Frontier {
             s,
             turn,
             two,
             base0,
             nholes,
+            step,
             count,
         })
+    }
+
+    /// The legal moves of `f` into `out`, in the engine's listing order
+    /// (board order, `+` before `-`, the lone seed's step last), which is
+    /// the order [`Kernel::frontier_child`] numbers them in.
+    pub(crate) fn frontier_moves(&self, f: &Frontier, out: &mut MoveList) {
+        dispatch!(self, frontier_moves_as, f, out)
+    }
+
+    fn frontier_moves_as<S: Spec>(&self, f: &Frontier, out: &mut MoveList) {
+        out.len = 0;
+        let mover = f.turn.mover;
+        let mut lanes = f.s.occ & self.sowing_lanes::<S>(f.base0);
+        // The set bits one at a time, from the board's first hole: the
+        // lowest lane for South, the highest for North (`Kernel::pick`).
+        while lanes != 0 {
+            let l = if mover == 0 {
+                lanes.trailing_zeros()
+            } else {
+                31 - lanes.leading_zeros()
+            } as usize;
+            lanes &= !(1 << l);
+            let from = self.hole_of(mover, l);
+            if f.two {
+                out.push(Move::sow(from, Some(Dir::Forward)));
+                out.push(Move::sow(from, Some(Dir::Backward)));
+            } else {
+                out.push(Move::sow(from, None));
+            }
+        }
+        if let Some((a, b)) = f.step {
+            out.push(Move::step(self.hole_of(mover, a), self.hole_of(mover, b)));
+        }
+        debug_assert_eq!(out.len(), f.moves());
+    }
+
+    /// The holes of `c`'s engine position, for the table's hash, into
+    /// `holes`: its first `2 side` holes, the board's; the others are left
+    /// as they are (a buffer of zeros, kept by the caller, so that no
+    /// node clears or copies 128 holes).
+    pub(crate) fn sown_holes(&self, c: &Sown, holes: &mut [u16; MAX_HOLES]) {
+        dispatch!(self, sown_holes_as, c, holes)
+    }
+
+    fn sown_holes_as<S: Spec>(&self, c: &Sown, holes: &mut [u16; MAX_HOLES]) {
+        // Every node the kernel searches is hashed, so four lanes at a time
+        // are spread from a 64-bit half into four holes (one store), and
+        // North's are turned round by a byte swap: `engine_position`'s
+        // loop, a `u128` shift by a loaded amount and two loaded hole
+        // numbers a lane, was 575 instructions a node on katro-6x6.
+        let (south, north) = if c.turn.mover == 0 {
+            (c.s.me, c.s.opp)
+        } else {
+            (c.s.opp, c.s.me)
+        };
+        let side = self.side;
+        // South's lane `l` is hole `l`, North's hole `2 side - 1 - l`
+        // (`Kernel::lane_holes`).
+        let (south_holes, rest) = holes.split_at_mut(side);
+        let north_holes = &mut rest[..side];
+        let wmask = (1u64 << S::W) - 1;
+        // Four lanes of `W` bits from the low bits of `x` into the four
+        // 16-bit fields of a word, the first lowest.
+        let spread = |x: u64| {
+            let f = |n: u32| (1u64 << n) - 1;
+            let t = x & f(4 * S::W);
+            let t = (t | t << (32 - 2 * S::W)) & (f(2 * S::W) | f(2 * S::W) << 32);
+            (t | t << (16 - S::W)) & (f(S::W) * 0x0001_0001_0001_0001)
+        };
+        let halves = [
+            (south as u64, north as u64),
+            ((south >> 64) as u64, (north >> 64) as u64),
+        ];
+        let lpw = S::LPW as usize;
+        for (j, (sh, nh)) in halves.into_iter().enumerate() {
+            let first = j * lpw;
+            let mut done = 0;
+            for g in 0..lpw / 4 {
+                let l = first + 4 * g;
+                if l + 4 > side {
+                    break;
+                }
+                let shift = 4 * g as u32 * S::W;
+                // A lane holds fewer than 256 seeds (`W` ≤ 8), so the swap
+                // leaves each in the high byte of the mirrored field.
+                let (sw, nw) = (spread(sh >> shift), spread(nh >> shift).swap_bytes() >> 8);
+                south_holes[l..l + 4].copy_from_slice(&fields(sw));
+                north_holes[side - 4 - l..side - l].copy_from_slice(&fields(nw));
+                done = 4 * g + 4;
+            }
+            for i in done..lpw {
+                let l = first + i;
+                if l >= side {
+                    break;
+                }
+                let shift = i as u32 * S::W;
+                south_holes[l] = ((sh >> shift) & wmask) as u16;
+                north_holes[side - 1 - l] = ((nh >> shift) & wmask) as u16;
+            }
+        }
     }
 
     /// The `k`-th legal move of `f` played, and the seeds it captured:
     /// `None` where the engine must play it (the lone seed's step, a long
     /// move) or where the kernel's leaf could not score the result (the
     /// game over, the ply limit reached).
-    pub(crate) fn frontier_child(&self, f: &Frontier, k: u32) -> Option<(Leaf, u64)> {
+    pub(crate) fn frontier_child(&self, f: &Frontier, k: u32) -> Option<(Sown, u64)> {
         dispatch!(self, frontier_child_as, f, k)
     }
 
-    fn frontier_child_as<S: Spec>(&self, f: &Frontier, k: u32) -> Option<(Leaf, u64)> {
+    fn frontier_child_as<S: Spec>(&self, f: &Frontier, k: u32) -> Option<(Sown, u64)> {
         if k >= f.nholes << f.two as u32 {
             return None;
         }
@@ -128,16 +262,16 @@ impl Kernel {
             fixed,
             plies: f.turn.plies + 1,
         };
-        (t.occ != 0 && turn.plies < self.ply_limit).then_some((Leaf { s: t, turn }, r.seeds))
+        (t.occ != 0 && turn.plies < self.ply_limit).then_some((Sown { s: t, turn }, r.seeds))
     }
 
     /// The fitted evaluation's counts of `leaf`; `None` if it has no
     /// legal move after all (the caller then asks the engine).
-    pub(crate) fn leaf_counts(&self, rules: &Rules, leaf: &Leaf) -> Option<LeafCounts> {
+    pub(crate) fn leaf_counts(&self, rules: &Rules, leaf: &Sown) -> Option<LeafCounts> {
         dispatch!(self, leaf_counts_as, rules, leaf)
     }
 
-    fn leaf_counts_as<S: Spec>(&self, rules: &Rules, leaf: &Leaf) -> Option<LeafCounts> {
+    fn leaf_counts_as<S: Spec>(&self, rules: &Rules, leaf: &Sown) -> Option<LeafCounts> {
         let capture = self.max_capture_sides::<S>(rules, &leaf.s, leaf.turn)?;
         let me = self.side_counts::<S>(leaf.s.me, leaf.s.occ);
         let opp = self.side_counts::<S>(leaf.s.opp, leaf.s.oocc);
@@ -176,7 +310,7 @@ impl Kernel {
     }
 
     /// `leaf` as an engine position.
-    pub(crate) fn leaf_position(&self, leaf: &Leaf) -> Position {
+    pub(crate) fn leaf_position(&self, leaf: &Sown) -> Position {
         self.engine_position(&leaf.s, leaf.turn)
     }
 }
