@@ -194,12 +194,7 @@ fn run_with(
     match result {
         Ok(outcome) => Ok(outcome.out_dir.display().to_string()),
         Err(e) => {
-            // The same rule as `katro`'s exit code (docs/ERRORS.md).
-            let code: u8 = match &e {
-                jobs::Error::Interrupted(_) => 130,
-                e if e.is_user_input() => 2,
-                _ => 1,
-            };
+            let code = e.kind().exit_code();
             let err = ExperimentError::new_err(e.to_string());
             err.value(py).setattr("exit_code", code)?;
             Err(err)

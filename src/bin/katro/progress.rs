@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use katro::experiment::runner::Progress;
-use katro::jobs::{self, Error, RunOutcome};
+use katro::jobs::{self, Error, Refusal, RunOutcome};
 use katro::solve::Phase;
 
 use crate::output::emit;
@@ -234,7 +234,14 @@ fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, Error> {
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| Error::refused(format!("{var}={v:?}: {what}, from 0 to 86400"))),
+            .ok_or_else(|| {
+                Refusal::EnvSeconds {
+                    var: var.to_string(),
+                    value: v,
+                    what: what.to_string(),
+                }
+                .into()
+            }),
     }
 }
 
