@@ -9,7 +9,6 @@
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::experiment::runner;
 use crate::files::utc_timestamp;
 
 pub mod bench;
@@ -58,11 +57,7 @@ pub use variant::load_variant;
 /// What a person watching a job sees: the runner's game counts, and notes
 /// (what was resumed, what `--force` deleted, sweep combinations left
 /// out). `katro` draws a bar or prints lines on stderr.
-pub trait Progress: runner::Progress {
-    fn note(&self, _text: &str) {}
-}
-
-impl Progress for runner::Quiet {}
+pub use crate::experiment::runner::Progress;
 
 fn now() -> String {
     let d = SystemTime::now()

@@ -5,7 +5,6 @@ use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 
-use katro::experiment::runner;
 use katro::jobs::{self, RunOptions};
 use katro::store::{Entry, FsStore, Locking, Store};
 use pyo3::create_exception;
@@ -90,8 +89,6 @@ pub fn experiment_toml(experiment: &Bound<'_, PyDict>) -> PyResult<String> {
 /// plays without the GIL, so the notes are written once it is back.
 #[derive(Default)]
 struct Notes(Mutex<Vec<String>>);
-
-impl runner::Progress for Notes {}
 
 impl jobs::Progress for Notes {
     fn note(&self, text: &str) {

@@ -388,14 +388,13 @@ struct UserWritesMidRun<'s> {
     path: String,
 }
 
-impl runner::Progress for UserWritesMidRun<'_> {
+impl Progress for UserWritesMidRun<'_> {
     fn advance(&self, _games: u64) {
         if !self.store.is_file(Path::new(&self.path)) {
             self.store.insert(&self.path, "mine\n");
         }
     }
 }
-impl Progress for UserWritesMidRun<'_> {}
 
 #[test]
 fn a_users_file_that_appears_during_a_run_is_kept_and_refused() {

@@ -95,6 +95,9 @@ fn time_left(cost: &Cost) -> String {
 struct Bar(ProgressBar, std::sync::Arc<std::sync::Mutex<Cost>>);
 
 impl Progress for Bar {
+    fn note(&self, text: &str) {
+        self.0.suspend(|| eprintln!("{text}"));
+    }
     fn set_total(&self, games: u64) {
         self.0.set_length(games);
     }
@@ -159,6 +162,9 @@ struct LineState {
 }
 
 impl Progress for Lines {
+    fn note(&self, text: &str) {
+        eprintln!("{text}");
+    }
     fn set_total(&self, games: u64) {
         lock(&self.state).total = games;
     }
@@ -248,21 +254,7 @@ fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, Error> {
 /// Notes on stderr, for a job that plays no game.
 pub struct Notes;
 
-impl Progress for Notes {}
-
-impl jobs::Progress for Notes {
-    fn note(&self, text: &str) {
-        eprintln!("{text}");
-    }
-}
-
-impl jobs::Progress for Bar {
-    fn note(&self, text: &str) {
-        self.0.suspend(|| eprintln!("{text}"));
-    }
-}
-
-impl jobs::Progress for Lines {
+impl Progress for Notes {
     fn note(&self, text: &str) {
         eprintln!("{text}");
     }
