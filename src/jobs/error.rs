@@ -640,3 +640,23 @@ pub enum Failure {
         checkpoint: CheckpointNote,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_has_its_exit_code() {
+        let refused = Error::from(Refusal::Usage("give a variant"));
+        let failed = Error::from(Failure::Stdout(io::ErrorKind::StorageFull.into()));
+        let stopped = Error::Interrupted(Interruption::NothingSaved);
+        assert_eq!(refused.kind().exit_code(), 2);
+        assert_eq!(failed.kind().exit_code(), 1);
+        assert_eq!(stopped.kind().exit_code(), 130);
+        assert!(refused.is_user_input() && !failed.is_user_input() && !stopped.is_user_input());
+        assert_eq!(
+            stopped.to_string(),
+            "interrupted: no game was saved yet: the same command starts again"
+        );
+    }
+}
