@@ -165,11 +165,8 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     Some("features") => Some(alphabeta::Eval::Features),
                     Some("fitted") => Some(alphabeta::Eval::Fitted),
                     Some(other) => {
-                        return Err(AgentError(format!(
-                            "eval is `{other}`{}; it must be one of {}",
-                            did_you_mean(other, alphabeta::Eval::NAMES.split(", ")),
-                            alphabeta::Eval::NAMES
-                        )));
+                        let value = other.to_string();
+                        return Err(AgentError::UnknownEval { value });
                     }
                 },
             },
@@ -186,20 +183,18 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                     (Some(n), _) => n,
                     (None, Some(_)) => MAX_ITERATIONS,
                     (None, None) => {
-                        return Err(AgentError(NO_BUDGET.into()));
+                        return Err(AgentError::NoBudget);
                     }
                 },
                 exploration,
                 time_ms,
                 rollout: match rollout.as_deref() {
                     None => mcts::Rollout::Random,
-                    Some(text) => mcts::Rollout::parse(text).ok_or_else(|| {
-                        AgentError(format!(
-                            "rollout is `{text}`{}; it must be one of {}",
-                            did_you_mean(text, mcts::Rollout::NAMES.split(", ")),
-                            mcts::Rollout::NAMES
-                        ))
-                    })?,
+                    Some(text) => {
+                        mcts::Rollout::parse(text).ok_or_else(|| AgentError::UnknownRollout {
+                            value: text.to_string(),
+                        })?
+                    }
                 },
                 rollout_epsilon,
                 solver,
@@ -231,6 +226,8 @@ pub fn agent_words(serde_message: &str) -> String {
     )
 }
 
+pub const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table \
+                               like { agent = \"alphabeta\", depth = 3 }";
 pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
 /// Deep enough that a node budget, not the depth, ends the deep search of
 /// every shipped board: at depth 12 a katro-6x6 search stopped at ~41,000
@@ -249,15 +246,100 @@ pub const MAX_TIME_MS: u32 = 86_400_000;
 /// Why an agent cannot be used: its text does not read, a setting is
 /// out of range, it cannot play the variant or would not reproduce. The
 /// message is whole; callers put the key or flag in front.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct AgentError(pub String);
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AgentError {
+    /// What is wrong with the agent written as `text`.
+    #[error("agent `{text}`: {error}")]
+    In {
+        text: String,
+        error: Box<AgentError>,
+    },
+    #[error("`{pair}` should be key=value")]
+    NotKeyValue { pair: String },
+    /// An unknown agent or key, or a value of the wrong type, in words
+    /// made from serde's.
+    #[error("{words} (agents: {AGENT_NAMES})")]
+    Unread { words: String },
+    /// An experiment's agent that is neither a string nor a table.
+    #[error("got {got}; {AGENT_FORMS}")]
+    NotAnAgent { got: &'static str },
+    #[error(
+        "eval is `{value}`{}; it must be one of {}",
+        did_you_mean(.value, alphabeta::Eval::NAMES.split(", ")),
+        alphabeta::Eval::NAMES
+    )]
+    UnknownEval { value: String },
+    #[error(
+        "rollout is `{value}`{}; it must be one of {}",
+        did_you_mean(.value, mcts::Rollout::NAMES.split(", ")),
+        mcts::Rollout::NAMES
+    )]
+    UnknownRollout { value: String },
+    /// An `mcts` agent with neither `iterations` nor `time_ms`.
+    #[error("{NO_BUDGET}")]
+    NoBudget,
+    /// A setting outside `allowed` (`from 1 to 64`...).
+    #[error("{key} is {value}; it must be {allowed}")]
+    OutOfRange {
+        key: &'static str,
+        value: String,
+        allowed: String,
+    },
+    #[error("rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1")]
+    RolloutEpsilonMissing,
+    #[error("rollout_epsilon is only for rollout=epsilon-greedy (rollout is {rollout})")]
+    RolloutEpsilonUnused { rollout: &'static str },
+    #[error(
+        "a time budget (`time_ms`) makes the games depend on the machine's speed and load, \
+         so the results would not reproduce; give `iterations` alone (`katro bench VARIANT \
+         --mcts N` measures iterations per second); `time_ms` is for `katro play`"
+    )]
+    TimeBudget,
+    #[error("the perfect agent cannot play `{variant}`: {}", perfect::why_not(.error))]
+    PerfectCannotPlay {
+        variant: String,
+        error: crate::solve::SolveError,
+    },
+}
+
+impl AgentError {
+    /// `self`, said of the agent written as `text`.
+    fn of(self, text: impl ToString) -> AgentError {
+        AgentError::In {
+            text: text.to_string(),
+            error: Box::new(self),
+        }
+    }
+
+    fn out_of_range(key: &'static str, value: impl fmt::Display, allowed: String) -> AgentError {
+        let value = value.to_string();
+        AgentError::OutOfRange {
+            key,
+            value,
+            allowed,
+        }
+    }
+}
+
+/// Refuses `value` of setting `key` outside `lo..=hi`.
+fn in_range<T: PartialOrd + Copy + fmt::Display>(
+    key: &'static str,
+    value: T,
+    lo: T,
+    hi: T,
+) -> Result<(), AgentError> {
+    if (lo..=hi).contains(&value) {
+        return Ok(());
+    }
+    let allowed = format!("from {lo} to {hi}");
+    Err(AgentError::out_of_range(key, value, allowed))
+}
 
 /// For the layers that still report in text (the experiment file's
 /// problem list, `checks`).
 impl From<AgentError> for String {
     fn from(e: AgentError) -> String {
-        e.0
+        e.to_string()
     }
 }
 
@@ -272,7 +354,8 @@ impl AgentSpec {
         table.insert("agent".into(), toml::Value::String(name.to_string()));
         for pair in args.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = pair.split_once('=').ok_or_else(|| {
-                AgentError(format!("agent `{text}`: `{pair}` should be key=value"))
+                let pair = pair.to_string();
+                AgentError::NotKeyValue { pair }.of(text)
             })?;
             let value = v
                 .trim()
@@ -289,91 +372,76 @@ impl AgentSpec {
             toml::Value::Table(table)
                 .try_into()
                 .map_err(|e: toml::de::Error| {
-                    AgentError(format!(
-                        "agent `{text}`: {} (agents: {AGENT_NAMES})",
-                        agent_words(e.message())
-                    ))
+                    let words = agent_words(e.message());
+                    AgentError::Unread { words }.of(text)
                 })?;
-        AgentSpec::try_from(raw).map_err(|e| AgentError(format!("agent `{text}`: {e}")))
+        AgentSpec::try_from(raw).map_err(|e| e.of(text))
     }
 
     /// Checks every setting is in range.
     pub fn validate(&self) -> Result<(), AgentError> {
         match *self {
             AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Perfect => Ok(()),
-            AgentSpec::EpsilonGreedy { epsilon } => {
-                if (0.0..=1.0).contains(&epsilon) {
-                    Ok(())
-                } else {
-                    Err(AgentError(format!(
-                        "epsilon is {epsilon}; it must be from 0 to 1"
-                    )))
-                }
-            }
+            AgentSpec::EpsilonGreedy { epsilon } => in_range("epsilon", epsilon, 0.0, 1.0),
             AgentSpec::Alphabeta {
                 depth, nodes, tt, ..
             } => {
-                if !(1..=MAX_DEPTH).contains(&depth) {
-                    Err(AgentError(format!(
-                        "depth is {depth}; it must be from 1 to {MAX_DEPTH}"
-                    )))
-                } else if let Some(n) = nodes
-                    && !(1..=MAX_NODES).contains(&n)
-                {
-                    Err(AgentError(format!(
-                        "nodes is {n}; it must be from 1 to {MAX_NODES}"
-                    )))
-                } else if let Some(t) = tt
-                    && !(1..=tt::MAX_BITS).contains(&t)
-                {
-                    Err(AgentError(format!(
-                        "tt is {t}; it must be from 1 to {} (log2 of the table's slots)",
-                        tt::MAX_BITS
-                    )))
-                } else {
-                    Ok(())
+                in_range("depth", depth, 1, MAX_DEPTH)?;
+                if let Some(n) = nodes {
+                    in_range("nodes", n, 1, MAX_NODES)?;
+                }
+                match tt {
+                    Some(t) if !(1..=tt::MAX_BITS).contains(&t) => {
+                        let allowed =
+                            format!("from 1 to {} (log2 of the table's slots)", tt::MAX_BITS);
+                        Err(AgentError::out_of_range("tt", t, allowed))
+                    }
+                    _ => Ok(()),
                 }
             }
             AgentSpec::Mcts {
                 iterations,
                 exploration,
                 time_ms,
-                rollout,
-                rollout_epsilon,
                 ..
             } => {
-                if let Some(t) = time_ms
-                    && !(1..=MAX_TIME_MS).contains(&t)
-                {
-                    Err(AgentError(format!(
-                        "time_ms is {t}; it must be from 1 to {MAX_TIME_MS}"
-                    )))
-                } else if !(1..=MAX_ITERATIONS).contains(&iterations) {
-                    Err(AgentError(format!(
-                        "iterations is {iterations}; it must be from 1 to {MAX_ITERATIONS}"
-                    )))
-                } else if !(exploration.is_finite() && exploration >= 0.0) {
-                    Err(AgentError(format!(
-                        "exploration is {exploration}; it must be a number of 0 or more"
-                    )))
-                } else {
-                    match (rollout, rollout_epsilon) {
-                        (mcts::Rollout::EpsilonGreedy, None) => Err(AgentError(
-                            "rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1".into(),
-                        )),
-                        (mcts::Rollout::EpsilonGreedy, Some(e)) if !(0.0..=1.0).contains(&e) => {
-                            Err(AgentError(format!(
-                                "rollout_epsilon is {e}; it must be from 0 to 1"
-                            )))
-                        }
-                        (mcts::Rollout::EpsilonGreedy, Some(_)) | (_, None) => Ok(()),
-                        (other, Some(_)) => Err(AgentError(format!(
-                            "rollout_epsilon is only for rollout=epsilon-greedy (rollout is {})",
-                            other.name()
-                        ))),
-                    }
+                if let Some(t) = time_ms {
+                    in_range("time_ms", t, 1, MAX_TIME_MS)?;
                 }
+                in_range("iterations", iterations, 1, MAX_ITERATIONS)?;
+                if !(exploration.is_finite() && exploration >= 0.0) {
+                    let allowed = "a number of 0 or more".to_string();
+                    return Err(AgentError::out_of_range(
+                        "exploration",
+                        exploration,
+                        allowed,
+                    ));
+                }
+                self.check_rollout()
             }
+        }
+    }
+
+    /// An `mcts` agent's rollout and its `rollout_epsilon`, which go
+    /// together.
+    fn check_rollout(&self) -> Result<(), AgentError> {
+        let AgentSpec::Mcts {
+            rollout,
+            rollout_epsilon,
+            ..
+        } = *self
+        else {
+            return Ok(());
+        };
+        match (rollout, rollout_epsilon) {
+            (mcts::Rollout::EpsilonGreedy, None) => Err(AgentError::RolloutEpsilonMissing),
+            (mcts::Rollout::EpsilonGreedy, Some(e)) if !(0.0..=1.0).contains(&e) => Err(
+                AgentError::out_of_range("rollout_epsilon", e, "from 0 to 1".into()),
+            ),
+            (mcts::Rollout::EpsilonGreedy, Some(_)) | (_, None) => Ok(()),
+            (other, Some(_)) => Err(AgentError::RolloutEpsilonUnused {
+                rollout: other.name(),
+            }),
         }
     }
 
@@ -394,12 +462,7 @@ impl AgentSpec {
         match *self {
             AgentSpec::Mcts {
                 time_ms: Some(_), ..
-            } => Err(AgentError(format!(
-                "agent `{self}`: a time budget (`time_ms`) makes the games depend on the \
-                 machine's speed and load, so the results would not reproduce; give \
-                 `iterations` alone (`katro bench VARIANT --mcts N` measures iterations per \
-                 second); `time_ms` is for `katro play`"
-            ))),
+            } => Err(AgentError::TimeBudget.of(self)),
             _ => Ok(()),
         }
     }
@@ -1192,7 +1255,7 @@ mod tests {
     }
 
     fn parse_error(text: &str) -> String {
-        AgentSpec::parse(text).expect_err(text).0
+        AgentSpec::parse(text).expect_err(text).to_string()
     }
 
     #[test]
@@ -1314,9 +1377,9 @@ mod tests {
             assert_eq!(spec(text).reproducible(), Ok(()), "{text}");
         }
         for text in ["mcts:time_ms=100", "mcts:iterations=50,time_ms=100"] {
-            let err = spec(text).reproducible().unwrap_err().0;
+            let err = spec(text).reproducible().unwrap_err();
             assert!(
-                err.contains("time_ms") && err.contains("would not reproduce"),
+                matches!(&err, AgentError::In { error, .. } if **error == AgentError::TimeBudget),
                 "{text}: {err}"
             );
         }

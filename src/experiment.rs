@@ -22,7 +22,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::agents::{AGENT_NAMES, AgentError, AgentSpec, agent_words};
+use crate::agents::{AgentError, AgentSpec, agent_words};
 use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::plan::{Cell, Rows, Stop, matchup_label};
 pub use crate::experiment::plan::{Compare, fingerprint};
@@ -1477,25 +1477,18 @@ fn resolve_variant(
     None
 }
 
-const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table like \
-                           { agent = \"alphabeta\", depth = 3 }";
-
 fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> {
     let parsed = match v.get_ref() {
         toml::Value::String(s) => AgentSpec::parse(s),
         toml::Value::Table(t) => toml::Value::Table(t.clone())
             .try_into::<AgentSpec>()
-            .map_err(|e| {
-                AgentError(format!(
-                    "{} (agents: {AGENT_NAMES})",
-                    agent_words(e.message())
-                ))
+            .map_err(|e| AgentError::Unread {
+                words: agent_words(e.message()),
             })
             .and_then(|a| a.validate().map(|()| a)),
-        other => Err(AgentError(format!(
-            "got {}; {AGENT_FORMS}",
-            other.type_str()
-        ))),
+        other => Err(AgentError::NotAnAgent {
+            got: other.type_str(),
+        }),
     }
     .and_then(|a| a.reproducible().map(|()| a));
     match parsed {

@@ -6,17 +6,15 @@
 //! [`Progress`]. `katro` and any other caller (a Python binding) call
 //! [`run`], [`merge`] and [`simulate`] and get the same bytes on disk.
 
-use std::fmt;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::experiment::runner;
 use crate::files::utc_timestamp;
-use crate::rules::InputError;
 
 pub mod bench;
 mod checkpoint;
 pub mod curve;
+mod error;
 mod exact;
 pub mod grow;
 mod growth;
@@ -40,6 +38,10 @@ mod survey;
 mod validate;
 mod variant;
 
+pub use error::{
+    CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, Interruption, Refusal,
+    TooManyOpenings, WouldChangePlayed,
+};
 pub use load::{Loaded, load_experiment};
 pub use merge::{MergeOptions, merge};
 pub use owned::{Folder, Whose, write_outputs};
@@ -52,65 +54,10 @@ pub use simulate::{SimulateOptions, simulate};
 pub use validate::{Validated, validate};
 pub use variant::load_variant;
 
-/// Why a job failed. Which kinds are the caller's to fix is
-/// [`Error::is_user_input`]; the binary turns that into the exit code
-/// (docs/ERRORS.md has the table), the library never does.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A variant or experiment file that does not read: file, line, key.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// A request katro turns down: a bad flag or move, an output folder
-    /// it does not own, a board over `--max-memory`.
-    #[error("{0}")]
-    Refused(String),
-    /// A file katro wrote earlier (shard, checkpoint, manifest) that no
-    /// longer reads or no longer fits the request.
-    #[error("{0}")]
-    Damaged(String),
-    /// The machine let the job down: a write, delete or thread pool the
-    /// system refused (disk full, permissions), or the runner itself.
-    #[error("{0}")]
-    Failed(String),
-    /// The solver stopped at its `--max-seconds` cap.
-    #[error("{0}")]
-    TimedOut(String),
-    /// Stopped by a signal; the message says what the checkpoint kept.
-    #[error("{0}")]
-    Interrupted(String),
-}
-
-impl Error {
-    /// Whether the person who asked can fix it by changing the input
-    /// (exit code 2 in `katro`), rather than the machine (exit code 1).
-    pub fn is_user_input(&self) -> bool {
-        matches!(
-            self,
-            Error::Input(_) | Error::Refused(_) | Error::Damaged(_)
-        )
-    }
-
-    pub fn refused(message: impl fmt::Display) -> Error {
-        Error::Refused(message.to_string())
-    }
-
-    pub fn damaged(message: impl fmt::Display) -> Error {
-        Error::Damaged(message.to_string())
-    }
-
-    fn failed(message: impl fmt::Display) -> Error {
-        Error::Failed(message.to_string())
-    }
-}
-
 /// What a person watching a job sees: the runner's game counts, and notes
 /// (what was resumed, what `--force` deleted, sweep combinations left
 /// out). `katro` draws a bar or prints lines on stderr.
-pub trait Progress: runner::Progress {
-    fn note(&self, _text: &str) {}
-}
-
-impl Progress for runner::Quiet {}
+pub use crate::experiment::runner::Progress;
 
 fn now() -> String {
     let d = SystemTime::now()

@@ -5,7 +5,6 @@ use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 
-use katro::experiment::runner;
 use katro::jobs::{self, RunOptions};
 use katro::store::{Entry, FsStore, Locking, Store};
 use pyo3::create_exception;
@@ -90,8 +89,6 @@ pub fn experiment_toml(experiment: &Bound<'_, PyDict>) -> PyResult<String> {
 /// plays without the GIL, so the notes are written once it is back.
 #[derive(Default)]
 struct Notes(Mutex<Vec<String>>);
-
-impl runner::Progress for Notes {}
 
 impl jobs::Progress for Notes {
     fn note(&self, text: &str) {
@@ -194,12 +191,7 @@ fn run_with(
     match result {
         Ok(outcome) => Ok(outcome.out_dir.display().to_string()),
         Err(e) => {
-            // The same rule as `katro`'s exit code (docs/ERRORS.md).
-            let code: u8 = match &e {
-                jobs::Error::Interrupted(_) => 130,
-                e if e.is_user_input() => 2,
-                _ => 1,
-            };
+            let code = e.kind().exit_code();
             let err = ExperimentError::new_err(e.to_string());
             err.value(py).setattr("exit_code", code)?;
             Err(err)

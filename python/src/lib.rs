@@ -682,7 +682,7 @@ pub struct Agent {
 impl Agent {
     #[new]
     fn new(spec: &str) -> PyResult<Agent> {
-        let spec = AgentSpec::parse(spec).map_err(|e| PyValueError::new_err(e.0))?;
+        let spec = AgentSpec::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Agent {
             spec,
             tables: Arc::default(),

@@ -53,27 +53,31 @@ impl std::fmt::Debug for Tables {
 
 /// Why the agent cannot play a variant, if it cannot.
 pub fn check_variant(rules: &Rules) -> Result<(), AgentError> {
-    check_size(rules, MAX_BYTES).map(|_| ()).map_err(|e| {
-        let why = match e {
-            // The solver's own words name `katro solve`'s --max-memory, a
-            // flag the agent's commands do not have: its limit is fixed.
-            SolveError::TooBig {
-                positions, bytes, ..
-            } => format!(
-                "the board is too big for it: up to {positions} positions (an upper bound: \
-                 every arrangement of the seeds), which would need up to {} of memory, and the \
-                 perfect agent solves only boards within {} (docs/SOLVED.md lists the boards \
-                 solved so far; `katro solve` takes --max-memory)",
-                gib(bytes),
-                gib(MAX_BYTES as u128)
-            ),
-            other => other.to_string(),
-        };
-        AgentError(format!(
-            "the perfect agent cannot play `{}`: {why}",
-            rules.name()
-        ))
-    })
+    check_size(rules, MAX_BYTES)
+        .map(|_| ())
+        .map_err(|error| AgentError::PerfectCannotPlay {
+            variant: rules.name().to_string(),
+            error,
+        })
+}
+
+/// Why the agent cannot play a board the solver refused, in words.
+pub(super) fn why_not(e: &SolveError) -> String {
+    match *e {
+        // The solver's own words name `katro solve`'s --max-memory, a
+        // flag the agent's commands do not have: its limit is fixed.
+        SolveError::TooBig {
+            positions, bytes, ..
+        } => format!(
+            "the board is too big for it: up to {positions} positions (an upper bound: \
+             every arrangement of the seeds), which would need up to {} of memory, and the \
+             perfect agent solves only boards within {} (docs/SOLVED.md lists the boards \
+             solved so far; `katro solve` takes --max-memory)",
+            gib(bytes),
+            gib(MAX_BYTES as u128)
+        ),
+        ref other => other.to_string(),
+    }
 }
 
 impl Tables {

@@ -62,6 +62,11 @@ pub trait Progress: Sync {
     /// seconds a worker spent on them: what a game of each cell costs, for
     /// an estimate of the time left (called beside [`Progress::advance`]).
     fn played(&self, _cell: usize, _games: u64, _seconds: f64) {}
+    /// A line for the person watching a job: what was resumed, what
+    /// `--force` deleted, sweep combinations left out. The runner itself
+    /// says nothing here; the jobs around it do, so that one object
+    /// carries all a job tells on the way.
+    fn note(&self, _text: &str) {}
 }
 
 /// Progress that nobody watches.

@@ -33,15 +33,58 @@ impl LockOwner {
 
     /// The owner of a lock in words, from the text of its file.
     pub fn words(text: &str) -> String {
-        let Ok(o) = serde_json::from_str::<LockRead>(text) else {
-            return format!("a process whose lock file reads {:?}", text.trim());
-        };
-        format!(
-            "pid {} on host {}, started {}: {}",
-            o.pid.map_or("null".to_string(), |p| p.to_string()),
-            o.host.as_deref().unwrap_or("?"),
-            o.start_time.as_deref().unwrap_or("?"),
-            o.command.join(" ")
-        )
+        LockHolder::read(text).to_string()
+    }
+}
+
+/// Who holds a lock, as far as its file says: a refusal carries it, and
+/// its words name the run in the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LockHolder {
+    /// A lock file that reads as JSON; a field it lacks is `None`.
+    Known {
+        pid: Option<u64>,
+        host: Option<String>,
+        start_time: Option<String>,
+        command: Vec<String>,
+    },
+    /// A lock file of another shape: its text, trimmed.
+    Unreadable(String),
+}
+
+impl LockHolder {
+    pub fn read(text: &str) -> LockHolder {
+        match serde_json::from_str::<LockRead>(text) {
+            Ok(o) => LockHolder::Known {
+                pid: o.pid,
+                host: o.host,
+                start_time: o.start_time,
+                command: o.command,
+            },
+            Err(_) => LockHolder::Unreadable(text.trim().to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for LockHolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LockHolder::Known {
+                pid,
+                host,
+                start_time,
+                command,
+            } => write!(
+                f,
+                "pid {} on host {}, started {}: {}",
+                pid.map_or("null".to_string(), |p| p.to_string()),
+                host.as_deref().unwrap_or("?"),
+                start_time.as_deref().unwrap_or("?"),
+                command.join(" ")
+            ),
+            LockHolder::Unreadable(text) => {
+                write!(f, "a process whose lock file reads {text:?}")
+            }
+        }
     }
 }

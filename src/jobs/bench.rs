@@ -16,7 +16,7 @@ use crate::rng::{below, game_seed, rng_from_seed};
 use crate::rules::{MAX_LAP_LIMIT, Rules, preset_names};
 use crate::store::Store;
 
-use super::{Error, load_variant, threads_or_all};
+use super::{Error, Failure, Refusal, load_variant, threads_or_all};
 
 /// What `katro bench` measures; the fields are its flags.
 pub struct BenchOptions {
@@ -104,13 +104,18 @@ struct Round {
 /// play the same games, which a time budget forbids.
 fn seat_agents(text: &str) -> Result<(AgentSpec, AgentSpec), Error> {
     let Some((p1, p2)) = text.split_once(',') else {
-        return Err(Error::refused(format!(
-            "--agents `{text}`: give two agents separated by a comma, like random,random"
-        )));
+        return Err(Refusal::FlagText {
+            flag: "--agents",
+            text: text.to_string(),
+            want: "give two agents separated by a comma, like random,random",
+        }
+        .into());
     };
     let seat = |text: &str| {
-        AgentSpec::seat(text, None, Need::Reproducible)
-            .map_err(|e| Error::refused(format!("--agents: {e}")))
+        AgentSpec::seat(text, None, Need::Reproducible).map_err(|error| Refusal::Agent {
+            flag: Some("--agents"),
+            error,
+        })
     };
     Ok((seat(p1)?, seat(p2)?))
 }
@@ -119,16 +124,17 @@ fn seat_agents(text: &str) -> Result<(AgentSpec, AgentSpec), Error> {
 /// nothing; the threads to play on.
 fn check_numbers(a: &BenchOptions) -> Result<usize, Error> {
     if !(a.seconds.is_finite() && a.seconds > 0.0) {
-        return Err(Error::refused(format!(
-            "--seconds {}: give a positive number of seconds per variant",
-            a.seconds
-        )));
+        return Err(flag_value(
+            "--seconds",
+            a.seconds,
+            "give a positive number of seconds per variant",
+        ));
     }
     if a.rounds == 0 {
-        return Err(Error::refused("--rounds 0: give at least one round"));
+        return Err(flag_value("--rounds", 0, "give at least one round"));
     }
     if a.threads == Some(0) {
-        return Err(Error::refused("--threads 0: give at least one thread"));
+        return Err(flag_value("--threads", 0, "give at least one thread"));
     }
     Ok(threads_or_all(a.threads.map(|t| t as usize)))
 }
@@ -154,7 +160,10 @@ fn load_variants(
         for agent in agents {
             agent
                 .check_variant(&rules)
-                .map_err(|e| Error::refused(format!("--agents: {e}")))?;
+                .map_err(|error| Refusal::Agent {
+                    flag: Some("--agents"),
+                    error,
+                })?;
         }
         variants.push(rules);
     }
@@ -163,14 +172,25 @@ fn load_variants(
 
 fn with_lap_limit(rules: Rules, l: u64) -> Result<Rules, Error> {
     if !(1..=MAX_LAP_LIMIT).contains(&l) {
-        return Err(Error::refused(format!(
-            "--lap-limit {l}: give 1 to {}",
-            MAX_LAP_LIMIT
-        )));
+        return Err(flag_value(
+            "--lap-limit",
+            l,
+            &format!("give 1 to {MAX_LAP_LIMIT}"),
+        ));
     }
-    rules
+    Ok(rules
         .with_limits(None, Some(l))
-        .map_err(|e| Error::refused(format!("--lap-limit {l}: {e}")))
+        .map_err(|error| Refusal::LapLimit { limit: l, error })?)
+}
+
+/// A flag's number that measures nothing.
+fn flag_value(flag: &'static str, value: impl ToString, want: &str) -> Error {
+    Refusal::FlagValue {
+        flag,
+        value: value.to_string(),
+        want: want.to_string(),
+    }
+    .into()
 }
 
 /// One variant's rounds, played as `katro run` plays a cell.
@@ -202,8 +222,8 @@ impl Playouts<'_> {
             part: Part::Whole,
             first_games: &[],
         };
-        let r = runner::run(&work, self.threads, &Quiet, &NoCheckpoint, None)
-            .map_err(|e| Error::Failed(e.to_string()))?;
+        let r =
+            runner::run(&work, self.threads, &Quiet, &NoCheckpoint, None).map_err(Failure::Run)?;
         Ok(Round {
             seconds: t0.elapsed().as_secs_f64(),
             cpu: c0.zip((self.a.cpu_seconds)()).map(|(a, b)| b - a),
@@ -364,15 +384,20 @@ fn bench_mcts(
         .as_deref()
         .map_or(String::new(), |k| format!(",{k}"));
     let agent = format!("mcts:iterations={n}{keys}");
-    let spec = AgentSpec::parse(&agent).map_err(|e| Error::refused(format!("--mcts: {e}")))?;
+    let spec = AgentSpec::parse(&agent).map_err(|error| Refusal::Agent {
+        flag: Some("--mcts"),
+        error,
+    })?;
     let Some((budget, settings)) = spec.mcts_search() else {
         unreachable!("parsed from an mcts agent")
     };
     let exploration = settings.exploration;
     if budget.time.is_some() {
-        return Err(Error::refused(
-            "--mcts-keys: time_ms would make the rounds differ; the budget is --mcts N",
-        ));
+        return Err(Refusal::FlagConflict {
+            flag: "--mcts-keys",
+            why: "time_ms would make the rounds differ; the budget is --mcts N".into(),
+        }
+        .into());
     }
     let what = format!("{agent} (exploration {exploration})");
     // Each search's generator depends on the position only, so every
@@ -441,11 +466,17 @@ fn search_bench(
 
 /// `--alphabeta SPEC`: the agent and the limits of its deep search.
 fn alphabeta_limits(text: &str) -> Result<(AgentSpec, alphabeta::Limits), Error> {
-    let spec = AgentSpec::parse(text).map_err(|e| Error::refused(format!("--alphabeta: {e}")))?;
+    let spec = AgentSpec::parse(text).map_err(|error| Refusal::Agent {
+        flag: Some("--alphabeta"),
+        error,
+    })?;
     let Some(limits) = spec.search_limits() else {
-        return Err(Error::refused(format!(
-            "--alphabeta `{text}`: give an alphabeta agent, like alphabeta:depth=12,nodes=20000"
-        )));
+        return Err(Refusal::FlagText {
+            flag: "--alphabeta",
+            text: text.to_string(),
+            want: "give an alphabeta agent, like alphabeta:depth=12,nodes=20000",
+        }
+        .into());
     };
     Ok((spec, limits))
 }
@@ -454,12 +485,14 @@ fn alphabeta_limits(text: &str) -> Result<(AgentSpec, alphabeta::Limits), Error>
 /// --alphabeta) cannot do: more threads, or no position.
 fn check_one_search(a: &BenchOptions, flag: &str) -> Result<(), Error> {
     if a.threads.is_some() {
-        return Err(Error::refused(format!(
-            "--threads: {flag} times one search at a time on one thread; leave --threads out"
-        )));
+        return Err(Refusal::FlagConflict {
+            flag: "--threads",
+            why: format!("{flag} times one search at a time on one thread; leave --threads out"),
+        }
+        .into());
     }
     if a.positions == 0 {
-        return Err(Error::refused("--positions 0: give at least one position"));
+        return Err(flag_value("--positions", 0, "give at least one position"));
     }
     Ok(())
 }

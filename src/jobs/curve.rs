@@ -17,7 +17,7 @@ use crate::solve::openings::{Ratio, openings, perfect_share};
 use crate::solve::{Phase, Threads, check_key, solve_with_stats, upper_bound_bytes};
 use crate::store::Store;
 
-use super::{Error, Folder, read_optional, write_outputs};
+use super::{Damage, Error, Folder, Refusal, read_optional, write_outputs};
 
 /// The files `katro curve` writes.
 pub const STRENGTH_CURVE: &str = "strength-curve.csv";
@@ -69,10 +69,11 @@ pub fn curve(
     let manifest_path = dir.join("manifest.json");
     let need = |p: &Path, what: &str| -> Result<Vec<u8>, Error> {
         read_optional(store, p)?.ok_or_else(|| {
-            Error::refused(format!(
-                "{}: not found: `katro curve` needs {what}",
-                p.display()
-            ))
+            Refusal::NotFound {
+                path: p.to_path_buf(),
+                needs: format!("`katro curve` needs {what}"),
+            }
+            .into()
         })
     };
     let summary = need(&summary_path, "the summary.csv of a finished run")?;
@@ -80,8 +81,10 @@ pub fn curve(
         &manifest_path,
         "the manifest katro wrote beside summary.csv",
     )?;
-    let manifest = ManifestRead::parse(&manifest_bytes)
-        .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
+    let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
+        path: manifest_path.clone(),
+        error,
+    })?;
     // Refused before the solves, as the write would refuse it after them:
     // a file katro did not write there, or changed since.
     let targets = [STRENGTH_CURVE, STRENGTH_CURVE_SVG, "manifest.json"].map(String::from);
@@ -89,11 +92,7 @@ pub fn curve(
     let rows = read_summary(&summary_path, &summary)?;
     let mut out = curve_rows(&rows);
     if out.is_empty() {
-        return Err(Error::refused(format!(
-            "{}: no self-play cell of an `alphabeta` agent with `nodes`: nothing to draw a \
-             strength curve from",
-            summary_path.display()
-        )));
+        return Err(Refusal::NoCurveCells { path: summary_path }.into());
     }
     let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
     let points: Vec<CurvePoint> = out.iter().map(CurvePoint::from).collect();
@@ -114,7 +113,13 @@ pub fn curve(
 
 fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
     let mut r = csv::Reader::from_reader(bytes);
-    let bad = |line: u64, e: String| Error::damaged(format!("{}:{line}: {e}", path.display()));
+    let bad = |line: u64, why: String| {
+        Error::from(Damage::SummaryLine {
+            path: path.to_path_buf(),
+            line,
+            why,
+        })
+    };
     let headers: Vec<String> = r
         .headers()
         .map_err(|e| bad(1, e.to_string()))?
@@ -375,19 +380,26 @@ fn add_limits(
 /// The rules summary.csv's row was played under: the manifest's variant
 /// with the row's limits.
 fn rules_of(m: &ManifestRead, path: &Path, r: &SummaryRow) -> Result<Rules, Error> {
-    let base = super::replay::variant_of_manifest(m, &r.variant)
-        .map_err(|e| Error::refused(format!("{}: {e}", path.display())))?;
+    let base = super::replay::variant_of_manifest(m, &r.variant).map_err(|error| {
+        Refusal::ManifestVariant {
+            manifest: path.to_path_buf(),
+            error,
+        }
+    })?;
     let rules = base
         .with_limits(Some(r.ply_limit as u64), Some(r.lap_limit as u64))
-        .map_err(|e| Error::refused(format!("summary.csv:{}: {e}", r.line)))?;
+        .map_err(|error| Refusal::CurveLimits {
+            line: r.line,
+            error,
+        })?;
     if rules.canonical_string() != r.rules {
-        return Err(Error::refused(format!(
-            "summary.csv:{}: the rules `{}` are not those the manifest gives `{}` ({})",
-            r.line,
-            r.rules,
-            r.variant,
-            rules.canonical_string()
-        )));
+        return Err(Refusal::RulesDiffer {
+            line: r.line,
+            rules: r.rules.clone(),
+            variant: r.variant.clone(),
+            manifest_rules: rules.canonical_string(),
+        }
+        .into());
     }
     Ok(rules)
 }

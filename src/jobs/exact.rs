@@ -10,7 +10,7 @@ use crate::experiment::Experiment;
 use crate::experiment::exact::{ExactShare, exact_share};
 use crate::files::exact_openings::{EXACT_OPENINGS, exact_openings_csv};
 
-use super::Error;
+use super::{Error, Refusal, TooManyOpenings};
 
 /// The file and the lines the run prints about it.
 pub(super) struct ExactFiles {
@@ -34,15 +34,14 @@ pub(super) fn exact_cells(
     let mut text = format!("\nexact openings ({EXACT_OPENINGS}: exact shares, no interval):\n");
     for (rules, e) in &cells {
         let m = &e.matchup;
-        let s = exact_share(rules, &m.p1, &m.p2, m.opening_plies, threads).map_err(|why| {
-            Error::refused(format!(
-                "{path}: `{}`: variant `{}`, matchup `{}`: {why}: sample \
-                 this matchup (give \"sampled\", or leave `openings` out), or give it fewer \
-                 `opening_plies` or a lower `ply_limit`",
-                e.key,
-                rules.name(),
-                m.label()
-            ))
+        let s = exact_share(rules, &m.p1, &m.p2, m.opening_plies, threads).map_err(|error| {
+            Refusal::TooManyOpenings(Box::new(TooManyOpenings {
+                path: path.to_string(),
+                key: e.key.to_string(),
+                variant: rules.name().to_string(),
+                matchup: m.label(),
+                error,
+            }))
         })?;
         let share = s
             .p1_decided_share()

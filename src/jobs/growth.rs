@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Error, grow};
+use super::{Damage, Error, Refusal, WouldChangePlayed, grow};
 use crate::experiment::Experiment;
 use crate::experiment::runner::{self, Cell, GameRow, Rows};
 use crate::experiment::stats::Aggregate;
@@ -31,12 +31,10 @@ pub(super) fn growth(
 ) -> Result<Growing, Error> {
     let path = dir.join(grow::RUN_STATE);
     let damaged = |why: String| {
-        Error::damaged(format!(
-            "{}: {why}: katro cannot tell which games the results there hold. Give another \
-             output folder, or --force to delete them and play every game (a file changed \
-             since katro wrote it is never deleted: move it away first)",
-            path.display()
-        ))
+        Error::from(Damage::RunState {
+            path: path.clone(),
+            why,
+        })
     };
     let bytes = store
         .read(&path)
@@ -49,18 +47,13 @@ pub(super) fn growth(
         )));
     }
     let refuse = |problems: Vec<String>| {
-        Error::refused(format!(
-            "the output folder {} holds the finished results of experiment `{}` (hash {}), \
-             and this version of it (hash {}) would change games already played:\n  {}\n\
-             a run grows only by more games, tighter precision, or new variants or matchups. \
-             Give another output folder, or --force to delete those results and play every \
-             game",
-            dir.display(),
-            old.run.name,
-            old.run.experiment_hash,
-            exp.fingerprint(),
-            problems.join("\n  ")
-        ))
+        Error::from(Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
+            dir: dir.to_path_buf(),
+            name: old.run.name.clone(),
+            old_hash: old.run.experiment_hash.clone(),
+            new_hash: exp.fingerprint(),
+            problems,
+        })))
     };
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
     let games_path = dir.join("games.csv");

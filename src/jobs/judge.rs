@@ -20,7 +20,7 @@ use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, so
 use crate::store::Store;
 
 use super::owned::{Folder, write_outputs};
-use super::{Error, read_optional};
+use super::{ColumnNeed, Damage, Error, Refusal, read_optional};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -121,21 +121,27 @@ fn read_inputs(
     manifest_path: &Path,
 ) -> Result<(Vec<u8>, ManifestRead), Error> {
     let Some(games) = read_optional(store, games_path)? else {
-        return Err(Error::refused(format!(
-            "{}: not found: `katro judge` needs the games.csv of a run made with \
-             per_game_rows = true and moves_in_rows = true",
-            games_path.display()
-        )));
+        return Err(Refusal::NotFound {
+            path: games_path.to_path_buf(),
+            needs: "`katro judge` needs the games.csv of a run made with per_game_rows = true \
+                    and moves_in_rows = true"
+                .into(),
+        }
+        .into());
     };
     let Some(manifest_bytes) = read_optional(store, manifest_path)? else {
-        return Err(Error::refused(format!(
-            "{}: not found: `katro judge` rebuilds each variant's rules from the manifest \
-             katro wrote beside games.csv",
-            manifest_path.display()
-        )));
+        return Err(Refusal::NotFound {
+            path: manifest_path.to_path_buf(),
+            needs: "`katro judge` rebuilds each variant's rules from the manifest katro \
+                    wrote beside games.csv"
+                .into(),
+        }
+        .into());
     };
-    let manifest = ManifestRead::parse(&manifest_bytes)
-        .map_err(|e| Error::damaged(format!("{}: cannot read it: {e}", manifest_path.display())))?;
+    let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
+        path: manifest_path.to_path_buf(),
+        error,
+    })?;
     Ok((games, manifest))
 }
 
@@ -189,6 +195,12 @@ fn judge_variant(
     Ok((outcome(result), start))
 }
 
+/// A row of games.csv that does not judge: `why`, at `file`'s `line`.
+fn games_line(file: &str, line: u64, why: String) -> Error {
+    let file = file.to_string();
+    Refusal::GamesLine { file, line, why }.into()
+}
+
 /// Replays and judges one row, naming its line on failure.
 fn judge_row(
     file: &Path,
@@ -196,7 +208,7 @@ fn judge_row(
     table: &SolvedTable,
     row: &Row,
 ) -> Result<[Counts; 2], Error> {
-    let at = |e: String| Error::refused(format!("{}: line {}: {e}", file.display(), row.line));
+    let at = |why: String| games_line(&file.display().to_string(), row.line, why);
     let moves: Vec<Move> = row
         .moves
         .split_whitespace()
@@ -232,7 +244,10 @@ fn read_games(
         .from_reader(bytes);
     let headers: Vec<String> = r
         .headers()
-        .map_err(|e| Error::refused(format!("{file}: cannot read the header row: {e}")))?
+        .map_err(|error| Refusal::GamesHeader {
+            file: file.clone(),
+            error,
+        })?
         .iter()
         .map(str::to_string)
         .collect();
@@ -271,12 +286,10 @@ impl Columns {
     fn of(headers: &[String], file: &str) -> Result<Columns, Error> {
         let col = |name: &str| headers.iter().position(|h| h == name);
         let need = |name: &str| {
-            col(name).ok_or_else(|| {
-                Error::refused(format!(
-                    "{file}: no `{name}` column: `katro judge` needs a games.csv written with \
-                     per_game_rows = true and moves_in_rows = true (set both in the experiment \
-                     and run it again)"
-                ))
+            col(name).ok_or_else(|| Refusal::NoColumn {
+                file: file.to_string(),
+                column: name.to_string(),
+                need: ColumnNeed::Judge,
             })
         };
         let [variant, p1, p2, opening, moves] =
@@ -309,8 +322,8 @@ struct GamesReader<'a> {
 }
 
 impl GamesReader<'_> {
-    fn at(&self, line: u64, e: String) -> Error {
-        Error::refused(format!("{}: line {line}: {e}", self.file))
+    fn at(&self, line: u64, why: String) -> Error {
+        games_line(&self.file, line, why)
     }
 
     fn read_row(&mut self, line: u64, rec: &csv::StringRecord) -> Result<(), Error> {
@@ -358,8 +371,12 @@ impl GamesReader<'_> {
         if let Some((_, r)) = self.variants.iter().find(|(n, _)| n == name) {
             return Ok(r.clone());
         }
-        let r = super::replay::variant_of_manifest(self.manifest, name)
-            .map_err(|e| Error::refused(format!("{}: {e}", self.manifest_path.display())))?;
+        let r = super::replay::variant_of_manifest(self.manifest, name).map_err(|error| {
+            Refusal::ManifestVariant {
+                manifest: self.manifest_path.to_path_buf(),
+                error,
+            }
+        })?;
         self.variants.push((name.to_string(), r.clone()));
         Ok(r)
     }
@@ -529,9 +546,11 @@ mod tests {
             )
             .unwrap();
         let e = judge(&store, dir, 1 << 30, &mut |_| {}).unwrap_err();
-        assert!(e.is_user_input(), "{e}");
-        assert!(e.to_string().contains("/r/games.csv"), "{e}");
-        assert!(e.to_string().contains("moves_in_rows = true"), "{e}");
+        assert!(
+            matches!(&e, Error::Refused(Refusal::NoColumn { file, column, need: ColumnNeed::Judge })
+                if file.ends_with("/r/games.csv") && column == "moves"),
+            "{e}"
+        );
         assert!(!store.is_file(&dir.join(PERFECT_MOVES)));
     }
 }

@@ -8,7 +8,7 @@ use super::exact::exact_cells;
 use super::out_folder::{clear_folder, lock_folder};
 use super::results::{ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second};
 use super::survey::{Writer, shard_files};
-use super::{Error, Progress, file_name, plural, threads_or_all};
+use super::{Damage, Error, Progress, Refusal, file_name, plural, threads_or_all};
 use crate::experiment::runner::{self, Cell, GameRow, Layout, Part, Rows, merge_parts};
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Experiment, parse_experiment};
@@ -179,12 +179,11 @@ fn read_shards(
     let shards_dir = dir.join("shards");
     let paths = shard_files(store, &shards_dir);
     if paths.is_empty() {
-        return Err(Error::refused(format!(
-            "{}: no shard files: run `katro run EXPERIMENT --shard I/N --out {}` for I = 1 \
-             to N first",
-            shards_dir.display(),
-            dir.display()
-        )));
+        return Err(Refusal::NoShards {
+            shards: shards_dir,
+            dir: dir.to_path_buf(),
+        }
+        .into());
     }
     let mut shards = Vec::new();
     let mut unreadable = Vec::new();
@@ -199,11 +198,11 @@ fn read_shards(
         problems.extend(shard_set_problems(&shards, dir, allow_other_build));
     }
     if !problems.is_empty() {
-        return Err(Error::damaged(format!(
-            "cannot merge the shards in {}:\n{}",
-            shards_dir.display(),
-            problems.join("\n")
-        )));
+        return Err(Damage::Shards {
+            dir: shards_dir,
+            problems,
+        }
+        .into());
     }
     shards.sort_by_key(|(_, s)| s.shard);
     Ok(shards)
@@ -247,11 +246,11 @@ pub fn merge(
     let shards_dir = dir.join("shards");
     let shards = read_shards(store, &dir, opts.allow_other_build)?;
     let (first_path, first) = &shards[0];
-    let damaged = |what: String| {
-        Error::damaged(format!(
-            "cannot merge the shards in {}: {what}",
-            shards_dir.display()
-        ))
+    let damaged = |why: String| {
+        Error::from(Damage::ShardMismatch {
+            dir: shards_dir.clone(),
+            why,
+        })
     };
     let exp = rebuild_experiment(first_path, first, &damaged)?;
     let cells = exp.cells();
@@ -276,9 +275,12 @@ pub fn merge(
         allow_other_build: opts.allow_other_build,
     };
     clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
-    store.check_writable(&dir).map_err(|e| {
-        Error::refused(format!("cannot write to the folder {}: {e}", dir.display()))
-    })?;
+    store
+        .check_writable(&dir)
+        .map_err(|error| Refusal::FolderNotWritable {
+            dir: dir.clone(),
+            error,
+        })?;
     let base = ManifestBase {
         command: &opts.command,
         name: &exp.name,

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use super::survey::{Writer, refuse_or_clear, survey};
-use super::{Error, Progress, now};
+use super::{Error, Progress, Refusal, now};
 use crate::experiment::runner::Part;
-use crate::files::lock::LockOwner;
-use crate::store::{Store, describe};
+use crate::files::lock::{LockHolder, LockOwner};
+use crate::store::Store;
 
 /// Refuses a folder holding what the writer `w` must not reuse or
 /// replace, or clears it under `force`: checked before a game is played.
@@ -63,17 +63,12 @@ pub(super) fn lock_folder<'a>(
             }
             Ok(guard)
         }
-        Ok(crate::store::Locking::Busy(other)) => Err(Error::refused(format!(
-            "the output folder {} is in use by another katro run ({}); wait for it to end, \
-             stop it, or give another output folder (its lock file is {})",
-            dir.display(),
-            LockOwner::words(&other),
-            path.display()
-        ))),
-        Err(e) => Err(Error::refused(format!(
-            "cannot take the lock {}: {}",
-            path.display(),
-            describe(&e)
-        ))),
+        Ok(crate::store::Locking::Busy(other)) => Err(Refusal::FolderInUse {
+            dir: dir.to_path_buf(),
+            holder: Box::new(LockHolder::read(&other)),
+            lock: path,
+        }
+        .into()),
+        Err(error) => Err(Refusal::CannotLock { lock: path, error }.into()),
     }
 }

@@ -24,9 +24,9 @@ use crate::files::solved::{FamilyManifest, is_solved_csv};
 use crate::files::{ManifestRead, add_files, sniff_shard_header};
 use crate::pictures::report::GENERATOR;
 use crate::rng::bytes_hash;
-use crate::store::{Store, describe};
+use crate::store::Store;
 
-use super::{Error, read_optional};
+use super::{Error, Failure, Refusal, read_optional};
 
 /// The ledger of a results folder: what katro wrote there, with hashes.
 pub const LEDGER: &str = ".katro-files";
@@ -180,12 +180,11 @@ pub fn check_marked_file(
     if whose.replaceable() {
         return Ok(());
     }
-    Err(Error::refused(format!(
-        "{}: the file exists and {} (katro replaces only the files it wrote, unchanged \
-         since, --force or not): give another file name, or move it away",
-        path.display(),
-        whose.why()
-    )))
+    Err(Refusal::FileNotOurs {
+        path: path.to_path_buf(),
+        whose,
+    }
+    .into())
 }
 
 /// Writes `bytes`, marked ([`mark_text`]), to the file `path` atomically,
@@ -199,25 +198,20 @@ pub fn write_marked_file(
     comment: Comment,
     old_own: fn(&[u8]) -> bool,
 ) -> Result<u64, Error> {
-    let shown = path.display();
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| Error::refused(format!("{shown}: give a file name to write")))?;
+    let shown = path.display().to_string();
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Err(Refusal::NoFileName { shown }.into());
+    };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     if !store.is_dir(dir) {
-        return Err(Error::refused(format!(
-            "{shown}: the folder {} does not exist",
-            dir.display()
-        )));
+        let dir = dir.to_path_buf();
+        return Err(Refusal::NoSuchFolder { shown, dir }.into());
     }
     if store.is_dir(path) {
-        return Err(Error::refused(format!(
-            "{shown}: is a folder: give a file name to write"
-        )));
+        return Err(Refusal::IsAFolder { shown }.into());
     }
     check_marked_file(store, path, old_own)?;
     let marked = mark_text(bytes, comment);
@@ -341,18 +335,17 @@ impl<'a> Folder<'a> {
         for rel in rels {
             let w = self.whose(rel)?;
             if !w.replaceable() {
-                bad.push(format!("  {}: {}", self.dir.join(rel).display(), w.why()));
+                bad.push((self.dir.join(rel), w));
             }
         }
         if bad.is_empty() {
             return Ok(());
         }
-        Err(Error::refused(format!(
-            "{what} would replace files katro may not replace:\n{}\n\
-             katro replaces only the files it wrote, unchanged since, --force or not: move \
-             them away, or give another output folder",
-            bad.join("\n")
-        )))
+        Err(Refusal::WouldReplace {
+            what: what.to_string(),
+            files: bad,
+        }
+        .into())
     }
 
     /// Writes `files` (relative path, bytes) into the folder, each
@@ -373,20 +366,22 @@ impl<'a> Folder<'a> {
         }
         // The ledger lives in the folder, which a first write may have to
         // make (`katro rate ... --out NEW`).
-        self.store.create_dir_all(&self.dir).map_err(|e| {
-            Error::Failed(format!(
-                "cannot create {}: {}",
-                self.dir.display(),
-                describe(&e)
-            ))
-        })?;
+        self.store
+            .create_dir_all(&self.dir)
+            .map_err(|error| Failure::Create {
+                path: self.dir.clone(),
+                error,
+            })?;
         self.save()?;
         for (rel, bytes) in files {
             let path = self.dir.join(rel);
             let (dir, name) = split(&path);
-            self.store.create_dir_all(dir).map_err(|e| {
-                Error::Failed(format!("cannot create {}: {}", dir.display(), describe(&e)))
-            })?;
+            self.store
+                .create_dir_all(dir)
+                .map_err(|error| Failure::Create {
+                    path: dir.to_path_buf(),
+                    error,
+                })?;
             super::put(self.store, dir, name, bytes)?;
             self.ledger.insert(rel.clone(), vec![hash_text(bytes)]);
         }
@@ -399,13 +394,9 @@ impl<'a> Folder<'a> {
         self.check(rels, what)?;
         for rel in rels {
             let path = self.dir.join(rel);
-            self.store.remove_file(&path).map_err(|e| {
-                Error::Failed(format!(
-                    "cannot delete {}: {}",
-                    path.display(),
-                    describe(&e)
-                ))
-            })?;
+            self.store
+                .remove_file(&path)
+                .map_err(|error| Failure::Delete { path, error })?;
             self.ledger.remove(rel);
         }
         self.save()
@@ -414,13 +405,11 @@ impl<'a> Folder<'a> {
     /// Writes the ledger, or removes it when it holds nothing.
     fn save(&self) -> Result<(), Error> {
         if self.ledger.is_empty() {
-            return self.store.remove_file(&self.dir.join(LEDGER)).map_err(|e| {
-                Error::Failed(format!(
-                    "cannot delete {}: {}",
-                    self.dir.join(LEDGER).display(),
-                    describe(&e)
-                ))
-            });
+            let path = self.dir.join(LEDGER);
+            return Ok(self
+                .store
+                .remove_file(&path)
+                .map_err(|error| Failure::Delete { path, error })?);
         }
         let mut text = format!("{LEDGER_HEAD}\n");
         for (rel, hashes) in &self.ledger {
@@ -501,18 +490,16 @@ mod tests {
         let e = f
             .write(&[("a.csv".into(), b"three".to_vec())], "test")
             .unwrap_err();
-        assert!(e.is_user_input());
-        assert!(
-            e.to_string()
-                .contains("d/a.csv: changed since katro wrote it"),
-            "{e}"
-        );
+        let refused = |e: &Error, path: &str, whose: Whose| match e {
+            Error::Refused(Refusal::WouldReplace { files, .. }) => {
+                files == &[(PathBuf::from(path), whose)]
+            }
+            _ => false,
+        };
+        assert!(refused(&e, "d/a.csv", Whose::Edited), "{e}");
         assert_eq!(s.read(Path::new("d/a.csv")).unwrap(), b"two");
         let e = f.remove(&["mine.csv".into()], "test").unwrap_err();
-        assert!(
-            e.to_string().contains("d/mine.csv: katro did not write it"),
-            "{e}"
-        );
+        assert!(refused(&e, "d/mine.csv", Whose::Users), "{e}");
         assert_eq!(s.read(Path::new("d/mine.csv")).unwrap(), b"mine");
     }
 }

@@ -10,9 +10,9 @@ use crate::pictures::viewer::{frames, viewer_html};
 use crate::rules::Rules;
 use crate::store::Store;
 
-use super::Error;
 use super::owned::{XML_COMMENT, no_old_mark, write_marked_file};
 use super::replay::parse_game;
+use super::{Error, Failure, Refusal};
 
 /// Writes `text`, marked as katro's, to the file `path` atomically (never
 /// half a file), unless a file katro did not write, or changed since, is
@@ -56,11 +56,11 @@ pub fn write_viewer(
     command: &str,
 ) -> Result<String, Error> {
     let moves = parse_game(rules, moves)?;
-    let frames = frames(rules, &moves).map_err(|e| {
+    let frames = frames(rules, &moves).map_err(|e| -> Error {
         if e.is_katros_fault() {
-            Error::Failed(e.to_string())
+            Failure::Replay(e).into()
         } else {
-            Error::refused(e)
+            Refusal::Replay(e).into()
         }
     })?;
     let html = viewer_html(rules, &moves, &frames, command, file);

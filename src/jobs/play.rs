@@ -11,8 +11,8 @@ use crate::engine::{Move, MoveList, Position, Silent};
 use crate::rng::GameRng;
 use crate::rules::Rules;
 
-use super::Error;
 use super::replay::shell_word;
+use super::{Error, Failure, Refusal};
 
 /// What `katro play` is asked to do.
 pub struct PlayOptions<'a> {
@@ -79,7 +79,7 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
 
 /// A failed write to the terminal.
 fn io(e: std::io::Error) -> Error {
-    Error::Failed(format!("cannot write to standard output: {e}"))
+    Failure::Stdout(e).into()
 }
 
 /// A seat in words.
@@ -166,7 +166,7 @@ impl Game<'_, '_> {
             writeln!(self.out, "\ninput ended; the game so far:").map_err(io)?;
             return Ok(Turn::Stop);
         };
-        let line = line.map_err(|e| Error::refused(format!("cannot read standard input: {e}")))?;
+        let line = line.map_err(Refusal::Stdin)?;
         let text = line.trim();
         // An empty line (Enter pressed by mistake) asks again without
         // calling it a bad move.

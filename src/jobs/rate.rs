@@ -8,13 +8,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::Error;
 use super::results::rating_files;
 use super::survey::read_manifest;
+use super::{Error, Refusal};
 use crate::experiment::parse_experiment;
 use crate::experiment::ratings::{ResultLine, Roster, VariantRatings, rate_lines};
 use crate::files::ratings_table;
-use crate::store::{Store, describe};
+use crate::store::Store;
 
 /// What `katro rate` was given: a results folder (written back in place
 /// unless `out` names another) or a CSV file (`out` required).
@@ -35,24 +35,23 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
         )
     } else {
         let Some(out) = &o.out else {
-            return Err(Error::refused(format!(
-                "{}: give --out FOLDER for the rating files of a CSV file",
-                o.input
-            )));
+            let input = o.input.clone();
+            return Err(Refusal::RateNeedsOut { input }.into());
         };
         let bytes = store
             .read(input)
-            .map_err(|e| Error::refused(format!("cannot read {}: {}", o.input, describe(&e))))?;
+            .map_err(|error| Refusal::UnreadableInput {
+                input: o.input.clone(),
+                error,
+            })?;
         (
             rate_lines(&read_tallies(&o.input, &bytes)?, None),
             Path::new(out).to_path_buf(),
         )
     };
     if rated.is_empty() {
-        return Err(Error::refused(format!(
-            "{}: no results between two different agents to rate",
-            o.input
-        )));
+        let input = o.input.clone();
+        return Err(Refusal::NothingToRate { input }.into());
     }
     let written = write(store, &out, &rated)?;
     let mut text = ratings_table(&rated);
@@ -77,12 +76,12 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
 fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Error> {
     let path = dir.join("summary.csv");
     let name = path.display().to_string();
-    let bytes = store.read(&path).map_err(|e| {
-        Error::refused(format!(
-            "cannot read {name}: {} (give a folder written by `katro run`, or a CSV file with --out)",
-            describe(&e)
-        ))
-    })?;
+    let bytes = store
+        .read(&path)
+        .map_err(|error| Refusal::UnreadableResults {
+            input: name.clone(),
+            error,
+        })?;
     let lines = read_summary(&name, &bytes)?;
     let tournament = read_manifest(store, dir)
         .and_then(|m| m.experiment)
@@ -120,11 +119,10 @@ type Rows = Vec<(u64, Vec<String>)>;
 
 /// A CSV's header and rows, or why it does not read.
 fn read_csv(file: &str, bytes: &[u8]) -> Result<(Vec<String>, Rows), Error> {
-    let bad = |e: csv::Error| {
-        let line = e
-            .position()
-            .map_or(String::new(), |p| format!(" line {}", p.line()));
-        Error::refused(format!("{file}{line}: not a CSV file katro can read: {e}"))
+    let bad = |error: csv::Error| Refusal::NotCsv {
+        file: file.to_string(),
+        line: error.position().map(|p| p.line()),
+        error,
     };
     let mut r = csv::ReaderBuilder::new().from_reader(bytes);
     let header: Vec<String> = r
@@ -151,12 +149,12 @@ fn columns(file: &str, header: &[String], names: &[&str]) -> Result<Vec<usize>, 
         .filter(|n| !header.iter().any(|h| h == n))
         .collect();
     if !missing.is_empty() {
-        return Err(Error::refused(format!(
-            "{file}: missing column{} {}: a results CSV needs a header with {}",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", "),
-            names.join(",")
-        )));
+        return Err(Refusal::MissingColumns {
+            file: file.to_string(),
+            missing: missing.iter().map(|m| m.to_string()).collect(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+        }
+        .into());
     }
     Ok(names
         .iter()
@@ -167,9 +165,13 @@ fn columns(file: &str, header: &[String], names: &[&str]) -> Result<Vec<usize>, 
 /// A count: a whole number ≥ 0.
 fn count(file: &str, line: u64, column: &str, text: &str) -> Result<u64, Error> {
     text.trim().parse::<u64>().map_err(|_| {
-        Error::refused(format!(
-            "{file} line {line}: {column} is `{text}`: give a whole number of games, 0 or more"
-        ))
+        Refusal::NotACount {
+            file: file.to_string(),
+            line,
+            column: column.to_string(),
+            text: text.to_string(),
+        }
+        .into()
     })
 }
 
@@ -190,20 +192,19 @@ pub fn read_tallies(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> 
         let field = |i: usize| row.get(i).map_or("", String::as_str);
         let (p1, p2) = (field(at[0]).to_string(), field(at[1]).to_string());
         if p1.is_empty() || p2.is_empty() {
-            return Err(Error::refused(format!(
-                "{file} line {line}: p1 and p2 must name the agents"
-            )));
+            let file = file.to_string();
+            return Err(Refusal::NoAgents { file, line }.into());
         }
         let v = variant.map_or(String::new(), |i| field(i).to_string());
         if !seen.insert((v.clone(), p1.clone(), p2.clone())) {
-            return Err(Error::refused(format!(
-                "{file} line {line}: {p1} against {p2}{} is given twice: give each seat order once",
-                if v.is_empty() {
-                    String::new()
-                } else {
-                    format!(" on {v}")
-                }
-            )));
+            return Err(Refusal::PairingTwice {
+                file: file.to_string(),
+                line,
+                p1,
+                p2,
+                variant: v,
+            }
+            .into());
         }
         out.push(ResultLine {
             variant: v,
@@ -239,9 +240,8 @@ fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
             let n = |i: usize| count(file, line, names[i], field(i));
             let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
             let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
-                Error::refused(format!(
-                    "{file} line {line}: p1_wins + p2_wins is more than games"
-                ))
+                let file = file.to_string();
+                Refusal::WinsOverGames { file, line }
             })?;
             Ok(ResultLine {
                 variant: field(0).to_string(),

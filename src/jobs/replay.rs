@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::engine::notation::{board_rows, move_name, parse_move, plural};
+use crate::engine::notation::{board_rows, move_name, parse_move};
 use crate::engine::trace::{MoveTrace, TraceWriter};
 use crate::engine::{Move, Player, Position, Silent};
 use crate::files::{FileError, ManifestRead};
@@ -15,7 +15,7 @@ use crate::rules::Rules;
 
 use crate::store::Store;
 
-use super::{Error, read_optional};
+use super::{ColumnNeed, Error, Refusal, read_optional};
 
 #[derive(Serialize)]
 struct ReplayOut {
@@ -49,27 +49,29 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
     let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
     let status = rules.status(pos);
     if status.is_over() {
-        return Err(Error::refused(format!(
-            "move {} `{text}`: the game is already over (status {}) after {}",
-            i + 1,
-            status.name(),
-            plural(pos.plies(), "ply", "plies")
-        )));
+        return Err(Refusal::GameOver {
+            ply: i + 1,
+            text: text.to_string(),
+            status: status.name(),
+            plies: pos.plies(),
+        }
+        .into());
     }
-    let mv = parse_move(rules, text).map_err(|e| {
-        Error::refused(format!(
-            "move {} {e}; legal moves: {}",
-            i + 1,
-            legal_names.join(" ")
-        ))
-    })?;
+    let mv = match parse_move(rules, text) {
+        Ok(mv) => mv,
+        Err(error) => {
+            let (ply, legal) = (i + 1, legal_names);
+            return Err(Refusal::BadMove { ply, error, legal }.into());
+        }
+    };
     if !legal.contains(&mv) {
-        return Err(Error::refused(format!(
-            "move {} `{text}` is illegal for player {} here; legal moves: {}",
-            i + 1,
-            pos.to_move().number(),
-            legal_names.join(" ")
-        )));
+        return Err(Refusal::IllegalMove {
+            ply: i + 1,
+            text: text.to_string(),
+            player: pos.to_move().number(),
+            legal: legal_names,
+        }
+        .into());
     }
     Ok(mv)
 }
@@ -148,10 +150,12 @@ pub fn game_from_csv(
 ) -> Result<(Rules, Vec<String>), Error> {
     let table = read_games_table(store, file)?;
     if row == 0 || row > table.len() as u64 {
-        return Err(Error::refused(format!(
-            "{file}: --row {row}: give a row from 1 to {} (1 is the first game after the header)",
-            table.len()
-        )));
+        return Err(Refusal::NoSuchRow {
+            file: file.to_string(),
+            row,
+            rows: table.len(),
+        }
+        .into());
     }
     let r = row as usize - 1;
     let variant = table.text(r, "variant").to_string();
@@ -164,7 +168,11 @@ pub fn game_from_csv(
     let limits = row_limits(&table, file, row)?;
     let rules = rules
         .with_limits(limits[0], limits[1])
-        .map_err(|e| Error::refused(format!("{file}: row {row}: {e}")))?;
+        .map_err(|error| Refusal::RowLimits {
+            file: file.to_string(),
+            row,
+            error,
+        })?;
     Ok((rules, moves))
 }
 
@@ -172,14 +180,19 @@ pub fn game_from_csv(
 fn read_games_table(store: &dyn Store, file: &str) -> Result<CsvTable, Error> {
     let bytes = store
         .read(Path::new(file))
-        .map_err(|e| Error::refused(format!("{file}: cannot read: {e}")))?;
-    let table = CsvTable::parse(file, &bytes).map_err(Error::refused)?;
+        .map_err(|error| Refusal::Unreadable {
+            path: file.into(),
+            error,
+        })?;
+    let table = CsvTable::parse(file, &bytes).map_err(Refusal::GamesTable)?;
     for col in ["variant", "moves"] {
         if !table.has(col) {
-            return Err(Error::refused(format!(
-                "{file}: no `{col}` column: the viewer needs a games.csv written with \
-                 per_game_rows = true and moves_in_rows = true"
-            )));
+            return Err(Refusal::NoColumn {
+                file: file.to_string(),
+                column: col.to_string(),
+                need: ColumnNeed::Viewer,
+            }
+            .into());
         }
     }
     Ok(table)
@@ -204,20 +217,17 @@ fn variant_beside(store: &dyn Store, file: &str, row: u64, variant: &str) -> Res
         .transpose()?
         .flatten()
     {
-        Some(b) => variant_from_manifest(&b, variant).map_err(|e| {
-            Error::refused(format!(
-                "{}: {e}",
-                manifest
-                    .as_deref()
-                    .unwrap_or(Path::new("manifest.json"))
-                    .display()
-            ))
+        Some(b) => variant_from_manifest(&b, variant).map_err(|error| {
+            let manifest = manifest.unwrap_or_else(|| "manifest.json".into());
+            Refusal::ManifestVariant { manifest, error }.into()
         }),
         None => crate::rules::preset(variant).ok_or_else(|| {
-            Error::refused(format!(
-                "{file}: row {row}: variant `{variant}` is not a preset and there is no \
-                 manifest.json beside the file to rebuild it from"
-            ))
+            Refusal::RowVariant {
+                file: file.to_string(),
+                row,
+                variant: variant.to_string(),
+            }
+            .into()
         }),
     }
 }
@@ -237,7 +247,13 @@ fn row_limits(table: &CsvTable, file: &str, row: u64) -> Result<[Option<u64>; 2]
                 .parse::<i64>()
                 .map_err(|e| e.to_string())
                 .and_then(|v| range.check(v).map_err(|e| e.to_string()))
-                .map_err(|e| Error::refused(format!("{file}: row {row}, `{col}` {text:?}: {e}")))?;
+                .map_err(|why| Refusal::RowValue {
+                    file: file.to_string(),
+                    row,
+                    column: col,
+                    text: text.to_string(),
+                    why,
+                })?;
             *slot = Some(v);
         }
     }

@@ -6,32 +6,32 @@ use std::path::Path;
 
 use crate::files::{ManifestRead, add_files};
 use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
-use crate::store::{Store, describe};
+use crate::store::Store;
 
-use super::Error;
 use super::owned::{Folder, Whose};
+use super::{Error, Failure, Refusal};
 
 /// Reads an optional file of the folder; `None` when it is not there.
 pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Error> {
     match store.read(path) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::refused(format!(
-            "{}: cannot read: {e}",
-            path.display()
-        ))),
+        Err(error) => Err(Refusal::Unreadable {
+            path: path.to_path_buf(),
+            error,
+        }
+        .into()),
     }
 }
 
 /// Writes `dir/name`, or says which file could not be written.
 pub fn put(store: &dyn Store, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
-    store.write_atomic(dir, name, bytes).map_err(|e| {
-        Error::Failed(format!(
-            "cannot write {}: {}",
-            dir.join(name).display(),
-            describe(&e)
-        ))
-    })
+    Ok(store
+        .write_atomic(dir, name, bytes)
+        .map_err(|error| Failure::Write {
+            path: dir.join(name),
+            error,
+        })?)
 }
 
 /// Writes `DIR/report.html` and `DIR/plots/*.svg` from the folder's CSV
@@ -45,10 +45,13 @@ pub fn write_report(
 ) -> Result<Vec<String>, Error> {
     let summary_path = dir.join("summary.csv");
     let Some(summary) = read_optional(store, &summary_path)? else {
-        return Err(Error::refused(format!(
-            "{}: not found: give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote",
-            summary_path.display()
-        )));
+        return Err(Refusal::NotFound {
+            path: summary_path,
+            needs: "give a folder that `katro run`, `katro merge` or `katro simulate --out` \
+                    wrote"
+                .into(),
+        }
+        .into());
     };
     let [
         comparison,
@@ -86,12 +89,13 @@ pub fn write_report(
         exact_openings: exact.as_deref(),
         title: &title,
     })
-    .map_err(|e| {
-        let message = format!("{}: {e}", dir.display());
-        if e.is_katros_fault() {
-            Error::Failed(message)
+    .map_err(|error| -> Error {
+        let (dir, faulty) = (dir.to_path_buf(), error.is_katros_fault());
+        let error = Box::new(error);
+        if faulty {
+            Failure::Report { dir, error }.into()
         } else {
-            Error::refused(message)
+            Refusal::Report { dir, error }.into()
         }
     })?;
     let mut files: Vec<(String, Vec<u8>)> = report
@@ -208,9 +212,8 @@ pub(crate) fn report_targets(store: &dyn Store, dir: &Path) -> Vec<String> {
 pub fn report(store: &dyn Store, dir: &str) -> Result<String, Error> {
     let path = Path::new(dir);
     if !store.is_dir(path) {
-        return Err(Error::refused(format!(
-            "{dir}: not a folder: give a results folder"
-        )));
+        let dir = dir.to_string();
+        return Err(Refusal::NotAFolder { dir }.into());
     }
     // Checked before the report is drawn, so that a refusal costs nothing.
     let mut targets = report_targets(store, path);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::exact::ExactFiles;
 use super::owned::Folder;
 use super::report_files::{report_targets, write_report};
-use super::{Error, grow, plural, survey};
+use super::{Error, Failure, grow, plural, survey};
 use crate::experiment::ratings::{VariantRatings, rate};
 use crate::experiment::runner::{self, Cell, GameRow, Rows};
 use crate::experiment::stats::Aggregate;
@@ -90,7 +90,10 @@ pub(super) fn write_results(
     // Whatever stops the report once the CSV files are written is the
     // machine's to fix (exit code 1), as a failed write is: the files it
     // replaces were checked above.
-    written.extend(write_report(store, dir, Some(&manifest.run.name)).map_err(Error::failed)?);
+    written.extend(
+        write_report(store, dir, Some(&manifest.run.name))
+            .map_err(|e| Failure::ReportOfRun(Box::new(e)))?,
+    );
     written.push("manifest.json".into());
     manifest.files = written.clone();
     Folder::open(store, dir).write(&[("manifest.json".into(), manifest.to_bytes())], &what)?;

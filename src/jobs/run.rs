@@ -1,7 +1,6 @@
 //! `katro run`: a whole experiment or one shard of it, played with
 //! checkpoints, resumed or grown from what the output folder holds.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -15,14 +14,17 @@ use super::results::{
     ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second, played_text,
 };
 use super::survey::{Writer, read_manifest};
-use super::{Error, Progress, grow, now, plural, threads_or_all};
+use super::{
+    CheckpointNote, Damage, Error, Failure, Interruption, Progress, Refusal, grow, now, plural,
+    threads_or_all,
+};
 use crate::experiment::Experiment;
 use crate::experiment::runner::{self, Cell, Layout, Part, Rows, RunError, Work};
 use crate::files::{
     BUILD, ExperimentSource, FileError, GameLine, ManifestRead, RunHeader, SHARD_FORMAT, ShardFile,
     other_builds, summary_table,
 };
-use crate::store::{Store, describe};
+use crate::store::Store;
 
 /// What `katro run` is asked to do.
 #[derive(Clone, Debug)]
@@ -147,12 +149,13 @@ impl<'a> RunPlan<'a> {
                 format!("{path}: `name` (the default output folder is results/<name>/)"),
             ),
         };
-        store.check_writable(&out_dir).map_err(|e| {
-            Error::refused(format!(
-                "{origin}: cannot write to the output folder {}: {e}",
-                out_dir.display()
-            ))
-        })?;
+        store
+            .check_writable(&out_dir)
+            .map_err(|error| Refusal::OutputNotWritable {
+                origin,
+                dir: out_dir.clone(),
+                error,
+            })?;
         let part = match opts.shard {
             None => Part::Whole,
             Some((index, count)) => Part::Shard { index, count },
@@ -280,16 +283,17 @@ impl<'a> RunPlan<'a> {
         }) {
             Ok(l) => Ok(l),
             Err(e) if self.opts.force => {
-                self.store.remove_all(cp_dir).map_err(|e| {
-                    Error::failed(format!("--force: cannot delete {}: {e}", cp_dir.display()))
-                })?;
+                self.store
+                    .remove_all(cp_dir)
+                    .map_err(|error| Failure::ForceDelete {
+                        path: cp_dir.clone(),
+                        error,
+                    })?;
                 self.progress
                     .note(&format!("--force: deleted the unusable checkpoint ({e})"));
                 Ok(None)
             }
-            Err(e) => Err(Error::damaged(format!(
-                "{e}. Use --force to delete the checkpoint and start again"
-            ))),
+            Err(e) => Err(Damage::Checkpoint(e).into()),
         }
     }
 
@@ -304,7 +308,7 @@ impl<'a> RunPlan<'a> {
         saver: &Saver,
     ) -> Result<runner::Resume, Error> {
         let state = grow::start_state(&g.old, d, &g.sources);
-        let start_rows = g.continued_rows(d, self.rows).map_err(Error::refused)?;
+        let start_rows = g.continued_rows(d, self.rows).map_err(Refusal::KeptGames)?;
         if state.games() > 0 {
             runner::Checkpoint::save(saver, &state, &start_rows)
                 .map_err(|e| interrupted(self.store, e.into(), saver))?;
@@ -444,12 +448,12 @@ impl<'a> RunPlan<'a> {
 
     /// The results are complete: the checkpoint has done its job.
     fn remove_checkpoint(&self) -> Result<(), Error> {
-        self.store.remove_all(&self.cp_dir).map_err(|e| {
-            Error::failed(format!(
-                "cannot delete the finished checkpoint {}: {e}",
-                self.cp_dir.display()
-            ))
-        })?;
+        self.store
+            .remove_all(&self.cp_dir)
+            .map_err(|error| Failure::DeleteCheckpoint {
+                path: self.cp_dir.clone(),
+                error,
+            })?;
         let _ = self
             .store
             .remove_dir(&self.out_dir.join(checkpoint::FOLDER));
@@ -467,7 +471,7 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Finished, Error> {
         let (cells, opts) = (&self.cells[..], self.opts);
         let (aggregates, all_rows, kept) = match (growing, delta) {
-            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Error::refused)?,
+            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Refusal::KeptGames)?,
             _ => (s.result.aggregates(), s.result.rows, 0),
         };
         let mut other = saver.other_builds.clone();
@@ -572,26 +576,15 @@ impl<'a> RunPlan<'a> {
             .whose(&rel)
             .map_err(|e| failed_after_start(store, e, saver))?;
         if !whose.replaceable() {
-            return Err(Error::refused(format!(
-                "{}: {}: katro replaces only the files it wrote, unchanged since, --force \
-                 or not: move it away and run the same command again to write the shard",
-                dir.join(&name).display(),
-                whose.why()
-            )));
+            let path = dir.join(&name);
+            return Err(Refusal::ShardNotOurs { path, whose }.into());
         }
         store
             .create_dir_all(&dir)
             .and_then(|()| store.write_atomic(&dir, &name, &bytes))
-            .map_err(|e| {
-                failed_after_start(
-                    store,
-                    format!(
-                        "cannot write {}: {}",
-                        dir.join(&name).display(),
-                        describe(&e)
-                    ),
-                    saver,
-                )
+            .map_err(|error| {
+                let path = dir.join(&name);
+                failed_after_start(store, Failure::Write { path, error }.into(), saver)
             })?;
         let text = format!(
             "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
@@ -615,30 +608,29 @@ impl<'a> RunPlan<'a> {
 /// A run stopped by an error after it started playing, or by the user:
 /// says what of its work is safe.
 fn interrupted(store: &dyn Store, e: RunError, saver: &Saver) -> Error {
-    if e == RunError::Stopped {
-        let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
-        let cells = saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed);
-        let saved = if store.is_file(&saver.dir().join("state.json")) {
-            format!(
-                "{} ({} of {} finished) saved in the checkpoint {}; run the same command \
-                 again to go on from there",
-                plural(kept, "game"),
-                cells,
-                plural(saver.cell_count() as u64, "cell"),
-                saver.dir().display()
-            )
-        } else {
-            "no game was saved yet: the same command starts again".to_string()
-        };
-        return Error::Interrupted(format!("interrupted: {saved}"));
+    if e != RunError::Stopped {
+        return failed_after_start(store, Failure::Run(e).into(), saver);
     }
-    failed_after_start(store, e, saver)
+    if !store.is_file(&saver.dir().join("state.json")) {
+        return Error::Interrupted(Interruption::NothingSaved);
+    }
+    Error::Interrupted(Interruption::Saved {
+        games: saver.games_saved.load(std::sync::atomic::Ordering::Relaxed),
+        cells: saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed),
+        of_cells: saver.cell_count() as u64,
+        dir: saver.dir().to_path_buf(),
+    })
 }
 
 /// A run that failed after it started playing: the failure, and whether
 /// its last checkpoint is there to go on from.
-fn failed_after_start(store: &dyn Store, e: impl fmt::Display, saver: &Saver) -> Error {
-    Error::Failed(format!("{e}\n{}", checkpoint_note(store, saver)))
+fn failed_after_start(store: &dyn Store, cause: Error, saver: &Saver) -> Error {
+    let checkpoint = checkpoint_note(store, saver);
+    Failure::AfterStart {
+        cause: Box::new(cause),
+        checkpoint,
+    }
+    .into()
 }
 
 /// A job's error after the run started playing, with what of its work is
@@ -646,26 +638,31 @@ fn failed_after_start(store: &dyn Store, e: impl fmt::Display, saver: &Saver) ->
 /// appeared at an output name while the games were played is bad input,
 /// not a machine's failure.
 fn after_start(store: &dyn Store, e: Error, saver: &Saver) -> Error {
-    let note = checkpoint_note(store, saver);
+    let checkpoint = checkpoint_note(store, saver);
     match e {
-        Error::Refused(m) => Error::Refused(format!("{m}\n{note}")),
-        Error::Damaged(m) => Error::Damaged(format!("{m}\n{note}")),
+        Error::Refused(r) => Refusal::AfterStart {
+            refusal: Box::new(r),
+            checkpoint,
+        }
+        .into(),
+        Error::Damaged(d) => Damage::AfterStart {
+            damage: Box::new(d),
+            checkpoint,
+        }
+        .into(),
         other => failed_after_start(store, other, saver),
     }
 }
 
 /// Whether the last checkpoint is there to go on from.
-fn checkpoint_note(store: &dyn Store, saver: &Saver) -> String {
-    let kept = saver.games_saved.load(std::sync::atomic::Ordering::Relaxed);
+fn checkpoint_note(store: &dyn Store, saver: &Saver) -> CheckpointNote {
     if store.is_file(&saver.dir().join("state.json")) {
-        format!(
-            "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
-             command again to go on from it",
-            plural(kept, "game"),
-            saver.dir().display()
-        )
+        CheckpointNote::Intact {
+            games: saver.games_saved.load(std::sync::atomic::Ordering::Relaxed),
+            dir: saver.dir().to_path_buf(),
+        }
     } else {
-        "no checkpoint had been written yet".to_string()
+        CheckpointNote::NoneYet
     }
 }
 

@@ -9,7 +9,7 @@ use super::results::{
     ManifestBase, Results, RunOutcome, manifest, per_second, played_text, write_results,
 };
 use super::survey::Writer;
-use super::{Error, Progress, now, threads_or_all};
+use super::{Error, Failure, Progress, Refusal, now, threads_or_all};
 use crate::agents::AgentSpec;
 use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Rows, Stop, Work};
 use crate::experiment::{Compare, fingerprint};
@@ -65,7 +65,7 @@ pub fn simulate(
     let start_time = now();
     let clock = Instant::now();
     let result =
-        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Error::failed)?;
+        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::Run)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
@@ -115,11 +115,13 @@ fn simulate_folder<'a>(
     hash: &str,
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
-    store.check_writable(&dir).map_err(|e| {
-        Error::refused(format!(
-            "--out {o}: cannot write to the output folder {o}: {e}"
-        ))
-    })?;
+    store
+        .check_writable(&dir)
+        .map_err(|error| Refusal::OutputNotWritable {
+            origin: format!("--out {o}"),
+            dir: dir.clone(),
+            error,
+        })?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {
         hash,

@@ -13,19 +13,22 @@ use crate::solve::{
     self, MAGIC, Phase, SolveError, SolveStats, SolvedTable, Threads, check_key, gib, move_values,
     solve_with_stats, upper_bound, upper_bound_bytes,
 };
-use crate::store::{Store, describe};
+use crate::store::Store;
 
 use super::owned::{TABLE_LINE, check_marked_file, write_marked_file};
-use super::{Error, load_variant};
+use super::{Error, Refusal, load_variant};
 
 /// `--max-memory` when not given.
 pub const DEFAULT_MAX_GIB: f64 = 4.0;
 
 pub fn max_bytes(gib: f64) -> Result<u64, Error> {
     if !(gib.is_finite() && gib > 0.0 && gib <= 1024.0) {
-        return Err(Error::refused(format!(
-            "--max-memory: {gib} is not a size in GiB from above 0 to 1024"
-        )));
+        return Err(Refusal::FlagNotA {
+            flag: "--max-memory",
+            value: gib,
+            want: "a size in GiB from above 0 to 1024",
+        }
+        .into());
     }
     Ok((gib * (1u64 << 30) as f64) as u64)
 }
@@ -36,22 +39,27 @@ pub fn mib(bytes: u64) -> String {
 
 pub fn check_seconds(max_seconds: Option<f64>) -> Result<(), Error> {
     match max_seconds {
-        Some(m) if !(m.is_finite() && m > 0.0) => Err(Error::refused(format!(
-            "--max-seconds: {m} is not a number of seconds above 0"
-        ))),
+        Some(m) if !(m.is_finite() && m > 0.0) => Err(Refusal::FlagNotA {
+            flag: "--max-seconds",
+            value: m,
+            want: "a number of seconds above 0",
+        }
+        .into()),
         _ => Ok(()),
     }
 }
 
 /// A refusal by memory is the request's limit (exit 2); a stop at the time
 /// cap is a run that could not finish (exit 1).
-pub fn solve_failure(variant: &str, e: SolveError, max_seconds: Option<f64>) -> Error {
-    match e {
-        SolveError::Stopped { .. } => Error::TimedOut(format!(
-            "{variant}: {e}, at the --max-seconds limit of {} s",
-            max_seconds.unwrap_or_default()
-        )),
-        e => Error::refused(format!("{variant}: {e}")),
+pub fn solve_failure(variant: &str, error: SolveError, max_seconds: Option<f64>) -> Error {
+    let variant = variant.to_string();
+    match error {
+        SolveError::Stopped { .. } => Error::TimedOut {
+            variant,
+            error,
+            max_seconds: max_seconds.unwrap_or_default(),
+        },
+        error => Refusal::Solve { variant, error }.into(),
     }
 }
 
@@ -59,24 +67,21 @@ pub fn solve_failure(variant: &str, e: SolveError, max_seconds: Option<f64>) -> 
 /// before any work.
 fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
     if store.is_dir(out) {
-        return Err(Error::refused(format!(
-            "--out {}: is a folder; give a file name",
-            out.display()
-        )));
+        let out = out.to_path_buf();
+        return Err(Refusal::OutIsAFolder { out }.into());
     }
     check_marked_file(store, out, old_table)?;
     let dir = out
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    store.check_writable(dir).map_err(|e| {
-        Error::refused(format!(
-            "--out {}: cannot write in {}: {}",
-            out.display(),
-            dir.display(),
-            describe(&e)
-        ))
-    })
+    Ok(store
+        .check_writable(dir)
+        .map_err(|error| Refusal::OutFileNotWritable {
+            out: out.to_path_buf(),
+            dir: dir.to_path_buf(),
+            error,
+        })?)
 }
 
 /// A table katro wrote before its tables carried a mark with a hash: one
@@ -116,7 +121,10 @@ pub fn solve(
     let rules = load_variant(store, variant)?;
     let max = max_bytes(o.max_gib)?;
     check_seconds(max_seconds)?;
-    check_key(&rules).map_err(|e| Error::refused(format!("{variant}: {e}")))?;
+    check_key(&rules).map_err(|error| Refusal::Solve {
+        variant: variant.to_string(),
+        error,
+    })?;
     if let Some(out) = out {
         check_out(store, Path::new(out))?;
     }

@@ -12,12 +12,12 @@ use crate::files::solved::{
 };
 use crate::rules::{PRESETS, Rules, Settings, preset};
 use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};
-use crate::store::{Store, describe};
+use crate::store::Store;
 
-use super::Error;
 use super::load::read_text;
 use super::owned::Folder;
 use super::solve::{check_seconds, max_bytes};
+use super::{Error, Refusal};
 
 /// What `katro solve-family` is asked to do.
 pub struct FamilyOptions {
@@ -102,12 +102,9 @@ fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
 /// not write.
 fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Error> {
-    let not_ours = |path: &Path| {
-        Error::refused(format!(
-            "{}: exists and was not written by `katro solve-family`; \
-             move it away or choose another --out",
-            path.display()
-        ))
+    let not_ours = |path: &Path| -> Error {
+        let path = path.to_path_buf();
+        Refusal::NotFamilyFile { path }.into()
     };
     let csv_path = dir.join("solved.csv");
     if store.is_file(&csv_path) {
@@ -138,7 +135,10 @@ fn check_options(o: &FamilyOptions, store: &dyn Store) -> Result<u64, Error> {
     let dir = Path::new(&o.out);
     store
         .check_writable(dir)
-        .map_err(|e| Error::refused(format!("--out {}: {}", o.out, describe(&e))))?;
+        .map_err(|error| Refusal::OutFolderNotWritable {
+            out: o.out.clone(),
+            error,
+        })?;
     check_family_files(store, dir)?;
     Folder::open(store, dir).check(
         &["solved.csv".into(), "manifest.json".into()],
@@ -221,7 +221,7 @@ fn board_rules(
     s.seeds = Some(seeds);
     s.layout = None;
     Rules::new(reading.to_string(), String::new(), String::new(), s)
-        .map_err(|e| Error::refused(e.to_string()))
+        .map_err(|e| Refusal::Board(e).into())
 }
 
 /// A `katro solve-family` under way: the rows and manifest so far.
@@ -369,7 +369,10 @@ impl Family<'_> {
                     Phase::Solve => Some(done),
                 },
             },
-            Err(e) => return Err(Error::refused(format!("{name}: {e}"))),
+            Err(error) => {
+                let variant = name.to_string();
+                return Err(Refusal::Solve { variant, error }.into());
+            }
         };
         let status = outcome.status();
         if status != "solved" {

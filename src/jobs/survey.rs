@@ -8,7 +8,7 @@ use crate::store::Store;
 
 use super::checkpoint;
 use super::owned::{Folder, LEDGER, Whose};
-use super::{Error, Progress, file_name};
+use super::{Error, Failure, Progress, Refusal, file_name};
 use crate::pictures::report::is_chart_file;
 
 pub(crate) const RESULT_FILES: [&str; 13] = [
@@ -493,36 +493,28 @@ fn refusal(
         .map(|f| format!("  {}: {}", f.what, f.why))
         .collect();
     if force && !blocking.is_empty() {
-        return Some(Error::refused(format!(
-            "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
-             --force never replaces a file katro did not write: move or rename them, or give \
-             another output folder",
-            dir.display(),
-            blocking.join("\n")
-        )));
+        return Some(
+            Refusal::ForeignUnderOurNames {
+                dir: dir.to_path_buf(),
+                files: blocking,
+            }
+            .into(),
+        );
     }
     if force {
         return None;
     }
-    let named = if blocking.is_empty() {
-        ""
-    } else {
-        "; those under names katro writes must be moved first"
-    };
-    let allow = if found.iter().all(|f| f.other_build) {
-        " or --allow-other-build to use them as they are,"
-    } else {
-        ""
-    };
-    Some(Error::refused(format!(
-        "the output folder {} holds files of another experiment, another katro build or \
-         not written by katro:\n{}\n\
-         this is experiment `{name}` (hash {hash}) and katro build {BUILD}. Give another \
-         output folder,{allow} or --force to delete the files katro wrote there and \
-         replace its results (files katro did not write are kept{named})",
-        dir.display(),
-        list.join("\n")
-    )))
+    Some(
+        Refusal::FolderNotOurs {
+            dir: dir.to_path_buf(),
+            found: list.to_vec(),
+            name: name.to_string(),
+            hash: hash.to_string(),
+            only_other_build: found.iter().all(|f| f.other_build),
+            blocking: !blocking.is_empty(),
+        }
+        .into(),
+    )
 }
 
 /// Deletes what `--force` deletes of `found` (files katro wrote), each
@@ -544,8 +536,9 @@ fn delete_katro_files(
             seen.push(p);
             let rel = p.strip_prefix(dir).unwrap_or(p);
             if f.folder {
-                store.remove_all(p).map_err(|e| {
-                    Error::Failed(format!("--force: cannot delete {}: {e}", p.display()))
+                store.remove_all(p).map_err(|error| Failure::ForceDelete {
+                    path: p.clone(),
+                    error,
                 })?;
             } else {
                 // Checked again as it goes: only katro's, unchanged.

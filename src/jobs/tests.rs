@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::*;
-use crate::experiment::runner::Quiet;
+use crate::experiment::runner::{Quiet, RunError};
 use crate::store::{MemoryStore, Store};
 
 const EXPERIMENT: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\", \"katro-6x3\"]\n\
@@ -69,8 +69,11 @@ fn a_file_katro_did_not_write_is_refused_and_force_keeps_it() {
     let s = store_with(EXPERIMENT);
     s.insert("out/notes.txt", "mine");
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(e.is_user_input(), "{e}");
-    assert!(e.to_string().contains("notes.txt"), "{e}");
+    assert!(
+        matches!(&e, Error::Refused(Refusal::FolderNotOurs { found, .. })
+            if found.iter().any(|f| f.contains("notes.txt"))),
+        "{e}"
+    );
     assert!(!s.is_file(Path::new("out/summary.csv")));
     let forced = RunOptions {
         force: true,
@@ -96,8 +99,11 @@ fn shards_merge_to_the_whole_run_and_a_missing_one_is_named() {
     };
     run(&shard(1), &s, &Quiet).unwrap();
     let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
-    assert!(e.is_user_input(), "{e}");
-    assert!(e.to_string().contains("missing shard 2/2"), "{e}");
+    assert!(
+        matches!(&e, Error::Damaged(Damage::Shards { problems, .. })
+            if problems.iter().any(|p| p.contains("missing shard 2/2"))),
+        "{e}"
+    );
     run(&shard(2), &s, &Quiet).unwrap();
     let merged = merge(&merge_opts, &s, &Quiet).unwrap();
     assert_eq!(merged.kept, 80);
@@ -158,13 +164,9 @@ fn a_change_to_games_already_played_is_refused_and_force_replays() {
             .replace("seed = 3", "seed = 4"),
     );
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(e.is_user_input(), "{e}");
-    for part in [
-        "seed changed from 3 to 4",
-        "played 40 games; 30 would drop",
-        "--force",
-    ] {
-        assert!(e.to_string().contains(part), "{part}: {e}");
+    let changes = changes_to_played(&e);
+    for part in ["seed changed from 3 to 4", "played 40 games; 30 would drop"] {
+        assert!(changes.iter().any(|c| c.contains(part)), "{part}: {e}");
     }
     assert_eq!(csvs(&s, "out"), before);
     let forced = RunOptions {
@@ -194,8 +196,22 @@ fn tighter_precision_goes_on_from_where_the_cell_stopped() {
     assert_eq!(csvs(&s, "out"), csvs(&s, "fresh"));
     s.insert("exp/t.toml", text("0.2"));
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(e.to_string().contains("width grew"), "{e}");
+    assert!(
+        changes_to_played(&e)
+            .iter()
+            .any(|c| c.contains("width grew")),
+        "{e}"
+    );
 }
+
+/// The changes to games already played that a refused growth names.
+fn changes_to_played(e: &Error) -> &[String] {
+    match e {
+        Error::Refused(Refusal::WouldChangePlayed(w)) => &w.problems,
+        _ => panic!("not a refused growth: {e}"),
+    }
+}
+
 /// A store whose writes of `state.json` fail while `full` is set, as
 /// on a full disk.
 struct FullDisk {
@@ -259,9 +275,16 @@ fn a_first_checkpoint_that_fails_is_removed_and_the_rerun_just_starts() {
         ..opts("out")
     };
     let e = run(&every_unit, &s, &Quiet).unwrap_err();
-    assert!(matches!(e, Error::Failed(_)), "{e}");
+    let Error::Failed(Failure::AfterStart { cause, checkpoint }) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(*checkpoint, CheckpointNote::NoneYet);
+    assert!(
+        matches!(&**cause, Error::Failed(Failure::Run(RunError::Save(_)))),
+        "{e}"
+    );
+    // The message says why in the user's words.
     assert!(e.to_string().contains("the disk is full"), "{e}");
-    assert!(e.to_string().contains("no checkpoint had been written yet"));
     assert!(!s.is_dir(Path::new("out/.katro-checkpoint")));
     s.full.store(false, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(run(&every_unit, &s, &Quiet).unwrap().played, 80);
@@ -314,10 +337,11 @@ fn a_games_csv_changed_by_hand_is_refused_when_growing() {
     s.insert("out/games.csv", lines.join("\n") + "\n");
     s.insert("exp/t.toml", WITH_MOVES.replace("games = 30", "games = 50"));
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(e.is_user_input(), "{e}");
-    for part in ["out/games.csv", "changed after the run", "--force"] {
-        assert!(e.to_string().contains(part), "{part}: {e}");
-    }
+    assert!(
+        matches!(&e, Error::Damaged(Damage::RunState { why, .. })
+            if why.starts_with("out/games.csv: ") && why.contains("changed after the run")),
+        "{e}"
+    );
 }
 
 /// A run state of an earlier format is refused with its format named,
@@ -336,10 +360,9 @@ fn an_earlier_run_state_is_refused() {
     let bigger = EXPERIMENT.replace("games = 40", "games = 50");
     s.insert("exp/t.toml", bigger);
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(e.is_user_input(), "{e}");
     assert!(
-        e.to_string()
-            .contains("format \"katro-run-state-2\" was written by an earlier katro"),
+        matches!(&e, Error::Damaged(Damage::RunState { why, .. })
+            if why.contains("format \"katro-run-state-2\" was written by an earlier katro")),
         "{e}"
     );
 }
@@ -351,13 +374,12 @@ fn a_damaged_run_state_is_refused() {
     s.insert("out/run-state.json", "{\"format\":");
     s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(e.is_user_input(), "{e}");
     assert!(
-        e.to_string()
-            .starts_with("out/run-state.json: not a katro run state, or damaged"),
+        matches!(&e, Error::Damaged(Damage::RunState { path, why })
+            if path == Path::new("out/run-state.json")
+                && why.starts_with("not a katro run state, or damaged")),
         "{e}"
     );
-    assert!(e.to_string().contains("--force"), "{e}");
 }
 
 /// Puts a user's file at an output name once the run has begun playing.
@@ -366,14 +388,13 @@ struct UserWritesMidRun<'s> {
     path: String,
 }
 
-impl runner::Progress for UserWritesMidRun<'_> {
+impl Progress for UserWritesMidRun<'_> {
     fn advance(&self, _games: u64) {
         if !self.store.is_file(Path::new(&self.path)) {
             self.store.insert(&self.path, "mine\n");
         }
     }
 }
-impl Progress for UserWritesMidRun<'_> {}
 
 #[test]
 fn a_users_file_that_appears_during_a_run_is_kept_and_refused() {
@@ -385,16 +406,15 @@ fn a_users_file_that_appears_during_a_run_is_kept_and_refused() {
             path: path.clone(),
         };
         let e = run(&opts("out"), &s, &user).unwrap_err();
-        // Bad input, exit 2, as before the run: not the machine's failure.
-        assert!(matches!(e, Error::Refused(_)), "{name}: {e:?}");
-        let text = e.to_string();
+        // Bad input, exit 2, as before the run: not the machine's failure;
+        // with what of the work is safe.
+        let Error::Refused(Refusal::AfterStart { refusal, .. }) = &e else {
+            panic!("{name}: {e:?}")
+        };
         assert!(
-            text.contains(&format!("{path}: katro did not write it")),
-            "{text}"
-        );
-        assert!(
-            text.contains("checkpoint"),
-            "what of the work is safe: {text}"
+            matches!(&**refusal, Refusal::WouldReplace { files, .. }
+                if files == &[(PathBuf::from(&path), Whose::Users)]),
+            "{e}"
         );
         assert_eq!(file(&s, &path), b"mine\n", "{name}");
     }

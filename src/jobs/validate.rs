@@ -8,7 +8,7 @@ use crate::rules::schema::top_level_keys;
 use crate::store::Store;
 
 use super::load::{load_experiment, read_text};
-use super::{Error, plural};
+use super::{Error, Refusal, plural};
 
 const EXPERIMENT_KEYS: [&str; 6] = [
     "variants",
@@ -24,13 +24,15 @@ const EXPERIMENT_KEYS: [&str; 6] = [
 pub struct Validated {
     pub ok_text: String,
     pub problems: Vec<String>,
-    pub summary: Option<String>,
+    pub summary: Option<Refusal>,
 }
 
 /// Checks one file, telling a variant from an experiment by its keys.
 fn validate_one(store: &dyn Store, path: &str) -> Result<String, Error> {
-    let text = read_text(store, Path::new(path))
-        .map_err(|e| Error::refused(format!("{path}: cannot read the file: {e}")))?;
+    let text = read_text(store, Path::new(path)).map_err(|error| Refusal::UnreadableFile {
+        path: path.into(),
+        error,
+    })?;
     let keys = top_level_keys(&text);
     let stem = Path::new(path)
         .file_stem()
@@ -74,10 +76,7 @@ fn validate_one(store: &dyn Store, path: &str) -> Result<String, Error> {
         {
             Err(Error::Input(e))
         }
-        _ => Err(Error::refused(format!(
-            "{path}: neither a variant file (it has no [board] table) nor an experiment file \
-             (it has no `variants` or `matchups`)"
-        ))),
+        _ => Err(Refusal::NeitherKind { path: path.into() }.into()),
     }
 }
 
@@ -93,12 +92,9 @@ pub fn validate(store: &dyn Store, paths: &[String]) -> Validated {
         }
     }
     let bad = problems.len();
-    let summary = (bad > 0).then(|| {
-        format!(
-            "{bad} of {} {} problems",
-            plural(paths.len() as u64, "file"),
-            if bad == 1 { "has" } else { "have" }
-        )
+    let summary = (bad > 0).then_some(Refusal::Invalid {
+        bad,
+        files: paths.len(),
     });
     Validated {
         ok_text,

@@ -4,8 +4,8 @@
 use crate::rules::{Rules, resolve};
 use crate::store::Store;
 
-use super::Error;
 use super::load::read_text;
+use super::{Error, Refusal};
 
 /// A variant by preset name or file path; every failure is bad input.
 pub fn load_variant(store: &dyn Store, spec: &str) -> Result<Rules, Error> {
@@ -15,5 +15,5 @@ pub fn load_variant(store: &dyn Store, spec: &str) -> Result<Rules, Error> {
             .map(|text| (spec.to_string(), text))
             .map_err(|e| e.to_string())
     })
-    .map_err(Error::refused)
+    .map_err(|e| Refusal::Variant(e).into())
 }

@@ -8,7 +8,7 @@ use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
 use katro::jobs::replay::shell_word;
 use katro::jobs::solve::SolveOptions;
 use katro::jobs::solve_family::FamilyOptions;
-use katro::jobs::{self, Error};
+use katro::jobs::{self, Error, Refusal};
 use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
@@ -48,9 +48,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Error> {
         (Some(file), Some(row), _) => jobs::replay::game_from_csv(&FsStore, file, row)?,
         (_, _, Some(variant)) => (load_variant(variant)?, a.moves.clone()),
         _ => {
-            return Err(Error::refused(
-                "give VARIANT MOVES... or --from-csv FILE --row N",
-            ));
+            return Err(Refusal::Usage("give VARIANT MOVES... or --from-csv FILE --row N").into());
         }
     };
     let rules = rules
@@ -58,7 +56,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Error> {
             limit(a.ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?,
             limit(a.lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
         )
-        .map_err(|e| Error::refused(e.to_string()))?;
+        .map_err(Refusal::Limits)?;
     let json = jobs::replay::replay_json(&rules, &moves, a.trace)?;
     match &a.html {
         Some(file) => emit(&jobs::write_viewer(
@@ -69,11 +67,11 @@ pub fn replay(a: ReplayArgs) -> Result<(), Error> {
 }
 
 /// A `--ply-limit` or `--lap-limit` checked against its range.
-fn limit(v: Option<i64>, flag: &str, range: &LimitRange) -> Result<Option<u64>, Error> {
+fn limit(v: Option<i64>, flag: &'static str, range: &LimitRange) -> Result<Option<u64>, Error> {
     v.map(|v| {
         range
             .check(v)
-            .map_err(|e| Error::refused(format!("{flag}: {e}")))
+            .map_err(|error| Refusal::FlagRange { flag, error }.into())
     })
     .transpose()
 }
@@ -138,7 +136,7 @@ pub fn validate(paths: &[String]) -> Result<(), Error> {
     }
     emit(&v.ok_text)?;
     match v.summary {
-        Some(s) => Err(Error::refused(s)),
+        Some(s) => Err(s.into()),
         None => Ok(()),
     }
 }
@@ -152,9 +150,11 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
     // Refused before any game: an agent whose games would not reproduce
     // (an `mcts` time budget), and a `perfect` agent on a board too big to
     // solve.
-    let seat = |flag: &str, text: &str| {
-        AgentSpec::seat(text, Some(&rules), Need::Reproducible)
-            .map_err(|e| Error::refused(format!("{flag}: {e}")))
+    let seat = |flag: &'static str, text: &str| {
+        AgentSpec::seat(text, Some(&rules), Need::Reproducible).map_err(|error| Refusal::Agent {
+            flag: Some(flag),
+            error,
+        })
     };
     let (p1, p2) = (seat("--p1", &a.p1)?, seat("--p2", &a.p2)?);
     let opts = jobs::SimulateOptions {
@@ -176,8 +176,8 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
 /// output.
 pub fn play(a: PlayArgs) -> Result<(), Error> {
     let rules: Rules = load_variant(&a.variant)?;
-    let agent =
-        AgentSpec::seat(&a.against, Some(&rules), Need::Playable).map_err(Error::refused)?;
+    let agent = AgentSpec::seat(&a.against, Some(&rules), Need::Playable)
+        .map_err(|error| Refusal::Agent { flag: None, error })?;
     let opts = jobs::play::PlayOptions {
         rules: &rules,
         variant: &a.variant,

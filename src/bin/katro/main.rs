@@ -36,7 +36,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(output::exit_code(&e))
+            ExitCode::from(e.kind().exit_code())
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use katro::jobs::Error;
+use katro::jobs::{Error, Failure};
 
 pub fn emit(text: &str) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
@@ -12,20 +12,7 @@ pub fn emit(text: &str) -> Result<(), Error> {
         Ok(()) => Ok(()),
         // A closed pipe (`katro show x | head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Error::Failed(format!(
-            "cannot write to standard output: {e}"
-        ))),
-    }
-}
-
-/// The exit code of a failed command (docs/ERRORS.md): 2 when the input
-/// is to blame and changing it helps, 130 when a signal stopped the job
-/// (the shell's 128 + SIGINT), 1 when the machine failed it.
-pub fn exit_code(e: &Error) -> u8 {
-    match e {
-        Error::Interrupted(_) => 130,
-        e if e.is_user_input() => 2,
-        _ => 1,
+        Err(e) => Err(Failure::Stdout(e).into()),
     }
 }
 
@@ -51,6 +38,6 @@ pub fn with_threads(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0) as usize)
         .build()
-        .map_err(|e| Error::Failed(format!("cannot start the solver's threads: {e}")))?;
+        .map_err(Failure::Threads)?;
     pool.install(f)
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use katro::experiment::runner::Progress;
-use katro::jobs::{self, Error, RunOutcome};
+use katro::jobs::{self, Error, Refusal, RunOutcome};
 use katro::solve::Phase;
 
 use crate::output::emit;
@@ -95,6 +95,9 @@ fn time_left(cost: &Cost) -> String {
 struct Bar(ProgressBar, std::sync::Arc<std::sync::Mutex<Cost>>);
 
 impl Progress for Bar {
+    fn note(&self, text: &str) {
+        self.0.suspend(|| eprintln!("{text}"));
+    }
     fn set_total(&self, games: u64) {
         self.0.set_length(games);
     }
@@ -159,6 +162,9 @@ struct LineState {
 }
 
 impl Progress for Lines {
+    fn note(&self, text: &str) {
+        eprintln!("{text}");
+    }
     fn set_total(&self, games: u64) {
         lock(&self.state).total = games;
     }
@@ -234,28 +240,21 @@ fn env_seconds(var: &str, default: f64, what: &str) -> Result<Duration, Error> {
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| Error::refused(format!("{var}={v:?}: {what}, from 0 to 86400"))),
+            .ok_or_else(|| {
+                Refusal::EnvSeconds {
+                    var: var.to_string(),
+                    value: v,
+                    what: what.to_string(),
+                }
+                .into()
+            }),
     }
 }
 
 /// Notes on stderr, for a job that plays no game.
 pub struct Notes;
 
-impl Progress for Notes {}
-
-impl jobs::Progress for Notes {
-    fn note(&self, text: &str) {
-        eprintln!("{text}");
-    }
-}
-
-impl jobs::Progress for Bar {
-    fn note(&self, text: &str) {
-        self.0.suspend(|| eprintln!("{text}"));
-    }
-}
-
-impl jobs::Progress for Lines {
+impl Progress for Notes {
     fn note(&self, text: &str) {
         eprintln!("{text}");
     }

@@ -1,0 +1,662 @@
+//! What went wrong in a job, as data: a kind that decides the exit code,
+//! and within it one variant per event, carrying what the message names.
+//! The `#[error]` texts are the messages `katro` prints (docs/ERRORS.md),
+//! byte for byte; a caller matches the variants, never the text.
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::agents::AgentError;
+use crate::engine::notation::NotationError;
+use crate::experiment::OutOfRange;
+use crate::experiment::exact::ExactError;
+use crate::experiment::runner::RunError;
+use crate::files::FileError;
+use crate::files::lock::LockHolder;
+use crate::pictures::{ReplayError, ReportError};
+use crate::rules::{InputError, LoadError, SettingsError};
+use crate::solve::SolveError;
+use crate::store::describe;
+
+use super::Whose;
+
+/// Why a job failed. Its [`ErrorKind`] decides the exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A variant or experiment file that does not read: file, line, key.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A request katro turns down: a bad flag or move, an output folder
+    /// it does not own, a board over `--max-memory`.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// A file katro wrote earlier (shard, checkpoint, manifest) that no
+    /// longer reads or no longer fits the request.
+    #[error(transparent)]
+    Damaged(#[from] Damage),
+    /// The machine let the job down: a write, delete or thread pool the
+    /// system refused (disk full, permissions), or the runner itself.
+    #[error(transparent)]
+    Failed(#[from] Failure),
+    /// The solver stopped at its `--max-seconds` cap.
+    #[error("{variant}: {error}, at the --max-seconds limit of {max_seconds} s")]
+    TimedOut {
+        variant: String,
+        error: SolveError,
+        max_seconds: f64,
+    },
+    /// Stopped by a signal, with what the checkpoint kept.
+    #[error("interrupted: {0}")]
+    Interrupted(Interruption),
+}
+
+/// The kinds of [`Error`], the one rule `katro`'s exit code and the Python
+/// package's `ExperimentError.exit_code` both follow (docs/ERRORS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Input,
+    Refused,
+    Damaged,
+    Failed,
+    TimedOut,
+    Interrupted,
+}
+
+impl ErrorKind {
+    /// 2 when the input is to blame and changing it helps, 130 when a
+    /// signal stopped the job (the shell's 128 + SIGINT), 1 when the
+    /// machine failed it.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ErrorKind::Interrupted => 130,
+            ErrorKind::Input | ErrorKind::Refused | ErrorKind::Damaged => 2,
+            ErrorKind::Failed | ErrorKind::TimedOut => 1,
+        }
+    }
+}
+
+impl Error {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Input(_) => ErrorKind::Input,
+            Error::Refused(_) => ErrorKind::Refused,
+            Error::Damaged(_) => ErrorKind::Damaged,
+            Error::Failed(_) => ErrorKind::Failed,
+            Error::TimedOut { .. } => ErrorKind::TimedOut,
+            Error::Interrupted(_) => ErrorKind::Interrupted,
+        }
+    }
+
+    /// Whether the person who asked can fix it by changing the input
+    /// (exit code 2 in `katro`), rather than the machine (exit code 1).
+    pub fn is_user_input(&self) -> bool {
+        self.kind().exit_code() == 2
+    }
+}
+
+/// What a run stopped by a signal kept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Interruption {
+    #[error(
+        "{} ({cells} of {} finished) saved in the checkpoint {}; run the same command \
+         again to go on from there",
+        super::plural(*.games, "game"),
+        super::plural(*.of_cells, "cell"),
+        .dir.display()
+    )]
+    Saved {
+        games: u64,
+        cells: u64,
+        of_cells: u64,
+        dir: PathBuf,
+    },
+    #[error("no game was saved yet: the same command starts again")]
+    NothingSaved,
+}
+
+/// Whether the last checkpoint of a run that stopped after it began
+/// playing is there to go on from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointNote {
+    #[error(
+        "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
+         command again to go on from it",
+        super::plural(*.games, "game"),
+        .dir.display()
+    )]
+    Intact { games: u64, dir: PathBuf },
+    #[error("no checkpoint had been written yet")]
+    NoneYet,
+}
+
+/// Where a refused `--agents`, `--p1`... agent came from: the flag, or
+/// nothing when the message names it already.
+fn flagged(flag: &Option<&'static str>, e: &impl std::fmt::Display) -> String {
+    flag.map_or_else(|| e.to_string(), |f| format!("{f}: {e}"))
+}
+
+/// Each file and whose it is, a line each.
+fn whose_lines(files: &[(PathBuf, Whose)]) -> String {
+    let lines: Vec<String> = files
+        .iter()
+        .map(|(path, whose)| format!("  {}: {}", path.display(), whose.why()))
+        .collect();
+    lines.join("\n")
+}
+
+/// `" on VARIANT"` when a variant is given.
+fn on_variant(variant: &str) -> String {
+    if variant.is_empty() {
+        String::new()
+    } else {
+        format!(" on {variant}")
+    }
+}
+
+/// `" line N"` when a CSV error knows its line.
+fn csv_line(line: &Option<u64>) -> String {
+    line.map_or(String::new(), |l| format!(" line {l}"))
+}
+
+/// Who needs the games.csv column that is missing, in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnNeed {
+    Judge,
+    Viewer,
+}
+
+impl std::fmt::Display for ColumnNeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ColumnNeed::Judge => {
+                "`katro judge` needs a games.csv written with per_game_rows = true and \
+                 moves_in_rows = true (set both in the experiment and run it again)"
+            }
+            ColumnNeed::Viewer => {
+                "the viewer needs a games.csv written with per_game_rows = true and \
+                 moves_in_rows = true"
+            }
+        })
+    }
+}
+
+/// A request katro turns down (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error(
+        "the output folder {} is in use by another katro run ({holder}); wait for it to \
+         end, stop it, or give another output folder (its lock file is {})",
+        .dir.display(),
+        .lock.display()
+    )]
+    FolderInUse {
+        dir: PathBuf,
+        holder: Box<LockHolder>,
+        lock: PathBuf,
+    },
+    #[error("cannot take the lock {}: {}", .lock.display(), describe(.error))]
+    CannotLock { lock: PathBuf, error: io::Error },
+    /// With `--force`: files katro did not write, at names katro writes;
+    /// `files` lists them as the message does.
+    #[error(
+        "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
+         --force never replaces a file katro did not write: move or rename them, or give \
+         another output folder",
+        .dir.display(),
+        .files.join("\n")
+    )]
+    ForeignUnderOurNames { dir: PathBuf, files: Vec<String> },
+    /// Without `--force`: anything not of this experiment and build.
+    #[error(
+        "the output folder {} holds files of another experiment, another katro build or \
+         not written by katro:\n{}\n\
+         this is experiment `{name}` (hash {hash}) and katro build {}. Give another \
+         output folder,{} or --force to delete the files katro wrote there and \
+         replace its results (files katro did not write are kept{})",
+        .dir.display(),
+        .found.join("\n"),
+        crate::files::BUILD,
+        if *.only_other_build { " or --allow-other-build to use them as they are," } else { "" },
+        if *.blocking { "; those under names katro writes must be moved first" } else { "" }
+    )]
+    FolderNotOurs {
+        dir: PathBuf,
+        found: Vec<String>,
+        name: String,
+        hash: String,
+        only_other_build: bool,
+        blocking: bool,
+    },
+    #[error(
+        "{}: the file exists and {} (katro replaces only the files it wrote, unchanged \
+         since, --force or not): give another file name, or move it away",
+        .path.display(),
+        .whose.why()
+    )]
+    FileNotOurs { path: PathBuf, whose: Whose },
+    #[error(
+        "{}: {}: katro replaces only the files it wrote, unchanged since, --force \
+         or not: move it away and run the same command again to write the shard",
+        .path.display(),
+        .whose.why()
+    )]
+    ShardNotOurs { path: PathBuf, whose: Whose },
+    #[error(
+        "{what} would replace files katro may not replace:\n{}\n\
+         katro replaces only the files it wrote, unchanged since, --force or not: move \
+         them away, or give another output folder",
+        whose_lines(.files)
+    )]
+    WouldReplace {
+        what: String,
+        files: Vec<(PathBuf, Whose)>,
+    },
+    #[error(
+        "{}: exists and was not written by `katro solve-family`; move it away or choose \
+         another --out",
+        .path.display()
+    )]
+    NotFamilyFile { path: PathBuf },
+    #[error("{shown}: give a file name to write")]
+    NoFileName { shown: String },
+    #[error("{shown}: the folder {} does not exist", .dir.display())]
+    NoSuchFolder { shown: String, dir: PathBuf },
+    #[error("{shown}: is a folder: give a file name to write")]
+    IsAFolder { shown: String },
+    #[error("--out {}: is a folder; give a file name", .out.display())]
+    OutIsAFolder { out: PathBuf },
+    #[error("{dir}: not a folder: give a results folder")]
+    NotAFolder { dir: String },
+    /// `origin` says where the folder was named (`--out X`, the
+    /// experiment's `output`...).
+    #[error("{origin}: cannot write to the output folder {}: {error}", .dir.display())]
+    OutputNotWritable {
+        origin: String,
+        dir: PathBuf,
+        error: io::Error,
+    },
+    #[error("cannot write to the folder {}: {error}", .dir.display())]
+    FolderNotWritable { dir: PathBuf, error: io::Error },
+    #[error("--out {}: cannot write in {}: {}", .out.display(), .dir.display(), describe(.error))]
+    OutFileNotWritable {
+        out: PathBuf,
+        dir: PathBuf,
+        error: io::Error,
+    },
+    #[error("--out {out}: {}", describe(.error))]
+    OutFolderNotWritable { out: String, error: io::Error },
+    #[error("{}: cannot read: {error}", .path.display())]
+    Unreadable { path: PathBuf, error: io::Error },
+    #[error("{}: cannot read the file: {error}", .path.display())]
+    UnreadableFile { path: PathBuf, error: io::Error },
+    #[error("{}: cannot read the experiment file: {error}", .path.display())]
+    UnreadableExperiment { path: PathBuf, error: io::Error },
+    #[error("cannot read {input}: {}", describe(.error))]
+    UnreadableInput { input: String, error: io::Error },
+    #[error(
+        "cannot read {input}: {} (give a folder written by `katro run`, or a CSV file with --out)",
+        describe(.error)
+    )]
+    UnreadableResults { input: String, error: io::Error },
+    #[error("cannot read standard input: {0}")]
+    Stdin(io::Error),
+    /// `needs` says which command needs the file, and what file.
+    #[error("{}: not found: {needs}", .path.display())]
+    NotFound { path: PathBuf, needs: String },
+    /// A number a flag takes, out of what it allows: `--rounds 0`.
+    #[error("{flag} {value}: {want}")]
+    FlagValue {
+        flag: &'static str,
+        value: String,
+        want: String,
+    },
+    /// A size or time a flag takes that is none: `--max-memory: -1 is...`.
+    #[error("{flag}: {value} is not {want}")]
+    FlagNotA {
+        flag: &'static str,
+        value: f64,
+        want: &'static str,
+    },
+    /// A flag's text that is not what it takes: `--agents `random``.
+    #[error("{flag} `{text}`: {want}")]
+    FlagText {
+        flag: &'static str,
+        text: String,
+        want: &'static str,
+    },
+    /// A flag that does not go with the others: `--threads` with `--mcts`.
+    #[error("{flag}: {why}")]
+    FlagConflict { flag: &'static str, why: String },
+    #[error("{flag}: {error}")]
+    FlagRange {
+        flag: &'static str,
+        error: OutOfRange,
+    },
+    #[error("{var}={value:?}: {what}, from 0 to 86400")]
+    EnvSeconds {
+        var: String,
+        value: String,
+        what: String,
+    },
+    /// A command given neither of the inputs it takes.
+    #[error("{0}")]
+    Usage(&'static str),
+    #[error("{}", flagged(.flag, .error))]
+    Agent {
+        flag: Option<&'static str>,
+        error: AgentError,
+    },
+    /// `--ply-limit` and `--lap-limit` that do not fit the rules.
+    #[error("{0}")]
+    Limits(SettingsError),
+    #[error("--lap-limit {limit}: {error}")]
+    LapLimit { limit: u64, error: SettingsError },
+    #[error("{0}")]
+    Variant(LoadError),
+    #[error("{0}")]
+    Board(SettingsError),
+    #[error("{variant}: {error}")]
+    Solve { variant: String, error: SolveError },
+    #[error("{0}")]
+    Replay(ReplayError),
+    #[error("{}: {error}", .dir.display())]
+    Report {
+        dir: PathBuf,
+        error: Box<ReportError>,
+    },
+    /// A variant the manifest does not rebuild.
+    #[error("{}: {error}", .manifest.display())]
+    ManifestVariant { manifest: PathBuf, error: FileError },
+    /// A row of games.csv that `katro judge` cannot use.
+    #[error("{file}: line {line}: {why}")]
+    GamesLine {
+        file: String,
+        line: u64,
+        why: String,
+    },
+    #[error("{file}: cannot read the header row: {error}")]
+    GamesHeader { file: String, error: csv::Error },
+    #[error("{file}: no `{column}` column: {need}")]
+    NoColumn {
+        file: String,
+        column: String,
+        need: ColumnNeed,
+    },
+    #[error(
+        "{file}: --row {row}: give a row from 1 to {rows} (1 is the first game after the header)"
+    )]
+    NoSuchRow { file: String, row: u64, rows: usize },
+    /// A row of games.csv the viewer cannot replay.
+    #[error("{file}: row {row}: {error}")]
+    RowLimits {
+        file: String,
+        row: u64,
+        error: SettingsError,
+    },
+    #[error("{file}: row {row}, `{column}` {text:?}: {why}")]
+    RowValue {
+        file: String,
+        row: u64,
+        column: &'static str,
+        text: String,
+        why: String,
+    },
+    #[error(
+        "{file}: row {row}: variant `{variant}` is not a preset and there is no \
+         manifest.json beside the file to rebuild it from"
+    )]
+    RowVariant {
+        file: String,
+        row: u64,
+        variant: String,
+    },
+    #[error("{0}")]
+    GamesTable(ReportError),
+    #[error(
+        "move {ply} `{text}`: the game is already over (status {status}) after {}",
+        crate::engine::notation::plural(*.plies, "ply", "plies")
+    )]
+    GameOver {
+        ply: usize,
+        text: String,
+        status: &'static str,
+        plies: u32,
+    },
+    #[error("move {ply} {error}; legal moves: {}", .legal.join(" "))]
+    BadMove {
+        ply: usize,
+        error: NotationError,
+        legal: Vec<String>,
+    },
+    #[error(
+        "move {ply} `{text}` is illegal for player {player} here; legal moves: {}",
+        .legal.join(" ")
+    )]
+    IllegalMove {
+        ply: usize,
+        text: String,
+        player: u8,
+        legal: Vec<String>,
+    },
+    #[error("{input}: give --out FOLDER for the rating files of a CSV file")]
+    RateNeedsOut { input: String },
+    #[error("{input}: no results between two different agents to rate")]
+    NothingToRate { input: String },
+    #[error("{file}{}: not a CSV file katro can read: {error}", csv_line(.line))]
+    NotCsv {
+        file: String,
+        line: Option<u64>,
+        error: csv::Error,
+    },
+    #[error(
+        "{file}: missing column{} {}: a results CSV needs a header with {}",
+        if .missing.len() == 1 { "" } else { "s" },
+        .missing.join(", "),
+        .names.join(",")
+    )]
+    MissingColumns {
+        file: String,
+        missing: Vec<String>,
+        names: Vec<String>,
+    },
+    #[error("{file} line {line}: {column} is `{text}`: give a whole number of games, 0 or more")]
+    NotACount {
+        file: String,
+        line: u64,
+        column: String,
+        text: String,
+    },
+    #[error("{file} line {line}: p1 and p2 must name the agents")]
+    NoAgents { file: String, line: u64 },
+    #[error(
+        "{file} line {line}: {p1} against {p2}{} is given twice: give each seat order once",
+        on_variant(.variant)
+    )]
+    PairingTwice {
+        file: String,
+        line: u64,
+        p1: String,
+        p2: String,
+        variant: String,
+    },
+    #[error("{file} line {line}: p1_wins + p2_wins is more than games")]
+    WinsOverGames { file: String, line: u64 },
+    #[error(
+        "{}: no self-play cell of an `alphabeta` agent with `nodes`: nothing to draw a \
+         strength curve from",
+        .path.display()
+    )]
+    NoCurveCells { path: PathBuf },
+    #[error("summary.csv:{line}: {error}")]
+    CurveLimits { line: u64, error: SettingsError },
+    #[error(
+        "summary.csv:{line}: the rules `{rules}` are not those the manifest gives `{variant}` ({manifest_rules})"
+    )]
+    RulesDiffer {
+        line: u64,
+        rules: String,
+        variant: String,
+        manifest_rules: String,
+    },
+    #[error("{0}")]
+    TooManyOpenings(Box<TooManyOpenings>),
+    #[error("{0}")]
+    WouldChangePlayed(Box<WouldChangePlayed>),
+    /// The games a grown run keeps, which do not read back.
+    #[error("{0}")]
+    KeptGames(FileError),
+    #[error(
+        "{}: no shard files: run `katro run EXPERIMENT --shard I/N --out {}` for I = 1 \
+         to N first",
+        .shards.display(),
+        .dir.display()
+    )]
+    NoShards { shards: PathBuf, dir: PathBuf },
+    #[error(
+        "{path}: neither a variant file (it has no [board] table) nor an experiment file \
+         (it has no `variants` or `matchups`)"
+    )]
+    NeitherKind { path: String },
+    /// `katro validate`'s count of the files with problems.
+    #[error("{bad} of {} {} problems", super::plural(*.files as u64, "file"), if *.bad == 1 { "has" } else { "have" })]
+    Invalid { bad: usize, files: usize },
+    /// A refusal met after the run began playing.
+    #[error("{refusal}\n{checkpoint}")]
+    AfterStart {
+        refusal: Box<Refusal>,
+        checkpoint: CheckpointNote,
+    },
+}
+
+/// An exact matchup with more lines than katro follows: where the
+/// experiment asks for it, its cell, and the bound it passed.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{path}: `{key}`: variant `{variant}`, matchup `{matchup}`: {error}: sample \
+     this matchup (give \"sampled\", or leave `openings` out), or give it fewer \
+     `opening_plies` or a lower `ply_limit`"
+)]
+pub struct TooManyOpenings {
+    pub path: String,
+    pub key: String,
+    pub variant: String,
+    pub matchup: String,
+    pub error: ExactError,
+}
+
+/// A finished run that this version of its experiment would change:
+/// `problems` names each change to games already played.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the output folder {} holds the finished results of experiment `{name}` (hash \
+     {old_hash}), and this version of it (hash {new_hash}) would change games already \
+     played:\n  {}\n\
+     a run grows only by more games, tighter precision, or new variants or matchups. \
+     Give another output folder, or --force to delete those results and play every \
+     game",
+    .dir.display(),
+    .problems.join("\n  ")
+)]
+pub struct WouldChangePlayed {
+    pub dir: PathBuf,
+    pub name: String,
+    pub old_hash: String,
+    pub new_hash: String,
+    pub problems: Vec<String>,
+}
+
+/// A file katro wrote that no longer reads or no longer fits (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Damage {
+    #[error("{}: cannot read it: {error}", .path.display())]
+    Manifest {
+        path: PathBuf,
+        error: serde_json::Error,
+    },
+    /// A line of a finished run's summary.csv.
+    #[error("{}:{line}: {why}", .path.display())]
+    SummaryLine {
+        path: PathBuf,
+        line: u64,
+        why: String,
+    },
+    /// `problems`: each shard that does not read, or does not fit the
+    /// others.
+    #[error("cannot merge the shards in {}:\n{}", .dir.display(), .problems.join("\n"))]
+    Shards { dir: PathBuf, problems: Vec<String> },
+    /// The shards read, but do not make the run they say they are.
+    #[error("cannot merge the shards in {}: {why}", .dir.display())]
+    ShardMismatch { dir: PathBuf, why: String },
+    #[error("{0}. Use --force to delete the checkpoint and start again")]
+    Checkpoint(FileError),
+    #[error(
+        "{}: {why}: katro cannot tell which games the results there hold. Give another \
+         output folder, or --force to delete them and play every game (a file changed \
+         since katro wrote it is never deleted: move it away first)",
+        .path.display()
+    )]
+    RunState { path: PathBuf, why: String },
+    #[error("{damage}\n{checkpoint}")]
+    AfterStart {
+        damage: Box<Damage>,
+        checkpoint: CheckpointNote,
+    },
+}
+
+/// The machine let the job down (exit 1).
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    #[error("cannot write {}: {}", .path.display(), describe(.error))]
+    Write { path: PathBuf, error: io::Error },
+    #[error("cannot create {}: {}", .path.display(), describe(.error))]
+    Create { path: PathBuf, error: io::Error },
+    #[error("cannot delete {}: {}", .path.display(), describe(.error))]
+    Delete { path: PathBuf, error: io::Error },
+    #[error("--force: cannot delete {}: {error}", .path.display())]
+    ForceDelete { path: PathBuf, error: io::Error },
+    #[error("cannot delete the finished checkpoint {}: {error}", .path.display())]
+    DeleteCheckpoint { path: PathBuf, error: io::Error },
+    #[error("cannot write to standard output: {0}")]
+    Stdout(io::Error),
+    #[error("cannot start the solver's threads: {0}")]
+    Threads(rayon::ThreadPoolBuildError),
+    #[error("{0}")]
+    Run(RunError),
+    /// A picture katro drew wrong: a katro bug.
+    #[error("{0}")]
+    Replay(ReplayError),
+    #[error("{}: {error}", .dir.display())]
+    Report {
+        dir: PathBuf,
+        error: Box<ReportError>,
+    },
+    /// The report of results just written, which should always draw.
+    #[error("{0}")]
+    ReportOfRun(Box<Error>),
+    /// Anything that stopped a run after it began playing.
+    #[error("{cause}\n{checkpoint}")]
+    AfterStart {
+        cause: Box<Error>,
+        checkpoint: CheckpointNote,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_has_its_exit_code() {
+        let refused = Error::from(Refusal::Usage("give a variant"));
+        let failed = Error::from(Failure::Stdout(io::ErrorKind::StorageFull.into()));
+        let stopped = Error::Interrupted(Interruption::NothingSaved);
+        assert_eq!(refused.kind().exit_code(), 2);
+        assert_eq!(failed.kind().exit_code(), 1);
+        assert_eq!(stopped.kind().exit_code(), 130);
+        assert!(refused.is_user_input() && !failed.is_user_input() && !stopped.is_user_input());
+        assert_eq!(
+            stopped.to_string(),
+            "interrupted: no game was saved yet: the same command starts again"
+        );
+    }
+}
