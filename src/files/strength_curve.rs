@@ -3,6 +3,7 @@
 //! share under perfect play where the board is solved.
 
 use super::csv::{csv_bytes, float, opt};
+use crate::experiment::interval::Interval;
 
 /// strength-curve.csv's columns (docs/OUTPUTS.md).
 pub const CURVE_COLUMNS: &[&str] = &[
@@ -25,6 +26,14 @@ pub const CURVE_COLUMNS: &[&str] = &[
     "limit_draws",
     "limit_openings",
     "limit_exact",
+    "step_share_diff",
+    "step_share_diff_low",
+    "step_share_diff_high",
+    "step_decided",
+    "step_score",
+    "step_score_low",
+    "step_score_high",
+    "verdict",
 ];
 
 /// One row: a self-play cell of the run (a budget of the curve, or random
@@ -50,6 +59,68 @@ pub struct CurveRow {
     /// results do not bound it, as in ratings.csv) left empty.
     pub rating: Option<crate::experiment::ratings::Estimate>,
     pub limit: Option<Limit>,
+    /// The level against its family's next smaller budget; `None` for
+    /// random play and a family's smallest budget.
+    pub step: Option<Step>,
+    /// On a family's largest budget: what its step says of the curve.
+    pub verdict: Option<Verdict>,
+}
+
+/// What one step up in budget changed: the first player's share, and how
+/// often the larger budget won where the two met (docs/OUTPUTS.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// This level's player 1 share minus the smaller budget's, with the
+    /// 95% interval of comparison.csv's `win_rate_diff`.
+    pub share_diff: Interval,
+    /// Decided games where the two budgets met, either in either seat.
+    pub met_decided: u64,
+    /// This level's share of those games, with its Wilson interval;
+    /// `None` when they never met or every meeting was undecided.
+    pub score: Option<Interval>,
+}
+
+/// Issue 30's reading of a family's two largest budgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The shares agree (the difference's interval holds 0) and the larger
+    /// budget is measurably stronger (its score's interval is above 1/2):
+    /// more strength no longer moves the share.
+    Converged,
+    /// The larger budget's share is higher, the interval above 0.
+    MovingUp,
+    /// The larger budget's share is lower, the interval below 0.
+    MovingDown,
+    /// The shares agree but the larger budget is not measurably stronger,
+    /// so the curve cannot tell convergence from a search that stopped
+    /// gaining strength.
+    Open,
+}
+
+impl Verdict {
+    /// Reads a step: a share that moved is moving; one that did not is
+    /// converged only if the step bought strength.
+    pub fn of(step: &Step) -> Verdict {
+        if step.share_diff.low > 0.0 {
+            Verdict::MovingUp
+        } else if step.share_diff.high < 0.0 {
+            Verdict::MovingDown
+        } else if step.score.is_some_and(|s| s.low > 0.5) {
+            Verdict::Converged
+        } else {
+            Verdict::Open
+        }
+    }
+
+    /// The `verdict` column's word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Converged => "converged",
+            Verdict::MovingUp => "moving-up",
+            Verdict::MovingDown => "moving-down",
+            Verdict::Open => "open",
+        }
+    }
 }
 
 /// The exact share under perfect play over the row's openings.
@@ -75,6 +146,8 @@ pub fn strength_curve_csv(rows: &[CurveRow]) -> Vec<u8> {
                 None => (None, None, None),
             };
             let limit = r.limit.as_ref();
+            let step = r.step.as_ref();
+            let score = step.and_then(|s| s.score);
             vec![
                 r.variant.clone(),
                 r.rules.clone(),
@@ -95,6 +168,17 @@ pub fn strength_curve_csv(rows: &[CurveRow]) -> Vec<u8> {
                 float(limit.map(|l| l.draws)),
                 opt(limit.map(|l| l.openings)),
                 limit.map(|l| l.exact.clone()).unwrap_or_default(),
+                float(step.map(|s| s.share_diff.estimate)),
+                float(step.map(|s| s.share_diff.low)),
+                float(step.map(|s| s.share_diff.high)),
+                opt(step.map(|s| s.met_decided)),
+                float(score.map(|s| s.estimate)),
+                float(score.map(|s| s.low)),
+                float(score.map(|s| s.high)),
+                r.verdict
+                    .map(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string(),
             ]
         }),
     )

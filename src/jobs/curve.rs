@@ -19,6 +19,8 @@ use crate::store::Store;
 
 use super::{Damage, Error, Folder, Refusal, read_optional, write_outputs};
 
+mod steps;
+
 /// The files `katro curve` writes.
 pub const STRENGTH_CURVE: &str = "strength-curve.csv";
 pub const STRENGTH_CURVE_SVG: &str = "strength-curve.svg";
@@ -230,8 +232,13 @@ fn curve_rows(rows: &[SummaryRow]) -> Vec<CurveRow> {
             out.push(row(r, None, None));
         }
         let ratings = rate_levels(&mine, &levels);
-        for ((r, _, n), rating) in levels.iter().zip(ratings) {
-            out.push(row(r, Some(*n), rating));
+        let steps = steps::steps(&mine, &levels);
+        for (((r, _, n), rating), (step, verdict)) in levels.iter().zip(ratings).zip(steps) {
+            out.push(CurveRow {
+                step,
+                verdict,
+                ..row(r, Some(*n), rating)
+            });
         }
     }
     out
@@ -253,6 +260,8 @@ fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<Estimate>) -> CurveRow
         distinct_games: r.fields[4].clone(),
         rating,
         limit: None,
+        step: None,
+        verdict: None,
     }
 }
 

@@ -310,6 +310,8 @@ mod tests {
                 openings: 3,
                 exact: String::new(),
             }),
+            step: None,
+            verdict: None,
         }
     }
 
