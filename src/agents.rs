@@ -159,16 +159,7 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 depth,
                 nodes,
                 tt,
-                eval: match eval.as_deref() {
-                    None => None,
-                    Some("seeds") => Some(alphabeta::Eval::Seeds),
-                    Some("features") => Some(alphabeta::Eval::Features),
-                    Some("fitted") => Some(alphabeta::Eval::Fitted),
-                    Some(other) => {
-                        let value = other.to_string();
-                        return Err(AgentError::UnknownEval { value });
-                    }
-                },
+                eval: eval.as_deref().map(parse_eval).transpose()?,
             },
             RawAgentSpec::Mcts {
                 iterations,
@@ -179,23 +170,12 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 solver,
                 keep_tree,
             } => AgentSpec::Mcts {
-                iterations: match (iterations, time_ms) {
-                    (Some(n), _) => n,
-                    (None, Some(_)) => MAX_ITERATIONS,
-                    (None, None) => {
-                        return Err(AgentError::NoBudget);
-                    }
-                },
+                iterations: mcts_iterations(iterations, time_ms)?,
                 exploration,
                 time_ms,
-                rollout: match rollout.as_deref() {
-                    None => mcts::Rollout::Random,
-                    Some(text) => {
-                        mcts::Rollout::parse(text).ok_or_else(|| AgentError::UnknownRollout {
-                            value: text.to_string(),
-                        })?
-                    }
-                },
+                rollout: rollout
+                    .as_deref()
+                    .map_or(Ok(mcts::Rollout::Random), parse_rollout)?,
                 rollout_epsilon,
                 solver,
                 keep_tree,
@@ -205,6 +185,39 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
         spec.validate()?;
         Ok(spec)
     }
+}
+
+/// An `alphabeta` agent's evaluations by the names its `eval` takes.
+const EVALS: [(&str, alphabeta::Eval); 3] = [
+    ("seeds", alphabeta::Eval::Seeds),
+    ("features", alphabeta::Eval::Features),
+    ("fitted", alphabeta::Eval::Fitted),
+];
+
+/// An `alphabeta` agent's `eval`.
+fn parse_eval(text: &str) -> Result<alphabeta::Eval, AgentError> {
+    let found = EVALS.iter().find(|(name, _)| *name == text);
+    found.map(|&(_, eval)| eval).ok_or_else(|| {
+        let value = text.to_string();
+        AgentError::UnknownEval { value }
+    })
+}
+
+/// An `mcts` agent's iterations: as given, or as many as allowed where a
+/// time limit alone bounds the search.
+fn mcts_iterations(iterations: Option<u32>, time_ms: Option<u32>) -> Result<u32, AgentError> {
+    match (iterations, time_ms) {
+        (Some(n), _) => Ok(n),
+        (None, Some(_)) => Ok(MAX_ITERATIONS),
+        (None, None) => Err(AgentError::NoBudget),
+    }
+}
+
+/// An `mcts` agent's `rollout`.
+fn parse_rollout(text: &str) -> Result<mcts::Rollout, AgentError> {
+    mcts::Rollout::parse(text).ok_or_else(|| AgentError::UnknownRollout {
+        value: text.to_string(),
+    })
 }
 
 fn default_exploration() -> f64 {
@@ -343,6 +356,53 @@ impl From<AgentError> for String {
     }
 }
 
+/// Checks an `alphabeta` agent's depth, nodes and table size are in range.
+fn validate_alphabeta(depth: u32, nodes: Option<u64>, tt: Option<u32>) -> Result<(), AgentError> {
+    in_range("depth", depth, 1, MAX_DEPTH)?;
+    if let Some(n) = nodes {
+        in_range("nodes", n, 1, MAX_NODES)?;
+    }
+    match tt {
+        Some(t) if !(1..=tt::MAX_BITS).contains(&t) => {
+            let allowed = format!("from 1 to {} (log2 of the table's slots)", tt::MAX_BITS);
+            Err(AgentError::out_of_range("tt", t, allowed))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks an `mcts` agent's time limit, iterations and exploration are in
+/// range.
+fn validate_mcts_budget(
+    iterations: u32,
+    exploration: f64,
+    time_ms: Option<u32>,
+) -> Result<(), AgentError> {
+    if let Some(t) = time_ms {
+        in_range("time_ms", t, 1, MAX_TIME_MS)?;
+    }
+    in_range("iterations", iterations, 1, MAX_ITERATIONS)?;
+    if !(exploration.is_finite() && exploration >= 0.0) {
+        let allowed = "a number of 0 or more".to_string();
+        return Err(AgentError::out_of_range(
+            "exploration",
+            exploration,
+            allowed,
+        ));
+    }
+    Ok(())
+}
+
+/// A setting's value as TOML would type it: an integer, else a number,
+/// else a boolean, else text.
+fn setting_value(v: &str) -> toml::Value {
+    v.parse::<i64>()
+        .map(toml::Value::Integer)
+        .or_else(|_| v.parse::<f64>().map(toml::Value::Float))
+        .or_else(|_| v.parse::<bool>().map(toml::Value::Boolean))
+        .unwrap_or_else(|_| toml::Value::String(v.to_string()))
+}
+
 impl AgentSpec {
     /// Reads `name` or `name:key=value,key=value`.
     pub fn parse(text: &str) -> Result<AgentSpec, AgentError> {
@@ -357,14 +417,7 @@ impl AgentSpec {
                 let pair = pair.to_string();
                 AgentError::NotKeyValue { pair }.of(text)
             })?;
-            let value = v
-                .trim()
-                .parse::<i64>()
-                .map(toml::Value::Integer)
-                .or_else(|_| v.trim().parse::<f64>().map(toml::Value::Float))
-                .or_else(|_| v.trim().parse::<bool>().map(toml::Value::Boolean))
-                .unwrap_or_else(|_| toml::Value::String(v.trim().to_string()));
-            table.insert(k.trim().to_string(), value);
+            table.insert(k.trim().to_string(), setting_value(v.trim()));
         }
         // Reading the raw form first keeps the list of agents out of range
         // errors, where it would only distract.
@@ -385,38 +438,14 @@ impl AgentSpec {
             AgentSpec::EpsilonGreedy { epsilon } => in_range("epsilon", epsilon, 0.0, 1.0),
             AgentSpec::Alphabeta {
                 depth, nodes, tt, ..
-            } => {
-                in_range("depth", depth, 1, MAX_DEPTH)?;
-                if let Some(n) = nodes {
-                    in_range("nodes", n, 1, MAX_NODES)?;
-                }
-                match tt {
-                    Some(t) if !(1..=tt::MAX_BITS).contains(&t) => {
-                        let allowed =
-                            format!("from 1 to {} (log2 of the table's slots)", tt::MAX_BITS);
-                        Err(AgentError::out_of_range("tt", t, allowed))
-                    }
-                    _ => Ok(()),
-                }
-            }
+            } => validate_alphabeta(depth, nodes, tt),
             AgentSpec::Mcts {
                 iterations,
                 exploration,
                 time_ms,
                 ..
             } => {
-                if let Some(t) = time_ms {
-                    in_range("time_ms", t, 1, MAX_TIME_MS)?;
-                }
-                in_range("iterations", iterations, 1, MAX_ITERATIONS)?;
-                if !(exploration.is_finite() && exploration >= 0.0) {
-                    let allowed = "a number of 0 or more".to_string();
-                    return Err(AgentError::out_of_range(
-                        "exploration",
-                        exploration,
-                        allowed,
-                    ));
-                }
+                validate_mcts_budget(iterations, exploration, time_ms)?;
                 self.check_rollout()
             }
         }
@@ -611,14 +640,8 @@ impl AgentSpec {
         if self.draws_beyond_ties().is_some() {
             return None;
         }
-        let best_by = |score: &dyn Fn(Move) -> i64| {
-            let scores: Vec<i64> = legal.iter().map(|&m| score(m)).collect();
-            let top = *scores.iter().max().expect("legal moves");
-            let tied = legal.iter().zip(&scores).filter(|(_, s)| **s == top);
-            tied.map(|(m, _)| *m).collect::<Vec<Move>>()
-        };
         Some(match *self {
-            AgentSpec::Greedy | AgentSpec::EpsilonGreedy { .. } => best_by(&|m| {
+            AgentSpec::Greedy | AgentSpec::EpsilonGreedy { .. } => best_by(legal, |m| {
                 let mut after = *pos;
                 let captured = rules.play_unchecked(&mut after, m, &mut Silent);
                 captured.seeds_captured as i64
@@ -637,7 +660,7 @@ impl AgentSpec {
             }
             AgentSpec::Perfect => {
                 let table = tables.table(rules);
-                best_by(&|m| {
+                best_by(legal, |m| {
                     table
                         .move_value(rules, pos, m)
                         .expect("every position of a game is reachable from the start")
@@ -647,6 +670,14 @@ impl AgentSpec {
             AgentSpec::Random | AgentSpec::Mcts { .. } => return None,
         })
     }
+}
+
+/// The moves of `legal` of the highest `score`, in `legal`'s order.
+fn best_by(legal: &MoveList, score: impl Fn(Move) -> i64) -> Vec<Move> {
+    let scores: Vec<i64> = legal.iter().map(|&m| score(m)).collect();
+    let top = *scores.iter().max().expect("legal moves");
+    let tied = legal.iter().zip(&scores).filter(|(_, s)| **s == top);
+    tied.map(|(m, _)| *m).collect::<Vec<Move>>()
 }
 
 impl fmt::Display for AgentSpec {
@@ -669,10 +700,8 @@ impl fmt::Display for AgentSpec {
                 if let Some(t) = tt {
                     write!(f, ",tt={t}")?;
                 }
-                match eval {
-                    Some(alphabeta::Eval::Seeds) => write!(f, ",eval=seeds"),
-                    Some(alphabeta::Eval::Features) => write!(f, ",eval=features"),
-                    Some(alphabeta::Eval::Fitted) => write!(f, ",eval=fitted"),
+                match EVALS.iter().find(|&&(_, e)| Some(e) == eval) {
+                    Some((name, _)) => write!(f, ",eval={name}"),
                     None => Ok(()),
                 }
             }
@@ -695,17 +724,21 @@ impl fmt::Display for AgentSpec {
                 if let Some(e) = rollout_epsilon {
                     write!(f, ",rollout_epsilon={e}")?;
                 }
-                if solver {
-                    write!(f, ",solver=true")?;
-                }
-                if keep_tree {
-                    write!(f, ",keep_tree=true")?;
-                }
-                Ok(())
+                write_flags(f, &[("solver", solver), ("keep_tree", keep_tree)])
             }
             AgentSpec::Perfect => write!(f, "perfect"),
         }
     }
+}
+
+/// Writes `,key=true` for each flag set, as the command line takes it.
+fn write_flags(f: &mut fmt::Formatter<'_>, flags: &[(&str, bool)]) -> fmt::Result {
+    for &(key, set) in flags {
+        if set {
+            write!(f, ",{key}=true")?;
+        }
+    }
+    Ok(())
 }
 
 /// An `mcts` agent given no budget. Experiments, `simulate` and `bench`

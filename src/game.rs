@@ -15,7 +15,7 @@ use crate::engine::record::{GameRecord, MoveTotals};
 use crate::engine::{
     LapKind, MAX_HOLES, Move, MoveEnd, MoveList, MoveReport, Observer, Position, Silent,
 };
-use crate::rng::rng_from_seed;
+use crate::rng::{GameRng, rng_from_seed};
 use crate::rules::Rules;
 
 /// Told what happens in a game the engine plays ([`play_game_observed`]).
@@ -151,6 +151,28 @@ pub fn play_game_on_engine(
     play_game_observed(rules, seats, opening_plies, seed, moves, &mut NoObserver)
 }
 
+/// The move `seat`'s agent plays at `pos` (`legal` its moves, two or more),
+/// or a random one in the first `opening_plies` plies.
+#[inline]
+fn chosen(
+    rules: &Rules,
+    pos: &Position,
+    legal: &MoveList,
+    seat: &mut Seat<'_>,
+    opening_plies: u32,
+    rng: &mut GameRng,
+) -> Move {
+    // The opening is counted with `pos.plies()`, never by moves
+    // played: one ply need not be one decision of one player.
+    if pos.plies() < opening_plies {
+        rules
+            .random_move(pos, rng)
+            .expect("random_move finds a move whenever legal_moves lists one")
+    } else {
+        seat.choose(rules, pos, legal, rng)
+    }
+}
+
 /// [`play_game_on_engine`] by the agents seated in `seats` (South's
 /// first), telling `observer` every state and move (the design metrics,
 /// src/experiment/metrics.rs): the same game, since an observer draws
@@ -191,15 +213,8 @@ pub fn play_game_observed<O: GameObserver + ?Sized>(
                 g.choice_turns += 1;
                 counted = Some(pos.plies());
             }
-            // The opening is counted with `pos.plies()`, never by moves
-            // played: one ply need not be one decision of one player.
-            if pos.plies() < opening_plies {
-                rules
-                    .random_move(&pos, &mut rng)
-                    .expect("random_move finds a move whenever legal_moves lists one")
-            } else {
-                seats[mover.index()].choose(rules, &pos, &legal, &mut rng)
-            }
+            let seat = &mut seats[mover.index()];
+            chosen(rules, &pos, &legal, seat, opening_plies, &mut rng)
         };
         let r = match observer.laps() {
             None => rules.play_unchecked(&mut pos, mv, &mut Silent),

@@ -102,6 +102,21 @@ pub(crate) struct Tables {
     pub total_seeds: u32,
 }
 
+/// A ply limit `v` too large for its field, as the range check words it.
+fn ply_limit_error(v: u64) -> SettingsError {
+    let info = SETTINGS.iter().find(|i| i.key == "rules.ply_limit");
+    let message = match info.map(|i| i.allowed) {
+        Some(Allowed::Range { lo, hi, what }) => range_problem(v as i128, lo, hi, what),
+        _ => None,
+    };
+    SettingsError {
+        problems: vec![SettingProblem {
+            key: "rules.ply_limit",
+            message: message.unwrap_or_else(|| format!("{v} is out of range")),
+        }],
+    }
+}
+
 impl Rules {
     /// The one way to rules: settings are checked, every problem reported
     /// (the board's shape and seeds, and each integer's range, as
@@ -136,19 +151,7 @@ impl Rules {
     ) -> Result<Rules, SettingsError> {
         let mut settings = self.settings.clone();
         if let Some(v) = ply_limit {
-            settings.ply_limit = u32::try_from(v).map_err(|_| {
-                let info = SETTINGS.iter().find(|i| i.key == "rules.ply_limit");
-                let message = match info.map(|i| i.allowed) {
-                    Some(Allowed::Range { lo, hi, what }) => range_problem(v as i128, lo, hi, what),
-                    _ => None,
-                };
-                SettingsError {
-                    problems: vec![SettingProblem {
-                        key: "rules.ply_limit",
-                        message: message.unwrap_or_else(|| format!("{v} is out of range")),
-                    }],
-                }
-            })?;
+            settings.ply_limit = u32::try_from(v).map_err(|_| ply_limit_error(v))?;
         }
         if let Some(v) = lap_limit {
             settings.lap_limit = v;
@@ -307,7 +310,14 @@ impl Tables {
     /// Both players' circuits in both directions, each written twice over
     /// so a sowing can run past the end, and each hole's place in them.
     fn circuits(&mut self, backward: BackwardCircuit) {
-        let (cols, holes, side) = (self.cols, self.holes, self.side);
+        self.single_circuits(backward);
+        self.doubled_circuits(backward);
+    }
+
+    /// Each circuit's first pass, written from the board's rows (and, for
+    /// a mirrored backward circuit, their mirror image).
+    fn single_circuits(&mut self, backward: BackwardCircuit) {
+        let (cols, holes) = (self.cols, self.holes);
         // South's forward circuit: row 1 a→last, row 2 last→a, and so on;
         // North's is South's turned through 180 degrees (RULES.md §2).
         let mut i = 0;
@@ -325,6 +335,12 @@ impl Tables {
                 i += 1;
             }
         }
+    }
+
+    /// A reversed backward circuit from the forward one; every circuit's
+    /// second pass and each hole's place.
+    fn doubled_circuits(&mut self, backward: BackwardCircuit) {
+        let side = self.side;
         for p in 0..2 {
             if backward == BackwardCircuit::Reversed {
                 for j in 0..side {

@@ -151,6 +151,94 @@ mod disk {
         }
     }
 
+    impl FsStore {
+        /// Locks the opened lock file `f`, or leaves `before` holding its
+        /// owner's text and says it is busy (false).
+        fn try_lock(&self, f: &mut File, before: &mut String) -> io::Result<bool> {
+            use std::io::Seek;
+            // The OS releases an advisory lock when its process ends,
+            // however it ends: a killed run leaves no lock held.
+            match f.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    let _ = f.read_to_string(before);
+                    return Ok(false);
+                }
+                Err(fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => {
+                    // No advisory locks here (some network file
+                    // systems): the owner's process id decides.
+                    let _ = f.read_to_string(before);
+                    if !before.trim().is_empty() && !owner_gone(before, &self.host_name()) {
+                        return Ok(false);
+                    }
+                    f.rewind()?;
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(e),
+            }
+            Ok(true)
+        }
+    }
+
+    /// Writes `owner` into the lock file `f` at `path`, which this
+    /// process has locked; `before` is what it held, if read already.
+    fn hold_lock<'a>(
+        mut f: File,
+        path: &Path,
+        owner: &str,
+        mut before: String,
+    ) -> io::Result<Locking<'a>> {
+        use std::io::Seek;
+        if before.is_empty() {
+            let _ = f.read_to_string(&mut before);
+        }
+        f.set_len(0)?;
+        f.rewind()?;
+        f.write_all(owner.as_bytes())?;
+        f.sync_all()?;
+        let stale = (!before.trim().is_empty()).then_some(before);
+        Ok(Locking::Held(
+            Box::new(FileLock {
+                _file: f,
+                path: path.to_path_buf(),
+            }),
+            stale,
+        ))
+    }
+
+    /// Writes and removes a probe file in `dir`: whether katro can write
+    /// there.
+    fn write_probe(dir: &Path) -> io::Result<()> {
+        // The time as well as the process id: shards on several machines
+        // may share one folder, and their process ids can coincide.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let probe = dir.join(format!(".katro-write-test-{}-{nanos}", std::process::id()));
+        let result = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+            .and_then(|mut f| f.write_all(b"probe"));
+        let _ = fs::remove_file(&probe);
+        result
+    }
+
+    /// Writes `bytes` to `tmp`, flushed, and renames it to `name` in
+    /// `dir`.
+    fn write_and_rename(tmp: &Path, dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+        let mut f = File::create(tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(tmp, dir.join(name))?;
+        // Make the rename itself durable; not every platform can
+        // open a folder for this, and the file is complete either way.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
     impl Store for FsStore {
         fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
             fs::read(path)
@@ -200,19 +288,7 @@ mod disk {
             if !fs::metadata(dir)?.is_dir() {
                 return Err(io::Error::other("it is not a folder"));
             }
-            // The time as well as the process id: shards on several machines
-            // may share one folder, and their process ids can coincide.
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos());
-            let probe = dir.join(format!(".katro-write-test-{}-{nanos}", std::process::id()));
-            let result = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&probe)
-                .and_then(|mut f| f.write_all(b"probe"));
-            let _ = fs::remove_file(&probe);
-            result
+            write_probe(dir)
         }
 
         fn write_atomic(&self, dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
@@ -220,19 +296,7 @@ mod disk {
             // flushed, and the file is renamed over the target: an
             // interrupted run leaves `.name.tmp-PID`, never half a `name`.
             let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-            let result = (|| {
-                let mut f = File::create(&tmp)?;
-                f.write_all(bytes)?;
-                f.sync_all()?;
-                drop(f);
-                fs::rename(&tmp, dir.join(name))?;
-                // Make the rename itself durable; not every platform can
-                // open a folder for this, and the file is complete either way.
-                if let Ok(d) = File::open(dir) {
-                    let _ = d.sync_all();
-                }
-                Ok(())
-            })();
+            let result = write_and_rename(&tmp, dir, name, bytes);
             if result.is_err() {
                 let _ = fs::remove_file(&tmp);
             }
@@ -252,7 +316,6 @@ mod disk {
         }
 
         fn take_lock(&self, path: &Path, owner: &str) -> io::Result<Locking<'_>> {
-            use std::io::Seek;
             loop {
                 let mut f = OpenOptions::new()
                     .read(true)
@@ -261,43 +324,12 @@ mod disk {
                     .truncate(false)
                     .open(path)?;
                 let mut before = String::new();
-                // The OS releases an advisory lock when its process ends,
-                // however it ends: a killed run leaves no lock held.
-                match f.try_lock() {
-                    Ok(()) => {}
-                    Err(fs::TryLockError::WouldBlock) => {
-                        let _ = f.read_to_string(&mut before);
-                        return Ok(Locking::Busy(before));
-                    }
-                    Err(fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => {
-                        // No advisory locks here (some network file
-                        // systems): the owner's process id decides.
-                        let _ = f.read_to_string(&mut before);
-                        if !before.trim().is_empty() && !owner_gone(&before, &self.host_name()) {
-                            return Ok(Locking::Busy(before));
-                        }
-                        f.rewind()?;
-                    }
-                    Err(fs::TryLockError::Error(e)) => return Err(e),
+                if !self.try_lock(&mut f, &mut before)? {
+                    return Ok(Locking::Busy(before));
                 }
-                if !still_there(&f, path) {
-                    continue;
+                if still_there(&f, path) {
+                    return hold_lock(f, path, owner, before);
                 }
-                if before.is_empty() {
-                    let _ = f.read_to_string(&mut before);
-                }
-                f.set_len(0)?;
-                f.rewind()?;
-                f.write_all(owner.as_bytes())?;
-                f.sync_all()?;
-                let stale = (!before.trim().is_empty()).then_some(before);
-                return Ok(Locking::Held(
-                    Box::new(FileLock {
-                        _file: f,
-                        path: path.to_path_buf(),
-                    }),
-                    stale,
-                ));
             }
         }
 

@@ -97,13 +97,7 @@ pub fn analyse(rules: &Rules, pos: &Position, legal: &MoveList, depth: u32) -> A
         let v = search.child_value(pos, &child.pos, depth - 1, 1, alpha, INF);
         // Above `alpha` a value is exact, so `v == value` is a true tie;
         // at or below it, `v` is only a bound, but below `value` either way.
-        if v > value {
-            value = v;
-            best.clear();
-            best.push(child.mv);
-        } else if v == value {
-            best.push(child.mv);
-        }
+        rank_root(&mut value, &mut best, v, child.mv);
     }
     best.sort_unstable();
     Analysis { value, best }
@@ -234,17 +228,6 @@ fn counts(rules: &Rules, pos: &Position) -> [i64; 4] {
     let side = depths * cols;
     let holes = &pos.holes()[..2 * side];
     let (south, north) = holes.split_at(side);
-    // Summed in `u32`s (a side holds fewer than 2^22 seeds), which the
-    // compiler vectorises.
-    let tally = |run: &[u16]| {
-        let (mut s, mut w, mut o) = (0u32, 0u32, 0u32);
-        for &h in run {
-            s += u32::from(h);
-            w += u32::from(h >= 2);
-            o += u32::from(h > 0);
-        }
-        (i64::from(s), i64::from(w), i64::from(o))
-    };
     let sum = |run: &[u16]| i64::from(run.iter().map(|&h| u32::from(h)).sum::<u32>());
     let (s_seeds, s_sowable, s_occupied) = tally(south);
     let (n_seeds, n_sowable, n_occupied) = tally(north);
@@ -261,6 +244,20 @@ fn counts(rules: &Rules, pos: &Position) -> [i64; 4] {
         sign * (s_sowable - n_sowable),
         sign * (s_occupied - n_occupied),
     ]
+}
+
+/// The seeds, holes of two seeds or more and occupied holes of `run`.
+#[inline(always)]
+fn tally(run: &[u16]) -> (i64, i64, i64) {
+    // Summed in `u32`s (a side holds fewer than 2^22 seeds), which the
+    // compiler vectorises.
+    let (mut s, mut w, mut o) = (0u32, 0u32, 0u32);
+    for &h in run {
+        s += u32::from(h);
+        w += u32::from(h >= 2);
+        o += u32::from(h > 0);
+    }
+    (i64::from(s), i64::from(w), i64::from(o))
 }
 
 /// [`features`] from [`counts`] and the capture feature's seeds.
@@ -336,19 +333,7 @@ pub struct Deep {
 pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Limits) -> Deep {
     assert!(limits.depth >= 1, "a search looks at least one ply ahead");
     assert!(!legal.is_empty(), "a finished game has nothing to search");
-    let mut search = DeepSearch {
-        rules,
-        kernel: rules.kernel(),
-        eval: limits.eval,
-        table: super::tt::Table::new(limits.tt_bits),
-        children: (0..=limits.depth).map(|_| Vec::new()).collect(),
-        order: vec![Vec::new(); limits.depth as usize + 1],
-        legal: (0..=limits.depth).map(|_| Some(Box::default())).collect(),
-        leaf_moves: MoveList::new(),
-        sown_holes: [0; MAX_HOLES],
-        nodes: 0,
-        budget: u64::MAX,
-    };
+    let mut search = DeepSearch::new(rules, limits);
     let mut root = Vec::new();
     play_each(rules, pos, legal, &mut root);
     root.sort_unstable_by_key(|c| (Reverse(c.captured), c.mv));
@@ -357,38 +342,14 @@ pub fn analyse_deep(rules: &Rules, pos: &Position, legal: &MoveList, limits: Lim
         if done.is_some() {
             search.budget = limits.nodes.unwrap_or(u64::MAX);
         }
-        let mut value = -INF;
-        let mut best = Vec::new();
-        let mut aborted = false;
-        for child in &root {
-            let alpha = if best.is_empty() { -INF } else { value - 1 };
-            let Some(v) = search.child_value(
-                pos.to_move(),
-                Of::Engine(&child.pos),
-                depth - 1,
-                1,
-                alpha,
-                INF,
-            ) else {
-                aborted = true;
-                break;
-            };
-            if v > value {
-                value = v;
-                best.clear();
-                best.push(child.mv);
-            } else if v == value {
-                best.push(child.mv);
-            }
-        }
-        if aborted {
+        let Some(mut analysis) = search.root_iteration(pos.to_move(), &root, depth) else {
             break;
-        }
+        };
         // The next iteration tries this one's best moves first.
-        let first = best[0];
+        let first = analysis.best[0];
         root.sort_by_key(|c| c.mv != first);
-        best.sort_unstable();
-        done = Some((Analysis { value, best }, depth));
+        analysis.best.sort_unstable();
+        done = Some((analysis, depth));
     }
     let (analysis, depth) = done.expect("the first iteration has no budget");
     Deep {
@@ -486,7 +447,44 @@ enum At<'p> {
     Kernel(&'p Sown, &'p Frontier),
 }
 
-impl DeepSearch<'_> {
+impl<'a> DeepSearch<'a> {
+    /// A search of `rules` as `limits` set it, with no node budget yet.
+    fn new(rules: &'a Rules, limits: Limits) -> Self {
+        DeepSearch {
+            rules,
+            kernel: rules.kernel(),
+            eval: limits.eval,
+            table: super::tt::Table::new(limits.tt_bits),
+            children: (0..=limits.depth).map(|_| Vec::new()).collect(),
+            order: vec![Vec::new(); limits.depth as usize + 1],
+            legal: (0..=limits.depth).map(|_| Some(Box::default())).collect(),
+            leaf_moves: MoveList::new(),
+            sown_holes: [0; MAX_HOLES],
+            nodes: 0,
+            budget: u64::MAX,
+        }
+    }
+
+    /// One iteration of the deepening at `depth` over the root's
+    /// children `root`, `mover` to move there: the value and the tied best
+    /// moves in the order searched, or `None` if the node budget ran out.
+    fn root_iteration(&mut self, mover: Player, root: &[Child], depth: u32) -> Option<Analysis> {
+        let w = Window {
+            mover,
+            depth,
+            ply: 0,
+            beta: INF,
+        };
+        let mut value = -INF;
+        let mut best = Vec::new();
+        for child in root {
+            let alpha = if best.is_empty() { -INF } else { value - 1 };
+            let v = self.child_value(Of::Engine(&child.pos), w, alpha)?;
+            rank_root(&mut value, &mut best, v, child.mv);
+        }
+        Some(Analysis { value, best })
+    }
+
     /// The engine position of `at`, for what only the engine plays.
     fn position(&self, at: At) -> Position {
         match at {
@@ -530,18 +528,11 @@ impl DeepSearch<'_> {
         }
     }
 
-    /// A child's value from the side of `mover`, the parent's player to
-    /// move, searched with the parent's window (alpha, beta).
-    fn child_value(
-        &mut self,
-        mover: Player,
-        child: Of,
-        depth: u32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        if child.to_move() == mover {
+    /// A child's value from the side of `w.mover`, the parent's player to
+    /// move, searched with the parent's window (`alpha`, `w.beta`).
+    fn child_value(&mut self, child: Of, w: Window, alpha: i32) -> Option<i32> {
+        let (depth, ply, beta) = (w.depth - 1, w.ply + 1, w.beta);
+        if child.to_move() == w.mover {
             self.negamax(child, depth, ply, alpha, beta)
         } else {
             self.negamax(child, depth, ply, -beta, -alpha).map(|v| -v)
@@ -627,10 +618,9 @@ impl DeepSearch<'_> {
         legal: &MoveList,
         depth: u32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        use super::tt::{Bound, Entry};
         if legal.is_empty() {
             let pos = self.position(at);
             return Some(ended_value(
@@ -639,140 +629,244 @@ impl DeepSearch<'_> {
                 ply as u32,
             ));
         }
-        let (key, mover) = match at {
+        let (key, mover) = self.key(at);
+        let stored = self.table.probe(key);
+        if let Some(v) = stored.and_then(|e| table_value(e, depth, ply, alpha, beta)) {
+            return Some(v);
+        }
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
+        let hint = stored.and_then(|e| table_move(e, legal));
+        let engine_frontier;
+        let frontier = match at {
+            At::Kernel(_, f) => Some(f),
+            At::Engine(pos) => {
+                engine_frontier = self.engine_frontier(pos, legal);
+                engine_frontier.as_ref()
+            }
+        };
+        let kids = Kids {
+            at,
+            frontier,
+            legal,
+            hint,
+        };
+        let window = Window {
+            mover,
+            depth,
+            ply,
+            beta,
+        };
+        let mut best = Best {
+            value: -INF,
+            mv: None,
+            alpha,
+        };
+        let searched = self.search_kids(kids, window, &mut children, &mut best);
+        self.children[ply] = children;
+        searched?;
+        self.store(key, window, alpha, best);
+        Some(best.value)
+    }
+
+    /// The table's key of the node `at` and its player to move.
+    #[inline(always)]
+    fn key(&mut self, at: At) -> (u64, Player) {
+        match at {
             At::Engine(pos) => (super::tt::hash(pos), pos.to_move()),
             At::Kernel(sown, _) => {
                 let kernel = self.kernel.expect("a kernel node has a kernel");
                 let key = super::tt::hash_sown(kernel, sown, &mut self.sown_holes);
                 (key, sown.to_move())
             }
-        };
-        let stored = self.table.probe(key);
-        // Win scores are stored relative to the position and read back
-        // relative to the root.
-        let (to_root, from_root) = (
-            |v: i32| shift_win(v, ply as i32),
-            |v: i32| shift_win(v, -(ply as i32)),
+        }
+    }
+
+    /// The kernel's view of the engine node `pos`, if the kernel is to
+    /// play its children.
+    // Under the fitted evaluation the kernel plays the children (the
+    // same moves in the same order, the same captures), and scores them
+    // where they are leaves; an engine node is converted once, after
+    // the table had its chance to answer.
+    #[inline(always)]
+    fn engine_frontier(&self, pos: &Position, legal: &MoveList) -> Option<Frontier> {
+        (self.eval == Eval::Fitted)
+            .then(|| self.kernel.and_then(|k| k.frontier(pos)))
+            .flatten()
+            .filter(|f| f.moves() == legal.len())
+    }
+
+    /// Plays and searches the children of `kids.at` into `children`, the
+    /// table's move first, until one cuts the node off; `None` once the
+    /// node budget is spent.
+    #[inline(always)]
+    fn search_kids(
+        &mut self,
+        kids: Kids,
+        w: Window,
+        children: &mut Vec<Kid>,
+        best: &mut Best,
+    ) -> Option<()> {
+        if let Some((mv, k)) = kids.hint {
+            self.push_kid(kids.at, kids.frontier, (mv, k), children);
+            let v = self.child_value(children[0].node.of(), w, best.alpha)?;
+            if best.offer(v, mv, w.beta) {
+                return Some(());
+            }
+        }
+        let first = children.len();
+        for (k, &mv) in kids.legal.iter().enumerate() {
+            if Some(mv) != kids.hint.map(|h| h.0) {
+                self.push_kid(kids.at, kids.frontier, (mv, k), children);
+            }
+        }
+        // Moves are distinct, so the key orders them totally and an
+        // unstable sort gives the one order.
+        let mut order = std::mem::take(&mut self.order[w.ply]);
+        order.clear();
+        order.extend(
+            children[first..]
+                .iter()
+                .enumerate()
+                .map(|(i, c)| order_key(c.captured, c.mv, first + i)),
         );
-        if let Some(e) = stored
-            && e.depth == depth
-        {
-            let v = to_root(e.value);
-            match e.bound {
-                Bound::Exact => return Some(v),
-                Bound::Lower if v >= beta => return Some(v),
-                Bound::Upper if v <= alpha => return Some(v),
-                _ => {}
+        order.sort_unstable();
+        let searched = self.search_ordered(&order, children, w, best);
+        self.order[w.ply] = order;
+        searched
+    }
+
+    /// Searches `children` in the order `order` until one cuts the node
+    /// off; `None` once the node budget is spent.
+    #[inline(always)]
+    fn search_ordered(
+        &mut self,
+        order: &[u64],
+        children: &[Kid],
+        w: Window,
+        best: &mut Best,
+    ) -> Option<()> {
+        for &key in order {
+            let child = &children[(key & 0xff) as usize];
+            let v = self.child_value(child.node.of(), w, best.alpha)?;
+            if best.offer(v, child.mv, w.beta) {
+                break;
             }
         }
-        let alpha0 = alpha;
-        let mut children = std::mem::take(&mut self.children[ply]);
-        children.clear();
-        // The table's move is searched first, as the order (hint first,
-        // then most seeds captured, then board order) puts it; the other
-        // moves are played only if it does not cut the node off, so a cut
-        // node plays one move instead of all. Checked against the legal
-        // moves, since another position can share the slot's key.
-        let hint = stored
-            .and_then(|e| e.best)
-            .and_then(|m| Some((m, legal.iter().position(|&l| l == m)?)));
-        // Under the fitted evaluation the kernel plays the children (the
-        // same moves in the same order, the same captures), and scores
-        // them where they are leaves; an engine node is converted once
-        // here, after the table had its chance to answer.
-        let engine_frontier;
-        let frontier = match at {
-            At::Kernel(_, f) => Some(f),
-            At::Engine(pos) => {
-                engine_frontier = (self.eval == Eval::Fitted)
-                    .then(|| self.kernel.and_then(|k| k.frontier(pos)))
-                    .flatten()
-                    .filter(|f| f.moves() == legal.len());
-                engine_frontier.as_ref()
-            }
-        };
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut result = Some(());
-        let mut cut = false;
-        if let Some((mv, k)) = hint {
-            self.push_kid(at, frontier, (mv, k), &mut children);
-            match self.child_value(
-                mover,
-                children[0].node.of(),
-                depth - 1,
-                ply + 1,
-                alpha,
-                beta,
-            ) {
-                None => result = None,
-                Some(v) => {
-                    best = v;
-                    best_move = Some(mv);
-                    if v > alpha {
-                        alpha = v;
-                        cut = alpha >= beta;
-                    }
-                }
-            }
-        }
-        if result.is_some() && !cut {
-            let first = children.len();
-            for (k, &mv) in legal.iter().enumerate() {
-                if Some(mv) != hint.map(|h| h.0) {
-                    self.push_kid(at, frontier, (mv, k), &mut children);
-                }
-            }
-            // Moves are distinct, so the key orders them totally and an
-            // unstable sort gives the one order.
-            let mut order = std::mem::take(&mut self.order[ply]);
-            order.clear();
-            order.extend(
-                children[first..]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| order_key(c.captured, c.mv, first + i)),
-            );
-            order.sort_unstable();
-            for &key in &order {
-                let child = &children[(key & 0xff) as usize];
-                let mv = child.mv;
-                let Some(v) =
-                    self.child_value(mover, child.node.of(), depth - 1, ply + 1, alpha, beta)
-                else {
-                    result = None;
-                    break;
-                };
-                if v > best {
-                    best = v;
-                    best_move = Some(mv);
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            self.order[ply] = order;
-        }
-        self.children[ply] = children;
-        result?;
-        let bound = if best <= alpha0 {
+        Some(())
+    }
+
+    /// Stores the value `best` of the node `key`, searched with the
+    /// window (`alpha`, `w.beta`), in the table.
+    #[inline(always)]
+    fn store(&mut self, key: u64, w: Window, alpha: i32, best: Best) {
+        use super::tt::{Bound, Entry};
+        let bound = if best.value <= alpha {
             Bound::Upper
-        } else if best >= beta {
+        } else if best.value >= w.beta {
             Bound::Lower
         } else {
             Bound::Exact
         };
         self.table.store(Entry {
             key,
-            depth,
-            value: from_root(best),
+            depth: w.depth,
+            // Win scores are stored relative to the position.
+            value: shift_win(best.value, -(w.ply as i32)),
             bound,
-            best: best_move,
+            best: best.mv,
         });
-        Some(best)
+    }
+}
+
+/// The children of a node to search: the node, its kernel frontier where
+/// the kernel plays them, its legal moves and the table's move among them.
+#[derive(Clone, Copy)]
+struct Kids<'a> {
+    at: At<'a>,
+    frontier: Option<&'a Frontier>,
+    legal: &'a MoveList,
+    hint: Option<(Move, usize)>,
+}
+
+/// What a node's children are searched with: the node's player to move,
+/// its depth above the leaves and ply below the root, and its window's
+/// upper end.
+#[derive(Clone, Copy)]
+struct Window {
+    mover: Player,
+    depth: u32,
+    ply: usize,
+    beta: i32,
+}
+
+/// The best child of a node so far, and the window's lower end it raised.
+#[derive(Clone, Copy)]
+struct Best {
+    value: i32,
+    mv: Option<Move>,
+    alpha: i32,
+}
+
+impl Best {
+    /// Takes the value `v` of the child `mv` if it is better; whether it
+    /// cuts the node off (reaches `beta`).
+    #[inline(always)]
+    fn offer(&mut self, v: i32, mv: Move, beta: i32) -> bool {
+        if v > self.value {
+            self.value = v;
+            self.mv = Some(mv);
+            if v > self.alpha {
+                self.alpha = v;
+                return self.alpha >= beta;
+            }
+        }
+        false
+    }
+}
+
+/// The table's move of entry `e` and its index among `legal`, if legal.
+// The table's move is searched first, as the order (hint first, then most
+// seeds captured, then board order) puts it; the other moves are played
+// only if it does not cut the node off, so a cut node plays one move
+// instead of all. Checked against the legal moves, since another position
+// can share the slot's key.
+#[inline(always)]
+fn table_move(e: super::tt::Entry, legal: &MoveList) -> Option<(Move, usize)> {
+    let m = e.best?;
+    Some((m, legal.iter().position(|&l| l == m)?))
+}
+
+/// The value the table's entry `e` settles for a node `depth` plies above
+/// the leaves and `ply` below the root, searched with the window (`alpha`,
+/// `beta`): an entry of the same depth whose bound the window makes exact.
+#[inline(always)]
+fn table_value(e: super::tt::Entry, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    use super::tt::Bound;
+    if e.depth != depth {
+        return None;
+    }
+    // Win scores are stored relative to the position and read back
+    // relative to the root.
+    let v = shift_win(e.value, ply as i32);
+    match e.bound {
+        Bound::Exact => Some(v),
+        Bound::Lower if v >= beta => Some(v),
+        Bound::Upper if v <= alpha => Some(v),
+        _ => None,
+    }
+}
+
+/// Takes the root's child `mv`, of value `v`, into the tied best moves
+/// `best` of value `value`: a better value replaces them, an equal one
+/// joins them.
+fn rank_root(value: &mut i32, best: &mut Vec<Move>, v: i32, mv: Move) {
+    if v > *value {
+        *value = v;
+        best.clear();
+        best.push(mv);
+    } else if v == *value {
+        best.push(mv);
     }
 }
 

@@ -360,46 +360,42 @@ fn best_move(found: &Search, solver: bool, rng: &mut GameRng) -> Move {
     let stats = &found.moves;
     let tied: Vec<Move> = if !solver {
         let most = stats.iter().map(|s| s.visits).max().unwrap_or(0);
-        stats
-            .iter()
-            .filter(|s| s.visits == most)
-            .map(|s| s.mv)
-            .collect()
+        moves_where(stats, |s| s.visits == most)
     } else {
-        let fastest_win = stats
-            .iter()
-            .filter_map(|s| match s.proven {
-                Some(Value::Win(d)) => Some(d),
-                _ => None,
-            })
-            .min();
-        let open = |s: &&MoveStats| !matches!(s.proven, Some(Value::Loss(_)));
-        if let Some(d) = fastest_win {
-            stats
-                .iter()
-                .filter(|s| s.proven == Some(Value::Win(d)))
-                .map(|s| s.mv)
-                .collect()
-        } else if stats.iter().any(|s| open(&s)) {
-            let most = stats.iter().filter(open).map(|s| s.visits).max();
-            stats
-                .iter()
-                .filter(|s| open(s) && Some(s.visits) == most)
-                .map(|s| s.mv)
-                .collect()
-        } else {
-            let longest = stats
-                .iter()
-                .filter_map(|s| s.proven)
-                .max_by_key(|v| v.rank());
-            stats
-                .iter()
-                .filter(|s| s.proven == longest)
-                .map(|s| s.mv)
-                .collect()
-        }
+        solver_ties(stats)
     };
     tied[below(rng, tied.len())]
+}
+
+/// The moves whose statistics pass `keep`, in their order.
+fn moves_where(stats: &[MoveStats], keep: impl Fn(&MoveStats) -> bool) -> Vec<Move> {
+    stats.iter().filter(|s| keep(s)).map(|s| s.mv).collect()
+}
+
+/// The moves a search with the solver draws among: the fastest proven
+/// wins, else the most visited of the moves not proven lost, else the
+/// longest proven losses.
+fn solver_ties(stats: &[MoveStats]) -> Vec<Move> {
+    let fastest_win = stats
+        .iter()
+        .filter_map(|s| match s.proven {
+            Some(Value::Win(d)) => Some(d),
+            _ => None,
+        })
+        .min();
+    let open = |s: &MoveStats| !matches!(s.proven, Some(Value::Loss(_)));
+    if let Some(d) = fastest_win {
+        moves_where(stats, |s| s.proven == Some(Value::Win(d)))
+    } else if stats.iter().any(open) {
+        let most = stats.iter().filter(|s| open(s)).map(|s| s.visits).max();
+        moves_where(stats, |s| open(s) && Some(s.visits) == most)
+    } else {
+        let longest = stats
+            .iter()
+            .filter_map(|s| s.proven)
+            .max_by_key(|v| v.rank());
+        moves_where(stats, |s| s.proven == longest)
+    }
 }
 
 impl KeptTree {
@@ -412,28 +408,37 @@ impl KeptTree {
         let found = if self.root == *pos {
             Some(0)
         } else {
-            let mut stack = vec![(0usize, self.root)];
-            let mut found = None;
-            'search: while let Some((node, at)) = stack.pop() {
-                let mut next = self.nodes[node].first_child;
-                while next != NO_NODE {
-                    let c = next as usize;
-                    next = self.nodes[c].next_sibling;
-                    let mut p = at;
-                    rules.play_unchecked(&mut p, self.nodes[c].mv, &mut Silent);
-                    if p == *pos {
-                        found = Some(c);
-                        break 'search;
-                    }
-                    let behind = p.plies() < pos.plies()
-                        || (p.plies() == pos.plies() && p.pending().is_some());
-                    if behind && p.ended().is_none() {
-                        stack.push((c, p));
-                    }
+            self.find(rules, pos)
+        }?;
+        Some(self.subtree(found))
+    }
+
+    /// The first node below the root whose position is `pos`, depth first
+    /// (see [`KeptTree::reroot`]).
+    fn find(&self, rules: &Rules, pos: &Position) -> Option<usize> {
+        let mut stack = vec![(0usize, self.root)];
+        while let Some((node, at)) = stack.pop() {
+            let mut next = self.nodes[node].first_child;
+            while next != NO_NODE {
+                let c = next as usize;
+                next = self.nodes[c].next_sibling;
+                let mut p = at;
+                rules.play_unchecked(&mut p, self.nodes[c].mv, &mut Silent);
+                if p == *pos {
+                    return Some(c);
+                }
+                let behind =
+                    p.plies() < pos.plies() || (p.plies() == pos.plies() && p.pending().is_some());
+                if behind && p.ended().is_none() {
+                    stack.push((c, p));
                 }
             }
-            found
-        }?;
+        }
+        None
+    }
+
+    /// The subtree below the node `found`, as a tree of its own.
+    fn subtree(&self, found: usize) -> Vec<Node> {
         // Copy the subtree, breadth first, keeping each node's children
         // in their order.
         let mut nodes = Vec::new();
@@ -461,7 +466,7 @@ impl KeptTree {
             }
             i += 1;
         }
-        Some(nodes)
+        nodes
     }
 }
 
@@ -526,6 +531,19 @@ impl<'a> Tree<'a> {
             done += 1;
         }
         let me = pos.to_move();
+        let root = &self.nodes[0];
+        Search {
+            moves: self.root_moves(me),
+            iterations: done,
+            rollout_plies: self.rollout_plies,
+            proven: root.end.map(|o| o.value(me, root.distance)),
+            reused,
+        }
+    }
+
+    /// The root's moves and their statistics, in move order, `me` to move
+    /// there.
+    fn root_moves(&self, me: Player) -> Vec<MoveStats> {
         let mut moves: Vec<MoveStats> = self
             .children(0)
             .map(|i| {
@@ -539,14 +557,7 @@ impl<'a> Tree<'a> {
             })
             .collect();
         moves.sort_unstable_by_key(|s| s.mv);
-        let root = &self.nodes[0];
-        Search {
-            moves,
-            iterations: done,
-            rollout_plies: self.rollout_plies,
-            proven: root.end.map(|o| o.value(me, root.distance)),
-            reused,
-        }
+        moves
     }
 
     fn children(&self, node: usize) -> impl Iterator<Item = usize> + '_ {

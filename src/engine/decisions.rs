@@ -111,28 +111,8 @@ impl Rules {
         if side == 0 {
             return shape;
         }
-        // §3.1 start hole: the occupied holes of the rows `start` picks.
-        let row = |d: usize| pos.occ & t.row_mask[t.row_of[pi][d] as usize];
-        let cand = match self.settings().start {
-            StartRule::Any => side,
-            StartRule::OutermostNonEmpty => (0..t.depths).map(row).find(|&r| r != 0).unwrap_or(0),
-            StartRule::InnermostNonEmpty => {
-                (0..t.depths).rev().map(row).find(|&r| r != 0).unwrap_or(0)
-            }
-        };
-        // §3.2 singletons, filtering the start rule's candidates (§12.1).
-        let single_ok = match self.settings().singletons {
-            Singletons::Allowed => true,
-            Singletons::LastResort => !bits(cand).any(|h| pos.holes[h] > 1),
-            Singletons::Forbidden => false,
-        };
-        shape.holes = if single_ok {
-            cand
-        } else {
-            bits(cand)
-                .filter(|&h| pos.holes[h] > 1)
-                .fold(0, |m, h| m | 1u128 << h)
-        };
+        let cand = self.start_candidates(pos, pi, side);
+        shape.holes = self.singletons_filtered(pos, cand);
         // §3.3 direction: does this move carry `+`/`-`?
         let choose = match self.settings().direction {
             DirectionRule::Forward => false,
@@ -146,6 +126,39 @@ impl Rules {
         // §3.4: lone-seed steps come last.
         self.lone_seed_steps(pos, p, side, &mut shape);
         shape
+    }
+
+    /// §3.1 start hole: the occupied holes of the rows `start` picks for
+    /// player `pi`, whose occupied holes are `side`.
+    #[inline(always)]
+    fn start_candidates(&self, pos: &Position, pi: usize, side: u128) -> u128 {
+        let t = &self.t;
+        let row = |d: usize| pos.occ & t.row_mask[t.row_of[pi][d] as usize];
+        match self.settings().start {
+            StartRule::Any => side,
+            StartRule::OutermostNonEmpty => (0..t.depths).map(row).find(|&r| r != 0).unwrap_or(0),
+            StartRule::InnermostNonEmpty => {
+                (0..t.depths).rev().map(row).find(|&r| r != 0).unwrap_or(0)
+            }
+        }
+    }
+
+    /// §3.2 singletons, filtering the start rule's candidates `cand`
+    /// (§12.1).
+    #[inline(always)]
+    fn singletons_filtered(&self, pos: &Position, cand: u128) -> u128 {
+        let single_ok = match self.settings().singletons {
+            Singletons::Allowed => true,
+            Singletons::LastResort => !bits(cand).any(|h| pos.holes[h] > 1),
+            Singletons::Forbidden => false,
+        };
+        if single_ok {
+            cand
+        } else {
+            bits(cand)
+                .filter(|&h| pos.holes[h] > 1)
+                .fold(0, |m, h| m | 1u128 << h)
+        }
     }
 
     /// Plays a move known to be legal (one from [`Rules::legal_moves`]).
@@ -266,14 +279,38 @@ impl Rules {
             return None;
         }
         let o = p.other().index();
+        // The opponent's holes of the column, inner row first.
+        let column = &t.victim_holes[o][t.column[landing] as usize][..t.depths];
+        let v = self.column_victims(pos, o, column);
+        let min = if was_empty {
+            s.min_victim_seeds_after_empty
+        } else {
+            s.min_victim_seeds
+        };
+        // An empty victim hole (innermost-row rule) leaves total at 0.
+        if v.total == 0 || v.total < min as u64 {
+            return None;
+        }
+        if was_empty
+            && s.empty_landing_refusal == EmptyLandingRefusal::AllOnes
+            && column.iter().all(|&h| pos.holes[h as usize] == 1)
+        {
+            return None;
+        }
+        Some(v)
+    }
+
+    /// The holes of `column` (opponent `o`'s holes facing the landing,
+    /// inner row first) that `victim` names, whatever they hold.
+    #[inline(always)]
+    fn column_victims(&self, pos: &Position, o: usize, column: &[u8]) -> Victims {
+        let t = &self.t;
         let mut v = Victims {
             holes: [0; MAX_ROWS / 2],
             len: 0,
             total: 0,
         };
-        // The opponent's holes of the column, inner row first.
-        let column = &t.victim_holes[o][t.column[landing] as usize][..t.depths];
-        match s.victim {
+        match self.settings().victim {
             VictimRule::InnermostRow => {
                 for (i, &h) in column.iter().enumerate() {
                     let row = t.row_of[o][t.depths - 1 - i] as usize;
@@ -302,22 +339,7 @@ impl Rules {
                 }
             }
         }
-        let min = if was_empty {
-            s.min_victim_seeds_after_empty
-        } else {
-            s.min_victim_seeds
-        };
-        // An empty victim hole (innermost-row rule) leaves total at 0.
-        if v.total == 0 || v.total < min as u64 {
-            return None;
-        }
-        if was_empty
-            && s.empty_landing_refusal == EmptyLandingRefusal::AllOnes
-            && column.iter().all(|&h| pos.holes[h as usize] == 1)
-        {
-            return None;
-        }
-        Some(v)
+        v
     }
 
     // -----------------------------------------------------------------
@@ -407,15 +429,7 @@ impl Rules {
             obs.end(MoveEnd::Step);
             return LapTotals::default().finish(MoveEnd::Step);
         };
-        let paused = if self.ends_game(pos, p, &v) {
-            Some(MoveEnd::OpponentEmpty)
-        } else if self.settings().step_sowing == StepSowing::Chosen {
-            pos.pending = to as u8;
-            Some(MoveEnd::Continues)
-        } else {
-            None
-        };
-        if let Some(end) = paused {
+        if let Some(end) = self.step_pause(pos, p, to, &v) {
             self.capture_in_place(pos, to, &v, obs);
             obs.end(end);
             let r = LapTotals {
@@ -431,6 +445,20 @@ impl Rules {
         r.captures += 1;
         r.seeds_captured += v.total;
         r
+    }
+
+    /// How a step's capture of `v` into `to` stops the move: it ends the
+    /// game, or pauses the turn for the direction to sow on (noted in
+    /// `pos`); `None` if it is sown on at once.
+    fn step_pause(&self, pos: &mut Position, p: Player, to: usize, v: &Victims) -> Option<MoveEnd> {
+        if self.ends_game(pos, p, v) {
+            Some(MoveEnd::OpponentEmpty)
+        } else if self.settings().step_sowing == StepSowing::Chosen {
+            pos.pending = to as u8;
+            Some(MoveEnd::Continues)
+        } else {
+            None
+        }
     }
 
     /// The direction a step's capture sows on in under `step_sowing =

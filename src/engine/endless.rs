@@ -124,15 +124,11 @@ impl Rules {
             if let Some(earlier) = cycles.check(lap.key(landing), lap.r.laps)
                 && let Some(end) = self.first_repeat(pos, &snap, lap.r.laps - earlier, lap.r.laps)
             {
-                *pos = end.0;
-                obs.end(MoveEnd::Endless);
-                return end.1.finish(MoveEnd::Endless);
+                return endless(pos, end, obs);
             }
             if lap.r.laps >= self.settings().lap_limit {
                 if let Some(end) = self.repeat_after_limit(pos, &snap, &lap, landing, &mut cycles) {
-                    *pos = end.0;
-                    obs.end(MoveEnd::Endless);
-                    return end.1.finish(MoveEnd::Endless);
+                    return endless(pos, end, obs);
                 }
                 obs.end(MoveEnd::LapLimit);
                 return lap.r.finish(MoveEnd::LapLimit);
@@ -169,12 +165,8 @@ impl Rules {
         let mut lap = lap.clone();
         let mut h = landing;
         while lap.r.laps < bound {
-            lap.lift_relay(&mut scratch, h, &mut Silent);
-            h = match lap.sow(&mut scratch, &mut Silent) {
-                Landing::Relay(h) => h,
-                // The move ends or captures: it never cycled.
-                _ => return None,
-            };
+            // A move that ends or captures never cycled.
+            h = relay_on(&mut lap, &mut scratch, h)?;
             if let Some(earlier) = cycles.check(lap.key(h), lap.r.laps) {
                 return self
                     .first_repeat(pos, snap, lap.r.laps - earlier, lap.r.laps)
@@ -200,25 +192,41 @@ impl Rules {
         let mut t = snap.lap.clone();
         let mut hare = tortoise;
         let mut h = snap.lap.clone();
-        let relay = |lap: &mut Lapper, board: &mut Position| match lap.sow(board, &mut Silent) {
-            Landing::Relay(x) => Some(x),
-            _ => None,
-        };
         let mut hx = relay(&mut h, &mut hare)?;
         for _ in 0..period {
-            h.lift_relay(&mut hare, hx, &mut Silent);
-            hx = relay(&mut h, &mut hare)?;
+            hx = relay_on(&mut h, &mut hare, hx)?;
         }
         let mut tx = relay(&mut t, &mut tortoise)?;
         while h.r.laps <= upto {
             if tx == hx && tortoise.holes == hare.holes {
                 return Some((hare, h.r));
             }
-            t.lift_relay(&mut tortoise, tx, &mut Silent);
-            tx = relay(&mut t, &mut tortoise)?;
-            h.lift_relay(&mut hare, hx, &mut Silent);
-            hx = relay(&mut h, &mut hare)?;
+            tx = relay_on(&mut t, &mut tortoise, tx)?;
+            hx = relay_on(&mut h, &mut hare, hx)?;
         }
         None
     }
+}
+
+/// Ends a move at its first repeated state `end` (the board and the
+/// report there): endless.
+fn endless<O: Observer>(pos: &mut Position, end: (Position, LapTotals), obs: &mut O) -> MoveReport {
+    *pos = end.0;
+    obs.end(MoveEnd::Endless);
+    end.1.finish(MoveEnd::Endless)
+}
+
+/// Sows `lap`'s seeds in hand on `board`: the hole it relays from, or
+/// `None` if the move ends or captures there.
+fn relay(lap: &mut Lapper, board: &mut Position) -> Option<usize> {
+    match lap.sow(board, &mut Silent) {
+        Landing::Relay(x) => Some(x),
+        _ => None,
+    }
+}
+
+/// Lifts the relay hole `x` and sows its seeds, as [`relay`].
+fn relay_on(lap: &mut Lapper, board: &mut Position, x: usize) -> Option<usize> {
+    lap.lift_relay(board, x, &mut Silent);
+    relay(lap, board)
 }

@@ -50,41 +50,52 @@ pub fn parse_hole(rules: &Rules, text: &str) -> Result<usize, NotationError> {
         reason,
     };
     let mut chars = text.chars();
-    // A person may type `A1` for `a1`: letters are read in either case
-    // (RULES.md §1) and always written in lower case.
     let letter = chars
         .next()
-        .ok_or_else(|| err("a hole is a column letter then a row number, like c1".into()))?
-        .to_ascii_lowercase();
+        .ok_or_else(|| err("a hole is a column letter then a row number, like c1".into()))?;
+    let col = parse_column(rules, letter).map_err(err)?;
+    let row = parse_row(rules, chars.as_str()).map_err(err)?;
+    Ok(rules.hole_at(row - 1, col))
+}
+
+/// A hole name's column letter as a column, `a` as 0, or why not.
+fn parse_column(rules: &Rules, letter: char) -> Result<usize, String> {
+    // A person may type `A1` for `a1`: letters are read in either case
+    // (RULES.md §1) and always written in lower case.
+    let letter = letter.to_ascii_lowercase();
     let last_col = column_letter(rules.cols() - 1);
     if !letter.is_ascii_lowercase() {
-        return Err(err(format!(
+        return Err(format!(
             "a hole starts with a column letter from a to {last_col}"
-        )));
+        ));
     }
     let col = (letter as u8 - b'a') as usize;
     if col >= rules.cols() {
-        return Err(err(format!(
+        return Err(format!(
             "column {letter} is off the board: columns run from a to {last_col}"
-        )));
+        ));
     }
-    let digits = chars.as_str();
+    Ok(col)
+}
+
+/// A hole name's row number, from 1, or why not.
+fn parse_row(rules: &Rules, digits: &str) -> Result<usize, String> {
     let row: usize = match digits.parse() {
         Ok(r) if !digits.starts_with('0') && !digits.starts_with('+') => r,
         _ => {
-            return Err(err(format!(
+            return Err(format!(
                 "a hole is a column letter then a row number from 1 to {}",
                 rules.rows()
-            )));
+            ));
         }
     };
     if row < 1 || row > rules.rows() {
-        return Err(err(format!(
+        return Err(format!(
             "row {row} is off the board: rows run from 1 to {}",
             rules.rows()
-        )));
+        ));
     }
-    Ok(rules.hole_at(row - 1, col))
+    Ok(row)
 }
 
 /// Reads a move. It says nothing of legality: compare with
@@ -144,21 +155,7 @@ pub fn board_text(rules: &Rules, pos: &Position) -> String {
 pub fn parse_board_text(rules: &Rules, text: &str) -> Result<Vec<u16>, String> {
     let mut rows: Vec<(usize, Vec<u16>)> = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let mut words = line.split_whitespace();
-        let first = words.next().unwrap_or_default();
-        let Ok(row) = first.parse::<usize>() else {
-            continue; // the column-letter line
-        };
-        let cells: Result<Vec<u16>, _> = words.map(str::parse::<u16>).collect();
-        let cells = cells.map_err(|e| format!("row {row}: {e}"))?;
-        if cells.len() != rules.cols() {
-            return Err(format!(
-                "row {row} has {} holes, not {}",
-                cells.len(),
-                rules.cols()
-            ));
-        }
-        rows.push((row, cells));
+        rows.extend(parse_board_line(rules, line)?);
     }
     if rows.len() != rules.rows() {
         return Err(format!(
@@ -177,6 +174,26 @@ pub fn parse_board_text(rules: &Rules, text: &str) -> Result<Vec<u16>, String> {
         }
     }
     Ok(holes)
+}
+
+/// A line of a printed board: its row number and seed counts, or `None`
+/// for the column-letter line.
+fn parse_board_line(rules: &Rules, line: &str) -> Result<Option<(usize, Vec<u16>)>, String> {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    let Ok(row) = first.parse::<usize>() else {
+        return Ok(None);
+    };
+    let cells: Result<Vec<u16>, _> = words.map(str::parse::<u16>).collect();
+    let cells = cells.map_err(|e| format!("row {row}: {e}"))?;
+    if cells.len() != rules.cols() {
+        return Err(format!(
+            "row {row} has {} holes, not {}",
+            cells.len(),
+            rules.cols()
+        ));
+    }
+    Ok(Some((row, cells)))
 }
 
 /// A count and its noun, singular for one: `plural(1, "lap", "laps")` is

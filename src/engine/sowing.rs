@@ -40,15 +40,7 @@ impl<'a> Lapper<'a> {
         let rest = if n < m as u64 {
             n as usize
         } else {
-            let whole = (n / m as u64) as u16;
-            for &h in &self.circuit[..m] {
-                pos.holes[h as usize] += whole;
-            }
-            self.fp = self
-                .fp
-                .wrapping_add((whole as u64).wrapping_mul(self.zp[m]));
-            pos.occ |= t.side_mask[self.p.index()];
-            (n % m as u64) as usize
+            self.sow_rounds(pos, n)
         };
         for &h in &self.circuit[at + 1..=at + rest] {
             pos.holes[h as usize] += 1;
@@ -69,6 +61,22 @@ impl<'a> Lapper<'a> {
         obs.landed(landing, was_empty);
         obs.board(&pos.holes);
         rules.land(pos, self.p, landing, was_empty)
+    }
+
+    /// The whole rounds of a lap of `n` seeds, at least a circuit's: one
+    /// seed in every hole of the circuit a round; the seeds left over.
+    #[inline(always)]
+    fn sow_rounds(&mut self, pos: &mut Position, n: u64) -> usize {
+        let m = self.rules.t.side;
+        let whole = (n / m as u64) as u16;
+        for &h in &self.circuit[..m] {
+            pos.holes[h as usize] += whole;
+        }
+        self.fp = self
+            .fp
+            .wrapping_add((whole as u64).wrapping_mul(self.zp[m]));
+        pos.occ |= self.rules.t.side_mask[self.p.index()];
+        (n % m as u64) as usize
     }
 
     /// Lifts a relaying landing hole into the hand.

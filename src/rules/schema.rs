@@ -183,6 +183,19 @@ impl Walker<'_, '_> {
     }
 
     fn table(&mut self, t: &mut DeTable, span: Range<usize>, path: &str, fields: &'static [Field]) {
+        let remove = self.entries(t, path, fields);
+        if !remove.is_empty() {
+            *t = std::mem::take(t)
+                .into_iter()
+                .filter(|(k, _)| !remove.iter().any(|r| k.get_ref() == r.as_str()))
+                .collect();
+        }
+        self.missing(t, span, path, fields, &remove);
+    }
+
+    /// Checks each entry of the table `t` at `path`; the keys to drop
+    /// from it (unknown, or wrong where the field may be removed).
+    fn entries(&mut self, t: &mut DeTable, path: &str, fields: &'static [Field]) -> Vec<String> {
         let allowed: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
         let mut remove = Vec::new();
         for (k, v) in t.iter_mut() {
@@ -202,25 +215,31 @@ impl Walker<'_, '_> {
                     );
                     remove.push(k.get_ref().to_string());
                 }
-                Some(f) => {
-                    if !self.value(v, &key, &f.kind) {
-                        if f.removable {
-                            remove.push(k.get_ref().to_string());
-                        } else {
-                            self.sound = false;
-                        }
+                Some(f) if !self.value(v, &key, &f.kind) => {
+                    if f.removable {
+                        remove.push(k.get_ref().to_string());
+                    } else {
+                        self.sound = false;
                     }
                 }
+                Some(_) => {}
             }
         }
-        if !remove.is_empty() {
-            *t = std::mem::take(t)
-                .into_iter()
-                .filter(|(k, _)| !remove.iter().any(|r| k.get_ref() == r.as_str()))
-                .collect();
-        }
+        remove
+    }
+
+    /// Reports each required field missing from the table `t` at `path`
+    /// (but those `removed` for being wrong, already reported).
+    fn missing(
+        &mut self,
+        t: &DeTable,
+        span: Range<usize>,
+        path: &str,
+        fields: &'static [Field],
+        removed: &[String],
+    ) {
         for f in fields.iter().filter(|f| f.required) {
-            if !t.keys().any(|k| k.get_ref() == f.name) && !remove.iter().any(|r| r == f.name) {
+            if !t.keys().any(|k| k.get_ref() == f.name) && !removed.iter().any(|r| r == f.name) {
                 // An empty span is a key the file never opened; point at
                 // the table itself otherwise.
                 let at = (span.end > span.start).then(|| span.clone());

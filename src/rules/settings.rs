@@ -217,22 +217,34 @@ pub fn board_problems(
         (MIN_HOLES_PER_ROW, MAX_HOLES_PER_ROW),
         "holes per row",
     );
+    contents_problems(&mut p, seeds, layout, rows, holes);
+    p
+}
+
+/// The problems of the board's contents: exactly one of `seeds` and
+/// `layout`, and that one's against `rows` and `holes`.
+fn contents_problems(
+    p: &mut Vec<SettingProblem>,
+    seeds: Option<i128>,
+    layout: Option<&[Vec<i128>]>,
+    rows: Option<i128>,
+    holes: Option<i128>,
+) {
     match (seeds, layout) {
         (Some(_), Some(_)) => add(
-            &mut p,
+            p,
             "board.layout",
             "give either `seeds` (per hole) or `layout`, not both".into(),
         ),
         (None, None) => add(
-            &mut p,
+            p,
             "board",
             "missing `seeds` (seeds in every hole) or `layout` (a list of rows, row 1 first)"
                 .into(),
         ),
-        (Some(v), None) => seeds_problems(&mut p, v, rows, holes),
-        (None, Some(l)) => layout_problems(&mut p, l, rows, holes),
+        (Some(v), None) => seeds_problems(p, v, rows, holes),
+        (None, Some(l)) => layout_problems(p, l, rows, holes),
     }
-    p
 }
 
 fn add(p: &mut Vec<SettingProblem>, key: &'static str, message: String) {
@@ -344,19 +356,26 @@ fn layout_shape_problems(
         ok = false;
     }
     if let Some(h) = holes {
-        for (i, row) in l.iter().enumerate() {
-            if row.len() as i128 != h {
-                add(
-                    p,
-                    "board.layout",
-                    format!(
-                        "row {} has {} holes, but `board.holes` is {h}",
-                        i + 1,
-                        row.len()
-                    ),
-                );
-                ok = false;
-            }
+        ok &= row_length_problems(p, l, h);
+    }
+    ok
+}
+
+/// Whether every row of the layout has `h` holes.
+fn row_length_problems(p: &mut Vec<SettingProblem>, l: &[Vec<i128>], h: i128) -> bool {
+    let mut ok = true;
+    for (i, row) in l.iter().enumerate() {
+        if row.len() as i128 != h {
+            add(
+                p,
+                "board.layout",
+                format!(
+                    "row {} has {} holes, but `board.holes` is {h}",
+                    i + 1,
+                    row.len()
+                ),
+            );
+            ok = false;
         }
     }
     ok
@@ -371,13 +390,7 @@ fn layout_entry_problems(p: &mut Vec<SettingProblem>, l: &[Vec<i128>]) -> bool {
     for (i, row) in l.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             if !(0..=max_seeds).contains(&v) {
-                // Entries past the widest board are in no column
-                // (and past 'z' the letter arithmetic overflows).
-                let place = if c < MAX_HOLES_PER_ROW {
-                    format!("hole {}{}", column_letter(c), i + 1)
-                } else {
-                    format!("row {}, entry {},", i + 1, c + 1)
-                };
+                let place = layout_place(i, c);
                 add(
                     p,
                     "board.layout",
@@ -400,19 +413,35 @@ fn layout_entry_problems(p: &mut Vec<SettingProblem>, l: &[Vec<i128>]) -> bool {
     ok
 }
 
+/// The entry `c` of the layout's row `i` (both from 0) as a problem names
+/// it.
+fn layout_place(i: usize, c: usize) -> String {
+    // Entries past the widest board are in no column (and past 'z' the
+    // letter arithmetic overflows).
+    if c < MAX_HOLES_PER_ROW {
+        format!("hole {}{}", column_letter(c), i + 1)
+    } else {
+        format!("row {}, entry {},", i + 1, c + 1)
+    }
+}
+
 /// The letter of a column, `a` first; only for `c` below 26.
 pub fn column_letter(c: usize) -> char {
     (b'a' + c as u8) as char
 }
 
+/// A layout's seeds as wide integers, for judging them as written.
+pub fn widened<T: Copy + Into<i128>>(layout: &[Vec<T>]) -> Vec<Vec<i128>> {
+    layout
+        .iter()
+        .map(|r| r.iter().map(|&v| v.into()).collect())
+        .collect()
+}
+
 /// Every problem of `s`: its board's ([`board_problems`]) and each rules
 /// integer's range.
 pub fn settings_problems(s: &Settings) -> Vec<SettingProblem> {
-    let wide: Option<Vec<Vec<i128>>> = s.layout.as_ref().map(|l| {
-        l.iter()
-            .map(|r| r.iter().map(|&v| v as i128).collect())
-            .collect()
-    });
+    let wide = s.layout.as_deref().map(widened);
     let mut p = board_problems(
         s.rows as i128,
         s.holes as i128,
@@ -437,18 +466,7 @@ impl Settings {
     /// identifies results in every output row.
     pub fn canonical_string(&self) -> String {
         let board = match (&self.layout, self.seeds) {
-            (Some(layout), _) => {
-                let rows: Vec<String> = layout
-                    .iter()
-                    .map(|r| {
-                        r.iter()
-                            .map(|s| s.to_string())
-                            .collect::<Vec<_>>()
-                            .join(".")
-                    })
-                    .collect();
-                format!("layout={}", rows.join("/"))
-            }
+            (Some(layout), _) => format!("layout={}", layout_text(layout)),
             (None, Some(s)) => format!("seeds={s}"),
             // Unchecked settings may have neither; checked rules never do.
             (None, None) => "seeds=none".to_string(),
@@ -460,6 +478,21 @@ impl Settings {
         out.push(')');
         out
     }
+}
+
+/// A layout as the canonical string writes it: rows joined by `/`, each
+/// row's seeds by `.`.
+fn layout_text(layout: &[Vec<u16>]) -> String {
+    let rows: Vec<String> = layout
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .collect();
+    rows.join("/")
 }
 
 macro_rules! settings {
@@ -840,6 +873,31 @@ settings! {
     source: "the engine's backstop (docs/RULES.md §8): endless moves are detected exactly";
 }
 
+/// A map's entries in the order read.
+struct Ordered(Vec<(String, serde_json::Value)>);
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the settings as a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(Ordered(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
 /// One `(name, value)` pair per setting of a variant, in the order of
 /// [`Settings`]'s fields, for the tidy columns of summary.csv and
 /// games.csv. The settings are enumerated by serialising them, so a new
@@ -848,29 +906,6 @@ settings! {
 /// empty; a layout is written as in the rules string, rows separated by
 /// `/`, holes by `.`.
 pub fn setting_fields(settings: &Settings) -> Vec<(String, String)> {
-    struct Ordered(Vec<(String, serde_json::Value)>);
-    impl<'de> Deserialize<'de> for Ordered {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> serde::de::Visitor<'de> for V {
-                type Value = Ordered;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("the settings as a map")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> Result<Ordered, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(entry) = map.next_entry()? {
-                        out.push(entry);
-                    }
-                    Ok(Ordered(out))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
     // The struct serialises its fields in declaration order; reading the
     // JSON back entry by entry keeps that order.
     let json = serde_json::to_string(settings).expect("the settings serialise");

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use serde::Deserialize;
 
-use super::settings::{RULES_FIELDS, RawRules, board_problems};
+use super::settings::{RULES_FIELDS, RawRules, SettingProblem, board_problems, widened};
 use super::{Rules, Settings};
 use crate::rules::schema::{self, Field, InputError, Kind, Problems};
 
@@ -102,18 +102,21 @@ pub fn parse_variant(file: &str, text: &str, default_name: &str) -> Result<Rules
         raw.source.unwrap_or_default(),
         s,
     )
-    .map_err(|e| InputError {
-        file: file.to_string(),
-        problems: e
-            .problems
-            .into_iter()
-            .map(|q| {
-                let mut at = Problems::new(text);
-                at.add(board_span(&raw.board, q.key), q.key, q.message);
-                at.list.remove(0)
-            })
-            .collect(),
+    .map_err(|e| {
+        let mut at = Problems::new(text);
+        add_board_problems(&mut at, &raw.board, e.problems);
+        InputError {
+            file: file.to_string(),
+            problems: at.list,
+        }
     })
+}
+
+/// Adds the board's `problems` to `p`, each placed by [`board_span`].
+fn add_board_problems(p: &mut Problems, board: &Sp<RawBoard>, problems: Vec<SettingProblem>) {
+    for q in problems {
+        p.add(board_span(board, q.key), q.key, q.message);
+    }
 }
 
 /// Where a board key's problem is placed: at its value, or at the
@@ -135,44 +138,32 @@ fn board_span(board: &Sp<RawBoard>, key: &str) -> Option<Range<usize>> {
 fn board_settings(p: &mut Problems, raw: &Sp<RawBoard>, s: &mut Settings) {
     let board = raw.get_ref();
     let wide = |v: &Sp<i64>| *v.get_ref() as i128;
-    let layout: Option<Vec<Vec<i128>>> = board.layout.as_ref().map(|l| {
-        l.get_ref()
-            .iter()
-            .map(|r| r.iter().map(|&v| v as i128).collect())
-            .collect()
-    });
+    let layout = board.layout.as_ref().map(|l| widened(l.get_ref()));
     let board_wrong = board_problems(
         wide(&board.rows),
         wide(&board.holes),
         board.seeds.as_ref().map(wide),
         layout.as_deref(),
     );
-    for q in &board_wrong {
-        p.add(board_span(raw, q.key), q.key, q.message.clone());
+    if !board_wrong.is_empty() {
+        add_board_problems(p, raw, board_wrong);
+        return;
     }
-    if board_wrong.is_empty() {
-        // In range, so every value fits its field.
-        let fit = |v: i128| usize::try_from(v).unwrap_or(0);
-        s.rows = fit(wide(&board.rows));
-        s.holes = fit(wide(&board.holes));
-        s.seeds = board.seeds.as_ref().map(|v| fit(wide(v)) as u16);
-        s.layout = layout.map(|l| {
-            l.iter()
-                .map(|r| r.iter().map(|&v| fit(v) as u16).collect())
-                .collect()
-        });
-    }
+    // In range, so every value fits its field.
+    let fit = |v: i128| usize::try_from(v).unwrap_or(0);
+    s.rows = fit(wide(&board.rows));
+    s.holes = fit(wide(&board.holes));
+    s.seeds = board.seeds.as_ref().map(|v| fit(wide(v)) as u16);
+    s.layout = layout.map(|l| {
+        l.iter()
+            .map(|r| r.iter().map(|&v| fit(v) as u16).collect())
+            .collect()
+    });
 }
 
 /// The variant's name: the `name` key, or else the file's name, either of
 /// which must be usable in a CSV field and on the command line.
 fn variant_name(p: &mut Problems, name: Option<&Sp<String>>, default_name: &str) -> String {
-    let usable = |v: &str| {
-        !v.is_empty()
-            && !v
-                .chars()
-                .any(|c| c.is_whitespace() || c.is_control() || c == ',')
-    };
     match name {
         Some(n) => {
             let v = n.get_ref();
@@ -201,6 +192,14 @@ fn variant_name(p: &mut Problems, name: Option<&Sp<String>>, default_name: &str)
             default_name.to_string()
         }
     }
+}
+
+/// Whether `v` can name a variant in a CSV field and on the command line.
+fn usable(v: &str) -> bool {
+    !v.is_empty()
+        && !v
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == ',')
 }
 
 // ---------------------------------------------------------------------------

@@ -62,6 +62,19 @@ pub(super) struct Side2 {
 }
 
 impl Side2 {
+    /// The sides from the lap loop's registers: the mover's holes as
+    /// their low and high halves, the opponent's holes, and both
+    /// occupancies.
+    #[inline(always)]
+    fn from_halves((lo, hi): (u64, u64), opp: u128, occ: u32, oocc: u32) -> Side2 {
+        Side2 {
+            me: (hi as u128) << 64 | lo as u128,
+            opp,
+            occ,
+            oocc,
+        }
+    }
+
     pub(super) fn swap(&mut self) {
         std::mem::swap(&mut self.me, &mut self.opp);
         std::mem::swap(&mut self.occ, &mut self.oocc);
@@ -786,44 +799,24 @@ impl Kernel {
     ) -> Option<MoveTotals> {
         let mut idx = self.start4[dir & 1][from & (LANES - 1)] as usize + n4 as usize;
         // Counted locally and added to `o` only when the move ends here,
-        // packed so that the lap loop carries fewer registers: `sown` holds
-        // the laps from bit LAP_SHIFT and four times the seeds sown below
-        // it (one add a lap, and the lap limit compares the whole word);
-        // `took` holds the seeds captured, the captures from bit 16 and
-        // the laps begun by a capture from bit 32 (one add a capture).
+        // packed so that the lap loop carries fewer registers (as
+        // [`packed_totals`] reads them): one add a lap, one a capture.
         let (mut sown, mut took) = (0u64, 0u64);
-        let canonical = matches!(S::CAP, CapKind::Canonical | CapKind::CanonicalEmpty);
-        let mut vic = &self.vic[if canonical {
-            self.inner_row(s.oocc) & 3
-        } else {
-            0
-        }];
+        let mut vic = self.victim_row::<S>(s.oocc);
         let (mut op, mut oocc) = (s.opp, s.oocc);
         let (mut lo, mut hi, mut occ) = (s.me as u64, (s.me >> 64) as u64, s.occ);
         let limit = self.fallback_laps << LAP_SHIFT;
         // 4 times the seeds in hand.
         let mut n32 = n4;
         loop {
-            // Indexed with a bounds check, not a mask: the check is a
-            // predicted branch beside the chain, a mask would lengthen it.
-            let w: &[u64; 4] = self.words[idx..idx + 4].try_into().unwrap_or(&[0; 4]);
-            let r = Rec::unpack(w);
+            let r = self.record(idx);
             let empty = !occ & r.once != 0;
-            lo = lo.wrapping_add(r.add_lo);
-            hi = hi.wrapping_add(r.add_hi);
-            occ |= r.occ;
+            (lo, hi, occ) = r.sown(lo, hi, occ);
             sown += (1 << LAP_SHIFT) + n32 as u64;
             let l = r.land as usize & (LANES - 1);
             let v32 = lane4::<S>(lo, hi, r.rot);
             let info = &self.lane[l];
-            // Whether this landing may capture, in straight-line code; the
-            // exact test (minimum seeds) is made on the rare path.
-            let maybe = match S::CAP {
-                CapKind::Canonical => !empty & (occ & info.deeper == 0) & (oocc & vic[l] != 0),
-                CapKind::CanonicalEmpty => empty & (occ & info.deeper == 0) & (oocc & vic[l] != 0),
-                CapKind::InnerColumn => !empty & info.inner & (oocc & info.facing != 0),
-                CapKind::InnerWholeColumn => info.inner & (oocc & info.facing != 0),
-            };
+            let maybe = may_capture::<S>(empty, occ, oocc, info, vic[l]);
             if empty | maybe {
                 if maybe && let Some(x) = self.capture::<S>(&mut op, &mut oocc, info, vic[l], empty)
                 {
@@ -833,14 +826,10 @@ impl Kernel {
                         // move and the game end (docs/RULES.md §9).
                         break;
                     }
-                    if canonical {
-                        vic = &self.vic[self.inner_row(oocc) & 3];
-                    }
+                    vic = self.victim_row::<S>(oocc);
                     took += 1 << 32;
                     n32 = v32 + 4 * x;
-                    lo &= info.clear as u64;
-                    hi &= (info.clear >> 64) as u64;
-                    occ &= !info.bit;
+                    (lo, hi, occ) = info.lifted(lo, hi, occ);
                     idx = (r.next4 + n32) as usize;
                     if sown >= limit {
                         return None;
@@ -854,27 +843,34 @@ impl Kernel {
             if sown >= limit {
                 return None;
             }
-            lo &= info.clear as u64;
-            hi &= (info.clear >> 64) as u64;
-            occ &= !info.bit;
+            (lo, hi, occ) = info.lifted(lo, hi, occ);
             n32 = v32;
             idx = (r.next4 + v32) as usize;
         }
-        *s = Side2 {
-            me: (hi as u128) << 64 | lo as u128,
-            opp: op,
-            occ,
-            oocc,
-        };
-        let laps = sown >> LAP_SHIFT;
-        Some(MoveTotals {
-            laps,
-            // Every lap but the first and those a capture begins.
-            relays: laps - 1 - (took >> 32),
-            sown: (sown & ((1 << LAP_SHIFT) - 1)) / 4,
-            captures: (took >> 16) & 0xffff,
-            seeds: took & 0xffff,
-        })
+        *s = Side2::from_halves((lo, hi), op, occ, oocc);
+        Some(packed_totals(sown, took))
+    }
+
+    /// The lap record at word `idx`.
+    #[inline(always)]
+    fn record(&self, idx: usize) -> Rec {
+        // Indexed with a bounds check, not a mask: the check is a
+        // predicted branch beside the chain, a mask would lengthen it.
+        let w: &[u64; 4] = self.words[idx..idx + 4].try_into().unwrap_or(&[0; 4]);
+        Rec::unpack(w)
+    }
+
+    /// The canonical victims' occupancy bits by landing lane, for the
+    /// opponent's occupancy `oocc` (their innermost non-empty row); one
+    /// fixed row for the other capture kinds, which do not use it.
+    #[inline(always)]
+    fn victim_row<S: Spec>(&self, oocc: u32) -> &[u32; LANES] {
+        let canonical = matches!(S::CAP, CapKind::Canonical | CapKind::CanonicalEmpty);
+        &self.vic[if canonical {
+            self.inner_row(oocc) & 3
+        } else {
+            0
+        }]
     }
 
     /// The exact capture test of a landing that may capture; lifts the
@@ -924,5 +920,37 @@ impl Kernel {
             return Some(x);
         }
         None
+    }
+}
+
+/// Whether a landing on `info`'s lane may capture, in straight-line code
+/// (the exact test, minimum seeds, is made on the rare path): `empty`
+/// whether the hole was empty, `occ` and `oocc` both sides' occupancy
+/// after the lap, `vbit` the canonical victim's bit.
+#[inline(always)]
+fn may_capture<S: Spec>(empty: bool, occ: u32, oocc: u32, info: &LaneInfo, vbit: u32) -> bool {
+    match S::CAP {
+        CapKind::Canonical => !empty & (occ & info.deeper == 0) & (oocc & vbit != 0),
+        CapKind::CanonicalEmpty => empty & (occ & info.deeper == 0) & (oocc & vbit != 0),
+        CapKind::InnerColumn => !empty & info.inner & (oocc & info.facing != 0),
+        CapKind::InnerWholeColumn => info.inner & (oocc & info.facing != 0),
+    }
+}
+
+/// A move's totals from the lap loop's packed counts: `sown` holds the
+/// laps from bit LAP_SHIFT and four times the seeds sown below it (so
+/// the lap limit compares the whole word); `took` holds the seeds
+/// captured, the captures from bit 16 and the laps begun by a capture
+/// from bit 32.
+#[inline(always)]
+fn packed_totals(sown: u64, took: u64) -> MoveTotals {
+    let laps = sown >> LAP_SHIFT;
+    MoveTotals {
+        laps,
+        // Every lap but the first and those a capture begins.
+        relays: laps - 1 - (took >> 32),
+        sown: (sown & ((1 << LAP_SHIFT) - 1)) / 4,
+        captures: (took >> 16) & 0xffff,
+        seeds: took & 0xffff,
     }
 }

@@ -165,6 +165,17 @@ pub(super) fn lane4<S: Spec>(lo: u64, hi: u64, rot: u8) -> u32 {
 }
 
 impl Rec {
+    /// The mover's holes, as their low and high halves, and occupancy
+    /// after this lap.
+    #[inline(always)]
+    pub(super) fn sown(&self, lo: u64, hi: u64, occ: u32) -> (u64, u64, u32) {
+        (
+            lo.wrapping_add(self.add_lo),
+            hi.wrapping_add(self.add_hi),
+            occ | self.occ,
+        )
+    }
+
     #[inline(always)]
     pub(super) fn unpack(w: &[u64; 4]) -> Rec {
         Rec {
@@ -192,6 +203,19 @@ pub(super) struct LaneInfo {
     /// The facing column on the opponent's side, as their occupancy bits.
     pub(super) facing: u32,
     pub(super) inner: bool,
+}
+
+impl LaneInfo {
+    /// The mover's holes, as their low and high halves, and occupancy
+    /// with this lane lifted.
+    #[inline(always)]
+    pub(super) fn lifted(&self, lo: u64, hi: u64, occ: u32) -> (u64, u64, u32) {
+        (
+            lo & self.clear as u64,
+            hi & (self.clear >> 64) as u64,
+            occ & !self.bit,
+        )
+    }
 }
 
 pub(super) fn lane_off(l: usize, w: u32, lpw: u32) -> u32 {

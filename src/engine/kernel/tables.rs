@@ -23,21 +23,7 @@ impl Kernel {
     /// A kernel of the board's size with every table still empty.
     fn empty<S: Spec>(rules: &Rules, which: Which) -> Result<Kernel, Unsupported> {
         let s = &rules.settings();
-        let need = |ok, what| need::<S>(rules, ok, what);
-        // backward_circuit needs no check: any circuit is in the tables.
-        let (rows, cols) = (rules.rows(), rules.cols());
-        let depths = rows / 2;
-        let side = depths * cols;
-        let total = rules.total_seeds() as usize;
-        need(
-            total < (1 << S::W) && total < HANDS && S::DEPTHS <= DEPTHS,
-            "seed total too big for a lane",
-        )?;
-        need(
-            side <= LANES && side.div_ceil(S::LPW as usize) <= 2 && S::LPW * S::W <= 64,
-            "side too big for one u128",
-        )?;
-        need(cols <= 8, "more than 8 holes a row (row pattern tables)")?;
+        let (cols, side, total) = board_fits::<S>(rules)?;
         let w = S::W;
         Ok(Kernel {
             wmask: (1 << w) - 1,
@@ -153,7 +139,6 @@ impl Kernel {
     /// hand, the lap's add mask, occupancy, landing and next record.
     fn lap_records<S: Spec>(&mut self, rules: &Rules, circ: &[[usize; LANES]; 2]) {
         let (side, total) = (self.side, rules.total_seeds() as usize);
-        let off = |l: usize| lane_off(l, S::W, S::LPW);
         for d in 0..2 {
             for l in 0..side {
                 self.start4[d][l] = (4 * (d * side + l) * (total + 1)) as u32;
@@ -165,32 +150,47 @@ impl Kernel {
                 pos[l] = i;
             }
             for from in 0..side {
+                // The lanes a lap from `from` sows, in order.
+                let after = |j: usize| circ[(pos[from] + j) % side];
                 for n in 0..=total {
-                    let (mut add, mut occ) = (0u128, 0u32);
-                    for j in 1..=n {
-                        let l = circ[(pos[from] + j) % side];
-                        add += self.unit[l];
-                        occ |= 1 << l;
-                    }
-                    let land = circ[(pos[from] + n) % side];
-                    let o = off(land);
                     let i = self.start4[d][from] as usize + 4 * n;
-                    self.words[i] = add as u64;
-                    self.words[i + 1] = (add >> 64) as u64;
-                    self.words[i + 2] = occ as u64 | (self.start4[d][land] as u64) << 32;
-                    // A lap of at most a circuit drops one seed in the
-                    // landing hole: it lands in an empty hole exactly
-                    // when that hole's bit was clear before the lap.
-                    let once = if (1..=side).contains(&n) {
-                        1u64 << land
-                    } else {
-                        0
-                    };
-                    self.words[i + 3] =
-                        ((o & 64) | ((o + 64 - 2) & 63)) as u64 | (land as u64) << 8 | once << 32;
+                    self.lap_record::<S>(i, d, n, after);
                 }
             }
         }
+    }
+
+    /// The record at `words[i]` of a lap in direction `d` that sows `n`
+    /// seeds, into the lanes `after(1)`, `after(2)` and on.
+    fn lap_record<S: Spec>(
+        &mut self,
+        i: usize,
+        d: usize,
+        n: usize,
+        after: impl Fn(usize) -> usize,
+    ) {
+        let side = self.side;
+        let (mut add, mut occ) = (0u128, 0u32);
+        for j in 1..=n {
+            let l = after(j);
+            add += self.unit[l];
+            occ |= 1 << l;
+        }
+        let land = after(n);
+        let o = lane_off(land, S::W, S::LPW);
+        self.words[i] = add as u64;
+        self.words[i + 1] = (add >> 64) as u64;
+        self.words[i + 2] = occ as u64 | (self.start4[d][land] as u64) << 32;
+        // A lap of at most a circuit drops one seed in the landing hole:
+        // it lands in an empty hole exactly when that hole's bit was
+        // clear before the lap.
+        let once = if (1..=side).contains(&n) {
+            1u64 << land
+        } else {
+            0
+        };
+        self.words[i + 3] =
+            ((o & 64) | ((o + 64 - 2) & 63)) as u64 | (land as u64) << 8 | once << 32;
     }
 
     /// Each lane's capture facts: its facing column, deeper rows and the
@@ -260,6 +260,27 @@ fn need<S: Spec>(rules: &Rules, ok: bool, what: &str) -> Result<(), Unsupported>
     }
 }
 
+/// The board's columns, holes a side and seeds, if they fit kernel `S`'s
+/// lanes and tables.
+fn board_fits<S: Spec>(rules: &Rules) -> Result<(usize, usize, usize), Unsupported> {
+    let need = |ok, what| need::<S>(rules, ok, what);
+    // backward_circuit needs no check: any circuit is in the tables.
+    let (rows, cols) = (rules.rows(), rules.cols());
+    let depths = rows / 2;
+    let side = depths * cols;
+    let total = rules.total_seeds() as usize;
+    need(
+        total < (1 << S::W) && total < HANDS && S::DEPTHS <= DEPTHS,
+        "seed total too big for a lane",
+    )?;
+    need(
+        side <= LANES && side.div_ceil(S::LPW as usize) <= 2 && S::LPW * S::W <= 64,
+        "side too big for one u128",
+    )?;
+    need(cols <= 8, "more than 8 holes a row (row pattern tables)")?;
+    Ok((cols, side, total))
+}
+
 /// Every bit of lane `l`.
 fn lane_bits<S: Spec>(l: usize) -> u128 {
     ((1u128 << S::W) - 1) << lane_off(l, S::W, S::LPW)
@@ -289,7 +310,18 @@ fn supported<S: Spec>(rules: &Rules) -> Result<(), Unsupported> {
         "direction",
     )?;
     need(s.relay == Relay::Occupied, "relay")?;
-    let (trigger, row, victim) = match S::CAP {
+    let (trigger, row, victim) = capture_rules::<S>();
+    need(s.capture_trigger == trigger, "capture_trigger")?;
+    need(s.capturing_row == row, "capturing_row")?;
+    need(s.victim == victim, "victim")?;
+    lone_seed_supported::<S>(rules)?;
+    need(rules.rows() / 2 == S::DEPTHS, "rows")?;
+    Ok(())
+}
+
+/// The capture settings kernel `S`'s capture kind stands for.
+fn capture_rules<S: Spec>() -> (CaptureTrigger, CapturingRow, VictimRule) {
+    match S::CAP {
         CapKind::Canonical => (
             CaptureTrigger::Occupied,
             CapturingRow::InnermostNonEmpty,
@@ -310,10 +342,14 @@ fn supported<S: Spec>(rules: &Rules) -> Result<(), Unsupported> {
             CapturingRow::Inner,
             VictimRule::WholeColumn,
         ),
-    };
-    need(s.capture_trigger == trigger, "capture_trigger")?;
-    need(s.capturing_row == row, "capturing_row")?;
-    need(s.victim == victim, "victim")?;
+    }
+}
+
+/// Whether the lone-seed settings are those kernel `S` compiles in: its
+/// straight steps, or none.
+fn lone_seed_supported<S: Spec>(rules: &Rules) -> Result<(), Unsupported> {
+    let s = &rules.settings();
+    let need = |ok, what| need::<S>(rules, ok, what);
     if S::LONE_STRAIGHT {
         need(s.lone_seed == LoneSeed::Straight, "lone_seed")?;
         need(
@@ -324,6 +360,5 @@ fn supported<S: Spec>(rules: &Rules) -> Result<(), Unsupported> {
     } else {
         need(s.lone_seed == LoneSeed::None, "lone_seed")?;
     }
-    need(rules.rows() / 2 == S::DEPTHS, "rows")?;
     Ok(())
 }

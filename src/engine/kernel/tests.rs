@@ -161,7 +161,8 @@ fn unsupported_rules_fall_back_to_the_engine() {
 fn rare_paths_play_the_same_games() {
     let mut seen = BTreeMap::new();
     let mut fallbacks = 0;
-    let mut run = |r: Rules, games: u64| {
+    let cases = [limit_cases(), board_cases(), layout_cases()].concat();
+    for (r, games) in cases {
         for agents in [(&RANDOM, &RANDOM), (&GREEDY, &GREEDY), (&EPSILON, &EPSILON)] {
             let (st, fb) = same_games(&r, agents, 0, games);
             for (k, v) in st {
@@ -169,65 +170,6 @@ fn rare_paths_play_the_same_games() {
             }
             fallbacks += fb;
         }
-    };
-    for v in [
-        "katro-6x6",
-        "katro-ludii",
-        "katra-boaoaka-4x8",
-        "katro-4x4",
-        "katro-6x3",
-    ] {
-        for mover_loses in [false, true] {
-            run(
-                custom(v, "play-out", |s| {
-                    s.game_end = GameEnd::PlayOut;
-                    s.lap_limit = 100_000;
-                    if mover_loses {
-                        s.endless_move = EndlessMove::MoverLoses;
-                    }
-                }),
-                300,
-            );
-        }
-        run(custom(v, "lap limit 12", |s| s.lap_limit = 12), 200);
-        run(custom(v, "ply limit 40", |s| s.ply_limit = 40), 200);
-    }
-    for (rows, cols, seeds) in [(6, 6, 3u16), (2, 4, 2), (2, 6, 3), (2, 8, 3), (4, 3, 5)] {
-        run(
-            custom("katro-6x6", "board", |s| {
-                s.rows = rows;
-                s.holes = cols;
-                s.seeds = Some(seeds);
-            }),
-            300,
-        );
-    }
-    for (cols, seeds) in [(3, 3u16), (4, 1), (5, 3)] {
-        run(
-            custom("katro-ludii", "ludii board", |s| {
-                s.holes = cols;
-                s.seeds = Some(seeds);
-            }),
-            300,
-        );
-    }
-    for layout in [
-        vec![vec![1u16, 2], vec![1, 0]],
-        vec![vec![1, 3], vec![0, 1]],
-        vec![vec![1, 3, 0], vec![1, 0, 1]],
-        vec![vec![2, 3, 1], vec![0, 1, 2]],
-    ] {
-        run(
-            custom("katro-6x6", "layout", |s| {
-                s.rows = 2;
-                s.holes = layout[0].len();
-                s.seeds = None;
-                s.layout = Some(layout.clone());
-                s.lap_limit = 1_000;
-                s.game_end = GameEnd::PlayOut;
-            }),
-            100,
-        );
     }
     // The paths must have been taken, or this test proves nothing.
     for status in ["endless-move", "lap-limit", "ply-limit"] {
@@ -237,6 +179,76 @@ fn rare_paths_play_the_same_games() {
         );
     }
     assert!(fallbacks > 0);
+}
+
+/// The presets played out, and under a short lap or ply limit, with the
+/// games to play of each.
+fn limit_cases() -> Vec<(Rules, u64)> {
+    let mut cases = Vec::new();
+    for v in [
+        "katro-6x6",
+        "katro-ludii",
+        "katra-boaoaka-4x8",
+        "katro-4x4",
+        "katro-6x3",
+    ] {
+        for mover_loses in [false, true] {
+            let r = custom(v, "play-out", |s| {
+                s.game_end = GameEnd::PlayOut;
+                s.lap_limit = 100_000;
+                if mover_loses {
+                    s.endless_move = EndlessMove::MoverLoses;
+                }
+            });
+            cases.push((r, 300));
+        }
+        cases.push((custom(v, "lap limit 12", |s| s.lap_limit = 12), 200));
+        cases.push((custom(v, "ply limit 40", |s| s.ply_limit = 40), 200));
+    }
+    cases
+}
+
+/// Other boards and seed counts, with the games to play of each.
+fn board_cases() -> Vec<(Rules, u64)> {
+    let mut cases = Vec::new();
+    for (rows, cols, seeds) in [(6, 6, 3u16), (2, 4, 2), (2, 6, 3), (2, 8, 3), (4, 3, 5)] {
+        let r = custom("katro-6x6", "board", |s| {
+            s.rows = rows;
+            s.holes = cols;
+            s.seeds = Some(seeds);
+        });
+        cases.push((r, 300));
+    }
+    for (cols, seeds) in [(3, 3u16), (4, 1), (5, 3)] {
+        let r = custom("katro-ludii", "ludii board", |s| {
+            s.holes = cols;
+            s.seeds = Some(seeds);
+        });
+        cases.push((r, 300));
+    }
+    cases
+}
+
+/// Tiny boards from explicit layouts, played out, with the games to play
+/// of each.
+fn layout_cases() -> Vec<(Rules, u64)> {
+    let layouts = [
+        vec![vec![1u16, 2], vec![1, 0]],
+        vec![vec![1, 3], vec![0, 1]],
+        vec![vec![1, 3, 0], vec![1, 0, 1]],
+        vec![vec![2, 3, 1], vec![0, 1, 2]],
+    ];
+    let layout_rules = |layout: &Vec<Vec<u16>>| {
+        custom("katro-6x6", "layout", |s| {
+            s.rows = 2;
+            s.holes = layout[0].len();
+            s.seeds = None;
+            s.layout = Some(layout.clone());
+            s.lap_limit = 1_000;
+            s.game_end = GameEnd::PlayOut;
+        })
+    };
+    layouts.iter().map(|l| (layout_rules(l), 100)).collect()
 }
 
 /// Every move past its first lap handed to the engine: the hand-over
@@ -292,6 +304,32 @@ fn any_settings_build_a_kernel_or_say_why_not() {
     }
 }
 
+/// Rules from the preset `base` with settings the kernels support drawn
+/// by `pick` (a number below its argument).
+fn random_supported(base: &str, pick: &mut impl FnMut(u64) -> u64) -> Rules {
+    custom(base, "random", |s| {
+        if base == "katro-6x6" {
+            s.rows = [2, 4, 6][pick(3) as usize];
+        }
+        // Three rows a side of 7 or 8 holes do not fit the
+        // lanes (the unsupported test checks they fall back).
+        s.holes = 2 + pick(if s.rows == 6 { 5 } else { 7 }) as usize;
+        s.seeds = Some(1 + pick(3) as u16);
+        s.backward_circuit =
+            [BackwardCircuit::Reversed, BackwardCircuit::Mirrored][pick(2) as usize];
+        s.min_victim_seeds = 1 + pick(3) as u16;
+        s.min_victim_seeds_after_empty = 1 + pick(3) as u16;
+        s.game_end = [GameEnd::OpponentEmpty, GameEnd::PlayOut][pick(2) as usize];
+        s.empty_landing_refusal = [
+            EmptyLandingRefusal::BelowMinimum,
+            EmptyLandingRefusal::AllOnes,
+        ][pick(2) as usize];
+        s.endless_move = [EndlessMove::Undecided, EndlessMove::MoverLoses][pick(2) as usize];
+        s.ply_limit = [20, 300, 5_000][pick(3) as usize];
+        s.lap_limit = [1, 70, 2_000][pick(3) as usize];
+    })
+}
+
 /// Random settings among those the kernels support, every value of
 /// each setting they read: board, seeds or layout, circuits, minimum
 /// victims, game end, endless moves, limits.
@@ -307,27 +345,7 @@ fn random_supported_settings_play_the_same_games() {
             "katro-wikipedia",
         ][case % 4];
         let mut pick = |n: u64| rng.next_u64() % n;
-        let r = custom(base, "random", |s| {
-            if base == "katro-6x6" {
-                s.rows = [2, 4, 6][pick(3) as usize];
-            }
-            // Three rows a side of 7 or 8 holes do not fit the
-            // lanes (the unsupported test checks they fall back).
-            s.holes = 2 + pick(if s.rows == 6 { 5 } else { 7 }) as usize;
-            s.seeds = Some(1 + pick(3) as u16);
-            s.backward_circuit =
-                [BackwardCircuit::Reversed, BackwardCircuit::Mirrored][pick(2) as usize];
-            s.min_victim_seeds = 1 + pick(3) as u16;
-            s.min_victim_seeds_after_empty = 1 + pick(3) as u16;
-            s.game_end = [GameEnd::OpponentEmpty, GameEnd::PlayOut][pick(2) as usize];
-            s.empty_landing_refusal = [
-                EmptyLandingRefusal::BelowMinimum,
-                EmptyLandingRefusal::AllOnes,
-            ][pick(2) as usize];
-            s.endless_move = [EndlessMove::Undecided, EndlessMove::MoverLoses][pick(2) as usize];
-            s.ply_limit = [20, 300, 5_000][pick(3) as usize];
-            s.lap_limit = [1, 70, 2_000][pick(3) as usize];
-        });
+        let r = random_supported(base, &mut pick);
         let agents = [
             (&RANDOM, &RANDOM),
             (&GREEDY, &GREEDY),
