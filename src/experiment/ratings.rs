@@ -768,51 +768,9 @@ pub fn rate_lines(lines: &[ResultLine], roster: Option<Roster>) -> Vec<VariantRa
         if !known(&line.p1) || !known(&line.p2) {
             continue;
         }
-        let k = match out
-            .iter()
-            .position(|(v, _)| v.variant == line.variant && v.rules == line.rules)
-        {
-            Some(k) => k,
-            None => {
-                out.push((
-                    VariantRatings {
-                        variant: line.variant.clone(),
-                        rules: line.rules.clone(),
-                        opening_plies: line.opening_plies.clone(),
-                        agents: roster.map_or_else(Vec::new, |r| r.agents.to_vec()),
-                        anchor: roster.map_or(0, |r| r.anchor),
-                        pairs: Vec::new(),
-                        fit: Err(FitError::NoConvergence(0)),
-                    },
-                    Vec::new(),
-                ));
-                out.len() - 1
-            }
-        };
+        let k = variant_of(&mut out, line, roster);
         let (v, tallies) = &mut out[k];
-        let mut index = |name: &str| match v.agents.iter().position(|a| a == name) {
-            Some(i) => i,
-            None => {
-                v.agents.push(name.to_string());
-                v.agents.len() - 1
-            }
-        };
-        let (first, second) = (index(&line.p1), index(&line.p2));
-        let tally = SeatTally {
-            first,
-            second,
-            first_wins: line.p1_wins,
-            second_wins: line.p2_wins,
-            undecided: line.undecided,
-        };
-        tallies.push(tally);
-        let (agent, opponent) = (first.max(second), first.min(second));
-        let record = PairRecord::find_or_add(&mut v.pairs, agent, opponent);
-        if first == agent {
-            record.as_first = tally;
-        } else {
-            record.as_second = tally;
-        }
+        tallies.push(v.add_line(line));
     }
     out.into_iter()
         .map(|(mut v, tallies)| {
@@ -823,6 +781,63 @@ pub fn rate_lines(lines: &[ResultLine], roster: Option<Roster>) -> Vec<VariantRa
             v
         })
         .collect()
+}
+
+/// The index in `out` of `line`'s variant, added with no results (and
+/// no fit yet) if missing.
+fn variant_of(
+    out: &mut Vec<(VariantRatings, Vec<SeatTally>)>,
+    line: &ResultLine,
+    roster: Option<Roster>,
+) -> usize {
+    if let Some(k) =
+        (out.iter()).position(|(v, _)| v.variant == line.variant && v.rules == line.rules)
+    {
+        return k;
+    }
+    out.push((
+        VariantRatings {
+            variant: line.variant.clone(),
+            rules: line.rules.clone(),
+            opening_plies: line.opening_plies.clone(),
+            agents: roster.map_or_else(Vec::new, |r| r.agents.to_vec()),
+            anchor: roster.map_or(0, |r| r.anchor),
+            pairs: Vec::new(),
+            fit: Err(FitError::NoConvergence(0)),
+        },
+        Vec::new(),
+    ));
+    out.len() - 1
+}
+
+impl VariantRatings {
+    /// Adds `line` to its pair's record (its agents added if new) and
+    /// returns its seat order's tally.
+    fn add_line(&mut self, line: &ResultLine) -> SeatTally {
+        let mut index = |name: &str| match self.agents.iter().position(|a| a == name) {
+            Some(i) => i,
+            None => {
+                self.agents.push(name.to_string());
+                self.agents.len() - 1
+            }
+        };
+        let (first, second) = (index(&line.p1), index(&line.p2));
+        let tally = SeatTally {
+            first,
+            second,
+            first_wins: line.p1_wins,
+            second_wins: line.p2_wins,
+            undecided: line.undecided,
+        };
+        let (agent, opponent) = (first.max(second), first.min(second));
+        let record = PairRecord::find_or_add(&mut self.pairs, agent, opponent);
+        if first == agent {
+            record.as_first = tally;
+        } else {
+            record.as_second = tally;
+        }
+        tally
+    }
 }
 
 /// The tournament's pairings' results as result lines, in the cells'
