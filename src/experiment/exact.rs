@@ -416,6 +416,14 @@ pub(super) fn of_matchup(
             ok = false;
         }
     }
+    ok &= no_sampling_keys(p, &key, m);
+    ok.then_some(Some(named))
+}
+
+/// Whether exact matchup `key` (`m`) leaves out the keys that only apply
+/// to sampled games; reports each it gives.
+fn no_sampling_keys(p: &mut Problems, key: &str, m: &RawMatchup) -> bool {
+    let mut ok = true;
     for (name, v) in [("games", &m.games), ("max_games", &m.max_games)] {
         if let Some(v) = v {
             p.add(
@@ -436,7 +444,7 @@ pub(super) fn of_matchup(
         );
         ok = false;
     }
-    ok.then_some(Some(named))
+    ok
 }
 
 /// Every matchup exact and no `[tournament]`: nothing would be played as
