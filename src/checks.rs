@@ -70,42 +70,52 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
     let (seeds, layout) = if d.below(2) == 0 {
         (Some(1 + count(d, 5, MAX_TOTAL_SEEDS / n - 1) as u16), None)
     } else {
-        // Sparse or dense, so empty rows and lone seeds come up.
-        let dense = d.below(2) == 0;
-        let mut board: Vec<Vec<u16>> = (0..rows)
-            .map(|_| {
-                (0..holes)
-                    .map(|_| {
-                        if dense || d.below(3) == 0 {
-                            d.below(5) as u16
-                        } else {
-                            0
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        // Each player must start with a seed (a file without one is
-        // refused): give an empty side one, where the input says.
-        for half in [0..rows / 2, rows / 2..rows] {
-            if board[half.clone()].iter().flatten().all(|&v| v == 0) {
-                let r = half.start + d.below((rows / 2) as u64) as usize;
-                let c = d.below(holes as u64) as usize;
-                board[r][c] = 1;
-            }
-        }
-        // At most 4 × 128 seeds so far: one hole may take up the rest.
-        let total: u64 = board.iter().flatten().map(|&v| v as u64).sum();
-        if d.below(8) == 0 {
-            let r = d.below(rows as u64) as usize;
-            let c = d.below(holes as u64) as usize;
-            board[r][c] += d.below(MAX_TOTAL_SEEDS - total + 1) as u16;
-        }
-        (None, Some(board))
+        (None, Some(draw_layout(d, rows, holes)))
     };
     // Every rules setting from its declaration, in declaration order: a
     // new setting is drawn with no change here.
-    with_board(rows, holes, seeds, layout, &mut |info| match info.allowed {
+    with_board(rows, holes, seeds, layout, &mut |info| draw_rule(d, info))
+}
+
+/// A valid layout of `rows` × `holes`, sparse or dense, so empty rows and
+/// lone seeds come up.
+fn draw_layout(d: &mut impl Draw, rows: usize, holes: usize) -> Vec<Vec<u16>> {
+    let dense = d.below(2) == 0;
+    let mut board: Vec<Vec<u16>> = (0..rows)
+        .map(|_| {
+            (0..holes)
+                .map(|_| {
+                    if dense || d.below(3) == 0 {
+                        d.below(5) as u16
+                    } else {
+                        0
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    // Each player must start with a seed (a file without one is
+    // refused): give an empty side one, where the input says.
+    for half in [0..rows / 2, rows / 2..rows] {
+        if board[half.clone()].iter().flatten().all(|&v| v == 0) {
+            let r = half.start + d.below((rows / 2) as u64) as usize;
+            let c = d.below(holes as u64) as usize;
+            board[r][c] = 1;
+        }
+    }
+    // At most 4 × 128 seeds so far: one hole may take up the rest.
+    let total: u64 = board.iter().flatten().map(|&v| v as u64).sum();
+    if d.below(8) == 0 {
+        let r = d.below(rows as u64) as usize;
+        let c = d.below(holes as u64) as usize;
+        board[r][c] += d.below(MAX_TOTAL_SEEDS - total + 1) as u16;
+    }
+    board
+}
+
+/// A valid value of one rules setting.
+fn draw_rule(d: &mut impl Draw, info: &SettingInfo) -> i128 {
+    match info.allowed {
         Allowed::Values(names) => d.below(names.len() as u64) as i128,
         Allowed::Range { lo, hi, .. } => {
             let lo = lo.max(0) as u64;
@@ -120,7 +130,7 @@ pub fn draw_settings(d: &mut impl Draw) -> Settings {
                 } as i128
         }
         Allowed::Board { .. } => 0,
-    })
+    }
 }
 
 /// Settings of this board, every rules setting as `choose` answers
@@ -160,52 +170,57 @@ pub fn draw_any_settings(d: &mut impl Draw) -> Settings {
         1 => Some(d.below(u16::MAX as u64 + 1) as u16),
         _ => Some(d.below(6) as u16),
     };
-    let layout = (d.below(2) == 0).then(|| {
-        let n = if d.below(2) == 0 {
-            rows
-        } else {
-            d.below(10) as usize
-        };
-        (0..n)
-            .map(|_| {
-                let w = if d.below(4) == 0 {
-                    d.below(20) as usize
-                } else {
-                    holes
-                };
-                (0..w)
-                    .map(|_| match d.below(8) {
-                        0 => d.below(u16::MAX as u64 + 1) as u16,
-                        1..=3 => 0,
-                        _ => d.below(4) as u16,
-                    })
-                    .collect()
-            })
-            .collect()
-    });
-    with_board(
-        rows,
-        holes,
-        seeds,
-        layout,
-        &mut |info: &SettingInfo| match info.allowed {
-            Allowed::Values(names) => d.below(names.len() as u64) as i128,
-            // Mostly in range, so that whole settings are valid often
-            // enough for the comparison with the parser to cover both.
-            Allowed::Range { lo, hi, .. } => match d.below(24) {
-                0 => 0,
-                1 => lo - 1,
-                2 => hi + 1,
-                3 => hi,
-                // Anything a TOML integer holds, so the settings can be
-                // written as a file; a value too big for a field keeps the
-                // default.
-                4 => d.below(i64::MAX as u64) as i128,
-                _ => lo,
-            },
-            Allowed::Board { .. } => 0,
+    let layout = (d.below(2) == 0).then(|| draw_any_layout(d, rows, holes));
+    with_board(rows, holes, seeds, layout, &mut |info| {
+        draw_any_rule(d, info)
+    })
+}
+
+/// A layout of any shape: `rows` rows or any count up to 9, each `holes`
+/// wide or any width up to 19, of any seed counts.
+fn draw_any_layout(d: &mut impl Draw, rows: usize, holes: usize) -> Vec<Vec<u16>> {
+    let n = if d.below(2) == 0 {
+        rows
+    } else {
+        d.below(10) as usize
+    };
+    (0..n)
+        .map(|_| {
+            let w = if d.below(4) == 0 {
+                d.below(20) as usize
+            } else {
+                holes
+            };
+            (0..w)
+                .map(|_| match d.below(8) {
+                    0 => d.below(u16::MAX as u64 + 1) as u16,
+                    1..=3 => 0,
+                    _ => d.below(4) as u16,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Any value of one rules setting that fits its field.
+fn draw_any_rule(d: &mut impl Draw, info: &SettingInfo) -> i128 {
+    match info.allowed {
+        Allowed::Values(names) => d.below(names.len() as u64) as i128,
+        // Mostly in range, so that whole settings are valid often
+        // enough for the comparison with the parser to cover both.
+        Allowed::Range { lo, hi, .. } => match d.below(24) {
+            0 => 0,
+            1 => lo - 1,
+            2 => hi + 1,
+            3 => hi,
+            // Anything a TOML integer holds, so the settings can be
+            // written as a file; a value too big for a field keeps the
+            // default.
+            4 => d.below(i64::MAX as u64) as i128,
+            _ => lo,
         },
-    )
+        Allowed::Board { .. } => 0,
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -369,30 +384,8 @@ pub fn check_experiment(exp: &Experiment) -> Result<(), String> {
 /// parsing that gives the same rules.
 pub fn check_rules(rules: &Rules) -> Result<(), String> {
     let s = &rules.settings();
-    let fail = |what: &str| Err(format!("{what}: {}", s.canonical_string()));
-    if !(MIN_ROWS..=MAX_ROWS).contains(&s.rows) || !s.rows.is_multiple_of(2) {
-        return fail("rows out of range");
-    }
-    if !(MIN_HOLES_PER_ROW..=MAX_HOLES_PER_ROW).contains(&s.holes) {
-        return fail("holes out of range");
-    }
-    let layout_total: u64 = match (&s.seeds, &s.layout) {
-        (Some(0), None) => return fail("zero seeds a hole"),
-        (Some(v), None) => (s.rows * s.holes) as u64 * *v as u64,
-        (None, Some(l)) => {
-            if l.len() != s.rows || l.iter().any(|r| r.len() != s.holes) {
-                return fail("layout does not fit the board");
-            }
-            let half = s.rows / 2;
-            if l[..half].iter().flatten().all(|&v| v == 0)
-                || l[half..].iter().flatten().all(|&v| v == 0)
-            {
-                return fail("a player starts with no seed");
-            }
-            l.iter().flatten().map(|&v| v as u64).sum()
-        }
-        _ => return fail("needs exactly one of seeds and layout"),
-    };
+    let fail = |what: &str| format!("{what}: {}", s.canonical_string());
+    let layout_total = seeds_set_out(s).map_err(fail)?;
     if layout_total > MAX_TOTAL_SEEDS || layout_total != rules.total_seeds() as u64 {
         return Err(format!(
             "{layout_total} seeds set out, total_seeds {}: {}",
@@ -401,27 +394,68 @@ pub fn check_rules(rules: &Rules) -> Result<(), String> {
         ));
     }
     if s.min_victim_seeds == 0 || s.min_victim_seeds_after_empty == 0 {
-        return fail("minimum victim seeds of 0");
+        return Err(fail("minimum victim seeds of 0"));
     }
     if s.ply_limit == 0 || s.lap_limit == 0 {
-        return fail("a limit of 0");
+        return Err(fail("a limit of 0"));
     }
+    check_start_and_name(rules).map_err(fail)?;
+    check_round_trip(rules)
+}
+
+/// The seeds the board settings set out, once they are checked to be in
+/// range; else what is wrong with them.
+fn seeds_set_out(s: &Settings) -> Result<u64, &'static str> {
+    if !(MIN_ROWS..=MAX_ROWS).contains(&s.rows) || !s.rows.is_multiple_of(2) {
+        return Err("rows out of range");
+    }
+    if !(MIN_HOLES_PER_ROW..=MAX_HOLES_PER_ROW).contains(&s.holes) {
+        return Err("holes out of range");
+    }
+    match (&s.seeds, &s.layout) {
+        (Some(0), None) => Err("zero seeds a hole"),
+        (Some(v), None) => Ok((s.rows * s.holes) as u64 * *v as u64),
+        (None, Some(l)) => {
+            if l.len() != s.rows || l.iter().any(|r| r.len() != s.holes) {
+                return Err("layout does not fit the board");
+            }
+            let half = s.rows / 2;
+            if l[..half].iter().flatten().all(|&v| v == 0)
+                || l[half..].iter().flatten().all(|&v| v == 0)
+            {
+                return Err("a player starts with no seed");
+            }
+            Ok(l.iter().flatten().map(|&v| v as u64).sum())
+        }
+        _ => Err("needs exactly one of seeds and layout"),
+    }
+}
+
+/// The start position holds every seed, is South's first move and gives
+/// each player a seed; the canonical string is one well-formed line.
+fn check_start_and_name(rules: &Rules) -> Result<(), &'static str> {
     let start = rules.start();
     if seed_total(rules, &start) != rules.total_seeds() {
-        return fail("the start position does not hold total_seeds");
+        return Err("the start position does not hold total_seeds");
     }
     if start.to_move() != Player::South || start.plies() != 0 || start.ended().is_some() {
-        return fail("the start position is not South's first move");
+        return Err("the start position is not South's first move");
     }
     for p in [Player::South, Player::North] {
         if rules.side_seeds(&start, p) == 0 {
-            return fail("a player starts with no seed");
+            return Err("a player starts with no seed");
         }
     }
     let canonical = rules.canonical_string();
     if !canonical.starts_with("katro(") || !canonical.ends_with(')') || canonical.contains('\n') {
-        return fail("canonical string malformed");
+        return Err("canonical string malformed");
     }
+    Ok(())
+}
+
+/// Writing the rules out as a file and parsing that gives them back.
+fn check_round_trip(rules: &Rules) -> Result<(), String> {
+    let s = &rules.settings();
     let text = variant_file(rules);
     let again = parse_variant("round-trip.toml", &text, "unnamed")
         .map_err(|e| format!("written rules do not parse back: {e}\n{text}"))?;
@@ -561,18 +595,7 @@ fn check_status(
     if rules.side_seeds(pos, p) == 0 && !legal.is_empty() {
         return Err("moves listed for a player with no seed".into());
     }
-    match status {
-        Status::Won(w) if pos.ended().is_none() && w != p.other() => {
-            return Err(format!("{w:?} won on their own turn"));
-        }
-        Status::PlyLimit if pos.plies() < rules.settings().ply_limit => {
-            return Err(format!("ply limit at ply {}", pos.plies()));
-        }
-        Status::EndlessMove | Status::LapLimit if pos.ended().is_none() => {
-            return Err(format!("{status:?} with no move that ended the game"));
-        }
-        _ => {}
-    }
+    check_ending(rules, pos, status)?;
     if pos.plies() >= rules.settings().ply_limit && !legal.is_empty() {
         return Err("moves listed after the ply limit".into());
     }
@@ -587,6 +610,33 @@ fn check_status(
         }
         return Ok(());
     }
+    check_move_shapes(rules, pos, legal)
+}
+
+/// A game over is over for a reason the position shows: a win on the
+/// winner's opponent's turn (but for a move that ended the game), the ply
+/// limit reached, or a move that ended it.
+fn check_ending(rules: &Rules, pos: &Position, status: Status) -> Result<(), String> {
+    let p = pos.to_move();
+    match status {
+        Status::Won(w) if pos.ended().is_none() && w != p.other() => {
+            Err(format!("{w:?} won on their own turn"))
+        }
+        Status::PlyLimit if pos.plies() < rules.settings().ply_limit => {
+            Err(format!("ply limit at ply {}", pos.plies()))
+        }
+        Status::EndlessMove | Status::LapLimit if pos.ended().is_none() => {
+            Err(format!("{status:?} with no move that ended the game"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Every listed move (outside a turn's second decision) starts from a
+/// seed of the mover's, and is a lone seed's step or a sowing with a
+/// direction just when the mover chooses one.
+fn check_move_shapes(rules: &Rules, pos: &Position, legal: &[Move]) -> Result<(), String> {
+    let p = pos.to_move();
     let choose = match rules.settings().direction {
         DirectionRule::Forward => false,
         DirectionRule::EachMove => true,

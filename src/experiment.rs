@@ -856,57 +856,7 @@ fn matchups(
     );
     no_matchups_problem(p, raw);
     let top_exact = exact::top_level(p, raw.openings.as_ref(), raw.tournament.is_some());
-    let mut matchups: Vec<Matchup> = Vec::new();
-    let mut exact_list: Vec<Matchup> = Vec::new();
-    let mut exact_keys: Vec<String> = Vec::new();
-    for (i, m) in raw.matchups.iter().flat_map(|m| m.get_ref()).enumerate() {
-        let m = m.get_ref();
-        let Some(new) = checks.listed(p, i, m, &metrics_top) else {
-            continue;
-        };
-        let Some(exact_key) = exact::of_matchup(p, i, &new, m, top_exact) else {
-            continue;
-        };
-        let (list, new) = match &exact_key {
-            Some(_) => {
-                let new = Matchup {
-                    metrics: None,
-                    cap: None,
-                    ..new
-                };
-                (&mut exact_list, new)
-            }
-            None => (&mut matchups, new),
-        };
-        // The same pairing may be listed again for other variants (with
-        // its own `games`): a cell is a variant and a label, so only a
-        // variant both entries play would be one cell twice. A sampled and
-        // an exact entry of one pairing are two kinds of number, not one
-        // cell twice.
-        if list.iter().any(|m| {
-            m.p1 == new.p1
-                && m.p2 == new.p2
-                && m.opening_plies == new.opening_plies
-                && variants
-                    .iter()
-                    .any(|v| m.plays(v.rules.name()) && new.plays(v.rules.name()))
-        }) {
-            p.add(
-                m.p1.as_ref().map(|v| v.span()),
-                &format!("matchups[{i}]"),
-                format!("`{}` is listed twice", new.label()),
-            );
-        } else {
-            exact_keys.extend(exact_key);
-            list.push(new);
-        }
-    }
-    // Each exact entry with the key that made it exact (pushed together).
-    let exact_list: Vec<exact::ExactMatchup> = exact_list
-        .into_iter()
-        .zip(exact_keys)
-        .map(|(matchup, key)| exact::ExactMatchup { matchup, key })
-        .collect();
+    let (mut matchups, exact_list) = checks.every_listed(p, raw, &metrics_top, top_exact);
     let listed = matchups.len();
     let tournament = (raw.tournament.as_ref()).and_then(|t| checks.tournament(p, t, &mut matchups));
     let exact_ones = exact_list.iter().map(|e| &e.matchup);
@@ -917,6 +867,24 @@ fn matchups(
         m.metrics = metrics_top.for_tournament();
     }
     (matchups, tournament, exact_list)
+}
+
+/// Whether `new` would be a cell of `list` twice.
+///
+/// The same pairing may be listed again for other variants (with its own
+/// `games`): a cell is a variant and a label, so only a variant both
+/// entries play would be one cell twice. A sampled and an exact entry of
+/// one pairing are two kinds of number, not one cell twice (they go to
+/// two lists).
+fn listed_twice(list: &[Matchup], new: &Matchup, variants: &[VariantPlan]) -> bool {
+    list.iter().any(|m| {
+        m.p1 == new.p1
+            && m.p2 == new.p2
+            && m.opening_plies == new.opening_plies
+            && variants
+                .iter()
+                .any(|v| m.plays(v.rules.name()) && new.plays(v.rules.name()))
+    })
 }
 
 /// A variant no matchup plays, every one of them naming other `variants`:
@@ -1004,6 +972,56 @@ impl MatchupChecks<'_> {
         }
     }
 
+    /// The `[[matchups]]` entries without a problem: the sampled ones,
+    /// and the exact ones each with the key that made it exact.
+    fn every_listed(
+        &self,
+        p: &mut Problems,
+        raw: &RawExperiment,
+        metrics_top: &metrics::plan::TopLevel,
+        top_exact: Option<bool>,
+    ) -> (Vec<Matchup>, Vec<exact::ExactMatchup>) {
+        let mut matchups: Vec<Matchup> = Vec::new();
+        let mut exact_list: Vec<Matchup> = Vec::new();
+        let mut exact_keys: Vec<String> = Vec::new();
+        for (i, m) in raw.matchups.iter().flat_map(|m| m.get_ref()).enumerate() {
+            let m = m.get_ref();
+            let Some(new) = self.listed(p, i, m, metrics_top) else {
+                continue;
+            };
+            let Some(exact_key) = exact::of_matchup(p, i, &new, m, top_exact) else {
+                continue;
+            };
+            let (list, new) = match &exact_key {
+                Some(_) => {
+                    let new = Matchup {
+                        metrics: None,
+                        cap: None,
+                        ..new
+                    };
+                    (&mut exact_list, new)
+                }
+                None => (&mut matchups, new),
+            };
+            if listed_twice(list, &new, self.variants) {
+                p.add(
+                    m.p1.as_ref().map(|v| v.span()),
+                    &format!("matchups[{i}]"),
+                    format!("`{}` is listed twice", new.label()),
+                );
+            } else {
+                exact_keys.extend(exact_key);
+                list.push(new);
+            }
+        }
+        // Each exact entry with the key that made it exact (pushed together).
+        let exact_list = exact_list
+            .into_iter()
+            .zip(exact_keys)
+            .map(|(matchup, key)| exact::ExactMatchup { matchup, key })
+            .collect();
+        (matchups, exact_list)
+    }
     /// `[[matchups]]` entry `i`; `None` after reporting a problem.
     fn listed(
         &self,

@@ -220,9 +220,6 @@ impl Reference {
 
     /// The moves the rules allow, before asking whether the game is over.
     fn candidate_moves(&self, pos: &Pos) -> Vec<Move> {
-        let p = pos.to_move;
-        let b = &pos.board;
-
         // Mid-turn after a capturing step under `chosen`: only the two
         // continuations, + first (docs/RULES.md §7).
         if let Some((r, c)) = pos.pending {
@@ -232,8 +229,21 @@ impl Reference {
                 Move::sow(h, Some(Dir::Backward)),
             ];
         }
+        let holes = self.start_holes(pos);
+        let mut moves = self.sowings_from(pos, holes);
+        // Lone-seed steps come last.
+        for (from, to) in self.lone_steps(pos) {
+            if self.step_offered(pos, from, to) {
+                moves.push(Move::step(self.hole(from.0, from.1), self.hole(to.0, to.1)));
+            }
+        }
+        moves
+    }
 
-        // Which of the mover's rows a move may start from.
+    /// Which of the mover's rows (by depth) a move may start from.
+    fn start_depths(&self, pos: &Pos) -> Vec<usize> {
+        let p = pos.to_move;
+        let b = &pos.board;
         let mut start_depths = Vec::new();
         match self.s.start {
             StartRule::OutermostNonEmpty => {
@@ -258,9 +268,16 @@ impl Reference {
                 }
             }
         }
+        start_depths
+    }
 
-        // Occupied holes of those rows, in board order (row 1 first,
-        // column a first) whichever player moves.
+    /// The holes a sowing may start from: the occupied holes of the start
+    /// rule's rows, in board order (row 1 first, column a first) whichever
+    /// player moves, filtered by the singleton rule.
+    fn start_holes(&self, pos: &Pos) -> Vec<(usize, usize)> {
+        let p = pos.to_move;
+        let b = &pos.board;
+        let start_depths = self.start_depths(pos);
         let mut holes = Vec::new();
         for (r, row) in b.iter().enumerate() {
             if self.owner(r) != p || !start_depths.contains(&self.depth(r)) {
@@ -272,8 +289,6 @@ impl Reference {
                 }
             }
         }
-
-        // The singleton rule filters what the start rule allowed.
         let any_big = holes.iter().any(|&(r, c)| b[r][c] >= 2);
         let keep_singletons = match self.s.singletons {
             Singletons::Allowed => true,
@@ -283,7 +298,13 @@ impl Reference {
         if !keep_singletons {
             holes.retain(|&(r, c)| b[r][c] >= 2);
         }
+        holes
+    }
 
+    /// The sowings from `holes`, in both directions where the direction
+    /// rule lets the mover choose.
+    fn sowings_from(&self, pos: &Pos, holes: Vec<(usize, usize)>) -> Vec<Move> {
+        let p = pos.to_move;
         let mut moves = Vec::new();
         for (r, c) in holes {
             let h = self.hole(r, c);
@@ -297,13 +318,6 @@ impl Reference {
                 moves.push(Move::sow(h, Some(Dir::Backward)));
             } else {
                 moves.push(Move::sow(h, None));
-            }
-        }
-
-        // Lone-seed steps come last.
-        for (from, to) in self.lone_steps(pos) {
-            if self.step_offered(pos, from, to) {
-                moves.push(Move::step(self.hole(from.0, from.1), self.hole(to.0, to.1)));
             }
         }
         moves
@@ -442,33 +456,57 @@ impl Reference {
         check_trigger: bool,
         refusal: bool,
     ) -> Option<Vec<(usize, usize)>> {
-        if check_trigger {
-            let fires = match self.s.capture_trigger {
-                CaptureTrigger::Occupied => !was_empty,
-                CaptureTrigger::Empty => was_empty,
-                CaptureTrigger::Either => true,
-            };
-            if !fires {
-                return None;
-            }
+        if check_trigger && !self.trigger_fires(was_empty) {
+            return None;
         }
-
         if !self.row_may_capture(b, p, row) {
             return None;
         }
-
-        // Opponent's side: which holes of this column are taken?
         let q = 1 - p;
+        let victims = self.column_victims(b, q, col);
+        // The project's reading of the two minimums (the preset comments
+        // of katra-boaoaka-4x8): `min_victim_seeds` after an occupied
+        // landing, `min_victim_seeds_after_empty` after an empty one; each
+        // counts the seeds of all the victim holes together.
+        let total: u64 = victims.iter().map(|&(r, c)| b[r][c] as u64).sum();
+        let min = if was_empty {
+            self.s.min_victim_seeds_after_empty
+        } else {
+            self.s.min_victim_seeds
+        };
+        if victims.is_empty() || total < min as u64 {
+            return None;
+        }
+        // `all-ones`: after an empty landing (a step's hole was empty too),
+        // no capture when every opponent hole of the column holds exactly
+        // one seed, whichever holes the victim rule takes (docs/RULES.md §5).
+        if refusal
+            && was_empty
+            && self.s.empty_landing_refusal == EmptyLandingRefusal::AllOnes
+            && self.all_ones(b, q, col)
+        {
+            return None;
+        }
+        Some(victims)
+    }
+
+    /// The capture trigger (docs/RULES.md §5): whether a landing in a
+    /// hole that was empty, or not, may capture.
+    fn trigger_fires(&self, was_empty: bool) -> bool {
+        match self.s.capture_trigger {
+            CaptureTrigger::Occupied => !was_empty,
+            CaptureTrigger::Empty => was_empty,
+            CaptureTrigger::Either => true,
+        }
+    }
+
+    /// The victim rule: which holes of column `col` on the opponent `q`'s
+    /// side are taken.
+    fn column_victims(&self, b: &[Vec<u32>], q: usize, col: usize) -> Vec<(usize, usize)> {
         let mut victims = Vec::new();
         match self.s.victim {
             VictimRule::InnermostRow => {
-                let mut innermost = None;
-                for dd in 0..self.depths {
-                    if self.row_has_seeds(b, self.row_of(q, dd)) {
-                        innermost = Some(dd);
-                    }
-                }
-                if let Some(dd) = innermost {
+                if let Some(dd) = self.innermost_occupied(b, q) {
                     let vr = self.row_of(q, dd);
                     if b[vr][col] > 0 {
                         victims.push((vr, col));
@@ -493,34 +531,29 @@ impl Reference {
                 }
             }
         }
-        // The project's reading of the two minimums (the preset comments
-        // of katra-boaoaka-4x8): `min_victim_seeds` after an occupied
-        // landing, `min_victim_seeds_after_empty` after an empty one; each
-        // counts the seeds of all the victim holes together.
-        let total: u64 = victims.iter().map(|&(r, c)| b[r][c] as u64).sum();
-        let min = if was_empty {
-            self.s.min_victim_seeds_after_empty
-        } else {
-            self.s.min_victim_seeds
-        };
-        if victims.is_empty() || total < min as u64 {
-            return None;
-        }
-        // `all-ones`: after an empty landing (a step's hole was empty too),
-        // no capture when every opponent hole of the column holds exactly
-        // one seed, whichever holes the victim rule takes (docs/RULES.md §5).
-        if refusal && was_empty && self.s.empty_landing_refusal == EmptyLandingRefusal::AllOnes {
-            let mut all_ones = true;
-            for dd in 0..self.depths {
-                if b[self.row_of(q, dd)][col] != 1 {
-                    all_ones = false;
-                }
-            }
-            if all_ones {
-                return None;
+        victims
+    }
+
+    /// Whether every hole of column `col` on `q`'s side holds one seed.
+    fn all_ones(&self, b: &[Vec<u32>], q: usize, col: usize) -> bool {
+        let mut all_ones = true;
+        for dd in 0..self.depths {
+            if b[self.row_of(q, dd)][col] != 1 {
+                all_ones = false;
             }
         }
-        Some(victims)
+        all_ones
+    }
+
+    /// The depth of `player`'s innermost row holding a seed.
+    fn innermost_occupied(&self, b: &[Vec<u32>], player: usize) -> Option<usize> {
+        let mut innermost = None;
+        for dd in 0..self.depths {
+            if self.row_has_seeds(b, self.row_of(player, dd)) {
+                innermost = Some(dd);
+            }
+        }
+        innermost
     }
 
     /// The capturing-row rule (docs/RULES.md §5), on the board after the
@@ -529,15 +562,7 @@ impl Reference {
         let d = self.depth(row);
         match self.s.capturing_row {
             CapturingRow::Inner => d == self.depths - 1,
-            CapturingRow::InnermostNonEmpty => {
-                let mut innermost = None;
-                for dd in 0..self.depths {
-                    if self.row_has_seeds(b, self.row_of(p, dd)) {
-                        innermost = Some(dd);
-                    }
-                }
-                innermost == Some(d)
-            }
+            CapturingRow::InnermostNonEmpty => self.innermost_occupied(b, p) == Some(d),
         }
     }
 
@@ -665,18 +690,12 @@ impl Reference {
     fn sow(&self, pos: &mut Pos, rep: &mut Played, mut hand: u64, from: (usize, usize), dir: Dir) {
         let p = pos.to_move;
         let path = self.path(p, dir);
-        let n = path.len();
         let mut at = position_in(path, from);
         // Relay lap starts seen in this move: (board, landing hole).
         let mut seen: HashSet<LapStart> = HashSet::new();
         loop {
-            while hand > 0 {
-                at = (at + 1) % n;
-                let (r, c) = path[at];
-                pos.board[r][c] += 1;
-                rep.seeds_sown += 1;
-                hand -= 1;
-            }
+            rep.seeds_sown += hand;
+            at = drop_seeds(&mut pos.board, hand, path, at);
             let landing = path[at];
             let (lr, lc) = landing;
             let was_empty = pos.board[lr][lc] == 1;
@@ -686,19 +705,10 @@ impl Reference {
             if self.refused_by_all_ones(&pos.board, p, landing, was_empty, true) {
                 rep.all_ones_refusals += 1;
             }
-            if let Some(v) = &victims {
-                // A capture that leaves the opponent no seed ends the move
-                // and the game there, before the lap limit is asked: the
-                // move would not go on (docs/RULES.md §9).
-                let mut after = pos.clone();
-                let mut scratch = rep.clone();
-                self.take(&mut after, &mut scratch, landing, v);
-                if self.game_over_by_capture(&after, p) {
-                    *pos = after;
-                    *rep = scratch;
-                    rep.end = MoveEnd::OpponentEmpty;
-                    return;
-                }
+            if let Some(v) = &victims
+                && self.capture_ends_game(pos, rep, landing, v)
+            {
+                return;
             }
             let relay = victims.is_none() && !was_empty && self.relays(lr);
             if victims.is_none() && !relay {
@@ -710,12 +720,7 @@ impl Reference {
                 return;
             }
             if relay && !seen.insert((flat(&pos.board), landing)) {
-                rep.end = MoveEnd::Endless;
-                rep.cycle = Some(self.cycle(&pos.board, p, landing, dir));
-                pos.ended = Some(match self.s.endless_move {
-                    EndlessMove::Undecided => Ended::Endless,
-                    EndlessMove::MoverLoses => Ended::EndlessLost(1 - p),
-                });
+                self.end_endless(pos, rep, landing, dir);
                 return;
             }
             if rep.laps == self.s.lap_limit {
@@ -731,6 +736,42 @@ impl Reference {
             rep.laps += 1;
             rep.relays += u64::from(relay);
         }
+    }
+
+    /// A capture that leaves the opponent no seed ends the move and the
+    /// game there, before the lap limit is asked: the move would not go on
+    /// (docs/RULES.md §9). Makes that capture and says so; leaves `pos`
+    /// and `rep` alone for any other.
+    fn capture_ends_game(
+        &self,
+        pos: &mut Pos,
+        rep: &mut Played,
+        landing: (usize, usize),
+        victims: &[(usize, usize)],
+    ) -> bool {
+        let p = pos.to_move;
+        let mut after = pos.clone();
+        let mut scratch = rep.clone();
+        self.take(&mut after, &mut scratch, landing, victims);
+        if !self.game_over_by_capture(&after, p) {
+            return false;
+        }
+        *pos = after;
+        *rep = scratch;
+        rep.end = MoveEnd::OpponentEmpty;
+        true
+    }
+
+    /// Ends an endless move: its cycle recorded, the game ended as
+    /// `endless_move` says.
+    fn end_endless(&self, pos: &mut Pos, rep: &mut Played, landing: (usize, usize), dir: Dir) {
+        let p = pos.to_move;
+        rep.end = MoveEnd::Endless;
+        rep.cycle = Some(self.cycle(&pos.board, p, landing, dir));
+        pos.ended = Some(match self.s.endless_move {
+            EndlessMove::Undecided => Ended::Endless,
+            EndlessMove::MoverLoses => Ended::EndlessLost(1 - p),
+        });
     }
 
     /// Moves the victims' seeds into the hole `(lr, lc)` and counts the
@@ -761,7 +802,6 @@ impl Reference {
     /// relay lap start that repeated, without touching the position.
     fn cycle(&self, board: &[Vec<u32>], p: usize, landing: (usize, usize), dir: Dir) -> Cycle {
         let path = self.path(p, dir);
-        let n = path.len();
         let mut b = board.to_vec();
         let mut at = position_in(path, landing);
         let mut cycle = Cycle {
@@ -773,11 +813,7 @@ impl Reference {
             let (r, c) = path[at];
             let hand = b[r][c];
             b[r][c] = 0;
-            for _ in 0..hand {
-                at = (at + 1) % n;
-                let (r, c) = path[at];
-                b[r][c] += 1;
-            }
+            at = drop_seeds(&mut b, hand as u64, path, at);
             cycle.sown.push(hand as u64);
             if b == board && path[at] == landing {
                 return cycle;
@@ -790,6 +826,17 @@ fn position_in(path: &[(usize, usize)], hole: (usize, usize)) -> usize {
     path.iter()
         .position(|&h| h == hole)
         .expect("the hole is on the mover's circuit")
+}
+
+/// Drops `hand` seeds one at a time into the holes after `path[at]`, round
+/// and round: the index in `path` of the hole the last fell in.
+fn drop_seeds(board: &mut [Vec<u32>], hand: u64, path: &[(usize, usize)], mut at: usize) -> usize {
+    for _ in 0..hand {
+        at = (at + 1) % path.len();
+        let (r, c) = path[at];
+        board[r][c] += 1;
+    }
+    at
 }
 
 fn flat(board: &[Vec<u32>]) -> Vec<u16> {

@@ -25,7 +25,7 @@ use crate::agents::AgentSpec;
 use crate::agents::perfect::Tables;
 use crate::engine::{Move, Player, Position, Status};
 use crate::rules::Rules;
-use crate::solve::openings::{OpeningsError, openings};
+use crate::solve::openings::{Opening, OpeningsError, openings};
 
 /// An exact probability in lowest terms, of any size: a line's
 /// denominator is the product of the move counts it was split by, and a
@@ -120,14 +120,7 @@ fn exact_share_within(
     threads: usize,
     max_followed: u64,
 ) -> Result<ExactShare, ExactError> {
-    for a in [p1, p2] {
-        if let Some(why) = a.draws_beyond_ties() {
-            return Err(ExactError::Random {
-                agent: a.to_string(),
-                why,
-            });
-        }
-    }
+    refuse_random(p1, p2)?;
     let start = openings(rules, opening_plies, MAX_OPENINGS)?;
     let openings_count = start.len();
     // One set of perfect-play tables for every search, as a run shares
@@ -137,101 +130,25 @@ fn exact_share_within(
         .num_threads(threads.max(1))
         .build()
         .expect("a thread pool");
-    // Every probability of a layer is a numerator over the layer's one
-    // denominator `den`, and so are the outcomes' sums: adding them is then
-    // an integer sum. Fractions in lowest terms paid a gcd of numbers of
-    // thousands of bits at every addition, which left the tiny board's
-    // lines (5,000 plies long under its ply limit) unfinished after
-    // minutes; here one reduction at the end is all.
-    let mut den = BigUint::one();
-    for o in &start {
-        den = den.lcm(&BigUint::from(o.probability.den));
-    }
-    let mut layer: Vec<(Position, BigUint)> = start
-        .into_iter()
-        .map(|o| {
-            let p = o.probability;
-            (o.position, BigUint::from(p.num) * (&den / p.den))
-        })
-        .collect();
+    let (mut den, mut layer) = over_one_denominator(start);
     // p1 wins, undecided, p2 wins, over `den`.
     let mut ends = [BigUint::zero(), BigUint::zero(), BigUint::zero()];
-    let (mut decisions, mut tied, mut followed) = (0u64, 0u64, 0u64);
+    let mut counts = Counts::default();
     while !layer.is_empty() {
-        let mut live: Vec<(Position, BigUint)> = Vec::with_capacity(layer.len());
-        for (pos, p) in layer {
-            let legal = rules.legal_moves(&pos);
-            if pos.ended().is_none() && !legal.is_empty() {
-                live.push((pos, p));
-                continue;
-            }
-            let slot = match rules.status(&pos) {
-                Status::Won(Player::South) => 0,
-                Status::Won(Player::North) => 2,
-                _ => 1,
-            };
-            ends[slot] += p;
-        }
-        followed += live.len() as u64;
-        if followed > max_followed {
+        let live = settle_ended(rules, layer, &mut ends);
+        counts.followed += live.len() as u64;
+        if counts.followed > max_followed {
             return Err(ExactError::TooLong(max_followed));
         }
         // The searches, the costly part, in parallel; the merge below is
         // in `live`'s order, so the layers are the same for any threads.
         let choices: Vec<(Vec<Move>, bool)> = pool.install(|| {
             live.par_iter()
-                .map(|(pos, _)| {
-                    let legal = rules.legal_moves(pos);
-                    if legal.len() == 1 {
-                        return (vec![legal[0]], false);
-                    }
-                    let agent = match pos.to_move() {
-                        Player::South => p1,
-                        Player::North => p2,
-                    };
-                    let ties = agent
-                        .ties(&tables, rules, pos, &legal)
-                        .expect("agents drawing beyond ties are refused above");
-                    (ties, true)
-                })
+                .map(|(pos, _)| choose(rules, &tables, p1, p2, pos))
                 .collect()
         });
-        // The next denominator: every split of this layer divides it.
-        let split = choices
-            .iter()
-            .fold(1u64, |l, (moves, _)| l.lcm(&(moves.len() as u64)));
-        if split > 1 {
-            den *= split;
-            for e in &mut ends {
-                *e *= split;
-            }
-        }
-        let mut next: Vec<(Position, BigUint)> = Vec::new();
-        let mut at: HashMap<Position, usize> = HashMap::new();
-        for ((pos, p), (moves, chosen)) in live.iter().zip(choices) {
-            if chosen {
-                decisions += 1;
-                tied += u64::from(moves.len() > 1);
-            }
-            let each = p * (split / moves.len() as u64);
-            for mv in moves {
-                let mut after = *pos;
-                rules
-                    .play(&mut after, mv)
-                    .expect("a move legal_moves lists is legal");
-                match at.get(&after) {
-                    Some(&i) => next[i].1 += &each,
-                    None => {
-                        at.insert(after, next.len());
-                        next.push((after, each.clone()));
-                    }
-                }
-            }
-            if next.len() > MAX_POSITIONS {
-                return Err(ExactError::TooMany(MAX_POSITIONS));
-            }
-        }
-        layer = next;
+        let split = split_denominator(&choices, &mut den, &mut ends);
+        layer = next_layer(rules, &live, choices, split, &mut counts)?;
     }
     let [p1_wins, undecided, p2_wins] = ends.map(|e| Probability::new(e, den.clone()));
     Ok(ExactShare {
@@ -239,9 +156,157 @@ fn exact_share_within(
         undecided,
         p2_wins,
         openings: openings_count,
-        decisions,
-        tied,
+        decisions: counts.decisions,
+        tied: counts.tied,
     })
+}
+
+/// Positions of a layer, each with its probability's numerator over the
+/// layer's one denominator.
+type Layer = Vec<(Position, BigUint)>;
+
+/// The searches made, those whose best moves tied, and the positions
+/// followed, so far.
+#[derive(Default)]
+struct Counts {
+    decisions: u64,
+    tied: u64,
+    followed: u64,
+}
+
+/// An agent drawing beyond its ties makes games that no opening decides.
+fn refuse_random(p1: &AgentSpec, p2: &AgentSpec) -> Result<(), ExactError> {
+    for a in [p1, p2] {
+        if let Some(why) = a.draws_beyond_ties() {
+            return Err(ExactError::Random {
+                agent: a.to_string(),
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The openings over their common denominator, and that denominator.
+///
+/// Every probability of a layer is a numerator over the layer's one
+/// denominator `den`, and so are the outcomes' sums: adding them is then
+/// an integer sum. Fractions in lowest terms paid a gcd of numbers of
+/// thousands of bits at every addition, which left the tiny board's
+/// lines (5,000 plies long under its ply limit) unfinished after
+/// minutes; here one reduction at the end is all.
+fn over_one_denominator(start: Vec<Opening>) -> (BigUint, Layer) {
+    let mut den = BigUint::one();
+    for o in &start {
+        den = den.lcm(&BigUint::from(o.probability.den));
+    }
+    let layer = start
+        .into_iter()
+        .map(|o| {
+            let p = o.probability;
+            (o.position, BigUint::from(p.num) * (&den / p.den))
+        })
+        .collect();
+    (den, layer)
+}
+
+/// Adds the ended lines of `layer` to `ends` (p1 wins, undecided, p2
+/// wins) and returns the others.
+fn settle_ended(rules: &Rules, layer: Layer, ends: &mut [BigUint; 3]) -> Layer {
+    let mut live: Layer = Vec::with_capacity(layer.len());
+    for (pos, p) in layer {
+        let legal = rules.legal_moves(&pos);
+        if pos.ended().is_none() && !legal.is_empty() {
+            live.push((pos, p));
+            continue;
+        }
+        let slot = match rules.status(&pos) {
+            Status::Won(Player::South) => 0,
+            Status::Won(Player::North) => 2,
+            _ => 1,
+        };
+        ends[slot] += p;
+    }
+    live
+}
+
+/// The moves the agent to move at `pos` draws among, and whether it
+/// searched for them (false for a forced move).
+fn choose(
+    rules: &Rules,
+    tables: &Tables,
+    p1: &AgentSpec,
+    p2: &AgentSpec,
+    pos: &Position,
+) -> (Vec<Move>, bool) {
+    let legal = rules.legal_moves(pos);
+    if legal.len() == 1 {
+        return (vec![legal[0]], false);
+    }
+    let agent = match pos.to_move() {
+        Player::South => p1,
+        Player::North => p2,
+    };
+    let ties = agent
+        .ties(tables, rules, pos, &legal)
+        .expect("agents drawing beyond ties are refused above");
+    (ties, true)
+}
+
+/// Multiplies `den` and `ends` by the next denominator's factor, which
+/// every split of this layer divides, and returns it.
+fn split_denominator(
+    choices: &[(Vec<Move>, bool)],
+    den: &mut BigUint,
+    ends: &mut [BigUint; 3],
+) -> u64 {
+    let split = choices
+        .iter()
+        .fold(1u64, |l, (moves, _)| l.lcm(&(moves.len() as u64)));
+    if split > 1 {
+        *den *= split;
+        for e in ends {
+            *e *= split;
+        }
+    }
+    split
+}
+
+/// The positions after every choice of `live`, those reached by several
+/// lines merged with their probabilities summed.
+fn next_layer(
+    rules: &Rules,
+    live: &Layer,
+    choices: Vec<(Vec<Move>, bool)>,
+    split: u64,
+    counts: &mut Counts,
+) -> Result<Layer, ExactError> {
+    let mut next: Layer = Vec::new();
+    let mut at: HashMap<Position, usize> = HashMap::new();
+    for ((pos, p), (moves, chosen)) in live.iter().zip(choices) {
+        if chosen {
+            counts.decisions += 1;
+            counts.tied += u64::from(moves.len() > 1);
+        }
+        let each = p * (split / moves.len() as u64);
+        for mv in moves {
+            let mut after = *pos;
+            rules
+                .play(&mut after, mv)
+                .expect("a move legal_moves lists is legal");
+            match at.get(&after) {
+                Some(&i) => next[i].1 += &each,
+                None => {
+                    at.insert(after, next.len());
+                    next.push((after, each.clone()));
+                }
+            }
+        }
+        if next.len() > MAX_POSITIONS {
+            return Err(ExactError::TooMany(MAX_POSITIONS));
+        }
+    }
+    Ok(next)
 }
 
 // ---------------------------------------------------------------------------
@@ -351,6 +416,14 @@ pub(super) fn of_matchup(
             ok = false;
         }
     }
+    ok &= no_sampling_keys(p, &key, m);
+    ok.then_some(Some(named))
+}
+
+/// Whether exact matchup `key` (`m`) leaves out the keys that only apply
+/// to sampled games; reports each it gives.
+fn no_sampling_keys(p: &mut Problems, key: &str, m: &RawMatchup) -> bool {
+    let mut ok = true;
     for (name, v) in [("games", &m.games), ("max_games", &m.max_games)] {
         if let Some(v) = v {
             p.add(
@@ -371,7 +444,7 @@ pub(super) fn of_matchup(
         );
         ok = false;
     }
-    ok.then_some(Some(named))
+    ok
 }
 
 /// Every matchup exact and no `[tournament]`: nothing would be played as

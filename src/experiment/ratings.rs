@@ -134,48 +134,63 @@ fn seat_terms(t: &SeatTally, delta: f64, d: f64) -> (f64, [f64; 2], [f64; 3]) {
         t.second_wins as f64,
         t.undecided as f64,
     );
-    let mut ll = 0.0;
-    let mut g = [0.0; 2];
-    let mut h = [0.0; 3];
+    let mut terms = Terms {
+        ll: 0.0,
+        g: [0.0; 2],
+        h: [0.0; 3],
+    };
     if w > 0.0 {
         // log σ(Δ − d)
-        let p = sigmoid(delta - d);
-        let (q, s) = (1.0 - p, p * (1.0 - p));
-        ll += w * log_sigmoid(delta - d);
-        g[0] += w * q;
-        g[1] -= w * q;
-        h[0] -= w * s;
-        h[1] += w * s;
-        h[2] -= w * s;
+        terms.add_decided(w, delta - d, 1.0);
     }
     if l > 0.0 {
         // log σ(−Δ − d)
-        let p = sigmoid(-delta - d);
-        let (q, s) = (1.0 - p, p * (1.0 - p));
-        ll += l * log_sigmoid(-delta - d);
-        g[0] -= l * q;
-        g[1] -= l * q;
-        h[0] -= l * s;
-        h[1] -= l * s;
-        h[2] -= l * s;
+        terms.add_decided(l, -delta - d, -1.0);
     }
     if u > 0.0 {
-        // log(σ(d − Δ) − σ(−d − Δ)), d > 0
+        terms.add_undecided(u, delta, d);
+    }
+    (terms.ll, terms.g, terms.h)
+}
+
+/// A log-likelihood and its gradient and Hessian in (Δ, d), summed term
+/// by term.
+struct Terms {
+    ll: f64,
+    g: [f64; 2],
+    h: [f64; 3],
+}
+
+impl Terms {
+    /// `n` games decided with probability σ(`x`) each, x = `sign`·Δ − d:
+    /// `sign` 1 for the first player's wins, −1 for the second's.
+    fn add_decided(&mut self, n: f64, x: f64, sign: f64) {
+        let p = sigmoid(x);
+        let (q, s) = (1.0 - p, p * (1.0 - p));
+        self.ll += n * log_sigmoid(x);
+        self.g[0] += sign * (n * q);
+        self.g[1] -= n * q;
+        self.h[0] -= n * s;
+        self.h[1] += sign * (n * s);
+        self.h[2] -= n * s;
+    }
+
+    /// `u` undecided games: log(σ(d − Δ) − σ(−d − Δ)) each, d > 0.
+    fn add_undecided(&mut self, u: f64, delta: f64, d: f64) {
         let (su, sv) = (sigmoid(d - delta), sigmoid(-d - delta));
         let p = su - sv;
         let (du, dv) = (su * (1.0 - su), sv * (1.0 - sv));
         let (tu, tv) = (du * (1.0 - 2.0 * su), dv * (1.0 - 2.0 * sv));
         let gp = [dv - du, du + dv];
         let hp = [tu - tv, -tu - tv, tu - tv];
-        ll += u * libm::log(p);
+        self.ll += u * libm::log(p);
         let gl = [gp[0] / p, gp[1] / p];
-        g[0] += u * gl[0];
-        g[1] += u * gl[1];
-        h[0] += u * (hp[0] / p - gl[0] * gl[0]);
-        h[1] += u * (hp[1] / p - gl[0] * gl[1]);
-        h[2] += u * (hp[2] / p - gl[1] * gl[1]);
+        self.g[0] += u * gl[0];
+        self.g[1] += u * gl[1];
+        self.h[0] += u * (hp[0] / p - gl[0] * gl[0]);
+        self.h[1] += u * (hp[1] / p - gl[0] * gl[1]);
+        self.h[2] += u * (hp[2] / p - gl[1] * gl[1]);
     }
-    (ll, g, h)
 }
 
 /// The parameter vector: every agent's rating, then a, then d (natural
@@ -245,48 +260,10 @@ impl Problem<'_> {
             if g.iter().all(|v| v.abs() < GRADIENT_TOL) {
                 return Ok(ll);
             }
-            // A vanishing ridge keeps the system solvable where the
-            // results leave a direction flat (agents with no games between
-            // their group and the rest); it does not move the maximum.
-            let scale = free.iter().map(|&i| hess[i][i].abs()).fold(1.0, f64::max);
-            let a: Vec<Vec<f64>> = free
-                .iter()
-                .map(|&i| {
-                    free.iter()
-                        .map(|&j| -hess[i][j] + if i == j { 1e-12 * scale } else { 0.0 })
-                        .collect()
-                })
-                .collect();
-            let Some(mut step) = solve(a, g) else {
+            let Some(step) = newton_step(&free, g, &hess) else {
                 return Err(FitError::NoConvergence(MAX_STEPS));
             };
-            // No step longer than MAX_STEP natural units: a near-flat
-            // direction would otherwise jump to where exp() underflows.
-            let longest = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
-            if longest > MAX_STEP {
-                step.iter_mut().for_each(|s| *s *= MAX_STEP / longest);
-            }
-            let kd = self.draw();
-            let mut t = 1.0;
-            let mut moved = false;
-            for _ in 0..60 {
-                let mut cand = x.to_vec();
-                for (&i, s) in free.iter().zip(&step) {
-                    cand[i] += t * s;
-                }
-                // With undecided games the likelihood is 0 at d = 0; without,
-                // d is held at 0 (where it is highest whatever Δ).
-                if fixed[kd] || cand[kd] > 0.0 {
-                    let l = self.log_likelihood(&cand);
-                    if l >= ll {
-                        x.copy_from_slice(&cand);
-                        moved = true;
-                        break;
-                    }
-                }
-                t /= 2.0;
-            }
-            if !moved {
+            if !self.line_search(x, fixed, &free, &step, ll) {
                 // No step raises the likelihood any more: at the maximum
                 // to the precision of f64.
                 return Ok(ll);
@@ -306,8 +283,60 @@ impl Problem<'_> {
         Err(FitError::NoConvergence(MAX_STEPS))
     }
 
+    /// Moves `x` along `step` (over the `free` parameters), halving it
+    /// until the log-likelihood is no lower than `ll`; false when no
+    /// step of 60 halvings is.
+    fn line_search(
+        &self,
+        x: &mut [f64],
+        fixed: &[bool],
+        free: &[usize],
+        step: &[f64],
+        ll: f64,
+    ) -> bool {
+        let kd = self.draw();
+        let mut t = 1.0;
+        for _ in 0..60 {
+            let mut cand = x.to_vec();
+            for (&i, s) in free.iter().zip(step) {
+                cand[i] += t * s;
+            }
+            // With undecided games the likelihood is 0 at d = 0; without,
+            // d is held at 0 (where it is highest whatever Δ).
+            if fixed[kd] || cand[kd] > 0.0 {
+                let l = self.log_likelihood(&cand);
+                if l >= ll {
+                    x.copy_from_slice(&cand);
+                    return true;
+                }
+            }
+            t /= 2.0;
+        }
+        false
+    }
+
     fn has_undecided(&self) -> bool {
         self.tallies.iter().any(|t| t.undecided > 0)
+    }
+
+    /// Where the maximisation starts, and the parameters it holds: the
+    /// anchor, agents with no game, and d when no game was undecided.
+    fn start(&self, anchor: usize, games: &[u64]) -> (Vec<f64>, Vec<bool>) {
+        let kd = self.draw();
+        let mut fixed = vec![false; self.len()];
+        fixed[anchor] = true;
+        for (f, &g) in fixed.iter_mut().zip(games) {
+            *f |= g == 0;
+        }
+        let mut x = vec![0.0; self.len()];
+        if self.has_undecided() {
+            // A start inside d > 0, where P(undecided) is positive.
+            x[kd] = 100.0 * C;
+        } else {
+            // With no undecided game the likelihood is highest at d = 0.
+            fixed[kd] = true;
+        }
+        (x, fixed)
     }
 }
 
@@ -317,6 +346,31 @@ const GRADIENT_TOL: f64 = 1e-9;
 /// Farthest a profile looks for an interval's end, in natural units
 /// (~7,000 Elo): beyond it the end is open.
 const PROFILE_REACH: f64 = 40.0;
+
+/// Newton's step over the `free` parameters, from their gradient `g` and
+/// the Hessian; `None` where the system is singular.
+fn newton_step(free: &[usize], g: Vec<f64>, hess: &[Vec<f64>]) -> Option<Vec<f64>> {
+    // A vanishing ridge keeps the system solvable where the
+    // results leave a direction flat (agents with no games between
+    // their group and the rest); it does not move the maximum.
+    let scale = free.iter().map(|&i| hess[i][i].abs()).fold(1.0, f64::max);
+    let a: Vec<Vec<f64>> = free
+        .iter()
+        .map(|&i| {
+            free.iter()
+                .map(|&j| -hess[i][j] + if i == j { 1e-12 * scale } else { 0.0 })
+                .collect()
+        })
+        .collect();
+    let mut step = solve(a, g)?;
+    // No step longer than MAX_STEP natural units: a near-flat
+    // direction would otherwise jump to where exp() underflows.
+    let longest = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
+    if longest > MAX_STEP {
+        step.iter_mut().for_each(|s| *s *= MAX_STEP / longest);
+    }
+    Some(step)
+}
 
 /// Solves A·y = b by Gaussian elimination with partial pivoting; `None`
 /// if A is singular.
@@ -412,53 +466,27 @@ pub fn fit(agents: usize, anchor: usize, tallies: &[SeatTally]) -> Result<Fit, F
         games[t.second] += t.games();
     }
     let (ka, kd) = (p.advantage(), p.draw());
-    let mut fixed = vec![false; p.len()];
-    fixed[anchor] = true;
-    for (f, &g) in fixed.iter_mut().zip(&games) {
-        *f |= g == 0;
-    }
-    let undecided = p.has_undecided();
-    let mut x = vec![0.0; p.len()];
-    if undecided {
-        // A start inside d > 0, where P(undecided) is positive.
-        x[kd] = 100.0 * C;
-    } else {
-        // With no undecided game the likelihood is highest at d = 0.
-        fixed[kd] = true;
-    }
+    let (mut x, fixed) = p.start(anchor, &games);
     let top = p.maximise(&mut x, &fixed)?;
-    let (above, below) = bounded(agents, anchor, &tallies);
-    let profile = |k: usize, side: f64, reach: bool| -> Result<Option<f64>, FitError> {
-        if !reach {
-            return Ok(None);
-        }
-        profile_end(&p, &x, &fixed, top, k, side)
+    let m = Maximum {
+        p: &p,
+        x: &x,
+        fixed: &fixed,
+        top,
     };
+    let (above, below) = bounded(agents, anchor, &tallies);
     let mut ratings = Vec::with_capacity(agents);
     for k in 0..agents {
         if k == anchor {
             ratings.push(Estimate::ZERO);
             continue;
         }
-        let low = profile(k, -1.0, below[k] && games[k] > 0)?;
-        let high = profile(k, 1.0, above[k] && games[k] > 0)?;
-        ratings.push(Estimate {
-            value: (above[k] && below[k] && low.is_some() && high.is_some()).then_some(x[k] / C),
-            low: low.map(|v| v / C),
-            high: high.map(|v| v / C),
-        });
+        let low = m.profile(k, -1.0, below[k] && games[k] > 0)?;
+        let high = m.profile(k, 1.0, above[k] && games[k] > 0)?;
+        ratings.push(m.estimate(k, above[k] && below[k], low, high));
     }
-    let interval = |k: usize| -> Result<Estimate, FitError> {
-        let low = profile(k, -1.0, true)?;
-        let high = profile(k, 1.0, true)?;
-        Ok(Estimate {
-            value: (low.is_some() && high.is_some()).then_some(x[k] / C),
-            low: low.map(|v| v / C),
-            high: high.map(|v| v / C),
-        })
-    };
-    let advantage = interval(ka)?;
-    let draw = interval(kd)?;
+    let advantage = m.interval(ka)?;
+    let draw = m.interval(kd)?;
     Ok(Fit {
         ratings,
         advantage,
@@ -470,6 +498,44 @@ pub fn fit(agents: usize, anchor: usize, tallies: &[SeatTally]) -> Result<Fit, F
             draw: x[kd] / C,
         },
     })
+}
+
+/// The fit's maximum `x`, of log-likelihood `top`, over the parameters
+/// not `fixed`: where the profiles start.
+struct Maximum<'a> {
+    p: &'a Problem<'a>,
+    x: &'a [f64],
+    fixed: &'a [bool],
+    top: f64,
+}
+
+impl Maximum<'_> {
+    /// [`profile_end`], or `None` without looking where the results do
+    /// not bound the parameter (`reach` false).
+    fn profile(&self, k: usize, side: f64, reach: bool) -> Result<Option<f64>, FitError> {
+        if !reach {
+            return Ok(None);
+        }
+        profile_end(self.p, self.x, self.fixed, self.top, k, side)
+    }
+
+    /// Parameter k's estimate in Elo: its value only when it is bounded
+    /// both ways and both ends were found.
+    fn estimate(&self, k: usize, bounded: bool, low: Option<f64>, high: Option<f64>) -> Estimate {
+        Estimate {
+            value: (bounded && low.is_some() && high.is_some()).then_some(self.x[k] / C),
+            low: low.map(|v| v / C),
+            high: high.map(|v| v / C),
+        }
+    }
+
+    /// The interval of a model parameter (a or d), which the results
+    /// always bound.
+    fn interval(&self, k: usize) -> Result<Estimate, FitError> {
+        let low = self.profile(k, -1.0, true)?;
+        let high = self.profile(k, 1.0, true)?;
+        Ok(self.estimate(k, true, low, high))
+    }
 }
 
 /// The end of parameter k's interval on `side` (−1 below, +1 above), in
@@ -489,70 +555,109 @@ fn profile_end(
     let target = top - HALF_CHI2_95;
     let mut held = fixed.to_vec();
     held[k] = true;
-    let kd = p.draw();
+    let profile = Profile { p, held, k, target };
     let mut warm = best.to_vec();
-    let at = |theta: f64, warm: &mut Vec<f64>| -> Result<f64, FitError> {
-        warm[k] = theta;
-        Ok(p.maximise(warm, &held)? - target)
-    };
-    // Bracket: inside at the maximum (h = 1.92), then steps doubling out.
-    let (mut t_in, mut h_in) = (best[k], HALF_CHI2_95);
-    let mut step = 0.25;
-    let (t_out, h_out) = loop {
-        let t = best[k] + side * step;
-        if k == kd && t <= 0.0 {
-            // d's bound. With no undecided game d's maximum is 0 itself;
-            // with some, the likelihood falls to 0 at d = 0, so the end
-            // lies above it, found by halving towards 0.
-            if !p.has_undecided() {
-                return Ok(Some(0.0));
+    match profile.bracket(best[k], side, &mut warm)? {
+        Bracket::End(end) => Ok(end),
+        Bracket::Across(inside, outside) => profile.crossing(inside, outside, &mut warm).map(Some),
+    }
+}
+
+/// Parameter k's profile: the log-likelihood maximised over the other
+/// parameters not `held`, less `target`, positive inside the interval.
+struct Profile<'a> {
+    p: &'a Problem<'a>,
+    held: Vec<bool>,
+    k: usize,
+    target: f64,
+}
+
+/// Where the doubling steps out of the maximum stopped: at the end
+/// itself (`None`: open), or across it, a point (θ, profile) inside and
+/// one outside.
+enum Bracket {
+    End(Option<f64>),
+    Across((f64, f64), (f64, f64)),
+}
+
+impl Profile<'_> {
+    /// The profile at k = `theta`, maximised from `warm` (left at the
+    /// maximum, the next point's start).
+    fn at(&self, theta: f64, warm: &mut [f64]) -> Result<f64, FitError> {
+        warm[self.k] = theta;
+        Ok(self.p.maximise(warm, &self.held)? - self.target)
+    }
+
+    /// Inside at the maximum `from` (h = 1.92), then steps doubling out
+    /// on `side`.
+    fn bracket(&self, from: f64, side: f64, warm: &mut [f64]) -> Result<Bracket, FitError> {
+        let (mut t_in, mut h_in) = (from, HALF_CHI2_95);
+        let mut step = 0.25;
+        loop {
+            let t = from + side * step;
+            if self.k == self.p.draw() && t <= 0.0 {
+                // d's bound. With no undecided game d's maximum is 0 itself;
+                // with some, the likelihood falls to 0 at d = 0, so the end
+                // lies above it, found by halving towards 0.
+                if !self.p.has_undecided() {
+                    return Ok(Bracket::End(Some(0.0)));
+                }
+                let t = t_in / 2.0;
+                if t < 1e-12 {
+                    // Within 1e-10 Elo of 0: the end is 0 to any precision
+                    // the files print.
+                    return Ok(Bracket::End(Some(0.0)));
+                }
+                let h = self.at(t, warm)?;
+                if h < 0.0 {
+                    return Ok(Bracket::Across((t_in, h_in), (t, h)));
+                }
+                (t_in, h_in) = (t, h);
+                continue;
             }
-            let t = t_in / 2.0;
-            if t < 1e-12 {
-                // Within 1e-10 Elo of 0: the end is 0 to any precision
-                // the files print.
-                return Ok(Some(0.0));
-            }
-            let h = at(t, &mut warm)?;
+            let h = self.at(t, warm)?;
             if h < 0.0 {
-                break (t, h);
+                return Ok(Bracket::Across((t_in, h_in), (t, h)));
             }
             (t_in, h_in) = (t, h);
-            continue;
-        }
-        let h = at(t, &mut warm)?;
-        if h < 0.0 {
-            break (t, h);
-        }
-        (t_in, h_in) = (t, h);
-        if step > PROFILE_REACH {
-            return Ok(None);
-        }
-        step *= 2.0;
-    };
-    let (mut a, mut fa, mut b, mut fb) = (t_in, h_in, t_out, h_out);
-    let mut last = 0;
-    for _ in 0..100 {
-        let t = b - fb * (b - a) / (fb - fa);
-        let h = at(t, &mut warm)?;
-        if h.abs() < 1e-9 || (b - a).abs() < 1e-10 {
-            return Ok(Some(t));
-        }
-        if (h > 0.0) == (fa > 0.0) {
-            (a, fa) = (t, h);
-            if last == -1 {
-                fb /= 2.0;
+            if step > PROFILE_REACH {
+                return Ok(Bracket::End(None));
             }
-            last = -1;
-        } else {
-            (b, fb) = (t, h);
-            if last == 1 {
-                fa /= 2.0;
-            }
-            last = 1;
+            step *= 2.0;
         }
     }
-    Ok(Some(b - fb * (b - a) / (fb - fa)))
+
+    /// The crossing between a point inside and one outside, by regula
+    /// falsi (Illinois).
+    fn crossing(
+        &self,
+        (mut a, mut fa): (f64, f64),
+        (mut b, mut fb): (f64, f64),
+        warm: &mut [f64],
+    ) -> Result<f64, FitError> {
+        let mut last = 0;
+        for _ in 0..100 {
+            let t = b - fb * (b - a) / (fb - fa);
+            let h = self.at(t, warm)?;
+            if h.abs() < 1e-9 || (b - a).abs() < 1e-10 {
+                return Ok(t);
+            }
+            if (h > 0.0) == (fa > 0.0) {
+                (a, fa) = (t, h);
+                if last == -1 {
+                    fb /= 2.0;
+                }
+                last = -1;
+            } else {
+                (b, fb) = (t, h);
+                if last == 1 {
+                    fa /= 2.0;
+                }
+                last = 1;
+            }
+        }
+        Ok(b - fb * (b - a) / (fb - fa))
+    }
 }
 
 /// The model's probabilities (first wins, second wins, undecided) for a
@@ -663,51 +768,9 @@ pub fn rate_lines(lines: &[ResultLine], roster: Option<Roster>) -> Vec<VariantRa
         if !known(&line.p1) || !known(&line.p2) {
             continue;
         }
-        let k = match out
-            .iter()
-            .position(|(v, _)| v.variant == line.variant && v.rules == line.rules)
-        {
-            Some(k) => k,
-            None => {
-                out.push((
-                    VariantRatings {
-                        variant: line.variant.clone(),
-                        rules: line.rules.clone(),
-                        opening_plies: line.opening_plies.clone(),
-                        agents: roster.map_or_else(Vec::new, |r| r.agents.to_vec()),
-                        anchor: roster.map_or(0, |r| r.anchor),
-                        pairs: Vec::new(),
-                        fit: Err(FitError::NoConvergence(0)),
-                    },
-                    Vec::new(),
-                ));
-                out.len() - 1
-            }
-        };
+        let k = variant_of(&mut out, line, roster);
         let (v, tallies) = &mut out[k];
-        let mut index = |name: &str| match v.agents.iter().position(|a| a == name) {
-            Some(i) => i,
-            None => {
-                v.agents.push(name.to_string());
-                v.agents.len() - 1
-            }
-        };
-        let (first, second) = (index(&line.p1), index(&line.p2));
-        let tally = SeatTally {
-            first,
-            second,
-            first_wins: line.p1_wins,
-            second_wins: line.p2_wins,
-            undecided: line.undecided,
-        };
-        tallies.push(tally);
-        let (agent, opponent) = (first.max(second), first.min(second));
-        let record = PairRecord::find_or_add(&mut v.pairs, agent, opponent);
-        if first == agent {
-            record.as_first = tally;
-        } else {
-            record.as_second = tally;
-        }
+        tallies.push(v.add_line(line));
     }
     out.into_iter()
         .map(|(mut v, tallies)| {
@@ -718,6 +781,63 @@ pub fn rate_lines(lines: &[ResultLine], roster: Option<Roster>) -> Vec<VariantRa
             v
         })
         .collect()
+}
+
+/// The index in `out` of `line`'s variant, added with no results (and
+/// no fit yet) if missing.
+fn variant_of(
+    out: &mut Vec<(VariantRatings, Vec<SeatTally>)>,
+    line: &ResultLine,
+    roster: Option<Roster>,
+) -> usize {
+    if let Some(k) =
+        (out.iter()).position(|(v, _)| v.variant == line.variant && v.rules == line.rules)
+    {
+        return k;
+    }
+    out.push((
+        VariantRatings {
+            variant: line.variant.clone(),
+            rules: line.rules.clone(),
+            opening_plies: line.opening_plies.clone(),
+            agents: roster.map_or_else(Vec::new, |r| r.agents.to_vec()),
+            anchor: roster.map_or(0, |r| r.anchor),
+            pairs: Vec::new(),
+            fit: Err(FitError::NoConvergence(0)),
+        },
+        Vec::new(),
+    ));
+    out.len() - 1
+}
+
+impl VariantRatings {
+    /// Adds `line` to its pair's record (its agents added if new) and
+    /// returns its seat order's tally.
+    fn add_line(&mut self, line: &ResultLine) -> SeatTally {
+        let mut index = |name: &str| match self.agents.iter().position(|a| a == name) {
+            Some(i) => i,
+            None => {
+                self.agents.push(name.to_string());
+                self.agents.len() - 1
+            }
+        };
+        let (first, second) = (index(&line.p1), index(&line.p2));
+        let tally = SeatTally {
+            first,
+            second,
+            first_wins: line.p1_wins,
+            second_wins: line.p2_wins,
+            undecided: line.undecided,
+        };
+        let (agent, opponent) = (first.max(second), first.min(second));
+        let record = PairRecord::find_or_add(&mut self.pairs, agent, opponent);
+        if first == agent {
+            record.as_first = tally;
+        } else {
+            record.as_second = tally;
+        }
+        tally
+    }
 }
 
 /// The tournament's pairings' results as result lines, in the cells'

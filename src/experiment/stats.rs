@@ -182,6 +182,42 @@ pub const WARNING_KINDS: [(&str, &str); 3] = [
     ),
 ];
 
+/// The warning of a cell with too few decided games, of `n` games with
+/// `d` decided, if it has one.
+fn decided_warning(n: u64, d: u64) -> Option<CellWarning> {
+    if d == n && d > 0 && d < MIN_DECIDED {
+        // Every game decided, but too few of them to lean on: not "few
+        // decided", which would say some were not.
+        Some(CellWarning {
+            kind: "few-games",
+            message: format!(
+                "only {d} games, all decided: p1_win_rate and its interval rest on fewer \
+                 than {MIN_DECIDED} games"
+            ),
+        })
+    } else if 2 * d < n || d < MIN_DECIDED {
+        let message = if d == 0 {
+            format!(
+                "no game of {n} was decided: p1_win_rate, its interval, advantage_p1 and \
+                 balance are left empty"
+            )
+        } else {
+            format!(
+                "only {d} of {n} games were decided: p1_win_rate and its interval rest on \
+                 {d} games, and advantage_p1 and balance count the {} undecided ones as \
+                 draws; read completion beside them",
+                n - d
+            )
+        };
+        Some(CellWarning {
+            kind: "few-decided",
+            message,
+        })
+    } else {
+        None
+    }
+}
+
 impl Aggregate {
     pub fn new() -> Aggregate {
         Aggregate::default()
@@ -274,57 +310,34 @@ impl Aggregate {
     /// What a reader must know before trusting the cell's numbers.
     pub fn warnings(&self) -> Vec<CellWarning> {
         let mut out = Vec::new();
-        let (n, d) = (self.games, self.decided());
         if self.repeats() {
-            let what = match self.distinct.count() {
-                Distinct::Exact(k) => format!(
-                    "only {k} distinct {} in {n} ({})",
-                    if k == 1 { "game" } else { "games" },
-                    percent_floor(k, n)
-                ),
-                Distinct::Estimate { value, se } => format!(
-                    "about {value:.0} distinct games (± {se:.0}, one standard error) in {n}"
-                ),
-            };
-            let message = format!(
-                "{what}: repeated games sample fewer lines of play than the count suggests \
-                 (docs/OUTPUTS.md, `distinct_games`)"
-            );
-            out.push(CellWarning {
-                kind: "repeats",
-                message,
-            });
+            out.push(self.repeats_warning());
         }
-        if d == n && d > 0 && d < MIN_DECIDED {
-            // Every game decided, but too few of them to lean on: not "few
-            // decided", which would say some were not.
-            out.push(CellWarning {
-                kind: "few-games",
-                message: format!(
-                    "only {d} games, all decided: p1_win_rate and its interval rest on fewer \
-                     than {MIN_DECIDED} games"
-                ),
-            });
-        } else if 2 * d < n || d < MIN_DECIDED {
-            let message = if d == 0 {
-                format!(
-                    "no game of {n} was decided: p1_win_rate, its interval, advantage_p1 and \
-                     balance are left empty"
-                )
-            } else {
-                format!(
-                    "only {d} of {n} games were decided: p1_win_rate and its interval rest on \
-                     {d} games, and advantage_p1 and balance count the {} undecided ones as \
-                     draws; read completion beside them",
-                    n - d
-                )
-            };
-            out.push(CellWarning {
-                kind: "few-decided",
-                message,
-            });
-        }
+        out.extend(decided_warning(self.games, self.decided()));
         out
+    }
+
+    /// The warning of a cell whose games repeat.
+    fn repeats_warning(&self) -> CellWarning {
+        let n = self.games;
+        let what = match self.distinct.count() {
+            Distinct::Exact(k) => format!(
+                "only {k} distinct {} in {n} ({})",
+                if k == 1 { "game" } else { "games" },
+                percent_floor(k, n)
+            ),
+            Distinct::Estimate { value, se } => {
+                format!("about {value:.0} distinct games (± {se:.0}, one standard error) in {n}")
+            }
+        };
+        let message = format!(
+            "{what}: repeated games sample fewer lines of play than the count suggests \
+                 (docs/OUTPUTS.md, `distinct_games`)"
+        );
+        CellWarning {
+            kind: "repeats",
+            message,
+        }
     }
 
     pub fn wins_of(&self, p: Player) -> u64 {

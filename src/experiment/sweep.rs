@@ -131,23 +131,35 @@ pub fn expand(
         return None;
     }
     swept.sort_by_key(|s| s.at);
+    let read = every_combination(base, &swept, total, skip_invalid == Some(true));
+    read.outcome(p, key, span)
+}
+
+/// The `total` combinations of the `swept` keys over `base`, in order,
+/// each a variant, skipped (when `skip_invalid`) or invalid.
+fn every_combination(
+    base: &Rules,
+    swept: &[SweptKey],
+    total: usize,
+    skip_invalid: bool,
+) -> Combinations {
     let base_table = match toml::Value::try_from(base.settings()) {
         Ok(toml::Value::Table(t)) => t,
         _ => unreachable!("the settings serialise as a table"),
     };
     let mut read = Combinations::default();
     for index in 0..total {
-        let (name, settings) = combination_at(base, &base_table, &swept, index);
+        let (name, settings) = combination_at(base, &base_table, swept, index);
         match combination(base, &name, settings) {
             Ok(rules) => read.variants.push(rules),
-            Err(reasons) if skip_invalid == Some(true) => read.skipped.push(Skipped {
+            Err(reasons) if skip_invalid => read.skipped.push(Skipped {
                 variant: name,
                 reasons,
             }),
             Err(reasons) => read.invalid.push((name, reasons)),
         }
     }
-    read.outcome(p, key, span)
+    read
 }
 
 /// A swept key: its place among the settings, its name and its values.

@@ -355,10 +355,35 @@ impl<'a> Game<'a> {
 /// the lone-seed rules act); random player to move, directions and plies.
 fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> Pos {
     let s = &rules.settings();
+    let to_move = below(rng, 2);
+    let board = random_board(rules, rng, to_move);
+    let mut fixed_dir = [None, None];
+    if s.direction == DirectionRule::OncePerGame {
+        for d in fixed_dir.iter_mut() {
+            *d = [None, Some(Dir::Forward), Some(Dir::Backward)][below(rng, 3)];
+        }
+    }
+    // Sometimes right at the ply limit, to meet it.
+    let plies = if below(rng, 4) == 0 {
+        s.ply_limit.saturating_sub(below(rng, 3) as u32)
+    } else {
+        below(rng, 50) as u32
+    };
+    let mut pos = reference.start();
+    pos.board = board;
+    pos.to_move = to_move;
+    pos.fixed_dir = fixed_dir;
+    pos.plies = plies;
+    pos
+}
+
+/// The board of [`random_position`] with player `to_move` to move.
+fn random_board(rules: &Rules, rng: &mut GameRng, to_move: usize) -> Vec<Vec<u32>> {
+    let s = &rules.settings();
     let (rows, cols) = (s.rows, s.holes);
     let half = rows / 2;
-    let to_move = below(rng, 2);
     let mut board = vec![vec![0u32; cols]; rows];
+    // `n` seeds dropped at random on the `half` rows from `row_lo`.
     let drop = |board: &mut Vec<Vec<u32>>, rng: &mut GameRng, row_lo: usize, n: u32| {
         for _ in 0..n {
             let r = row_lo + below(rng, half);
@@ -387,24 +412,7 @@ fn random_position(rules: &Rules, reference: &Reference, rng: &mut GameRng) -> P
             drop(&mut board, rng, other_rows, other);
         }
     }
-    let mut fixed_dir = [None, None];
-    if s.direction == DirectionRule::OncePerGame {
-        for d in fixed_dir.iter_mut() {
-            *d = [None, Some(Dir::Forward), Some(Dir::Backward)][below(rng, 3)];
-        }
-    }
-    // Sometimes right at the ply limit, to meet it.
-    let plies = if below(rng, 4) == 0 {
-        s.ply_limit.saturating_sub(below(rng, 3) as u32)
-    } else {
-        below(rng, 50) as u32
-    };
-    let mut pos = reference.start();
-    pos.board = board;
-    pos.to_move = to_move;
-    pos.fixed_dir = fixed_dir;
-    pos.plies = plies;
-    pos
+    board
 }
 
 /// Plays `games` random games from the start and `games` from random

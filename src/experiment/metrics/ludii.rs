@@ -525,30 +525,15 @@ impl LudiiValues {
         let choice: Vec<f64> = legal.iter().copied().filter(|&l| l > 1.0).collect();
         let drama: Vec<f64> = before.iter().map(drama).collect();
         let threshold = decisiveness_threshold(before);
-        // DecisivenessMoves.java: the first move index before which a
-        // winner is above the threshold (N if none), int / int.
-        let decisive = before
-            .iter()
-            .position(|s| WINNERS.iter().any(|w| s.e[w.index()] > threshold))
-            .unwrap_or(n);
+        let decisive = first_decisive(before, threshold);
         let clarity: Option<Vec<(f64, bool)>> = before.iter().map(|s| s.clarity).collect();
-        // StateEvaluationDifference.java: every state, the largest gap
-        // between two players' evaluations, from 0.
-        let sed: Vec<f64> = t
-            .states
-            .iter()
-            .map(|s| f64::max(0.0, (s.e[0] - s.e[1]).abs()))
-            .collect();
+        let sed = evaluation_differences(&t.states);
         // MoveEvaluation.java: each move valued after it, for its mover.
         let move_eval: Vec<f64> = (0..n)
             .map(|k| t.states[k + 1].e[t.states[k].mover.index()])
             .collect();
         let covered = t.states.iter().fold(0u128, |m, s| m | s.occupied);
-        let sites: Vec<f64> = t
-            .states
-            .iter()
-            .map(|s| f64::from(s.occupied.count_ones()) / holes)
-            .collect();
+        let sites = sites_occupied(&t.states, holes);
         let utility = |p: Player| utility(t.winner, p);
         LudiiValues {
             duration_moves: nf,
@@ -564,6 +549,7 @@ impl LudiiValues {
             drama_average: average(&drama),
             drama_max: max0(&drama),
             decisiveness_threshold: threshold,
+            // int / int, as the Java divides.
             decisiveness_moves: (n > 0).then(|| (decisive / n) as f64),
             clarity_variance: clarity.as_ref().map(|c| mean_of(c, |&(v, _)| v)),
             clarity_narrowness: clarity
@@ -588,6 +574,32 @@ impl LudiiValues {
             turns,
         }
     }
+}
+
+/// DecisivenessMoves.java: the first move index before which a winner
+/// is above the threshold (N if none).
+fn first_decisive(before: &[LudiiState], threshold: f64) -> usize {
+    before
+        .iter()
+        .position(|s| WINNERS.iter().any(|w| s.e[w.index()] > threshold))
+        .unwrap_or(before.len())
+}
+
+/// StateEvaluationDifference.java: every state, the largest gap between
+/// two players' evaluations, from 0.
+fn evaluation_differences(states: &[LudiiState]) -> Vec<f64> {
+    states
+        .iter()
+        .map(|s| f64::max(0.0, (s.e[0] - s.e[1]).abs()))
+        .collect()
+}
+
+/// Every state's share of the `holes` holding a seed.
+fn sites_occupied(states: &[LudiiState], holes: f64) -> Vec<f64> {
+    states
+        .iter()
+        .map(|s| f64::from(s.occupied.count_ones()) / holes)
+        .collect()
 }
 
 /// Trial.numTurns: the first move and every change of mover.

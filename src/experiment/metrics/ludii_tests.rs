@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use super::*;
 use crate::agents::AgentSpec;
-use crate::engine::MoveEnd;
 use crate::engine::trace::TraceWriter;
+use crate::engine::{MoveEnd, MoveReport};
 use crate::experiment::metrics::Recorder;
 use crate::rules::{parse_variant, preset, preset_names};
 
@@ -196,6 +196,18 @@ struct Seen {
     lap_limit: u64,
 }
 
+impl Seen {
+    fn add(&mut self, r: &MoveReport, mv: Move) {
+        self.relays += r.relays;
+        self.captures += u64::from(r.captures);
+        self.steps += u64::from(mv.is_step());
+        self.paused += u64::from(r.end == MoveEnd::Continues);
+        self.emptied += u64::from(r.end == MoveEnd::OpponentEmpty);
+        self.endless += u64::from(r.end == MoveEnd::Endless);
+        self.lap_limit += u64::from(r.end == MoveEnd::LapLimit);
+    }
+}
+
 /// The Ludii states of the game `moves`, played from the start, from the
 /// engine's observer alone ([`BoardsAfterLaps`]): s₀, then for each katro
 /// move the board after each of its Ludii moves but the last (a forced
@@ -205,49 +217,15 @@ struct Seen {
 fn replayed_states(what: &str, rules: &Rules, moves: &[Move], seen: &mut Seen) -> Vec<LudiiState> {
     let n = rules.hole_count();
     let mut pos = rules.start();
-    let legal = |pos: &Position| rules.legal_moves(pos).len() as u32;
-    let here = |pos: &Position| pos.holes()[..n].to_vec();
-    let mut out = vec![state(
-        &here(&pos),
-        value(rules, &here(&pos), rules.status(&pos)),
-        pos.to_move(),
-        0,
-        None,
-        legal(&pos),
-    )];
+    let mut out = vec![position_state(rules, &pos, 0)];
     let mut in_turn = 0u32;
     for &mv in moves {
         let mover = pos.to_move();
         let mut boards = BoardsAfterLaps::new(rules);
-        let mut trace = TraceWriter::new(rules);
-        let r = rules.play_unchecked(&mut pos, mv, &mut Both(&mut boards, &mut trace));
-        // `katro replay --trace` tells each Ludii move as one sentence.
-        let told = trace
-            .events
-            .iter()
-            .filter(|e| e.starts_with("last seed in") || e.starts_with("lone seed steps"))
-            .count();
-        assert_eq!(told, boards.moves.len(), "{:?}", trace.events);
-        // RULES.md §8's states are those after a relay lap: a capture lap's
-        // board, victims joined, may recur as a later relay lap's, but the
-        // engine's state after it is the board before the capture, which
-        // cannot (the opponent's side has lost seeds since).
-        let mut met = HashSet::new();
-        let repeat = boards.moves.iter().position(|m| match (m.kind, m.next) {
-            (EndKind::Lap(_), Some((_, LapKind::Capture))) | (EndKind::Step, _) => false,
-            (EndKind::Lap(h), _) => !met.insert((m.board.clone(), h)),
-        });
-        let kept = repeat.map_or(boards.moves.len(), |i| i + 1);
-        assert_eq!(repeat.is_some(), r.end == MoveEnd::Endless, "{what}: {r:?}");
-        // The report counts the same Ludii moves, and the move leaves the
-        // board of its last one.
-        assert_eq!(
-            kept as u64,
-            r.laps + u64::from(mv.is_step()),
-            "{what}: {r:?}"
-        );
+        let r = play_told(rules, &mut pos, mv, &mut boards);
+        let kept = kept_laps(what, &boards, &r, mv);
         let laps = &boards.moves[..kept];
-        assert_eq!(laps[kept - 1].board, here(&pos), "{what}: {r:?}");
+        assert_eq!(laps[kept - 1].board, pos.holes()[..n], "{what}: {r:?}");
         for m in &laps[..kept - 1] {
             in_turn += 1;
             let e = value(rules, &m.board, Status::Ongoing);
@@ -258,24 +236,66 @@ fn replayed_states(what: &str, rules: &Rules, moves: &[Move], seen: &mut Seen) -
         } else {
             0
         };
-        let status = rules.status(&pos);
-        out.push(state(
-            &here(&pos),
-            value(rules, &here(&pos), status),
-            pos.to_move(),
-            in_turn,
-            pos.pending(),
-            legal(&pos),
-        ));
-        seen.relays += r.relays;
-        seen.captures += u64::from(r.captures);
-        seen.steps += u64::from(mv.is_step());
-        seen.paused += u64::from(r.end == MoveEnd::Continues);
-        seen.emptied += u64::from(r.end == MoveEnd::OpponentEmpty);
-        seen.endless += u64::from(r.end == MoveEnd::Endless);
-        seen.lap_limit += u64::from(r.end == MoveEnd::LapLimit);
+        out.push(position_state(rules, &pos, in_turn));
+        seen.add(&r, mv);
     }
     out
+}
+
+/// The Ludii state of `pos`, `in_turn` Ludii moves into its mover's turn.
+fn position_state(rules: &Rules, pos: &Position, in_turn: u32) -> LudiiState {
+    let here = &pos.holes()[..rules.hole_count()];
+    state(
+        here,
+        value(rules, here, rules.status(pos)),
+        pos.to_move(),
+        in_turn,
+        pos.pending(),
+        rules.legal_moves(pos).len() as u32,
+    )
+}
+
+/// Plays `mv` at `pos` with `boards` watching, and checks that `katro
+/// replay --trace` tells each Ludii move as one sentence.
+fn play_told(
+    rules: &Rules,
+    pos: &mut Position,
+    mv: Move,
+    boards: &mut BoardsAfterLaps,
+) -> MoveReport {
+    let mut trace = TraceWriter::new(rules);
+    let r = rules.play_unchecked(pos, mv, &mut Both(boards, &mut trace));
+    let told = trace
+        .events
+        .iter()
+        .filter(|e| e.starts_with("last seed in") || e.starts_with("lone seed steps"))
+        .count();
+    assert_eq!(told, boards.moves.len(), "{:?}", trace.events);
+    r
+}
+
+/// How many of the move's Ludii moves are states: all, or for an endless
+/// move those up to its first repeated state.
+fn kept_laps(what: &str, boards: &BoardsAfterLaps, r: &MoveReport, mv: Move) -> usize {
+    // RULES.md §8's states are those after a relay lap: a capture lap's
+    // board, victims joined, may recur as a later relay lap's, but the
+    // engine's state after it is the board before the capture, which
+    // cannot (the opponent's side has lost seeds since).
+    let mut met = HashSet::new();
+    let repeat = boards.moves.iter().position(|m| match (m.kind, m.next) {
+        (EndKind::Lap(_), Some((_, LapKind::Capture))) | (EndKind::Step, _) => false,
+        (EndKind::Lap(h), _) => !met.insert((m.board.clone(), h)),
+    });
+    let kept = repeat.map_or(boards.moves.len(), |i| i + 1);
+    assert_eq!(repeat.is_some(), r.end == MoveEnd::Endless, "{what}: {r:?}");
+    // The report counts the same Ludii moves, and the move leaves the
+    // board of its last one.
+    assert_eq!(
+        kept as u64,
+        r.laps + u64::from(mv.is_step()),
+        "{what}: {r:?}"
+    );
+    kept
 }
 
 /// A random game as the metrics record it (`Recorder` through the engine's
@@ -440,13 +460,17 @@ fn record_moves(rules: &Rules, moves: &[&str]) -> LudiiTrajectory {
 /// N = 16 Ludii moves; the states before them, s0 … s15, have d = 0 0 2 2
 /// 2 2 2 6 8 8 10 10 8 8 10 10 (0 twice, 2 five times, 6 once, 8 and 10
 /// four times each) and movers S S S N N S S S S S S N N S S S.
-#[test]
-fn a_short_katro_ludii_game_worked_by_hand() {
+fn worked_game() -> (Rules, LudiiTrajectory) {
     let rules = parse_variant("katro-ludii-4x3.toml", SMALL_LUDII, "katro-ludii-4x3").unwrap();
     let t = record_moves(&rules, &["b1-", "b4+", "b1+", "c4>c3", "c3-", "c1-"]);
+    (rules, t)
+}
+
+/// The worked game's states s0 … s15 as above: board, d, mover, legal.
+#[rustfmt::skip]
+const HAND: [([u16; 12], i64, Player, u32); 16] = {
     use Player::{North as N, South as S};
-    #[rustfmt::skip]
-    let hand: [([u16; 12], i64, Player, u32); 16] = [
+    [
         ([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0, S, 6),
         ([2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0, S, 1),
         ([0, 0, 1, 2, 3, 1, 1, 0, 1, 1, 1, 1], 2, S, 1),
@@ -463,12 +487,31 @@ fn a_short_katro_ludii_game_worked_by_hand() {
         ([3, 1, 3, 2, 1, 0, 1, 1, 0, 0, 0, 0], 8, S, 6),
         ([4, 2, 0, 4, 1, 0, 0, 1, 0, 0, 0, 0], 10, S, 1),
         ([4, 3, 1, 0, 2, 1, 0, 1, 0, 0, 0, 0], 10, S, 1),
-    ];
+    ]
+};
+
+/// The `LudiiValues` of the worked game, and tanh of the leads it sees:
+/// t2, t6, t8, t10.
+fn worked_values() -> (LudiiValues, [f64; 4]) {
+    let v = LudiiValues::of(&worked_game().1);
+    (v, [2f64, 6.0, 8.0, 10.0].map(f64::tanh))
+}
+
+fn close(what: &str, got: f64, want: f64) {
+    assert!(
+        (got - want).abs() < 1e-12,
+        "{what}: {got} against {want} by hand"
+    );
+}
+
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand_has_the_hand_states() {
+    let (rules, t) = worked_game();
     let last = [5, 0, 1, 1, 4, 1, 0, 0, 0, 0, 0, 0];
     assert_eq!(t.states.len(), 17);
     let sides = Sides::of(&rules);
     let mut b = [0u16; MAX_HOLES];
-    for (i, (s, &(board, d, mover, legal))) in t.states.iter().zip(&hand).enumerate() {
+    for (i, (s, &(board, d, mover, legal))) in t.states.iter().zip(&HAND).enumerate() {
         b[..12].copy_from_slice(&board);
         assert_eq!(s.board_key, sides.board_key(&b), "s{i}");
         let d = d as f64;
@@ -478,16 +521,12 @@ fn a_short_katro_ludii_game_worked_by_hand() {
     b[..12].copy_from_slice(&last);
     assert_eq!(t.states[16].board_key, sides.board_key(&b));
     assert_eq!((t.states[16].e, t.states[16].legal), ([1.0, -1.0], 0));
-    assert_eq!((t.winner, t.timeout), (Some(S), false));
+    assert_eq!((t.winner, t.timeout), (Some(Player::South), false));
+}
 
-    let (t2, t6, t8, t10) = (2f64.tanh(), 6f64.tanh(), 8f64.tanh(), 10f64.tanh());
-    let v = LudiiValues::of(&t);
-    let close = |what: &str, got: f64, want: f64| {
-        assert!(
-            (got - want).abs() < 1e-12,
-            "{what}: {got} against {want} by hand"
-        );
-    };
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand_durations_and_choices() {
+    let (v, _) = worked_values();
     // Duration: 16 Ludii moves; the mover changes S→N→S→N→S: 5 turns.
     close("duration_moves", v.duration_moves, 16.0);
     close("duration_turns", v.duration_turns, 5.0);
@@ -514,6 +553,11 @@ fn a_short_katro_ludii_game_worked_by_hand() {
         v.game_tree_complexity.unwrap(),
         16.0 * (37.0f64 / 16.0).log10(),
     );
+}
+
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand_leads_and_evaluations() {
+    let (v, [t2, t6, t8, t10]) = worked_values();
     // Lead change: the leaders start as {}; s0 and s1 tie at 0, {S, N}
     // (a change); from s2 on South leads, {S} (a change): 2 / 16.
     close("lead_change", v.lead_change.unwrap(), 2.0 / 16.0);
@@ -537,6 +581,11 @@ fn a_short_katro_ludii_game_worked_by_hand() {
     // stays −1; a winner is above it at s0 already (0 > −1): 0 / 16.
     close("decisiveness_threshold", v.decisiveness_threshold, -1.0);
     close("decisiveness_moves", v.decisiveness_moves.unwrap(), 0.0);
+}
+
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand_differences_and_repetition() {
+    let (v, [t2, t6, t8, t10]) = worked_values();
     // State evaluation difference over all 17 states: |e_S − e_N| =
     // 2 tanh d for s0 … s15, and 2 at s16: average
     // (2 (5 t2 + t6 + 4 t8 + 4 t10) + 2) / 17, max 2, min 0 (s0, and the
@@ -561,6 +610,11 @@ fn a_short_katro_ludii_game_worked_by_hand() {
     // situations, which add to the board): 1 − (17 / 17, integer) = 0.
     close("positional_repetition", v.positional_repetition, 0.0);
     close("situational_repetition", v.situational_repetition, 0.0);
+}
+
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand_board_and_outcome() {
+    let (v, _) = worked_values();
     // Board coverage: every hole holds a seed at the start: 12 / 12.
     close("board_coverage_default", v.board_coverage_default, 1.0);
     // Sites occupied, s0 … s16: 12 11 9 9 8 8 7 6 7 7 5 7 6 7 5 6 5,
@@ -575,6 +629,11 @@ fn a_short_katro_ludii_game_worked_by_hand() {
     close("completion", v.completion, 1.0);
     close("drawishness", v.drawishness, 0.0);
     close("timeouts", v.timeouts, 0.0);
+}
+
+#[test]
+fn a_short_katro_ludii_game_worked_by_hand_clarity() {
+    let (v, [t2, _, t8, t10]) = worked_values();
     // Clarity: a mid-turn state has one legal move, the forced lap:
     // variance 0, narrow (Stats' maximum of one value stays −∞); there are
     // 10 (s1 s2 s4 s6-s10 s14 s15). At a decision, the mover's value after
