@@ -266,10 +266,6 @@ impl<'a> Frame<'a> {
     /// The legend under the board: both circuits and the capturing rule.
     fn legend(&self, s: &mut String) {
         let (rows, bx) = (self.rows, self.bx);
-        let rule = match self.rules.settings().capturing_row {
-            CapturingRow::Inner => "the inner row",
-            CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
-        };
         let ly = self.by + self.bh + LANE + 48.0;
         s.push_str(&format!(
             "<line x1=\"{bx}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{SOUTH}\" stroke-width=\"2\" \
@@ -291,6 +287,17 @@ impl<'a> Frame<'a> {
             ly + 24.0,
             rows / 2 + 1
         ));
+        self.capturing_legend(s, ly);
+    }
+
+    /// The legend's last line, under the circuits at `ly`: which row
+    /// captures.
+    fn capturing_legend(&self, s: &mut String, ly: f64) {
+        let bx = self.bx;
+        let rule = match self.rules.settings().capturing_row {
+            CapturingRow::Inner => "the inner row",
+            CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
+        };
         s.push_str(&format!(
             "<rect x=\"{bx}\" y=\"{}\" width=\"28\" height=\"12\" fill=\"none\" stroke=\"#444\" \
              stroke-dasharray=\"7 4\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">\

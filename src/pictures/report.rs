@@ -316,13 +316,7 @@ fn charts(inputs: &Inputs, tables: &Tables) -> Result<Vec<Chart>, ReportError> {
         charts.push(win_rate_chart(&cells)?);
     }
     if let (Some(t), Some(tour)) = (&tables.ratings, &tables.tournament) {
-        charts.push(ratings_chart(t)?);
-        if let Some(b) = inputs.pairwise {
-            let p = parse_table("pairwise.csv", b, &PAIRWISE_COLUMNS)?;
-            if !p.is_empty() {
-                charts.push(pairwise_chart(&p, tour)?);
-            }
-        }
+        charts.extend(ratings_charts(inputs, t, tour)?);
     }
     if let Some(b) = inputs.skill_trace {
         let t = parse_table("skill-trace.csv", b, &SKILL_TRACE_COLUMNS)?;
@@ -348,6 +342,23 @@ fn charts(inputs: &Inputs, tables: &Tables) -> Result<Vec<Chart>, ReportError> {
     }
     Ok(charts)
 }
+/// A tournament's ratings, `t`, and its pairwise win rates when the
+/// folder has them.
+fn ratings_charts(
+    inputs: &Inputs,
+    t: &CsvTable,
+    tour: &Tournament,
+) -> Result<Vec<Chart>, ReportError> {
+    let mut charts = vec![ratings_chart(t)?];
+    if let Some(b) = inputs.pairwise {
+        let p = parse_table("pairwise.csv", b, &PAIRWISE_COLUMNS)?;
+        if !p.is_empty() {
+            charts.push(pairwise_chart(&p, tour)?);
+        }
+    }
+    Ok(charts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -117,7 +117,36 @@ struct Recorder<'a> {
     frames: Vec<Frame>,
 }
 
-impl Recorder<'_> {
+impl<'a> Recorder<'a> {
+    /// Ready to record move `ply` on `pos`, keeping the laps in `head`,
+    /// `tail_from..=upto`.
+    fn new(
+        rules: &'a Rules,
+        pos: &Position,
+        ply: u32,
+        captures: [u32; 2],
+        (head, tail_from, upto): (u64, u64, u64),
+    ) -> Recorder<'a> {
+        Recorder {
+            rules,
+            player: pos.to_move(),
+            ply,
+            head,
+            tail_from,
+            upto,
+            laps: 0,
+            before: seeds_of(rules, pos),
+            last: Event::Landed,
+            lifted: None,
+            lap_text: String::new(),
+            landing: None,
+            captured: vec![],
+            capture_text: None,
+            captures,
+            frames: Vec::new(),
+        }
+    }
+
     fn keeps(&self, lap: u64) -> bool {
         lap <= self.head || (self.tail_from..=self.upto).contains(&lap)
     }
@@ -274,24 +303,7 @@ fn record<'a>(
     captures: [u32; 2],
     (head, tail_from, upto): (u64, u64, u64),
 ) -> Result<(MoveReport, Recorder<'a>), ReplayError> {
-    let mut rec = Recorder {
-        rules,
-        player: pos.to_move(),
-        ply,
-        head,
-        tail_from,
-        upto,
-        laps: 0,
-        before: seeds_of(rules, pos),
-        last: Event::Landed,
-        lifted: None,
-        lap_text: String::new(),
-        landing: None,
-        captured: vec![],
-        capture_text: None,
-        captures,
-        frames: Vec::new(),
-    };
+    let mut rec = Recorder::new(rules, pos, ply, captures, (head, tail_from, upto));
     let report = rules
         .play_observed(pos, mv, &mut rec)
         .map_err(|_| ReplayError::Illegal {

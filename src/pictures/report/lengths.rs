@@ -149,22 +149,8 @@ fn matchup_rows(s: &CsvTable) -> Vec<Vec<usize>> {
 pub(super) fn length_chart(s: &CsvTable, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
     let width = 1100u32;
     let legend_w = 360u32;
-    let mut layouts = Vec::new();
-    for (title, rows) in length_panels(s) {
-        let mut l = lengths_panel(s, &rows, hist, legend_w)?;
-        l.height +=
-            (title_lines(&title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
-        layouts.push((title, rows, l));
-    }
-    let marks = [
-        (
-            Swatch::Line(BLACK, 3),
-            "below the axis: length_p10 to length_p90".to_string(),
-        ),
-        (Swatch::Dot(BLACK), "median (length_p50)".into()),
-        (Swatch::Cross, "mean (length_mean)".into()),
-    ];
-    let k = layout_key(&marks, width - 40);
+    let layouts = length_layouts(s, hist, (width, legend_w))?;
+    let k = layout_key(&length_marks(), width - 40);
     let total: u32 = layouts.iter().map(|(_, _, l)| l.height).sum::<u32>() + k.height + 20;
     let mut svg = String::new();
     {
@@ -186,6 +172,35 @@ pub(super) fn length_chart(s: &CsvTable, hist: Option<&Histograms>) -> Result<Ch
         caption: length_caption(hist.is_some()),
         table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
     })
+}
+
+/// Each panel's title, rows and layout, its height taking in a wrapped
+/// title, on a chart `width` wide with a legend `legend_w` wide.
+fn length_layouts(
+    s: &CsvTable,
+    hist: Option<&Histograms>,
+    (width, legend_w): (u32, u32),
+) -> Result<Vec<(String, Vec<usize>, LengthPanel)>, ReportError> {
+    let mut layouts = Vec::new();
+    for (title, rows) in length_panels(s) {
+        let mut l = lengths_panel(s, &rows, hist, legend_w)?;
+        l.height +=
+            (title_lines(&title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
+        layouts.push((title, rows, l));
+    }
+    Ok(layouts)
+}
+
+/// The key under the length chart: the marks of the quantile strip.
+fn length_marks() -> [(Swatch, String); 3] {
+    [
+        (
+            Swatch::Line(BLACK, 3),
+            "below the axis: length_p10 to length_p90".to_string(),
+        ),
+        (Swatch::Dot(BLACK), "median (length_p50)".into()),
+        (Swatch::Cross, "mean (length_mean)".into()),
+    ]
 }
 
 /// The columns of summary.csv under the length chart.
@@ -429,7 +444,17 @@ pub(super) fn draw_lengths(
         .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
         .map_err(drawing)?;
     draw_length_mesh(&mut chart, p)?;
-    for (i, pts) in p.curves.iter().enumerate() {
+    draw_curves(&mut chart, &p.curves)?;
+    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
+    draw_length_legend(&side, &p.legend)
+}
+
+/// Each row's curve in its colour.
+fn draw_curves(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    curves: &[Vec<(f64, f64)>],
+) -> Result<(), ReportError> {
+    for (i, pts) in curves.iter().enumerate() {
         chart
             .draw_series(LineSeries::new(
                 pts.iter().copied(),
@@ -437,8 +462,7 @@ pub(super) fn draw_lengths(
             ))
             .map_err(drawing)?;
     }
-    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
-    draw_length_legend(&side, &p.legend)
+    Ok(())
 }
 
 /// A wrapped panel title, centred at the top of `plot`.

@@ -95,15 +95,19 @@ fn metric_chart(
         file: format!("metrics-{col}.svg"),
         title: format!("Design metric `{col}`"),
         svg,
-        caption: format!(
-            "`{col}` of metrics.csv for every cell that records it: the mean over games \
-             of the per-game value, with its 95% percentile-bootstrap interval; the \
-             state evaluation behind it in brackets (docs/OUTPUTS.md, metrics.csv, for \
-             the formula and how it relates to Ludii's metric). Rows named \
-             `base+key=value` are a sweep of one setting."
-        ),
+        caption: metric_caption(col),
         table: numbers_table(t, "metrics.csv", &cols),
     })
+}
+
+fn metric_caption(col: &str) -> String {
+    format!(
+        "`{col}` of metrics.csv for every cell that records it: the mean over games \
+         of the per-game value, with its 95% percentile-bootstrap interval; the \
+         state evaluation behind it in brackets (docs/OUTPUTS.md, metrics.csv, for \
+         the formula and how it relates to Ludii's metric). Rows named \
+         `base+key=value` are a sweep of one setting."
+    )
 }
 
 #[cfg(test)]

@@ -365,12 +365,7 @@ impl<'a> SweepAxis<'a> {
             .map_err(drawing)?;
         self.draw_axes(root, &mut chart, &ticks)?;
         if col == "p1_win_rate" {
-            chart
-                .draw_series(LineSeries::new(
-                    [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
-                    ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-                ))
-                .map_err(drawing)?;
+            draw_even_line(&mut chart)?;
         }
         for i in 0..group.len() {
             draw_sweep_line(&mut chart, &points, i)?;
@@ -429,6 +424,17 @@ impl<'a> SweepAxis<'a> {
         }
         Ok((points, top))
     }
+}
+
+/// The grey line at 50%: no advantage.
+fn draw_even_line(chart: &mut ChartContext<SVGBackend, SweepCoord>) -> Result<(), ReportError> {
+    chart
+        .draw_series(LineSeries::new(
+            [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
+            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+        ))
+        .map_err(drawing)?;
+    Ok(())
 }
 
 /// Row `r`'s interval between the two `whiskers` columns, when it has

@@ -168,25 +168,36 @@ fn draw_open_bounds(
         let (bx, _) = chart.backend_coord(&(b, y));
         let (ex, ey) = chart.backend_coord(&(end, y));
         let tip = if above { -9 } else { 9 };
-        root.draw(&PathElement::new(
-            [(bx, ey - 5), (bx, ey + 5)],
-            c.stroke_width(2),
-        ))
-        .and_then(|_| {
-            root.draw(&PathElement::new(
-                [(bx, ey), (ex + tip / 3, ey)],
-                c.stroke_width(1),
-            ))
-        })
-        .and_then(|_| {
-            root.draw(&Polygon::new(
-                vec![(ex, ey), (ex + tip, ey - 4), (ex + tip, ey + 4)],
-                c.filled(),
-            ))
-        })
-        .map_err(drawing)?;
+        draw_open_bound(root, (bx, ex, ey), tip, c)?;
     }
     Ok(())
+}
+
+/// A bar at `bx` and an arrow from it to `ex`, at height `ey`; `tip` the
+/// arrowhead's length back from its point (negative when it points right).
+fn draw_open_bound(
+    root: &DrawingArea<SVGBackend, Shift>,
+    (bx, ex, ey): (i32, i32, i32),
+    tip: i32,
+    c: RGBColor,
+) -> Result<(), ReportError> {
+    root.draw(&PathElement::new(
+        [(bx, ey - 5), (bx, ey + 5)],
+        c.stroke_width(2),
+    ))
+    .and_then(|_| {
+        root.draw(&PathElement::new(
+            [(bx, ey), (ex + tip / 3, ey)],
+            c.stroke_width(1),
+        ))
+    })
+    .and_then(|_| {
+        root.draw(&Polygon::new(
+            vec![(ex, ey), (ex + tip, ey - 4), (ex + tip, ey + 4)],
+            c.filled(),
+        ))
+    })
+    .map_err(drawing)
 }
 
 /// Row `r`'s variant and two spaces, to begin its label, when `t` holds
@@ -224,7 +235,7 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
         title: "Ratings".into(),
         svg,
         caption: RATINGS_CAPTION.into(),
-        table: numbers_table(t, "ratings.csv", &RATINGS_TABLE),
+        table: numbers_table(t, "ratings.csv", &without_opening(&RATINGS_COLUMNS)),
     })
 }
 
@@ -236,27 +247,28 @@ fn rating_label(t: &CsvTable, r: usize) -> Result<String, ReportError> {
         Some((b, false)) => format!(" (no lower bound; at most {b:.0})"),
         None => String::new(),
     };
-    Ok(format!(
-        "{}{}. {}{open}",
+    Ok(format!("{}{open}", level_label(t, r)))
+}
+
+/// Row `r`'s level and agent, after its variant when the chart has more
+/// than one.
+fn level_label(t: &CsvTable, r: usize) -> String {
+    format!(
+        "{}{}. {}",
         variant_prefix(t, r),
         t.text(r, "level"),
         crate::agents::label(t.text(r, "agent"))
-    ))
+    )
 }
 
-/// The columns of ratings.csv the ratings chart's table shows.
-const RATINGS_TABLE: [&str; 10] = [
-    "variant",
-    "level",
-    "agent",
-    "rating",
-    "rating_low",
-    "rating_high",
-    "games",
-    "first_move_advantage",
-    "first_move_advantage_low",
-    "first_move_advantage_high",
-];
+/// `cols` without `opening_plies`: what the ratings and skill-trace
+/// tables show of their files.
+fn without_opening(cols: &[&'static str]) -> Vec<&'static str> {
+    cols.iter()
+        .copied()
+        .filter(|c| *c != "opening_plies")
+        .collect()
+}
 
 const RATINGS_CAPTION: &str = "Each agent's Elo rating on each variant, fitted to every game of the \
                   tournament (every pair of agents, both seats, each game opened with random \
@@ -297,32 +309,18 @@ pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                   count as not won (docs/OUTPUTS.md, skill-trace.csv). Ludii's SkillTrace \
                   asks the same question of UCT at doubling budgets."
             .into(),
-        table: numbers_table(t, "skill-trace.csv", &SKILL_TRACE_TABLE),
+        table: numbers_table(t, "skill-trace.csv", &without_opening(&SKILL_TRACE_COLUMNS)),
     })
 }
 
 /// Row `r`'s label on the skill trace: the level and its two agents.
 fn skill_label(t: &CsvTable, r: usize) -> String {
     format!(
-        "{}{}. {} vs {}",
-        variant_prefix(t, r),
-        t.text(r, "level"),
-        crate::agents::label(t.text(r, "agent")),
+        "{} vs {}",
+        level_label(t, r),
         crate::agents::label(t.text(r, "opponent"))
     )
 }
-
-/// The columns of skill-trace.csv the skill trace's table shows.
-const SKILL_TRACE_TABLE: [&str; 8] = [
-    "variant",
-    "level",
-    "agent",
-    "opponent",
-    "games",
-    "win_rate",
-    "win_rate_low",
-    "win_rate_high",
-];
 
 /// The columns of pairwise.csv a report reads.
 pub(super) const PAIRWISE_COLUMNS: [&str; 7] = [
@@ -367,6 +365,21 @@ impl Tournament {
             .iter()
             .find(|(v, _, _)| v == variant)
             .map(|(_, _, a)| a.as_slice())
+    }
+
+    /// Row `r` of `t`'s variant, its number of agents and the places in
+    /// its list of the agents in columns `cols`, when the tournament
+    /// played that variant with both.
+    fn seats<'t>(
+        &self,
+        t: &'t CsvTable,
+        r: usize,
+        (x, y): (&str, &str),
+    ) -> Option<(&'t str, usize, usize, usize)> {
+        let v = t.text(r, "variant");
+        let agents = self.agents(v)?;
+        let place = |col: &str| agents.iter().position(|a| a == t.text(r, col));
+        Some((v, agents.len(), place(x)?, place(y)?))
     }
 
     /// The agents of the first variant: the list as written (every
@@ -432,26 +445,24 @@ pub(super) fn pairwise_chart(p: &CsvTable, tour: &Tournament) -> Result<Chart, R
                   and losses (its win_rate is the later-listed agent's, with its 95% Wilson \
                   interval, in the table)."
             .into(),
-        table: numbers_table(p, "pairwise.csv", &PAIRWISE_TABLE),
+        table: numbers_table(p, "pairwise.csv", &pairwise_table()),
     })
 }
 
-/// The columns of pairwise.csv the pairwise chart's table shows.
-const PAIRWISE_TABLE: [&str; 13] = [
-    "variant",
-    "opening_plies",
-    "agent",
-    "opponent",
-    "games",
-    "wins",
-    "losses",
-    "undecided",
-    "win_rate",
-    "win_rate_low",
-    "win_rate_high",
-    "score",
-    "model_score",
-];
+/// The columns of pairwise.csv the pairwise chart's table shows: those
+/// up to `model_score`, without `rules`.
+fn pairwise_table() -> Vec<&'static str> {
+    let cols = crate::files::ratings::PAIRWISE_COLUMNS;
+    let end = cols
+        .iter()
+        .position(|c| *c == "model_score")
+        .map_or(0, |i| i + 1);
+    cols[..end]
+        .iter()
+        .copied()
+        .filter(|c| *c != "rules")
+        .collect()
+}
 
 /// The index in `panels` of `variant`'s matrix, added with `n` agents
 /// and no cells when it is not there yet.
@@ -469,29 +480,19 @@ fn panel_of(panels: &mut Vec<Matrix>, variant: &str, n: usize) -> usize {
     }
 }
 
-/// Where agents `a` and `b` are in `agents`, when both are.
-fn places(agents: &[String], a: &str, b: &str) -> Option<(usize, usize)> {
-    let place = |name: &str| agents.iter().position(|x| x == name);
-    Some((place(a)?, place(b)?))
-}
-
 /// pairwise.csv's rows of the tournament's agents, one matrix per
 /// variant, each cell the share of games the row's agent won.
 fn pairwise_panels(p: &CsvTable, tour: &Tournament) -> Result<Vec<Matrix>, ReportError> {
     let mut panels: Vec<Matrix> = Vec::new();
     for r in 0..p.len() {
-        let v = p.text(r, "variant");
-        let Some(agents) = tour.agents(v) else {
-            continue;
-        };
-        let Some((a, o)) = places(agents, p.text(r, "agent"), p.text(r, "opponent")) else {
+        let Some((v, n, a, o)) = tour.seats(p, r, ("agent", "opponent")) else {
             continue;
         };
         let games = p.num(r, "games")?.unwrap_or(0.0);
         if games <= 0.0 {
             continue;
         }
-        let i = panel_of(&mut panels, v, agents.len());
+        let i = panel_of(&mut panels, v, n);
         // The row's agent won `wins`, the earlier agent (its row of the
         // matrix) won the row's `losses`.
         for (row, col, won) in [(a, o, "wins"), (o, a, "losses")] {
@@ -552,17 +553,13 @@ fn pairing_medians(
     let mut panels: Vec<Matrix> = Vec::new();
     let mut medians: Vec<Median> = Vec::new();
     for r in 0..s.len() {
-        let v = s.text(r, "variant");
-        let Some(agents) = tour.agents(v) else {
-            continue;
-        };
-        let Some((a, b)) = places(agents, s.text(r, "p1"), s.text(r, "p2")) else {
+        let Some((v, n, a, b)) = tour.seats(s, r, ("p1", "p2")) else {
             continue;
         };
         let Some(m) = s.num(r, "length_p50")? else {
             continue;
         };
-        let panel = panel_of(&mut panels, v, agents.len());
+        let panel = panel_of(&mut panels, v, n);
         medians.push((panel, a, b, m, s.text(r, "length_p50").to_string()));
     }
     Ok((panels, medians))
@@ -801,23 +798,32 @@ fn draw_matrix(
     let c = g.cell as i32;
     for (r, q, t, text) in &m.cells {
         let (x, y) = (grid_x + *q as i32 * c, grid_y + *r as i32 * c);
-        let fill = colour(*t);
-        root.draw(&Rectangle::new(
-            [(x + 1, y + 1), (x + c - 1, y + c - 1)],
-            fill.filled(),
-        ))
-        .map_err(drawing)?;
-        root.draw(&Text::new(
-            text.clone(),
-            (x + c / 2, y + c / 2),
-            (FONT, TEXT_SIZE - 2)
-                .into_font()
-                .color(&text_on(fill))
-                .pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(drawing)?;
+        draw_cell(root, (x, y, c), colour(*t), text)?;
     }
     Ok(())
+}
+
+/// A `c`-pixel cell at `(x, y)` filled with `fill`, `text` in its middle.
+fn draw_cell(
+    root: &DrawingArea<SVGBackend, Shift>,
+    (x, y, c): (i32, i32, i32),
+    fill: RGBColor,
+    text: &str,
+) -> Result<(), ReportError> {
+    root.draw(&Rectangle::new(
+        [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+        fill.filled(),
+    ))
+    .map_err(drawing)?;
+    root.draw(&Text::new(
+        text.to_string(),
+        (x + c / 2, y + c / 2),
+        (FONT, TEXT_SIZE - 2)
+            .into_font()
+            .color(&text_on(fill))
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(drawing)
 }
 
 /// Agent `k`'s number over its column and left of its row of the grid
