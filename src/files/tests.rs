@@ -344,8 +344,8 @@ fn comparison_pairs_are_of_one_matchup_and_opening() {
 }
 
 /// One stored game of katro-6x3, cell 1 of `random_cells`: 3 plies, North
-/// wins.
-fn stored_game(cells: &[Cell], other: &crate::Rules) -> Vec<GameLine> {
+/// wins; and games.csv's text of it, moves kept.
+fn written_game(cells: &[Cell], other: &crate::Rules) -> (Vec<GameLine>, String) {
     let mut rec1 = rec(Status::Won(Player::North), 3, [0, 1], [0, 2]);
     rec1.laps = 7;
     let rows = [GameRow {
@@ -359,15 +359,15 @@ fn stored_game(cells: &[Cell], other: &crate::Rules) -> Vec<GameLine> {
             crate::Move::sow(1, None),
         ],
     }];
-    rows.iter().map(|r| GameLine::of(cells, r)).collect()
+    let stored: Vec<GameLine> = rows.iter().map(|r| GameLine::of(cells, r)).collect();
+    let got = String::from_utf8(games_csv(cells, &stored, true)).unwrap();
+    (stored, got)
 }
 
 #[test]
 fn games_bytes_snapshot() {
     let (rules, other) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
-    let cells = random_cells(&[&rules, &other]);
-    let stored = stored_game(&cells, &other);
-    let got = String::from_utf8(games_csv(&cells, &stored, true)).unwrap();
+    let (_, got) = written_game(&random_cells(&[&rules, &other]), &other);
     assert_eq!(
         got,
         format!(
@@ -385,8 +385,7 @@ fn games_bytes_snapshot() {
 fn games_csv_reads_back() {
     let (rules, other) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
     let cells = random_cells(&[&rules, &other]);
-    let stored = stored_game(&cells, &other);
-    let got = String::from_utf8(games_csv(&cells, &stored, true)).unwrap();
+    let (stored, got) = written_game(&cells, &other);
     let keys: Vec<(String, String, String, u32)> = cells
         .iter()
         .map(|c| {
