@@ -740,35 +740,6 @@ impl Expansion {
             .map_err(|_| alloc_failed::<Succ>(room, allowed))?;
         Ok(out)
     }
-
-    /// Adds the end of a move of `mover`'s, `after` it: a mark when it
-    /// ends the game, else the position's key, and the position whole
-    /// when it is paused mid-turn.
-    #[inline]
-    fn push_end(
-        &mut self,
-        rules: &Rules,
-        mover: Player,
-        after: Position,
-        allowed: u64,
-    ) -> Result<(), SolveError> {
-        self.succ.push(match after.ended() {
-            Some(Ended::EndlessMove) | Some(Ended::LapLimit) => Succ::End(EDGE_DRAW),
-            Some(Ended::EndlessMoveLost(w)) if w == mover => Succ::End(EDGE_WIN),
-            Some(Ended::EndlessMoveLost(_)) => Succ::End(EDGE_LOSS),
-            None => {
-                if after.pending().is_some() {
-                    self.found
-                        .try_reserve(1)
-                        .map_err(|_| alloc_failed::<Position>(self.found.len() + 1, allowed))?;
-                    self.found.push((self.succ.len(), after));
-                }
-                let k = key(rules, &after);
-                Succ::Key(k, key_hash(k))
-            }
-        });
-        Ok(())
-    }
 }
 
 /// Expands positions `a..b`; `whole` holds those of them paused mid-turn
@@ -798,7 +769,21 @@ fn expand(
             rules
                 .play(&mut after, mv)
                 .expect("the engine's legal moves are legal");
-            out.push_end(rules, mover, after, allowed)?;
+            out.succ.push(match after.ended() {
+                Some(Ended::EndlessMove) | Some(Ended::LapLimit) => Succ::End(EDGE_DRAW),
+                Some(Ended::EndlessMoveLost(w)) if w == mover => Succ::End(EDGE_WIN),
+                Some(Ended::EndlessMoveLost(_)) => Succ::End(EDGE_LOSS),
+                None => {
+                    if after.pending().is_some() {
+                        out.found
+                            .try_reserve(1)
+                            .map_err(|_| alloc_failed::<Position>(out.found.len() + 1, allowed))?;
+                        out.found.push((out.succ.len(), after));
+                    }
+                    let k = key(rules, &after);
+                    Succ::Key(k, key_hash(k))
+                }
+            });
         }
         out.counts.push(moves.len() as u32);
     }
@@ -980,9 +965,16 @@ impl<'a> Explorer<'a> {
                         id
                     }
                     Succ::Key(k, h) => {
+                        if self.keys.len() as u64 >= MAX_POSITIONS {
+                            return Err(SolveError::TooManyReached(MAX_POSITIONS));
+                        }
+                        let (id, new) = self.index.id(&mut self.keys, k, h, allowed)?;
                         let whole = found.next_if(|(i, _)| *i == at);
+                        if let (true, Some((_, after))) = (new, whole) {
+                            self.paused.insert(id, after);
+                        }
                         self.inner += 1;
-                        self.number_key((k, h), whole)?
+                        id
                     }
                 };
                 push(&mut self.ends, end, allowed)?;
@@ -991,24 +983,6 @@ impl<'a> Explorer<'a> {
             push(&mut self.offsets, self.ends.len() as u64, allowed)?;
         }
         Ok(())
-    }
-
-    /// The id of the position of key `k` (hash `h`), numbered now if it is
-    /// new; `whole` is the position when it is paused mid-turn.
-    #[inline]
-    fn number_key(
-        &mut self,
-        (k, h): (u128, u64),
-        whole: Option<(usize, Position)>,
-    ) -> Result<u32, SolveError> {
-        if self.keys.len() as u64 >= MAX_POSITIONS {
-            return Err(SolveError::TooManyReached(MAX_POSITIONS));
-        }
-        let (id, new) = self.index.id(&mut self.keys, k, h, self.allowed)?;
-        if let (true, Some((_, after))) = (new, whole) {
-            self.paused.insert(id, after);
-        }
-        Ok(id)
     }
 
     /// The graph, and the slots its index took.
@@ -1181,41 +1155,11 @@ impl Valuing {
         self.north[p / 64] >> (p % 64) & 1 == 1
     }
 
-    /// The positions with a move to `c`, settled at distance `d`: what
-    /// they settle at `d + 1` goes to `next`.
-    #[inline]
-    fn settle_parents(
-        &mut self,
-        back: &Backward,
-        c: usize,
-        d: u32,
-        next: &mut Vec<u32>,
-        allowed: u64,
-    ) -> Result<(), SolveError> {
-        let cv = self.value[c].expect("a settled layer");
-        let c_mover = self.is_north(c);
-        for &p in &back.from[back.off[c] as usize..back.off[c + 1] as usize] {
-            if self.value[p as usize].is_some() {
-                continue;
-            }
-            let same = self.is_north(p as usize) == c_mover;
-            let for_p = if same { cv } else { cv.flip() };
-            match for_p {
-                Value::Win(_) => {
-                    self.value[p as usize] = Some(Value::Win(d + 1));
-                    push(next, p, allowed)?;
-                }
-                Value::Loss(_) => {
-                    self.open[p as usize] -= 1;
-                    if self.open[p as usize] == 0 {
-                        self.value[p as usize] = Some(Value::Loss(d + 1));
-                        push(next, p, allowed)?;
-                    }
-                }
-                Value::Draw => unreachable!("draws are never settled in layers"),
-            }
-        }
-        Ok(())
+    /// The last of distance 1: the positions whose every move loses at
+    /// once and that win nowhere else, into `next`; their list is freed.
+    fn settle_lost_in_one(&mut self, next: &mut Vec<u32>, allowed: u64) -> Result<(), SolveError> {
+        let lost = std::mem::take(&mut self.lost_in_one);
+        settle_unsettled(&mut self.value, &lost, Value::Loss(1), next, allowed)
     }
 }
 
@@ -1283,24 +1227,38 @@ fn settle_layers(
         if d == 0 {
             settle_unsettled(&mut v.value, &v.wins_now, Value::Win(1), &mut next, allowed)?;
         }
-        let layer = std::mem::take(&mut v.layer);
-        for &c in &layer {
+        for &c in &v.layer {
             work += 1;
             if work.is_multiple_of(CHECK_EVERY) {
                 ask(progress, Phase::Solve, done + next.len() as u64, n as u64)?;
             }
-            v.settle_parents(back, c as usize, d, &mut next, allowed)?;
+            let cv = v.value[c as usize].expect("a settled layer");
+            let c_mover = v.is_north(c as usize);
+            let c = c as usize;
+            for &p in &back.from[back.off[c] as usize..back.off[c + 1] as usize] {
+                if v.value[p as usize].is_some() {
+                    continue;
+                }
+                let same = v.is_north(p as usize) == c_mover;
+                let for_p = if same { cv } else { cv.flip() };
+                match for_p {
+                    Value::Win(_) => {
+                        v.value[p as usize] = Some(Value::Win(d + 1));
+                        push(&mut next, p, allowed)?;
+                    }
+                    Value::Loss(_) => {
+                        v.open[p as usize] -= 1;
+                        if v.open[p as usize] == 0 {
+                            v.value[p as usize] = Some(Value::Loss(d + 1));
+                            push(&mut next, p, allowed)?;
+                        }
+                    }
+                    Value::Draw => unreachable!("draws are never settled in layers"),
+                }
+            }
         }
-        v.layer = layer;
         if d == 0 {
-            settle_unsettled(
-                &mut v.value,
-                &v.lost_in_one,
-                Value::Loss(1),
-                &mut next,
-                allowed,
-            )?;
-            v.lost_in_one = Vec::new();
+            v.settle_lost_in_one(&mut next, allowed)?;
         }
         if next.is_empty() {
             break;
