@@ -160,15 +160,8 @@ fn setting_fields_follow_the_settings_and_write_layouts_like_the_rules_string() 
     );
 }
 
-#[test]
-fn summary_bytes_snapshot() {
-    let (rules, a) = fixture();
-    let other = preset("katro-6x3").unwrap();
-    let cells = [
-        cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
-        cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
-    ];
-    let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
+/// summary.csv's row of [`fixture`] on `rules`, random vs greedy.
+fn fixture_summary_row(rules: &crate::Rules) -> String {
     // By hand: 4 games with 4 move sequences; decided 3, p1 rate 2/3
     // with Wilson [0.207660, 0.938508]
     // (z² = 3.841459: centre (0.666667 + 0.640243) / 2.280486 =
@@ -180,25 +173,42 @@ fn summary_bytes_snapshot() {
     // and 5/4; seeds 18/4 and
     // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
     // sown 500/4 = 125.
-    let first = format!(
+    format!(
         "katro-4x4,\"{}\",4,4,2,,{RULES_DEFAULT},random,greedy,0,4,4,true,2,1,1,0,0,3,\
          0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
          25.000000,12.909944,10,10,20,40,40,2.000000,20,13,\
          1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
         rules.canonical_string()
-    );
+    )
+}
+
+/// summary.csv's row of [`undecided`] on `other`, greedy vs greedy with
+/// 4 opening plies.
+fn undecided_summary_row(other: &crate::Rules) -> String {
     // Nothing decided: the win rate, its interval, advantage_p1 and
     // balance are empty, completion 0; one distinct game of 2; laps
     // 200 / 100 plies, longest move 25, most relays 50 / 3 = 16,
     // branching 300/100, choice
     // turns 50/100, sown 500/2.
-    let second = format!(
+    format!(
         "katro-6x3,\"{}\",6,3,2,,{RULES_DEFAULT},greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
          ,,,,,0.000000,\
          50.000000,0.000000,50,50,50,50,50,2.000000,25,16,\
          0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
         other.canonical_string()
-    );
+    )
+}
+
+#[test]
+fn summary_bytes_snapshot() {
+    let (rules, a) = fixture();
+    let other = preset("katro-6x3").unwrap();
+    let cells = [
+        cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
+        cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
+    ];
+    let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
+    let (first, second) = (fixture_summary_row(&rules), undecided_summary_row(&other));
     let header = with_settings(&summary_column_names(), "rules");
     assert_eq!(got, format!("{header}\n{first}{second}"));
 }
@@ -275,20 +285,9 @@ fn random_cells<'a>(rules: &[&'a crate::Rules]) -> Vec<Cell<'a>> {
     rules.iter().map(|r| cell(r, random, 3, 4)).collect()
 }
 
-#[test]
-fn comparison_bytes_snapshot() {
-    let (rules, a) = fixture();
-    let (other, third) = (preset("katro-6x3").unwrap(), preset("katro-6x6").unwrap());
-    let cells = random_cells(&[&rules, &other, &third]);
-    let got = String::from_utf8(
-        comparison_csv(
-            &cells,
-            &[a.clone(), north_wins(), undecided()],
-            &Compare::default(),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+/// comparison.csv of [`fixture`], [`north_wins`] and [`undecided`] on
+/// katro-4x4, katro-6x3 and katro-6x6, by hand.
+fn comparison_rows() -> String {
     // By hand: win rates among decided games 1/4 against 2/3: diff
     // -0.416667, se = √(0.25·0.75/4 + (2/3)(1/3)/3) = 0.347777,
     // interval ±0.681631, z = 1.198087, p = 0.230884.
@@ -306,7 +305,7 @@ fn comparison_bytes_snapshot() {
     // Holm: the win-rate and advantage families have one member each,
     // so the adjusted p is the raw one; lengths have two: 0.00010751 ×
     // 2 = 0.000215, and 1 × 1 = 1.
-    let expected = format!(
+    format!(
         "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,4,3,0.250000,0.666667,\
          -0.416667,-1.098298,0.264964,0.230884,0.230884,0.250000,0.625000,\
          -0.375000,-1.053362,0.303362,0.278599,0.278599,25.000000,25.000000,\
@@ -314,8 +313,24 @@ fn comparison_bytes_snapshot() {
          random,random,3,katro-6x6,katro-4x4,2,4,0,3,,0.666667,,,,,,,0.625000,,,,,,\
          50.000000,25.000000,25.000000,12.348487,37.651513,0.000108,0.000215\n",
         COMPARISON_COLUMNS.join(",")
-    );
-    assert_eq!(got, expected);
+    )
+}
+
+#[test]
+fn comparison_bytes_snapshot() {
+    let (rules, a) = fixture();
+    let (other, third) = (preset("katro-6x3").unwrap(), preset("katro-6x6").unwrap());
+    let cells = random_cells(&[&rules, &other, &third]);
+    let got = String::from_utf8(
+        comparison_csv(
+            &cells,
+            &[a.clone(), north_wins(), undecided()],
+            &Compare::default(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(got, comparison_rows());
     assert!(comparison_csv(&cells[..1], &[a], &Compare::default()).is_none());
 }
 
@@ -379,14 +394,9 @@ fn games_bytes_snapshot() {
     );
 }
 
-/// Read back, every field of the stored row comes back, the cell found
-/// by its place; a bad hash is refused, naming its line.
-#[test]
-fn games_csv_reads_back() {
-    let (rules, other) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
-    let cells = random_cells(&[&rules, &other]);
-    let (stored, got) = written_game(&cells, &other);
-    let keys: Vec<(String, String, String, u32)> = cells
+/// Each cell's (variant, p1, p2, opening_plies), as games.csv names it.
+fn cell_keys(cells: &[Cell]) -> Vec<(String, String, String, u32)> {
+    cells
         .iter()
         .map(|c| {
             (
@@ -396,7 +406,17 @@ fn games_csv_reads_back() {
                 c.opening_plies,
             )
         })
-        .collect();
+        .collect()
+}
+
+/// Read back, every field of the stored row comes back, the cell found
+/// by its place; a bad hash is refused, naming its line.
+#[test]
+fn games_csv_reads_back() {
+    let (rules, other) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
+    let cells = random_cells(&[&rules, &other]);
+    let (stored, got) = written_game(&cells, &other);
+    let keys = cell_keys(&cells);
     let keys: Vec<(&str, &str, &str, u32)> = keys
         .iter()
         .map(|(v, a, b, o)| (v.as_str(), a.as_str(), b.as_str(), *o))
