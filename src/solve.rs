@@ -187,6 +187,7 @@ impl std::fmt::Display for SolveError {
                 gib(*bytes as u128),
                 gib(*allowed as u128)
             ),
+
             SolveError::AllocFailed { bytes, allowed } => write!(
                 f,
                 "could not allocate {} for the solver's arrays: the machine (or a ulimit) \
@@ -194,20 +195,32 @@ impl std::fmt::Display for SolveError {
                 gib(*bytes as u128),
                 gib(*allowed as u128)
             ),
-            SolveError::Stopped { phase, done, known } => match phase {
-                Phase::Explore => write!(
-                    f,
-                    "stopped while exploring: {known} reachable positions found, {done} of \
-                     them expanded"
-                ),
-                Phase::Solve => write!(
-                    f,
-                    "stopped while valuing: {done} of {known} reachable positions settled"
-                ),
-            },
+            SolveError::Stopped { phase, done, known } => phase.fmt_stopped(f, *done, *known),
             SolveError::TooManyReached(n) => write!(
                 f,
                 "more than {n} positions are reachable, more than a table can number"
+            ),
+        }
+    }
+}
+
+impl Phase {
+    /// Where a solve stopped in this phase: `done` of `known` positions.
+    fn fmt_stopped(
+        &self,
+        f: &mut std::fmt::Formatter<'_>,
+        done: u64,
+        known: u64,
+    ) -> std::fmt::Result {
+        match self {
+            Phase::Explore => write!(
+                f,
+                "stopped while exploring: {known} reachable positions found, {done} of \
+                 them expanded"
+            ),
+            Phase::Solve => write!(
+                f,
+                "stopped while valuing: {done} of {known} reachable positions settled"
             ),
         }
     }
@@ -708,6 +721,27 @@ struct Expansion {
     found: Vec<(usize, Position)>,
 }
 
+impl Expansion {
+    /// Every buffer is reserved here, fallibly, at the most moves `most`
+    /// positions have, so a machine short of memory is told so
+    /// (`AllocFailed`) and the pushes of [`expand`] never allocate.
+    fn reserve(rules: &Rules, most: usize, allowed: u64) -> Result<Expansion, SolveError> {
+        let mut out = Expansion {
+            counts: Vec::new(),
+            succ: Vec::new(),
+            found: Vec::new(),
+        };
+        out.counts
+            .try_reserve_exact(most)
+            .map_err(|_| alloc_failed::<u32>(most, allowed))?;
+        let room = most * max_moves(rules);
+        out.succ
+            .try_reserve_exact(room)
+            .map_err(|_| alloc_failed::<Succ>(room, allowed))?;
+        Ok(out)
+    }
+}
+
 /// Expands positions `a..b`; `whole` holds those of them paused mid-turn
 /// (in id order), the rest are decoded from their keys.
 /// Ends already numbered are looked up here, in parallel: the index's
@@ -720,22 +754,7 @@ fn expand(
     whole: &[(usize, Position)],
     allowed: u64,
 ) -> Result<Expansion, SolveError> {
-    // Every buffer is reserved here, fallibly, at the most moves a position
-    // has, so a machine short of memory is told so (`AllocFailed`) and the
-    // pushes below never allocate.
-    let most = b - a;
-    let mut out = Expansion {
-        counts: Vec::new(),
-        succ: Vec::new(),
-        found: Vec::new(),
-    };
-    out.counts
-        .try_reserve_exact(most)
-        .map_err(|_| alloc_failed::<u32>(most, allowed))?;
-    let room = most * max_moves(rules);
-    out.succ
-        .try_reserve_exact(room)
-        .map_err(|_| alloc_failed::<Succ>(room, allowed))?;
+    let mut out = Expansion::reserve(rules, b - a, allowed)?;
     let first = whole.partition_point(|(i, _)| *i < a);
     let mut whole = whole[first..].iter().peekable();
     for (id, &k) in keys.iter().enumerate().take(b).skip(a) {
@@ -859,14 +878,7 @@ fn explore(
     // The whole graph is known: what valuing it needs is checked before
     // any of it is allocated.
     x.check_memory()?;
-    let index_slots = x.index.slots.capacity();
-    let graph = Graph {
-        keys: x.keys,
-        offsets: x.offsets,
-        ends: x.ends,
-        inner: x.inner,
-    };
-    Ok((graph, index_slots))
+    Ok(x.into_graph())
 }
 
 /// The breadth-first search's state: the graph so far and its index.
@@ -973,6 +985,18 @@ impl<'a> Explorer<'a> {
         Ok(())
     }
 
+    /// The graph, and the slots its index took.
+    fn into_graph(self) -> (Graph, usize) {
+        let index_slots = self.index.slots.capacity();
+        let graph = Graph {
+            keys: self.keys,
+            offsets: self.offsets,
+            ends: self.ends,
+            inner: self.inner,
+        };
+        (graph, index_slots)
+    }
+
     /// Refuses once what was found needs more than the memory allowed.
     fn check_memory(&self) -> Result<(), SolveError> {
         let (keys, ends) = (&self.keys, &self.ends);
@@ -1016,13 +1040,8 @@ pub fn solve_with_stats(
     let (back, fill) = backward_edges(&g, allowed)?;
     let peak_bytes = Arrays {
         index_slots,
-        keys: g.keys.capacity(),
-        offsets: g.offsets.capacity(),
-        ends: g.ends.capacity(),
-        back_off: back.off.capacity(),
-        back: back.from.capacity(),
         fill,
-        values: n,
+        ..Arrays::of(&g, &back)
     }
     .peak_bytes();
     ask(progress, Phase::Solve, 0, n as u64)?;
@@ -1045,6 +1064,23 @@ pub fn solve_with_stats(
     drop(ends);
     let table = renumber(rules, &ids, &value, threads, allowed)?;
     Ok((table, SolveStats { moves, peak_bytes }))
+}
+
+impl Arrays {
+    /// The capacities of the graph's and the backward edges' arrays, and
+    /// a value a position; the index and the fill counts none.
+    fn of(g: &Graph, back: &Backward) -> Arrays {
+        Arrays {
+            index_slots: 0,
+            keys: g.keys.capacity(),
+            offsets: g.offsets.capacity(),
+            ends: g.ends.capacity(),
+            back_off: back.off.capacity(),
+            back: back.from.capacity(),
+            fill: 0,
+            values: g.keys.len(),
+        }
+    }
 }
 
 /// The graph's edges turned round: for each position, the positions with a
@@ -1103,23 +1139,52 @@ struct Valuing {
 }
 
 impl Valuing {
+    /// `n` positions, none settled yet.
+    fn new(n: usize, allowed: u64) -> Result<Valuing, SolveError> {
+        Ok(Valuing {
+            value: filled(n, None, allowed)?,
+            north: filled(n.div_ceil(64), 0u64, allowed)?,
+            open: filled(n, 0u32, allowed)?,
+            layer: Vec::new(),
+            wins_now: Vec::new(),
+            lost_in_one: Vec::new(),
+        })
+    }
+
     fn is_north(&self, p: usize) -> bool {
         self.north[p / 64] >> (p % 64) & 1 == 1
     }
+
+    /// The last of distance 1: the positions whose every move loses at
+    /// once and that win nowhere else, into `next`; their list is freed.
+    fn settle_lost_in_one(&mut self, next: &mut Vec<u32>, allowed: u64) -> Result<(), SolveError> {
+        let lost = std::mem::take(&mut self.lost_in_one);
+        settle_unsettled(&mut self.value, &lost, Value::Loss(1), next, allowed)
+    }
+}
+
+/// Settles those of `ps` not settled yet as `val`, into `next`.
+fn settle_unsettled(
+    value: &mut [Option<Value>],
+    ps: &[u32],
+    val: Value,
+    next: &mut Vec<u32>,
+    allowed: u64,
+) -> Result<(), SolveError> {
+    for &p in ps {
+        if value[p as usize].is_none() {
+            value[p as usize] = Some(val);
+            push(next, p, allowed)?;
+        }
+    }
+    Ok(())
 }
 
 /// Distance 0: the positions with no move are lost; the moves that end
 /// the game at once are counted.
 fn first_layer(g: &Graph, allowed: u64) -> Result<Valuing, SolveError> {
     let n = g.keys.len();
-    let mut v = Valuing {
-        value: filled(n, None, allowed)?,
-        north: filled(n.div_ceil(64), 0u64, allowed)?,
-        open: filled(n, 0u32, allowed)?,
-        layer: Vec::new(),
-        wins_now: Vec::new(),
-        lost_in_one: Vec::new(),
-    };
+    let mut v = Valuing::new(n, allowed)?;
     for (i, &k) in g.keys.iter().enumerate() {
         v.north[i / 64] |= ((k & 1) as u64) << (i % 64);
     }
@@ -1160,12 +1225,7 @@ fn settle_layers(
     loop {
         next.clear();
         if d == 0 {
-            for &p in &v.wins_now {
-                if v.value[p as usize].is_none() {
-                    v.value[p as usize] = Some(Value::Win(1));
-                    push(&mut next, p, allowed)?;
-                }
-            }
+            settle_unsettled(&mut v.value, &v.wins_now, Value::Win(1), &mut next, allowed)?;
         }
         for &c in &v.layer {
             work += 1;
@@ -1198,13 +1258,7 @@ fn settle_layers(
             }
         }
         if d == 0 {
-            for &p in &v.lost_in_one {
-                if v.value[p as usize].is_none() {
-                    v.value[p as usize] = Some(Value::Loss(1));
-                    push(&mut next, p, allowed)?;
-                }
-            }
-            v.lost_in_one = Vec::new();
+            v.settle_lost_in_one(&mut next, allowed)?;
         }
         if next.is_empty() {
             break;

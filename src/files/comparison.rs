@@ -103,26 +103,11 @@ pub fn comparison_csv(
         })
         .collect();
     let rows = pairs.iter().enumerate().map(|(r, &(i, j))| {
-        let (c, base) = (&cells[i], &cells[j]);
-        let (a, b) = (&aggregates[i], &aggregates[j]);
-        let rate = |x: &Aggregate| float(x.p1_win_rate().map(|w| w.estimate));
-        let mut row = vec![
-            c.p1.to_string(),
-            c.p2.to_string(),
-            c.opening_plies.to_string(),
-            c.rules.name().to_string(),
-            base.rules.name().to_string(),
-            a.games.to_string(),
-            b.games.to_string(),
-            a.decided().to_string(),
-            b.decided().to_string(),
-        ];
-        let pair = [
-            [rate(a), rate(b)],
-            [float(a.advantage_p1()), float(b.advantage_p1())],
-            [float(a.length_mean()), float(b.length_mean())],
-        ];
-        for (k, values) in pair.into_iter().enumerate() {
+        let mut row = pair_fields((&cells[i], &cells[j]), (&aggregates[i], &aggregates[j]));
+        for (k, values) in metric_values(&aggregates[i], &aggregates[j])
+            .into_iter()
+            .enumerate()
+        {
             row.extend(values);
             row.extend(diff_fields(diffs[r][k]));
             row.push(p_value(holms[k][r]));
@@ -130,4 +115,31 @@ pub fn comparison_csv(
         row
     });
     Some(csv_bytes(COMPARISON_COLUMNS, rows))
+}
+
+/// A row's first fields: the matchup, the two variants, their games and
+/// decided games.
+fn pair_fields((c, base): (&Cell, &Cell), (a, b): (&Aggregate, &Aggregate)) -> Vec<String> {
+    vec![
+        c.p1.to_string(),
+        c.p2.to_string(),
+        c.opening_plies.to_string(),
+        c.rules.name().to_string(),
+        base.rules.name().to_string(),
+        a.games.to_string(),
+        b.games.to_string(),
+        a.decided().to_string(),
+        b.decided().to_string(),
+    ]
+}
+
+/// Each compared metric's value in `a` and in `b`: the win rate among
+/// decided games, the advantage and the mean length.
+fn metric_values(a: &Aggregate, b: &Aggregate) -> [[String; 2]; 3] {
+    let rate = |x: &Aggregate| float(x.p1_win_rate().map(|w| w.estimate));
+    [
+        [rate(a), rate(b)],
+        [float(a.advantage_p1()), float(b.advantage_p1())],
+        [float(a.length_mean()), float(b.length_mean())],
+    ]
 }

@@ -226,13 +226,8 @@ pub fn read_games_csv(
         .headers()
         .map_err(|e| FileError(format!("games.csv line 1: {e}")))?
         .clone();
-    let at = |name: &str| header.iter().position(|h| h == name);
-    let mut places = Vec::new();
-    for name in game_column_names() {
-        places
-            .push(at(name).ok_or_else(|| FileError(format!("games.csv has no column `{name}`")))?);
-    }
-    let moves_at = at(MOVES);
+    let places = column_places(&header)?;
+    let moves_at = header.iter().position(|h| h == MOVES);
     let mut out: Vec<GameLine> = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
@@ -240,21 +235,7 @@ pub fn read_games_csv(
         let field = |k: usize| rec.get(places[k]).unwrap_or("");
         let key =
             CELL_KEYS.map(|name| field(GAME_COLUMNS.iter().position(|c| c.0 == name).unwrap()));
-        let opening: u32 = key[3].parse().map_err(|_| {
-            FileError(format!(
-                "games.csv line {line}: `opening_plies` {:?} is not a whole number",
-                key[3]
-            ))
-        })?;
-        let cell = cells
-            .iter()
-            .position(|c| *c == (key[0], key[1], key[2], opening))
-            .ok_or_else(|| {
-                FileError(format!(
-                    "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {opening}",
-                    key[0], key[1], key[2]
-                ))
-            })?;
+        let cell = cell_of(key, cells, line)?;
         let mut g = GameLine {
             cell,
             game: 0,
@@ -278,4 +259,42 @@ pub fn read_games_csv(
         out.push(g);
     }
     Ok(out)
+}
+
+/// Where each of [`GAME_COLUMNS`] is in `header`; every one must be.
+fn column_places(header: &csv::StringRecord) -> Result<Vec<usize>, FileError> {
+    let mut places = Vec::new();
+    for name in game_column_names() {
+        places.push(
+            header
+                .iter()
+                .position(|h| h == name)
+                .ok_or_else(|| FileError(format!("games.csv has no column `{name}`")))?,
+        );
+    }
+    Ok(places)
+}
+
+/// The place in `cells` of the cell a row names by `key` (variant, p1,
+/// p2, opening_plies), line `line` of the file.
+fn cell_of(
+    key: [&str; 4],
+    cells: &[(&str, &str, &str, u32)],
+    line: usize,
+) -> Result<usize, FileError> {
+    let opening: u32 = key[3].parse().map_err(|_| {
+        FileError(format!(
+            "games.csv line {line}: `opening_plies` {:?} is not a whole number",
+            key[3]
+        ))
+    })?;
+    cells
+        .iter()
+        .position(|c| *c == (key[0], key[1], key[2], opening))
+        .ok_or_else(|| {
+            FileError(format!(
+                "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {opening}",
+                key[0], key[1], key[2]
+            ))
+        })
 }

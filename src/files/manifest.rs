@@ -117,6 +117,24 @@ pub struct ManifestCell {
     pub warnings: Vec<CellWarning>,
 }
 
+impl ManifestCell {
+    /// Cell `c` as the manifest lists it, `a` its games.
+    fn of(c: &Cell, a: &Aggregate) -> ManifestCell {
+        let (distinct_games, distinct_exact) = a.distinct_games();
+        ManifestCell {
+            variant: c.rules.name().to_string(),
+            p1: c.p1.to_string(),
+            p2: c.p2.to_string(),
+            stop: c.stop.to_string(),
+            opening_plies: c.opening_plies,
+            games: a.games,
+            distinct_games,
+            distinct_exact,
+            warnings: a.warnings(),
+        }
+    }
+}
+
 impl Manifest {
     /// The parts of a manifest that come from the cells.
     pub fn describe(
@@ -136,20 +154,7 @@ impl Manifest {
         let cells = cells
             .iter()
             .zip(aggregates)
-            .map(|(c, a)| {
-                let (distinct_games, distinct_exact) = a.distinct_games();
-                ManifestCell {
-                    variant: c.rules.name().to_string(),
-                    p1: c.p1.to_string(),
-                    p2: c.p2.to_string(),
-                    stop: c.stop.to_string(),
-                    opening_plies: c.opening_plies,
-                    games: a.games,
-                    distinct_games,
-                    distinct_exact,
-                    warnings: a.warnings(),
-                }
-            })
+            .map(|(c, a)| ManifestCell::of(c, a))
             .collect();
         (variants, cells)
     }
@@ -224,10 +229,16 @@ pub fn add_files(bytes: &[u8], names: &[&str]) -> Option<Vec<u8>> {
     if new.is_empty() {
         return None;
     }
-    // The names go in as text at the end of the list, so that the rest of
-    // the file keeps its bytes and its key order (a `serde_json::Value`
-    // would write its keys sorted).
-    let text = std::str::from_utf8(bytes).ok()?;
+    let out = append_files(std::str::from_utf8(bytes).ok()?, &new)?;
+    let check = serde_json::from_str::<serde_json::Value>(&out).ok()?;
+    let listed = check.get("files")?.as_array()?.len();
+    (listed == files.len() + new.len()).then(|| out.into_bytes())
+}
+
+/// The manifest `text` with `new` at the end of its `files` list. The
+/// names go in as text, so that the rest of the file keeps its bytes and
+/// its key order (a `serde_json::Value` would write its keys sorted).
+fn append_files(text: &str, new: &[&str]) -> Option<String> {
     let open = text.find("\n  \"files\": [")? + "\n  \"files\": [".len();
     let close = open + text[open..].find(']')?;
     let quoted: Vec<String> = new
@@ -244,9 +255,7 @@ pub fn add_files(bytes: &[u8], names: &[&str]) -> Option<Vec<u8>> {
         out.push_str(&format!(",\n    {}\n  ", quoted.join(",\n    ")));
     }
     out.push_str(&text[close..]);
-    let check = serde_json::from_str::<serde_json::Value>(&out).ok()?;
-    let listed = check.get("files")?.as_array()?.len();
-    (listed == files.len() + new.len()).then(|| out.into_bytes())
+    Some(out)
 }
 
 /// Seconds and milliseconds since the Unix epoch as RFC 3339 UTC,

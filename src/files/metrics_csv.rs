@@ -99,57 +99,74 @@ pub fn metrics_csv(cells: &[Cell], aggregates: &[Aggregate], master: u64) -> Opt
         .iter()
         .zip(aggregates)
         .filter_map(|(c, agg)| {
-            let plan = c.metrics?;
             let a = agg.metrics.as_deref().unwrap_or(&empty);
-            let mut row = vec![c.rules.name().to_string(), c.rules.canonical_string()];
-            row.extend(setting_values(c.rules.settings()));
-            row.extend([
-                c.p1.to_string(),
-                c.p2.to_string(),
-                c.opening_plies.to_string(),
-                plan.eval_name(),
-                a.games.to_string(),
-            ]);
-            for &m in &asked {
-                if !plan.metrics.contains(&m) {
-                    row.extend(std::iter::repeat_n(String::new(), 4));
-                    continue;
-                }
-                let i = Metric::ALL.iter().position(|&x| x == m).unwrap_or(0);
-                let n = a.values.get(i).map_or(0, |q| q.n);
-                let iv = metric_interval(a, m, master, c);
-                let mean = a.values.get(i).and_then(|q| q.mean());
-                row.extend([
-                    n.to_string(),
-                    float(mean),
-                    float(iv.map(|i| i.low)),
-                    float(iv.map(|i| i.high)),
-                ]);
-            }
-            let ou = a.outcome_uniformity();
-            let ludii = [
-                a.ludii_outcome_uniformity(),
-                a.ludii_balance(),
-                a.ludii_duration_turns_std_dev(),
-            ];
-            row.extend([
-                float(a.lead_change_pooled()),
-                float(a.positional_repetition_pooled()),
-                float(a.board_coverage_pooled()),
-                float(a.decisiveness_moves_pooled()),
-                float(ou.map(|i| i.estimate)),
-                float(ou.map(|i| i.low)),
-                float(ou.map(|i| i.high)),
-            ]);
-            for i in ludii {
-                row.extend([
-                    float(i.map(|i| i.estimate)),
-                    float(i.map(|i| i.low)),
-                    float(i.map(|i| i.high)),
-                ]);
-            }
-            Some(row)
+            metrics_row(c, a, &asked, master)
         })
         .collect::<Vec<_>>();
     Some(csv_bytes(&metrics_header(cells), rows))
+}
+
+/// Cell `c`'s row, `a` its metrics, when it records any.
+fn metrics_row(
+    c: &Cell,
+    a: &MetricsAggregate,
+    asked: &[Metric],
+    master: u64,
+) -> Option<Vec<String>> {
+    let plan = c.metrics?;
+    let mut row = vec![c.rules.name().to_string(), c.rules.canonical_string()];
+    row.extend(setting_values(c.rules.settings()));
+    row.extend([
+        c.p1.to_string(),
+        c.p2.to_string(),
+        c.opening_plies.to_string(),
+        plan.eval_name(),
+        a.games.to_string(),
+    ]);
+    for &m in asked {
+        if plan.metrics.contains(&m) {
+            row.extend(metric_fields(a, m, master, c));
+        } else {
+            row.extend(std::iter::repeat_n(String::new(), 4));
+        }
+    }
+    row.extend(pooled_fields(a));
+    Some(row)
+}
+
+/// Metric `m`'s games, mean and interval.
+fn metric_fields(a: &MetricsAggregate, m: Metric, master: u64, c: &Cell) -> [String; 4] {
+    let i = Metric::ALL.iter().position(|&x| x == m).unwrap_or(0);
+    let n = a.values.get(i).map_or(0, |q| q.n);
+    let iv = metric_interval(a, m, master, c);
+    let mean = a.values.get(i).and_then(|q| q.mean());
+    [
+        n.to_string(),
+        float(mean),
+        float(iv.map(|i| i.low)),
+        float(iv.map(|i| i.high)),
+    ]
+}
+
+/// The cell-level fields, [`POOLED_COLUMNS`].
+fn pooled_fields(a: &MetricsAggregate) -> Vec<String> {
+    let mut row = vec![
+        float(a.lead_change_pooled()),
+        float(a.positional_repetition_pooled()),
+        float(a.board_coverage_pooled()),
+        float(a.decisiveness_moves_pooled()),
+    ];
+    for i in [
+        a.outcome_uniformity(),
+        a.ludii_outcome_uniformity(),
+        a.ludii_balance(),
+        a.ludii_duration_turns_std_dev(),
+    ] {
+        row.extend([
+            float(i.map(|i| i.estimate)),
+            float(i.map(|i| i.low)),
+            float(i.map(|i| i.high)),
+        ]);
+    }
+    row
 }

@@ -2,7 +2,9 @@
 //! ratings table `katro run` prints (docs/OUTPUTS.md).
 
 use super::csv::{csv_bytes, float, with_settings};
-use crate::experiment::ratings::{Estimate, PairRecord, VariantRatings, outcome_probabilities};
+use crate::experiment::ratings::{
+    Estimate, Fit, PairRecord, VariantRatings, outcome_probabilities,
+};
 use crate::experiment::stats::wilson;
 
 /// ratings.csv's columns (docs/OUTPUTS.md).
@@ -39,49 +41,45 @@ fn score(wins: u64, undecided: u64, games: u64) -> Option<f64> {
 /// An open end of an interval, an estimate the results do not identify
 /// and every rating column of a variant whose fit failed are empty.
 pub fn ratings_csv(rated: &[VariantRatings]) -> Vec<u8> {
-    let mut rows = Vec::new();
-    for v in rated {
-        let fit = v.fit.as_ref().ok();
-        let est = |e: Option<&Estimate>| {
-            [
-                float(e.and_then(|e| e.value)),
-                float(e.and_then(|e| e.low)),
-                float(e.and_then(|e| e.high)),
-            ]
-        };
-        for (i, a) in v.agents.iter().enumerate() {
-            let (w, l, u) = v.record(i);
-            let mut row = vec![
-                v.variant.clone(),
-                v.rules.clone(),
-                v.opening_plies.clone(),
-                (i + 1).to_string(),
-                a.clone(),
-            ];
-            row.extend(est(fit.map(|f| &f.ratings[i])));
-            row.extend([
-                (w + l + u).to_string(),
-                w.to_string(),
-                l.to_string(),
-                u.to_string(),
-                float(score(w, u, w + l + u)),
-            ]);
-            row.extend(est(fit.map(|f| &f.advantage)));
-            row.extend(est(fit.map(|f| &f.draw)));
-            row.push(
-                fit.map_or("false", |f| {
-                    if f.ratings[i].identified() {
-                        "true"
-                    } else {
-                        "false"
-                    }
-                })
-                .to_string(),
-            );
-            rows.push(row);
-        }
-    }
+    let rows = rated
+        .iter()
+        .flat_map(|v| (0..v.agents.len()).map(move |i| rating_row(v, i)));
     csv_bytes(RATINGS_COLUMNS, rows)
+}
+
+/// Agent `i`'s row of variant `v`.
+fn rating_row(v: &VariantRatings, i: usize) -> Vec<String> {
+    let fit = v.fit.as_ref().ok();
+    let (w, l, u) = v.record(i);
+    let mut row = vec![
+        v.variant.clone(),
+        v.rules.clone(),
+        v.opening_plies.clone(),
+        (i + 1).to_string(),
+        v.agents[i].clone(),
+    ];
+    row.extend(estimate_fields(fit.map(|f| &f.ratings[i])));
+    row.extend([
+        (w + l + u).to_string(),
+        w.to_string(),
+        l.to_string(),
+        u.to_string(),
+        float(score(w, u, w + l + u)),
+    ]);
+    row.extend(estimate_fields(fit.map(|f| &f.advantage)));
+    row.extend(estimate_fields(fit.map(|f| &f.draw)));
+    let identified = fit.is_some_and(|f| f.ratings[i].identified());
+    row.push(identified.to_string());
+    row
+}
+
+/// An estimate and its interval's ends, empty where there are none.
+fn estimate_fields(e: Option<&Estimate>) -> [String; 3] {
+    [
+        float(e.and_then(|e| e.value)),
+        float(e.and_then(|e| e.low)),
+        float(e.and_then(|e| e.high)),
+    ]
 }
 
 /// pairwise.csv's columns; skill-trace.csv has these with `level` before
@@ -191,37 +189,40 @@ pub fn ratings_table(rated: &[VariantRatings]) -> String {
         } else {
             &v.variant
         };
-        let f = match &v.fit {
-            Ok(f) => f,
-            Err(e) => {
-                out.push_str(&format!(
-                    "\nratings on {name}: cannot be fitted: {e}; ratings.csv leaves them empty\n"
-                ));
-                continue;
-            }
-        };
-        out.push_str(&format!(
-            "\nratings on {name} (Elo, {} = 0, 95% intervals; … an open end, - not identified):\n",
-            crate::agents::label(&v.agents[v.anchor])
-        ));
-        let labels: Vec<String> = v.agents.iter().map(|a| crate::agents::label(a)).collect();
-        let width = labels.iter().map(|a| a.chars().count()).max().unwrap_or(0);
-        for (i, a) in labels.iter().enumerate() {
-            let (w, l, u) = v.record(i);
-            out.push_str(&format!(
-                "  {:>2}  {:<width$}  {:>20}  {} games, score {}\n",
-                i + 1,
-                a,
-                shown(&f.ratings[i]),
-                w + l + u,
-                score(w, u, w + l + u).map_or("-".into(), |s| format!("{s:.3}")),
-            ));
+        match &v.fit {
+            Ok(f) => out.push_str(&variant_ratings(v, f, name)),
+            Err(e) => out.push_str(&format!(
+                "\nratings on {name}: cannot be fitted: {e}; ratings.csv leaves them empty\n"
+            )),
         }
+    }
+    out
+}
+
+/// Variant `v`'s ratings, `f` its fit, as [`ratings_table`] prints them.
+fn variant_ratings(v: &VariantRatings, f: &Fit, name: &str) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "\nratings on {name} (Elo, {} = 0, 95% intervals; … an open end, - not identified):\n",
+        crate::agents::label(&v.agents[v.anchor])
+    ));
+    let labels: Vec<String> = v.agents.iter().map(|a| crate::agents::label(a)).collect();
+    let width = labels.iter().map(|a| a.chars().count()).max().unwrap_or(0);
+    for (i, a) in labels.iter().enumerate() {
+        let (w, l, u) = v.record(i);
         out.push_str(&format!(
-            "  first-move advantage {}, draw term {}\n",
-            shown(&f.advantage),
-            shown(&f.draw)
+            "  {:>2}  {:<width$}  {:>20}  {} games, score {}\n",
+            i + 1,
+            a,
+            shown(&f.ratings[i]),
+            w + l + u,
+            score(w, u, w + l + u).map_or("-".into(), |s| format!("{s:.3}")),
         ));
     }
+    out.push_str(&format!(
+        "  first-move advantage {}, draw term {}\n",
+        shown(&f.advantage),
+        shown(&f.draw)
+    ));
     out
 }

@@ -138,48 +138,45 @@ pub struct Limit {
 
 /// The file's bytes, rows in the order given.
 pub fn strength_curve_csv(rows: &[CurveRow]) -> Vec<u8> {
-    csv_bytes(
-        CURVE_COLUMNS,
-        rows.iter().map(|r| {
-            let (rating, low, high) = match r.rating {
-                Some(e) => (e.value, e.low, e.high),
-                None => (None, None, None),
-            };
-            let limit = r.limit.as_ref();
-            let step = r.step.as_ref();
-            let score = step.and_then(|s| s.score);
-            vec![
-                r.variant.clone(),
-                r.rules.clone(),
-                r.agent.clone(),
-                opt(r.nodes),
-                r.opening_plies.to_string(),
-                r.games.to_string(),
-                r.decided.to_string(),
-                r.p1_win_rate.clone(),
-                r.p1_win_rate_low.clone(),
-                r.p1_win_rate_high.clone(),
-                float(rating),
-                float(low),
-                float(high),
-                r.length_mean.clone(),
-                r.distinct_games.clone(),
-                float(limit.and_then(|l| l.share)),
-                float(limit.map(|l| l.draws)),
-                opt(limit.map(|l| l.openings)),
-                limit.map(|l| l.exact.clone()).unwrap_or_default(),
-                float(step.map(|s| s.share_diff.estimate)),
-                float(step.map(|s| s.share_diff.low)),
-                float(step.map(|s| s.share_diff.high)),
-                opt(step.map(|s| s.met_decided)),
-                float(score.map(|s| s.estimate)),
-                float(score.map(|s| s.low)),
-                float(score.map(|s| s.high)),
-                r.verdict
-                    .map(|v| v.as_str())
-                    .unwrap_or_default()
-                    .to_string(),
-            ]
-        }),
-    )
+    csv_bytes(CURVE_COLUMNS, rows.iter().map(curve_fields))
+}
+
+/// Row `r`'s fields, in [`CURVE_COLUMNS`]' order.
+fn curve_fields(r: &CurveRow) -> Vec<String> {
+    let (rating, low, high) = match r.rating {
+        Some(e) => (e.value, e.low, e.high),
+        None => (None, None, None),
+    };
+    let limit = r.limit.as_ref();
+    let step = r.step.as_ref();
+    let score = step.and_then(|s| s.score);
+    vec![
+        r.variant.clone(),
+        r.rules.clone(),
+        r.agent.clone(),
+        opt(r.nodes),
+        r.opening_plies.to_string(),
+        r.games.to_string(),
+        r.decided.to_string(),
+        r.p1_win_rate.clone(),
+        r.p1_win_rate_low.clone(),
+        r.p1_win_rate_high.clone(),
+        float(rating),
+        float(low),
+        float(high),
+        r.length_mean.clone(),
+        r.distinct_games.clone(),
+        float(limit.and_then(|l| l.share)),
+        float(limit.map(|l| l.draws)),
+        opt(limit.map(|l| l.openings)),
+        limit.map(|l| l.exact.clone()).unwrap_or_default(),
+        float(step.map(|s| s.share_diff.estimate)),
+        float(step.map(|s| s.share_diff.low)),
+        float(step.map(|s| s.share_diff.high)),
+        opt(step.map(|s| s.met_decided)),
+        float(score.map(|s| s.estimate)),
+        float(score.map(|s| s.low)),
+        float(score.map(|s| s.high)),
+        r.verdict.map(|v| v.as_str()).unwrap_or_default().to_string(),
+    ]
 }

@@ -138,19 +138,13 @@ fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
         None => "-".into(),
     };
     let pct = |q| opt(a.length_percentile(q));
-    let (distinct, exact) = a.distinct_games();
     let mut row = vec![c.rules.name().to_string(), c.p1.label(), c.p2.label()];
     if opening {
         row.push(c.opening_plies.to_string());
     }
     row.extend([
         a.games.to_string(),
-        // `~` marks the sketch's estimate.
-        if exact {
-            distinct.to_string()
-        } else {
-            format!("~{distinct}")
-        },
+        distinct_text(a),
         a.wins[0].to_string(),
         a.wins[1].to_string(),
         a.undecided().to_string(),
@@ -165,6 +159,16 @@ fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
             .join(", "),
     ]);
     row
+}
+
+/// The distinct games, `~` marking the sketch's estimate.
+fn distinct_text(a: &Aggregate) -> String {
+    let (distinct, exact) = a.distinct_games();
+    if exact {
+        distinct.to_string()
+    } else {
+        format!("~{distinct}")
+    }
 }
 
 /// How many cells a warning line names before it counts the rest.
@@ -191,21 +195,29 @@ fn warning_lines(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str>) -
         match with.as_slice() {
             [] => {}
             [(c, w)] => out.push_str(&format!("warning: {}: {}\n", cell_name(c), w.message)),
-            many => {
-                let named = brief_names(many.iter().map(|(c, _)| *c));
-                let where_all = match full {
-                    Some(file) => format!("the notes column marks each, {file} says each in full"),
-                    None => "the notes column marks each".to_string(),
-                };
-                out.push_str(&format!(
-                    "warning: {kind} in {} of {} cells: {words} ({named}; {where_all})\n",
-                    many.len(),
-                    cells.len(),
-                ));
-            }
+            many => out.push_str(&shared_warning((kind, words), many, cells.len(), full)),
         }
     }
     out
+}
+
+/// The line of a warning `kind` (`words` saying what it means) that
+/// `many` of `cells` cells have.
+fn shared_warning(
+    (kind, words): (&str, &str),
+    many: &[(&Cell, &CellWarning)],
+    cells: usize,
+    full: Option<&str>,
+) -> String {
+    let named = brief_names(many.iter().map(|(c, _)| *c));
+    let where_all = match full {
+        Some(file) => format!("the notes column marks each, {file} says each in full"),
+        None => "the notes column marks each".to_string(),
+    };
+    format!(
+        "warning: {kind} in {} of {cells} cells: {words} ({named}; {where_all})\n",
+        many.len(),
+    )
 }
 
 /// The first [`NAMED_CELLS`] cells as `variant: p1 vs p2, p1 vs p2;

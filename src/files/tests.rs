@@ -46,6 +46,10 @@ fn tiny_p_values_are_not_printed_as_zero() {
     assert_eq!(p_value(Some(1.234e-12)), "1.23e-12");
     assert_eq!(p_value(Some(0.0)), "0.000000");
     assert_eq!(p_value(None), "");
+}
+
+#[test]
+fn a_tiny_p_value_in_comparison_csv_is_not_printed_as_zero() {
     // In comparison.csv: 40 games of lengths 10, 30, 10, … (mean 20,
     // variance 4000/39) against 40 of 25, 45, …: diff 15, se =
     // √(2 · 102.564 / 40) = 2.264554, z = 6.623821, p = erfc(z / √2) =
@@ -156,15 +160,8 @@ fn setting_fields_follow_the_settings_and_write_layouts_like_the_rules_string() 
     );
 }
 
-#[test]
-fn summary_bytes_snapshot() {
-    let (rules, a) = fixture();
-    let other = preset("katro-6x3").unwrap();
-    let cells = [
-        cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
-        cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
-    ];
-    let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
+/// summary.csv's row of [`fixture`] on `rules`, random vs greedy.
+fn fixture_summary_row(rules: &crate::Rules) -> String {
     // By hand: 4 games with 4 move sequences; decided 3, p1 rate 2/3
     // with Wilson [0.207660, 0.938508]
     // (z² = 3.841459: centre (0.666667 + 0.640243) / 2.280486 =
@@ -176,36 +173,59 @@ fn summary_bytes_snapshot() {
     // and 5/4; seeds 18/4 and
     // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
     // sown 500/4 = 125.
-    let first = format!(
+    format!(
         "katro-4x4,\"{}\",4,4,2,,{RULES_DEFAULT},random,greedy,0,4,4,true,2,1,1,0,0,3,\
          0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
          25.000000,12.909944,10,10,20,40,40,2.000000,20,13,\
          1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
         rules.canonical_string()
-    );
+    )
+}
+
+/// summary.csv's row of [`undecided`] on `other`, greedy vs greedy with
+/// 4 opening plies.
+fn undecided_summary_row(other: &crate::Rules) -> String {
     // Nothing decided: the win rate, its interval, advantage_p1 and
     // balance are empty, completion 0; one distinct game of 2; laps
     // 200 / 100 plies, longest move 25, most relays 50 / 3 = 16,
     // branching 300/100, choice
     // turns 50/100, sown 500/2.
-    let second = format!(
+    format!(
         "katro-6x3,\"{}\",6,3,2,,{RULES_DEFAULT},greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
          ,,,,,0.000000,\
          50.000000,0.000000,50,50,50,50,50,2.000000,25,16,\
          0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
         other.canonical_string()
-    );
-    let header = summary_column_names().join(",").replacen(
-        "rules,",
-        &format!("rules,rows,holes,seeds,layout,{SETTING_NAMES},"),
-        1,
-    );
+    )
+}
+
+#[test]
+fn summary_bytes_snapshot() {
+    let (rules, a) = fixture();
+    let other = preset("katro-6x3").unwrap();
+    let cells = [
+        cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
+        cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
+    ];
+    let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
+    let (first, second) = (fixture_summary_row(&rules), undecided_summary_row(&other));
+    let header = with_settings(&summary_column_names(), "rules");
     assert_eq!(got, format!("{header}\n{first}{second}"));
+}
+
+/// A file's header, `names` joined, with the board keys and the rule
+/// settings after column `after`, as written by hand.
+fn with_settings(names: &[&str], after: &str) -> String {
+    names.join(",").replacen(
+        &format!("{after},"),
+        &format!("{after},rows,holes,seeds,layout,{SETTING_NAMES},"),
+        1,
+    )
 }
 
 #[test]
 fn the_table_marks_cells_and_prints_their_warnings() {
-    let (rules, a) = fixture();
+    let (rules, _) = fixture();
     let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2)];
     let table = summary_table(&cells, &[undecided()], None);
     let lines: Vec<&str> = table.lines().collect();
@@ -218,12 +238,14 @@ fn the_table_marks_cells_and_prints_their_warnings() {
         "{table}"
     );
     assert!(lines[4].contains("no game of 2 was decided"), "{table}");
+}
+
+#[test]
+fn without_openings_the_table_has_no_opening_column() {
+    let (rules, a) = fixture();
     // No opening anywhere: no opening column; nothing to warn of but
     // few decided games.
-    let cells = [Cell {
-        opening_plies: 0,
-        ..cells[0].clone()
-    }];
+    let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 0, 2)];
     let table = summary_table(&cells, &[a], None);
     assert!(!table.contains("opening"));
     assert!(
@@ -242,10 +264,9 @@ fn the_table_marks_cells_and_prints_their_warnings() {
     );
 }
 
-#[test]
-fn games_and_comparison_bytes_snapshot() {
-    let (rules, a) = fixture();
-    let other = preset("katro-6x3").unwrap();
+/// Four games of random play, lengths 10, 10, 40, 40: North wins three,
+/// South one.
+fn north_wins() -> Aggregate {
     let mut b = Aggregate::new();
     for (s, len) in [
         (Status::Won(Player::North), 10),
@@ -255,23 +276,18 @@ fn games_and_comparison_bytes_snapshot() {
     ] {
         b.add(&rec(s, len, [0, 0], [0, 0]));
     }
+    b
+}
+
+/// Random against random with 3 opening plies on each of `rules`.
+fn random_cells<'a>(rules: &[&'a crate::Rules]) -> Vec<Cell<'a>> {
     let random = [&AgentSpec::Random, &AgentSpec::Random];
-    let cells = [cell(&rules, random, 3, 4), cell(&other, random, 3, 4)];
-    let third = preset("katro-6x6").unwrap();
-    let mut with_undecided = cells.to_vec();
-    with_undecided.push(Cell {
-        rules: &third,
-        ..cells[0].clone()
-    });
-    let got = String::from_utf8(
-        comparison_csv(
-            &with_undecided,
-            &[a.clone(), b.clone(), undecided()],
-            &Compare::default(),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    rules.iter().map(|r| cell(r, random, 3, 4)).collect()
+}
+
+/// comparison.csv of [`fixture`], [`north_wins`] and [`undecided`] on
+/// katro-4x4, katro-6x3 and katro-6x6, by hand.
+fn comparison_rows() -> String {
     // By hand: win rates among decided games 1/4 against 2/3: diff
     // -0.416667, se = √(0.25·0.75/4 + (2/3)(1/3)/3) = 0.347777,
     // interval ±0.681631, z = 1.198087, p = 0.230884.
@@ -289,7 +305,7 @@ fn games_and_comparison_bytes_snapshot() {
     // Holm: the win-rate and advantage families have one member each,
     // so the adjusted p is the raw one; lengths have two: 0.00010751 ×
     // 2 = 0.000215, and 1 × 1 = 1.
-    let expected = format!(
+    format!(
         "{}\nrandom,random,3,katro-6x3,katro-4x4,4,4,4,3,0.250000,0.666667,\
          -0.416667,-1.098298,0.264964,0.230884,0.230884,0.250000,0.625000,\
          -0.375000,-1.053362,0.303362,0.278599,0.278599,25.000000,25.000000,\
@@ -297,30 +313,54 @@ fn games_and_comparison_bytes_snapshot() {
          random,random,3,katro-6x6,katro-4x4,2,4,0,3,,0.666667,,,,,,,0.625000,,,,,,\
          50.000000,25.000000,25.000000,12.348487,37.651513,0.000108,0.000215\n",
         COMPARISON_COLUMNS.join(",")
-    );
-    assert_eq!(got, expected);
+    )
+}
+
+#[test]
+fn comparison_bytes_snapshot() {
+    let (rules, a) = fixture();
+    let (other, third) = (preset("katro-6x3").unwrap(), preset("katro-6x6").unwrap());
+    let cells = random_cells(&[&rules, &other, &third]);
+    let got = String::from_utf8(
+        comparison_csv(
+            &cells,
+            &[a.clone(), north_wins(), undecided()],
+            &Compare::default(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(got, comparison_rows());
     assert!(comparison_csv(&cells[..1], &[a], &Compare::default()).is_none());
-    // The pairs compared: all pairs, later against earlier; a named
-    // baseline against every other variant.
+}
+
+/// The pairs compared: all pairs, later against earlier; a named
+/// baseline against every other variant; only the same matchup and
+/// opening.
+#[test]
+fn comparison_pairs_are_of_one_matchup_and_opening() {
+    let (rules, _) = fixture();
+    let (other, third) = (preset("katro-6x3").unwrap(), preset("katro-6x6").unwrap());
+    let cells = random_cells(&[&rules, &other, &third]);
     assert_eq!(
-        comparison_pairs(&with_undecided, &Compare::AllPairs),
+        comparison_pairs(&cells, &Compare::AllPairs),
         [(1, 0), (2, 0), (2, 1)]
     );
     assert_eq!(
-        comparison_pairs(
-            &with_undecided,
-            &Compare::Baseline(Some("katro-6x3".into()))
-        ),
+        comparison_pairs(&cells, &Compare::Baseline(Some("katro-6x3".into()))),
         [(0, 1), (2, 1)]
     );
-    // Only the same matchup and opening is compared.
-    let mut other_opening = with_undecided.clone();
+    let mut other_opening = cells.clone();
     other_opening[2].opening_plies = 0;
     assert_eq!(
         comparison_pairs(&other_opening, &Compare::AllPairs),
         [(1, 0)]
     );
+}
 
+/// One stored game of katro-6x3, cell 1 of `random_cells`: 3 plies, North
+/// wins; and games.csv's text of it, moves kept.
+fn written_game(cells: &[Cell], other: &crate::Rules) -> (Vec<GameLine>, String) {
     let mut rec1 = rec(Status::Won(Player::North), 3, [0, 1], [0, 2]);
     rec1.laps = 7;
     let rows = [GameRow {
@@ -334,24 +374,29 @@ fn games_and_comparison_bytes_snapshot() {
             crate::Move::sow(1, None),
         ],
     }];
-    let stored: Vec<GameLine> = rows.iter().map(|r| GameLine::of(&cells, r)).collect();
-    let got = String::from_utf8(games_csv(&cells, &stored, true)).unwrap();
+    let stored: Vec<GameLine> = rows.iter().map(|r| GameLine::of(cells, r)).collect();
+    let got = String::from_utf8(games_csv(cells, &stored, true)).unwrap();
+    (stored, got)
+}
+
+#[test]
+fn games_bytes_snapshot() {
+    let (rules, other) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
+    let (_, got) = written_game(&random_cells(&[&rules, &other]), &other);
     assert_eq!(
         got,
         format!(
             "{},moves\nkatro-6x3,6,3,2,,{RULES_DEFAULT},random,random,3,9,12345,2,won,3,0,1,0,2,7,1,1,\
              15,9,1,{:016x},a1 c6 b1\n",
-            game_column_names().join(",").replacen(
-                "variant,",
-                &format!("variant,rows,holes,seeds,layout,{SETTING_NAMES},"),
-                1
-            ),
+            with_settings(&game_column_names(), "variant"),
             crate::rng::mix64(3)
         )
     );
-    // Read back, every field of the stored row comes back, the cell
-    // found by its place.
-    let keys: Vec<(String, String, String, u32)> = cells
+}
+
+/// Each cell's (variant, p1, p2, opening_plies), as games.csv names it.
+fn cell_keys(cells: &[Cell]) -> Vec<(String, String, String, u32)> {
+    cells
         .iter()
         .map(|c| {
             (
@@ -361,7 +406,17 @@ fn games_and_comparison_bytes_snapshot() {
                 c.opening_plies,
             )
         })
-        .collect();
+        .collect()
+}
+
+/// Read back, every field of the stored row comes back, the cell found
+/// by its place; a bad hash is refused, naming its line.
+#[test]
+fn games_csv_reads_back() {
+    let (rules, other) = (preset("katro-4x4").unwrap(), preset("katro-6x3").unwrap());
+    let cells = random_cells(&[&rules, &other]);
+    let (stored, got) = written_game(&cells, &other);
+    let keys = cell_keys(&cells);
     let keys: Vec<(&str, &str, &str, u32)> = keys
         .iter()
         .map(|(v, a, b, o)| (v.as_str(), a.as_str(), b.as_str(), *o))
@@ -379,14 +434,7 @@ fn games_and_comparison_bytes_snapshot() {
 #[test]
 fn rows_survive_storage() {
     let rules = preset("katro-6x6-diagonal").unwrap();
-    let cells = [Cell {
-        rules: &rules,
-        p1: &AgentSpec::Random,
-        p2: &AgentSpec::Greedy,
-        opening_plies: 0,
-        stop: Stop::Games(3),
-        metrics: None,
-    }];
+    let cells = [cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 3)];
     for seed in 0..20 {
         let mut moves = Vec::new();
         let record = play_game(
@@ -409,26 +457,34 @@ fn rows_survive_storage() {
         let back: GameLine = serde_json::from_str(&json).unwrap();
         assert_eq!(back.to_row(&cells).unwrap(), row);
     }
-    let mut bad = GameLine::of(
-        &cells,
+}
+
+/// A stored game of random play on katro-6x6-diagonal, `cells` its one
+/// cell.
+fn stored_random_game<'a>(rules: &'a crate::Rules, cells: &[Cell<'a>]) -> GameLine {
+    GameLine::of(
+        cells,
         &GameRow {
             cell: 0,
             game: 0,
             seed: 0,
-            record: play_game(&rules, &AgentSpec::Random, &AgentSpec::Random, 0, 1, None),
+            record: play_game(rules, &AgentSpec::Random, &AgentSpec::Random, 0, 1, None),
             moves: vec![],
         },
-    );
+    )
+}
+
+/// A stored row's cell must be one of the run's, and its status and
+/// winner a finished game.
+#[test]
+fn a_stored_row_names_its_cell_and_a_finished_game() {
+    let rules = preset("katro-6x6-diagonal").unwrap();
+    let cells = [cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 3)];
+    let mut bad = stored_random_game(&rules, &cells);
     bad.cell = 4;
     assert!(bad.to_row(&cells).unwrap_err().0.contains("no such cell"));
     bad.cell = 0;
-    // The status is the engine's name for it beside the winner's number,
-    // and a pair that is no finished game is refused when read.
-    bad.record.status = crate::engine::Status::Won(crate::engine::Player::South);
-    let json = serde_json::to_string(&bad).unwrap();
-    assert!(json.contains("\"status\":\"won\",\"winner\":1,"), "{json}");
-    let back: GameLine = serde_json::from_str(&json).unwrap();
-    assert_eq!(back, bad);
+    let json = won_by_south(&mut bad);
     for (from, to) in [
         ("\"won\",\"winner\":1", "\"ply-limit\",\"winner\":1"),
         ("\"won\",\"winner\":1", "\"won\",\"winner\":3"),
@@ -439,6 +495,24 @@ fn rows_survive_storage() {
         let err = serde_json::from_str::<GameLine>(&json.replace(from, to)).unwrap_err();
         assert!(err.to_string().contains("no finished game"), "{to}: {err}");
     }
+}
+
+/// `line` made a game South won, as JSON.
+fn won_by_south(line: &mut GameLine) -> String {
+    line.record.status = crate::engine::Status::Won(crate::engine::Player::South);
+    serde_json::to_string(line).unwrap()
+}
+
+/// The status is the engine's name for it beside the winner's number.
+#[test]
+fn a_stored_status_is_the_engines_name_beside_the_winner() {
+    let rules = preset("katro-6x6-diagonal").unwrap();
+    let cells = [cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 3)];
+    let mut line = stored_random_game(&rules, &cells);
+    let json = won_by_south(&mut line);
+    assert!(json.contains("\"status\":\"won\",\"winner\":1,"), "{json}");
+    let back: GameLine = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, line);
     let plain = json.replace("\"won\",\"winner\":1", "\"ply-limit\",\"winner\":null");
     let back: GameLine = serde_json::from_str(&plain).unwrap();
     assert_eq!(back.record.status, crate::engine::Status::PlyLimit);
@@ -468,6 +542,10 @@ fn the_header_is_read_from_the_first_bytes() {
     assert_eq!(sniff_shard_header(&bytes[..cut]), Some(header));
     assert_eq!(sniff_shard_header(b"{\"format\":"), None);
     assert_eq!(sniff_shard_header(b"not json"), None);
+}
+
+#[test]
+fn a_shard_from_before_build_identities_is_of_no_known_build() {
     // A shard from before build identities: its build is unknown,
     // which is never this build, so it is refused by default.
     let old = b"{\"format\":\"katro-shard-1\",\"katro_version\":\"0.1.0\",\
@@ -521,21 +599,24 @@ fn lock_owner_bytes_and_words() {
 
 /// solved.csv's rows as each status writes them, read back to their
 /// board; and which files are solve-family's own.
-#[test]
-fn solved_rows_read_back_and_files_are_recognised() {
+/// solved.csv's rows of each status, on boards 1 to 4 seeds.
+fn solved_rows() -> [solved::SolvedRow; 5] {
     use solved::*;
-    let key = |seeds| BoardKey {
-        reading: "canonical".into(),
-        rules: "a,b".into(),
-        rows: 2,
-        holes: 3,
-        seeds,
+    let row = |seeds, outcome| SolvedRow {
+        key: BoardKey {
+            reading: "canonical".into(),
+            rules: "a,b".into(),
+            rows: 2,
+            holes: 3,
+            seeds,
+        },
+        upper_bound: 99,
+        outcome,
     };
-    let rows = [
-        SolvedRow {
-            key: key(1),
-            upper_bound: 99,
-            outcome: Outcome::Solved {
+    [
+        row(
+            1,
+            Outcome::Solved {
                 value: "win",
                 start_distance: Some(7),
                 longest_win: 9,
@@ -543,45 +624,42 @@ fn solved_rows_read_back_and_files_are_recognised() {
                 moves: 120,
                 memory_bytes: 4096,
             },
-        },
-        SolvedRow {
-            key: key(2),
-            upper_bound: 99,
-            outcome: Outcome::RefusedMemory {
+        ),
+        row(
+            2,
+            Outcome::RefusedMemory {
                 positions_reached: 30,
                 memory_bytes_at_least: 800,
             },
-        },
-        SolvedRow {
-            key: key(3),
-            upper_bound: 99,
-            outcome: Outcome::RefusedKey,
-        },
-        SolvedRow {
-            key: key(4),
-            upper_bound: 99,
-            outcome: Outcome::StoppedTime {
+        ),
+        row(3, Outcome::RefusedKey),
+        row(
+            4,
+            Outcome::StoppedTime {
                 positions_reached: 30,
                 positions_settled: Some(12),
             },
-        },
-        SolvedRow {
-            key: key(4),
-            upper_bound: 99,
-            outcome: Outcome::NotTried { because: (2, 3, 2) },
-        },
-    ];
-    let lines: Vec<String> = rows.iter().map(SolvedRow::line).collect();
-    assert_eq!(
-        lines,
-        [
-            "canonical,\"a,b\",2,3,1,solved,win,7,9,50,120,99,4096,,,,\n",
-            "canonical,\"a,b\",2,3,2,refused-memory,,,,,,99,,30,,800,\n",
-            "canonical,\"a,b\",2,3,3,refused-key,,,,,,99,,,,,\n",
-            "canonical,\"a,b\",2,3,4,stopped-time,,,,,,99,,30,12,,\n",
-            "canonical,\"a,b\",2,3,4,not-tried,,,,,,99,,,,,2x3x2\n",
-        ]
-    );
+        ),
+        row(4, Outcome::NotTried { because: (2, 3, 2) }),
+    ]
+}
+
+/// `solved_rows()` as solved.csv writes them.
+const SOLVED_LINES: [&str; 5] = [
+    "canonical,\"a,b\",2,3,1,solved,win,7,9,50,120,99,4096,,,,\n",
+    "canonical,\"a,b\",2,3,2,refused-memory,,,,,,99,,30,,800,\n",
+    "canonical,\"a,b\",2,3,3,refused-key,,,,,,99,,,,,\n",
+    "canonical,\"a,b\",2,3,4,stopped-time,,,,,,99,,30,12,,\n",
+    "canonical,\"a,b\",2,3,4,not-tried,,,,,,99,,,,,2x3x2\n",
+];
+
+/// solved.csv's rows as each status writes them, every one with the
+/// header's number of fields.
+#[test]
+fn solved_rows_bytes_snapshot() {
+    use solved::*;
+    let lines: Vec<String> = solved_rows().iter().map(SolvedRow::line).collect();
+    assert_eq!(lines, SOLVED_LINES);
     let columns = HEADER.trim_end().split(',').count();
     for l in &lines {
         let fields = ::csv::Reader::from_reader(format!("{HEADER}{l}").as_bytes())
@@ -592,6 +670,13 @@ fn solved_rows_read_back_and_files_are_recognised() {
             .len();
         assert_eq!(fields, columns, "{l}");
     }
+}
+
+/// solved.csv's rows read back to their board.
+#[test]
+fn solved_rows_read_back() {
+    use solved::*;
+    let lines = SOLVED_LINES;
     let csv = format!("{HEADER}{}", lines.concat());
     let back = read_rows(&csv).unwrap();
     assert_eq!(back.len(), 5);
@@ -610,6 +695,12 @@ fn solved_rows_read_back_and_files_are_recognised() {
         .collect();
     assert_eq!(matching, [lines[1].trim_end()]);
     assert!(read_rows(&format!("{}{}", OLD_HEADERS[0], lines[0])).is_none());
+}
+
+/// Which files are solve-family's own.
+#[test]
+fn solve_family_files_are_recognised() {
+    use solved::*;
     assert!(is_solved_csv(HEADER.as_bytes()) && is_solved_csv(OLD_HEADERS[0].as_bytes()));
     assert!(!is_solved_csv(b"variant,p1,p2\n"));
     assert!(FamilyManifest::is_ours(

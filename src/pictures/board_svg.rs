@@ -154,7 +154,7 @@ impl<'a> Frame<'a> {
     /// gets a box for every row a player owns and shows the one that
     /// captures in the board it shows; a static diagram has just that one.
     fn capturing_boxes(&self, s: &mut String, seeds: &[u16], ids: bool) {
-        let (rows, bx, bw) = (self.rows, self.bx, self.bw);
+        let rows = self.rows;
         let capture = capturing_rows(self.rules, seeds);
         let half = rows / 2;
         for (p, name, colour, own) in [
@@ -175,20 +175,28 @@ impl<'a> Frame<'a> {
                     (String::new(), "")
                 };
                 let y = self.by + CELL * (rows - 1 - r) as f64;
-                s.push_str(&format!(
-                    "<g class=\"capturing\"{id}{hidden}><rect x=\"{}\" y=\"{}\" width=\"{}\" \
-                     height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" \
-                     stroke-dasharray=\"7 4\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" \
-                     fill=\"{colour}\">{name}'s capturing row</text></g>\n",
-                    bx + 2.0,
-                    y + 2.0,
-                    bw - 4.0,
-                    CELL - 4.0,
-                    bx + bw + LANE + 10.0,
-                    y + CELL / 2.0 + 4.0
-                ));
+                let group = format!("<g class=\"capturing\"{id}{hidden}>");
+                s.push_str(&self.capturing_box(group, y, (name, colour)));
             }
         }
+    }
+
+    /// A capturing row's box at height `y`, `group` its opening tag, and
+    /// whose row it is, in the player's colour.
+    fn capturing_box(&self, group: String, y: f64, (name, colour): (&str, &str)) -> String {
+        let (bx, bw) = (self.bx, self.bw);
+        format!(
+            "{group}<rect x=\"{}\" y=\"{}\" width=\"{}\" \
+             height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" \
+             stroke-dasharray=\"7 4\"/><text x=\"{}\" y=\"{}\" font-size=\"13\" \
+             fill=\"{colour}\">{name}'s capturing row</text></g>\n",
+            bx + 2.0,
+            y + 2.0,
+            bw - 4.0,
+            CELL - 4.0,
+            bx + bw + LANE + 10.0,
+            y + CELL / 2.0 + 4.0
+        )
     }
 
     /// Row numbers and column letters, as in the notation.
@@ -258,10 +266,6 @@ impl<'a> Frame<'a> {
     /// The legend under the board: both circuits and the capturing rule.
     fn legend(&self, s: &mut String) {
         let (rows, bx) = (self.rows, self.bx);
-        let rule = match self.rules.settings().capturing_row {
-            CapturingRow::Inner => "the inner row",
-            CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
-        };
         let ly = self.by + self.bh + LANE + 48.0;
         s.push_str(&format!(
             "<line x1=\"{bx}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{SOUTH}\" stroke-width=\"2\" \
@@ -283,6 +287,17 @@ impl<'a> Frame<'a> {
             ly + 24.0,
             rows / 2 + 1
         ));
+        self.capturing_legend(s, ly);
+    }
+
+    /// The legend's last line, under the circuits at `ly`: which row
+    /// captures.
+    fn capturing_legend(&self, s: &mut String, ly: f64) {
+        let bx = self.bx;
+        let rule = match self.rules.settings().capturing_row {
+            CapturingRow::Inner => "the inner row",
+            CapturingRow::InnermostNonEmpty => "the innermost row holding seeds",
+        };
         s.push_str(&format!(
             "<rect x=\"{bx}\" y=\"{}\" width=\"28\" height=\"12\" fill=\"none\" stroke=\"#444\" \
              stroke-dasharray=\"7 4\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\" font-size=\"13\">\
@@ -316,6 +331,14 @@ fn arrow(rules: &Rules, p: Player, a: usize, b: usize, id: &str, colour: &str) -
             by - uy * gap
         );
     }
+    jump_arrow(rules, p, a, b, &style)
+}
+
+/// The jump back from hole `a` to the circuit's start `b`: out to the
+/// side of the board nearer `a`, along the player's edge, into `b`.
+fn jump_arrow(rules: &Rules, p: Player, a: usize, b: usize, style: &str) -> String {
+    let (ax, ay) = centre(rules, a);
+    let (bx, by) = centre(rules, b);
     let left_side = rules.col(a) * 2 < rules.cols();
     let board_left = LEFT + LANE;
     let board_right = board_left + CELL * rules.cols() as f64;

@@ -232,39 +232,81 @@ pub fn escape(text: &str) -> String {
 
 /// Builds the page and the charts.
 pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
-    let summary = CsvTable::parse("summary.csv", inputs.summary)?;
-    summary.require(&SUMMARY_READ)?;
-    if summary.is_empty() {
-        return Err(ReportError::NoRows {
-            file: "summary.csv".into(),
-        });
+    let tables = Tables::read(inputs)?;
+    let charts = charts(inputs, &tables)?;
+    let exact = inputs
+        .exact_openings
+        .map(|b| parse_table(EXACT_OPENINGS, b, &EXACT_SHOWN))
+        .transpose()?
+        .filter(|t| !t.is_empty());
+    let html = page(
+        inputs.title,
+        &tables.summary,
+        tables.tournament.as_ref(),
+        &charts,
+        exact.as_ref(),
+    );
+    Ok(Page { html, charts })
+}
+
+/// `bytes` read as `file`, which must have the columns `cols`.
+fn parse_table(file: &str, bytes: &[u8], cols: &[&str]) -> Result<CsvTable, ReportError> {
+    let t = CsvTable::parse(file, bytes)?;
+    t.require(cols)?;
+    Ok(t)
+}
+
+/// The tables read before any chart is drawn.
+struct Tables {
+    summary: CsvTable,
+    comparison: Option<CsvTable>,
+    lengths: Option<Histograms>,
+    ratings: Option<CsvTable>,
+    tournament: Option<Tournament>,
+}
+
+impl Tables {
+    fn read(inputs: &Inputs) -> Result<Tables, ReportError> {
+        let summary = parse_table("summary.csv", inputs.summary, &SUMMARY_READ)?;
+        if summary.is_empty() {
+            return Err(ReportError::NoRows {
+                file: "summary.csv".into(),
+            });
+        }
+        let comparison = inputs
+            .comparison
+            .map(|b| parse_table("comparison.csv", b, &COMPARISON_COLUMNS))
+            .transpose()?;
+        let lengths = inputs.lengths.map(read_lengths).transpose()?;
+        let ratings = inputs
+            .ratings
+            .map(|b| parse_table("ratings.csv", b, &RATINGS_COLUMNS))
+            .transpose()?
+            .filter(|t| !t.is_empty());
+        let tournament = ratings.as_ref().map(Tournament::from_ratings);
+        Ok(Tables {
+            summary,
+            comparison,
+            lengths,
+            ratings,
+            tournament,
+        })
     }
-    let comparison = match inputs.comparison {
-        Some(b) => {
-            let t = CsvTable::parse("comparison.csv", b)?;
-            t.require(&COMPARISON_COLUMNS)?;
-            Some(t)
-        }
-        None => None,
-    };
-    let lengths = match inputs.lengths {
-        Some(b) => Some(read_lengths(b)?),
-        None => None,
-    };
-    let ratings = match inputs.ratings {
-        Some(b) => {
-            let t = CsvTable::parse("ratings.csv", b)?;
-            t.require(&RATINGS_COLUMNS)?;
-            Some(t).filter(|t| !t.is_empty())
-        }
-        None => None,
-    };
-    let tournament = ratings.as_ref().map(Tournament::from_ratings);
-    // A tournament's pairings are read as a matrix, not cell by cell: the
-    // cell-by-cell charts draw the experiment's own matchups.
-    let pairing = |t: &CsvTable, r: usize| tournament.as_ref().is_some_and(|x| x.is_pairing(t, r));
-    let cells = summary.select(|r| !pairing(&summary, r));
-    let pairings = summary.select(|r| pairing(&summary, r));
+
+    /// Whether row `r` of `t` is one of the tournament's pairings. They
+    /// are read as a matrix, not cell by cell: the cell-by-cell charts
+    /// draw the experiment's own matchups.
+    fn pairing(&self, t: &CsvTable, r: usize) -> bool {
+        self.tournament.as_ref().is_some_and(|x| x.is_pairing(t, r))
+    }
+}
+
+/// The charts, in the page's order, reading the files only the charts
+/// need on the way.
+fn charts(inputs: &Inputs, tables: &Tables) -> Result<Vec<Chart>, ReportError> {
+    let summary = &tables.summary;
+    let cells = summary.select(|r| !tables.pairing(summary, r));
+    let pairings = summary.select(|r| tables.pairing(summary, r));
     let mut charts = Vec::new();
     // The curve answers the question of the study that has one, so first.
     if let Some(b) = inputs.strength_curve {
@@ -273,31 +315,23 @@ pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
     if !cells.is_empty() {
         charts.push(win_rate_chart(&cells)?);
     }
-    if let (Some(t), Some(tour)) = (&ratings, &tournament) {
-        charts.push(ratings_chart(t)?);
-        if let Some(b) = inputs.pairwise {
-            let p = CsvTable::parse("pairwise.csv", b)?;
-            p.require(&PAIRWISE_COLUMNS)?;
-            if !p.is_empty() {
-                charts.push(pairwise_chart(&p, tour)?);
-            }
-        }
+    if let (Some(t), Some(tour)) = (&tables.ratings, &tables.tournament) {
+        charts.extend(ratings_charts(inputs, t, tour)?);
     }
     if let Some(b) = inputs.skill_trace {
-        let t = CsvTable::parse("skill-trace.csv", b)?;
-        t.require(&SKILL_TRACE_COLUMNS)?;
+        let t = parse_table("skill-trace.csv", b, &SKILL_TRACE_COLUMNS)?;
         if !t.is_empty() {
             charts.push(skill_trace_chart(&t)?);
         }
     }
     if !cells.is_empty() {
-        charts.push(length_chart(&cells, lengths.as_ref())?);
+        charts.push(length_chart(&cells, tables.lengths.as_ref())?);
     }
-    if let Some(tour) = tournament.as_ref().filter(|_| !pairings.is_empty()) {
+    if let Some(tour) = tables.tournament.as_ref().filter(|_| !pairings.is_empty()) {
         charts.push(pairing_lengths_chart(&pairings, tour)?);
     }
-    if let Some(c) = comparison.as_ref() {
-        let c = c.select(|r| !pairing(c, r));
+    if let Some(c) = tables.comparison.as_ref() {
+        let c = c.select(|r| !tables.pairing(c, r));
         if !c.is_empty() {
             charts.push(comparison_chart(&c)?);
         }
@@ -306,23 +340,25 @@ pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
     if let Some(b) = inputs.metrics {
         charts.extend(metrics_chart::metrics_charts(b)?);
     }
-    let exact = match inputs.exact_openings {
-        Some(b) => {
-            let t = CsvTable::parse(EXACT_OPENINGS, b)?;
-            t.require(&EXACT_SHOWN)?;
-            Some(t).filter(|t| !t.is_empty())
-        }
-        None => None,
-    };
-    let html = page(
-        inputs.title,
-        &summary,
-        tournament.as_ref(),
-        &charts,
-        exact.as_ref(),
-    );
-    Ok(Page { html, charts })
+    Ok(charts)
 }
+/// A tournament's ratings, `t`, and its pairwise win rates when the
+/// folder has them.
+fn ratings_charts(
+    inputs: &Inputs,
+    t: &CsvTable,
+    tour: &Tournament,
+) -> Result<Vec<Chart>, ReportError> {
+    let mut charts = vec![ratings_chart(t)?];
+    if let Some(b) = inputs.pairwise {
+        let p = parse_table("pairwise.csv", b, &PAIRWISE_COLUMNS)?;
+        if !p.is_empty() {
+            charts.push(pairwise_chart(&p, tour)?);
+        }
+    }
+    Ok(charts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

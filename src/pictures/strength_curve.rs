@@ -111,6 +111,22 @@ pub fn strength_curve_svg(rows: &[CurvePoint]) -> Option<String> {
 /// Axes, with a grid line every tenth of the share and every power of
 /// ten of the budget.
 fn axes(s: &mut String, sc: &Scales) {
+    share_grid(s, sc);
+    budget_grid(s, sc);
+    let _ = write!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">nodes a move (log scale)</text>\n\
+         <text x=\"16\" y=\"{:.1}\" transform=\"rotate(-90 16 {:.1})\" \
+         text-anchor=\"middle\">p1_win_rate</text>\n",
+        (LEFT + W - RIGHT) / 2.0,
+        H - 18.0,
+        (TOP + H - BOTTOM) / 2.0,
+        (TOP + H - BOTTOM) / 2.0
+    );
+}
+
+/// A labelled grid line every tenth of the share.
+fn share_grid(s: &mut String, sc: &Scales) {
     for k in 0..=10 {
         let p = k as f64 / 10.0;
         let _ = writeln!(
@@ -124,6 +140,10 @@ fn axes(s: &mut String, sc: &Scales) {
             sc.y(p) + 4.0
         );
     }
+}
+
+/// A labelled grid line every power of ten of the budget.
+fn budget_grid(s: &mut String, sc: &Scales) {
     let mut e = sc.lo;
     while e <= sc.hi {
         let n = 10f64.powf(e);
@@ -140,16 +160,6 @@ fn axes(s: &mut String, sc: &Scales) {
         );
         e += 1.0;
     }
-    let _ = write!(
-        s,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">nodes a move (log scale)</text>\n\
-         <text x=\"16\" y=\"{:.1}\" transform=\"rotate(-90 16 {:.1})\" \
-         text-anchor=\"middle\">p1_win_rate</text>\n",
-        (LEFT + W - RIGHT) / 2.0,
-        H - 18.0,
-        (TOP + H - BOTTOM) / 2.0,
-        (TOP + H - BOTTOM) / 2.0
-    );
 }
 
 /// A level of the curve: its budget, share and interval.
@@ -161,6 +171,35 @@ type Level = (f64, f64, Option<f64>, Option<f64>);
 /// entry in the key.
 fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&CurvePoint]) {
     let c = COLOURS[i % COLOURS.len()];
+    let levels = levels(mine);
+    references(s, sc, (c, v), mine);
+    let points: Vec<String> = levels
+        .iter()
+        .map(|(n, p, _, _)| format!("{:.1},{:.1}", sc.x(*n), sc.y(*p)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"2\"/>",
+        points.join(" ")
+    );
+    for level in &levels {
+        level_mark(s, sc, c, v, level);
+    }
+    let ly = TOP + 10.0 + i as f64 * 18.0;
+    let lx = W - RIGHT + 16.0;
+    let _ = writeln!(
+        s,
+        "<line x1=\"{lx:.1}\" x2=\"{:.1}\" y1=\"{ly:.1}\" y2=\"{ly:.1}\" stroke=\"{c}\" \
+         stroke-width=\"2\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+        lx + 22.0,
+        lx + 28.0,
+        ly + 4.0,
+        escape(v)
+    );
+}
+
+/// The budgets of `mine` with a share, by budget.
+fn levels(mine: &[&CurvePoint]) -> Vec<Level> {
     let mut levels: Vec<Level> = mine
         .iter()
         .filter_map(|r| {
@@ -170,6 +209,12 @@ fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&Cur
         })
         .collect();
     levels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    levels
+}
+
+/// Variant `v`'s reference lines in colour `c`: random play's share
+/// dashed, the perfect-play limit dotted.
+fn references(s: &mut String, sc: &Scales, (c, v): (&str, &str), mine: &[&CurvePoint]) {
     for r in mine.iter().filter(|r| r.nodes.is_none()) {
         if let Some(p) = num(r.p1_win_rate) {
             reference(
@@ -194,29 +239,6 @@ fn variant_line(s: &mut String, sc: &Scales, (i, v): (usize, &str), mine: &[&Cur
             &format!("{}: perfect play {p:.6}", escape(v)),
         );
     }
-    let points: Vec<String> = levels
-        .iter()
-        .map(|(n, p, _, _)| format!("{:.1},{:.1}", sc.x(*n), sc.y(*p)))
-        .collect();
-    let _ = writeln!(
-        s,
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"2\"/>",
-        points.join(" ")
-    );
-    for level in &levels {
-        level_mark(s, sc, c, v, level);
-    }
-    let ly = TOP + 10.0 + i as f64 * 18.0;
-    let lx = W - RIGHT + 16.0;
-    let _ = writeln!(
-        s,
-        "<line x1=\"{lx:.1}\" x2=\"{:.1}\" y1=\"{ly:.1}\" y2=\"{ly:.1}\" stroke=\"{c}\" \
-         stroke-width=\"2\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-        lx + 22.0,
-        lx + 28.0,
-        ly + 4.0,
-        escape(v)
-    );
 }
 
 /// A horizontal reference line across the plot at share `p`, in colour

@@ -15,7 +15,9 @@
 use serde::Serialize;
 
 use crate::engine::notation::{hole_name, move_name, plural};
-use crate::engine::{LapKind, MAX_HOLES, Move, MoveEnd, MoveReport, Observer, Player, Position};
+use crate::engine::{
+    LapKind, MAX_HOLES, Move, MoveEnd, MoveReport, Observer, Player, Position, Status,
+};
 use crate::pictures::board_svg::{board_svg, capturing_rows};
 use crate::pictures::report::escape;
 use crate::rules::Rules;
@@ -115,13 +117,44 @@ struct Recorder<'a> {
     frames: Vec<Frame>,
 }
 
-impl Recorder<'_> {
+impl<'a> Recorder<'a> {
+    /// Ready to record move `ply` on `pos`, keeping the laps in `head`,
+    /// `tail_from..=upto`.
+    fn new(
+        rules: &'a Rules,
+        pos: &Position,
+        ply: u32,
+        captures: [u32; 2],
+        (head, tail_from, upto): (u64, u64, u64),
+    ) -> Recorder<'a> {
+        Recorder {
+            rules,
+            player: pos.to_move(),
+            ply,
+            head,
+            tail_from,
+            upto,
+            laps: 0,
+            before: seeds_of(rules, pos),
+            last: Event::Landed,
+            lifted: None,
+            lap_text: String::new(),
+            landing: None,
+            captured: vec![],
+            capture_text: None,
+            captures,
+            frames: Vec::new(),
+        }
+    }
+
     fn keeps(&self, lap: u64) -> bool {
         lap <= self.head || (self.tail_from..=self.upto).contains(&lap)
     }
 
-    fn push(&mut self, board: Vec<u16>, sown: Vec<usize>, text: String) {
-        let text = if self.laps == self.tail_from && self.tail_from > self.head + 1 {
+    /// `text`, saying which laps are left out when this lap is the first
+    /// shown after them.
+    fn after_gap(&self, text: String) -> String {
+        if self.laps == self.tail_from && self.tail_from > self.head + 1 {
             format!(
                 "(laps {} to {} not shown) {text}",
                 self.head + 1,
@@ -129,7 +162,11 @@ impl Recorder<'_> {
             )
         } else {
             text
-        };
+        }
+    }
+
+    fn push(&mut self, board: Vec<u16>, sown: Vec<usize>, text: String) {
+        let text = self.after_gap(text);
         self.frames.push(Frame {
             ply: self.ply,
             lap: self.laps.min(u32::MAX as u64) as u32,
@@ -266,24 +303,7 @@ fn record<'a>(
     captures: [u32; 2],
     (head, tail_from, upto): (u64, u64, u64),
 ) -> Result<(MoveReport, Recorder<'a>), ReplayError> {
-    let mut rec = Recorder {
-        rules,
-        player: pos.to_move(),
-        ply,
-        head,
-        tail_from,
-        upto,
-        laps: 0,
-        before: seeds_of(rules, pos),
-        last: Event::Landed,
-        lifted: None,
-        lap_text: String::new(),
-        landing: None,
-        captured: vec![],
-        capture_text: None,
-        captures,
-        frames: Vec::new(),
-    };
+    let mut rec = Recorder::new(rules, pos, ply, captures, (head, tail_from, upto));
     let report = rules
         .play_observed(pos, mv, &mut rec)
         .map_err(|_| ReplayError::Illegal {
@@ -372,11 +392,7 @@ fn close_move(
         "move {} ends: {}{}",
         name,
         report.end.name(),
-        if status.is_over() {
-            format!("; game over: {}", status.name())
-        } else {
-            String::new()
-        }
+        game_over(status)
     );
     let Some(last) = lap_frames.last_mut() else {
         return Err(ReplayError::NoLap { ply, name });
@@ -393,6 +409,15 @@ fn close_move(
         f.laps = report.laps;
     }
     Ok(())
+}
+
+/// "; game over: " and how, when `status` ends the game.
+fn game_over(status: Status) -> String {
+    if status.is_over() {
+        format!("; game over: {}", status.name())
+    } else {
+        String::new()
+    }
 }
 
 /// The viewer page. `command` is the `katro replay` command that made it,
@@ -413,6 +438,20 @@ pub fn viewer_html(
         plural(moves.len() as u64, "ply", "plies")
     );
     let board = board_svg(rules, &frames[0].board, rules.name(), true);
+    let json = viewer_json(rules, &names, frames);
+    let list = move_list(&names);
+    VIEWER_TEMPLATE
+        .replace("{{TITLE}}", &escape(&title))
+        .replace("{{RULES}}", &escape(&rules.canonical_string()))
+        .replace("{{COMMAND}}", &escape(command))
+        .replace("{{FILE}}", &escape(file))
+        .replace("{{BOARD}}", &board)
+        .replace("{{MOVES}}", &list)
+        .replace("{{DATA}}", &json)
+}
+
+/// The game as the page's script reads it.
+fn viewer_json(rules: &Rules, names: &[String], frames: &[Frame]) -> String {
     let data = serde_json::json!({
         "variant": rules.name(),
         "rules": rules.canonical_string(),
@@ -421,7 +460,11 @@ pub fn viewer_html(
         "frames": frames,
     });
     // `</` cannot end the script element from inside a JSON string.
-    let json = data.to_string().replace("</", "<\\/");
+    data.to_string().replace("</", "<\\/")
+}
+
+/// The moves as list items, each with its ply for the script.
+fn move_list(names: &[String]) -> String {
     let mut list = String::new();
     for (i, n) in names.iter().enumerate() {
         list.push_str(&format!(
@@ -431,14 +474,7 @@ pub fn viewer_html(
             escape(n)
         ));
     }
-    VIEWER_TEMPLATE
-        .replace("{{TITLE}}", &escape(&title))
-        .replace("{{RULES}}", &escape(&rules.canonical_string()))
-        .replace("{{COMMAND}}", &escape(command))
-        .replace("{{FILE}}", &escape(file))
-        .replace("{{BOARD}}", &board)
-        .replace("{{MOVES}}", &list)
-        .replace("{{DATA}}", &json)
+    list
 }
 
 const VIEWER_TEMPLATE: &str = r##"<!DOCTYPE html>

@@ -44,47 +44,78 @@ pub fn solve(rules: &Rules, limit: usize) -> Vec<(Position, Value)> {
     let rules = rules
         .with_limits(Some(crate::rules::MAX_PLY_LIMIT), None)
         .expect("the largest ply limit is valid");
-    let mut ids: HashMap<Id, usize> = HashMap::new();
-    let mut order: Vec<Position> = Vec::new();
-    let mut moves: Vec<Vec<Next>> = Vec::new();
-    let mut todo: Vec<(usize, Position)> = Vec::new();
-    let start = rules.start();
-    ids.insert(id(&rules, &start), 0);
-    order.push(start);
-    moves.push(Vec::new());
-    todo.push((0, start));
-    while let Some((i, pos)) = todo.pop() {
-        assert!(order.len() <= limit, "more than {limit} positions");
-        for &mv in rules.legal_moves(&pos).iter() {
-            let mut after = pos;
-            rules.play(&mut after, mv).unwrap();
-            let next = match after.ended() {
-                Some(Ended::EndlessMove) | Some(Ended::LapLimit) => Next::Over(Value::Draw),
-                Some(Ended::EndlessMoveLost(w)) => Next::Over(if w == pos.to_move() {
-                    Value::Win(1)
-                } else {
-                    Value::Loss(1)
-                }),
-                None => {
-                    let key = id(&rules, &after);
-                    let j = match ids.get(&key) {
-                        Some(&j) => j,
-                        None => {
-                            let j = order.len();
-                            ids.insert(key, j);
-                            order.push(after);
-                            moves.push(Vec::new());
-                            todo.push((j, after));
-                            j
-                        }
-                    };
-                    Next::To(j, after.to_move() == pos.to_move())
-                }
-            };
-            moves[i].push(next);
+    let g = Graph::search(&rules, limit);
+    let val = values(&g.moves);
+    g.order.into_iter().zip(val).collect()
+}
+
+/// The game graph: the positions in order of discovery, the start first,
+/// and where each one's moves lead.
+struct Graph {
+    ids: HashMap<Id, usize>,
+    order: Vec<Position>,
+    moves: Vec<Vec<Next>>,
+    todo: Vec<(usize, Position)>,
+}
+
+impl Graph {
+    /// Depth-first from the start; panics past `limit` positions.
+    fn search(rules: &Rules, limit: usize) -> Graph {
+        let mut g = Graph {
+            ids: HashMap::new(),
+            order: Vec::new(),
+            moves: Vec::new(),
+            todo: Vec::new(),
+        };
+        g.index(rules, rules.start());
+        while let Some((i, pos)) = g.todo.pop() {
+            assert!(g.order.len() <= limit, "more than {limit} positions");
+            for &mv in rules.legal_moves(&pos).iter() {
+                let mut after = pos;
+                rules.play(&mut after, mv).unwrap();
+                let next = g.next(rules, &pos, after);
+                g.moves[i].push(next);
+            }
+        }
+        g
+    }
+
+    /// `pos`'s index, a new one (and `pos` still to search) when it was
+    /// not found before.
+    fn index(&mut self, rules: &Rules, pos: Position) -> usize {
+        let key = id(rules, &pos);
+        if let Some(&j) = self.ids.get(&key) {
+            return j;
+        }
+        let j = self.order.len();
+        self.ids.insert(key, j);
+        self.order.push(pos);
+        self.moves.push(Vec::new());
+        self.todo.push((j, pos));
+        j
+    }
+
+    /// Where the move from `pos` to `after` leads.
+    fn next(&mut self, rules: &Rules, pos: &Position, after: Position) -> Next {
+        match after.ended() {
+            Some(Ended::EndlessMove) | Some(Ended::LapLimit) => Next::Over(Value::Draw),
+            Some(Ended::EndlessMoveLost(w)) => Next::Over(if w == pos.to_move() {
+                Value::Win(1)
+            } else {
+                Value::Loss(1)
+            }),
+            None => {
+                let j = self.index(rules, after);
+                Next::To(j, after.to_move() == pos.to_move())
+            }
         }
     }
-    let n = order.len();
+}
+
+/// Each position's value by minimax over horizons 0, 1, 2, … until no
+/// value changes; a position with no move is lost.
+fn values(moves: &[Vec<Next>]) -> Vec<Value> {
+    let n = moves.len();
     let mut val = vec![Value::Draw; n];
     for (i, m) in moves.iter().enumerate() {
         if m.is_empty() {
@@ -94,32 +125,37 @@ pub fn solve(rules: &Rules, limit: usize) -> Vec<(Position, Value)> {
     loop {
         let mut new = val.clone();
         for i in 0..n {
-            if moves[i].is_empty() {
-                continue;
+            if !moves[i].is_empty() {
+                new[i] = best(&moves[i], &val);
             }
-            let mut best: Option<Value> = None;
-            for &m in &moves[i] {
-                let v = match m {
-                    Next::Over(v) => v,
-                    Next::To(j, same) => {
-                        let v = if same { val[j] } else { val[j].flip() };
-                        match v {
-                            Value::Win(d) => Value::Win(d + 1),
-                            Value::Loss(d) => Value::Loss(d + 1),
-                            Value::Draw => Value::Draw,
-                        }
-                    }
-                };
-                if best.is_none_or(|b| v.rank() > b.rank()) {
-                    best = Some(v);
-                }
-            }
-            new[i] = best.expect("a position with moves");
         }
         if new == val {
             break;
         }
         val = new;
     }
-    order.into_iter().zip(val).collect()
+    val
+}
+
+/// The best of `moves` for the mover, with the values `val` one horizon
+/// shorter.
+fn best(moves: &[Next], val: &[Value]) -> Value {
+    let mut best: Option<Value> = None;
+    for &m in moves {
+        let v = match m {
+            Next::Over(v) => v,
+            Next::To(j, same) => {
+                let v = if same { val[j] } else { val[j].flip() };
+                match v {
+                    Value::Win(d) => Value::Win(d + 1),
+                    Value::Loss(d) => Value::Loss(d + 1),
+                    Value::Draw => Value::Draw,
+                }
+            }
+        };
+        if best.is_none_or(|b| v.rank() > b.rank()) {
+            best = Some(v);
+        }
+    }
+    best.expect("a position with moves")
 }

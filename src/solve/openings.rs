@@ -90,60 +90,71 @@ pub fn openings(rules: &Rules, plies: u32, max: usize) -> Result<Vec<Opening>, O
     // Plies are counted by the position (one ply need not be one move), so
     // positions advance move by move until each has `plies` or has ended.
     loop {
-        let mut next: Vec<Opening> = Vec::new();
-        let mut at: HashMap<Position, usize> = HashMap::new();
+        let mut next = Merged::default();
         let mut moved = false;
         for o in layer {
-            let legal = rules.legal_moves(&o.position);
-            if o.position.plies() >= plies || o.position.ended().is_some() || legal.is_empty() {
-                merge(&mut next, &mut at, o.position, o.probability)?;
-                continue;
-            }
-            moved = true;
-            let each = o
-                .probability
-                .split(legal.len() as u128)
-                .ok_or(OpeningsError::Overflow)?;
-            for &mv in legal.iter() {
-                let mut pos = o.position;
-                rules
-                    .play(&mut pos, mv)
-                    .expect("a move legal_moves lists is legal");
-                merge(&mut next, &mut at, pos, each)?;
-            }
-            if next.len() > max {
-                return Err(OpeningsError::TooMany(max));
+            if next.advance(rules, o, plies)? {
+                moved = true;
+                if next.list.len() > max {
+                    return Err(OpeningsError::TooMany(max));
+                }
             }
         }
-        layer = next;
+        layer = next.list;
         if !moved {
             return Ok(layer);
         }
     }
 }
 
-fn merge(
-    list: &mut Vec<Opening>,
-    at: &mut HashMap<Position, usize>,
-    position: Position,
-    p: Ratio,
-) -> Result<(), OpeningsError> {
-    match at.get(&position) {
-        Some(&i) => {
-            list[i].probability = list[i]
-                .probability
-                .checked_add(p)
-                .ok_or(OpeningsError::Overflow)?;
+/// Openings merged by position, in the order first reached.
+#[derive(Default)]
+struct Merged {
+    list: Vec<Opening>,
+    at: HashMap<Position, usize>,
+}
+
+impl Merged {
+    /// Adds `o` as it is when it has `plies` or has ended, else every
+    /// position one move on, each as likely; whether it moved.
+    fn advance(&mut self, rules: &Rules, o: Opening, plies: u32) -> Result<bool, OpeningsError> {
+        let legal = rules.legal_moves(&o.position);
+        if o.position.plies() >= plies || o.position.ended().is_some() || legal.is_empty() {
+            self.merge(o.position, o.probability)?;
+            return Ok(false);
         }
-        None => {
-            at.insert(position, list.len());
-            list.push(Opening {
-                position,
-                probability: p,
-            });
+        let each = o
+            .probability
+            .split(legal.len() as u128)
+            .ok_or(OpeningsError::Overflow)?;
+        for &mv in legal.iter() {
+            let mut pos = o.position;
+            rules
+                .play(&mut pos, mv)
+                .expect("a move legal_moves lists is legal");
+            self.merge(pos, each)?;
         }
+        Ok(true)
     }
-    Ok(())
+
+    fn merge(&mut self, position: Position, p: Ratio) -> Result<(), OpeningsError> {
+        match self.at.get(&position) {
+            Some(&i) => {
+                self.list[i].probability = self.list[i]
+                    .probability
+                    .checked_add(p)
+                    .ok_or(OpeningsError::Overflow)?;
+            }
+            None => {
+                self.at.insert(position, self.list.len());
+                self.list.push(Opening {
+                    position,
+                    probability: p,
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The first player's (South's) outcomes under perfect play from a set of
@@ -181,19 +192,7 @@ pub fn perfect_share(
         openings: openings.len(),
     };
     for o in openings {
-        let south = match rules.status(&o.position) {
-            Status::Won(Player::South) => Value::Win(0),
-            Status::Won(Player::North) => Value::Loss(0),
-            Status::EndlessMove | Status::LapLimit | Status::PlyLimit => Value::Draw,
-            Status::Ongoing => {
-                let v = table.value(rules, &o.position)?;
-                match o.position.to_move() {
-                    Player::South => v,
-                    Player::North => v.flip(),
-                }
-            }
-        };
-        let slot = match south {
+        let slot = match south_value(rules, table, &o.position)? {
             Value::Win(_) => &mut share.p1_wins,
             Value::Draw => &mut share.draws,
             Value::Loss(_) => &mut share.p2_wins,
@@ -201,6 +200,23 @@ pub fn perfect_share(
         *slot = slot.checked_add(o.probability)?;
     }
     Some(share)
+}
+
+/// `pos`'s value for South under perfect play by `table`; `None` if it
+/// is not in the table.
+fn south_value(rules: &Rules, table: &SolvedTable, pos: &Position) -> Option<Value> {
+    Some(match rules.status(pos) {
+        Status::Won(Player::South) => Value::Win(0),
+        Status::Won(Player::North) => Value::Loss(0),
+        Status::EndlessMove | Status::LapLimit | Status::PlyLimit => Value::Draw,
+        Status::Ongoing => {
+            let v = table.value(rules, pos)?;
+            match pos.to_move() {
+                Player::South => v,
+                Player::North => v.flip(),
+            }
+        }
+    })
 }
 
 #[cfg(test)]

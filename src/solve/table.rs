@@ -50,11 +50,42 @@ impl SolvedTable {
 
 /// Reads a table file's bytes, checking its header and every record.
 pub fn read_table(bytes: &[u8]) -> Result<SolvedTable, TableError> {
-    let err = |m: &str| TableError(m.to_string());
     if !bytes.starts_with(MAGIC) {
-        return Err(err("not a katro solved table (no `KATRO-SOLVED 1` header)"));
+        return Err(TableError(
+            "not a katro solved table (no `KATRO-SOLVED 1` header)".into(),
+        ));
     }
     let body = &bytes[MAGIC.len()..];
+    let (rules, n, end) = read_header(body)?;
+    let records = &body[end + 2..];
+    if records.len() != n.saturating_mul(RECORD) {
+        return Err(TableError(format!(
+            "the header says {n} positions, but {} bytes of records follow (want {})",
+            records.len(),
+            n.saturating_mul(RECORD)
+        )));
+    }
+    let mut keys = Vec::with_capacity(n);
+    let mut values = Vec::with_capacity(n);
+    for (i, r) in records.chunks_exact(RECORD).enumerate() {
+        let (k, v) = read_record(i, r)?;
+        if keys.last().is_some_and(|&last| last >= k) {
+            return Err(TableError(format!("record {i} is out of key order")));
+        }
+        keys.push(k);
+        values.push(v);
+    }
+    Ok(SolvedTable {
+        rules,
+        keys,
+        values,
+    })
+}
+
+/// The header after the magic line: the rules, the number of positions
+/// and where the blank line ending it starts.
+fn read_header(body: &[u8]) -> Result<(String, usize, usize), TableError> {
+    let err = |m: &str| TableError(m.to_string());
     let end = body
         .windows(2)
         .position(|w| w == b"\n\n")
@@ -74,40 +105,24 @@ pub fn read_table(bytes: &[u8]) -> Result<SolvedTable, TableError> {
     }
     let rules = rules.ok_or_else(|| err("the header has no `rules` line"))?;
     let n = positions.ok_or_else(|| err("the header has no `positions` line"))?;
-    let records = &body[end + 2..];
-    if records.len() != n.saturating_mul(RECORD) {
-        return Err(TableError(format!(
-            "the header says {n} positions, but {} bytes of records follow (want {})",
-            records.len(),
-            n.saturating_mul(RECORD)
-        )));
-    }
-    let mut keys = Vec::with_capacity(n);
-    let mut values = Vec::with_capacity(n);
-    for (i, r) in records.chunks_exact(RECORD).enumerate() {
-        let k = u128::from_le_bytes(r[..16].try_into().expect("16 bytes"));
-        let d = u32::from_le_bytes(r[17..21].try_into().expect("4 bytes"));
-        let v = match r[16] {
-            0 => Value::Loss(d),
-            1 => Value::Draw,
-            2 => Value::Win(d),
-            t => {
-                return Err(TableError(format!(
-                    "record {i} has value {t}; want 0, 1 or 2"
-                )));
-            }
-        };
-        if keys.last().is_some_and(|&last| last >= k) {
-            return Err(TableError(format!("record {i} is out of key order")));
+    Ok((rules, n, end))
+}
+
+/// Record `i`, `r`: its key and value.
+fn read_record(i: usize, r: &[u8]) -> Result<(u128, Value), TableError> {
+    let k = u128::from_le_bytes(r[..16].try_into().expect("16 bytes"));
+    let d = u32::from_le_bytes(r[17..21].try_into().expect("4 bytes"));
+    let v = match r[16] {
+        0 => Value::Loss(d),
+        1 => Value::Draw,
+        2 => Value::Win(d),
+        t => {
+            return Err(TableError(format!(
+                "record {i} has value {t}; want 0, 1 or 2"
+            )));
         }
-        keys.push(k);
-        values.push(v);
-    }
-    Ok(SolvedTable {
-        rules,
-        keys,
-        values,
-    })
+    };
+    Ok((k, v))
 }
 
 #[cfg(test)]

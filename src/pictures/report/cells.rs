@@ -140,16 +140,7 @@ pub(super) fn draw_endings(
     // Each row's bars start where the previous kind ended.
     let mut start = vec![0f64; n];
     for (k, (col, _)) in ENDINGS.iter().enumerate() {
-        let mut bars = Vec::new();
-        for (r, st) in start.iter_mut().enumerate() {
-            let games = s.num(r, "games")?.unwrap_or(0.0);
-            let count = s.num(r, col)?.unwrap_or(0.0);
-            if games > 0.0 && count > 0.0 {
-                let share = count / games;
-                bars.push((r, *st, *st + share));
-                *st += share;
-            }
-        }
+        let bars = ending_bars(s, col, &mut start)?;
         let c = ending_colour(k);
         chart
             .draw_series(bars.iter().map(|&(r, a, b)| {
@@ -159,6 +150,26 @@ pub(super) fn draw_endings(
             .map_err(drawing)?;
     }
     Ok(())
+}
+
+/// Each row's bar of the games that ended as `col` says, from `start`,
+/// which it moves on to the bar's end.
+fn ending_bars(
+    s: &CsvTable,
+    col: &str,
+    start: &mut [f64],
+) -> Result<Vec<(usize, f64, f64)>, ReportError> {
+    let mut bars = Vec::new();
+    for (r, st) in start.iter_mut().enumerate() {
+        let games = s.num(r, "games")?.unwrap_or(0.0);
+        let count = s.num(r, col)?.unwrap_or(0.0);
+        if games > 0.0 && count > 0.0 {
+            let share = count / games;
+            bars.push((r, *st, *st + share));
+            *st += share;
+        }
+    }
+    Ok(bars)
 }
 
 /// comparison.csv: each variant against the baseline, with intervals.
@@ -245,15 +256,11 @@ pub(super) fn draw_difference(
     p: &DifferencePanel,
 ) -> Result<(), ReportError> {
     let n = c.len();
-    let (low, high) = (format!("{}_low", p.col), format!("{}_high", p.col));
-    let mut marks = Vec::new();
+    let marks = difference_marks(c, p.col)?;
     let (mut lo_all, mut hi_all) = (0f64, 0f64);
-    for r in 0..n {
-        if let Some(v) = mark(c, r, &[p.col, &low, &high])? {
-            lo_all = lo_all.min(v[1]);
-            hi_all = hi_all.max(v[2]);
-            marks.push((r, v[0], v[1], v[2]));
-        }
+    for &(_, _, lo, hi) in &marks {
+        lo_all = lo_all.min(lo);
+        hi_all = hi_all.max(hi);
     }
     let pad = ((hi_all - lo_all) * 0.08).max(1e-3);
     let x = lo_all - pad..hi_all + pad;
@@ -264,6 +271,18 @@ pub(super) fn draw_difference(
         draw_row_labels(root, &chart, rs, x.start)?;
     }
     Ok(())
+}
+
+/// Each row's difference `col` with its interval, where it has all three.
+fn difference_marks(c: &CsvTable, col: &str) -> Result<Vec<(usize, f64, f64, f64)>, ReportError> {
+    let (low, high) = (format!("{col}_low"), format!("{col}_high"));
+    let mut marks = Vec::new();
+    for r in 0..c.len() {
+        if let Some(v) = mark(c, r, &[col, &low, &high])? {
+            marks.push((r, v[0], v[1], v[2]));
+        }
+    }
+    Ok(marks)
 }
 
 /// The columns of comparison.csv under its chart.

@@ -37,32 +37,41 @@ pub(super) fn text_width(text: &str, size: u32) -> u32 {
 /// inside a word only when one word alone is wider.
 pub(super) fn wrap(text: &str, width: u32, size: u32) -> Vec<String> {
     let max = ((width as f64 / (size as f64 * 0.62)).floor() as usize).max(4);
-    let split = |text: &str, at: &[char]| {
-        let mut tokens: Vec<String> = Vec::new();
-        let mut cur = String::new();
-        for ch in text.chars() {
-            cur.push(ch);
-            if at.contains(&ch) {
-                tokens.push(std::mem::take(&mut cur));
-            }
-        }
-        if !cur.is_empty() {
-            tokens.push(cur);
-        }
-        tokens
-    };
     // Between settings first; inside a setting's name only when it alone
     // is too wide.
-    let tokens: Vec<String> = split(text, &[' ', '+', ','])
+    let tokens: Vec<String> = split_after(text, &[' ', '+', ','])
         .into_iter()
         .flat_map(|t| {
             if t.chars().count() > max {
-                split(&t, &['-', '_'])
+                split_after(&t, &['-', '_'])
             } else {
                 vec![t]
             }
         })
         .collect();
+    fill_lines(tokens, max)
+}
+
+/// `text` in pieces, each ending after one of the characters `at` (the
+/// last one perhaps not).
+fn split_after(text: &str, at: &[char]) -> Vec<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for ch in text.chars() {
+        cur.push(ch);
+        if at.contains(&ch) {
+            tokens.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        tokens.push(cur);
+    }
+    tokens
+}
+
+/// `tokens` in lines of at most `max` characters, a token cut only when
+/// it alone is longer.
+fn fill_lines(tokens: Vec<String>, max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for t in tokens {
@@ -147,13 +156,7 @@ pub(super) fn layout_key(items: &[(Swatch, String)], width: u32) -> Key {
     let mut at = Vec::new();
     for (sw, text) in items {
         let lines = wrap(text, width.saturating_sub(SWATCH as u32 + 10), TEXT_SIZE);
-        let w = SWATCH
-            + lines
-                .iter()
-                .map(|l| text_width(l, TEXT_SIZE))
-                .max()
-                .unwrap_or(0) as i32
-            + 24;
+        let w = SWATCH + widest(&lines) as i32 + 24;
         if x > 0 && x + w > width as i32 {
             x = 0;
             y += row_h as i32;
@@ -167,6 +170,15 @@ pub(super) fn layout_key(items: &[(Swatch, String)], width: u32) -> Key {
         at,
         height: y as u32 + row_h,
     }
+}
+
+/// The width of the widest of `lines`.
+fn widest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .map(|l| text_width(l, TEXT_SIZE))
+        .max()
+        .unwrap_or(0)
 }
 
 pub(super) fn draw_swatch<DB: DrawingBackend>(
@@ -236,20 +248,26 @@ impl Ticks {
             .map(|w| (w[1] - w[0]).abs())
             .fold(f64::INFINITY, f64::min);
         let scale = if percent { 100.0 } else { 1.0 };
-        let mut decimals = 0;
-        if step.is_finite() && step > 0.0 {
-            let step = step * scale;
-            // The fewest decimals that write the step exactly (to a
-            // millionth of it).
-            while decimals < 12 {
-                let k = step * 10f64.powi(decimals as i32);
-                if (k - k.round()).abs() <= 1e-6 * k.max(1.0) {
-                    break;
-                }
-                decimals += 1;
-            }
-        }
+        let decimals = if step.is_finite() && step > 0.0 {
+            Self::decimals(step * scale)
+        } else {
+            0
+        };
         Ticks { decimals, percent }
+    }
+
+    /// The fewest decimals that write `step` exactly (to a millionth of
+    /// it), at most 12.
+    fn decimals(step: f64) -> usize {
+        let mut decimals = 0;
+        while decimals < 12 {
+            let k = step * 10f64.powi(decimals as i32);
+            if (k - k.round()).abs() <= 1e-6 * k.max(1.0) {
+                break;
+            }
+            decimals += 1;
+        }
+        decimals
     }
 
     pub(super) fn label(&self, v: f64) -> String {
@@ -275,12 +293,7 @@ pub(super) struct Rows {
 }
 
 pub(super) fn rows(labels: &[String], max_w: u32) -> Rows {
-    let widest = labels
-        .iter()
-        .map(|l| text_width(l, TEXT_SIZE))
-        .max()
-        .unwrap_or(0);
-    let label_w = widest.clamp(40, max_w);
+    let label_w = widest(labels).clamp(40, max_w);
     let lines: Vec<Vec<String>> = labels.iter().map(|l| wrap(l, label_w, TEXT_SIZE)).collect();
     let most = lines.iter().map(Vec::len).max().unwrap_or(1) as u32;
     Rows {
@@ -316,7 +329,25 @@ pub(super) fn row_panel<'a, 'b>(
         .y_label_area_size(label_area)
         .build_cartesian_2d(x.clone(), 0f64..n.max(1) as f64)
         .map_err(drawing)?;
-    let ticks = Ticks::new(x.clone(), 6, x_percent);
+    draw_row_mesh(&mut chart, x.clone(), x_desc, x_percent)?;
+    chart
+        .draw_series((0..n).filter(|r| r % 2 == 1).map(|r| {
+            let y = (n - r) as f64;
+            Rectangle::new([(x.start, y - 1.0), (x.end, y)], BLACK.mix(0.04).filled())
+        }))
+        .map_err(drawing)?;
+    Ok(chart)
+}
+
+/// A row panel's x axis: its ticks (as percentages when `x_percent`),
+/// light vertical lines and description; no y axis.
+fn draw_row_mesh(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    x: std::ops::Range<f64>,
+    x_desc: &str,
+    x_percent: bool,
+) -> Result<(), ReportError> {
+    let ticks = Ticks::new(x, 6, x_percent);
     let fmt = |v: &f64| ticks.label(*v);
     chart
         .configure_mesh()
@@ -330,14 +361,7 @@ pub(super) fn row_panel<'a, 'b>(
         .axis_desc_style(style(TEXT_SIZE))
         .x_desc(x_desc)
         .draw()
-        .map_err(drawing)?;
-    chart
-        .draw_series((0..n).filter(|r| r % 2 == 1).map(|r| {
-            let y = (n - r) as f64;
-            Rectangle::new([(x.start, y - 1.0), (x.end, y)], BLACK.mix(0.04).filled())
-        }))
-        .map_err(drawing)?;
-    Ok(chart)
+        .map_err(drawing)
 }
 
 /// Row `r`'s centre in a row panel's coordinates (row 0 on top).

@@ -51,29 +51,36 @@ pub(super) fn read_lengths(bytes: &[u8]) -> Result<Histograms, ReportError> {
         pooled,
     };
     for r in 0..t.len() {
-        let int = |col: &str| {
-            t.text(r, col)
-                .parse::<u64>()
-                .map_err(|_| ReportError::NotAWholeNumber {
-                    file: "lengths.csv".into(),
-                    line: r + 2,
-                    column: col.to_string(),
-                    text: t.text(r, col).to_string(),
-                })
-        };
-        let len = u32::try_from(int("length")?).map_err(|_| ReportError::LengthTooLarge {
-            file: "lengths.csv".into(),
-            line: r + 2,
-        })?;
-        let mut key = cell_key(&t, r);
-        if pooled {
-            key.opening_plies.clear();
-        } else {
-            int("opening_plies")?;
-        }
-        *h.cells.entry(key).or_default().entry(len).or_insert(0) += int("games")?;
+        let (key, len, games) = length_row(&t, r, pooled)?;
+        *h.cells.entry(key).or_default().entry(len).or_insert(0) += games;
     }
     Ok(h)
+}
+
+/// Row `r` of lengths.csv: its cell (keyed with an empty
+/// `opening_plies` when `pooled`), length and games.
+fn length_row(t: &CsvTable, r: usize, pooled: bool) -> Result<(CellKey, u32, u64), ReportError> {
+    let int = |col: &str| {
+        t.text(r, col)
+            .parse::<u64>()
+            .map_err(|_| ReportError::NotAWholeNumber {
+                file: "lengths.csv".into(),
+                line: r + 2,
+                column: col.to_string(),
+                text: t.text(r, col).to_string(),
+            })
+    };
+    let len = u32::try_from(int("length")?).map_err(|_| ReportError::LengthTooLarge {
+        file: "lengths.csv".into(),
+        line: r + 2,
+    })?;
+    let mut key = cell_key(t, r);
+    if pooled {
+        key.opening_plies.clear();
+    } else {
+        int("opening_plies")?;
+    }
+    Ok((key, len, int("games")?))
 }
 /// Games at or past `limit` plies (the ply limit) and the largest length
 /// the axis must show: the 99th percentile of the other games.
@@ -102,18 +109,8 @@ pub(super) fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (
 /// matchup (agents and opening) in order of first appearance, split into
 /// panels of at most one colour per variant.
 pub(super) fn length_panels(s: &CsvTable) -> Vec<(String, Vec<usize>)> {
-    // Matchups in order of first appearance, each with its rows.
-    let mut matchups: Vec<((String, String, String), Vec<usize>)> = Vec::new();
-    for r in 0..s.len() {
-        let k = cell_key(s, r);
-        let m = (k.p1, k.p2, k.opening_plies);
-        match matchups.iter_mut().find(|(x, _)| *x == m) {
-            Some((_, rows)) => rows.push(r),
-            None => matchups.push((m, vec![r])),
-        }
-    }
     let mut panels: Vec<(String, Vec<usize>)> = Vec::new();
-    for (_, rows) in &matchups {
+    for rows in matchup_rows(s) {
         let chunks: Vec<&[usize]> = rows.chunks(PALETTE.len()).collect();
         for (i, chunk) in chunks.iter().enumerate() {
             let mut title = format!("Game length, {}", matchup_text(s, chunk[0]));
@@ -131,28 +128,29 @@ pub(super) fn length_panels(s: &CsvTable) -> Vec<(String, Vec<usize>)> {
     panels
 }
 
+/// Summary's rows by matchup (agents and opening), matchups in order of
+/// first appearance.
+fn matchup_rows(s: &CsvTable) -> Vec<Vec<usize>> {
+    let mut matchups: Vec<((String, String, String), Vec<usize>)> = Vec::new();
+    for r in 0..s.len() {
+        let k = cell_key(s, r);
+        let m = (k.p1, k.p2, k.opening_plies);
+        match matchups.iter_mut().find(|(x, _)| *x == m) {
+            Some((_, rows)) => rows.push(r),
+            None => matchups.push((m, vec![r])),
+        }
+    }
+    matchups.into_iter().map(|(_, rows)| rows).collect()
+}
+
 /// Length distributions: one panel per matchup (agents and random
 /// opening), at most eight variants overlaid in a panel, each in its own
 /// colour.
 pub(super) fn length_chart(s: &CsvTable, hist: Option<&Histograms>) -> Result<Chart, ReportError> {
     let width = 1100u32;
     let legend_w = 360u32;
-    let mut layouts = Vec::new();
-    for (title, rows) in length_panels(s) {
-        let mut l = lengths_panel(s, &rows, hist, legend_w)?;
-        l.height +=
-            (title_lines(&title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
-        layouts.push((title, rows, l));
-    }
-    let marks = [
-        (
-            Swatch::Line(BLACK, 3),
-            "below the axis: length_p10 to length_p90".to_string(),
-        ),
-        (Swatch::Dot(BLACK), "median (length_p50)".into()),
-        (Swatch::Cross, "mean (length_mean)".into()),
-    ];
-    let k = layout_key(&marks, width - 40);
+    let layouts = length_layouts(s, hist, (width, legend_w))?;
+    let k = layout_key(&length_marks(), width - 40);
     let total: u32 = layouts.iter().map(|(_, _, l)| l.height).sum::<u32>() + k.height + 20;
     let mut svg = String::new();
     {
@@ -174,6 +172,35 @@ pub(super) fn length_chart(s: &CsvTable, hist: Option<&Histograms>) -> Result<Ch
         caption: length_caption(hist.is_some()),
         table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
     })
+}
+
+/// Each panel's title, rows and layout, its height taking in a wrapped
+/// title, on a chart `width` wide with a legend `legend_w` wide.
+fn length_layouts(
+    s: &CsvTable,
+    hist: Option<&Histograms>,
+    (width, legend_w): (u32, u32),
+) -> Result<Vec<(String, Vec<usize>, LengthPanel)>, ReportError> {
+    let mut layouts = Vec::new();
+    for (title, rows) in length_panels(s) {
+        let mut l = lengths_panel(s, &rows, hist, legend_w)?;
+        l.height +=
+            (title_lines(&title, width - legend_w).len() as u32).saturating_sub(1) * TITLE_SIZE;
+        layouts.push((title, rows, l));
+    }
+    Ok(layouts)
+}
+
+/// The key under the length chart: the marks of the quantile strip.
+fn length_marks() -> [(Swatch, String); 3] {
+    [
+        (
+            Swatch::Line(BLACK, 3),
+            "below the axis: length_p10 to length_p90".to_string(),
+        ),
+        (Swatch::Dot(BLACK), "median (length_p50)".into()),
+        (Swatch::Cross, "mean (length_mean)".into()),
+    ]
 }
 
 /// The columns of summary.csv under the length chart.
@@ -232,27 +259,7 @@ pub(super) fn lengths_panel(
     hist: Option<&Histograms>,
     legend_w: u32,
 ) -> Result<LengthPanel, ReportError> {
-    let mut xmax = 1f64;
-    let mut notes = Vec::new();
-    let mut cells = Vec::new();
-    for &r in rows {
-        let limit = s.num(r, "ply_limit")?;
-        let cell = hist.and_then(|h| h.get(s, r));
-        let (body, spike, total) = match cell {
-            Some(c) => body_and_spike(c, limit),
-            None => summary_body(s, r, limit)?,
-        };
-        if limit.is_none_or(|l| body < l) {
-            xmax = xmax.max(body);
-        }
-        notes.push(LimitNote {
-            limit,
-            spike,
-            total,
-        });
-        cells.push(cell);
-    }
-    let xmax = (xmax * 1.04).ceil().max(2.0);
+    let (xmax, notes, cells) = panel_cells(s, rows, hist)?;
     // About 60 bins over the axis: fine enough to show the shape, coarse
     // enough that a few thousand games make a smooth curve.
     let bin = ((xmax / 60.0).ceil() as u32).max(1);
@@ -276,6 +283,39 @@ pub(super) fn lengths_panel(
         legend,
         height,
     })
+}
+
+/// A cell's games by length, when lengths.csv keeps it apart.
+type Histogram<'h> = Option<&'h BTreeMap<u32, u64>>;
+
+/// A panel's rows: the end of the x axis, each row's games at the ply
+/// limit and its histogram when lengths.csv has one.
+fn panel_cells<'h>(
+    s: &CsvTable,
+    rows: &[usize],
+    hist: Option<&'h Histograms>,
+) -> Result<(f64, Vec<LimitNote>, Vec<Histogram<'h>>), ReportError> {
+    let mut xmax = 1f64;
+    let mut notes = Vec::new();
+    let mut cells = Vec::new();
+    for &r in rows {
+        let limit = s.num(r, "ply_limit")?;
+        let cell = hist.and_then(|h| h.get(s, r));
+        let (body, spike, total) = match cell {
+            Some(c) => body_and_spike(c, limit),
+            None => summary_body(s, r, limit)?,
+        };
+        if limit.is_none_or(|l| body < l) {
+            xmax = xmax.max(body);
+        }
+        notes.push(LimitNote {
+            limit,
+            spike,
+            total,
+        });
+        cells.push(cell);
+    }
+    Ok(((xmax * 1.04).ceil().max(2.0), notes, cells))
 }
 
 /// A cell's games stopped at the ply limit, of `total`.
@@ -404,7 +444,17 @@ pub(super) fn draw_lengths(
         .build_cartesian_2d(0f64..p.xmax, ymin..ymax)
         .map_err(drawing)?;
     draw_length_mesh(&mut chart, p)?;
-    for (i, pts) in p.curves.iter().enumerate() {
+    draw_curves(&mut chart, &p.curves)?;
+    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
+    draw_length_legend(&side, &p.legend)
+}
+
+/// Each row's curve in its colour.
+fn draw_curves(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    curves: &[Vec<(f64, f64)>],
+) -> Result<(), ReportError> {
+    for (i, pts) in curves.iter().enumerate() {
         chart
             .draw_series(LineSeries::new(
                 pts.iter().copied(),
@@ -412,8 +462,7 @@ pub(super) fn draw_lengths(
             ))
             .map_err(drawing)?;
     }
-    draw_quantile_strip(&mut chart, s, rows, step, p.xmax)?;
-    draw_length_legend(&side, &p.legend)
+    Ok(())
 }
 
 /// A wrapped panel title, centred at the top of `plot`.
@@ -445,15 +494,6 @@ pub(super) fn draw_length_mesh(
     let drawn = p.drawn;
     let x_ticks = Ticks::new(chart.x_range(), 8, false);
     let y_ticks = Ticks::new(chart.y_range(), 6, true);
-    let xdesc = if drawn {
-        format!(
-            "game length (plies; bins of {} {})",
-            p.bin,
-            if p.bin == 1 { "ply" } else { "plies" }
-        )
-    } else {
-        "game length (plies)".to_string()
-    };
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
@@ -462,7 +502,7 @@ pub(super) fn draw_length_mesh(
         .y_labels(6)
         .label_style(style(TEXT_SIZE))
         .axis_desc_style(style(TEXT_SIZE))
-        .x_desc(xdesc)
+        .x_desc(length_axis_desc(p))
         .x_label_formatter(&|x| x_ticks.label(*x))
         .y_desc(if drawn { "% of games per ply" } else { "" })
         .y_label_formatter(&|y| {
@@ -476,6 +516,19 @@ pub(super) fn draw_length_mesh(
         .map_err(drawing)
 }
 
+/// The x axis's description, with the bin width when curves are drawn.
+fn length_axis_desc(p: &LengthPanel) -> String {
+    if p.drawn {
+        format!(
+            "game length (plies; bins of {} {})",
+            p.bin,
+            if p.bin == 1 { "ply" } else { "plies" }
+        )
+    } else {
+        "game length (plies)".to_string()
+    }
+}
+
 /// Below the axis, one line per row from `length_p10` to `length_p90`, a
 /// dot at the median and a cross at the mean, `step` apart.
 pub(super) fn draw_quantile_strip(
@@ -485,36 +538,44 @@ pub(super) fn draw_quantile_strip(
     step: f64,
     xmax: f64,
 ) -> Result<(), ReportError> {
-    // The strip below the axis; a mark past the axis is not drawn (the
-    // legend says so for the mean).
-    let clamp = |x: f64| x.min(xmax);
     for (i, &r) in rows.iter().enumerate() {
-        let c = colour(i);
-        let y = -step * (i as f64 + 1.0);
-        if let Some(v) = mark(s, r, &["length_p10", "length_p90"])?
-            && v[0] < xmax
-        {
-            chart
-                .draw_series(LineSeries::new(
-                    [(v[0], y), (clamp(v[1]), y)],
-                    c.stroke_width(3),
-                ))
-                .map_err(drawing)?;
-        }
-        if let Some(v) = mark(s, r, &["length_p50"])?
-            && v[0] <= xmax
-        {
-            chart
-                .draw_series([Circle::new((v[0], y), 5, c.filled())])
-                .map_err(drawing)?;
-        }
-        if let Some(v) = mark(s, r, &["length_mean"])?
-            && v[0] <= xmax
-        {
-            chart
-                .draw_series([Cross::new((v[0], y), 6, BLACK.stroke_width(2))])
-                .map_err(drawing)?;
-        }
+        draw_quantile_line(chart, s, r, (colour(i), -step * (i as f64 + 1.0)), xmax)?;
+    }
+    Ok(())
+}
+
+/// Row `r`'s line of the strip at height `y`, in colour `c`; a mark past
+/// the axis is not drawn (the legend says so for the mean).
+fn draw_quantile_line(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    s: &CsvTable,
+    r: usize,
+    (c, y): (RGBColor, f64),
+    xmax: f64,
+) -> Result<(), ReportError> {
+    if let Some(v) = mark(s, r, &["length_p10", "length_p90"])?
+        && v[0] < xmax
+    {
+        chart
+            .draw_series(LineSeries::new(
+                [(v[0], y), (v[1].min(xmax), y)],
+                c.stroke_width(3),
+            ))
+            .map_err(drawing)?;
+    }
+    if let Some(v) = mark(s, r, &["length_p50"])?
+        && v[0] <= xmax
+    {
+        chart
+            .draw_series([Circle::new((v[0], y), 5, c.filled())])
+            .map_err(drawing)?;
+    }
+    if let Some(v) = mark(s, r, &["length_mean"])?
+        && v[0] <= xmax
+    {
+        chart
+            .draw_series([Cross::new((v[0], y), 6, BLACK.stroke_width(2))])
+            .map_err(drawing)?;
     }
     Ok(())
 }

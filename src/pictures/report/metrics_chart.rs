@@ -56,45 +56,58 @@ pub fn metrics_charts(bytes: &[u8]) -> Result<Vec<Chart>, ReportError> {
         .map(|r| format!("{}  [{}]", cell_label(&t, r), t.text(r, "eval")))
         .collect();
     for (col, desc, share) in DRAWN {
-        if !t.has(col) {
-            continue;
+        if t.has(col) {
+            charts.push(metric_chart(&t, &labels, (col, desc, share))?);
         }
-        let svg = row_chart_svg(
-            &t,
-            &RowChart {
-                labels: labels.clone(),
-                col,
-                x_desc: desc,
-                title: col,
-                at: 0.0,
-                x_percent: share,
-                x_min: share.then_some(0.0..1.0),
-                key: ["0", "95% bootstrap interval", "mean over games"],
-            },
-        )?;
-        let (games, low, high) = (
-            format!("{col}_games"),
-            format!("{col}_low"),
-            format!("{col}_high"),
-        );
-        let cols = [
-            "variant", "p1", "p2", "eval", "games", &games, col, &low, &high,
-        ];
-        charts.push(Chart {
-            file: format!("metrics-{col}.svg"),
-            title: format!("Design metric `{col}`"),
-            svg,
-            caption: format!(
-                "`{col}` of metrics.csv for every cell that records it: the mean over games \
-                 of the per-game value, with its 95% percentile-bootstrap interval; the \
-                 state evaluation behind it in brackets (docs/OUTPUTS.md, metrics.csv, for \
-                 the formula and how it relates to Ludii's metric). Rows named \
-                 `base+key=value` are a sweep of one setting."
-            ),
-            table: numbers_table(&t, "metrics.csv", &cols),
-        });
     }
     Ok(charts)
+}
+
+/// The chart of metric `col`, `desc` its axis, `share` whether it is a
+/// share (0 to 1, in percent).
+fn metric_chart(
+    t: &CsvTable,
+    labels: &[String],
+    (col, desc, share): (&str, &str, bool),
+) -> Result<Chart, ReportError> {
+    let svg = row_chart_svg(
+        t,
+        &RowChart {
+            labels: labels.to_vec(),
+            col,
+            x_desc: desc,
+            title: col,
+            at: 0.0,
+            x_percent: share,
+            x_min: share.then_some(0.0..1.0),
+            key: ["0", "95% bootstrap interval", "mean over games"],
+        },
+    )?;
+    let (games, low, high) = (
+        format!("{col}_games"),
+        format!("{col}_low"),
+        format!("{col}_high"),
+    );
+    let cols = [
+        "variant", "p1", "p2", "eval", "games", &games, col, &low, &high,
+    ];
+    Ok(Chart {
+        file: format!("metrics-{col}.svg"),
+        title: format!("Design metric `{col}`"),
+        svg,
+        caption: metric_caption(col),
+        table: numbers_table(t, "metrics.csv", &cols),
+    })
+}
+
+fn metric_caption(col: &str) -> String {
+    format!(
+        "`{col}` of metrics.csv for every cell that records it: the mean over games \
+         of the per-game value, with its 95% percentile-bootstrap interval; the \
+         state evaluation behind it in brackets (docs/OUTPUTS.md, metrics.csv, for \
+         the formula and how it relates to Ludii's metric). Rows named \
+         `base+key=value` are a sweep of one setting."
+    )
 }
 
 #[cfg(test)]

@@ -93,7 +93,7 @@ fn matchup_html(s: &CsvTable, r: usize) -> String {
 /// when every variant plays the same (else in the table), and a
 /// tournament's agents listed once.
 fn rules_and_agents(s: &CsvTable, tour: Option<&Tournament>) -> String {
-    let pairing = |r: usize| tour.is_some_and(|t| t.is_pairing(s, r));
+    let rules = Rules { s, tour };
     let mut variants: Vec<(&str, Vec<usize>)> = Vec::new();
     for r in 0..s.len() {
         let v = s.text(r, "variant");
@@ -102,13 +102,11 @@ fn rules_and_agents(s: &CsvTable, tour: Option<&Tournament>) -> String {
             None => variants.push((v, vec![r])),
         }
     }
-    let own =
-        |rows: &[usize]| -> Vec<usize> { rows.iter().copied().filter(|&r| !pairing(r)).collect() };
-    let matchups_of =
-        |rows: &[usize]| -> Vec<String> { own(rows).iter().map(|&r| matchup_html(s, r)).collect() };
-    let first = matchups_of(&variants[0].1);
-    let same = variants.iter().all(|(_, rows)| matchups_of(rows) == first);
-    let any_pairing = (0..s.len()).any(pairing);
+    let first = rules.matchups_of(&variants[0].1);
+    let same = variants
+        .iter()
+        .all(|(_, rows)| rules.matchups_of(rows) == first);
+    let any_pairing = (0..s.len()).any(|r| rules.pairing(r));
     let mut h = String::from("<section id=\"rules\">\n<h2>Rules and agents</h2>\n");
     if same && !first.is_empty() {
         h.push_str(&format!(
@@ -117,15 +115,52 @@ fn rules_and_agents(s: &CsvTable, tour: Option<&Tournament>) -> String {
         ));
     }
     if let Some(t) = tour.filter(|_| any_pairing) {
+        h.push_str(&rules.tournament(t));
+    }
+    h.push_str(&rules.header(same, any_pairing));
+    for (v, rows) in &variants {
+        h.push_str(&rules.row(v, rows, same, any_pairing));
+    }
+    h.push_str("</table>\n</section>\n");
+    h
+}
+
+/// The rules table's sources: summary.csv and the tournament, if any,
+/// whose pairings are told from the experiment's own matchups.
+struct Rules<'a> {
+    s: &'a CsvTable,
+    tour: Option<&'a Tournament>,
+}
+
+impl Rules<'_> {
+    fn pairing(&self, r: usize) -> bool {
+        self.tour.is_some_and(|t| t.is_pairing(self.s, r))
+    }
+
+    /// Those of `rows` that are the experiment's own matchups.
+    fn own(&self, rows: &[usize]) -> Vec<usize> {
+        rows.iter().copied().filter(|&r| !self.pairing(r)).collect()
+    }
+
+    fn matchups_of(&self, rows: &[usize]) -> Vec<String> {
+        self.own(rows)
+            .iter()
+            .map(|&r| matchup_html(self.s, r))
+            .collect()
+    }
+
+    /// The tournament's agents, numbered, and its games.
+    fn tournament(&self, t: &Tournament) -> String {
+        let s = self.s;
         let agents: Vec<String> = t
             .list()
             .iter()
             .enumerate()
             .map(|(i, a)| format!("{} <code>{}</code>", i + 1, breakable(a)))
             .collect();
-        let rows: Vec<usize> = (0..s.len()).filter(|&r| pairing(r)).collect();
+        let rows: Vec<usize> = (0..s.len()).filter(|&r| self.pairing(r)).collect();
         let n = t.list().len();
-        h.push_str(&format!(
+        format!(
             "<p><b>Tournament</b> of {n} agents, numbered as in its list: {}. Every pair, \
              both seats, {} games a pairing and seat, {} opening plies: {} cells a variant, \
              drawn as ratings and matrices, not cell by cell.</p>\n",
@@ -133,41 +168,51 @@ fn rules_and_agents(s: &CsvTable, tour: Option<&Tournament>) -> String {
             distinct(s, &rows, "games"),
             escape(t.opening()),
             n * n.saturating_sub(1)
-        ));
+        )
     }
-    h.push_str("<table class=\"rules\">\n<tr><th>variant</th><th>rules (docs/RULES.md)</th>");
-    if !same {
-        h.push_str("<th>matchups (player 1 vs player 2)</th>");
+
+    /// The table's head: a matchups column unless they are the `same` on
+    /// every variant, a games column for own matchups and for pairings.
+    fn header(&self, same: bool, any_pairing: bool) -> String {
+        let mut h = String::from(
+            "<table class=\"rules\">\n<tr><th>variant</th><th>rules (docs/RULES.md)</th>",
+        );
+        if !same {
+            h.push_str("<th>matchups (player 1 vs player 2)</th>");
+        }
+        let any_own = (0..self.s.len()).any(|r| !self.pairing(r));
+        if any_own {
+            h.push_str("<th>games a cell</th>");
+        }
+        if any_pairing {
+            h.push_str("<th>games a pairing and seat</th>");
+        }
+        h.push_str("</tr>\n");
+        h
     }
-    let any_own = (0..s.len()).any(|r| !pairing(r));
-    if any_own {
-        h.push_str("<th>games a cell</th>");
-    }
-    if any_pairing {
-        h.push_str("<th>games a pairing and seat</th>");
-    }
-    h.push_str("</tr>\n");
-    for (v, rows) in &variants {
-        h.push_str(&format!(
+
+    /// Variant `v`'s row, `rows` its rows of summary.csv.
+    fn row(&self, v: &str, rows: &[usize], same: bool, any_pairing: bool) -> String {
+        let s = self.s;
+        let mut h = format!(
             "<tr><td>{}</td><td><code>{}</code></td>",
             breakable(v),
             breakable(s.text(rows[0], "rules"))
-        ));
+        );
         if !same {
-            h.push_str(&format!("<td>{}</td>", matchups_of(rows).join("<br>")));
+            h.push_str(&format!("<td>{}</td>", self.matchups_of(rows).join("<br>")));
         }
         h.push_str(&format!(
             "<td>{}</td>",
-            escape(&distinct(s, &own(rows), "games"))
+            escape(&distinct(s, &self.own(rows), "games"))
         ));
         if any_pairing {
-            let p: Vec<usize> = rows.iter().copied().filter(|&r| pairing(r)).collect();
+            let p: Vec<usize> = rows.iter().copied().filter(|&r| self.pairing(r)).collect();
             h.push_str(&format!("<td>{}</td>", escape(&distinct(s, &p, "games"))));
         }
         h.push_str("</tr>\n");
+        h
     }
-    h.push_str("</table>\n</section>\n");
-    h
 }
 
 pub(super) fn page(
@@ -177,6 +222,24 @@ pub(super) fn page(
     charts: &[Chart],
     exact: Option<&CsvTable>,
 ) -> String {
+    let mut h = page_head(title);
+    // The contents first, then the charts, the headline first; the rules
+    // and agents they are about last, one link away.
+    h.push_str(&contents(charts, exact.is_some()));
+    for c in charts {
+        h.push_str(&figure(c));
+    }
+    if let Some(t) = exact {
+        h.push_str(&exact_section(t));
+    }
+    h.push_str(&rules_and_agents(s, tour));
+    h.push_str("</body>\n</html>\n");
+    h
+}
+
+/// The page up to its contents: the head, the title and where the
+/// numbers come from.
+fn page_head(title: &str) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str(&format!(
@@ -191,9 +254,13 @@ pub(super) fn page(
         "<p>Made by <code>katro report</code> from this folder's CSV files; every number in \
          the tables is the CSV's text. docs/OUTPUTS.md defines each column.</p>\n",
     );
-    // The contents first, then the charts, the headline first; the rules
-    // and agents they are about last, one link away.
-    h.push_str("<nav>\n<b>Contents</b>\n<ol>\n");
+    h
+}
+
+/// The contents: a link to each chart, the exact shares' section when
+/// there is one, and the rules.
+fn contents(charts: &[Chart], exact: bool) -> String {
+    let mut h = String::from("<nav>\n<b>Contents</b>\n<ol>\n");
     for c in charts {
         h.push_str(&format!(
             "<li><a href=\"#{}\">{}</a></li>\n",
@@ -201,30 +268,28 @@ pub(super) fn page(
             escape(&c.title)
         ));
     }
-    if exact.is_some() {
+    if exact {
         h.push_str(&format!("<li><a href=\"#exact\">{EXACT_TITLE}</a></li>\n"));
     }
     h.push_str("<li><a href=\"#rules\">Rules and agents</a></li>\n</ol>\n</nav>\n");
-    for c in charts {
-        h.push_str(&format!(
-            "<figure id=\"{}\">\n<h2>{}</h2>\n{}\n<figcaption>{} Rules and agents: \
-             <a href=\"#rules\">the table at the end</a>. Also in \
-             <code>plots/{}</code>.</figcaption>\n<details><summary>The \
-             numbers</summary>\n{}</details>\n</figure>\n",
-            escape(c.file.trim_end_matches(".svg")),
-            escape(&c.title),
-            c.svg,
-            escape(&c.caption),
-            escape(&c.file),
-            c.table
-        ));
-    }
-    if let Some(t) = exact {
-        h.push_str(&exact_section(t));
-    }
-    h.push_str(&rules_and_agents(s, tour));
-    h.push_str("</body>\n</html>\n");
     h
+}
+
+/// A chart as a figure: its title, the SVG inline, its caption and its
+/// numbers folded away.
+fn figure(c: &Chart) -> String {
+    format!(
+        "<figure id=\"{}\">\n<h2>{}</h2>\n{}\n<figcaption>{} Rules and agents: \
+         <a href=\"#rules\">the table at the end</a>. Also in \
+         <code>plots/{}</code>.</figcaption>\n<details><summary>The \
+         numbers</summary>\n{}</details>\n</figure>\n",
+        escape(c.file.trim_end_matches(".svg")),
+        escape(&c.title),
+        c.svg,
+        escape(&c.caption),
+        escape(&c.file),
+        c.table
+    )
 }
 
 const EXACT_TITLE: &str = "Exact shares over every opening";

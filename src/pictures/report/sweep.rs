@@ -25,16 +25,7 @@ pub(super) fn setting_columns() -> Vec<String> {
 /// values in their tidy column. Presets that merely differ in a setting
 /// are not a sweep and get no chart.
 pub(super) fn swept_keys(s: &CsvTable) -> Vec<String> {
-    let mut named: Vec<String> = Vec::new();
-    for r in 0..s.len() {
-        for part in s.text(r, "variant").split('+').skip(1) {
-            if let Some((k, _)) = part.split_once('=')
-                && !named.iter().any(|n| n == k)
-            {
-                named.push(k.to_string());
-            }
-        }
-    }
+    let named = named_keys(s);
     setting_columns()
         .into_iter()
         .filter(|k| s.has(k) && named.contains(k))
@@ -49,6 +40,22 @@ pub(super) fn swept_keys(s: &CsvTable) -> Vec<String> {
             seen.len() > 1
         })
         .collect()
+}
+
+/// The keys the variants' names set (`base+holes=4`), in order of first
+/// appearance.
+fn named_keys(s: &CsvTable) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for r in 0..s.len() {
+        for part in s.text(r, "variant").split('+').skip(1) {
+            if let Some((k, _)) = part.split_once('=')
+                && !named.iter().any(|n| n == k)
+            {
+                named.push(k.to_string());
+            }
+        }
+    }
+    named
 }
 
 /// A swept key's values on `rows` in plotting order: numerically when
@@ -103,13 +110,8 @@ pub(super) fn sweep_chart(s: &CsvTable, keys: &[String], key: &str) -> Result<Ch
     let series = sweep_series(s, keys, key, &others);
     let axis = SweepAxis::new(s, key, &series);
     let svg = axis.svg(&series)?;
-    let repeated = series.iter().any(|(_, rows)| {
-        let mut xs: Vec<usize> = rows.iter().map(|&r| axis.x_of(r)).collect();
-        xs.sort_unstable();
-        xs.windows(2).any(|w| w[0] == w[1])
-    });
     let mut caption = sweep_caption(key, &others);
-    if repeated {
+    if axis.repeats_a_value(&series) {
         caption.push_str(REPEATED_VALUE);
     }
     Ok(Chart {
@@ -156,15 +158,7 @@ pub(super) fn sweep_series(
     key: &str,
     others: &[&str],
 ) -> Vec<Series> {
-    // Each base with one row of its sweep, whose unswept settings are the
-    // base's.
-    let mut bases: Vec<(&str, usize)> = Vec::new();
-    for r in (0..s.len()).filter(|&r| names_key(s, r, key)) {
-        let b = base_of(s.text(r, "variant"));
-        if !bases.iter().any(|(n, _)| *n == b) {
-            bases.push((b, r));
-        }
-    }
+    let bases = sweep_bases(s, key);
     let fixed: Vec<String> = setting_columns()
         .into_iter()
         .filter(|c| s.has(c) && !keys.contains(c))
@@ -186,20 +180,40 @@ pub(super) fn sweep_series(
         let Some(base) = base_of_row(r) else {
             continue;
         };
-        let mut label = if bases.len() > 1 {
-            format!("{base}: {}", matchup_text(s, r))
-        } else {
-            matchup_text(s, r)
-        };
-        for o in others.iter().filter(|o| names_key(s, r, o)) {
-            label.push_str(&format!(", {o}={}", s.text(r, o)));
-        }
+        let label = series_label(s, r, (base, bases.len() > 1), others);
         match series.iter_mut().find(|(l, _)| *l == label) {
             Some((_, rows)) => rows.push(r),
             None => series.push((label, vec![r])),
         }
     }
     series
+}
+
+/// Each base of a sweep of `key` with one row of its sweep, whose
+/// unswept settings are the base's.
+fn sweep_bases<'s>(s: &'s CsvTable, key: &str) -> Vec<(&'s str, usize)> {
+    let mut bases: Vec<(&str, usize)> = Vec::new();
+    for r in (0..s.len()).filter(|&r| names_key(s, r, key)) {
+        let b = base_of(s.text(r, "variant"));
+        if !bases.iter().any(|(n, _)| *n == b) {
+            bases.push((b, r));
+        }
+    }
+    bases
+}
+
+/// Row `r`'s line: its base when `named` (sweeps from several bases),
+/// its matchup and the values of the other swept keys its name sets.
+fn series_label(s: &CsvTable, r: usize, (base, named): (&str, bool), others: &[&str]) -> String {
+    let mut label = if named {
+        format!("{base}: {}", matchup_text(s, r))
+    } else {
+        matchup_text(s, r)
+    };
+    for o in others.iter().filter(|o| names_key(s, r, o)) {
+        label.push_str(&format!(", {o}={}", s.text(r, o)));
+    }
+    label
 }
 
 /// What every panel of `key`'s chart shares: the setting's values along
@@ -225,23 +239,7 @@ impl<'a> SweepAxis<'a> {
             .flat_map(|(_, rows)| rows.iter().copied())
             .collect();
         let values = sweep_values(s, key, &rows);
-        let panel_w = (Self::WIDTH - 20) / 3;
-        // The values under each panel's axis, wrapped to their share of it.
-        let slot = (panel_w - 90) / values.len().max(1) as u32;
-        // A word wider than its slot would be cut: then every other value
-        // is drawn lower, each with its neighbours' room too.
-        let widest_word = values
-            .iter()
-            .flat_map(|v| v.split([' ', '+', ',', '-', '_']))
-            .map(|w| text_width(w, TEXT_SIZE))
-            .max()
-            .unwrap_or(0);
-        let stagger = values.len() > 1 && widest_word + 6 > slot;
-        let room = if stagger { 2 * slot } else { slot };
-        let ticks: Vec<Vec<String>> = values
-            .iter()
-            .map(|v| wrap(v, room.saturating_sub(6), TEXT_SIZE))
-            .collect();
+        let (ticks, stagger) = Self::wrap_ticks(&values);
         let lines_at = |odd: usize| {
             ticks
                 .iter()
@@ -267,6 +265,37 @@ impl<'a> SweepAxis<'a> {
             plot_h: 300 + x_area,
             drop,
         }
+    }
+
+    /// The values under each panel's axis, wrapped to their share of it,
+    /// and whether every other one is drawn lower.
+    fn wrap_ticks(values: &[String]) -> (Vec<Vec<String>>, bool) {
+        let panel_w = (Self::WIDTH - 20) / 3;
+        let slot = (panel_w - 90) / values.len().max(1) as u32;
+        // A word wider than its slot would be cut: then every other value
+        // is drawn lower, each with its neighbours' room too.
+        let widest_word = values
+            .iter()
+            .flat_map(|v| v.split([' ', '+', ',', '-', '_']))
+            .map(|w| text_width(w, TEXT_SIZE))
+            .max()
+            .unwrap_or(0);
+        let stagger = values.len() > 1 && widest_word + 6 > slot;
+        let room = if stagger { 2 * slot } else { slot };
+        let ticks = values
+            .iter()
+            .map(|v| wrap(v, room.saturating_sub(6), TEXT_SIZE))
+            .collect();
+        (ticks, stagger)
+    }
+
+    /// Whether a line of `series` has two cells at one value.
+    fn repeats_a_value(&self, series: &[Series]) -> bool {
+        series.iter().any(|(_, rows)| {
+            let mut xs: Vec<usize> = rows.iter().map(|&r| self.x_of(r)).collect();
+            xs.sort_unstable();
+            xs.windows(2).any(|w| w[0] == w[1])
+        })
     }
 
     /// Row `r`'s place on the x axis: the index of its value.
@@ -334,6 +363,24 @@ impl<'a> SweepAxis<'a> {
             .y_label_area_size(62)
             .build_cartesian_2d((0..self.values.len().saturating_sub(1)).into_segmented(), y)
             .map_err(drawing)?;
+        self.draw_axes(root, &mut chart, &ticks)?;
+        if col == "p1_win_rate" {
+            draw_even_line(&mut chart)?;
+        }
+        for i in 0..group.len() {
+            draw_sweep_line(&mut chart, &points, i)?;
+        }
+        Ok(())
+    }
+
+    /// A panel's mesh and y labels (`ticks`), and the values' ticks under
+    /// the axis, every other one lower when they are staggered.
+    fn draw_axes(
+        &self,
+        root: &DrawingArea<SVGBackend, Shift>,
+        chart: &mut ChartContext<SVGBackend, SweepCoord>,
+        ticks: &Ticks,
+    ) -> Result<(), ReportError> {
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -353,17 +400,6 @@ impl<'a> SweepAxis<'a> {
             let lower = if i % 2 == 1 { self.drop as i32 } else { 0 };
             draw_lines(root, lines, (px, py + 8 + lower), HPos::Center, true)?;
         }
-        if col == "p1_win_rate" {
-            chart
-                .draw_series(LineSeries::new(
-                    [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
-                    ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
-                ))
-                .map_err(drawing)?;
-        }
-        for i in 0..group.len() {
-            draw_sweep_line(&mut chart, &points, i)?;
-        }
         Ok(())
     }
 
@@ -381,19 +417,40 @@ impl<'a> SweepAxis<'a> {
         for (i, (_, rows)) in group.iter().enumerate() {
             for &r in rows {
                 let Some(v) = s.num(r, col)? else { continue };
-                let w = match whiskers {
-                    Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
-                        (Some(a), Some(b)) => Some((a, b)),
-                        _ => None,
-                    },
-                    None => None,
-                };
+                let w = interval(s, r, whiskers)?;
                 top = top.max(w.map_or(v, |(_, b)| b.max(v)));
                 points.push((i, self.x_of(r), v, w));
             }
         }
         Ok((points, top))
     }
+}
+
+/// The grey line at 50%: no advantage.
+fn draw_even_line(chart: &mut ChartContext<SVGBackend, SweepCoord>) -> Result<(), ReportError> {
+    chart
+        .draw_series(LineSeries::new(
+            [(SegmentValue::Exact(0), 0.5), (SegmentValue::Last, 0.5)],
+            ShapeStyle::from(&BLACK.mix(0.6)).stroke_width(1),
+        ))
+        .map_err(drawing)?;
+    Ok(())
+}
+
+/// Row `r`'s interval between the two `whiskers` columns, when it has
+/// both ends.
+fn interval(
+    s: &CsvTable,
+    r: usize,
+    whiskers: Option<[&str; 2]>,
+) -> Result<Option<(f64, f64)>, ReportError> {
+    Ok(match whiskers {
+        Some([lo, hi]) => match (s.num(r, lo)?, s.num(r, hi)?) {
+            (Some(a), Some(b)) => Some((a, b)),
+            _ => None,
+        },
+        None => None,
+    })
 }
 
 /// A group's key: each series' colour and label.
@@ -459,6 +516,16 @@ pub(super) fn draw_sweep_line(
     chart
         .draw_series(marks.iter().map(|&p| Circle::new(at(p), 4, c.filled())))
         .map_err(drawing)?;
+    draw_sweep_whiskers(chart, points, i)
+}
+
+/// Series `i`'s intervals.
+fn draw_sweep_whiskers(
+    chart: &mut ChartContext<SVGBackend, SweepCoord>,
+    points: &[SweepPoint],
+    i: usize,
+) -> Result<(), ReportError> {
+    let c = colour(i);
     chart
         .draw_series(points.iter().filter(|p| p.0 == i).filter_map(|p| {
             p.3.map(|(lo, hi)| {

@@ -52,36 +52,56 @@ pub(super) struct RowChart<'a> {
     pub(super) key: [&'a str; 3],
 }
 
+/// A row chart's marks: (row, estimate, low, high) for each row with an
+/// estimate, and (row, bound, open side above) for each value the games
+/// bound on one side only (ratings.csv's open-ended ratings).
+struct RowMarks {
+    marks: Vec<(usize, f64, f64, f64)>,
+    open: Vec<(usize, f64, bool)>,
+}
+
+impl RowMarks {
+    fn read(t: &CsvTable, c: &RowChart) -> Result<RowMarks, ReportError> {
+        let (low, high) = (format!("{}_low", c.col), format!("{}_high", c.col));
+        let (mut marks, mut open) = (Vec::new(), Vec::new());
+        for r in 0..t.len() {
+            if let Some(v) = mark(t, r, &[c.col, &low, &high])? {
+                marks.push((r, v[0], v[1], v[2]));
+            } else if let Some((b, above)) = open_bound(t, r, c.col)? {
+                open.push((r, b, above));
+            }
+        }
+        Ok(RowMarks { marks, open })
+    }
+
+    /// The x axis: every interval, bound and the line at `c.at`, padded,
+    /// or at least `c.x_min`.
+    fn x_range(&self, c: &RowChart) -> std::ops::Range<f64> {
+        let (mut lo_all, mut hi_all) = (c.at, c.at);
+        for &(_, _, lo, hi) in &self.marks {
+            lo_all = lo_all.min(lo);
+            hi_all = hi_all.max(hi);
+        }
+        for &(_, b, _) in &self.open {
+            lo_all = lo_all.min(b);
+            hi_all = hi_all.max(b);
+        }
+        match &c.x_min {
+            Some(x) => x.start.min(lo_all)..x.end.max(hi_all),
+            None => {
+                let pad = ((hi_all - lo_all) * 0.08).max(1.0);
+                lo_all - pad..hi_all + pad
+            }
+        }
+    }
+}
+
 pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, ReportError> {
     let n = t.len();
     let rs = rows(&c.labels, 640);
     let width = rs.label_w + 30 + 560;
-    let (low, high) = (format!("{}_low", c.col), format!("{}_high", c.col));
-    let mut marks = Vec::new();
-    // A value the games bound on one side only (ratings.csv's open-ended
-    // ratings): its bound, and whether the open side is above.
-    let mut open = Vec::new();
-    let (mut lo_all, mut hi_all) = (c.at, c.at);
-    for r in 0..n {
-        if let Some(v) = mark(t, r, &[c.col, &low, &high])? {
-            lo_all = lo_all.min(v[1]);
-            hi_all = hi_all.max(v[2]);
-            marks.push((r, v[0], v[1], v[2]));
-        } else if let Some((b, above)) = open_bound(t, r, c.col)? {
-            open.push((r, b, above));
-        }
-    }
-    for &(_, b, _) in &open {
-        lo_all = lo_all.min(b);
-        hi_all = hi_all.max(b);
-    }
-    let x = match &c.x_min {
-        Some(x) => x.start.min(lo_all)..x.end.max(hi_all),
-        None => {
-            let pad = ((hi_all - lo_all) * 0.08).max(1.0);
-            lo_all - pad..hi_all + pad
-        }
-    };
+    let m = RowMarks::read(t, c)?;
+    let x = m.x_range(c);
     let items = [
         (Swatch::Grey, c.key[0].to_string()),
         (Swatch::Line(colour(0), 2), c.key[1].to_string()),
@@ -104,8 +124,8 @@ pub(super) fn row_chart_svg(t: &CsvTable, c: &RowChart) -> Result<String, Report
             c.x_desc,
             c.x_percent,
         )?;
-        draw_intervals(&mut chart, n, c.at, &marks, colour(0))?;
-        draw_open_bounds(&root, &chart, n, &open, x.clone(), colour(0))?;
+        draw_intervals(&mut chart, n, c.at, &m.marks, colour(0))?;
+        draw_open_bounds(&root, &chart, n, &m.open, x.clone(), colour(0))?;
         draw_row_labels(&root, &chart, &rs, x.start)?;
         draw_key(&bottom, &k, (20, 5))?;
         root.present().map_err(drawing)?;
@@ -148,25 +168,36 @@ fn draw_open_bounds(
         let (bx, _) = chart.backend_coord(&(b, y));
         let (ex, ey) = chart.backend_coord(&(end, y));
         let tip = if above { -9 } else { 9 };
-        root.draw(&PathElement::new(
-            [(bx, ey - 5), (bx, ey + 5)],
-            c.stroke_width(2),
-        ))
-        .and_then(|_| {
-            root.draw(&PathElement::new(
-                [(bx, ey), (ex + tip / 3, ey)],
-                c.stroke_width(1),
-            ))
-        })
-        .and_then(|_| {
-            root.draw(&Polygon::new(
-                vec![(ex, ey), (ex + tip, ey - 4), (ex + tip, ey + 4)],
-                c.filled(),
-            ))
-        })
-        .map_err(drawing)?;
+        draw_open_bound(root, (bx, ex, ey), tip, c)?;
     }
     Ok(())
+}
+
+/// A bar at `bx` and an arrow from it to `ex`, at height `ey`; `tip` the
+/// arrowhead's length back from its point (negative when it points right).
+fn draw_open_bound(
+    root: &DrawingArea<SVGBackend, Shift>,
+    (bx, ex, ey): (i32, i32, i32),
+    tip: i32,
+    c: RGBColor,
+) -> Result<(), ReportError> {
+    root.draw(&PathElement::new(
+        [(bx, ey - 5), (bx, ey + 5)],
+        c.stroke_width(2),
+    ))
+    .and_then(|_| {
+        root.draw(&PathElement::new(
+            [(bx, ey), (ex + tip / 3, ey)],
+            c.stroke_width(1),
+        ))
+    })
+    .and_then(|_| {
+        root.draw(&Polygon::new(
+            vec![(ex, ey), (ex + tip, ey - 4), (ex + tip, ey + 4)],
+            c.filled(),
+        ))
+    })
+    .map_err(drawing)
 }
 
 /// Row `r`'s variant and two spaces, to begin its label, when `t` holds
@@ -184,19 +215,7 @@ fn variant_prefix(t: &CsvTable, r: usize) -> String {
 /// interval.
 pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
     let labels = (0..t.len())
-        .map(|r| {
-            let open = match open_bound(t, r, "rating")? {
-                Some((b, true)) => format!(" (no upper bound; at least {b:.0})"),
-                Some((b, false)) => format!(" (no lower bound; at most {b:.0})"),
-                None => String::new(),
-            };
-            Ok(format!(
-                "{}{}. {}{open}",
-                variant_prefix(t, r),
-                t.text(r, "level"),
-                crate::agents::label(t.text(r, "agent"))
-            ))
-        })
+        .map(|r| rating_label(t, r))
         .collect::<Result<Vec<String>, ReportError>>()?;
     let svg = row_chart_svg(
         t,
@@ -211,23 +230,47 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
             key: ["0: the anchor", "95% interval", "rating"],
         },
     )?;
-    let cols = [
-        "variant",
-        "level",
-        "agent",
-        "rating",
-        "rating_low",
-        "rating_high",
-        "games",
-        "first_move_advantage",
-        "first_move_advantage_low",
-        "first_move_advantage_high",
-    ];
     Ok(Chart {
         file: "ratings.svg".into(),
         title: "Ratings".into(),
         svg,
-        caption: "Each agent's Elo rating on each variant, fitted to every game of the \
+        caption: RATINGS_CAPTION.into(),
+        table: numbers_table(t, "ratings.csv", &without_opening(&RATINGS_COLUMNS)),
+    })
+}
+
+/// Row `r`'s label on the ratings chart, saying so when the games leave
+/// its rating open on one side.
+fn rating_label(t: &CsvTable, r: usize) -> Result<String, ReportError> {
+    let open = match open_bound(t, r, "rating")? {
+        Some((b, true)) => format!(" (no upper bound; at least {b:.0})"),
+        Some((b, false)) => format!(" (no lower bound; at most {b:.0})"),
+        None => String::new(),
+    };
+    Ok(format!("{}{open}", level_label(t, r)))
+}
+
+/// Row `r`'s level and agent, after its variant when the chart has more
+/// than one.
+fn level_label(t: &CsvTable, r: usize) -> String {
+    format!(
+        "{}{}. {}",
+        variant_prefix(t, r),
+        t.text(r, "level"),
+        crate::agents::label(t.text(r, "agent"))
+    )
+}
+
+/// `cols` without `opening_plies`: what the ratings and skill-trace
+/// tables show of their files.
+fn without_opening(cols: &[&'static str]) -> Vec<&'static str> {
+    cols.iter()
+        .copied()
+        .filter(|c| *c != "opening_plies")
+        .collect()
+}
+
+const RATINGS_CAPTION: &str = "Each agent's Elo rating on each variant, fitted to every game of the \
                   tournament (every pair of agents, both seats, each game opened with random \
                   plies) by a BayesElo model with a first-move advantage and a draw term for \
                   undecided games, by maximum likelihood with no prior; 95% profile-likelihood \
@@ -238,25 +281,11 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                   its label says so, and the table leaves the estimate and the open end \
                   empty. The anchor is rated 0 exactly, so its \
                   interval is a point and the others' are relative to it. The first-move \
-                  advantage, in Elo, is in the table."
-            .into(),
-        table: numbers_table(t, "ratings.csv", &cols),
-    })
-}
+                  advantage, in Elo, is in the table.";
 
 /// Each agent's win rate against the agent listed before it.
 pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
-    let labels: Vec<String> = (0..t.len())
-        .map(|r| {
-            format!(
-                "{}{}. {} vs {}",
-                variant_prefix(t, r),
-                t.text(r, "level"),
-                crate::agents::label(t.text(r, "agent")),
-                crate::agents::label(t.text(r, "opponent"))
-            )
-        })
-        .collect();
+    let labels: Vec<String> = (0..t.len()).map(|r| skill_label(t, r)).collect();
     let svg = row_chart_svg(
         t,
         &RowChart {
@@ -270,16 +299,6 @@ pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
             key: ["50%", "95% interval", "win rate"],
         },
     )?;
-    let cols = [
-        "variant",
-        "level",
-        "agent",
-        "opponent",
-        "games",
-        "win_rate",
-        "win_rate_low",
-        "win_rate_high",
-    ];
     Ok(Chart {
         file: "skill-trace.svg".into(),
         title: "Skill trace".into(),
@@ -290,8 +309,17 @@ pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                   count as not won (docs/OUTPUTS.md, skill-trace.csv). Ludii's SkillTrace \
                   asks the same question of UCT at doubling budgets."
             .into(),
-        table: numbers_table(t, "skill-trace.csv", &cols),
+        table: numbers_table(t, "skill-trace.csv", &without_opening(&SKILL_TRACE_COLUMNS)),
     })
+}
+
+/// Row `r`'s label on the skill trace: the level and its two agents.
+fn skill_label(t: &CsvTable, r: usize) -> String {
+    format!(
+        "{} vs {}",
+        level_label(t, r),
+        crate::agents::label(t.text(r, "opponent"))
+    )
 }
 
 /// The columns of pairwise.csv a report reads.
@@ -339,6 +367,21 @@ impl Tournament {
             .map(|(_, _, a)| a.as_slice())
     }
 
+    /// Row `r` of `t`'s variant, its number of agents and the places in
+    /// its list of the agents in columns `cols`, when the tournament
+    /// played that variant with both.
+    fn seats<'t>(
+        &self,
+        t: &'t CsvTable,
+        r: usize,
+        (x, y): (&str, &str),
+    ) -> Option<(&'t str, usize, usize, usize)> {
+        let v = t.text(r, "variant");
+        let agents = self.agents(v)?;
+        let place = |col: &str| agents.iter().position(|a| a == t.text(r, col));
+        Some((v, agents.len(), place(x)?, place(y)?))
+    }
+
     /// The agents of the first variant: the list as written (every
     /// variant plays the same list, docs/EXPERIMENTS.md).
     pub(super) fn list(&self) -> &[String] {
@@ -377,43 +420,8 @@ pub(super) struct Matrix {
 /// Each agent's share of the games it won against each other agent,
 /// both seats pooled, from pairwise.csv: one matrix per variant.
 pub(super) fn pairwise_chart(p: &CsvTable, tour: &Tournament) -> Result<Chart, ReportError> {
-    let mut panels: Vec<Matrix> = Vec::new();
-    for r in 0..p.len() {
-        let v = p.text(r, "variant");
-        let Some(agents) = tour.agents(v) else {
-            continue;
-        };
-        let (Some(a), Some(o)) = (
-            agents.iter().position(|x| x == p.text(r, "agent")),
-            agents.iter().position(|x| x == p.text(r, "opponent")),
-        ) else {
-            continue;
-        };
-        let games = p.num(r, "games")?.unwrap_or(0.0);
-        if games <= 0.0 {
-            continue;
-        }
-        let m = match panels.iter().position(|m| m.title == v) {
-            Some(i) => &mut panels[i],
-            None => {
-                panels.push(Matrix {
-                    title: v.to_string(),
-                    n: agents.len(),
-                    cells: Vec::new(),
-                });
-                panels.last_mut().unwrap()
-            }
-        };
-        // The row's agent won `wins`, the earlier agent (its row of the
-        // matrix) won the row's `losses`.
-        for (row, col, won) in [(a, o, "wins"), (o, a, "losses")] {
-            let share = p.num(r, won)?.unwrap_or(0.0) / games;
-            m.cells
-                .push((row, col, share, format!("{:.0}", share * 100.0)));
-        }
-    }
     let svg = matrix_svg(
-        &panels,
+        &pairwise_panels(p, tour)?,
         tour.list(),
         win_share_colour,
         &[
@@ -425,21 +433,6 @@ pub(super) fn pairwise_chart(p: &CsvTable, tour: &Tournament) -> Result<Chart, R
         ],
         "games won by the row's agent",
     )?;
-    let cols = [
-        "variant",
-        "opening_plies",
-        "agent",
-        "opponent",
-        "games",
-        "wins",
-        "losses",
-        "undecided",
-        "win_rate",
-        "win_rate_low",
-        "win_rate_high",
-        "score",
-        "model_score",
-    ];
     Ok(Chart {
         file: "pairwise.svg".into(),
         title: "Pairwise win rates of the tournament".into(),
@@ -452,64 +445,78 @@ pub(super) fn pairwise_chart(p: &CsvTable, tour: &Tournament) -> Result<Chart, R
                   and losses (its win_rate is the later-listed agent's, with its 95% Wilson \
                   interval, in the table)."
             .into(),
-        table: numbers_table(p, "pairwise.csv", &cols),
+        table: numbers_table(p, "pairwise.csv", &pairwise_table()),
     })
+}
+
+/// The columns of pairwise.csv the pairwise chart's table shows: those
+/// up to `model_score`, without `rules`.
+fn pairwise_table() -> Vec<&'static str> {
+    let cols = crate::files::ratings::PAIRWISE_COLUMNS;
+    let end = cols
+        .iter()
+        .position(|c| *c == "model_score")
+        .map_or(0, |i| i + 1);
+    cols[..end]
+        .iter()
+        .copied()
+        .filter(|c| *c != "rules")
+        .collect()
+}
+
+/// The index in `panels` of `variant`'s matrix, added with `n` agents
+/// and no cells when it is not there yet.
+fn panel_of(panels: &mut Vec<Matrix>, variant: &str, n: usize) -> usize {
+    match panels.iter().position(|m| m.title == variant) {
+        Some(i) => i,
+        None => {
+            panels.push(Matrix {
+                title: variant.to_string(),
+                n,
+                cells: Vec::new(),
+            });
+            panels.len() - 1
+        }
+    }
+}
+
+/// pairwise.csv's rows of the tournament's agents, one matrix per
+/// variant, each cell the share of games the row's agent won.
+fn pairwise_panels(p: &CsvTable, tour: &Tournament) -> Result<Vec<Matrix>, ReportError> {
+    let mut panels: Vec<Matrix> = Vec::new();
+    for r in 0..p.len() {
+        let Some((v, n, a, o)) = tour.seats(p, r, ("agent", "opponent")) else {
+            continue;
+        };
+        let games = p.num(r, "games")?.unwrap_or(0.0);
+        if games <= 0.0 {
+            continue;
+        }
+        let i = panel_of(&mut panels, v, n);
+        // The row's agent won `wins`, the earlier agent (its row of the
+        // matrix) won the row's `losses`.
+        for (row, col, won) in [(a, o, "wins"), (o, a, "losses")] {
+            let share = p.num(r, won)?.unwrap_or(0.0) / games;
+            panels[i]
+                .cells
+                .push((row, col, share, format!("{:.0}", share * 100.0)));
+        }
+    }
+    Ok(panels)
 }
 
 /// The median length of each pairing, player 1's agent by row and
 /// player 2's by column (the seats apart): one matrix per variant, from
 /// summary.csv's rows of the tournament's cells.
 pub(super) fn pairing_lengths_chart(s: &CsvTable, tour: &Tournament) -> Result<Chart, ReportError> {
-    let mut panels: Vec<Matrix> = Vec::new();
-    let mut medians: Vec<(usize, usize, usize, f64, String)> = Vec::new();
-    for r in 0..s.len() {
-        let v = s.text(r, "variant");
-        let Some(agents) = tour.agents(v) else {
-            continue;
-        };
-        let (Some(a), Some(b)) = (
-            agents.iter().position(|x| x == s.text(r, "p1")),
-            agents.iter().position(|x| x == s.text(r, "p2")),
-        ) else {
-            continue;
-        };
-        let Some(m) = s.num(r, "length_p50")? else {
-            continue;
-        };
-        let panel = match panels.iter().position(|p| p.title == v) {
-            Some(i) => i,
-            None => {
-                panels.push(Matrix {
-                    title: v.to_string(),
-                    n: agents.len(),
-                    cells: Vec::new(),
-                });
-                panels.len() - 1
-            }
-        };
-        medians.push((panel, a, b, m, s.text(r, "length_p50").to_string()));
-    }
-    // A log scale over every median drawn, so that short and long games
-    // both read (medians run from tens to thousands of plies).
-    let lo = medians.iter().map(|m| m.3).fold(f64::INFINITY, f64::min);
-    let hi = medians.iter().map(|m| m.3).fold(0f64, f64::max);
-    let (llo, lhi) = (lo.max(1.0).ln(), hi.max(1.0).ln());
-    let place = |m: f64| {
-        if lhi > llo {
-            ((m.max(1.0).ln() - llo) / (lhi - llo)).clamp(0.0, 1.0)
-        } else {
-            0.5
-        }
-    };
+    let (mut panels, medians) = pairing_medians(s, tour)?;
+    let scale = LogScale::over(medians.iter().map(|m| m.3));
     for (panel, a, b, m, text) in medians {
-        panels[panel].cells.push((a, b, place(m), text));
+        panels[panel].cells.push((a, b, scale.place(m), text));
     }
     let stops: Vec<(f64, String)> = [0.0, 0.5, 1.0]
         .iter()
-        .map(|&t| {
-            let plies = (llo + t * (lhi - llo)).exp();
-            (t, format!("{plies:.0} plies"))
-        })
+        .map(|&t| (t, format!("{:.0} plies", scale.plies(t))))
         .collect();
     let stops: Vec<(f64, &str)> = stops.iter().map(|(t, l)| (*t, l.as_str())).collect();
     let svg = matrix_svg(
@@ -531,6 +538,65 @@ pub(super) fn pairing_lengths_chart(s: &CsvTable, tour: &Tournament) -> Result<C
             .into(),
         table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
     })
+}
+
+/// A pairing's median length: its matrix, the two agents' places, the
+/// median and the median as summary.csv writes it.
+type Median = (usize, usize, usize, f64, String);
+
+/// The tournament's matrices, still empty, and the median length of
+/// each pairing in summary.csv.
+fn pairing_medians(
+    s: &CsvTable,
+    tour: &Tournament,
+) -> Result<(Vec<Matrix>, Vec<Median>), ReportError> {
+    let mut panels: Vec<Matrix> = Vec::new();
+    let mut medians: Vec<Median> = Vec::new();
+    for r in 0..s.len() {
+        let Some((v, n, a, b)) = tour.seats(s, r, ("p1", "p2")) else {
+            continue;
+        };
+        let Some(m) = s.num(r, "length_p50")? else {
+            continue;
+        };
+        let panel = panel_of(&mut panels, v, n);
+        medians.push((panel, a, b, m, s.text(r, "length_p50").to_string()));
+    }
+    Ok((panels, medians))
+}
+
+/// A log scale over every median drawn, so that short and long games
+/// both read (medians run from tens to thousands of plies): the logs of
+/// the shortest and the longest.
+struct LogScale {
+    llo: f64,
+    lhi: f64,
+}
+
+impl LogScale {
+    fn over(medians: impl Iterator<Item = f64> + Clone) -> LogScale {
+        let lo = medians.clone().fold(f64::INFINITY, f64::min);
+        let hi = medians.fold(0f64, f64::max);
+        LogScale {
+            llo: lo.max(1.0).ln(),
+            lhi: hi.max(1.0).ln(),
+        }
+    }
+
+    /// Where `m` plies is on the colour scale, 0 to 1.
+    fn place(&self, m: f64) -> f64 {
+        let (llo, lhi) = (self.llo, self.lhi);
+        if lhi > llo {
+            ((m.max(1.0).ln() - llo) / (lhi - llo)).clamp(0.0, 1.0)
+        } else {
+            0.5
+        }
+    }
+
+    /// The plies at place `t` of the scale.
+    fn plies(&self, t: f64) -> f64 {
+        (self.llo + t * (self.lhi - self.llo)).exp()
+    }
 }
 
 /// Orange (lost every game) through white (half) to blue (won every
@@ -620,6 +686,19 @@ impl MatrixGrid {
             (row * self.panel_h()) as i32,
         )
     }
+
+    /// The key's top left corner: in the `free` empty places of the last
+    /// of `rows` rows when `beside`, else under the matrices.
+    fn key_origin(&self, beside: bool, rows: u32, free: u32) -> (i32, i32) {
+        if beside {
+            (
+                (10 + (self.per_row - free) * self.panel_w + 20) as i32,
+                ((rows - 1) * self.panel_h() + 10 + LINE) as i32,
+            )
+        } else {
+            (20, (rows * self.panel_h()) as i32 + 10)
+        }
+    }
 }
 
 /// Matrices side by side, as many to a row as fit, agents numbered by
@@ -643,16 +722,7 @@ fn matrix_svg(
     // else under the matrices.
     let free = (rows * g.per_row).saturating_sub(panels.len() as u32);
     let side_w = (free * g.panel_w).saturating_sub(30);
-    let mut items: Vec<(Swatch, String)> = stops
-        .iter()
-        .map(|(t, l)| (Swatch::Bar(colour(*t)), l.to_string()))
-        .collect();
-    items.insert(0, (Swatch::Blank, format!("{what}:")));
-    let names: Vec<(Swatch, String)> = agents
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (Swatch::Blank, format!("{} = {a}", i + 1)))
-        .collect();
+    let (items, names) = matrix_keys(agents, colour, stops, what);
     let beside = side_w >= 340 && {
         let (a, b) = (layout_key(&items, side_w), layout_key(&names, side_w));
         a.height + b.height + 20 <= panel_h
@@ -677,19 +747,36 @@ fn matrix_svg(
         for (i, m) in panels.iter().enumerate() {
             draw_matrix(&root, &g, g.origin(i), (m, &titles[i]), colour)?;
         }
-        let (kx, ky) = if beside {
-            (
-                (10 + (g.per_row - free) * g.panel_w + 20) as i32,
-                ((rows - 1) * panel_h + 10 + LINE) as i32,
-            )
-        } else {
-            (20, (rows * panel_h) as i32 + 10)
-        };
+        let (kx, ky) = g.key_origin(beside, rows, free);
         draw_key(&root, &scale, (kx, ky))?;
         draw_key(&root, &names, (kx, ky + scale.height as i32 + 10))?;
         root.present().map_err(drawing)?;
     }
     Ok(svg)
+}
+
+/// A key's entries: each mark and its text.
+type KeyItems = Vec<(Swatch, String)>;
+
+/// The matrices' two keys: what each number means over the colour scale
+/// (`stops`: a place on it and its label), and the agents' numbers.
+fn matrix_keys(
+    agents: &[String],
+    colour: fn(f64) -> RGBColor,
+    stops: &[(f64, &str)],
+    what: &str,
+) -> (KeyItems, KeyItems) {
+    let mut items: Vec<(Swatch, String)> = stops
+        .iter()
+        .map(|(t, l)| (Swatch::Bar(colour(*t)), l.to_string()))
+        .collect();
+    items.insert(0, (Swatch::Blank, format!("{what}:")));
+    let names: Vec<(Swatch, String)> = agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (Swatch::Blank, format!("{} = {a}", i + 1)))
+        .collect();
+    (items, names)
 }
 
 /// One matrix at `(x0, y0)`: its title, the agents' numbers along both
@@ -705,49 +792,69 @@ fn draw_matrix(
     draw_lines(root, title, (centre, y0 + 10), HPos::Center, true)?;
     let grid_x = x0 + 10 + g.label_w as i32;
     let grid_y = y0 + 10 + ((g.title_lines + 1) * LINE) as i32 + 8;
-    let c = g.cell as i32;
     for k in 0..m.n as i32 {
-        let label = vec![(k + 1).to_string()];
-        // Column numbers above the grid, row numbers left of it.
-        draw_lines(
-            root,
-            &label,
-            (grid_x + k * c + c / 2, grid_y - LINE as i32 / 2 - 2),
-            HPos::Center,
-            false,
-        )?;
-        draw_lines(
-            root,
-            &label,
-            (grid_x - 8, grid_y + k * c + c / 2),
-            HPos::Right,
-            false,
-        )?;
-        // The diagonal: an agent does not play itself here.
-        let (x, y) = (grid_x + k * c, grid_y + k * c);
-        root.draw(&Rectangle::new(
-            [(x + 1, y + 1), (x + c - 1, y + c - 1)],
-            RGBColor(235, 235, 235).filled(),
-        ))
-        .map_err(drawing)?;
+        draw_agent_number(root, g, (grid_x, grid_y), k)?;
     }
+    let c = g.cell as i32;
     for (r, q, t, text) in &m.cells {
         let (x, y) = (grid_x + *q as i32 * c, grid_y + *r as i32 * c);
-        let fill = colour(*t);
-        root.draw(&Rectangle::new(
-            [(x + 1, y + 1), (x + c - 1, y + c - 1)],
-            fill.filled(),
-        ))
-        .map_err(drawing)?;
-        root.draw(&Text::new(
-            text.clone(),
-            (x + c / 2, y + c / 2),
-            (FONT, TEXT_SIZE - 2)
-                .into_font()
-                .color(&text_on(fill))
-                .pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(drawing)?;
+        draw_cell(root, (x, y, c), colour(*t), text)?;
     }
     Ok(())
+}
+
+/// A `c`-pixel cell at `(x, y)` filled with `fill`, `text` in its middle.
+fn draw_cell(
+    root: &DrawingArea<SVGBackend, Shift>,
+    (x, y, c): (i32, i32, i32),
+    fill: RGBColor,
+    text: &str,
+) -> Result<(), ReportError> {
+    root.draw(&Rectangle::new(
+        [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+        fill.filled(),
+    ))
+    .map_err(drawing)?;
+    root.draw(&Text::new(
+        text.to_string(),
+        (x + c / 2, y + c / 2),
+        (FONT, TEXT_SIZE - 2)
+            .into_font()
+            .color(&text_on(fill))
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(drawing)
+}
+
+/// Agent `k`'s number over its column and left of its row of the grid
+/// at `(grid_x, grid_y)`, and its grey cell on the diagonal.
+fn draw_agent_number(
+    root: &DrawingArea<SVGBackend, Shift>,
+    g: &MatrixGrid,
+    (grid_x, grid_y): (i32, i32),
+    k: i32,
+) -> Result<(), ReportError> {
+    let c = g.cell as i32;
+    let label = vec![(k + 1).to_string()];
+    draw_lines(
+        root,
+        &label,
+        (grid_x + k * c + c / 2, grid_y - LINE as i32 / 2 - 2),
+        HPos::Center,
+        false,
+    )?;
+    draw_lines(
+        root,
+        &label,
+        (grid_x - 8, grid_y + k * c + c / 2),
+        HPos::Right,
+        false,
+    )?;
+    // The diagonal: an agent does not play itself here.
+    let (x, y) = (grid_x + k * c, grid_y + k * c);
+    root.draw(&Rectangle::new(
+        [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+        RGBColor(235, 235, 235).filled(),
+    ))
+    .map_err(drawing)
 }
