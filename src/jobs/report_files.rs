@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use crate::files::{ManifestRead, add_files};
-use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
+use crate::pictures::report::{
+    CHART_FILES, GENERATOR, Inputs, Page, ReportError, build, is_chart_file,
+};
 use crate::store::Store;
 
 use super::owned::{Folder, Whose};
@@ -43,16 +45,7 @@ pub fn write_report(
     dir: &Path,
     name: Option<&str>,
 ) -> Result<Vec<String>, Error> {
-    let summary_path = dir.join("summary.csv");
-    let Some(summary) = read_optional(store, &summary_path)? else {
-        return Err(Refusal::NotFound {
-            path: summary_path,
-            needs: "give a folder that `katro run`, `katro merge` or `katro simulate --out` \
-                    wrote"
-                .into(),
-        }
-        .into());
-    };
+    let summary = read_summary(store, dir)?;
     let [
         comparison,
         lengths,
@@ -62,20 +55,7 @@ pub fn write_report(
         metrics,
         curve,
         exact,
-    ] = [
-        "comparison.csv",
-        "lengths.csv",
-        "ratings.csv",
-        "skill-trace.csv",
-        "pairwise.csv",
-        "metrics.csv",
-        "strength-curve.csv",
-        crate::files::exact_openings::EXACT_OPENINGS,
-    ]
-    .map(|f| read_optional(store, &dir.join(f)));
-    let (comparison, lengths, ratings) = (comparison?, lengths?, ratings?);
-    let (skill_trace, pairwise, metrics, curve) = (skill_trace?, pairwise?, metrics?, curve?);
-    let exact = exact?;
+    ] = read_optional_csvs(store, dir)?;
     let title = report_title(store, dir, name)?;
     let report = build(&Inputs {
         summary: &summary,
@@ -89,15 +69,65 @@ pub fn write_report(
         exact_openings: exact.as_deref(),
         title: &title,
     })
-    .map_err(|error| -> Error {
-        let (dir, faulty) = (dir.to_path_buf(), error.is_katros_fault());
-        let error = Box::new(error);
-        if faulty {
-            Failure::Report { dir, error }.into()
-        } else {
-            Refusal::Report { dir, error }.into()
+    .map_err(|error| report_error(dir, error))?;
+    let files = report_file_bytes(report);
+    let mut folder = Folder::open(store, dir);
+    let what = format!("the report of {}", dir.display());
+    folder.write(&files, &what)?;
+    remove_stale_charts(&mut folder, &report_charts(&files), &what)?;
+    Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// The folder's summary.csv, which a report cannot go without.
+fn read_summary(store: &dyn Store, dir: &Path) -> Result<Vec<u8>, Error> {
+    let summary_path = dir.join("summary.csv");
+    read_optional(store, &summary_path)?.ok_or_else(|| {
+        Refusal::NotFound {
+            path: summary_path,
+            needs: "give a folder that `katro run`, `katro merge` or `katro simulate --out` \
+                    wrote"
+                .into(),
         }
-    })?;
+        .into()
+    })
+}
+
+/// The CSV files a report draws when they are there, in the order
+/// [`read_optional_csvs`] returns them.
+const OPTIONAL_CSVS: [&str; 8] = [
+    "comparison.csv",
+    "lengths.csv",
+    "ratings.csv",
+    "skill-trace.csv",
+    "pairwise.csv",
+    "metrics.csv",
+    "strength-curve.csv",
+    crate::files::exact_openings::EXACT_OPENINGS,
+];
+
+/// Reads each of [`OPTIONAL_CSVS`]; the first unreadable one is the error.
+fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>; 8], Error> {
+    let mut read: [Option<Vec<u8>>; 8] = Default::default();
+    for (slot, file) in read.iter_mut().zip(OPTIONAL_CSVS) {
+        *slot = read_optional(store, &dir.join(file))?;
+    }
+    Ok(read)
+}
+
+/// A drawing that fails is katro's fault; anything else is the CSV files'.
+fn report_error(dir: &Path, error: ReportError) -> Error {
+    let (dir, faulty) = (dir.to_path_buf(), error.is_katros_fault());
+    let error = Box::new(error);
+    if faulty {
+        Failure::Report { dir, error }.into()
+    } else {
+        Refusal::Report { dir, error }.into()
+    }
+}
+
+/// The report's files and bytes, relative to its folder: every chart
+/// under plots/ stamped with the generator, then report.html.
+fn report_file_bytes(report: Page) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = report
         .charts
         .iter()
@@ -110,11 +140,7 @@ pub fn write_report(
         })
         .collect();
     files.push(("report.html".into(), report.html.into_bytes()));
-    let mut folder = Folder::open(store, dir);
-    let what = format!("the report of {}", dir.display());
-    folder.write(&files, &what)?;
-    remove_stale_charts(&mut folder, &report_charts(&files), &what)?;
-    Ok(files.into_iter().map(|(f, _)| f).collect())
+    files
 }
 
 /// The chart names of the files a report writes.
