@@ -8,10 +8,14 @@ use std::time::Instant;
 
 use crate::files::BUILD;
 use crate::files::solved::{
-    BoardKey, BoardTime, FamilyManifest, HEADER, Outcome, SolvedRow, is_solved_csv, read_rows,
+    BoardKey, BoardTime, FamilyManifest, HEADER, Outcome, RowKey, SolvedRow, is_solved_csv,
+    read_rows,
 };
 use crate::rules::{PRESETS, Rules, Settings, preset};
-use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};
+use crate::solve::{
+    Phase, SolveError, SolveStats, SolvedTable, Threads, Value, check_key, solve_with_stats,
+    upper_bound,
+};
 use crate::store::Store;
 
 use super::load::read_text;
@@ -38,14 +42,6 @@ fn readings() -> Vec<(String, Settings)> {
             .expect("listed presets exist")
             .settings()
             .clone();
-        let rules_only = |s: &Settings| {
-            let mut s = s.clone();
-            s.rows = 0;
-            s.holes = 0;
-            s.seeds = None;
-            s.layout = None;
-            s
-        };
         if !out.iter().any(|(_, o)| rules_only(o) == rules_only(&s)) {
             let label = if rules_only(&s) == rules_only(&Settings::canonical()) {
                 "canonical".to_string()
@@ -56,6 +52,16 @@ fn readings() -> Vec<(String, Settings)> {
         }
     }
     out
+}
+
+/// The settings with the board left out, so readings compare by rules.
+fn rules_only(s: &Settings) -> Settings {
+    let mut s = s.clone();
+    s.rows = 0;
+    s.holes = 0;
+    s.seeds = None;
+    s.layout = None;
+    s
 }
 
 /// An earlier run in the output directory with the same `--max-memory`
@@ -85,18 +91,23 @@ fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<
     let Some(lines) = read_rows(&csv) else {
         return Earlier::default();
     };
-    let rows = lines
+    Earlier {
+        rows: earlier_rows(lines, &m),
+        complete_csv: m.complete.then_some(csv),
+    }
+}
+
+/// The boards the earlier run tried, each row with its time; a row its
+/// manifest has no time for is solved again.
+fn earlier_rows(lines: Vec<(&str, RowKey<'_>)>, m: &FamilyManifest) -> Vec<(String, BoardTime)> {
+    lines
         .into_iter()
         .filter(|(_, k)| k.status != "not-tried")
         .filter_map(|(line, k)| {
             let b = m.boards.iter().find(|b| b.is_row(&k))?;
             Some((format!("{line}\n"), b.clone()))
         })
-        .collect();
-    Earlier {
-        rows,
-        complete_csv: m.complete.then_some(csv),
-    }
+        .collect()
 }
 
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
@@ -224,6 +235,42 @@ fn board_rules(
         .map_err(|e| Refusal::Board(e).into())
 }
 
+/// The outcome of a board solved: its start's value `v` and the table's
+/// size and longest win.
+fn solved(v: Value, table: &SolvedTable, stats: &SolveStats) -> Outcome {
+    Outcome::Solved {
+        value: v.word(),
+        start_distance: v.distance(),
+        longest_win: table.longest_win(),
+        positions: table.len(),
+        moves: stats.moves,
+        memory_bytes: stats.peak_bytes,
+    }
+}
+
+/// The outcome of a board the solver gave up on; any other error stops
+/// the family, as a refusal of board `name`.
+fn unsolved(name: &str, error: SolveError) -> Result<Outcome, Error> {
+    Ok(match error {
+        SolveError::OverMemory { found, bytes, .. } => Outcome::RefusedMemory {
+            positions_reached: found,
+            memory_bytes_at_least: bytes,
+        },
+        SolveError::KeyTooSmall { .. } => Outcome::RefusedKey,
+        SolveError::Stopped { phase, done, known } => Outcome::StoppedTime {
+            positions_reached: known,
+            positions_settled: match phase {
+                Phase::Explore => None,
+                Phase::Solve => Some(done),
+            },
+        },
+        error => {
+            let variant = name.to_string();
+            return Err(Refusal::Solve { variant, error }.into());
+        }
+    })
+}
+
 /// A `katro solve-family` under way: the rows and manifest so far.
 struct Family<'a> {
     o: &'a FamilyOptions,
@@ -266,26 +313,41 @@ impl Family<'_> {
                     holes,
                     seeds,
                 };
-                let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
-                self.manifest.boards_done += 1;
-                if let Some(&because) = failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds) {
-                    self.not_tried(key, &name, upper_bound(&rules), because);
-                    continue;
-                }
-                let (row, time) = match self.taken_over(&key, &name) {
-                    Some(earlier) => earlier,
-                    None => self.solve_board(key, &name, &rules, &mut clock())?,
-                };
-                self.tally(&time.status);
-                if time.status != "solved" {
-                    failed.push((holes, seeds));
-                }
-                self.csv.push_str(&row);
-                self.manifest.boards.push(time);
-                if self.computed {
-                    self.write_both()?;
-                }
+                self.board(key, &rules, &mut failed, clock)?;
             }
+        }
+        Ok(())
+    }
+
+    /// One board: not tried when it is no smaller than one in `failed`,
+    /// else taken over from the earlier run or solved; its row added and
+    /// the files written once anything was solved here.
+    fn board(
+        &mut self,
+        key: BoardKey,
+        rules: &Rules,
+        failed: &mut Vec<(usize, u16)>,
+        clock: &mut dyn FnMut() -> Box<dyn FnMut(Phase, u64, u64) -> ControlFlow<()>>,
+    ) -> Result<(), Error> {
+        let (reading, rows, holes, seeds) = (&key.reading, key.rows, key.holes, key.seeds);
+        let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
+        self.manifest.boards_done += 1;
+        if let Some(&because) = failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds) {
+            self.not_tried(key, &name, upper_bound(rules), because);
+            return Ok(());
+        }
+        let (row, time) = match self.taken_over(&key, &name) {
+            Some(earlier) => earlier,
+            None => self.solve_board(key, &name, rules, &mut clock())?,
+        };
+        self.tally(&time.status);
+        if time.status != "solved" {
+            failed.push((holes, seeds));
+        }
+        self.csv.push_str(&row);
+        self.manifest.boards.push(time);
+        if self.computed {
+            self.write_both()?;
         }
         Ok(())
     }
@@ -348,31 +410,9 @@ impl Family<'_> {
                     "solve-family: {name}: solved, {v} for player 1, {} positions, {seconds:.1} s",
                     table.len()
                 ));
-                Outcome::Solved {
-                    value: v.word(),
-                    start_distance: v.distance(),
-                    longest_win: table.longest_win(),
-                    positions: table.len(),
-                    moves: stats.moves,
-                    memory_bytes: stats.peak_bytes,
-                }
+                solved(v, &table, &stats)
             }
-            Err(SolveError::OverMemory { found, bytes, .. }) => Outcome::RefusedMemory {
-                positions_reached: found,
-                memory_bytes_at_least: bytes,
-            },
-            Err(SolveError::KeyTooSmall { .. }) => Outcome::RefusedKey,
-            Err(SolveError::Stopped { phase, done, known }) => Outcome::StoppedTime {
-                positions_reached: known,
-                positions_settled: match phase {
-                    Phase::Explore => None,
-                    Phase::Solve => Some(done),
-                },
-            },
-            Err(error) => {
-                let variant = name.to_string();
-                return Err(Refusal::Solve { variant, error }.into());
-            }
+            Err(error) => unsolved(name, error)?,
         };
         let status = outcome.status();
         if status != "solved" {
