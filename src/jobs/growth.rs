@@ -36,16 +36,7 @@ pub(super) fn growth(
             why,
         })
     };
-    let bytes = store
-        .read(&path)
-        .map_err(|e| damaged(format!("cannot read it ({e})")))?;
-    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
-    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
-        return Err(damaged(format!(
-            "format {:?} of experiment hash {}, but manifest.json says hash {}",
-            old.format, old.run.experiment_hash, m.run.experiment_hash
-        )));
-    }
+    let old = read_run_state(store, &path, m, &damaged)?;
     let refuse = |problems: Vec<String>| {
         Error::from(Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
             dir: dir.to_path_buf(),
@@ -61,20 +52,49 @@ pub(super) fn growth(
     let old_rows = old
         .rows(games.as_deref())
         .map_err(|e| damaged(format!("{}: {e}", games_path.display())))?;
-    let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
-        .chain(old.run.other_builds.iter().map(String::as_str))
-        .collect();
-    if !allow_other_build && builds.iter().any(|b| *b != BUILD) {
-        return Err(refuse(vec![format!(
-            "they were played by katro build {}, not this build {BUILD}: the new games may \
-             not match them (--allow-other-build keeps them anyway)",
-            builds.join(", ")
-        )]));
+    if !allow_other_build && let Some(problem) = played_elsewhere(&old) {
+        return Err(refuse(vec![problem]));
     }
     Ok(Growing {
         old,
         old_rows,
         sources,
+    })
+}
+
+/// The finished run's state at `path`, once it is of the experiment the
+/// manifest `m` beside it names.
+fn read_run_state(
+    store: &dyn Store,
+    path: &Path,
+    m: &ManifestRead,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<grow::FinishedRun, Error> {
+    let bytes = store
+        .read(path)
+        .map_err(|e| damaged(format!("cannot read it ({e})")))?;
+    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
+    if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
+        return Err(damaged(format!(
+            "format {:?} of experiment hash {}, but manifest.json says hash {}",
+            old.format, old.run.experiment_hash, m.run.experiment_hash
+        )));
+    }
+    Ok(old)
+}
+
+/// Why the finished run's games may not be kept: another build played
+/// some of them. `None` when this build played them all.
+fn played_elsewhere(old: &grow::FinishedRun) -> Option<String> {
+    let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
+        .chain(old.run.other_builds.iter().map(String::as_str))
+        .collect();
+    builds.iter().any(|b| *b != BUILD).then(|| {
+        format!(
+            "they were played by katro build {}, not this build {BUILD}: the new games may \
+             not match them (--allow-other-build keeps them anyway)",
+            builds.join(", ")
+        )
     })
 }
 

@@ -1,7 +1,7 @@
 //! `katro simulate`: one matchup on one variant, its results written only
 //! with `--out`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::out_folder::{clear_folder, lock_folder};
@@ -55,17 +55,9 @@ pub fn simulate(
         None => None,
     };
     let threads = threads_or_all(opts.threads);
-    let work = Work {
-        cells: &cells,
-        master: opts.seed,
-        rows: Rows::None,
-        part: Part::Whole,
-        first_games: &[],
-    };
     let start_time = now();
     let clock = Instant::now();
-    let result =
-        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::Run)?;
+    let result = play(&cells, opts.seed, threads, progress)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
@@ -80,18 +72,7 @@ pub fn simulate(
             cells: &cells,
             aggregates: &aggregates,
         };
-        let mut m = manifest(base, threads, (start_time, now()), wall);
-        m.games_per_second = per_second(m.games, wall);
-        let results = Results {
-            cells: &cells,
-            aggregates: &aggregates,
-            games: None,
-            compare: &Compare::default(),
-            tournament: None,
-            state: None,
-            exact: None,
-        };
-        files = write_results(store, dir, &results, m)?;
+        files = write_simulation(store, dir, base, threads, start_time, wall)?;
         text.push_str(&played_text(opts.games, wall, threads, &[], &files, dir));
     }
     Ok(RunOutcome {
@@ -102,6 +83,47 @@ pub fn simulate(
         already_complete: false,
         text,
     })
+}
+
+/// Plays every game of `cells`, no checkpoint kept.
+fn play(
+    cells: &[Cell],
+    seed: u64,
+    threads: usize,
+    progress: &dyn Progress,
+) -> Result<runner::RunResult, Error> {
+    let work = Work {
+        cells,
+        master: seed,
+        rows: Rows::None,
+        part: Part::Whole,
+        first_games: &[],
+    };
+    Ok(runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::Run)?)
+}
+
+/// Writes the simulation's results and manifest into `dir`: the files
+/// written.
+fn write_simulation(
+    store: &dyn Store,
+    dir: &Path,
+    base: ManifestBase,
+    threads: usize,
+    start_time: String,
+    wall: f64,
+) -> Result<Vec<String>, Error> {
+    let results = Results {
+        cells: base.cells,
+        aggregates: base.aggregates,
+        games: None,
+        compare: &Compare::default(),
+        tournament: None,
+        state: None,
+        exact: None,
+    };
+    let mut m = manifest(base, threads, (start_time, now()), wall);
+    m.games_per_second = per_second(m.games, wall);
+    write_results(store, dir, &results, m)
 }
 
 /// `simulate --out DIR`'s folder, writable, locked and clear of what is
