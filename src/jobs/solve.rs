@@ -128,15 +128,7 @@ pub fn solve(
     if let Some(out) = out {
         check_out(store, Path::new(out))?;
     }
-    // The refusal comes from what exploring finds (docs/SOLVED.md, "What
-    // is solved"), so say at once what the board could need at most.
-    note(&format!(
-        "solve: {variant}: upper bound {} positions, {} at most; exploring the \
-         reachable ones, refused as soon as those found need more than {} (--max-memory)",
-        upper_bound(&rules),
-        gib(upper_bound_bytes(&rules)),
-        gib(max as u128)
-    ));
+    note(&bound_note(variant, &rules, max));
     let t0 = Instant::now();
     let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, progress)
         .map_err(|e| solve_failure(variant, e, max_seconds))?;
@@ -149,6 +141,18 @@ pub fn solve(
     Ok(text)
 }
 
+/// What the board could need at most, said at once: the refusal comes
+/// from what exploring finds (docs/SOLVED.md, "What is solved").
+fn bound_note(variant: &str, rules: &Rules, max: u64) -> String {
+    format!(
+        "solve: {variant}: upper bound {} positions, {} at most; exploring the \
+         reachable ones, refused as soon as those found need more than {} (--max-memory)",
+        upper_bound(rules),
+        gib(upper_bound_bytes(rules)),
+        gib(max as u128)
+    )
+}
+
 /// What `katro solve` prints about a solved board.
 pub fn summary_text(
     rules: &Rules,
@@ -157,9 +161,20 @@ pub fn summary_text(
     seconds: f64,
     peak_rss: Option<u64>,
 ) -> String {
-    let start = rules.start();
+    let mut t = board_text(rules, table);
+    t.push_str("first moves (value for player 1):\n");
+    for (mv, value) in move_values(table, rules, &rules.start()) {
+        let value = value.map_or("not in the table".to_string(), |v| v.to_string());
+        t.push_str(&format!("  {:<6} {value}\n", move_name(rules, mv)));
+    }
+    t.push_str(&cost_text(rules, table, stats, seconds, peak_rss));
+    t
+}
+
+/// The summary's head: the variant, its board and the start's value.
+fn board_text(rules: &Rules, table: &SolvedTable) -> String {
     let v = table
-        .value(rules, &start)
+        .value(rules, &rules.start())
         .expect("the start is in its own table");
     let s = rules.settings();
     let mut t = String::new();
@@ -186,15 +201,21 @@ pub fn summary_text(
             solve::Value::Draw => "draw".into(),
         }
     ));
-    t.push_str("first moves (value for player 1):\n");
-    for (mv, value) in move_values(table, rules, &start) {
-        let value = value.map_or("not in the table".to_string(), |v| v.to_string());
-        t.push_str(&format!("  {:<6} {value}\n", move_name(rules, mv)));
-    }
-    t.push_str(&format!(
+    t
+}
+
+/// The summary's tail: the table's size and what solving it cost.
+fn cost_text(
+    rules: &Rules,
+    table: &SolvedTable,
+    stats: &SolveStats,
+    seconds: f64,
+    peak_rss: Option<u64>,
+) -> String {
+    let mut t = format!(
         "longest forced win: {} decisions (the longest fastest win of any position)\n",
         table.longest_win()
-    ));
+    );
     t.push_str(&format!(
         "positions: {} reachable from the start ({} moves); upper bound {}\n",
         table.len(),
