@@ -14,9 +14,10 @@ use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 use crate::rules::Rules;
 use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
-use crate::solve::{Phase, SolvedTable, Threads, check_key, solve_with_stats, upper_bound_bytes};
+use crate::solve::{SolvedTable, upper_bound_bytes};
 use crate::store::Store;
 
+use super::solve::solve_unstopped;
 use super::{Damage, Error, Folder, Refusal, read_optional, write_outputs};
 
 /// The files `katro curve` writes.
@@ -366,12 +367,7 @@ fn add_limits(
             continue;
         }
         note(&format!("solving {name} for the perfect-play limit"));
-        let solved = check_key(&rules).and_then(|_| {
-            solve_with_stats(&rules, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
-                std::ops::ControlFlow::Continue(())
-            })
-        });
-        let why = match solved {
+        let why = match solve_unstopped(&rules, max_bytes) {
             Ok((table, _)) => fill_limits(out, name, &rules, &table),
             Err(e) => Some(e.to_string()),
         };

@@ -16,10 +16,11 @@ use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::ManifestRead;
 use crate::files::float;
 use crate::rules::Rules;
-use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, solve_with_stats};
+use crate::solve::{SolveError, SolvedTable, Value};
 use crate::store::Store;
 
 use super::owned::{Folder, write_outputs};
+use super::solve::solve_unstopped;
 use super::{ColumnNeed, Damage, Error, Refusal, read_optional};
 
 /// The file `katro judge` writes.
@@ -90,10 +91,7 @@ pub fn judge(
         &[PERFECT_MOVES.to_string(), "manifest.json".to_string()],
         &format!("katro judge {}", dir.display()),
     )?;
-    let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
-    for r in &rows {
-        tallies[r.cell].games += 1;
-    }
+    let mut tallies = cell_tallies(cells.len(), &rows);
     let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
     let mut outcome = JudgeOutcome {
         variants: Vec::new(),
@@ -111,6 +109,15 @@ pub fn judge(
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
     write_outputs(store, dir, &[(PERFECT_MOVES, &csv)])?;
     Ok(outcome)
+}
+
+/// Each cell's tally before judging: its games counted.
+fn cell_tallies(cells: usize, rows: &[Row]) -> Vec<CellTally> {
+    let mut tallies: Vec<CellTally> = (0..cells).map(|_| CellTally::default()).collect();
+    for r in rows {
+        tallies[r.cell].games += 1;
+    }
+    tallies
 }
 
 /// games.csv's bytes, and the manifest beside it, read;
@@ -162,11 +169,7 @@ fn judge_variant(
         mine.len()
     ));
     let t0 = Instant::now();
-    let solved = check_key(r).and_then(|_| {
-        solve_with_stats(r, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
-            std::ops::ControlFlow::Continue(())
-        })
-    });
+    let solved = solve_unstopped(r, max_bytes);
     let solve_time = t0.elapsed();
     let outcome = |result| VariantOutcome {
         variant: r.name().to_string(),
@@ -182,17 +185,30 @@ fn judge_variant(
     };
     let t1 = Instant::now();
     let start = table.value(r, &r.start());
+    judge_rows(games_path, r, &table, mine, tallies)?;
+    let result = Ok((solve_time, table.len() as u64, t1.elapsed()));
+    Ok((outcome(result), start))
+}
+
+/// Judges the games `mine` on the pool, adding each seat's counts to its
+/// cell's tally in game order.
+fn judge_rows(
+    games_path: &Path,
+    r: &Rules,
+    table: &SolvedTable,
+    mine: &[&Row],
+    tallies: &mut [CellTally],
+) -> Result<(), Error> {
     let judged: Vec<[Counts; 2]> = mine
         .par_iter()
-        .map(|row| judge_row(games_path, r, &table, row))
+        .map(|row| judge_row(games_path, r, table, row))
         .collect::<Result<_, Error>>()?;
     for (row, seats) in mine.iter().zip(judged) {
         for (s, c) in seats.into_iter().enumerate() {
             tallies[row.cell].seats[s].push(c);
         }
     }
-    let result = Ok((solve_time, table.len() as u64, t1.elapsed()));
-    Ok((outcome(result), start))
+    Ok(())
 }
 
 /// A row of games.csv that does not judge: `why`, at `file`'s `line`.
@@ -332,17 +348,7 @@ impl GamesReader<'_> {
         let name = &rec[c.variant];
         let base = self.base_rules(name)?;
         let played = self.with_limits(base, line, rec)?;
-        let v = match self
-            .rules
-            .iter()
-            .position(|r| r.canonical_string() == played.canonical_string())
-        {
-            Some(v) => v,
-            None => {
-                self.rules.push(played);
-                self.rules.len() - 1
-            }
-        };
+        let v = self.rules_index(played);
         let opening_plies = rec[opening]
             .parse::<u32>()
             .map_err(|e| self.at(line, format!("`opening_plies` {:?}: {e}", &rec[opening])))?;
@@ -364,6 +370,18 @@ impl GamesReader<'_> {
             moves: rec[moves].to_string(),
         });
         Ok(())
+    }
+
+    /// The index of `played` among the distinct rules, added when new.
+    fn rules_index(&mut self, played: Rules) -> usize {
+        let same = |r: &Rules| r.canonical_string() == played.canonical_string();
+        match self.rules.iter().position(same) {
+            Some(v) => v,
+            None => {
+                self.rules.push(played);
+                self.rules.len() - 1
+            }
+        }
     }
 
     /// The rules the manifest gives variant `name`.
@@ -476,19 +494,6 @@ fn perfect_moves_csv(
     for (cell, tally) in cells.iter().zip(tallies) {
         let start = starts[cell.variant];
         for (s, (seat, agent)) in [("p1", &cell.p1), ("p2", &cell.p2)].into_iter().enumerate() {
-            let per_game = &tally.seats[s];
-            let judged = start.is_some();
-            let mut total = Counts::default();
-            for c in per_game {
-                total.add(*c);
-            }
-            let pairs = |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> {
-                per_game.iter().map(f).collect()
-            };
-            let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
-            let optimal = clustered_share(&pairs(|c| (c.decisions, c.optimal)));
-            let critical = clustered_share(&pairs(|c| (c.critical, c.critical_kept)));
-            let count = |n: u64| if judged { n.to_string() } else { String::new() };
             let mut row = vec![
                 cell.variant_name.clone(),
                 rules[cell.variant].canonical_string(),
@@ -497,28 +502,49 @@ fn perfect_moves_csv(
                 cell.opening_plies.to_string(),
                 seat.to_string(),
                 agent.clone(),
-                judged.to_string(),
-                start.map_or(String::new(), |v| v.word().to_string()),
-                start
-                    .and_then(Value::distance)
-                    .map_or(String::new(), |d| d.to_string()),
-                tally.games.to_string(),
-                count(total.decisions),
-                count(total.kept),
             ];
-            row.extend(share_fields(kept));
-            row.push(count(total.optimal));
-            row.extend(share_fields(optimal));
-            row.push(count(total.critical));
-            row.push(count(total.critical_kept));
-            row.extend(share_fields(critical));
-            row.push(float(
-                (judged && tally.games > 0).then(|| total.decisions as f64 / tally.games as f64),
-            ));
+            row.extend(seat_fields(start, tally.games, &tally.seats[s]));
             w.write_record(&row).expect("writing to memory cannot fail");
         }
     }
     w.into_inner().expect("writing to memory cannot fail")
+}
+
+/// A seat's row of perfect-moves.csv from `judged` on: the start's value
+/// (`None` when the variant was not solved) and the seat's counts and
+/// shares over its `games`, whose counts are `per_game`.
+fn seat_fields(start: Option<Value>, games: u64, per_game: &[Counts]) -> Vec<String> {
+    let judged = start.is_some();
+    let mut total = Counts::default();
+    for c in per_game {
+        total.add(*c);
+    }
+    let pairs =
+        |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> { per_game.iter().map(f).collect() };
+    let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
+    let optimal = clustered_share(&pairs(|c| (c.decisions, c.optimal)));
+    let critical = clustered_share(&pairs(|c| (c.critical, c.critical_kept)));
+    let count = |n: u64| if judged { n.to_string() } else { String::new() };
+    let mut row = vec![
+        judged.to_string(),
+        start.map_or(String::new(), |v| v.word().to_string()),
+        start
+            .and_then(Value::distance)
+            .map_or(String::new(), |d| d.to_string()),
+        games.to_string(),
+        count(total.decisions),
+        count(total.kept),
+    ];
+    row.extend(share_fields(kept));
+    row.push(count(total.optimal));
+    row.extend(share_fields(optimal));
+    row.push(count(total.critical));
+    row.push(count(total.critical_kept));
+    row.extend(share_fields(critical));
+    row.push(float(
+        (judged && games > 0).then(|| total.decisions as f64 / games as f64),
+    ));
+    row
 }
 
 #[cfg(test)]

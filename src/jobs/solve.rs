@@ -63,6 +63,19 @@ pub fn solve_failure(variant: &str, error: SolveError, max_seconds: Option<f64>)
     }
 }
 
+/// Solves `rules` on the pool within `max_bytes`, with no clock to stop
+/// it: for the jobs (judge, curve) that solve boards on the way.
+pub(super) fn solve_unstopped(
+    rules: &Rules,
+    max_bytes: u64,
+) -> Result<(SolvedTable, SolveStats), SolveError> {
+    check_key(rules).and_then(|_| {
+        solve_with_stats(rules, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
+            ControlFlow::Continue(())
+        })
+    })
+}
+
 /// Refuses an `--out` file katro did not write, and an unwritable folder,
 /// before any work.
 fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
