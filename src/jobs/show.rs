@@ -26,18 +26,7 @@ pub fn show(rules: &Rules) -> String {
     for line in board_text(rules, &rules.start()).lines() {
         out.push_str(&format!("#   {line}\n"));
     }
-    // The backward circuit is shown only for variants that can sow it: a
-    // direction rule other than forward, or the chosen continuation after
-    // a lone-seed step, listed under every direction (RULES.md §2, §7).
-    let s = rules.settings();
-    let backward = s.direction != DirectionRule::Forward
-        || (s.lone_seed != LoneSeed::None && s.step_sowing == StepSowing::Chosen);
-    let dirs: &[(Dir, &str)] = if backward {
-        &[(Dir::Forward, "forward"), (Dir::Backward, "backward")]
-    } else {
-        &[(Dir::Forward, "forward")]
-    };
-    for &(dir, dir_label) in dirs {
+    for &(dir, dir_label) in circuits_shown(rules) {
         for (p, label) in [
             (Player::South, "South (player 1)"),
             (Player::North, "North (player 2)"),
@@ -55,4 +44,19 @@ pub fn show(rules: &Rules) -> String {
         }
     }
     out
+}
+
+/// The directions whose circuits are shown. The backward circuit is shown
+/// only for variants that can sow it: a direction rule other than
+/// forward, or the chosen continuation after a lone-seed step, listed
+/// under every direction (RULES.md §2, §7).
+fn circuits_shown(rules: &Rules) -> &'static [(Dir, &'static str)] {
+    let s = rules.settings();
+    let backward = s.direction != DirectionRule::Forward
+        || (s.lone_seed != LoneSeed::None && s.step_sowing == StepSowing::Chosen);
+    if backward {
+        &[(Dir::Forward, "forward"), (Dir::Backward, "backward")]
+    } else {
+        &[(Dir::Forward, "forward")]
+    }
 }
