@@ -33,20 +33,7 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     // A `perfect` agent's table, solved on its first move and kept for
     // the game.
     let tables = Tables::new();
-    let mut g = Game {
-        o,
-        out,
-        rng: crate::rng::rng_from_seed(crate::rng::game_seed(
-            o.seed,
-            o.rules.name(),
-            &format!("play:{}", o.agent),
-            0,
-        )),
-        pos: o.rules.start(),
-        played: Vec::new(),
-        // Seated once, so an mcts agent with `keep_tree` keeps its tree.
-        computer: o.agent.start_game(&tables),
-    };
+    let mut g = Game::new(o, out, &tables);
     let mut lines = BufRead::lines(input);
     g.greeting()?;
     let mut redraw = true;
@@ -59,20 +46,11 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             break;
         }
         let mover = g.pos.to_move().number();
-        let legal = o.rules.legal_moves(&g.pos);
-        let mv = if mover == o.seat {
-            match g.human_turn(&legal, &mut lines)? {
-                Turn::Move(m) => m,
-                Turn::Again => {
-                    redraw = false;
-                    continue;
-                }
-                Turn::Stop => break,
-            }
-        } else {
-            g.agent_turn(&legal)?
-        };
-        g.play_move(mover, mv)?;
+        match g.turn(mover, &mut lines)? {
+            Turn::Move(mv) => g.play_move(mover, mv)?,
+            Turn::Again => redraw = false,
+            Turn::Stop => break,
+        }
     }
     g.replay_line()
 }
@@ -111,7 +89,38 @@ struct Game<'a, 'o> {
     computer: Seat<'o>,
 }
 
-impl Game<'_, '_> {
+impl<'a, 'o> Game<'a, 'o> {
+    fn new(o: &'a PlayOptions<'o>, out: &'a mut dyn Write, tables: &'o Tables) -> Self {
+        Game {
+            o,
+            out,
+            rng: crate::rng::rng_from_seed(crate::rng::game_seed(
+                o.seed,
+                o.rules.name(),
+                &format!("play:{}", o.agent),
+                0,
+            )),
+            pos: o.rules.start(),
+            played: Vec::new(),
+            // Seated once, so an mcts agent with `keep_tree` keeps its tree.
+            computer: o.agent.start_game(tables),
+        }
+    }
+
+    /// The move of `mover`: the human's, read from `lines`, or the agent's.
+    fn turn(
+        &mut self,
+        mover: u8,
+        lines: &mut dyn Iterator<Item = std::io::Result<String>>,
+    ) -> Result<Turn, Error> {
+        let legal = self.o.rules.legal_moves(&self.pos);
+        if mover == self.o.seat {
+            self.human_turn(&legal, lines)
+        } else {
+            Ok(Turn::Move(self.agent_turn(&legal)?))
+        }
+    }
+
     fn greeting(&mut self) -> Result<(), Error> {
         let rules = self.o.rules;
         writeln!(
@@ -177,7 +186,18 @@ impl Game<'_, '_> {
             writeln!(self.out, "the game so far:").map_err(io)?;
             return Ok(Turn::Stop);
         }
-        match parse_move(rules, text) {
+        self.answer(text, legal, &legal_names)
+    }
+
+    /// The human's move `text` when it is legal; else says why not, and
+    /// asks again.
+    fn answer(
+        &mut self,
+        text: &str,
+        legal: &MoveList,
+        legal_names: &[String],
+    ) -> Result<Turn, Error> {
+        match parse_move(self.o.rules, text) {
             Ok(m) if legal.contains(&m) => return Ok(Turn::Move(m)),
             Ok(_) => writeln!(
                 self.out,
