@@ -300,6 +300,7 @@ pub fn merge(
     };
     clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
     check_writable(store, &dir)?;
+    let exact = exact.as_ref();
     let base = ManifestBase {
         command: &opts.command,
         name: &exp.name,
@@ -315,23 +316,34 @@ pub fn merge(
         aggregates: &aggregates,
         rows: &rows,
     };
-    let (written, mut text) = finish_experiment(store, &dir, &exp, played, m, exact.as_ref())?;
-    let (wall, played) = shard_time_and_games(&shards);
+    let (written, text) = finish_experiment(store, &dir, &exp, played, m, exact)?;
+    Ok(merged_outcome(dir, &shards, written, text))
+}
+
+/// What the merge did: `text` (the results' table) with a line on the
+/// shards merged and the files `written`.
+fn merged_outcome(
+    dir: PathBuf,
+    shards: &[(PathBuf, ShardFile)],
+    written: Vec<String>,
+    mut text: String,
+) -> RunOutcome {
+    let (wall, played) = shard_time_and_games(shards);
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
-        plural(first.shards, "shard"),
+        plural(shards[0].1.shards, "shard"),
         plural(played, "game"),
         written.join(", "),
         dir.display()
     ));
-    Ok(RunOutcome {
+    RunOutcome {
         out_dir: dir,
         files: written,
         played: 0,
         kept: played,
         already_complete: false,
         text,
-    })
+    }
 }
 
 /// The experiment's hash, once it is the one the shard says it has.
