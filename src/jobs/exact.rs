@@ -9,6 +9,7 @@
 use crate::experiment::Experiment;
 use crate::experiment::exact::{ExactShare, exact_share};
 use crate::files::exact_openings::{EXACT_OPENINGS, exact_openings_csv};
+use crate::rules::Rules;
 
 use super::{Error, Refusal, TooManyOpenings};
 
@@ -43,21 +44,26 @@ pub(super) fn exact_cells(
                 error,
             }))
         })?;
-        let share = s
-            .p1_decided_share()
-            .map_or_else(|| "none decided".to_string(), |x| format!("{x:.6}"));
-        text.push_str(&format!(
-            "  {}  {}: p1_win_rate {share} over {} openings ({} searched positions, {} tied)\n",
-            rules.name(),
-            crate::agents::label(&m.label()),
-            s.openings,
-            s.decisions,
-            s.tied
-        ));
+        text.push_str(&share_line(rules, &m.label(), &s));
         shares.push(s);
     }
     Ok(Some(ExactFiles {
         csv: exact_openings_csv(exp, &shares),
         text,
     }))
+}
+
+/// The line the run prints about one exact matchup's share.
+fn share_line(rules: &Rules, matchup: &str, s: &ExactShare) -> String {
+    let share = s
+        .p1_decided_share()
+        .map_or_else(|| "none decided".to_string(), |x| format!("{x:.6}"));
+    format!(
+        "  {}  {}: p1_win_rate {share} over {} openings ({} searched positions, {} tied)\n",
+        rules.name(),
+        crate::agents::label(matchup),
+        s.openings,
+        s.decisions,
+        s.tied
+    )
 }
