@@ -81,12 +81,7 @@ pub fn bench(
             p2: &p2,
             threads,
         };
-        let games = playouts.warm_up()?;
-        let mut rounds = Vec::new();
-        for _ in 0..a.rounds {
-            rounds.push(playouts.play(games)?);
-        }
-        out(&report(rules.name(), threads, &rounds))?;
+        out(&report(rules.name(), threads, &playouts.rounds()?))?;
     }
     out(&peak_memory_line(a))
 }
@@ -157,17 +152,21 @@ fn load_variants(
         if let Some(l) = a.lap_limit {
             rules = with_lap_limit(rules, l)?;
         }
-        for agent in agents {
-            agent
-                .check_variant(&rules)
-                .map_err(|error| Refusal::Agent {
-                    flag: Some("--agents"),
-                    error,
-                })?;
-        }
+        check_agents(&rules, agents)?;
         variants.push(rules);
     }
     Ok(variants)
+}
+
+/// Refuses a variant either agent cannot play.
+fn check_agents(rules: &Rules, agents: [&AgentSpec; 2]) -> Result<(), Error> {
+    for agent in agents {
+        agent.check_variant(rules).map_err(|error| Refusal::Agent {
+            flag: Some("--agents"),
+            error,
+        })?;
+    }
+    Ok(())
 }
 
 fn with_lap_limit(rules: Rules, l: u64) -> Result<Rules, Error> {
@@ -229,6 +228,16 @@ impl Playouts<'_> {
             cpu: c0.zip((self.a.cpu_seconds)()).map(|(a, b)| b - a),
             agg: r.aggregates().into_iter().next().unwrap_or_default(),
         })
+    }
+
+    /// The warm-up, then the measured rounds.
+    fn rounds(&self) -> Result<Vec<Round>, Error> {
+        let games = self.warm_up()?;
+        let mut rounds = Vec::new();
+        for _ in 0..self.a.rounds {
+            rounds.push(self.play(games)?);
+        }
+        Ok(rounds)
     }
 
     /// The warm-up, which also sizes a round: double the games until a
@@ -295,9 +304,8 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
         out.push_str(&figure_line(label, figure));
     }
     if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
-        let (m, lo, hi) = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
-        let label = "games per CPU second";
-        out.push_str(&format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n"));
+        let figure = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
+        out.push_str(&figure_line("games per CPU second", figure));
     }
     out
 }
@@ -307,26 +315,29 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
 /// of moves (a position with one move is never searched in play).
 fn search_positions(rules: &Rules, count: u32, seed: u64) -> Vec<Position> {
     (0..count)
-        .map(|i| {
-            let mut rng = rng_from_seed(game_seed(seed, rules.name(), "bench-mcts", i.into()));
-            let target = below(&mut rng, 60) as u32;
-            let mut pos = rules.start();
-            let mut chosen = pos;
-            while pos.plies() <= target {
-                let legal = rules.legal_moves(&pos);
-                if legal.len() >= 2 {
-                    chosen = pos;
-                }
-                match rules.random_move(&pos, &mut rng) {
-                    Some(mv) => {
-                        rules.play_unchecked(&mut pos, mv, &mut Silent);
-                    }
-                    None => break,
-                }
-            }
-            chosen
-        })
+        .map(|i| search_position(rules, seed, i))
         .collect()
+}
+
+/// Position `i` of [`search_positions`].
+fn search_position(rules: &Rules, seed: u64, i: u32) -> Position {
+    let mut rng = rng_from_seed(game_seed(seed, rules.name(), "bench-mcts", i.into()));
+    let target = below(&mut rng, 60) as u32;
+    let mut pos = rules.start();
+    let mut chosen = pos;
+    while pos.plies() <= target {
+        let legal = rules.legal_moves(&pos);
+        if legal.len() >= 2 {
+            chosen = pos;
+        }
+        match rules.random_move(&pos, &mut rng) {
+            Some(mv) => {
+                rules.play_unchecked(&mut pos, mv, &mut Silent);
+            }
+            None => break,
+        }
+    }
+    chosen
 }
 
 /// What one round of searches measured.
@@ -348,37 +359,40 @@ fn search_rounds(
     positions: &[Position],
     search: impl Fn(usize, &Position) -> (u64, u64),
 ) -> Vec<SearchRound> {
-    let play = |repeat: u32| -> SearchRound {
-        let t0 = Instant::now();
-        let mut r = SearchRound {
-            seconds: 0.0,
-            searches: 0,
-            iterations: 0,
-            rollout_plies: 0,
-        };
-        for _ in 0..repeat {
-            for (i, pos) in positions.iter().enumerate() {
-                let (work, detail) = search(i, pos);
-                r.searches += 1;
-                r.iterations += work;
-                r.rollout_plies += detail;
-            }
-        }
-        r.seconds = t0.elapsed().as_secs_f64();
-        r
-    };
+    let play = |repeat: u32| search_passes(positions, repeat, &search);
     let warm = play(1);
     let per_round = a.seconds / a.rounds as f64;
     let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
     (0..a.rounds).map(|_| play(repeat)).collect()
 }
 
-fn bench_mcts(
-    a: &BenchOptions,
-    n: u32,
-    variants: &[Rules],
-    out: &mut dyn FnMut(&str) -> Result<(), Error>,
-) -> Result<(), Error> {
+/// `repeat` passes of `search` over `positions`, timed.
+fn search_passes(
+    positions: &[Position],
+    repeat: u32,
+    search: &impl Fn(usize, &Position) -> (u64, u64),
+) -> SearchRound {
+    let t0 = Instant::now();
+    let mut r = SearchRound {
+        seconds: 0.0,
+        searches: 0,
+        iterations: 0,
+        rollout_plies: 0,
+    };
+    for _ in 0..repeat {
+        for (i, pos) in positions.iter().enumerate() {
+            let (work, detail) = search(i, pos);
+            r.searches += 1;
+            r.iterations += work;
+            r.rollout_plies += detail;
+        }
+    }
+    r.seconds = t0.elapsed().as_secs_f64();
+    r
+}
+
+/// `--mcts N` with `--mcts-keys`: the agent as its spec writes it.
+fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, AgentSpec), Error> {
     let keys = a
         .mcts_keys
         .as_deref()
@@ -388,6 +402,16 @@ fn bench_mcts(
         flag: Some("--mcts"),
         error,
     })?;
+    Ok((agent, spec))
+}
+
+fn bench_mcts(
+    a: &BenchOptions,
+    n: u32,
+    variants: &[Rules],
+    out: &mut dyn FnMut(&str) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let (agent, spec) = mcts_agent(a, n)?;
     let Some((budget, settings)) = spec.mcts_search() else {
         unreachable!("parsed from an mcts agent")
     };
