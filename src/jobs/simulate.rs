@@ -39,14 +39,7 @@ pub fn simulate(
     store: &dyn Store,
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
-    let cells = [Cell {
-        rules: &opts.rules,
-        p1: &opts.p1,
-        p2: &opts.p2,
-        opening_plies: 0,
-        stop: Stop::Games(opts.games),
-        metrics: None,
-    }];
+    let cells = [matchup(opts)];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
     // Checked before a game is played, as `run` does.
@@ -83,6 +76,18 @@ pub fn simulate(
         already_complete: false,
         text,
     })
+}
+
+/// The one cell a simulation plays: the matchup, no opening, no metrics.
+fn matchup(opts: &SimulateOptions) -> Cell<'_> {
+    Cell {
+        rules: &opts.rules,
+        p1: &opts.p1,
+        p2: &opts.p2,
+        opening_plies: 0,
+        stop: Stop::Games(opts.games),
+        metrics: None,
+    }
 }
 
 /// Plays every game of `cells`, no checkpoint kept.

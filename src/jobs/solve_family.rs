@@ -235,6 +235,18 @@ fn board_rules(
         .map_err(|e| Refusal::Board(e).into())
 }
 
+/// The manifest's time of board `key`, done with `status` in `seconds`.
+fn board_time(key: &BoardKey, status: &str, seconds: f64) -> BoardTime {
+    BoardTime {
+        reading: key.reading.clone(),
+        rows: key.rows,
+        holes: key.holes,
+        seeds: key.seeds,
+        status: status.to_string(),
+        seconds,
+    }
+}
+
 /// The outcome of a board solved: its start's value `v` and the table's
 /// size and longest win.
 fn solved(v: Value, table: &SolvedTable, stats: &SolveStats) -> Outcome {
@@ -420,14 +432,7 @@ impl Family<'_> {
                 "solve-family: {name}: {status} after {seconds:.1} s"
             ));
         }
-        let time = BoardTime {
-            reading: key.reading.clone(),
-            rows: key.rows,
-            holes: key.holes,
-            seeds: key.seeds,
-            status: status.to_string(),
-            seconds,
-        };
+        let time = board_time(&key, status, seconds);
         let row = SolvedRow {
             key,
             upper_bound: upper_bound(rules),
