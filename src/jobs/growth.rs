@@ -47,11 +47,7 @@ pub(super) fn growth(
         })))
     };
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
-    let games_path = dir.join("games.csv");
-    let games = store.read(&games_path).ok();
-    let old_rows = old
-        .rows(games.as_deref())
-        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))?;
+    let old_rows = read_old_rows(store, dir, &old, &damaged)?;
     if !allow_other_build && let Some(problem) = played_elsewhere(&old) {
         return Err(refuse(vec![problem]));
     }
@@ -60,6 +56,20 @@ pub(super) fn growth(
         old_rows,
         sources,
     })
+}
+
+/// The finished run's rows, from games.csv when the run state does not
+/// hold them.
+fn read_old_rows(
+    store: &dyn Store,
+    dir: &Path,
+    old: &grow::FinishedRun,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Vec<GameLine>, Error> {
+    let games_path = dir.join("games.csv");
+    let games = store.read(&games_path).ok();
+    old.rows(games.as_deref())
+        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))
 }
 
 /// The finished run's state at `path`, once it is of the experiment the

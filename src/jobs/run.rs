@@ -494,10 +494,7 @@ impl<'a> RunPlan<'a> {
         mut s: Session,
     ) -> Result<Finished, Error> {
         let cells = &self.cells[..];
-        let (aggregates, all_rows, kept) = match (growing, delta) {
-            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Refusal::KeptGames)?,
-            _ => (s.result.aggregates(), std::mem::take(&mut s.result.rows), 0),
-        };
+        let (aggregates, all_rows, kept) = all_games(cells, growing, delta, &mut s)?;
         let mut m = self.whole_manifest(&s, &aggregates);
         m.kept_games = kept;
         m.run.other_builds = kept_other_builds(saver, growing);
@@ -644,6 +641,20 @@ impl<'a> RunPlan<'a> {
             s.resumed_games,
         ))
     }
+}
+
+/// Every cell's aggregate and the rows of all games, and how many were
+/// kept: a grown run's kept games with the session's, else the session's.
+fn all_games(
+    cells: &[Cell],
+    growing: Option<&Growing>,
+    delta: Option<&grow::Delta>,
+    s: &mut Session,
+) -> Result<(Vec<Aggregate>, Vec<runner::GameRow>, u64), Error> {
+    Ok(match (growing, delta) {
+        (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Refusal::KeptGames)?,
+        _ => (s.result.aggregates(), std::mem::take(&mut s.result.rows), 0),
+    })
 }
 
 /// The other builds whose games the results hold: those the checkpoint
