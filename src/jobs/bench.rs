@@ -277,9 +277,33 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
     let agg = &rounds[0].agg;
     let games = agg.games as f64;
     let (plies, laps, sown) = (agg.plies as f64, agg.laps as f64, agg.seeds_sown as f64);
+    let mut out = format!(
+        "{name}: {} games a round; a game: {:.1} plies, {:.1} laps, {:.1} seeds sown\n",
+        agg.games,
+        plies / games,
+        laps / games,
+        sown / games
+    );
+    for (label, figure) in playout_figures(threads, rounds) {
+        out.push_str(&figure_line(label, figure));
+    }
+    if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
+        let figure = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
+        out.push_str(&figure_line("games per CPU second", figure));
+    }
+    out
+}
+
+/// The rates of a playout bench's rounds on `threads` threads, each
+/// labelled.
+fn playout_figures(threads: usize, rounds: &[Round]) -> [(&'static str, (f64, f64, f64)); 7] {
+    let per = |f: &dyn Fn(&Round) -> f64| median_spread(rounds.iter().map(f).collect());
+    let agg = &rounds[0].agg;
+    let games = agg.games as f64;
+    let (plies, laps, sown) = (agg.plies as f64, agg.laps as f64, agg.seeds_sown as f64);
     let t = threads as f64;
     let total = per(&|r| games / r.seconds);
-    let rows = [
+    [
         ("games/s, all threads", total),
         ("games/s per core", (total.0 / t, total.1 / t, total.2 / t)),
         ("plies/s", per(&|r| plies / r.seconds)),
@@ -292,22 +316,7 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
             per(&|r| r.seconds * t * 1e9 / sown),
         ),
         ("ns per lap (core)", per(&|r| r.seconds * t * 1e9 / laps)),
-    ];
-    let mut out = format!(
-        "{name}: {} games a round; a game: {:.1} plies, {:.1} laps, {:.1} seeds sown\n",
-        agg.games,
-        plies / games,
-        laps / games,
-        sown / games
-    );
-    for (label, figure) in rows {
-        out.push_str(&figure_line(label, figure));
-    }
-    if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
-        let figure = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
-        out.push_str(&figure_line("games per CPU second", figure));
-    }
-    out
+    ]
 }
 
 /// Positions to search: for each, a random game played from the start to

@@ -258,18 +258,10 @@ fn read_games(
         .has_headers(true)
         .flexible(false)
         .from_reader(bytes);
-    let headers: Vec<String> = r
-        .headers()
-        .map_err(|error| Refusal::GamesHeader {
-            file: file.clone(),
-            error,
-        })?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let headers = games_headers(&mut r, &file)?;
     let mut g = GamesReader {
+        columns: Columns::of(&headers, &file)?,
         file,
-        columns: Columns::of(&headers, &path.display().to_string())?,
         manifest,
         manifest_path,
         variants: Vec::new(),
@@ -283,6 +275,18 @@ fn read_games(
         g.read_row(line, &rec)?;
     }
     Ok((g.rules, g.cells, g.rows))
+}
+
+/// games.csv's header row, or why it does not read.
+fn games_headers(r: &mut csv::Reader<&[u8]>, file: &str) -> Result<Vec<String>, Error> {
+    Ok(r.headers()
+        .map_err(|error| Refusal::GamesHeader {
+            file: file.to_string(),
+            error,
+        })?
+        .iter()
+        .map(str::to_string)
+        .collect())
 }
 
 /// Where games.csv's columns are: those judging needs, and the limits and

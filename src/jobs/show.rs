@@ -31,19 +31,26 @@ pub fn show(rules: &Rules) -> String {
             (Player::South, "South (player 1)"),
             (Player::North, "North (player 2)"),
         ] {
-            let names: Vec<String> = rules
-                .circuit_in(p, dir)
-                .iter()
-                .map(|&h| hole_name(rules, h as usize))
-                .collect();
-            out.push_str(&format!(
-                "# {label} {dir_label} circuit: {} -> {}\n",
-                names.join(" "),
-                names[0]
+            out.push_str(&circuit_line(
+                rules,
+                p,
+                dir,
+                &format!("{label} {dir_label}"),
             ));
         }
     }
     out
+}
+
+/// The comment line of player `p`'s circuit in direction `dir`, named
+/// `label`: its holes in sowing order, back to the first.
+fn circuit_line(rules: &Rules, p: Player, dir: Dir, label: &str) -> String {
+    let names: Vec<String> = rules
+        .circuit_in(p, dir)
+        .iter()
+        .map(|&h| hole_name(rules, h as usize))
+        .collect();
+    format!("# {label} circuit: {} -> {}\n", names.join(" "), names[0])
 }
 
 /// The directions whose circuits are shown. The backward circuit is shown
