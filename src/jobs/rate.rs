@@ -247,41 +247,47 @@ fn tally_line(
     })
 }
 
+/// The columns of summary.csv a rating reads, in the order
+/// [`summary_line`] takes them.
+const SUMMARY_COLUMNS: [&str; 8] = [
+    "variant",
+    "rules",
+    "opening_plies",
+    "p1",
+    "p2",
+    "games",
+    "p1_wins",
+    "p2_wins",
+];
+
 /// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv).
 fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
     let (header, rows) = read_csv(file, bytes)?;
-    let names = [
-        "variant",
-        "rules",
-        "opening_plies",
-        "p1",
-        "p2",
-        "games",
-        "p1_wins",
-        "p2_wins",
-    ];
-    let at = columns(file, &header, &names)?;
+    let at = columns(file, &header, &SUMMARY_COLUMNS)?;
     rows.into_iter()
-        .map(|(line, row)| {
-            let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
-            let n = |i: usize| count(file, line, names[i], field(i));
-            let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
-            let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
-                let file = file.to_string();
-                Refusal::WinsOverGames { file, line }
-            })?;
-            Ok(ResultLine {
-                variant: field(0).to_string(),
-                rules: field(1).to_string(),
-                opening_plies: field(2).to_string(),
-                p1: field(3).to_string(),
-                p2: field(4).to_string(),
-                p1_wins: w1,
-                p2_wins: w2,
-                undecided,
-            })
-        })
+        .map(|(line, row)| summary_line(file, line, &row, &at))
         .collect()
+}
+
+/// Row `row` (at `line`) of summary.csv, its columns at `at`.
+fn summary_line(file: &str, line: u64, row: &[String], at: &[usize]) -> Result<ResultLine, Error> {
+    let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
+    let n = |i: usize| count(file, line, SUMMARY_COLUMNS[i], field(i));
+    let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
+    let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
+        let file = file.to_string();
+        Refusal::WinsOverGames { file, line }
+    })?;
+    Ok(ResultLine {
+        variant: field(0).to_string(),
+        rules: field(1).to_string(),
+        opening_plies: field(2).to_string(),
+        p1: field(3).to_string(),
+        p2: field(4).to_string(),
+        p1_wins: w1,
+        p2_wins: w2,
+        undecided,
+    })
 }
 
 /// Writes the rating files into `dir` through [`super::write_outputs`]:
