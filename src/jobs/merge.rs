@@ -113,19 +113,8 @@ fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec
             ))
         ));
     }
-    if !allow_other_build
-        && shards
-            .iter()
-            .any(|(_, s)| shard_builds(s).any(|b| b != BUILD))
-    {
-        problems.push(format!(
-            "shards played by another katro build than this one ({BUILD}), whose games may \
-             differ (--allow-other-build merges them anyway):\n{}",
-            listing(&|s| format!(
-                "katro build {}",
-                shard_builds(s).collect::<Vec<_>>().join(", ")
-            ))
-        ));
+    if !allow_other_build {
+        problems.extend(other_build_shards(shards));
     }
     if distinct(&|s| s.shards.to_string()) > 1 {
         problems.push(format!(
@@ -134,6 +123,21 @@ fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec
         ));
     }
     problems
+}
+
+/// The shards played by another build than this one, when any are.
+fn other_build_shards(shards: &[(PathBuf, ShardFile)]) -> Option<String> {
+    let other = |(_, s): &(PathBuf, ShardFile)| shard_builds(s).any(|b| b != BUILD);
+    shards.iter().any(other).then(|| {
+        format!(
+            "shards played by another katro build than this one ({BUILD}), whose games may \
+             differ (--allow-other-build merges them anyway):\n{}",
+            listing(shards, &|s| format!(
+                "katro build {}",
+                shard_builds(s).collect::<Vec<_>>().join(", ")
+            ))
+        )
+    })
 }
 
 /// One line per shard: its file and what `f` says of it.
@@ -298,8 +302,7 @@ pub fn merge(
         shards: None,
         allow_other_build: opts.allow_other_build,
     };
-    clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
-    check_writable(store, &dir)?;
+    clear_and_check(store, progress, &dir, &w, opts.force, &exp.name)?;
     let exact = exact.as_ref();
     let base = ManifestBase {
         command: &opts.command,
@@ -364,8 +367,18 @@ fn checked_hash(
     Ok(hash)
 }
 
-/// Refuses a folder the merge could not write its results in.
-fn check_writable(store: &dyn Store, dir: &Path) -> Result<(), Error> {
+/// Refuses a folder holding what the merge must not replace, or clears
+/// it under `force`; then refuses it if the results cannot be written
+/// there.
+fn clear_and_check(
+    store: &dyn Store,
+    progress: &dyn Progress,
+    dir: &Path,
+    w: &Writer,
+    force: bool,
+    name: &str,
+) -> Result<(), Error> {
+    clear_folder(store, progress, dir, w, force, name)?;
     Ok(store
         .check_writable(dir)
         .map_err(|error| Refusal::FolderNotWritable {
@@ -391,22 +404,34 @@ fn merge_shards(
 ) -> Result<(Vec<Aggregate>, Vec<GameRow>), Error> {
     let mut rows = Vec::new();
     for (p, s) in shards {
-        if s.layout != Layout::new(cells).cells {
-            return Err(damaged(format!(
-                "{} cuts the games into other units",
-                file_name(p)
-            )));
-        }
-        for r in &s.rows {
-            rows.push(
-                r.to_row(cells)
-                    .map_err(|e| damaged(format!("{}: {e}", file_name(p))))?,
-            );
-        }
+        rows.extend(shard_rows(p, s, cells, damaged)?);
     }
     let states: Vec<(u64, &runner::RunState)> =
         shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
     merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(|e| damaged(e.to_string()))
+}
+
+/// The rows of shard `s` (the file `p`), once it cuts the games into the
+/// units this katro does.
+fn shard_rows(
+    p: &Path,
+    s: &ShardFile,
+    cells: &[Cell],
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Vec<GameRow>, Error> {
+    if s.layout != Layout::new(cells).cells {
+        return Err(damaged(format!(
+            "{} cuts the games into other units",
+            file_name(p)
+        )));
+    }
+    s.rows
+        .iter()
+        .map(|r| {
+            r.to_row(cells)
+                .map_err(|e| damaged(format!("{}: {e}", file_name(p))))
+        })
+        .collect()
 }
 
 /// The manifest of the merged run: the shards' times, threads and builds.
