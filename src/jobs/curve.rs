@@ -17,8 +17,9 @@ use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
 use crate::solve::{SolvedTable, upper_bound_bytes};
 use crate::store::Store;
 
+use super::report_files::read_needed;
 use super::solve::solve_unstopped;
-use super::{Damage, Error, Folder, Refusal, read_optional, write_outputs};
+use super::{Damage, Error, Folder, Refusal, write_outputs};
 
 /// The files `katro curve` writes.
 pub const STRENGTH_CURVE: &str = "strength-curve.csv";
@@ -94,13 +95,7 @@ pub fn curve(
 
 /// A file `katro curve` cannot go without, `what` saying which.
 fn need(store: &dyn Store, p: &Path, what: &str) -> Result<Vec<u8>, Error> {
-    read_optional(store, p)?.ok_or_else(|| {
-        Refusal::NotFound {
-            path: p.to_path_buf(),
-            needs: format!("`katro curve` needs {what}"),
-        }
-        .into()
-    })
+    read_needed(store, p, format!("`katro curve` needs {what}"))
 }
 
 /// Writes the curve's CSV and chart through the folder's ledger, as every

@@ -20,8 +20,9 @@ use crate::solve::{SolveError, SolvedTable, Value};
 use crate::store::Store;
 
 use super::owned::{Folder, write_outputs};
+use super::report_files::read_needed;
 use super::solve::solve_unstopped;
-use super::{ColumnNeed, Damage, Error, Refusal, read_optional};
+use super::{ColumnNeed, Damage, Error, Refusal};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -127,24 +128,20 @@ fn read_inputs(
     games_path: &Path,
     manifest_path: &Path,
 ) -> Result<(Vec<u8>, ManifestRead), Error> {
-    let Some(games) = read_optional(store, games_path)? else {
-        return Err(Refusal::NotFound {
-            path: games_path.to_path_buf(),
-            needs: "`katro judge` needs the games.csv of a run made with per_game_rows = true \
-                    and moves_in_rows = true"
-                .into(),
-        }
-        .into());
-    };
-    let Some(manifest_bytes) = read_optional(store, manifest_path)? else {
-        return Err(Refusal::NotFound {
-            path: manifest_path.to_path_buf(),
-            needs: "`katro judge` rebuilds each variant's rules from the manifest katro \
-                    wrote beside games.csv"
-                .into(),
-        }
-        .into());
-    };
+    let games = read_needed(
+        store,
+        games_path,
+        "`katro judge` needs the games.csv of a run made with per_game_rows = true \
+         and moves_in_rows = true"
+            .into(),
+    )?;
+    let manifest_bytes = read_needed(
+        store,
+        manifest_path,
+        "`katro judge` rebuilds each variant's rules from the manifest katro \
+         wrote beside games.csv"
+            .into(),
+    )?;
     let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
         path: manifest_path.to_path_buf(),
         error,

@@ -26,6 +26,15 @@ pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, 
     }
 }
 
+/// Reads a file a job cannot go without; refused when it is not there,
+/// `needs` saying what the job needs it for.
+pub(super) fn read_needed(store: &dyn Store, path: &Path, needs: String) -> Result<Vec<u8>, Error> {
+    read_optional(store, path)?.ok_or_else(|| {
+        let path = path.to_path_buf();
+        Refusal::NotFound { path, needs }.into()
+    })
+}
+
 /// Writes `dir/name`, or says which file could not be written.
 pub fn put(store: &dyn Store, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
     Ok(store
@@ -80,16 +89,8 @@ pub fn write_report(
 
 /// The folder's summary.csv, which a report cannot go without.
 fn read_summary(store: &dyn Store, dir: &Path) -> Result<Vec<u8>, Error> {
-    let summary_path = dir.join("summary.csv");
-    read_optional(store, &summary_path)?.ok_or_else(|| {
-        Refusal::NotFound {
-            path: summary_path,
-            needs: "give a folder that `katro run`, `katro merge` or `katro simulate --out` \
-                    wrote"
-                .into(),
-        }
-        .into()
-    })
+    let needs = "give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote";
+    read_needed(store, &dir.join("summary.csv"), needs.into())
 }
 
 /// The CSV files a report draws when they are there, in the order
