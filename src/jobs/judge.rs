@@ -93,20 +93,7 @@ pub fn judge(
         &format!("katro judge {}", dir.display()),
     )?;
     let mut tallies = cell_tallies(cells.len(), &rows);
-    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
-    let mut outcome = JudgeOutcome {
-        variants: Vec::new(),
-        games: 0,
-    };
-    for (v, r) in rules.iter().enumerate() {
-        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
-        let (judged, start) = judge_variant(&games_path, r, &mine, max_bytes, note, &mut tallies)?;
-        if judged.result.is_ok() {
-            starts[v] = start;
-            outcome.games += judged.games;
-        }
-        outcome.variants.push(judged);
-    }
+    let (outcome, starts) = judge_all(&games_path, &rules, &rows, max_bytes, note, &mut tallies)?;
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
     write_outputs(store, dir, &[(PERFECT_MOVES, &csv)])?;
     Ok(outcome)
@@ -147,6 +134,34 @@ fn read_inputs(
         error,
     })?;
     Ok((games, manifest))
+}
+
+/// Judges the games of each variant in `rules` in turn, adding their
+/// counts to their cells' tallies; the outcome, and each start's value
+/// where its variant was solved.
+fn judge_all(
+    games_path: &Path,
+    rules: &[Rules],
+    rows: &[Row],
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+    tallies: &mut [CellTally],
+) -> Result<(JudgeOutcome, Vec<Option<Value>>), Error> {
+    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
+    let mut outcome = JudgeOutcome {
+        variants: Vec::new(),
+        games: 0,
+    };
+    for (v, r) in rules.iter().enumerate() {
+        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
+        let (judged, start) = judge_variant(games_path, r, &mine, max_bytes, note, tallies)?;
+        if judged.result.is_ok() {
+            starts[v] = start;
+            outcome.games += judged.games;
+        }
+        outcome.variants.push(judged);
+    }
+    Ok((outcome, starts))
 }
 
 /// Solves one variant and judges its games `mine`, adding their counts to
