@@ -237,14 +237,7 @@ impl<'a> RunPlan<'a> {
         {
             return None;
         }
-        let build = if m.run.katro_build == BUILD {
-            String::new()
-        } else {
-            format!(
-                "\nthey were played by katro build {}; this is build {BUILD}",
-                m.run.katro_build
-            )
-        };
+        let build = other_build_note(&m.run.katro_build);
         let table = self.finished_table();
         Some(RunOutcome {
             text: format!(
@@ -370,14 +363,20 @@ impl<'a> RunPlan<'a> {
             Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
         };
         self.remove_checkpoint()?;
-        Ok(RunOutcome {
+        Ok(self.outcome(text, files, played, kept))
+    }
+
+    /// What a run that played did: `text` to print, the `files` written,
+    /// the games `played` and `kept`.
+    fn outcome(&self, text: String, files: Vec<String>, played: u64, kept: u64) -> RunOutcome {
+        RunOutcome {
             out_dir: self.out_dir.clone(),
             files,
             played,
             kept,
             already_complete: false,
             text,
-        })
+        }
     }
 
     /// The checkpoint writer of this run of `cells`, going on from `loaded`.
@@ -421,15 +420,7 @@ impl<'a> RunPlan<'a> {
         }
         let mut resume = loaded.map(|(_, r)| r);
         if let (Some(g), Some(d)) = (growing, delta) {
-            let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
-            progress.note(&format!(
-                "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
-                 new games are played",
-                self.out_dir.display(),
-                plural(kept, "game"),
-                g.old.run.name,
-                g.old.run.experiment_hash
-            ));
+            progress.note(&growing_note(&self.out_dir, g));
             if resume.is_none() {
                 resume = Some(self.grown_start(g, d, saver)?);
             }
@@ -447,11 +438,7 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Session, Error> {
         let before_games = resume.as_ref().map_or(0, |r| r.state.games());
         if !saver.other_builds.is_empty() {
-            self.progress.note(&format!(
-                "--allow-other-build: games played by katro build {} are kept; this is build \
-                 {BUILD}; the results list both",
-                saver.other_builds.join(", ")
-            ));
+            self.progress.note(&kept_builds_note(&saver.other_builds));
         }
         let threads = threads_or_all(self.opts.threads);
         let start_time = now();
@@ -547,6 +534,27 @@ impl<'a> RunPlan<'a> {
         m
     }
 
+    /// What a shard run tells: the games it `played` (games, seconds,
+    /// threads), the file it wrote at `path`, and the merge to come.
+    fn shard_text(
+        &self,
+        index: u64,
+        count: u64,
+        (games, wall, threads): (u64, f64, usize),
+        path: &Path,
+    ) -> String {
+        format!(
+            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
+             once every shard is done: katro merge {}\n",
+            self.l.exp.name,
+            plural(games, "game"),
+            wall,
+            plural(threads as u64, "thread"),
+            path.display(),
+            self.out_dir.display()
+        )
+    }
+
     /// Shard `index` of `count` as its file holds it: the games session
     /// played on `threads` over `times`, with everything a merge needs.
     fn shard_file(
@@ -624,16 +632,8 @@ impl<'a> RunPlan<'a> {
         let name = shard_file_name(index, count);
         let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
         self.write_shard(&dir, &name, &bytes, saver)?;
-        let text = format!(
-            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
-             once every shard is done: katro merge {}\n",
-            self.l.exp.name,
-            plural(games - s.resumed_games, "game"),
-            wall,
-            plural(threads as u64, "thread"),
-            dir.join(&name).display(),
-            self.out_dir.display()
-        );
+        let played = (games - s.resumed_games, wall, threads);
+        let text = self.shard_text(index, count, played, &dir.join(&name));
         Ok((
             text,
             vec![format!("shards/{name}")],
@@ -641,6 +641,39 @@ impl<'a> RunPlan<'a> {
             s.resumed_games,
         ))
     }
+}
+
+/// What a complete rerun adds when another build played the games;
+/// empty when this build did.
+fn other_build_note(build: &str) -> String {
+    if build == BUILD {
+        String::new()
+    } else {
+        format!("\nthey were played by katro build {build}; this is build {BUILD}")
+    }
+}
+
+/// The note that a grown run keeps the finished run's games in `out_dir`.
+fn growing_note(out_dir: &Path, g: &Growing) -> String {
+    let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
+    format!(
+        "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
+         new games are played",
+        out_dir.display(),
+        plural(kept, "game"),
+        g.old.run.name,
+        g.old.run.experiment_hash
+    )
+}
+
+/// The note that games of the `other` builds are kept under
+/// `--allow-other-build`.
+fn kept_builds_note(other: &[String]) -> String {
+    format!(
+        "--allow-other-build: games played by katro build {} are kept; this is build \
+         {BUILD}; the results list both",
+        other.join(", ")
+    )
 }
 
 /// Every cell's aggregate and the rows of all games, and how many were
