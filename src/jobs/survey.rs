@@ -407,28 +407,31 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
             .read_start(&path, 4096)
             .ok()
             .and_then(|b| sniff_shard_header(&b));
-        let name = file_name(&path);
         let (why, other_build) = shard_problem(header.as_ref(), w, shards);
         if let Some(why) = why {
-            // Only a shard katro wrote (its header reads) under a name
-            // katro gives shards is deleted; a file that is no katro shard
-            // is the user's: kept, and refused outright under a shard's
-            // name, which a shard run writes.
-            let katros = header.is_some();
-            let remove = if katros && is_shard_name(&name) {
-                vec![path.clone()]
-            } else {
-                Vec::new()
-            };
-            found.push(Foreign {
-                remove,
-                other_build,
-                blocks: !katros && is_shard_name(&name),
-                ..Foreign::new(format!("shards/{name}"), why)
-            });
+            found.push(foreign_shard(&path, header.is_some(), why, other_build));
         }
     }
     found
+}
+
+/// The shard file at `path` found wrong for `why`. Only a shard katro
+/// wrote (`katros`: its header reads) under a name katro gives shards is
+/// deleted; a file that is no katro shard is the user's: kept, and
+/// refused outright under a shard's name, which a shard run writes.
+fn foreign_shard(path: &Path, katros: bool, why: String, other_build: bool) -> Foreign {
+    let name = file_name(path);
+    let remove = if katros && is_shard_name(&name) {
+        vec![path.to_path_buf()]
+    } else {
+        Vec::new()
+    };
+    Foreign {
+        remove,
+        other_build,
+        blocks: !katros && is_shard_name(&name),
+        ..Foreign::new(format!("shards/{name}"), why)
+    }
 }
 
 /// What is wrong with a shard of header `header` (`None` when it does
@@ -487,19 +490,25 @@ pub(crate) fn refuse_or_clear(
         return Err(refused);
     }
     let deleted = delete_katro_files(store, dir, &found)?;
+    progress.note(&force_note(dir, &found, &list, &deleted));
+    Ok(())
+}
+
+/// What `--force` tells it did in `dir`: everything `found` (`list` in
+/// words), the files it `deleted` and those it kept.
+fn force_note(dir: &Path, found: &[Foreign], list: &[String], deleted: &[String]) -> String {
     let kept: Vec<String> = found
         .iter()
         .filter(|f| f.remove.is_empty())
         .map(|f| format!("  {}", f.what))
         .collect();
-    progress.note(&format!(
+    format!(
         "--force: found in {}:\n{}\n{}\n{}",
         dir.display(),
         list.join("\n"),
-        force_listing("deleted these files katro wrote", &deleted),
+        force_listing("deleted these files katro wrote", deleted),
         force_listing("kept these files katro did not write", &kept)
-    ));
-    Ok(())
+    )
 }
 
 /// One part of what `--force` tells it did: `what`, and its files.
