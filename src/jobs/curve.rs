@@ -17,7 +17,7 @@ use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
 use crate::solve::{SolvedTable, upper_bound_bytes};
 use crate::store::Store;
 
-use super::report_files::read_needed;
+use super::report_files::{read_needed, read_needed_manifest};
 use super::solve::solve_unstopped;
 use super::{Damage, Error, Folder, Refusal, write_outputs};
 
@@ -70,15 +70,11 @@ pub fn curve(
     let summary_path = dir.join("summary.csv");
     let manifest_path = dir.join("manifest.json");
     let summary = need(store, &summary_path, "the summary.csv of a finished run")?;
-    let manifest_bytes = need(
+    let manifest = read_needed_manifest(
         store,
         &manifest_path,
-        "the manifest katro wrote beside summary.csv",
+        "`katro curve` needs the manifest katro wrote beside summary.csv".into(),
     )?;
-    let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
-        path: manifest_path.clone(),
-        error,
-    })?;
     // Refused before the solves, as the write would refuse it after them:
     // a file katro did not write there, or changed since.
     let targets = [STRENGTH_CURVE, STRENGTH_CURVE_SVG, "manifest.json"].map(String::from);

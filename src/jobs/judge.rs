@@ -20,9 +20,9 @@ use crate::solve::{SolveError, SolvedTable, Value};
 use crate::store::Store;
 
 use super::owned::{Folder, write_outputs};
-use super::report_files::read_needed;
+use super::report_files::{read_needed, read_needed_manifest};
 use super::solve::solve_unstopped;
-use super::{ColumnNeed, Damage, Error, Refusal};
+use super::{ColumnNeed, Error, Refusal};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -122,17 +122,13 @@ fn read_inputs(
          and moves_in_rows = true"
             .into(),
     )?;
-    let manifest_bytes = read_needed(
+    let manifest = read_needed_manifest(
         store,
         manifest_path,
         "`katro judge` rebuilds each variant's rules from the manifest katro \
          wrote beside games.csv"
             .into(),
     )?;
-    let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
-        path: manifest_path.to_path_buf(),
-        error,
-    })?;
     Ok((games, manifest))
 }
 

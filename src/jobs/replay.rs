@@ -159,15 +159,7 @@ pub fn game_from_csv(
     row: u64,
 ) -> Result<(Rules, Vec<String>), Error> {
     let table = read_games_table(store, file)?;
-    if row == 0 || row > table.len() as u64 {
-        return Err(Refusal::NoSuchRow {
-            file: file.to_string(),
-            row,
-            rows: table.len(),
-        }
-        .into());
-    }
-    let r = row as usize - 1;
+    let r = row_index(&table, file, row)?;
     let variant = table.text(r, "variant").to_string();
     let moves: Vec<String> = table
         .text(r, "moves")
@@ -184,6 +176,20 @@ pub fn game_from_csv(
             error,
         })?;
     Ok((rules, moves))
+}
+
+/// The index in `table` of its `row` (1 = the first game), refused when
+/// there is no such row.
+fn row_index(table: &CsvTable, file: &str, row: u64) -> Result<usize, Error> {
+    if row == 0 || row > table.len() as u64 {
+        return Err(Refusal::NoSuchRow {
+            file: file.to_string(),
+            row,
+            rows: table.len(),
+        }
+        .into());
+    }
+    Ok(row as usize - 1)
 }
 
 /// games.csv read as a table, refused without its `variant` and `moves`.

@@ -11,7 +11,7 @@ use crate::pictures::report::{
 use crate::store::Store;
 
 use super::owned::{Folder, Whose};
-use super::{Error, Failure, Refusal};
+use super::{Damage, Error, Failure, Refusal};
 
 /// Reads an optional file of the folder; `None` when it is not there.
 pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Error> {
@@ -33,6 +33,22 @@ pub(super) fn read_needed(store: &dyn Store, path: &Path, needs: String) -> Resu
         let path = path.to_path_buf();
         Refusal::NotFound { path, needs }.into()
     })
+}
+
+/// Reads the manifest a job cannot go without ([`read_needed`]); one
+/// that does not read as katro's is damage.
+pub(super) fn read_needed_manifest(
+    store: &dyn Store,
+    path: &Path,
+    needs: String,
+) -> Result<ManifestRead, Error> {
+    let bytes = read_needed(store, path, needs)?;
+    Ok(
+        ManifestRead::parse(&bytes).map_err(|error| Damage::Manifest {
+            path: path.to_path_buf(),
+            error,
+        })?,
+    )
 }
 
 /// Writes `dir/name`, or says which file could not be written.
