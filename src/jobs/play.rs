@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use crate::agents::perfect::Tables;
 use crate::agents::{AgentSpec, Seat};
 use crate::engine::notation::{board_text, move_name, parse_move, plural};
-use crate::engine::{Move, MoveList, Position, Silent};
+use crate::engine::{Move, MoveList, MoveReport, Position, Silent};
 use crate::rng::GameRng;
 use crate::rules::Rules;
 
@@ -67,6 +67,16 @@ fn seat_name(n: u8) -> &'static str {
     } else {
         "North (player 2)"
     }
+}
+
+/// What a capturing move took, in words.
+fn capture_words(report: &MoveReport) -> String {
+    format!(
+        "{}, {}, {} taken",
+        plural(report.laps, "lap", "laps"),
+        plural(report.captures, "capture", "captures"),
+        plural(report.seeds_captured, "seed", "seeds")
+    )
 }
 
 /// What the human's line asks for.
@@ -162,15 +172,7 @@ impl<'a, 'o> Game<'a, 'o> {
     ) -> Result<Turn, Error> {
         let rules = self.o.rules;
         let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-        write!(
-            self.out,
-            "ply {}, your move as {} [{}]: ",
-            self.pos.plies() + 1,
-            seat_name(self.o.seat),
-            legal_names.join(" ")
-        )
-        .map_err(io)?;
-        self.out.flush().map_err(io)?;
+        self.prompt(&legal_names)?;
         let Some(line) = lines.next() else {
             writeln!(self.out, "\ninput ended; the game so far:").map_err(io)?;
             return Ok(Turn::Stop);
@@ -187,6 +189,19 @@ impl<'a, 'o> Game<'a, 'o> {
             return Ok(Turn::Stop);
         }
         self.answer(text, legal, &legal_names)
+    }
+
+    /// Asks for the human's move, listing the legal ones.
+    fn prompt(&mut self, legal_names: &[String]) -> Result<(), Error> {
+        write!(
+            self.out,
+            "ply {}, your move as {} [{}]: ",
+            self.pos.plies() + 1,
+            seat_name(self.o.seat),
+            legal_names.join(" ")
+        )
+        .map_err(io)?;
+        self.out.flush().map_err(io)
     }
 
     /// The human's move `text` when it is legal; else says why not, and
@@ -239,14 +254,7 @@ impl<'a, 'o> Game<'a, 'o> {
             .map_err(io)?;
         }
         if report.captures > 0 {
-            writeln!(
-                self.out,
-                "  {}, {}, {} taken",
-                plural(report.laps, "lap", "laps"),
-                plural(report.captures, "capture", "captures"),
-                plural(report.seeds_captured, "seed", "seeds")
-            )
-            .map_err(io)?;
+            writeln!(self.out, "  {}", capture_words(&report)).map_err(io)?;
         }
         self.played.push(move_name(rules, mv));
         Ok(())

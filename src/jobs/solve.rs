@@ -208,13 +208,18 @@ fn board_text(rules: &Rules, table: &SolvedTable) -> String {
     );
     t.push_str(&format!(
         "start: {} for player 1 (South, to move)\n",
-        match v {
-            solve::Value::Win(d) => format!("win in {d}"),
-            solve::Value::Loss(d) => format!("loss in {d}"),
-            solve::Value::Draw => "draw".into(),
-        }
+        value_words(v)
     ));
     t
+}
+
+/// A value for the player to move, in words.
+fn value_words(v: solve::Value) -> String {
+    match v {
+        solve::Value::Win(d) => format!("win in {d}"),
+        solve::Value::Loss(d) => format!("loss in {d}"),
+        solve::Value::Draw => "draw".into(),
+    }
 }
 
 /// The summary's tail: the table's size and what solving it cost.
