@@ -302,6 +302,17 @@ fn remove_unfinished_saves(store: &dyn Store, dir: &Path, row_files: u64) {
     }
 }
 
+/// Removes `dir` when it is what a first save stopped before its
+/// `state.json` left: it holds no state.
+fn remove_if_unfinished(store: &dyn Store, dir: &Path) -> Result<(), FileError> {
+    if is_unfinished_first_save(store, dir) {
+        store
+            .remove_all(dir)
+            .map_err(|e| FileError(format!("cannot delete {}: {e}", dir.display())))?;
+    }
+    Ok(())
+}
+
 /// Loads the checkpoint in `dir` (already known to be this experiment's and
 /// this build's, or another build's allowed by `--allow-other-build`), with its rows; `None` when there is none.
 pub(crate) fn load(
@@ -310,11 +321,7 @@ pub(crate) fn load(
     cells: &[Cell],
 ) -> Result<Option<(CheckpointFile, Resume)>, FileError> {
     if !store.is_file(&dir.join(STATE)) {
-        if is_unfinished_first_save(store, dir) {
-            store
-                .remove_all(dir)
-                .map_err(|e| FileError(format!("cannot delete {}: {e}", dir.display())))?;
-        }
+        remove_if_unfinished(store, dir)?;
         return Ok(None);
     }
     let file = read_identity(store, dir)?;

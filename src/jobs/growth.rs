@@ -155,6 +155,28 @@ impl Growing {
         Ok(out)
     }
 
+    /// Adds to cell `i`'s aggregate `agg` and to `rows` the games of
+    /// source `s` it keeps from the finished run; the games kept, counting
+    /// a continued cell's, whose rows the checkpoint holds.
+    fn keep(
+        &self,
+        s: grow::Source,
+        cells: &[Cell],
+        i: usize,
+        agg: &mut Aggregate,
+        rows: &mut Vec<GameRow>,
+    ) -> Result<u64, FileError> {
+        Ok(match s {
+            grow::Source::Kept(o) | grow::Source::Extend { old: o, .. } => {
+                agg.merge(&self.old.cells[o].aggregate);
+                rows.extend(self.rows_of(o, cells, i)?);
+                self.old.cells[o].aggregate.games
+            }
+            grow::Source::Continue { old } => self.old.cells[old].aggregate.games,
+            grow::Source::New => 0,
+        })
+    }
+
     /// Every cell's aggregate and the rows of all games, kept and new, as
     /// a fresh run of `cells` gives them; and how many games were kept.
     pub(super) fn combine(
@@ -170,15 +192,7 @@ impl Growing {
         for (i, s) in self.sources.iter().enumerate() {
             let k = d.index.iter().position(|&x| x == i);
             let mut agg = Aggregate::new();
-            match *s {
-                grow::Source::Kept(o) | grow::Source::Extend { old: o, .. } => {
-                    agg.merge(&self.old.cells[o].aggregate);
-                    kept += self.old.cells[o].aggregate.games;
-                    rows.extend(self.rows_of(o, cells, i)?);
-                }
-                grow::Source::Continue { old } => kept += self.old.cells[old].aggregate.games,
-                grow::Source::New => {}
-            }
+            kept += self.keep(*s, cells, i, &mut agg, &mut rows)?;
             if let Some(k) = k {
                 agg.merge(&played[k]);
                 rows.extend(result.rows.iter().filter(|r| r.cell == k).map(|r| GameRow {
