@@ -73,14 +73,7 @@ pub(super) fn write_results(
     // Everything this will replace or delete is checked before anything
     // is written, so a refusal leaves the folder as it was.
     folder.check(&result_targets(store, dir, &outputs, &stale), &what)?;
-    let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
-    let files: Vec<(String, Vec<u8>)> = outputs
-        .into_iter()
-        .map(|(n, b)| (n.to_string(), b))
-        .collect();
-    folder.write(&files, &what)?;
-    let stale: Vec<String> = stale.into_iter().map(String::from).collect();
-    folder.remove(&stale, &what)?;
+    let mut written = write_csvs(&mut folder, outputs, stale, &what)?;
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
     // Whatever stops the report once the CSV files are written is the
@@ -93,6 +86,25 @@ pub(super) fn write_results(
     written.push("manifest.json".into());
     manifest.files = written.clone();
     Folder::open(store, dir).write(&[("manifest.json".into(), manifest.to_bytes())], &what)?;
+    Ok(written)
+}
+
+/// Writes the `outputs` and removes the `stale` results; the files
+/// written.
+fn write_csvs(
+    folder: &mut Folder,
+    outputs: Vec<(&str, Vec<u8>)>,
+    stale: Vec<&str>,
+    what: &str,
+) -> Result<Vec<String>, Error> {
+    let written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
+    let files: Vec<(String, Vec<u8>)> = outputs
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    folder.write(&files, what)?;
+    let stale: Vec<String> = stale.into_iter().map(String::from).collect();
+    folder.remove(&stale, what)?;
     Ok(written)
 }
 
@@ -305,10 +317,21 @@ pub(super) fn finish_experiment<'a>(
         },
         m,
     )?;
+    Ok((written, finished_text(cells, aggregates, &rated, exact)))
+}
+
+/// The tables a finished experiment prints: the summary, the ratings
+/// and the exact openings.
+fn finished_text(
+    cells: &[Cell],
+    aggregates: &[Aggregate],
+    rated: &Option<Vec<VariantRatings>>,
+    exact: Option<&ExactFiles>,
+) -> String {
     let mut text = summary_table(cells, aggregates, Some("manifest.json"));
-    text.push_str(&ratings_text(&rated));
+    text.push_str(&ratings_text(rated));
     text.push_str(exact.map_or("", |e| e.text.as_str()));
-    Ok((written, text))
+    text
 }
 
 /// games.csv of `rows` (none when rows are not kept), and the run state
