@@ -66,13 +66,7 @@ pub fn bench(
     if let Some(spec) = &a.alphabeta {
         return bench_alphabeta(a, spec, &variants, out);
     }
-    out(&format!(
-        "katro bench: {p1} vs {p2}, {threads} thread(s), {} round(s) of about {:.1} s per variant after a warm-up; \
-         median [min, max] over rounds; every round plays the same games (seed {})\n",
-        a.rounds,
-        a.seconds / a.rounds as f64,
-        a.seed
-    ))?;
+    out(&playouts_header(a, &p1, &p2, threads))?;
     for rules in &variants {
         let playouts = Playouts {
             a,
@@ -84,6 +78,17 @@ pub fn bench(
         out(&report(rules.name(), threads, &playouts.rounds()?))?;
     }
     out(&peak_memory_line(a))
+}
+
+/// The first line of a playout bench: the matchup and how it is timed.
+fn playouts_header(a: &BenchOptions, p1: &AgentSpec, p2: &AgentSpec, threads: usize) -> String {
+    format!(
+        "katro bench: {p1} vs {p2}, {threads} thread(s), {} round(s) of about {:.1} s per variant after a warm-up; \
+         median [min, max] over rounds; every round plays the same games (seed {})\n",
+        a.rounds,
+        a.seconds / a.rounds as f64,
+        a.seed
+    )
 }
 
 /// What one round measured.
@@ -400,7 +405,8 @@ fn search_passes(
     r
 }
 
-/// `--mcts N` with `--mcts-keys`: the agent as its spec writes it.
+/// `--mcts N` with `--mcts-keys`: the agent as its spec writes it;
+/// refused with a time budget, which would make the rounds differ.
 fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, AgentSpec), Error> {
     let keys = a
         .mcts_keys
@@ -411,6 +417,16 @@ fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, AgentSpec), Error> {
         flag: Some("--mcts"),
         error,
     })?;
+    if spec
+        .mcts_search()
+        .is_some_and(|(budget, _)| budget.time.is_some())
+    {
+        return Err(Refusal::FlagConflict {
+            flag: "--mcts-keys",
+            why: "time_ms would make the rounds differ; the budget is --mcts N".into(),
+        }
+        .into());
+    }
     Ok((agent, spec))
 }
 
@@ -425,13 +441,6 @@ fn bench_mcts(
         unreachable!("parsed from an mcts agent")
     };
     let exploration = settings.exploration;
-    if budget.time.is_some() {
-        return Err(Refusal::FlagConflict {
-            flag: "--mcts-keys",
-            why: "time_ms would make the rounds differ; the budget is --mcts N".into(),
-        }
-        .into());
-    }
     let what = format!("{agent} (exploration {exploration})");
     // Each search's generator depends on the position only, so every
     // round makes the same searches.
