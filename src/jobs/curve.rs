@@ -224,23 +224,31 @@ fn curve_rows(rows: &[SummaryRow]) -> Vec<CurveRow> {
     let mut out = Vec::new();
     for v in variants {
         let mine: Vec<&SummaryRow> = rows.iter().filter(|r| r.variant == v).collect();
-        let selfplay = |r: &&&SummaryRow| r.p1 == r.p2;
-        let mut levels: Vec<(&SummaryRow, AgentSpec, u64)> = mine
-            .iter()
-            .filter(selfplay)
-            .filter_map(|r| level(&r.p1).map(|(f, n)| (*r, f, n)))
-            .collect();
-        if levels.is_empty() {
-            continue;
-        }
-        levels.sort_by_key(|(r, f, n)| (f.to_string(), *n, r.opening_plies));
-        for r in mine.iter().filter(selfplay).filter(|r| r.p1 == "random") {
-            out.push(row(r, None, None));
-        }
-        let ratings = rate_levels(&mine, &levels);
-        for ((r, _, n), rating) in levels.iter().zip(ratings) {
-            out.push(row(r, Some(*n), rating));
-        }
+        out.extend(variant_rows(&mine));
+    }
+    out
+}
+
+/// The curve's rows of one variant, whose summary rows are `mine`: none
+/// without a level.
+fn variant_rows(mine: &[&SummaryRow]) -> Vec<CurveRow> {
+    let selfplay = |r: &&&SummaryRow| r.p1 == r.p2;
+    let mut levels: Vec<(&SummaryRow, AgentSpec, u64)> = mine
+        .iter()
+        .filter(selfplay)
+        .filter_map(|r| level(&r.p1).map(|(f, n)| (*r, f, n)))
+        .collect();
+    if levels.is_empty() {
+        return Vec::new();
+    }
+    levels.sort_by_key(|(r, f, n)| (f.to_string(), *n, r.opening_plies));
+    let mut out = Vec::new();
+    for r in mine.iter().filter(selfplay).filter(|r| r.p1 == "random") {
+        out.push(row(r, None, None));
+    }
+    let ratings = rate_levels(mine, &levels);
+    for ((r, _, n), rating) in levels.iter().zip(ratings) {
+        out.push(row(r, Some(*n), rating));
     }
     out
 }
@@ -353,18 +361,29 @@ fn add_limits(
             .find(|r| r.variant == name)
             .expect("a curve row's variant is summary.csv's");
         let rules = rules_of(manifest, manifest_path, first)?;
-        if upper_bound_bytes(&rules) > u128::from(max_bytes) * BOUND_SLACK {
-            tried.push((name.to_string(), Some("too large to solve".to_string())));
-            continue;
-        }
-        note(&format!("solving {name} for the perfect-play limit"));
-        let why = match solve_unstopped(&rules, max_bytes) {
-            Ok((table, _)) => fill_limits(out, name, &rules, &table),
-            Err(e) => Some(e.to_string()),
-        };
+        let why = variant_limits(out, name, &rules, max_bytes, note);
         tried.push((name.to_string(), why));
     }
     Ok(tried)
+}
+
+/// Solves variant `name` and fills its rows' limits; why a limit is
+/// missing, if one is.
+fn variant_limits(
+    out: &mut [CurveRow],
+    name: &str,
+    rules: &Rules,
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+) -> Option<String> {
+    if upper_bound_bytes(rules) > u128::from(max_bytes) * BOUND_SLACK {
+        return Some("too large to solve".to_string());
+    }
+    note(&format!("solving {name} for the perfect-play limit"));
+    match solve_unstopped(rules, max_bytes) {
+        Ok((table, _)) => fill_limits(out, name, rules, &table),
+        Err(e) => Some(e.to_string()),
+    }
 }
 
 /// Sets the limit of each row of variant `name` from its solved `table`;
