@@ -61,11 +61,7 @@ pub fn plan(
     let mut problems = run_problems(old, name, seed, rows, cells);
     let mut sources = Vec::with_capacity(cells.len());
     for c in cells {
-        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
-            sources.push(Source::New);
-            continue;
-        };
-        match source_of(&old.cells[o], o, c) {
+        match source_in(old, c) {
             Ok(s) => sources.push(s),
             Err(p) => problems.push(p.0),
         }
@@ -122,6 +118,15 @@ fn dropped_cells<'a>(old: &'a FinishedRun, cells: &'a [Cell]) -> impl Iterator<I
                 place(f)
             )
         })
+}
+
+/// Where cell `c` gets its games from the finished run: a new cell when
+/// the run has none in its place.
+fn source_in(old: &FinishedRun, c: &Cell) -> Result<Source, Unkept> {
+    match old.cells.iter().position(|f| same_place(f, c)) {
+        Some(o) => source_of(&old.cells[o], o, c),
+        None => Ok(Source::New),
+    }
 }
 
 /// Why a finished cell's games cannot be kept: one line of the refusal.

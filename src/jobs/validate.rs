@@ -47,16 +47,21 @@ fn validate_one(store: &dyn Store, path: &str) -> Result<String, Error> {
     if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
         return Ok(experiment_words(&load_experiment(store, path)?.exp));
     }
-    // Neither: if the text is not even TOML, its syntax errors say most.
-    match parse_variant(path, &text, stem) {
+    Err(neither_kind(path, &text, stem))
+}
+
+/// Why a file that is neither a variant nor an experiment is refused: if
+/// the text is not even TOML, its syntax errors say most.
+fn neither_kind(path: &str, text: &str, stem: &str) -> Error {
+    match parse_variant(path, text, stem) {
         Err(e)
             if e.problems
                 .iter()
                 .any(|p| p.message.starts_with("TOML syntax")) =>
         {
-            Err(Error::Input(e))
+            Error::Input(e)
         }
-        _ => Err(Refusal::NeitherKind { path: path.into() }.into()),
+        _ => Refusal::NeitherKind { path: path.into() }.into(),
     }
 }
 
