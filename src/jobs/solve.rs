@@ -131,16 +131,7 @@ pub fn solve(
     peak_rss: &dyn Fn() -> Option<u64>,
 ) -> Result<String, Error> {
     let (variant, out, max_seconds) = (o.variant.as_str(), o.out.as_deref(), o.max_seconds);
-    let rules = load_variant(store, variant)?;
-    let max = max_bytes(o.max_gib)?;
-    check_seconds(max_seconds)?;
-    check_key(&rules).map_err(|error| Refusal::Solve {
-        variant: variant.to_string(),
-        error,
-    })?;
-    if let Some(out) = out {
-        check_out(store, Path::new(out))?;
-    }
+    let (rules, max) = checked_options(o, store)?;
     note(&bound_note(variant, &rules, max));
     let t0 = Instant::now();
     let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, progress)
@@ -152,6 +143,22 @@ pub fn solve(
         text.push_str(&format!("table: {out} ({n} bytes)\n"));
     }
     Ok(text)
+}
+
+/// The variant's rules and the memory cap in bytes, once the options
+/// are checked: the limits, the board's key and the `--out` file.
+fn checked_options(o: &SolveOptions, store: &dyn Store) -> Result<(Rules, u64), Error> {
+    let rules = load_variant(store, &o.variant)?;
+    let max = max_bytes(o.max_gib)?;
+    check_seconds(o.max_seconds)?;
+    check_key(&rules).map_err(|error| Refusal::Solve {
+        variant: o.variant.clone(),
+        error,
+    })?;
+    if let Some(out) = &o.out {
+        check_out(store, Path::new(out))?;
+    }
+    Ok((rules, max))
 }
 
 /// What the board could need at most, said at once: the refusal comes
