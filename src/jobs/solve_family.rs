@@ -113,27 +113,23 @@ fn earlier_rows(lines: Vec<(&str, RowKey<'_>)>, m: &FamilyManifest) -> Vec<(Stri
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
 /// not write.
 fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Error> {
-    let not_ours = |path: &Path| -> Error {
-        let path = path.to_path_buf();
-        Refusal::NotFamilyFile { path }.into()
-    };
-    let csv_path = dir.join("solved.csv");
-    if store.is_file(&csv_path) {
+    let csv_ours = |path: &Path| {
         let head = store
-            .read_start(&csv_path, HEADER.len() as u64)
+            .read_start(path, HEADER.len() as u64)
             .unwrap_or_default();
-        if !is_solved_csv(&head) {
-            return Err(not_ours(&csv_path));
-        }
-    }
-    let manifest_path = dir.join("manifest.json");
-    if store.is_file(&manifest_path) {
-        let ours = store
-            .read(&manifest_path)
-            .is_ok_and(|b| FamilyManifest::is_ours(&b));
-        if !ours {
-            return Err(not_ours(&manifest_path));
-        }
+        is_solved_csv(&head)
+    };
+    let manifest_ours = |path: &Path| store.read(path).is_ok_and(|b| FamilyManifest::is_ours(&b));
+    check_ours(store, &dir.join("solved.csv"), &csv_ours)?;
+    check_ours(store, &dir.join("manifest.json"), &manifest_ours)
+}
+
+/// Refuses the file at `path` when it is there and `ours` says this
+/// command did not write it.
+fn check_ours(store: &dyn Store, path: &Path, ours: &dyn Fn(&Path) -> bool) -> Result<(), Error> {
+    if store.is_file(path) && !ours(path) {
+        let path = path.to_path_buf();
+        return Err(Refusal::NotFamilyFile { path }.into());
     }
     Ok(())
 }
@@ -173,19 +169,7 @@ pub fn solve_family(
 ) -> Result<String, Error> {
     let max = check_options(o, store)?;
     let readings = readings();
-    let mut f = Family {
-        o,
-        store,
-        dir: Path::new(&o.out),
-        note,
-        peak_rss,
-        earlier: earlier_run(store, Path::new(&o.out), o.max_gib, o.max_seconds),
-        max,
-        computed: false,
-        t0: Instant::now(),
-        manifest: new_manifest(o, readings.len() * 2 * 7 * 4),
-        csv: String::from(HEADER),
-    };
+    let mut f = Family::new(o, store, (note, peak_rss), max, readings.len() * 2 * 7 * 4);
     for (reading, base) in &readings {
         for rows in [2usize, 4] {
             f.boards_of(reading, base, rows, clock)?;
@@ -301,7 +285,31 @@ struct Family<'a> {
     csv: String,
 }
 
-impl Family<'_> {
+impl<'a> Family<'a> {
+    /// A family of `boards` boards not yet under way, going on from an
+    /// earlier run in the folder with the same limits.
+    fn new(
+        o: &'a FamilyOptions,
+        store: &'a dyn Store,
+        (note, peak_rss): (&'a dyn Fn(&str), &'a dyn Fn() -> Option<u64>),
+        max: u64,
+        boards: usize,
+    ) -> Self {
+        Family {
+            o,
+            store,
+            dir: Path::new(&o.out),
+            note,
+            peak_rss,
+            earlier: earlier_run(store, Path::new(&o.out), o.max_gib, o.max_seconds),
+            max,
+            computed: false,
+            t0: Instant::now(),
+            manifest: new_manifest(o, boards),
+            csv: String::from(HEADER),
+        }
+    }
+
     /// The boards of one reading and row count, smallest first: a board
     /// no smaller in holes and seeds than one refused or stopped is not
     /// tried.

@@ -482,10 +482,7 @@ pub(crate) fn refuse_or_clear(
     if found.is_empty() {
         return Ok(());
     }
-    let list: Vec<String> = found
-        .iter()
-        .map(|f| format!("  {}: {}", f.what, f.why))
-        .collect();
+    let list: Vec<String> = found.iter().map(in_words).collect();
     if let Some(refused) = refusal(dir, &found, &list, force, name, hash) {
         return Err(refused);
     }
@@ -511,6 +508,11 @@ fn force_note(dir: &Path, found: &[Foreign], list: &[String], deleted: &[String]
     )
 }
 
+/// A thing found, as the refusal or `--force` lists it.
+fn in_words(f: &Foreign) -> String {
+    format!("  {}: {}", f.what, f.why)
+}
+
 /// One part of what `--force` tells it did: `what`, and its files.
 fn force_listing(what: &str, files: &[String]) -> String {
     if files.is_empty() {
@@ -531,11 +533,7 @@ fn refusal(
     name: &str,
     hash: &str,
 ) -> Option<Error> {
-    let blocking: Vec<String> = found
-        .iter()
-        .filter(|f| f.blocks)
-        .map(|f| format!("  {}: {}", f.what, f.why))
-        .collect();
+    let blocking: Vec<String> = found.iter().filter(|f| f.blocks).map(in_words).collect();
     if force && !blocking.is_empty() {
         return Some(
             Refusal::ForeignUnderOurNames {
