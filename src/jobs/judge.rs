@@ -361,15 +361,9 @@ impl GamesReader<'_> {
         let base = self.base_rules(name)?;
         let played = self.with_limits(base, line, rec)?;
         let v = self.rules_index(played);
-        let opening_plies = rec[opening]
-            .parse::<u32>()
-            .map_err(|e| self.at(line, format!("`opening_plies` {:?}: {e}", &rec[opening])))?;
+        let opening_plies = self.count(line, rec, opening, "opening_plies")?;
         let plies = match plies_col {
-            Some(c) => Some(
-                rec[c]
-                    .parse::<u32>()
-                    .map_err(|e| self.at(line, format!("`plies` {:?}: {e}", &rec[c])))?,
-            ),
+            Some(c) => Some(self.count(line, rec, c, "plies")?),
             None => None,
         };
         let cell = self.cell_of(rec, v, opening_plies);
@@ -382,6 +376,19 @@ impl GamesReader<'_> {
             moves: rec[moves].to_string(),
         });
         Ok(())
+    }
+
+    /// The count in column `at` (named `key`) of the row at `line`.
+    fn count(
+        &self,
+        line: u64,
+        rec: &csv::StringRecord,
+        at: usize,
+        key: &str,
+    ) -> Result<u32, Error> {
+        rec[at]
+            .parse::<u32>()
+            .map_err(|e| self.at(line, format!("`{key}` {:?}: {e}", &rec[at])))
     }
 
     /// The index of `played` among the distinct rules, added when new.
