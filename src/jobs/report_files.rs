@@ -71,30 +71,10 @@ pub fn write_report(
     name: Option<&str>,
 ) -> Result<Vec<String>, Error> {
     let summary = read_summary(store, dir)?;
-    let [
-        comparison,
-        lengths,
-        ratings,
-        skill_trace,
-        pairwise,
-        metrics,
-        curve,
-        exact,
-    ] = read_optional_csvs(store, dir)?;
+    let optional = read_optional_csvs(store, dir)?;
     let title = report_title(store, dir, name)?;
-    let report = build(&Inputs {
-        summary: &summary,
-        comparison: comparison.as_deref(),
-        lengths: lengths.as_deref(),
-        ratings: ratings.as_deref(),
-        skill_trace: skill_trace.as_deref(),
-        pairwise: pairwise.as_deref(),
-        metrics: metrics.as_deref(),
-        strength_curve: curve.as_deref(),
-        exact_openings: exact.as_deref(),
-        title: &title,
-    })
-    .map_err(|error| report_error(dir, error))?;
+    let report =
+        build(&inputs(&summary, &optional, &title)).map_err(|error| report_error(dir, error))?;
     let files = report_file_bytes(report);
     let mut folder = Folder::open(store, dir);
     let what = format!("the report of {}", dir.display());
@@ -129,6 +109,33 @@ fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>;
         *slot = read_optional(store, &dir.join(file))?;
     }
     Ok(read)
+}
+
+/// What a report is drawn from: summary.csv, the [`OPTIONAL_CSVS`] that
+/// are there, and the title.
+fn inputs<'a>(summary: &'a [u8], optional: &'a [Option<Vec<u8>>; 8], title: &'a str) -> Inputs<'a> {
+    let [
+        comparison,
+        lengths,
+        ratings,
+        skill_trace,
+        pairwise,
+        metrics,
+        curve,
+        exact,
+    ] = optional.each_ref().map(Option::as_deref);
+    Inputs {
+        summary,
+        comparison,
+        lengths,
+        ratings,
+        skill_trace,
+        pairwise,
+        metrics,
+        strength_curve: curve,
+        exact_openings: exact,
+        title,
+    }
 }
 
 /// A drawing that fails is katro's fault; anything else is the CSV files'.
