@@ -10,13 +10,14 @@ use crate::agents::alphabeta;
 use crate::agents::mcts;
 use crate::agents::{AgentSpec, Need};
 use crate::engine::{Position, Silent};
-use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
+use crate::experiment::runner::Quiet;
 use crate::experiment::stats::Aggregate;
 use crate::rng::{below, game_seed, rng_from_seed};
 use crate::rules::{MAX_LAP_LIMIT, Rules, preset_names};
 use crate::store::Store;
 
-use super::{Error, Failure, Refusal, load_variant, threads_or_all};
+use super::simulate::{matchup, play_games};
+use super::{Error, Refusal, load_variant, threads_or_all};
 
 /// What `katro bench` measures; the fields are its flags.
 pub struct BenchOptions {
@@ -211,23 +212,8 @@ impl Playouts<'_> {
     fn play(&self, games: u64) -> Result<Round, Error> {
         let t0 = Instant::now();
         let c0 = (self.a.cpu_seconds)();
-        let cells = [Cell {
-            rules: self.rules,
-            p1: self.p1,
-            p2: self.p2,
-            opening_plies: 0,
-            stop: Stop::Games(games),
-            metrics: None,
-        }];
-        let work = Work {
-            cells: &cells,
-            master: self.a.seed,
-            rows: Rows::None,
-            part: Part::Whole,
-            first_games: &[],
-        };
-        let r =
-            runner::run(&work, self.threads, &Quiet, &NoCheckpoint, None).map_err(Failure::Run)?;
+        let cells = [matchup(self.rules, self.p1, self.p2, games)];
+        let r = play_games(&cells, self.a.seed, self.threads, &Quiet)?;
         Ok(Round {
             seconds: t0.elapsed().as_secs_f64(),
             cpu: c0.zip((self.a.cpu_seconds)()).map(|(a, b)| b - a),

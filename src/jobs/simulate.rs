@@ -39,7 +39,7 @@ pub fn simulate(
     store: &dyn Store,
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
-    let cells = [matchup(opts)];
+    let cells = [matchup(&opts.rules, &opts.p1, &opts.p2, opts.games)];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
     // Checked before a game is played, as `run` does.
@@ -50,7 +50,7 @@ pub fn simulate(
     let threads = threads_or_all(opts.threads);
     let start_time = now();
     let clock = Instant::now();
-    let result = play(&cells, opts.seed, threads, progress)?;
+    let result = play_games(&cells, opts.seed, threads, progress)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
@@ -78,20 +78,26 @@ pub fn simulate(
     })
 }
 
-/// The one cell a simulation plays: the matchup, no opening, no metrics.
-fn matchup(opts: &SimulateOptions) -> Cell<'_> {
+/// The one cell a simulation (or a bench round) plays: `games` games of
+/// `p1` against `p2` on `rules`, no opening, no metrics.
+pub(super) fn matchup<'a>(
+    rules: &'a Rules,
+    p1: &'a AgentSpec,
+    p2: &'a AgentSpec,
+    games: u64,
+) -> Cell<'a> {
     Cell {
-        rules: &opts.rules,
-        p1: &opts.p1,
-        p2: &opts.p2,
+        rules,
+        p1,
+        p2,
         opening_plies: 0,
-        stop: Stop::Games(opts.games),
+        stop: Stop::Games(games),
         metrics: None,
     }
 }
 
-/// Plays every game of `cells`, no checkpoint kept.
-fn play(
+/// Plays every game of `cells`, no checkpoint kept and no rows.
+pub(super) fn play_games(
     cells: &[Cell],
     seed: u64,
     threads: usize,
