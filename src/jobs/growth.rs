@@ -37,15 +37,7 @@ pub(super) fn growth(
         })
     };
     let old = read_run_state(store, &path, m, &damaged)?;
-    let refuse = |problems: Vec<String>| {
-        Error::from(Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
-            dir: dir.to_path_buf(),
-            name: old.run.name.clone(),
-            old_hash: old.run.experiment_hash.clone(),
-            new_hash: exp.fingerprint(),
-            problems,
-        })))
-    };
+    let refuse = |problems: Vec<String>| would_change_played(dir, &old, exp, problems);
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
     let old_rows = read_old_rows(store, dir, &old, &damaged)?;
     if !allow_other_build && let Some(problem) = played_elsewhere(&old) {
@@ -56,6 +48,24 @@ pub(super) fn growth(
         old_rows,
         sources,
     })
+}
+
+/// The refusal to grow the finished run `old` in `dir` into `exp`,
+/// naming every change that would alter games already played.
+fn would_change_played(
+    dir: &Path,
+    old: &grow::FinishedRun,
+    exp: &Experiment,
+    problems: Vec<String>,
+) -> Error {
+    Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
+        dir: dir.to_path_buf(),
+        name: old.run.name.clone(),
+        old_hash: old.run.experiment_hash.clone(),
+        new_hash: exp.fingerprint(),
+        problems,
+    }))
+    .into()
 }
 
 /// The finished run's rows, from games.csv when the run state does not
