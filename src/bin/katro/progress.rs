@@ -321,18 +321,24 @@ fn print_lines(lines: &Lines, wake: &std::sync::Condvar, every: Duration) {
         if s.total == 0 {
             continue;
         }
-        let session = s.done - s.before.unwrap_or(0);
-        eprintln!(
-            "{}",
-            progress_line(
-                s.done,
-                s.total,
-                session,
-                clock.elapsed().as_secs_f64(),
-                &time_left(&s.cost)
-            )
-        );
+        print_line(&s, clock);
     }
+}
+
+/// Prints the progress line of `s`, the session's clock started at
+/// `clock`.
+fn print_line(s: &LineState, clock: Instant) {
+    let session = s.done - s.before.unwrap_or(0);
+    eprintln!(
+        "{}",
+        progress_line(
+            s.done,
+            s.total,
+            session,
+            clock.elapsed().as_secs_f64(),
+            &time_left(&s.cost)
+        )
+    );
 }
 
 /// Prints progress to stderr at most once a second, and only once a
