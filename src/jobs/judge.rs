@@ -513,15 +513,8 @@ fn perfect_moves_csv(
     for (cell, tally) in cells.iter().zip(tallies) {
         let start = starts[cell.variant];
         for (s, (seat, agent)) in [("p1", &cell.p1), ("p2", &cell.p2)].into_iter().enumerate() {
-            let mut row = vec![
-                cell.variant_name.clone(),
-                rules[cell.variant].canonical_string(),
-                cell.p1.clone(),
-                cell.p2.clone(),
-                cell.opening_plies.to_string(),
-                seat.to_string(),
-                agent.clone(),
-            ];
+            let mut row = cell_fields(cell, &rules[cell.variant]);
+            row.extend([seat.to_string(), agent.clone()]);
             row.extend(seat_fields(start, tally.games, &tally.seats[s]));
             w.write_record(&row).expect("writing to memory cannot fail");
         }
@@ -529,15 +522,33 @@ fn perfect_moves_csv(
     w.into_inner().expect("writing to memory cannot fail")
 }
 
+/// The fields of perfect-moves.csv that name the cell, played under
+/// `rules`.
+fn cell_fields(cell: &CellKey, rules: &Rules) -> Vec<String> {
+    vec![
+        cell.variant_name.clone(),
+        rules.canonical_string(),
+        cell.p1.clone(),
+        cell.p2.clone(),
+        cell.opening_plies.to_string(),
+    ]
+}
+
+/// A seat's counts over all its games.
+fn total_of(per_game: &[Counts]) -> Counts {
+    let mut total = Counts::default();
+    for c in per_game {
+        total.add(*c);
+    }
+    total
+}
+
 /// A seat's row of perfect-moves.csv from `judged` on: the start's value
 /// (`None` when the variant was not solved) and the seat's counts and
 /// shares over its `games`, whose counts are `per_game`.
 fn seat_fields(start: Option<Value>, games: u64, per_game: &[Counts]) -> Vec<String> {
     let judged = start.is_some();
-    let mut total = Counts::default();
-    for c in per_game {
-        total.add(*c);
-    }
+    let total = total_of(per_game);
     let pairs =
         |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> { per_game.iter().map(f).collect() };
     let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
