@@ -47,16 +47,7 @@ pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Error> {
 pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Error> {
     let legal = rules.legal_moves(pos);
     let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-    let status = rules.status(pos);
-    if status.is_over() {
-        return Err(Refusal::GameOver {
-            ply: i + 1,
-            text: text.to_string(),
-            status: status.name(),
-            plies: pos.plies(),
-        }
-        .into());
-    }
+    check_not_over(rules, pos, i, text)?;
     let mv = match parse_move(rules, text) {
         Ok(mv) => mv,
         Err(error) => {
@@ -74,6 +65,21 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
         .into());
     }
     Ok(mv)
+}
+
+/// Refuses move `i` (0-based), `text`, of a game already over at `pos`.
+fn check_not_over(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<(), Error> {
+    let status = rules.status(pos);
+    if status.is_over() {
+        return Err(Refusal::GameOver {
+            ply: i + 1,
+            text: text.to_string(),
+            status: status.name(),
+            plies: pos.plies(),
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// The game after `moves` as one line of JSON (no newline), with every

@@ -148,13 +148,7 @@ fn simulate_folder<'a>(
     hash: &str,
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
-    store
-        .check_writable(&dir)
-        .map_err(|error| Refusal::OutputNotWritable {
-            origin: format!("--out {o}"),
-            dir: dir.clone(),
-            error,
-        })?;
+    check_out_writable(store, &dir, o)?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {
         hash,
@@ -165,4 +159,15 @@ fn simulate_folder<'a>(
     };
     clear_folder(store, progress, &dir, &w, opts.force, name)?;
     Ok((dir, lock))
+}
+
+/// Refuses an `--out o` folder, `dir`, that cannot be written.
+fn check_out_writable(store: &dyn Store, dir: &Path, o: &str) -> Result<(), Error> {
+    Ok(store
+        .check_writable(dir)
+        .map_err(|error| Refusal::OutputNotWritable {
+            origin: format!("--out {o}"),
+            dir: dir.to_path_buf(),
+            error,
+        })?)
 }
