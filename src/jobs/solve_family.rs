@@ -360,10 +360,16 @@ impl<'a> Family<'a> {
             Some(earlier) => earlier,
             None => self.solve_board(key, &name, rules, &mut clock())?,
         };
-        self.tally(&time.status);
         if time.status != "solved" {
             failed.push((holes, seeds));
         }
+        self.add(row, time)
+    }
+
+    /// Adds a board done, its `row` and `time`; the files are written
+    /// once anything was solved here.
+    fn add(&mut self, row: String, time: BoardTime) -> Result<(), Error> {
+        self.tally(&time.status);
         self.csv.push_str(&row);
         self.manifest.boards.push(time);
         if self.computed {
