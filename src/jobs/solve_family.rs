@@ -169,7 +169,7 @@ pub fn solve_family(
 ) -> Result<String, Error> {
     let max = check_options(o, store)?;
     let readings = readings();
-    let mut f = Family::new(o, store, (note, peak_rss), max, readings.len() * 2 * 7 * 4);
+    let mut f = Family::new(o, store, note, peak_rss, max, readings.len() * 2 * 7 * 4);
     for (reading, base) in &readings {
         for rows in [2usize, 4] {
             f.boards_of(reading, base, rows, clock)?;
@@ -291,7 +291,8 @@ impl<'a> Family<'a> {
     fn new(
         o: &'a FamilyOptions,
         store: &'a dyn Store,
-        (note, peak_rss): (&'a dyn Fn(&str), &'a dyn Fn() -> Option<u64>),
+        note: &'a dyn Fn(&str),
+        peak_rss: &'a dyn Fn() -> Option<u64>,
         max: u64,
         boards: usize,
     ) -> Self {
