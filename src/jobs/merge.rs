@@ -302,7 +302,8 @@ pub fn merge(
         shards: None,
         allow_other_build: opts.allow_other_build,
     };
-    clear_and_check(store, progress, &dir, &w, opts.force, &exp.name)?;
+    clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
+    check_writable(store, &dir)?;
     let exact = exact.as_ref();
     let base = ManifestBase {
         command: &opts.command,
@@ -367,18 +368,8 @@ fn checked_hash(
     Ok(hash)
 }
 
-/// Refuses a folder holding what the merge must not replace, or clears
-/// it under `force`; then refuses it if the results cannot be written
-/// there.
-fn clear_and_check(
-    store: &dyn Store,
-    progress: &dyn Progress,
-    dir: &Path,
-    w: &Writer,
-    force: bool,
-    name: &str,
-) -> Result<(), Error> {
-    clear_folder(store, progress, dir, w, force, name)?;
+/// Refuses a folder the merge could not write its results in.
+fn check_writable(store: &dyn Store, dir: &Path) -> Result<(), Error> {
     Ok(store
         .check_writable(dir)
         .map_err(|error| Refusal::FolderNotWritable {

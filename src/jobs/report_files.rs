@@ -114,26 +114,17 @@ fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>;
 /// What a report is drawn from: summary.csv, the [`OPTIONAL_CSVS`] that
 /// are there, and the title.
 fn inputs<'a>(summary: &'a [u8], optional: &'a [Option<Vec<u8>>; 8], title: &'a str) -> Inputs<'a> {
-    let [
-        comparison,
-        lengths,
-        ratings,
-        skill_trace,
-        pairwise,
-        metrics,
-        curve,
-        exact,
-    ] = optional.each_ref().map(Option::as_deref);
+    let o = optional.each_ref().map(Option::as_deref);
     Inputs {
         summary,
-        comparison,
-        lengths,
-        ratings,
-        skill_trace,
-        pairwise,
-        metrics,
-        strength_curve: curve,
-        exact_openings: exact,
+        comparison: o[0],
+        lengths: o[1],
+        ratings: o[2],
+        skill_trace: o[3],
+        pairwise: o[4],
+        metrics: o[5],
+        strength_curve: o[6],
+        exact_openings: o[7],
         title,
     }
 }

@@ -187,7 +187,13 @@ pub fn summary_text(
         let value = value.map_or("not in the table".to_string(), |v| v.to_string());
         t.push_str(&format!("  {:<6} {value}\n", move_name(rules, mv)));
     }
-    t.push_str(&cost_text(rules, table, stats, seconds, peak_rss));
+    t.push_str(&cost_text(
+        upper_bound(rules),
+        table,
+        stats,
+        seconds,
+        peak_rss,
+    ));
     t
 }
 
@@ -229,9 +235,10 @@ fn value_words(v: solve::Value) -> String {
     }
 }
 
-/// The summary's tail: the table's size and what solving it cost.
+/// The summary's tail: the table's size (of at most `bound` positions)
+/// and what solving it cost.
 fn cost_text(
-    rules: &Rules,
+    bound: u128,
     table: &SolvedTable,
     stats: &SolveStats,
     seconds: f64,
@@ -245,7 +252,7 @@ fn cost_text(
         "positions: {} reachable from the start ({} moves); upper bound {}\n",
         table.len(),
         stats.moves,
-        upper_bound(rules)
+        bound
     ));
     t.push_str(&format!("time: {seconds:.2} s\n"));
     t.push_str(&format!(
