@@ -294,16 +294,7 @@ pub fn merge(
     // Followed before the folder is touched, as `katro run` does.
     let exact = exact_cells(&exp, &first.experiment.file, threads_or_all(None))?;
 
-    let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
-    let w = Writer {
-        hash: &hash,
-        text_fnv: Some(&first.experiment.fnv1a64),
-        grows: None,
-        shards: None,
-        allow_other_build: opts.allow_other_build,
-    };
-    clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
-    check_writable(store, &dir)?;
+    let _lock = ready_folder(store, progress, opts, &hash, first, &exp.name)?;
     let exact = exact.as_ref();
     let base = ManifestBase {
         command: &opts.command,
@@ -366,6 +357,30 @@ fn checked_hash(
         )));
     }
     Ok(hash)
+}
+
+/// The merge's folder locked, then cleared of what is not this run's
+/// (or refused) and found writable; the lock, held while it lasts.
+fn ready_folder<'a>(
+    store: &'a dyn Store,
+    progress: &dyn Progress,
+    opts: &MergeOptions,
+    hash: &str,
+    first: &ShardFile,
+    name: &str,
+) -> Result<Box<dyn Send + 'a>, Error> {
+    let dir = Path::new(&opts.dir);
+    let lock = lock_folder(store, progress, dir, Part::Whole, &opts.command)?;
+    let w = Writer {
+        hash,
+        text_fnv: Some(&first.experiment.fnv1a64),
+        grows: None,
+        shards: None,
+        allow_other_build: opts.allow_other_build,
+    };
+    clear_folder(store, progress, dir, &w, opts.force, name)?;
+    check_writable(store, dir)?;
+    Ok(lock)
 }
 
 /// Refuses a folder the merge could not write its results in.
