@@ -8,20 +8,7 @@ use crate::rules::{Dir, DirectionRule, LoneSeed, Player, Rules, StepSowing, Vari
 /// shown without this code changing), and the rules string, the starting
 /// board and the circuits as comments.
 pub fn show(rules: &Rules) -> String {
-    let t = VariantText::of_settings(
-        rules.name(),
-        rules.description(),
-        rules.source(),
-        rules.settings(),
-    );
-    let mut out = format!(
-        "# rules string: {}\n{}\n{}# {} seeds in all\n\n{}",
-        rules.canonical_string(),
-        t.head,
-        t.board,
-        rules.total_seeds(),
-        t.rules
-    );
+    let mut out = settings_text(rules);
     out.push_str("\n# starting board (row 1 is South's outer row)\n");
     for line in board_text(rules, &rules.start()).lines() {
         out.push_str(&format!("#   {line}\n"));
@@ -40,6 +27,25 @@ pub fn show(rules: &Rules) -> String {
         }
     }
     out
+}
+
+/// The variant file's settings, headed by the rules string, with the
+/// seeds in all after the board's.
+fn settings_text(rules: &Rules) -> String {
+    let t = VariantText::of_settings(
+        rules.name(),
+        rules.description(),
+        rules.source(),
+        rules.settings(),
+    );
+    format!(
+        "# rules string: {}\n{}\n{}# {} seeds in all\n\n{}",
+        rules.canonical_string(),
+        t.head,
+        t.board,
+        rules.total_seeds(),
+        t.rules
+    )
 }
 
 /// The comment line of player `p`'s circuit in direction `dir`, named
