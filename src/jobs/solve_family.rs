@@ -219,6 +219,21 @@ fn board_rules(
         .map_err(|e| Refusal::Board(e).into())
 }
 
+/// Solves `rules` within `max` bytes, refused early for a key too small;
+/// the result, and the seconds it took.
+fn timed_solve(
+    rules: &Rules,
+    max: u64,
+    clock: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+) -> (Result<(SolvedTable, SolveStats), SolveError>, f64) {
+    let t = Instant::now();
+    let result = match check_key(rules) {
+        Ok(()) => solve_with_stats(rules, max, Threads::Pool, clock),
+        Err(e) => Err(e),
+    };
+    (result, t.elapsed().as_secs_f64())
+}
+
 /// The manifest's time of board `key`, done with `status` in `seconds`.
 fn board_time(key: &BoardKey, status: &str, seconds: f64) -> BoardTime {
     BoardTime {
@@ -422,12 +437,7 @@ impl<'a> Family<'a> {
         let note = self.note;
         note(&format!("solve-family: {name}"));
         self.computed = true;
-        let t = Instant::now();
-        let result = match check_key(rules) {
-            Ok(()) => solve_with_stats(rules, self.max, Threads::Pool, clock),
-            Err(e) => Err(e),
-        };
-        let seconds = t.elapsed().as_secs_f64();
+        let (result, seconds) = timed_solve(rules, self.max, clock);
         let outcome = match result {
             Ok((table, stats)) => {
                 let v = table
