@@ -10,13 +10,14 @@ use crate::agents::alphabeta;
 use crate::agents::mcts;
 use crate::agents::{AgentSpec, Need};
 use crate::engine::{Position, Silent};
-use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Quiet, Rows, Stop, Work};
+use crate::experiment::runner::Quiet;
 use crate::experiment::stats::Aggregate;
 use crate::rng::{below, game_seed, rng_from_seed};
 use crate::rules::{MAX_LAP_LIMIT, Rules, preset_names};
 use crate::store::Store;
 
-use super::{Error, Failure, Refusal, load_variant, threads_or_all};
+use super::simulate::{matchup, play_games};
+use super::{Error, Refusal, load_variant, threads_or_all};
 
 /// What `katro bench` measures; the fields are its flags.
 pub struct BenchOptions {
@@ -66,13 +67,7 @@ pub fn bench(
     if let Some(spec) = &a.alphabeta {
         return bench_alphabeta(a, spec, &variants, out);
     }
-    out(&format!(
-        "katro bench: {p1} vs {p2}, {threads} thread(s), {} round(s) of about {:.1} s per variant after a warm-up; \
-         median [min, max] over rounds; every round plays the same games (seed {})\n",
-        a.rounds,
-        a.seconds / a.rounds as f64,
-        a.seed
-    ))?;
+    out(&playouts_header(a, &p1, &p2, threads))?;
     for rules in &variants {
         let playouts = Playouts {
             a,
@@ -81,14 +76,20 @@ pub fn bench(
             p2: &p2,
             threads,
         };
-        let games = playouts.warm_up()?;
-        let mut rounds = Vec::new();
-        for _ in 0..a.rounds {
-            rounds.push(playouts.play(games)?);
-        }
-        out(&report(rules.name(), threads, &rounds))?;
+        out(&report(rules.name(), threads, &playouts.rounds()?))?;
     }
     out(&peak_memory_line(a))
+}
+
+/// The first line of a playout bench: the matchup and how it is timed.
+fn playouts_header(a: &BenchOptions, p1: &AgentSpec, p2: &AgentSpec, threads: usize) -> String {
+    format!(
+        "katro bench: {p1} vs {p2}, {threads} thread(s), {} round(s) of about {:.1} s per variant after a warm-up; \
+         median [min, max] over rounds; every round plays the same games (seed {})\n",
+        a.rounds,
+        a.seconds / a.rounds as f64,
+        a.seed
+    )
 }
 
 /// What one round measured.
@@ -157,17 +158,21 @@ fn load_variants(
         if let Some(l) = a.lap_limit {
             rules = with_lap_limit(rules, l)?;
         }
-        for agent in agents {
-            agent
-                .check_variant(&rules)
-                .map_err(|error| Refusal::Agent {
-                    flag: Some("--agents"),
-                    error,
-                })?;
-        }
+        check_agents(&rules, agents)?;
         variants.push(rules);
     }
     Ok(variants)
+}
+
+/// Refuses a variant either agent cannot play.
+fn check_agents(rules: &Rules, agents: [&AgentSpec; 2]) -> Result<(), Error> {
+    for agent in agents {
+        agent.check_variant(rules).map_err(|error| Refusal::Agent {
+            flag: Some("--agents"),
+            error,
+        })?;
+    }
+    Ok(())
 }
 
 fn with_lap_limit(rules: Rules, l: u64) -> Result<Rules, Error> {
@@ -207,28 +212,23 @@ impl Playouts<'_> {
     fn play(&self, games: u64) -> Result<Round, Error> {
         let t0 = Instant::now();
         let c0 = (self.a.cpu_seconds)();
-        let cells = [Cell {
-            rules: self.rules,
-            p1: self.p1,
-            p2: self.p2,
-            opening_plies: 0,
-            stop: Stop::Games(games),
-            metrics: None,
-        }];
-        let work = Work {
-            cells: &cells,
-            master: self.a.seed,
-            rows: Rows::None,
-            part: Part::Whole,
-            first_games: &[],
-        };
-        let r =
-            runner::run(&work, self.threads, &Quiet, &NoCheckpoint, None).map_err(Failure::Run)?;
+        let cells = [matchup(self.rules, self.p1, self.p2, games)];
+        let r = play_games(&cells, self.a.seed, self.threads, &Quiet)?;
         Ok(Round {
             seconds: t0.elapsed().as_secs_f64(),
             cpu: c0.zip((self.a.cpu_seconds)()).map(|(a, b)| b - a),
             agg: r.aggregates().into_iter().next().unwrap_or_default(),
         })
+    }
+
+    /// The warm-up, then the measured rounds.
+    fn rounds(&self) -> Result<Vec<Round>, Error> {
+        let games = self.warm_up()?;
+        let mut rounds = Vec::new();
+        for _ in 0..self.a.rounds {
+            rounds.push(self.play(games)?);
+        }
+        Ok(rounds)
     }
 
     /// The warm-up, which also sizes a round: double the games until a
@@ -268,9 +268,33 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
     let agg = &rounds[0].agg;
     let games = agg.games as f64;
     let (plies, laps, sown) = (agg.plies as f64, agg.laps as f64, agg.seeds_sown as f64);
+    let mut out = format!(
+        "{name}: {} games a round; a game: {:.1} plies, {:.1} laps, {:.1} seeds sown\n",
+        agg.games,
+        plies / games,
+        laps / games,
+        sown / games
+    );
+    for (label, figure) in playout_figures(threads, rounds) {
+        out.push_str(&figure_line(label, figure));
+    }
+    if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
+        let figure = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
+        out.push_str(&figure_line("games per CPU second", figure));
+    }
+    out
+}
+
+/// The rates of a playout bench's rounds on `threads` threads, each
+/// labelled.
+fn playout_figures(threads: usize, rounds: &[Round]) -> [(&'static str, (f64, f64, f64)); 7] {
+    let per = |f: &dyn Fn(&Round) -> f64| median_spread(rounds.iter().map(f).collect());
+    let agg = &rounds[0].agg;
+    let games = agg.games as f64;
+    let (plies, laps, sown) = (agg.plies as f64, agg.laps as f64, agg.seeds_sown as f64);
     let t = threads as f64;
     let total = per(&|r| games / r.seconds);
-    let rows = [
+    [
         ("games/s, all threads", total),
         ("games/s per core", (total.0 / t, total.1 / t, total.2 / t)),
         ("plies/s", per(&|r| plies / r.seconds)),
@@ -283,23 +307,7 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
             per(&|r| r.seconds * t * 1e9 / sown),
         ),
         ("ns per lap (core)", per(&|r| r.seconds * t * 1e9 / laps)),
-    ];
-    let mut out = format!(
-        "{name}: {} games a round; a game: {:.1} plies, {:.1} laps, {:.1} seeds sown\n",
-        agg.games,
-        plies / games,
-        laps / games,
-        sown / games
-    );
-    for (label, figure) in rows {
-        out.push_str(&figure_line(label, figure));
-    }
-    if rounds.iter().all(|r| r.cpu.is_some_and(|c| c > 0.0)) {
-        let (m, lo, hi) = per(&|r| games / r.cpu.unwrap_or(f64::NAN));
-        let label = "games per CPU second";
-        out.push_str(&format!("  {label:<24} {m:>14.1}   [{lo:.1}, {hi:.1}]\n"));
-    }
-    out
+    ]
 }
 
 /// Positions to search: for each, a random game played from the start to
@@ -307,26 +315,29 @@ fn report(name: &str, threads: usize, rounds: &[Round]) -> String {
 /// of moves (a position with one move is never searched in play).
 fn search_positions(rules: &Rules, count: u32, seed: u64) -> Vec<Position> {
     (0..count)
-        .map(|i| {
-            let mut rng = rng_from_seed(game_seed(seed, rules.name(), "bench-mcts", i.into()));
-            let target = below(&mut rng, 60) as u32;
-            let mut pos = rules.start();
-            let mut chosen = pos;
-            while pos.plies() <= target {
-                let legal = rules.legal_moves(&pos);
-                if legal.len() >= 2 {
-                    chosen = pos;
-                }
-                match rules.random_move(&pos, &mut rng) {
-                    Some(mv) => {
-                        rules.play_unchecked(&mut pos, mv, &mut Silent);
-                    }
-                    None => break,
-                }
-            }
-            chosen
-        })
+        .map(|i| search_position(rules, seed, i))
         .collect()
+}
+
+/// Position `i` of [`search_positions`].
+fn search_position(rules: &Rules, seed: u64, i: u32) -> Position {
+    let mut rng = rng_from_seed(game_seed(seed, rules.name(), "bench-mcts", i.into()));
+    let target = below(&mut rng, 60) as u32;
+    let mut pos = rules.start();
+    let mut chosen = pos;
+    while pos.plies() <= target {
+        let legal = rules.legal_moves(&pos);
+        if legal.len() >= 2 {
+            chosen = pos;
+        }
+        match rules.random_move(&pos, &mut rng) {
+            Some(mv) => {
+                rules.play_unchecked(&mut pos, mv, &mut Silent);
+            }
+            None => break,
+        }
+    }
+    chosen
 }
 
 /// What one round of searches measured.
@@ -348,37 +359,41 @@ fn search_rounds(
     positions: &[Position],
     search: impl Fn(usize, &Position) -> (u64, u64),
 ) -> Vec<SearchRound> {
-    let play = |repeat: u32| -> SearchRound {
-        let t0 = Instant::now();
-        let mut r = SearchRound {
-            seconds: 0.0,
-            searches: 0,
-            iterations: 0,
-            rollout_plies: 0,
-        };
-        for _ in 0..repeat {
-            for (i, pos) in positions.iter().enumerate() {
-                let (work, detail) = search(i, pos);
-                r.searches += 1;
-                r.iterations += work;
-                r.rollout_plies += detail;
-            }
-        }
-        r.seconds = t0.elapsed().as_secs_f64();
-        r
-    };
+    let play = |repeat: u32| search_passes(positions, repeat, &search);
     let warm = play(1);
     let per_round = a.seconds / a.rounds as f64;
     let repeat = ((per_round / warm.seconds.max(1e-9)) as u32).max(1);
     (0..a.rounds).map(|_| play(repeat)).collect()
 }
 
-fn bench_mcts(
-    a: &BenchOptions,
-    n: u32,
-    variants: &[Rules],
-    out: &mut dyn FnMut(&str) -> Result<(), Error>,
-) -> Result<(), Error> {
+/// `repeat` passes of `search` over `positions`, timed.
+fn search_passes(
+    positions: &[Position],
+    repeat: u32,
+    search: &impl Fn(usize, &Position) -> (u64, u64),
+) -> SearchRound {
+    let t0 = Instant::now();
+    let mut r = SearchRound {
+        seconds: 0.0,
+        searches: 0,
+        iterations: 0,
+        rollout_plies: 0,
+    };
+    for _ in 0..repeat {
+        for (i, pos) in positions.iter().enumerate() {
+            let (work, detail) = search(i, pos);
+            r.searches += 1;
+            r.iterations += work;
+            r.rollout_plies += detail;
+        }
+    }
+    r.seconds = t0.elapsed().as_secs_f64();
+    r
+}
+
+/// `--mcts N` with `--mcts-keys`: the agent as its spec writes it;
+/// refused with a time budget, which would make the rounds differ.
+fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, AgentSpec), Error> {
     let keys = a
         .mcts_keys
         .as_deref()
@@ -388,17 +403,30 @@ fn bench_mcts(
         flag: Some("--mcts"),
         error,
     })?;
-    let Some((budget, settings)) = spec.mcts_search() else {
-        unreachable!("parsed from an mcts agent")
-    };
-    let exploration = settings.exploration;
-    if budget.time.is_some() {
+    if spec
+        .mcts_search()
+        .is_some_and(|(budget, _)| budget.time.is_some())
+    {
         return Err(Refusal::FlagConflict {
             flag: "--mcts-keys",
             why: "time_ms would make the rounds differ; the budget is --mcts N".into(),
         }
         .into());
     }
+    Ok((agent, spec))
+}
+
+fn bench_mcts(
+    a: &BenchOptions,
+    n: u32,
+    variants: &[Rules],
+    out: &mut dyn FnMut(&str) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let (agent, spec) = mcts_agent(a, n)?;
+    let Some((budget, settings)) = spec.mcts_search() else {
+        unreachable!("parsed from an mcts agent")
+    };
+    let exploration = settings.exploration;
     let what = format!("{agent} (exploration {exploration})");
     // Each search's generator depends on the position only, so every
     // round makes the same searches.

@@ -133,13 +133,7 @@ impl<'a> Saver<'a> {
     }
 
     fn write_files(&self, state: &RunState, new_rows: &[GameRow]) -> Result<(), SaveError> {
-        let fail = |name: &str, e: std::io::Error| {
-            SaveError(format!(
-                "cannot write the checkpoint {}: {}",
-                self.dir.join(name).display(),
-                describe(&e)
-            ))
-        };
+        let fail = |name: &str, e: std::io::Error| self.save_error(name, e);
         self.store
             .create_dir_all(&self.dir)
             .map_err(|e| fail("", e))?;
@@ -152,31 +146,10 @@ impl<'a> Saver<'a> {
         // rows and the newer ones.
         let mut n = *files_done;
         if !new_rows.is_empty() {
-            let stored: Vec<GameLine> = new_rows
-                .iter()
-                .map(|r| GameLine::of(self.cells, r))
-                .collect();
-            let bytes = serde_json::to_vec(&stored).expect("rows serialise");
-            let name = rows_file(n);
-            self.store
-                .write_atomic(&self.dir, &name, &bytes)
-                .map_err(|e| fail(&name, e))?;
+            self.write_rows(n, new_rows)?;
             n += 1;
         }
-        let file = CheckpointFile {
-            format: CHECKPOINT_FORMAT.into(),
-            run: RunHeader::new(
-                &self.id.experiment_hash,
-                &self.id.name,
-                self.other_builds.clone(),
-            ),
-            shard: shard_pair(self.id.part),
-            layout: self.layout.cells.clone(),
-            row_files: n,
-            wall_seconds: self.wall_seconds(),
-            state: state.clone(),
-        };
-        let bytes = serde_json::to_vec(&file).expect("the checkpoint serialises");
+        let bytes = serde_json::to_vec(&self.file(state, n)).expect("the checkpoint serialises");
         self.store
             .write_atomic(&self.dir, STATE, &bytes)
             .map_err(|e| fail(STATE, e))?;
@@ -185,6 +158,46 @@ impl<'a> Saver<'a> {
         self.cells_saved
             .store(finished_cells(&self.layout, state), Ordering::Relaxed);
         Ok(())
+    }
+
+    /// A save that failed writing the file `name` of the checkpoint.
+    fn save_error(&self, name: &str, e: std::io::Error) -> SaveError {
+        SaveError(format!(
+            "cannot write the checkpoint {}: {}",
+            self.dir.join(name).display(),
+            describe(&e)
+        ))
+    }
+
+    /// Writes the rows file number `n` of `new_rows`.
+    fn write_rows(&self, n: u64, new_rows: &[GameRow]) -> Result<(), SaveError> {
+        let stored: Vec<GameLine> = new_rows
+            .iter()
+            .map(|r| GameLine::of(self.cells, r))
+            .collect();
+        let bytes = serde_json::to_vec(&stored).expect("rows serialise");
+        let name = rows_file(n);
+        self.store
+            .write_atomic(&self.dir, &name, &bytes)
+            .map_err(|e| self.save_error(&name, e))
+    }
+
+    /// The checkpoint's `state.json` of `state`, naming `row_files` rows
+    /// files.
+    fn file(&self, state: &RunState, row_files: u64) -> CheckpointFile {
+        CheckpointFile {
+            format: CHECKPOINT_FORMAT.into(),
+            run: RunHeader::new(
+                &self.id.experiment_hash,
+                &self.id.name,
+                self.other_builds.clone(),
+            ),
+            shard: shard_pair(self.id.part),
+            layout: self.layout.cells.clone(),
+            row_files,
+            wall_seconds: self.wall_seconds(),
+            state: state.clone(),
+        }
     }
 
     fn now_ms(&self) -> u64 {
@@ -261,6 +274,45 @@ pub(crate) fn read_identity(store: &dyn Store, dir: &Path) -> Result<CheckpointF
     Ok(file)
 }
 
+/// The rows of one rows file of a checkpoint.
+fn read_rows(store: &dyn Store, path: &Path, cells: &[Cell]) -> Result<Vec<GameRow>, FileError> {
+    let bytes = store
+        .read(path)
+        .map_err(|e| FileError(format!("cannot read {}: {e}", path.display())))?;
+    let stored: Vec<GameLine> = serde_json::from_slice(&bytes)
+        .map_err(|e| FileError(format!("{} is damaged: {e}", path.display())))?;
+    stored
+        .iter()
+        .map(|s| {
+            s.to_row(cells)
+                .map_err(|e| FileError(format!("{}: {e}", path.display())))
+        })
+        .collect()
+}
+
+/// Removes the files a save wrote without finishing, which are not part
+/// of the state: temporaries, and rows files from number `row_files` on.
+fn remove_unfinished_saves(store: &dyn Store, dir: &Path, row_files: u64) {
+    store.remove_temporaries(dir);
+    let mut n = row_files;
+    while store.is_file(&dir.join(rows_file(n)))
+        && store.remove_file(&dir.join(rows_file(n))).is_ok()
+    {
+        n += 1;
+    }
+}
+
+/// Removes `dir` when it is what a first save stopped before its
+/// `state.json` left: it holds no state.
+fn remove_if_unfinished(store: &dyn Store, dir: &Path) -> Result<(), FileError> {
+    if is_unfinished_first_save(store, dir) {
+        store
+            .remove_all(dir)
+            .map_err(|e| FileError(format!("cannot delete {}: {e}", dir.display())))?;
+    }
+    Ok(())
+}
+
 /// Loads the checkpoint in `dir` (already known to be this experiment's and
 /// this build's, or another build's allowed by `--allow-other-build`), with its rows; `None` when there is none.
 pub(crate) fn load(
@@ -269,11 +321,7 @@ pub(crate) fn load(
     cells: &[Cell],
 ) -> Result<Option<(CheckpointFile, Resume)>, FileError> {
     if !store.is_file(&dir.join(STATE)) {
-        if is_unfinished_first_save(store, dir) {
-            store
-                .remove_all(dir)
-                .map_err(|e| FileError(format!("cannot delete {}: {e}", dir.display())))?;
-        }
+        remove_if_unfinished(store, dir)?;
         return Ok(None);
     }
     let file = read_identity(store, dir)?;
@@ -285,27 +333,9 @@ pub(crate) fn load(
     }
     let mut rows = Vec::new();
     for n in 0..file.row_files {
-        let path = dir.join(rows_file(n));
-        let bytes = store
-            .read(&path)
-            .map_err(|e| FileError(format!("cannot read {}: {e}", path.display())))?;
-        let stored: Vec<GameLine> = serde_json::from_slice(&bytes)
-            .map_err(|e| FileError(format!("{} is damaged: {e}", path.display())))?;
-        for s in &stored {
-            rows.push(
-                s.to_row(cells)
-                    .map_err(|e| FileError(format!("{}: {e}", path.display())))?,
-            );
-        }
+        rows.extend(read_rows(store, &dir.join(rows_file(n)), cells)?);
     }
-    // Files a save wrote without finishing: not part of the state.
-    store.remove_temporaries(dir);
-    let mut n = file.row_files;
-    while store.is_file(&dir.join(rows_file(n)))
-        && store.remove_file(&dir.join(rows_file(n))).is_ok()
-    {
-        n += 1;
-    }
+    remove_unfinished_saves(store, dir, file.row_files);
     let state = file.state.clone();
     Ok(Some((file, Resume { state, rows })))
 }

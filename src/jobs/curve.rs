@@ -13,11 +13,13 @@ use crate::files::ManifestRead;
 use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 use crate::rules::Rules;
-use crate::solve::openings::{Ratio, openings, perfect_share};
-use crate::solve::{Phase, Threads, check_key, solve_with_stats, upper_bound_bytes};
+use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
+use crate::solve::{SolvedTable, upper_bound_bytes};
 use crate::store::Store;
 
-use super::{Damage, Error, Folder, Refusal, read_optional, write_outputs};
+use super::report_files::{read_needed, read_needed_manifest};
+use super::solve::solve_unstopped;
+use super::{Damage, Error, Folder, Refusal, write_outputs};
 
 mod steps;
 
@@ -69,24 +71,12 @@ pub fn curve(
 ) -> Result<CurveOutcome, Error> {
     let summary_path = dir.join("summary.csv");
     let manifest_path = dir.join("manifest.json");
-    let need = |p: &Path, what: &str| -> Result<Vec<u8>, Error> {
-        read_optional(store, p)?.ok_or_else(|| {
-            Refusal::NotFound {
-                path: p.to_path_buf(),
-                needs: format!("`katro curve` needs {what}"),
-            }
-            .into()
-        })
-    };
-    let summary = need(&summary_path, "the summary.csv of a finished run")?;
-    let manifest_bytes = need(
+    let summary = need(store, &summary_path, "the summary.csv of a finished run")?;
+    let manifest = read_needed_manifest(
+        store,
         &manifest_path,
-        "the manifest katro wrote beside summary.csv",
+        "`katro curve` needs the manifest katro wrote beside summary.csv".into(),
     )?;
-    let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
-        path: manifest_path.clone(),
-        error,
-    })?;
     // Refused before the solves, as the write would refuse it after them:
     // a file katro did not write there, or changed since.
     let targets = [STRENGTH_CURVE, STRENGTH_CURVE_SVG, "manifest.json"].map(String::from);
@@ -97,21 +87,51 @@ pub fn curve(
         return Err(Refusal::NoCurveCells { path: summary_path }.into());
     }
     let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
+    write_curve(store, dir, &out)?;
+    Ok(CurveOutcome { rows: out, limits })
+}
+
+/// A file `katro curve` cannot go without, `what` saying which.
+fn need(store: &dyn Store, p: &Path, what: &str) -> Result<Vec<u8>, Error> {
+    read_needed(store, p, format!("`katro curve` needs {what}"))
+}
+
+/// Writes the curve's CSV and chart through the folder's ledger, as every
+/// job adding files to a results folder writes them, so that `katro
+/// report` and a rerun of the experiment know the curve and the manifest
+/// listing it as katro's.
+fn write_curve(store: &dyn Store, dir: &Path, out: &[CurveRow]) -> Result<(), Error> {
     let points: Vec<CurvePoint> = out.iter().map(CurvePoint::from).collect();
     let svg = strength_curve_svg(&points).expect("a curve has a level");
-    // Through the folder's ledger, as every job adding files to a results
-    // folder writes them, so that `katro report` and a rerun of the
-    // experiment know the curve and the manifest listing it as katro's.
     write_outputs(
         store,
         dir,
         &[
-            (STRENGTH_CURVE, &strength_curve_csv(&out)),
+            (STRENGTH_CURVE, &strength_curve_csv(out)),
             (STRENGTH_CURVE_SVG, svg.as_bytes()),
         ],
-    )?;
-    Ok(CurveOutcome { rows: out, limits })
+    )
 }
+
+/// The columns of summary.csv the curve reads, in [`SummaryRow`]'s order.
+const SUMMARY_COLUMNS: [&str; 16] = [
+    "variant",
+    "rules",
+    "p1",
+    "p2",
+    "opening_plies",
+    "games",
+    "decided",
+    "p1_wins",
+    "p2_wins",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "length_mean",
+    "distinct_games",
+    "ply_limit",
+    "lap_limit",
+];
 
 fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
     let mut r = csv::Reader::from_reader(bytes);
@@ -128,26 +148,8 @@ fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
         .iter()
         .map(str::to_string)
         .collect();
-    let names = [
-        "variant",
-        "rules",
-        "p1",
-        "p2",
-        "opening_plies",
-        "games",
-        "decided",
-        "p1_wins",
-        "p2_wins",
-        "p1_win_rate",
-        "p1_win_rate_low",
-        "p1_win_rate_high",
-        "length_mean",
-        "distinct_games",
-        "ply_limit",
-        "lap_limit",
-    ];
     let mut at = Vec::new();
-    for n in names {
+    for n in SUMMARY_COLUMNS {
         at.push(
             headers
                 .iter()
@@ -159,29 +161,40 @@ fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
     for (i, rec) in r.records().enumerate() {
         let line = i as u64 + 2;
         let rec = rec.map_err(|e| bad(line, e.to_string()))?;
-        let s = |k: usize| rec[at[k]].to_string();
-        let int = |k: usize| -> Result<i64, Error> {
-            rec[at[k]]
-                .parse::<i64>()
-                .map_err(|e| bad(line, format!("`{}` {:?}: {e}", names[k], &rec[at[k]])))
-        };
-        rows.push(SummaryRow {
-            line,
-            variant: s(0),
-            rules: s(1),
-            p1: s(2),
-            p2: s(3),
-            opening_plies: int(4)? as u32,
-            games: int(5)? as u64,
-            decided: int(6)? as u64,
-            p1_wins: int(7)? as u64,
-            p2_wins: int(8)? as u64,
-            fields: [s(9), s(10), s(11), s(12), s(13)],
-            ply_limit: int(14)?,
-            lap_limit: int(15)?,
-        });
+        rows.push(summary_row(&rec, &at, line, &bad)?);
     }
     Ok(rows)
+}
+
+/// Record `rec` (line `line`) of summary.csv, its columns at `at`.
+fn summary_row(
+    rec: &csv::StringRecord,
+    at: &[usize],
+    line: u64,
+    bad: &dyn Fn(u64, String) -> Error,
+) -> Result<SummaryRow, Error> {
+    let s = |k: usize| rec[at[k]].to_string();
+    let int = |k: usize| -> Result<i64, Error> {
+        rec[at[k]].parse::<i64>().map_err(|e| {
+            let name = SUMMARY_COLUMNS[k];
+            bad(line, format!("`{name}` {:?}: {e}", &rec[at[k]]))
+        })
+    };
+    Ok(SummaryRow {
+        line,
+        variant: s(0),
+        rules: s(1),
+        p1: s(2),
+        p2: s(3),
+        opening_plies: int(4)? as u32,
+        games: int(5)? as u64,
+        decided: int(6)? as u64,
+        p1_wins: int(7)? as u64,
+        p2_wins: int(8)? as u64,
+        fields: [s(9), s(10), s(11), s(12), s(13)],
+        ply_limit: int(14)?,
+        lap_limit: int(15)?,
+    })
 }
 
 /// The agent's node budget when it is a curve level: `alphabeta` with
@@ -209,36 +222,50 @@ fn level(name: &str) -> Option<(AgentSpec, u64)> {
 /// The curve's rows, variant by variant in summary.csv's order: random
 /// play's self-play first, then each family's levels by budget.
 fn curve_rows(rows: &[SummaryRow]) -> Vec<CurveRow> {
-    let mut variants: Vec<&str> = Vec::new();
-    for r in rows {
-        if !variants.contains(&r.variant.as_str()) {
-            variants.push(&r.variant);
-        }
-    }
+    let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
     let mut out = Vec::new();
     for v in variants {
         let mine: Vec<&SummaryRow> = rows.iter().filter(|r| r.variant == v).collect();
-        let selfplay = |r: &&&SummaryRow| r.p1 == r.p2;
-        let mut levels: Vec<(&SummaryRow, AgentSpec, u64)> = mine
-            .iter()
-            .filter(selfplay)
-            .filter_map(|r| level(&r.p1).map(|(f, n)| (*r, f, n)))
-            .collect();
-        if levels.is_empty() {
-            continue;
-        }
-        levels.sort_by_key(|(r, f, n)| (f.to_string(), *n, r.opening_plies));
-        for r in mine.iter().filter(selfplay).filter(|r| r.p1 == "random") {
-            out.push(row(r, None, None));
-        }
-        let ratings = rate_levels(&mine, &levels);
-        let steps = steps::steps(&mine, &levels);
-        for (((r, _, n), rating), (step, verdict)) in levels.iter().zip(ratings).zip(steps) {
-            out.push(CurveRow {
-                step,
-                verdict,
-                ..row(r, Some(*n), rating)
-            });
+        out.extend(variant_rows(&mine));
+    }
+    out
+}
+
+/// The curve's rows of one variant, whose summary rows are `mine`: none
+/// without a level.
+fn variant_rows(mine: &[&SummaryRow]) -> Vec<CurveRow> {
+    let selfplay = |r: &&&SummaryRow| r.p1 == r.p2;
+    let mut levels: Vec<(&SummaryRow, AgentSpec, u64)> = mine
+        .iter()
+        .filter(selfplay)
+        .filter_map(|r| level(&r.p1).map(|(f, n)| (*r, f, n)))
+        .collect();
+    if levels.is_empty() {
+        return Vec::new();
+    }
+    levels.sort_by_key(|(r, f, n)| (f.to_string(), *n, r.opening_plies));
+    let mut out = Vec::new();
+    for r in mine.iter().filter(selfplay).filter(|r| r.p1 == "random") {
+        out.push(row(r, None, None));
+    }
+    let ratings = rate_levels(mine, &levels);
+    let steps = steps::steps(mine, &levels);
+    for (((r, _, n), rating), (step, verdict)) in levels.iter().zip(ratings).zip(steps) {
+        out.push(CurveRow {
+            step,
+            verdict,
+            ..row(r, Some(*n), rating)
+        });
+    }
+    out
+}
+
+/// Each distinct item, in the order first met.
+fn first_seen<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
         }
     }
     out
@@ -274,36 +301,11 @@ fn rate_levels(
     levels: &[(&SummaryRow, AgentSpec, u64)],
 ) -> Vec<Option<Estimate>> {
     let mut out = vec![None; levels.len()];
-    let mut families: Vec<&AgentSpec> = Vec::new();
-    for (_, f, _) in levels {
-        if !families.contains(&f) {
-            families.push(f);
-        }
-    }
-    for family in families {
+    for family in first_seen(levels.iter().map(|(_, f, _)| f)) {
         let members: Vec<usize> = (0..levels.len())
             .filter(|&i| &levels[i].1 == family)
             .collect();
-        let opening = levels[members[0]].0.opening_plies;
-        let index = |name: &str| {
-            let (f, n) = level(name)?;
-            (f == *family)
-                .then(|| members.iter().position(|&i| levels[i].2 == n))
-                .flatten()
-        };
-        let tallies: Vec<SeatTally> = mine
-            .iter()
-            .filter(|r| r.p1 != r.p2 && r.opening_plies == opening)
-            .filter_map(|r| {
-                Some(SeatTally {
-                    first: index(&r.p1)?,
-                    second: index(&r.p2)?,
-                    first_wins: r.p1_wins,
-                    second_wins: r.p2_wins,
-                    undecided: r.games - r.p1_wins - r.p2_wins,
-                })
-            })
-            .collect();
+        let tallies = family_tallies(mine, levels, family, &members);
         if tallies.is_empty() {
             continue;
         }
@@ -316,6 +318,36 @@ fn rate_levels(
         }
     }
     out
+}
+
+/// The variant's cells where two levels of `family` (at `members` of
+/// `levels`) meet with the levels' opening, each as a tally of the two
+/// levels' indices in `members`.
+fn family_tallies(
+    mine: &[&SummaryRow],
+    levels: &[(&SummaryRow, AgentSpec, u64)],
+    family: &AgentSpec,
+    members: &[usize],
+) -> Vec<SeatTally> {
+    let opening = levels[members[0]].0.opening_plies;
+    let index = |name: &str| {
+        let (f, n) = level(name)?;
+        (f == *family)
+            .then(|| members.iter().position(|&i| levels[i].2 == n))
+            .flatten()
+    };
+    mine.iter()
+        .filter(|r| r.p1 != r.p2 && r.opening_plies == opening)
+        .filter_map(|r| {
+            Some(SeatTally {
+                first: index(&r.p1)?,
+                second: index(&r.p2)?,
+                first_wins: r.p1_wins,
+                second_wins: r.p2_wins,
+                undecided: r.games - r.p1_wins - r.p2_wins,
+            })
+        })
+        .collect()
 }
 
 /// Fills each row's `limit` where its board solves within `max_bytes`;
@@ -338,52 +370,69 @@ fn add_limits(
             .find(|r| r.variant == name)
             .expect("a curve row's variant is summary.csv's");
         let rules = rules_of(manifest, manifest_path, first)?;
-        if upper_bound_bytes(&rules) > u128::from(max_bytes) * BOUND_SLACK {
-            tried.push((name.to_string(), Some("too large to solve".to_string())));
-            continue;
-        }
-        note(&format!("solving {name} for the perfect-play limit"));
-        let solved = check_key(&rules).and_then(|_| {
-            solve_with_stats(&rules, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
-                std::ops::ControlFlow::Continue(())
-            })
-        });
-        let table = match solved {
-            Ok((t, _)) => t,
-            Err(e) => {
-                tried.push((name.to_string(), Some(e.to_string())));
-                continue;
-            }
-        };
-        let mut why = None;
-        for r in out.iter_mut().filter(|r| r.variant == name) {
-            let limit = openings(&rules, r.opening_plies, MAX_OPENINGS)
-                .map_err(|e| e.to_string())
-                .and_then(|list| {
-                    perfect_share(&rules, &table, &list)
-                        .ok_or_else(|| "an opening outside the solved table".to_string())
-                });
-            match limit {
-                Ok(s) => {
-                    let exact = |q: Ratio| format!("{}/{}", q.num, q.den);
-                    r.limit = Some(Limit {
-                        share: s.p1_decided_share(),
-                        draws: s.draws.to_f64(),
-                        openings: s.openings,
-                        exact: format!(
-                            "{};{};{}",
-                            exact(s.p1_wins),
-                            exact(s.draws),
-                            exact(s.p2_wins)
-                        ),
-                    });
-                }
-                Err(e) => why = Some(e),
-            }
-        }
+        let why = variant_limits(out, name, &rules, max_bytes, note);
         tried.push((name.to_string(), why));
     }
     Ok(tried)
+}
+
+/// Solves variant `name` and fills its rows' limits; why a limit is
+/// missing, if one is.
+fn variant_limits(
+    out: &mut [CurveRow],
+    name: &str,
+    rules: &Rules,
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+) -> Option<String> {
+    if upper_bound_bytes(rules) > u128::from(max_bytes) * BOUND_SLACK {
+        return Some("too large to solve".to_string());
+    }
+    note(&format!("solving {name} for the perfect-play limit"));
+    match solve_unstopped(rules, max_bytes) {
+        Ok((table, _)) => fill_limits(out, name, rules, &table),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// Sets the limit of each row of variant `name` from its solved `table`;
+/// why the last row without one has none.
+fn fill_limits(
+    out: &mut [CurveRow],
+    name: &str,
+    rules: &Rules,
+    table: &SolvedTable,
+) -> Option<String> {
+    let mut why = None;
+    for r in out.iter_mut().filter(|r| r.variant == name) {
+        let limit = openings(rules, r.opening_plies, MAX_OPENINGS)
+            .map_err(|e| e.to_string())
+            .and_then(|list| {
+                perfect_share(rules, table, &list)
+                    .ok_or_else(|| "an opening outside the solved table".to_string())
+            });
+        match limit {
+            Ok(s) => r.limit = Some(limit_of(&s)),
+            Err(e) => why = Some(e),
+        }
+    }
+    why
+}
+
+/// The perfect-play limit of share `s`, with its exact fractions.
+fn limit_of(s: &PerfectShare) -> Limit {
+    let exact = |q: Ratio| format!("{}/{}", q.num, q.den);
+    Limit {
+        share: s.p1_decided_share(),
+        draws: s.draws.to_f64(),
+        openings: s.openings,
+        exact: format!(
+            "{};{};{}",
+            exact(s.p1_wins),
+            exact(s.draws),
+            exact(s.p2_wins)
+        ),
+    }
 }
 
 /// The rules summary.csv's row was played under: the manifest's variant

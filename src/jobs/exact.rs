@@ -7,8 +7,9 @@
 //! get the same bytes.
 
 use crate::experiment::Experiment;
-use crate::experiment::exact::{ExactShare, exact_share};
+use crate::experiment::exact::{ExactMatchup, ExactShare, exact_share};
 use crate::files::exact_openings::{EXACT_OPENINGS, exact_openings_csv};
+use crate::rules::Rules;
 
 use super::{Error, Refusal, TooManyOpenings};
 
@@ -33,8 +34,28 @@ pub(super) fn exact_cells(
     let mut shares: Vec<ExactShare> = Vec::new();
     let mut text = format!("\nexact openings ({EXACT_OPENINGS}: exact shares, no interval):\n");
     for (rules, e) in &cells {
-        let m = &e.matchup;
-        let s = exact_share(rules, &m.p1, &m.p2, m.opening_plies, threads).map_err(|error| {
+        let s = follow(rules, e, path, threads)?;
+        text.push_str(&share_line(rules, &e.matchup.label(), &s));
+        shares.push(s);
+    }
+    Ok(Some(ExactFiles {
+        csv: exact_openings_csv(exp, &shares),
+        text,
+    }))
+}
+
+/// The exact share of matchup `e` on `rules`, every opening followed;
+/// refused, naming the file `path` and the key, when there are more
+/// lines than katro follows.
+fn follow(
+    rules: &Rules,
+    e: &ExactMatchup,
+    path: &str,
+    threads: usize,
+) -> Result<ExactShare, Error> {
+    let m = &e.matchup;
+    Ok(
+        exact_share(rules, &m.p1, &m.p2, m.opening_plies, threads).map_err(|error| {
             Refusal::TooManyOpenings(Box::new(TooManyOpenings {
                 path: path.to_string(),
                 key: e.key.to_string(),
@@ -42,22 +63,21 @@ pub(super) fn exact_cells(
                 matchup: m.label(),
                 error,
             }))
-        })?;
-        let share = s
-            .p1_decided_share()
-            .map_or_else(|| "none decided".to_string(), |x| format!("{x:.6}"));
-        text.push_str(&format!(
-            "  {}  {}: p1_win_rate {share} over {} openings ({} searched positions, {} tied)\n",
-            rules.name(),
-            crate::agents::label(&m.label()),
-            s.openings,
-            s.decisions,
-            s.tied
-        ));
-        shares.push(s);
-    }
-    Ok(Some(ExactFiles {
-        csv: exact_openings_csv(exp, &shares),
-        text,
-    }))
+        })?,
+    )
+}
+
+/// The line the run prints about one exact matchup's share.
+fn share_line(rules: &Rules, matchup: &str, s: &ExactShare) -> String {
+    let share = s
+        .p1_decided_share()
+        .map_or_else(|| "none decided".to_string(), |x| format!("{x:.6}"));
+    format!(
+        "  {}  {}: p1_win_rate {share} over {} openings ({} searched positions, {} tied)\n",
+        rules.name(),
+        crate::agents::label(matchup),
+        s.openings,
+        s.decisions,
+        s.tied
+    )
 }

@@ -7,7 +7,7 @@
 //! those of a fresh run. Anything that would change a game already played
 //! is refused, each reason named.
 
-use crate::experiment::runner::{Cell, CellProgress, Layout, Rows, RunState, Stop};
+use crate::experiment::runner::{Cell, CellLayout, CellProgress, Layout, Rows, RunState, Stop};
 pub use crate::files::run_state::{
     FileRef, FinishedCell, FinishedRun, RUN_STATE, RUN_STATE_FORMAT, rows_name,
 };
@@ -61,11 +61,7 @@ pub fn plan(
     let mut problems = run_problems(old, name, seed, rows, cells);
     let mut sources = Vec::with_capacity(cells.len());
     for c in cells {
-        let Some(o) = old.cells.iter().position(|f| same_place(f, c)) else {
-            sources.push(Source::New);
-            continue;
-        };
-        match source_of(&old.cells[o], o, c) {
+        match source_in(old, c) {
             Ok(s) => sources.push(s),
             Err(p) => problems.push(p.0),
         }
@@ -107,15 +103,30 @@ fn run_problems(
             rows_name(rows)
         ));
     }
-    for f in &old.cells {
-        if !cells.iter().any(|c| same_place(f, c)) {
-            problems.push(format!(
+    problems.extend(dropped_cells(old, cells));
+    problems
+}
+
+/// The finished run's cells that `cells` no longer has, in words.
+fn dropped_cells<'a>(old: &'a FinishedRun, cells: &'a [Cell]) -> impl Iterator<Item = String> + 'a {
+    old.cells
+        .iter()
+        .filter(|f| !cells.iter().any(|c| same_place(f, c)))
+        .map(|f| {
+            format!(
                 "the cell {} is gone: a smaller experiment is not a grown one",
                 place(f)
-            ));
-        }
+            )
+        })
+}
+
+/// Where cell `c` gets its games from the finished run: a new cell when
+/// the run has none in its place.
+fn source_in(old: &FinishedRun, c: &Cell) -> Result<Source, Unkept> {
+    match old.cells.iter().position(|f| same_place(f, c)) {
+        Some(o) => source_of(&old.cells[o], o, c),
+        None => Ok(Source::New),
     }
-    problems
 }
 
 /// Why a finished cell's games cannot be kept: one line of the refusal.
@@ -213,22 +224,30 @@ pub fn delta<'a>(cells: &[Cell<'a>], sources: &[Source]) -> Delta<'a> {
         first_games: Vec::new(),
     };
     for (i, (c, s)) in cells.iter().zip(sources).enumerate() {
-        let (cell, first) = match *s {
-            Source::Kept(_) => continue,
-            Source::Extend { from, .. } => (
-                Cell {
-                    stop: Stop::Games(c.stop.max_games() - from),
-                    ..c.clone()
-                },
-                from,
-            ),
-            Source::Continue { .. } | Source::New => (c.clone(), 0),
+        let Some((cell, first)) = delta_cell(c, *s) else {
+            continue;
         };
         d.cells.push(cell);
         d.index.push(i);
         d.first_games.push(first);
     }
     d
+}
+
+/// What cell `c` of source `s` has left to play, and its first game;
+/// `None` when it keeps all its games.
+fn delta_cell<'a>(c: &Cell<'a>, s: Source) -> Option<(Cell<'a>, u64)> {
+    match s {
+        Source::Kept(_) => None,
+        Source::Extend { from, .. } => Some((
+            Cell {
+                stop: Stop::Games(c.stop.max_games() - from),
+                ..c.clone()
+            },
+            from,
+        )),
+        Source::Continue { .. } | Source::New => Some((c.clone(), 0)),
+    }
 }
 
 /// The state a grown run's delta starts from: each continued
@@ -247,17 +266,23 @@ pub fn start_state(old: &FinishedRun, d: &Delta, sources: &[Source]) -> RunState
                 stopped: cell.stop.is_met(s, agg),
                 segments: Vec::new(),
             };
-            // `plan` has made sure `s` is a stopping test of the layout, so
-            // the units below it are whole.
-            let mut u = 0;
-            while u < l.units() && l.unit_games(u).2 <= s {
-                state.done.insert(first_unit + u);
-                u += 1;
-            }
+            mark_units_done(&mut state, first_unit, l, s);
         }
         first_unit += l.units();
     }
     state
+}
+
+/// Marks done the units of a cell (laid out as `l`, its first unit
+/// `first_unit`) whose games all come before game `s`. `plan` has made
+/// sure `s` is a stopping test of the layout, so the units below it are
+/// whole.
+fn mark_units_done(state: &mut RunState, first_unit: u64, l: &CellLayout, s: u64) {
+    let mut u = 0;
+    while u < l.units() && l.unit_games(u).2 <= s {
+        state.done.insert(first_unit + u);
+        u += 1;
+    }
 }
 
 #[cfg(test)]

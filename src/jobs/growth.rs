@@ -36,8 +36,62 @@ pub(super) fn growth(
             why,
         })
     };
+    let old = read_run_state(store, &path, m, &damaged)?;
+    let refuse = |problems: Vec<String>| would_change_played(dir, &old, exp, problems);
+    let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
+    let old_rows = read_old_rows(store, dir, &old, &damaged)?;
+    if !allow_other_build && let Some(problem) = played_elsewhere(&old) {
+        return Err(refuse(vec![problem]));
+    }
+    Ok(Growing {
+        old,
+        old_rows,
+        sources,
+    })
+}
+
+/// The refusal to grow the finished run `old` in `dir` into `exp`,
+/// naming every change that would alter games already played.
+fn would_change_played(
+    dir: &Path,
+    old: &grow::FinishedRun,
+    exp: &Experiment,
+    problems: Vec<String>,
+) -> Error {
+    Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
+        dir: dir.to_path_buf(),
+        name: old.run.name.clone(),
+        old_hash: old.run.experiment_hash.clone(),
+        new_hash: exp.fingerprint(),
+        problems,
+    }))
+    .into()
+}
+
+/// The finished run's rows, from games.csv when the run state does not
+/// hold them.
+fn read_old_rows(
+    store: &dyn Store,
+    dir: &Path,
+    old: &grow::FinishedRun,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Vec<GameLine>, Error> {
+    let games_path = dir.join("games.csv");
+    let games = store.read(&games_path).ok();
+    old.rows(games.as_deref())
+        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))
+}
+
+/// The finished run's state at `path`, once it is of the experiment the
+/// manifest `m` beside it names.
+fn read_run_state(
+    store: &dyn Store,
+    path: &Path,
+    m: &ManifestRead,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<grow::FinishedRun, Error> {
     let bytes = store
-        .read(&path)
+        .read(path)
         .map_err(|e| damaged(format!("cannot read it ({e})")))?;
     let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
     if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
@@ -46,35 +100,21 @@ pub(super) fn growth(
             old.format, old.run.experiment_hash, m.run.experiment_hash
         )));
     }
-    let refuse = |problems: Vec<String>| {
-        Error::from(Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
-            dir: dir.to_path_buf(),
-            name: old.run.name.clone(),
-            old_hash: old.run.experiment_hash.clone(),
-            new_hash: exp.fingerprint(),
-            problems,
-        })))
-    };
-    let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
-    let games_path = dir.join("games.csv");
-    let games = store.read(&games_path).ok();
-    let old_rows = old
-        .rows(games.as_deref())
-        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))?;
+    Ok(old)
+}
+
+/// Why the finished run's games may not be kept: another build played
+/// some of them. `None` when this build played them all.
+fn played_elsewhere(old: &grow::FinishedRun) -> Option<String> {
     let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
         .chain(old.run.other_builds.iter().map(String::as_str))
         .collect();
-    if !allow_other_build && builds.iter().any(|b| *b != BUILD) {
-        return Err(refuse(vec![format!(
+    builds.iter().any(|b| *b != BUILD).then(|| {
+        format!(
             "they were played by katro build {}, not this build {BUILD}: the new games may \
              not match them (--allow-other-build keeps them anyway)",
             builds.join(", ")
-        )]));
-    }
-    Ok(Growing {
-        old,
-        old_rows,
-        sources,
+        )
     })
 }
 
@@ -125,6 +165,28 @@ impl Growing {
         Ok(out)
     }
 
+    /// Adds to cell `i`'s aggregate `agg` and to `rows` the games of
+    /// source `s` it keeps from the finished run; the games kept, counting
+    /// a continued cell's, whose rows the checkpoint holds.
+    fn keep(
+        &self,
+        s: grow::Source,
+        cells: &[Cell],
+        i: usize,
+        agg: &mut Aggregate,
+        rows: &mut Vec<GameRow>,
+    ) -> Result<u64, FileError> {
+        Ok(match s {
+            grow::Source::Kept(o) | grow::Source::Extend { old: o, .. } => {
+                agg.merge(&self.old.cells[o].aggregate);
+                rows.extend(self.rows_of(o, cells, i)?);
+                self.old.cells[o].aggregate.games
+            }
+            grow::Source::Continue { old } => self.old.cells[old].aggregate.games,
+            grow::Source::New => 0,
+        })
+    }
+
     /// Every cell's aggregate and the rows of all games, kept and new, as
     /// a fresh run of `cells` gives them; and how many games were kept.
     pub(super) fn combine(
@@ -140,15 +202,7 @@ impl Growing {
         for (i, s) in self.sources.iter().enumerate() {
             let k = d.index.iter().position(|&x| x == i);
             let mut agg = Aggregate::new();
-            match *s {
-                grow::Source::Kept(o) | grow::Source::Extend { old: o, .. } => {
-                    agg.merge(&self.old.cells[o].aggregate);
-                    kept += self.old.cells[o].aggregate.games;
-                    rows.extend(self.rows_of(o, cells, i)?);
-                }
-                grow::Source::Continue { old } => kept += self.old.cells[old].aggregate.games,
-                grow::Source::New => {}
-            }
+            kept += self.keep(*s, cells, i, &mut agg, &mut rows)?;
             if let Some(k) = k {
                 agg.merge(&played[k]);
                 rows.extend(result.rows.iter().filter(|r| r.cell == k).map(|r| GameRow {

@@ -16,11 +16,13 @@ use crate::experiment::{LAP_LIMIT_RANGE, PLY_LIMIT_RANGE};
 use crate::files::ManifestRead;
 use crate::files::float;
 use crate::rules::Rules;
-use crate::solve::{Phase, SolveError, SolvedTable, Threads, Value, check_key, solve_with_stats};
+use crate::solve::{SolveError, SolvedTable, Value};
 use crate::store::Store;
 
 use super::owned::{Folder, write_outputs};
-use super::{ColumnNeed, Damage, Error, Refusal, read_optional};
+use super::report_files::{read_needed, read_needed_manifest};
+use super::solve::solve_unstopped;
+use super::{ColumnNeed, Error, Refusal};
 
 /// The file `katro judge` writes.
 pub const PERFECT_MOVES: &str = "perfect-moves.csv";
@@ -90,27 +92,20 @@ pub fn judge(
         &[PERFECT_MOVES.to_string(), "manifest.json".to_string()],
         &format!("katro judge {}", dir.display()),
     )?;
-    let mut tallies: Vec<CellTally> = (0..cells.len()).map(|_| CellTally::default()).collect();
-    for r in &rows {
-        tallies[r.cell].games += 1;
-    }
-    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
-    let mut outcome = JudgeOutcome {
-        variants: Vec::new(),
-        games: 0,
-    };
-    for (v, r) in rules.iter().enumerate() {
-        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
-        let (judged, start) = judge_variant(&games_path, r, &mine, max_bytes, note, &mut tallies)?;
-        if judged.result.is_ok() {
-            starts[v] = start;
-            outcome.games += judged.games;
-        }
-        outcome.variants.push(judged);
-    }
+    let mut tallies = cell_tallies(cells.len(), &rows);
+    let (outcome, starts) = judge_all(&games_path, &rules, &rows, max_bytes, note, &mut tallies)?;
     let csv = perfect_moves_csv(&rules, &cells, &tallies, &starts);
     write_outputs(store, dir, &[(PERFECT_MOVES, &csv)])?;
     Ok(outcome)
+}
+
+/// Each cell's tally before judging: its games counted.
+fn cell_tallies(cells: usize, rows: &[Row]) -> Vec<CellTally> {
+    let mut tallies: Vec<CellTally> = (0..cells).map(|_| CellTally::default()).collect();
+    for r in rows {
+        tallies[r.cell].games += 1;
+    }
+    tallies
 }
 
 /// games.csv's bytes, and the manifest beside it, read;
@@ -120,29 +115,49 @@ fn read_inputs(
     games_path: &Path,
     manifest_path: &Path,
 ) -> Result<(Vec<u8>, ManifestRead), Error> {
-    let Some(games) = read_optional(store, games_path)? else {
-        return Err(Refusal::NotFound {
-            path: games_path.to_path_buf(),
-            needs: "`katro judge` needs the games.csv of a run made with per_game_rows = true \
-                    and moves_in_rows = true"
-                .into(),
-        }
-        .into());
-    };
-    let Some(manifest_bytes) = read_optional(store, manifest_path)? else {
-        return Err(Refusal::NotFound {
-            path: manifest_path.to_path_buf(),
-            needs: "`katro judge` rebuilds each variant's rules from the manifest katro \
-                    wrote beside games.csv"
-                .into(),
-        }
-        .into());
-    };
-    let manifest = ManifestRead::parse(&manifest_bytes).map_err(|error| Damage::Manifest {
-        path: manifest_path.to_path_buf(),
-        error,
-    })?;
+    let games = read_needed(
+        store,
+        games_path,
+        "`katro judge` needs the games.csv of a run made with per_game_rows = true \
+         and moves_in_rows = true"
+            .into(),
+    )?;
+    let manifest = read_needed_manifest(
+        store,
+        manifest_path,
+        "`katro judge` rebuilds each variant's rules from the manifest katro \
+         wrote beside games.csv"
+            .into(),
+    )?;
     Ok((games, manifest))
+}
+
+/// Judges the games of each variant in `rules` in turn, adding their
+/// counts to their cells' tallies; the outcome, and each start's value
+/// where its variant was solved.
+fn judge_all(
+    games_path: &Path,
+    rules: &[Rules],
+    rows: &[Row],
+    max_bytes: u64,
+    note: &mut dyn FnMut(&str),
+    tallies: &mut [CellTally],
+) -> Result<(JudgeOutcome, Vec<Option<Value>>), Error> {
+    let mut starts: Vec<Option<Value>> = vec![None; rules.len()];
+    let mut outcome = JudgeOutcome {
+        variants: Vec::new(),
+        games: 0,
+    };
+    for (v, r) in rules.iter().enumerate() {
+        let mine: Vec<&Row> = rows.iter().filter(|row| row.variant == v).collect();
+        let (judged, start) = judge_variant(games_path, r, &mine, max_bytes, note, tallies)?;
+        if judged.result.is_ok() {
+            starts[v] = start;
+            outcome.games += judged.games;
+        }
+        outcome.variants.push(judged);
+    }
+    Ok((outcome, starts))
 }
 
 /// Solves one variant and judges its games `mine`, adding their counts to
@@ -162,11 +177,7 @@ fn judge_variant(
         mine.len()
     ));
     let t0 = Instant::now();
-    let solved = check_key(r).and_then(|_| {
-        solve_with_stats(r, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
-            std::ops::ControlFlow::Continue(())
-        })
-    });
+    let solved = solve_unstopped(r, max_bytes);
     let solve_time = t0.elapsed();
     let outcome = |result| VariantOutcome {
         variant: r.name().to_string(),
@@ -182,17 +193,30 @@ fn judge_variant(
     };
     let t1 = Instant::now();
     let start = table.value(r, &r.start());
+    judge_rows(games_path, r, &table, mine, tallies)?;
+    let result = Ok((solve_time, table.len() as u64, t1.elapsed()));
+    Ok((outcome(result), start))
+}
+
+/// Judges the games `mine` on the pool, adding each seat's counts to its
+/// cell's tally in game order.
+fn judge_rows(
+    games_path: &Path,
+    r: &Rules,
+    table: &SolvedTable,
+    mine: &[&Row],
+    tallies: &mut [CellTally],
+) -> Result<(), Error> {
     let judged: Vec<[Counts; 2]> = mine
         .par_iter()
-        .map(|row| judge_row(games_path, r, &table, row))
+        .map(|row| judge_row(games_path, r, table, row))
         .collect::<Result<_, Error>>()?;
     for (row, seats) in mine.iter().zip(judged) {
         for (s, c) in seats.into_iter().enumerate() {
             tallies[row.cell].seats[s].push(c);
         }
     }
-    let result = Ok((solve_time, table.len() as u64, t1.elapsed()));
-    Ok((outcome(result), start))
+    Ok(())
 }
 
 /// A row of games.csv that does not judge: `why`, at `file`'s `line`.
@@ -242,18 +266,10 @@ fn read_games(
         .has_headers(true)
         .flexible(false)
         .from_reader(bytes);
-    let headers: Vec<String> = r
-        .headers()
-        .map_err(|error| Refusal::GamesHeader {
-            file: file.clone(),
-            error,
-        })?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let headers = games_headers(&mut r, &file)?;
     let mut g = GamesReader {
+        columns: Columns::of(&headers, &file)?,
         file,
-        columns: Columns::of(&headers, &path.display().to_string())?,
         manifest,
         manifest_path,
         variants: Vec::new(),
@@ -267,6 +283,18 @@ fn read_games(
         g.read_row(line, &rec)?;
     }
     Ok((g.rules, g.cells, g.rows))
+}
+
+/// games.csv's header row, or why it does not read.
+fn games_headers(r: &mut csv::Reader<&[u8]>, file: &str) -> Result<Vec<String>, Error> {
+    Ok(r.headers()
+        .map_err(|error| Refusal::GamesHeader {
+            file: file.to_string(),
+            error,
+        })?
+        .iter()
+        .map(str::to_string)
+        .collect())
 }
 
 /// Where games.csv's columns are: those judging needs, and the limits and
@@ -332,26 +360,10 @@ impl GamesReader<'_> {
         let name = &rec[c.variant];
         let base = self.base_rules(name)?;
         let played = self.with_limits(base, line, rec)?;
-        let v = match self
-            .rules
-            .iter()
-            .position(|r| r.canonical_string() == played.canonical_string())
-        {
-            Some(v) => v,
-            None => {
-                self.rules.push(played);
-                self.rules.len() - 1
-            }
-        };
-        let opening_plies = rec[opening]
-            .parse::<u32>()
-            .map_err(|e| self.at(line, format!("`opening_plies` {:?}: {e}", &rec[opening])))?;
+        let v = self.rules_index(played);
+        let opening_plies = self.count(line, rec, opening, "opening_plies")?;
         let plies = match plies_col {
-            Some(c) => Some(
-                rec[c]
-                    .parse::<u32>()
-                    .map_err(|e| self.at(line, format!("`plies` {:?}: {e}", &rec[c])))?,
-            ),
+            Some(c) => Some(self.count(line, rec, c, "plies")?),
             None => None,
         };
         let cell = self.cell_of(rec, v, opening_plies);
@@ -364,6 +376,31 @@ impl GamesReader<'_> {
             moves: rec[moves].to_string(),
         });
         Ok(())
+    }
+
+    /// The count in column `at` (named `key`) of the row at `line`.
+    fn count(
+        &self,
+        line: u64,
+        rec: &csv::StringRecord,
+        at: usize,
+        key: &str,
+    ) -> Result<u32, Error> {
+        rec[at]
+            .parse::<u32>()
+            .map_err(|e| self.at(line, format!("`{key}` {:?}: {e}", &rec[at])))
+    }
+
+    /// The index of `played` among the distinct rules, added when new.
+    fn rules_index(&mut self, played: Rules) -> usize {
+        let same = |r: &Rules| r.canonical_string() == played.canonical_string();
+        match self.rules.iter().position(same) {
+            Some(v) => v,
+            None => {
+                self.rules.push(played);
+                self.rules.len() - 1
+            }
+        }
     }
 
     /// The rules the manifest gives variant `name`.
@@ -476,49 +513,68 @@ fn perfect_moves_csv(
     for (cell, tally) in cells.iter().zip(tallies) {
         let start = starts[cell.variant];
         for (s, (seat, agent)) in [("p1", &cell.p1), ("p2", &cell.p2)].into_iter().enumerate() {
-            let per_game = &tally.seats[s];
-            let judged = start.is_some();
-            let mut total = Counts::default();
-            for c in per_game {
-                total.add(*c);
-            }
-            let pairs = |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> {
-                per_game.iter().map(f).collect()
-            };
-            let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
-            let optimal = clustered_share(&pairs(|c| (c.decisions, c.optimal)));
-            let critical = clustered_share(&pairs(|c| (c.critical, c.critical_kept)));
-            let count = |n: u64| if judged { n.to_string() } else { String::new() };
-            let mut row = vec![
-                cell.variant_name.clone(),
-                rules[cell.variant].canonical_string(),
-                cell.p1.clone(),
-                cell.p2.clone(),
-                cell.opening_plies.to_string(),
-                seat.to_string(),
-                agent.clone(),
-                judged.to_string(),
-                start.map_or(String::new(), |v| v.word().to_string()),
-                start
-                    .and_then(Value::distance)
-                    .map_or(String::new(), |d| d.to_string()),
-                tally.games.to_string(),
-                count(total.decisions),
-                count(total.kept),
-            ];
-            row.extend(share_fields(kept));
-            row.push(count(total.optimal));
-            row.extend(share_fields(optimal));
-            row.push(count(total.critical));
-            row.push(count(total.critical_kept));
-            row.extend(share_fields(critical));
-            row.push(float(
-                (judged && tally.games > 0).then(|| total.decisions as f64 / tally.games as f64),
-            ));
+            let mut row = cell_fields(cell, &rules[cell.variant]);
+            row.extend([seat.to_string(), agent.clone()]);
+            row.extend(seat_fields(start, tally.games, &tally.seats[s]));
             w.write_record(&row).expect("writing to memory cannot fail");
         }
     }
     w.into_inner().expect("writing to memory cannot fail")
+}
+
+/// The fields of perfect-moves.csv that name the cell, played under
+/// `rules`.
+fn cell_fields(cell: &CellKey, rules: &Rules) -> Vec<String> {
+    vec![
+        cell.variant_name.clone(),
+        rules.canonical_string(),
+        cell.p1.clone(),
+        cell.p2.clone(),
+        cell.opening_plies.to_string(),
+    ]
+}
+
+/// A seat's counts over all its games.
+fn total_of(per_game: &[Counts]) -> Counts {
+    let mut total = Counts::default();
+    for c in per_game {
+        total.add(*c);
+    }
+    total
+}
+
+/// A seat's row of perfect-moves.csv from `judged` on: the start's value
+/// (`None` when the variant was not solved) and the seat's counts and
+/// shares over its `games`, whose counts are `per_game`.
+fn seat_fields(start: Option<Value>, games: u64, per_game: &[Counts]) -> Vec<String> {
+    let judged = start.is_some();
+    let total = total_of(per_game);
+    let pairs =
+        |f: fn(&Counts) -> (u64, u64)| -> Vec<(u64, u64)> { per_game.iter().map(f).collect() };
+    let kept = clustered_share(&pairs(|c| (c.decisions, c.kept)));
+    let optimal = clustered_share(&pairs(|c| (c.decisions, c.optimal)));
+    let critical = clustered_share(&pairs(|c| (c.critical, c.critical_kept)));
+    let count = |n: u64| if judged { n.to_string() } else { String::new() };
+    let mut row = vec![
+        judged.to_string(),
+        start.map_or(String::new(), |v| v.word().to_string()),
+        start
+            .and_then(Value::distance)
+            .map_or(String::new(), |d| d.to_string()),
+        games.to_string(),
+        count(total.decisions),
+        count(total.kept),
+    ];
+    row.extend(share_fields(kept));
+    row.push(count(total.optimal));
+    row.extend(share_fields(optimal));
+    row.push(count(total.critical));
+    row.push(count(total.critical_kept));
+    row.extend(share_fields(critical));
+    row.push(float(
+        (judged && games > 0).then(|| total.decisions as f64 / games as f64),
+    ));
+    row
 }
 
 #[cfg(test)]

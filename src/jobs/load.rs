@@ -39,17 +39,7 @@ pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Error> {
         .unwrap_or(Path::new(""))
         .to_path_buf();
     let mut variant_files = Vec::new();
-    let mut read_variant = |spec: &str| -> Result<(String, String), String> {
-        let p = dir.join(spec);
-        let text = read_text(store, &p).map_err(|e| format!("{} ({e})", p.display()))?;
-        let shown = p.display().to_string();
-        variant_files.push(VariantFile {
-            spec: spec.to_string(),
-            file: shown.clone(),
-            text: text.clone(),
-        });
-        Ok((shown, text))
-    };
+    let mut read_variant = |spec: &str| read_variant_file(store, &dir, spec, &mut variant_files);
     let exp = parse_experiment(path, &text, &mut read_variant)?;
     Ok(Loaded {
         path: path.to_string(),
@@ -57,4 +47,23 @@ pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Error> {
         exp,
         variant_files,
     })
+}
+
+/// The variant file `spec` names, relative to the experiment's folder
+/// `dir`: its path as shown and its text, kept in `files` too.
+fn read_variant_file(
+    store: &dyn Store,
+    dir: &Path,
+    spec: &str,
+    files: &mut Vec<VariantFile>,
+) -> Result<(String, String), String> {
+    let p = dir.join(spec);
+    let text = read_text(store, &p).map_err(|e| format!("{} ({e})", p.display()))?;
+    let shown = p.display().to_string();
+    files.push(VariantFile {
+        spec: spec.to_string(),
+        file: shown.clone(),
+        text: text.clone(),
+    });
+    Ok((shown, text))
 }

@@ -57,6 +57,19 @@ fn shard_set_problems(
     }
     let n = shards[0].1.shards;
     let mut problems = Vec::new();
+    let by_index = by_shard_index(shards, n, &mut problems);
+    problems.extend(duplicate_shards(&by_index, n));
+    problems.extend(missing_shards(&by_index, n, &shards[0].1, dir));
+    problems
+}
+
+/// The shard files by the index each claims, noting in `problems` each
+/// index outside 1..=`n`.
+fn by_shard_index(
+    shards: &[(PathBuf, ShardFile)],
+    n: u64,
+    problems: &mut Vec<String>,
+) -> BTreeMap<u64, Vec<String>> {
     let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     for (p, s) in shards {
         if s.shard == 0 || s.shard > n {
@@ -68,37 +81,29 @@ fn shard_set_problems(
         }
         by_index.entry(s.shard).or_default().push(file_name(p));
     }
-    for (i, names) in &by_index {
-        if names.len() > 1 {
-            problems.push(format!(
+    by_index
+}
+
+/// Each shard index claimed by more than one file, with the files.
+fn duplicate_shards(by_index: &BTreeMap<u64, Vec<String>>, n: u64) -> impl Iterator<Item = String> {
+    by_index
+        .iter()
+        .filter(|(_, names)| names.len() > 1)
+        .map(move |(i, names)| {
+            format!(
                 "shard {i}/{n} is there {} times: {}",
                 names.len(),
                 names.join(", ")
-            ));
-        }
-    }
-    problems.extend(missing_shards(&by_index, n, &shards[0].1, dir));
-    problems
+            )
+        })
 }
 
 /// Shards that do not belong together: of different experiments, builds
 /// (unless `allow_other_build`) or N, each set listed file by file.
 fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec<String> {
     let mut problems = Vec::new();
-    let listing = |f: &dyn Fn(&ShardFile) -> String| -> String {
-        shards
-            .iter()
-            .map(|(p, s)| format!("  {}: {}", file_name(p), f(s)))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let distinct = |f: &dyn Fn(&ShardFile) -> String| -> usize {
-        shards
-            .iter()
-            .map(|(_, s)| f(s))
-            .collect::<BTreeSet<_>>()
-            .len()
-    };
+    let listing = |f: &dyn Fn(&ShardFile) -> String| listing(shards, f);
+    let distinct = |f: &dyn Fn(&ShardFile) -> String| distinct(shards, f);
     if distinct(&|s| s.run.experiment_hash.clone()) > 1 {
         problems.push(format!(
             "the shards come from different experiments:\n{}",
@@ -108,19 +113,8 @@ fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec
             ))
         ));
     }
-    if !allow_other_build
-        && shards
-            .iter()
-            .any(|(_, s)| shard_builds(s).any(|b| b != BUILD))
-    {
-        problems.push(format!(
-            "shards played by another katro build than this one ({BUILD}), whose games may \
-             differ (--allow-other-build merges them anyway):\n{}",
-            listing(&|s| format!(
-                "katro build {}",
-                shard_builds(s).collect::<Vec<_>>().join(", ")
-            ))
-        ));
+    if !allow_other_build {
+        problems.extend(other_build_shards(shards));
     }
     if distinct(&|s| s.shards.to_string()) > 1 {
         problems.push(format!(
@@ -129,6 +123,39 @@ fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec
         ));
     }
     problems
+}
+
+/// The shards played by another build than this one, when any are.
+fn other_build_shards(shards: &[(PathBuf, ShardFile)]) -> Option<String> {
+    let other = |(_, s): &(PathBuf, ShardFile)| shard_builds(s).any(|b| b != BUILD);
+    shards.iter().any(other).then(|| {
+        format!(
+            "shards played by another katro build than this one ({BUILD}), whose games may \
+             differ (--allow-other-build merges them anyway):\n{}",
+            listing(shards, &|s| format!(
+                "katro build {}",
+                shard_builds(s).collect::<Vec<_>>().join(", ")
+            ))
+        )
+    })
+}
+
+/// One line per shard: its file and what `f` says of it.
+fn listing(shards: &[(PathBuf, ShardFile)], f: &dyn Fn(&ShardFile) -> String) -> String {
+    shards
+        .iter()
+        .map(|(p, s)| format!("  {}: {}", file_name(p), f(s)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How many different things `f` says of the shards.
+fn distinct(shards: &[(PathBuf, ShardFile)], f: &dyn Fn(&ShardFile) -> String) -> usize {
+    shards
+        .iter()
+        .map(|(_, s)| f(s))
+        .collect::<BTreeSet<_>>()
+        .len()
 }
 
 /// The shards of 1..=`n` not in `by_index`, and how to make them.
@@ -185,15 +212,7 @@ fn read_shards(
         }
         .into());
     }
-    let mut shards = Vec::new();
-    let mut unreadable = Vec::new();
-    for p in paths {
-        match read_shard(store, &p) {
-            Ok(s) => shards.push((p, s)),
-            Err(e) => unreadable.push(e.to_string()),
-        }
-    }
-    let mut problems = unreadable;
+    let (mut shards, mut problems) = read_each_shard(store, paths);
     if !shards.is_empty() {
         problems.extend(shard_set_problems(&shards, dir, allow_other_build));
     }
@@ -206,6 +225,22 @@ fn read_shards(
     }
     shards.sort_by_key(|(_, s)| s.shard);
     Ok(shards)
+}
+
+/// The shard files that read, and why each other one did not.
+fn read_each_shard(
+    store: &dyn Store,
+    paths: Vec<PathBuf>,
+) -> (Vec<(PathBuf, ShardFile)>, Vec<String>) {
+    let mut shards = Vec::new();
+    let mut unreadable = Vec::new();
+    for p in paths {
+        match read_shard(store, &p) {
+            Ok(s) => shards.push((p, s)),
+            Err(e) => unreadable.push(e.to_string()),
+        }
+    }
+    (shards, unreadable)
 }
 
 /// The experiment rebuilt from the text and variant files the shard
@@ -254,33 +289,13 @@ pub fn merge(
     };
     let exp = rebuild_experiment(first_path, first, &damaged)?;
     let cells = exp.cells();
-    let hash = exp.fingerprint();
-    if hash != first.run.experiment_hash {
-        return Err(damaged(format!(
-            "{} says experiment hash {}, but its experiment gives {hash}",
-            file_name(first_path),
-            first.run.experiment_hash
-        )));
-    }
+    let hash = checked_hash(first_path, first, &exp, &damaged)?;
     let (aggregates, rows) = merge_shards(&shards, &cells, exp.rows(), &damaged)?;
     // Followed before the folder is touched, as `katro run` does.
     let exact = exact_cells(&exp, &first.experiment.file, threads_or_all(None))?;
 
-    let _lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
-    let w = Writer {
-        hash: &hash,
-        text_fnv: Some(&first.experiment.fnv1a64),
-        grows: None,
-        shards: None,
-        allow_other_build: opts.allow_other_build,
-    };
-    clear_folder(store, progress, &dir, &w, opts.force, &exp.name)?;
-    store
-        .check_writable(&dir)
-        .map_err(|error| Refusal::FolderNotWritable {
-            dir: dir.clone(),
-            error,
-        })?;
+    let _lock = ready_folder(store, progress, opts, &hash, first, &exp.name)?;
+    let exact = exact.as_ref();
     let base = ManifestBase {
         command: &opts.command,
         name: &exp.name,
@@ -296,24 +311,93 @@ pub fn merge(
         aggregates: &aggregates,
         rows: &rows,
     };
-    let (written, mut text) = finish_experiment(store, &dir, &exp, played, m, exact.as_ref())?;
-    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
-    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    let (written, text) = finish_experiment(store, &dir, &exp, played, m, exact)?;
+    Ok(merged_outcome(dir, &shards, written, text))
+}
+
+/// What the merge did: `text` (the results' table) with a line on the
+/// shards merged and the files `written`.
+fn merged_outcome(
+    dir: PathBuf,
+    shards: &[(PathBuf, ShardFile)],
+    written: Vec<String>,
+    mut text: String,
+) -> RunOutcome {
+    let (wall, played) = shard_time_and_games(shards);
     text.push_str(&format!(
         "\nmerged {} ({} played in {wall:.1} s of shard time); wrote {} in {}\n",
-        plural(first.shards, "shard"),
+        plural(shards[0].1.shards, "shard"),
         plural(played, "game"),
         written.join(", "),
         dir.display()
     ));
-    Ok(RunOutcome {
+    RunOutcome {
         out_dir: dir,
         files: written,
         played: 0,
         kept: played,
         already_complete: false,
         text,
-    })
+    }
+}
+
+/// The experiment's hash, once it is the one the shard says it has.
+fn checked_hash(
+    first_path: &Path,
+    first: &ShardFile,
+    exp: &Experiment,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<String, Error> {
+    let hash = exp.fingerprint();
+    if hash != first.run.experiment_hash {
+        return Err(damaged(format!(
+            "{} says experiment hash {}, but its experiment gives {hash}",
+            file_name(first_path),
+            first.run.experiment_hash
+        )));
+    }
+    Ok(hash)
+}
+
+/// The merge's folder locked, then cleared of what is not this run's
+/// (or refused) and found writable; the lock, held while it lasts.
+fn ready_folder<'a>(
+    store: &'a dyn Store,
+    progress: &dyn Progress,
+    opts: &MergeOptions,
+    hash: &str,
+    first: &ShardFile,
+    name: &str,
+) -> Result<Box<dyn Send + 'a>, Error> {
+    let dir = Path::new(&opts.dir);
+    let lock = lock_folder(store, progress, dir, Part::Whole, &opts.command)?;
+    let w = Writer {
+        hash,
+        text_fnv: Some(&first.experiment.fnv1a64),
+        grows: None,
+        shards: None,
+        allow_other_build: opts.allow_other_build,
+    };
+    clear_folder(store, progress, dir, &w, opts.force, name)?;
+    check_writable(store, dir)?;
+    Ok(lock)
+}
+
+/// Refuses a folder the merge could not write its results in.
+fn check_writable(store: &dyn Store, dir: &Path) -> Result<(), Error> {
+    Ok(store
+        .check_writable(dir)
+        .map_err(|error| Refusal::FolderNotWritable {
+            dir: dir.to_path_buf(),
+            error,
+        })?)
+}
+
+/// The shards' wall seconds and games, summed.
+fn shard_time_and_games(shards: &[(PathBuf, ShardFile)]) -> (f64, u64) {
+    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
+    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    (wall, played)
 }
 
 /// Every cell's aggregate and the rows of all games, from the shards'
@@ -326,22 +410,34 @@ fn merge_shards(
 ) -> Result<(Vec<Aggregate>, Vec<GameRow>), Error> {
     let mut rows = Vec::new();
     for (p, s) in shards {
-        if s.layout != Layout::new(cells).cells {
-            return Err(damaged(format!(
-                "{} cuts the games into other units",
-                file_name(p)
-            )));
-        }
-        for r in &s.rows {
-            rows.push(
-                r.to_row(cells)
-                    .map_err(|e| damaged(format!("{}: {e}", file_name(p))))?,
-            );
-        }
+        rows.extend(shard_rows(p, s, cells, damaged)?);
     }
     let states: Vec<(u64, &runner::RunState)> =
         shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
     merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(|e| damaged(e.to_string()))
+}
+
+/// The rows of shard `s` (the file `p`), once it cuts the games into the
+/// units this katro does.
+fn shard_rows(
+    p: &Path,
+    s: &ShardFile,
+    cells: &[Cell],
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<Vec<GameRow>, Error> {
+    if s.layout != Layout::new(cells).cells {
+        return Err(damaged(format!(
+            "{} cuts the games into other units",
+            file_name(p)
+        )));
+    }
+    s.rows
+        .iter()
+        .map(|r| {
+            r.to_row(cells)
+                .map_err(|e| damaged(format!("{}: {e}", file_name(p))))
+        })
+        .collect()
 }
 
 /// The manifest of the merged run: the shards' times, threads and builds.
@@ -352,8 +448,7 @@ fn merged_manifest(
 ) -> Manifest {
     let start = shards.iter().map(|(_, s)| s.start_time.clone()).min();
     let end = shards.iter().map(|(_, s)| s.end_time.clone()).max();
-    let wall: f64 = shards.iter().map(|(_, s)| s.wall_seconds).sum();
-    let played: u64 = shards.iter().map(|(_, s)| s.games).sum();
+    let (wall, played) = shard_time_and_games(shards);
     let mut m = manifest(
         base,
         shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
@@ -363,19 +458,19 @@ fn merged_manifest(
     m.skipped_variants = exp.skipped.clone();
     m.games_per_second = per_second(played, wall);
     m.run.other_builds = other_builds(BUILD, shards.iter().flat_map(|(_, s)| shard_builds(s)));
-    m.shards = Some(
-        shards
-            .iter()
-            .map(|(_, s)| ManifestShard {
-                shard: format!("{}/{}", s.shard, s.shards),
-                katro_build: s.run.katro_build.clone(),
-                threads: s.threads,
-                start_time: s.start_time.clone(),
-                end_time: s.end_time.clone(),
-                wall_seconds: s.wall_seconds,
-                games: s.games,
-            })
-            .collect(),
-    );
+    m.shards = Some(shards.iter().map(|(_, s)| manifest_shard(s)).collect());
     m
+}
+
+/// A shard as the merged manifest lists it.
+fn manifest_shard(s: &ShardFile) -> ManifestShard {
+    ManifestShard {
+        shard: format!("{}/{}", s.shard, s.shards),
+        katro_build: s.run.katro_build.clone(),
+        threads: s.threads,
+        start_time: s.start_time.clone(),
+        end_time: s.end_time.clone(),
+        wall_seconds: s.wall_seconds,
+        games: s.games,
+    }
 }

@@ -45,21 +45,11 @@ pub(super) fn lock_folder<'a>(
     command: &[String],
 ) -> Result<Box<dyn Send + 'a>, Error> {
     let path = dir.join(lock_name(part));
-    let owner = LockOwner {
-        command: command.to_vec(),
-        host: store.host_name(),
-        pid: std::process::id(),
-        start_time: now(),
-    }
-    .to_json();
+    let owner = lock_owner(store, command);
     match store.take_lock(&path, &owner) {
         Ok(crate::store::Locking::Held(guard, stale)) => {
             if let Some(old) = stale {
-                progress.note(&format!(
-                    "took over the lock {} of a run that is no longer running ({})",
-                    path.display(),
-                    LockOwner::words(&old)
-                ));
+                progress.note(&took_over(&path, &old));
             }
             Ok(guard)
         }
@@ -71,4 +61,26 @@ pub(super) fn lock_folder<'a>(
         .into()),
         Err(error) => Err(Refusal::CannotLock { lock: path, error }.into()),
     }
+}
+
+/// What the lock file says of this run: its command, host, process and
+/// start.
+fn lock_owner(store: &dyn Store, command: &[String]) -> String {
+    LockOwner {
+        command: command.to_vec(),
+        host: store.host_name(),
+        pid: std::process::id(),
+        start_time: now(),
+    }
+    .to_json()
+}
+
+/// The note on taking over the lock at `path` that a run no longer
+/// running left, `old` what the lock said.
+fn took_over(path: &Path, old: &str) -> String {
+    format!(
+        "took over the lock {} of a run that is no longer running ({})",
+        path.display(),
+        LockOwner::words(old)
+    )
 }

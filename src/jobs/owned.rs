@@ -136,7 +136,19 @@ fn by_mark(bytes: &[u8]) -> Option<Whose> {
             .any(|w| w == old)
             .then_some(Whose::Katros);
     };
-    let start = head[..at]
+    let hex = bytes.get(at + words.len()..at + words.len() + 16)?;
+    let rest = without_line_at(bytes, at);
+    Some(if hex == hash_text(&rest).as_bytes() {
+        Whose::Katros
+    } else {
+        Whose::Edited
+    })
+}
+
+/// `bytes` without the line that holds byte `at`: the rest the mark's
+/// hash is of.
+fn without_line_at(bytes: &[u8], at: usize) -> Vec<u8> {
+    let start = bytes[..at]
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
@@ -144,14 +156,9 @@ fn by_mark(bytes: &[u8]) -> Option<Whose> {
         .iter()
         .position(|&b| b == b'\n')
         .map_or(bytes.len(), |i| at + i + 1);
-    let hex = bytes.get(at + words.len()..at + words.len() + 16)?;
     let mut rest = bytes[..start].to_vec();
     rest.extend_from_slice(&bytes[end..]);
-    Some(if hex == hash_text(&rest).as_bytes() {
-        Whose::Katros
-    } else {
-        Whose::Edited
-    })
+    rest
 }
 
 /// Whose a single file katro writes where the user says is, by its mark;
@@ -198,6 +205,16 @@ pub fn write_marked_file(
     comment: Comment,
     old_own: fn(&[u8]) -> bool,
 ) -> Result<u64, Error> {
+    let (dir, name) = file_place(store, path)?;
+    check_marked_file(store, path, old_own)?;
+    let marked = mark_text(bytes, comment);
+    super::put(store, dir, name, &marked)?;
+    Ok(marked.len() as u64)
+}
+
+/// The folder and name of the file `path`, refused when it names no file
+/// in a folder that is there.
+fn file_place<'p>(store: &dyn Store, path: &'p Path) -> Result<(&'p Path, &'p str), Error> {
     let shown = path.display().to_string();
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return Err(Refusal::NoFileName { shown }.into());
@@ -213,10 +230,7 @@ pub fn write_marked_file(
     if store.is_dir(path) {
         return Err(Refusal::IsAFolder { shown }.into());
     }
-    check_marked_file(store, path, old_own)?;
-    let marked = mark_text(bytes, comment);
-    super::put(store, dir, name, &marked)?;
-    Ok(marked.len() as u64)
+    Ok((dir, name))
 }
 
 /// Never a file of katro's from before marks held a hash.
@@ -242,24 +256,7 @@ impl<'a> Folder<'a> {
     /// The folder `dir` as katro knows it; one with no ledger (or no
     /// folder at all) is read as empty.
     pub fn open(store: &'a dyn Store, dir: &Path) -> Folder<'a> {
-        let mut ledger: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let text = store
-            .read(&dir.join(LEDGER))
-            .ok()
-            .and_then(|b| String::from_utf8(b).ok())
-            .unwrap_or_default();
-        // A ledger that is not one is read as empty: its files are then
-        // judged as from before the ledger, by their marks and listing.
-        if text.lines().next() == Some(LEDGER_HEAD) {
-            for line in text.lines().skip(1) {
-                if let Some((hash, rel)) = line.split_once(' ') {
-                    ledger
-                        .entry(rel.to_string())
-                        .or_default()
-                        .push(hash.to_string());
-                }
-            }
-        }
+        let ledger = read_ledger(store, dir);
         let listed = store
             .read(&dir.join("manifest.json"))
             .ok()
@@ -366,22 +363,12 @@ impl<'a> Folder<'a> {
         }
         // The ledger lives in the folder, which a first write may have to
         // make (`katro rate ... --out NEW`).
-        self.store
-            .create_dir_all(&self.dir)
-            .map_err(|error| Failure::Create {
-                path: self.dir.clone(),
-                error,
-            })?;
+        create_folder(self.store, &self.dir)?;
         self.save()?;
         for (rel, bytes) in files {
             let path = self.dir.join(rel);
             let (dir, name) = split(&path);
-            self.store
-                .create_dir_all(dir)
-                .map_err(|error| Failure::Create {
-                    path: dir.to_path_buf(),
-                    error,
-                })?;
+            create_folder(self.store, dir)?;
             super::put(self.store, dir, name, bytes)?;
             self.ledger.insert(rel.clone(), vec![hash_text(bytes)]);
         }
@@ -419,6 +406,37 @@ impl<'a> Folder<'a> {
         }
         super::put(self.store, &self.dir, LEDGER, text.as_bytes())
     }
+}
+
+/// The folder's ledger: each relative path with the hashes katro wrote
+/// there. A ledger that is not one is read as empty: its files are then
+/// judged as from before the ledger, by their marks and listing.
+fn read_ledger(store: &dyn Store, dir: &Path) -> BTreeMap<String, Vec<String>> {
+    let mut ledger: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let text = store
+        .read(&dir.join(LEDGER))
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default();
+    if text.lines().next() == Some(LEDGER_HEAD) {
+        for line in text.lines().skip(1) {
+            if let Some((hash, rel)) = line.split_once(' ') {
+                ledger
+                    .entry(rel.to_string())
+                    .or_default()
+                    .push(hash.to_string());
+            }
+        }
+    }
+    ledger
+}
+
+/// Makes the folder `dir` and those above it, as needed.
+fn create_folder(store: &dyn Store, dir: &Path) -> Result<(), Error> {
+    Ok(store.create_dir_all(dir).map_err(|error| Failure::Create {
+        path: dir.to_path_buf(),
+        error,
+    })?)
 }
 
 /// A path's folder and file name.

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::engine::notation::plural;
+use crate::pictures::ReplayError;
 use crate::pictures::board_svg::board_svg;
 use crate::pictures::viewer::{frames, viewer_html};
 use crate::rules::Rules;
@@ -56,13 +57,7 @@ pub fn write_viewer(
     command: &str,
 ) -> Result<String, Error> {
     let moves = parse_game(rules, moves)?;
-    let frames = frames(rules, &moves).map_err(|e| -> Error {
-        if e.is_katros_fault() {
-            Failure::Replay(e).into()
-        } else {
-            Refusal::Replay(e).into()
-        }
-    })?;
+    let frames = frames(rules, &moves).map_err(replay_error)?;
     let html = viewer_html(rules, &moves, &frames, command, file);
     write_file(store, file, &html)?;
     Ok(format!(
@@ -70,4 +65,13 @@ pub fn write_viewer(
         plural(moves.len() as u64, "ply", "plies"),
         plural(frames.len() as u64, "board", "boards")
     ))
+}
+
+/// A game the viewer cannot draw: katro's fault or the game's.
+fn replay_error(e: ReplayError) -> Error {
+    if e.is_katros_fault() {
+        Failure::Replay(e).into()
+    } else {
+        Refusal::Replay(e).into()
+    }
 }

@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use crate::agents::perfect::Tables;
 use crate::agents::{AgentSpec, Seat};
 use crate::engine::notation::{board_text, move_name, parse_move, plural};
-use crate::engine::{Move, MoveList, Position, Silent};
+use crate::engine::{Move, MoveList, MoveReport, Position, Silent};
 use crate::rng::GameRng;
 use crate::rules::Rules;
 
@@ -33,20 +33,7 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     // A `perfect` agent's table, solved on its first move and kept for
     // the game.
     let tables = Tables::new();
-    let mut g = Game {
-        o,
-        out,
-        rng: crate::rng::rng_from_seed(crate::rng::game_seed(
-            o.seed,
-            o.rules.name(),
-            &format!("play:{}", o.agent),
-            0,
-        )),
-        pos: o.rules.start(),
-        played: Vec::new(),
-        // Seated once, so an mcts agent with `keep_tree` keeps its tree.
-        computer: o.agent.start_game(&tables),
-    };
+    let mut g = Game::new(o, out, &tables);
     let mut lines = BufRead::lines(input);
     g.greeting()?;
     let mut redraw = true;
@@ -59,20 +46,11 @@ pub fn play(o: &PlayOptions, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             break;
         }
         let mover = g.pos.to_move().number();
-        let legal = o.rules.legal_moves(&g.pos);
-        let mv = if mover == o.seat {
-            match g.human_turn(&legal, &mut lines)? {
-                Turn::Move(m) => m,
-                Turn::Again => {
-                    redraw = false;
-                    continue;
-                }
-                Turn::Stop => break,
-            }
-        } else {
-            g.agent_turn(&legal)?
-        };
-        g.play_move(mover, mv)?;
+        match g.turn(mover, &mut lines)? {
+            Turn::Move(mv) => g.play_move(mover, mv)?,
+            Turn::Again => redraw = false,
+            Turn::Stop => break,
+        }
     }
     g.replay_line()
 }
@@ -89,6 +67,16 @@ fn seat_name(n: u8) -> &'static str {
     } else {
         "North (player 2)"
     }
+}
+
+/// What a capturing move took, in words.
+fn capture_words(report: &MoveReport) -> String {
+    format!(
+        "{}, {}, {} taken",
+        plural(report.laps, "lap", "laps"),
+        plural(report.captures, "capture", "captures"),
+        plural(report.seeds_captured, "seed", "seeds")
+    )
 }
 
 /// What the human's line asks for.
@@ -111,7 +99,38 @@ struct Game<'a, 'o> {
     computer: Seat<'o>,
 }
 
-impl Game<'_, '_> {
+impl<'a, 'o> Game<'a, 'o> {
+    fn new(o: &'a PlayOptions<'o>, out: &'a mut dyn Write, tables: &'o Tables) -> Self {
+        Game {
+            o,
+            out,
+            rng: crate::rng::rng_from_seed(crate::rng::game_seed(
+                o.seed,
+                o.rules.name(),
+                &format!("play:{}", o.agent),
+                0,
+            )),
+            pos: o.rules.start(),
+            played: Vec::new(),
+            // Seated once, so an mcts agent with `keep_tree` keeps its tree.
+            computer: o.agent.start_game(tables),
+        }
+    }
+
+    /// The move of `mover`: the human's, read from `lines`, or the agent's.
+    fn turn(
+        &mut self,
+        mover: u8,
+        lines: &mut dyn Iterator<Item = std::io::Result<String>>,
+    ) -> Result<Turn, Error> {
+        let legal = self.o.rules.legal_moves(&self.pos);
+        if mover == self.o.seat {
+            self.human_turn(&legal, lines)
+        } else {
+            Ok(Turn::Move(self.agent_turn(&legal)?))
+        }
+    }
+
     fn greeting(&mut self) -> Result<(), Error> {
         let rules = self.o.rules;
         writeln!(
@@ -153,15 +172,7 @@ impl Game<'_, '_> {
     ) -> Result<Turn, Error> {
         let rules = self.o.rules;
         let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-        write!(
-            self.out,
-            "ply {}, your move as {} [{}]: ",
-            self.pos.plies() + 1,
-            seat_name(self.o.seat),
-            legal_names.join(" ")
-        )
-        .map_err(io)?;
-        self.out.flush().map_err(io)?;
+        self.prompt(&legal_names)?;
         let Some(line) = lines.next() else {
             writeln!(self.out, "\ninput ended; the game so far:").map_err(io)?;
             return Ok(Turn::Stop);
@@ -177,7 +188,31 @@ impl Game<'_, '_> {
             writeln!(self.out, "the game so far:").map_err(io)?;
             return Ok(Turn::Stop);
         }
-        match parse_move(rules, text) {
+        self.answer(text, legal, &legal_names)
+    }
+
+    /// Asks for the human's move, listing the legal ones.
+    fn prompt(&mut self, legal_names: &[String]) -> Result<(), Error> {
+        write!(
+            self.out,
+            "ply {}, your move as {} [{}]: ",
+            self.pos.plies() + 1,
+            seat_name(self.o.seat),
+            legal_names.join(" ")
+        )
+        .map_err(io)?;
+        self.out.flush().map_err(io)
+    }
+
+    /// The human's move `text` when it is legal; else says why not, and
+    /// asks again.
+    fn answer(
+        &mut self,
+        text: &str,
+        legal: &MoveList,
+        legal_names: &[String],
+    ) -> Result<Turn, Error> {
+        match parse_move(self.o.rules, text) {
             Ok(m) if legal.contains(&m) => return Ok(Turn::Move(m)),
             Ok(_) => writeln!(
                 self.out,
@@ -219,14 +254,7 @@ impl Game<'_, '_> {
             .map_err(io)?;
         }
         if report.captures > 0 {
-            writeln!(
-                self.out,
-                "  {}, {}, {} taken",
-                plural(report.laps, "lap", "laps"),
-                plural(report.captures, "capture", "captures"),
-                plural(report.seeds_captured, "seed", "seeds")
-            )
-            .map_err(io)?;
+            writeln!(self.out, "  {}", capture_words(&report)).map_err(io)?;
         }
         self.played.push(move_name(rules, mv));
         Ok(())

@@ -6,13 +6,13 @@
 //! (docs/OUTPUTS.md, ratings.csv).
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::results::rating_files;
 use super::survey::read_manifest;
 use super::{Error, Refusal};
-use crate::experiment::parse_experiment;
 use crate::experiment::ratings::{ResultLine, Roster, VariantRatings, rate_lines};
+use crate::experiment::{Tournament, parse_experiment};
 use crate::files::ratings_table;
 use crate::store::Store;
 
@@ -34,20 +34,7 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
             Path::new(o.out.as_deref().unwrap_or(&o.input)).to_path_buf(),
         )
     } else {
-        let Some(out) = &o.out else {
-            let input = o.input.clone();
-            return Err(Refusal::RateNeedsOut { input }.into());
-        };
-        let bytes = store
-            .read(input)
-            .map_err(|error| Refusal::UnreadableInput {
-                input: o.input.clone(),
-                error,
-            })?;
-        (
-            rate_lines(&read_tallies(&o.input, &bytes)?, None),
-            Path::new(out).to_path_buf(),
-        )
+        rate_file(store, o)?
     };
     if rated.is_empty() {
         let input = o.input.clone();
@@ -69,6 +56,25 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
     Ok(text)
 }
 
+/// A CSV file of tallies rated, and the folder `--out` names for the
+/// files.
+fn rate_file(store: &dyn Store, o: &RateOptions) -> Result<(Vec<VariantRatings>, PathBuf), Error> {
+    let Some(out) = &o.out else {
+        let input = o.input.clone();
+        return Err(Refusal::RateNeedsOut { input }.into());
+    };
+    let bytes = store
+        .read(Path::new(&o.input))
+        .map_err(|error| Refusal::UnreadableInput {
+            input: o.input.clone(),
+            error,
+        })?;
+    Ok((
+        rate_lines(&read_tallies(&o.input, &bytes)?, None),
+        Path::new(out).to_path_buf(),
+    ))
+}
+
 /// A results folder's tournament rated from its summary.csv: the
 /// tournament's agents, anchor and opening plies from the experiment the
 /// manifest stores, so the files are the ones `katro run` wrote; without
@@ -83,7 +89,15 @@ fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Err
             error,
         })?;
     let lines = read_summary(&name, &bytes)?;
-    let tournament = read_manifest(store, dir)
+    Ok(match stored_tournament(store, dir) {
+        Some(t) => rate_tournament(lines, &t),
+        None => rate_lines(&lines, None),
+    })
+}
+
+/// The tournament of the experiment the folder's manifest stores, if any.
+fn stored_tournament(store: &dyn Store, dir: &Path) -> Option<Tournament> {
+    read_manifest(store, dir)
         .and_then(|m| m.experiment)
         .and_then(|e| {
             let mut no_files = |spec: &str| {
@@ -93,25 +107,24 @@ fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Err
             };
             parse_experiment(&e.file, &e.text, &mut no_files).ok()
         })
-        .and_then(|exp| exp.tournament);
-    Ok(match tournament {
-        Some(t) => {
-            let agents: Vec<String> = t.agents.iter().map(|a| a.to_string()).collect();
-            let plies = t.opening_plies.to_string();
-            let lines: Vec<ResultLine> = lines
-                .into_iter()
-                .filter(|l| l.opening_plies == plies)
-                .collect();
-            rate_lines(
-                &lines,
-                Some(Roster {
-                    agents: &agents,
-                    anchor: t.anchor,
-                }),
-            )
-        }
-        None => rate_lines(&lines, None),
-    })
+        .and_then(|exp| exp.tournament)
+}
+
+/// The tournament `t`'s ratings from the `lines` at its opening plies.
+fn rate_tournament(lines: Vec<ResultLine>, t: &Tournament) -> Vec<VariantRatings> {
+    let agents: Vec<String> = t.agents.iter().map(|a| a.to_string()).collect();
+    let plies = t.opening_plies.to_string();
+    let lines: Vec<ResultLine> = lines
+        .into_iter()
+        .filter(|l| l.opening_plies == plies)
+        .collect();
+    rate_lines(
+        &lines,
+        Some(Roster {
+            agents: &agents,
+            anchor: t.anchor,
+        }),
+    )
 }
 
 /// A CSV's rows, each with its line number.
@@ -189,72 +202,92 @@ pub fn read_tallies(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> 
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for (line, row) in rows {
-        let field = |i: usize| row.get(i).map_or("", String::as_str);
-        let (p1, p2) = (field(at[0]).to_string(), field(at[1]).to_string());
-        if p1.is_empty() || p2.is_empty() {
-            let file = file.to_string();
-            return Err(Refusal::NoAgents { file, line }.into());
-        }
-        let v = variant.map_or(String::new(), |i| field(i).to_string());
-        if !seen.insert((v.clone(), p1.clone(), p2.clone())) {
-            return Err(Refusal::PairingTwice {
-                file: file.to_string(),
-                line,
-                p1,
-                p2,
-                variant: v,
-            }
-            .into());
-        }
-        out.push(ResultLine {
-            variant: v,
-            rules: String::new(),
-            opening_plies: String::new(),
-            p1,
-            p2,
-            p1_wins: count(file, line, "p1_wins", field(at[2]))?,
-            p2_wins: count(file, line, "p2_wins", field(at[3]))?,
-            undecided: count(file, line, "undecided", field(at[4]))?,
-        });
+        out.push(tally_line(file, line, &row, &at, variant, &mut seen)?);
     }
     Ok(out)
 }
 
+/// Row `row` (at `line`) of a tallies CSV, its columns at `at` and its
+/// variant's, if any, at `variant`; refused when its seat order is one
+/// already `seen`.
+fn tally_line(
+    file: &str,
+    line: u64,
+    row: &[String],
+    at: &[usize],
+    variant: Option<usize>,
+    seen: &mut BTreeSet<(String, String, String)>,
+) -> Result<ResultLine, Error> {
+    let field = |i: usize| row.get(i).map_or("", String::as_str);
+    let (p1, p2) = (field(at[0]).to_string(), field(at[1]).to_string());
+    if p1.is_empty() || p2.is_empty() {
+        let file = file.to_string();
+        return Err(Refusal::NoAgents { file, line }.into());
+    }
+    let v = variant.map_or(String::new(), |i| field(i).to_string());
+    if !seen.insert((v.clone(), p1.clone(), p2.clone())) {
+        return Err(Refusal::PairingTwice {
+            file: file.to_string(),
+            line,
+            p1,
+            p2,
+            variant: v,
+        }
+        .into());
+    }
+    Ok(ResultLine {
+        variant: v,
+        rules: String::new(),
+        opening_plies: String::new(),
+        p1,
+        p2,
+        p1_wins: count(file, line, "p1_wins", field(at[2]))?,
+        p2_wins: count(file, line, "p2_wins", field(at[3]))?,
+        undecided: count(file, line, "undecided", field(at[4]))?,
+    })
+}
+
+/// The columns of summary.csv a rating reads, in the order
+/// [`summary_line`] takes them.
+const SUMMARY_COLUMNS: [&str; 8] = [
+    "variant",
+    "rules",
+    "opening_plies",
+    "p1",
+    "p2",
+    "games",
+    "p1_wins",
+    "p2_wins",
+];
+
 /// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv).
 fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
     let (header, rows) = read_csv(file, bytes)?;
-    let names = [
-        "variant",
-        "rules",
-        "opening_plies",
-        "p1",
-        "p2",
-        "games",
-        "p1_wins",
-        "p2_wins",
-    ];
-    let at = columns(file, &header, &names)?;
+    let at = columns(file, &header, &SUMMARY_COLUMNS)?;
     rows.into_iter()
-        .map(|(line, row)| {
-            let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
-            let n = |i: usize| count(file, line, names[i], field(i));
-            let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
-            let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
-                let file = file.to_string();
-                Refusal::WinsOverGames { file, line }
-            })?;
-            Ok(ResultLine {
-                variant: field(0).to_string(),
-                rules: field(1).to_string(),
-                opening_plies: field(2).to_string(),
-                p1: field(3).to_string(),
-                p2: field(4).to_string(),
-                p1_wins: w1,
-                p2_wins: w2,
-                undecided,
-            })
-        })
+        .map(|(line, row)| summary_line(file, line, &row, &at))
         .collect()
+}
+
+/// Row `row` (at `line`) of summary.csv, its columns at `at`.
+fn summary_line(file: &str, line: u64, row: &[String], at: &[usize]) -> Result<ResultLine, Error> {
+    let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
+    let n = |i: usize| count(file, line, SUMMARY_COLUMNS[i], field(i));
+    let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
+    let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
+        let file = file.to_string();
+        Refusal::WinsOverGames { file, line }
+    })?;
+    Ok(ResultLine {
+        variant: field(0).to_string(),
+        rules: field(1).to_string(),
+        opening_plies: field(2).to_string(),
+        p1: field(3).to_string(),
+        p2: field(4).to_string(),
+        p1_wins: w1,
+        p2_wins: w2,
+        undecided,
+    })
 }
 
 /// Writes the rating files into `dir` through [`super::write_outputs`]:

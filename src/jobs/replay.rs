@@ -2,7 +2,7 @@
 //! checked legal in turn, played from the start and told as one JSON
 //! object (with `--trace`, lap by lap).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -47,16 +47,7 @@ pub fn parse_game(rules: &Rules, moves: &[String]) -> Result<Vec<Move>, Error> {
 pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<Move, Error> {
     let legal = rules.legal_moves(pos);
     let legal_names: Vec<String> = legal.iter().map(|&m| move_name(rules, m)).collect();
-    let status = rules.status(pos);
-    if status.is_over() {
-        return Err(Refusal::GameOver {
-            ply: i + 1,
-            text: text.to_string(),
-            status: status.name(),
-            plies: pos.plies(),
-        }
-        .into());
-    }
+    check_not_over(rules, pos, i, text)?;
     let mv = match parse_move(rules, text) {
         Ok(mv) => mv,
         Err(error) => {
@@ -76,6 +67,21 @@ pub fn legal_move(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result
     Ok(mv)
 }
 
+/// Refuses move `i` (0-based), `text`, of a game already over at `pos`.
+fn check_not_over(rules: &Rules, pos: &Position, i: usize, text: &str) -> Result<(), Error> {
+    let status = rules.status(pos);
+    if status.is_over() {
+        return Err(Refusal::GameOver {
+            ply: i + 1,
+            text: text.to_string(),
+            status: status.name(),
+            plies: pos.plies(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
 /// The game after `moves` as one line of JSON (no newline), with every
 /// move's laps when `trace`.
 pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<String, Error> {
@@ -92,38 +98,48 @@ pub fn replay_json(rules: &Rules, moves: &[String], trace: bool) -> Result<Strin
             // sentence per lap would exhaust memory for nothing.
             rules.play_unchecked(&mut pos, mv, &mut Silent);
         } else {
-            let mut w = TraceWriter::new(rules);
-            let report = rules.play_unchecked(&mut pos, mv, &mut w);
-            traces.push(MoveTrace {
-                ply,
-                player,
-                mv: move_name(rules, mv),
-                laps: report.laps,
-                captures: report.captures,
-                seeds_captured: report.seeds_captured,
-                seeds_sown: report.seeds_sown,
-                end: report.end.name(),
-                events: w.events,
-                board: board_rows(rules, &pos),
-            });
+            traces.push(traced_move(rules, &mut pos, mv, ply, player));
         }
     }
-    let status = rules.status(&pos);
-    let out = ReplayOut {
+    let out = replay_out(rules, &pos, trace.then_some(traces));
+    Ok(serde_json::to_string(&out).expect("replay output serialises"))
+}
+
+/// Plays `mv` in `pos`, lap by lap told.
+fn traced_move(rules: &Rules, pos: &mut Position, mv: Move, ply: u32, player: u8) -> MoveTrace {
+    let mut w = TraceWriter::new(rules);
+    let report = rules.play_unchecked(pos, mv, &mut w);
+    MoveTrace {
+        ply,
+        player,
+        mv: move_name(rules, mv),
+        laps: report.laps,
+        captures: report.captures,
+        seeds_captured: report.seeds_captured,
+        seeds_sown: report.seeds_sown,
+        end: report.end.name(),
+        events: w.events,
+        board: board_rows(rules, pos),
+    }
+}
+
+/// Where the game stands at `pos`, with the moves' traces when asked.
+fn replay_out(rules: &Rules, pos: &Position, trace: Option<Vec<MoveTrace>>) -> ReplayOut {
+    let status = rules.status(pos);
+    ReplayOut {
         variant: rules.name().to_string(),
-        board: board_rows(rules, &pos),
+        board: board_rows(rules, pos),
         to_move: pos.to_move().number(),
         plies: pos.plies(),
         status: status.name(),
         winner: status.winner().map(Player::number),
         legal: rules
-            .legal_moves(&pos)
+            .legal_moves(pos)
             .iter()
             .map(|&m| move_name(rules, m))
             .collect(),
-        trace: trace.then_some(traces),
-    };
-    Ok(serde_json::to_string(&out).expect("replay output serialises"))
+        trace,
+    }
 }
 
 /// `w` as one word to a POSIX shell: quoted unless it is plain (a step
@@ -149,15 +165,7 @@ pub fn game_from_csv(
     row: u64,
 ) -> Result<(Rules, Vec<String>), Error> {
     let table = read_games_table(store, file)?;
-    if row == 0 || row > table.len() as u64 {
-        return Err(Refusal::NoSuchRow {
-            file: file.to_string(),
-            row,
-            rows: table.len(),
-        }
-        .into());
-    }
-    let r = row as usize - 1;
+    let r = row_index(&table, file, row)?;
     let variant = table.text(r, "variant").to_string();
     let moves: Vec<String> = table
         .text(r, "moves")
@@ -174,6 +182,20 @@ pub fn game_from_csv(
             error,
         })?;
     Ok((rules, moves))
+}
+
+/// The index in `table` of its `row` (1 = the first game), refused when
+/// there is no such row.
+fn row_index(table: &CsvTable, file: &str, row: u64) -> Result<usize, Error> {
+    if row == 0 || row > table.len() as u64 {
+        return Err(Refusal::NoSuchRow {
+            file: file.to_string(),
+            row,
+            rows: table.len(),
+        }
+        .into());
+    }
+    Ok(row as usize - 1)
 }
 
 /// games.csv read as a table, refused without its `variant` and `moves`.
@@ -201,16 +223,7 @@ fn read_games_table(store: &dyn Store, file: &str) -> Result<CsvTable, Error> {
 /// The rules of `variant` from the manifest.json beside `file`, or the
 /// preset of that name when there is no manifest.
 fn variant_beside(store: &dyn Store, file: &str, row: u64, variant: &str) -> Result<Rules, Error> {
-    let manifest = Path::new(file)
-        .parent()
-        .map(|d| {
-            if d.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                d
-            }
-        })
-        .map(|d| d.join("manifest.json"));
+    let manifest = manifest_beside(file);
     match manifest
         .as_deref()
         .map(|p| read_optional(store, p))
@@ -230,6 +243,20 @@ fn variant_beside(store: &dyn Store, file: &str, row: u64, variant: &str) -> Res
             .into()
         }),
     }
+}
+
+/// The path of the manifest.json in `file`'s folder.
+fn manifest_beside(file: &str) -> Option<PathBuf> {
+    Path::new(file)
+        .parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .map(|d| d.join("manifest.json"))
 }
 
 /// The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a
@@ -279,15 +306,7 @@ pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules,
         .ok_or_else(|| FileError(format!("variant `{name}` has no `settings`")))?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
-    let mut table = toml::Table::new();
-    for (k, val) in settings {
-        if val.is_null() {
-            continue;
-        }
-        let t = toml::Value::try_from(val)
-            .map_err(|e| FileError(format!("variant `{name}`, setting `{k}`: {e}")))?;
-        table.insert(k.clone(), t);
-    }
+    let table = settings_table(name, settings)?;
     let text = crate::rules::write_variant_table(name, "", "", &table);
     let parsed = crate::rules::parse_variant("manifest.json", &text, name)
         .map_err(|e| FileError(format!("variant `{name}`: {e}")))?;
@@ -299,6 +318,24 @@ pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules,
         )));
     }
     Ok(parsed)
+}
+
+/// A manifest's settings of variant `name` as a variant file's table,
+/// unset (null) settings left out.
+fn settings_table(
+    name: &str,
+    settings: &serde_json::Map<String, serde_json::Value>,
+) -> Result<toml::Table, FileError> {
+    let mut table = toml::Table::new();
+    for (k, val) in settings {
+        if val.is_null() {
+            continue;
+        }
+        let t = toml::Value::try_from(val)
+            .map_err(|e| FileError(format!("variant `{name}`, setting `{k}`: {e}")))?;
+        table.insert(k.clone(), t);
+    }
+    Ok(table)
 }
 
 #[cfg(test)]

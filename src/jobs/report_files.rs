@@ -5,11 +5,13 @@
 use std::path::Path;
 
 use crate::files::{ManifestRead, add_files};
-use crate::pictures::report::{CHART_FILES, GENERATOR, Inputs, build, is_chart_file};
+use crate::pictures::report::{
+    CHART_FILES, GENERATOR, Inputs, Page, ReportError, build, is_chart_file,
+};
 use crate::store::Store;
 
 use super::owned::{Folder, Whose};
-use super::{Error, Failure, Refusal};
+use super::{Damage, Error, Failure, Refusal};
 
 /// Reads an optional file of the folder; `None` when it is not there.
 pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Error> {
@@ -22,6 +24,31 @@ pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, 
         }
         .into()),
     }
+}
+
+/// Reads a file a job cannot go without; refused when it is not there,
+/// `needs` saying what the job needs it for.
+pub(super) fn read_needed(store: &dyn Store, path: &Path, needs: String) -> Result<Vec<u8>, Error> {
+    read_optional(store, path)?.ok_or_else(|| {
+        let path = path.to_path_buf();
+        Refusal::NotFound { path, needs }.into()
+    })
+}
+
+/// Reads the manifest a job cannot go without ([`read_needed`]); one
+/// that does not read as katro's is damage.
+pub(super) fn read_needed_manifest(
+    store: &dyn Store,
+    path: &Path,
+    needs: String,
+) -> Result<ManifestRead, Error> {
+    let bytes = read_needed(store, path, needs)?;
+    Ok(
+        ManifestRead::parse(&bytes).map_err(|error| Damage::Manifest {
+            path: path.to_path_buf(),
+            error,
+        })?,
+    )
 }
 
 /// Writes `dir/name`, or says which file could not be written.
@@ -43,61 +70,79 @@ pub fn write_report(
     dir: &Path,
     name: Option<&str>,
 ) -> Result<Vec<String>, Error> {
-    let summary_path = dir.join("summary.csv");
-    let Some(summary) = read_optional(store, &summary_path)? else {
-        return Err(Refusal::NotFound {
-            path: summary_path,
-            needs: "give a folder that `katro run`, `katro merge` or `katro simulate --out` \
-                    wrote"
-                .into(),
-        }
-        .into());
-    };
-    let [
-        comparison,
-        lengths,
-        ratings,
-        skill_trace,
-        pairwise,
-        metrics,
-        curve,
-        exact,
-    ] = [
-        "comparison.csv",
-        "lengths.csv",
-        "ratings.csv",
-        "skill-trace.csv",
-        "pairwise.csv",
-        "metrics.csv",
-        "strength-curve.csv",
-        crate::files::exact_openings::EXACT_OPENINGS,
-    ]
-    .map(|f| read_optional(store, &dir.join(f)));
-    let (comparison, lengths, ratings) = (comparison?, lengths?, ratings?);
-    let (skill_trace, pairwise, metrics, curve) = (skill_trace?, pairwise?, metrics?, curve?);
-    let exact = exact?;
+    let summary = read_summary(store, dir)?;
+    let optional = read_optional_csvs(store, dir)?;
     let title = report_title(store, dir, name)?;
-    let report = build(&Inputs {
-        summary: &summary,
-        comparison: comparison.as_deref(),
-        lengths: lengths.as_deref(),
-        ratings: ratings.as_deref(),
-        skill_trace: skill_trace.as_deref(),
-        pairwise: pairwise.as_deref(),
-        metrics: metrics.as_deref(),
-        strength_curve: curve.as_deref(),
-        exact_openings: exact.as_deref(),
-        title: &title,
-    })
-    .map_err(|error| -> Error {
-        let (dir, faulty) = (dir.to_path_buf(), error.is_katros_fault());
-        let error = Box::new(error);
-        if faulty {
-            Failure::Report { dir, error }.into()
-        } else {
-            Refusal::Report { dir, error }.into()
-        }
-    })?;
+    let report =
+        build(&inputs(&summary, &optional, &title)).map_err(|error| report_error(dir, error))?;
+    let files = report_file_bytes(report);
+    let mut folder = Folder::open(store, dir);
+    let what = format!("the report of {}", dir.display());
+    folder.write(&files, &what)?;
+    remove_stale_charts(&mut folder, &report_charts(&files), &what)?;
+    Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// The folder's summary.csv, which a report cannot go without.
+fn read_summary(store: &dyn Store, dir: &Path) -> Result<Vec<u8>, Error> {
+    let needs = "give a folder that `katro run`, `katro merge` or `katro simulate --out` wrote";
+    read_needed(store, &dir.join("summary.csv"), needs.into())
+}
+
+/// The CSV files a report draws when they are there, in the order
+/// [`read_optional_csvs`] returns them.
+const OPTIONAL_CSVS: [&str; 8] = [
+    "comparison.csv",
+    "lengths.csv",
+    "ratings.csv",
+    "skill-trace.csv",
+    "pairwise.csv",
+    "metrics.csv",
+    "strength-curve.csv",
+    crate::files::exact_openings::EXACT_OPENINGS,
+];
+
+/// Reads each of [`OPTIONAL_CSVS`]; the first unreadable one is the error.
+fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>; 8], Error> {
+    let mut read: [Option<Vec<u8>>; 8] = Default::default();
+    for (slot, file) in read.iter_mut().zip(OPTIONAL_CSVS) {
+        *slot = read_optional(store, &dir.join(file))?;
+    }
+    Ok(read)
+}
+
+/// What a report is drawn from: summary.csv, the [`OPTIONAL_CSVS`] that
+/// are there, and the title.
+fn inputs<'a>(summary: &'a [u8], optional: &'a [Option<Vec<u8>>; 8], title: &'a str) -> Inputs<'a> {
+    let o = optional.each_ref().map(Option::as_deref);
+    Inputs {
+        summary,
+        comparison: o[0],
+        lengths: o[1],
+        ratings: o[2],
+        skill_trace: o[3],
+        pairwise: o[4],
+        metrics: o[5],
+        strength_curve: o[6],
+        exact_openings: o[7],
+        title,
+    }
+}
+
+/// A drawing that fails is katro's fault; anything else is the CSV files'.
+fn report_error(dir: &Path, error: ReportError) -> Error {
+    let (dir, faulty) = (dir.to_path_buf(), error.is_katros_fault());
+    let error = Box::new(error);
+    if faulty {
+        Failure::Report { dir, error }.into()
+    } else {
+        Refusal::Report { dir, error }.into()
+    }
+}
+
+/// The report's files and bytes, relative to its folder: every chart
+/// under plots/ stamped with the generator, then report.html.
+fn report_file_bytes(report: Page) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = report
         .charts
         .iter()
@@ -110,11 +155,7 @@ pub fn write_report(
         })
         .collect();
     files.push(("report.html".into(), report.html.into_bytes()));
-    let mut folder = Folder::open(store, dir);
-    let what = format!("the report of {}", dir.display());
-    folder.write(&files, &what)?;
-    remove_stale_charts(&mut folder, &report_charts(&files), &what)?;
-    Ok(files.into_iter().map(|(f, _)| f).collect())
+    files
 }
 
 /// The chart names of the files a report writes.

@@ -72,19 +72,8 @@ pub(super) fn write_results(
     let mut folder = Folder::open(store, dir);
     // Everything this will replace or delete is checked before anything
     // is written, so a refusal leaves the folder as it was.
-    let mut targets: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
-    targets.extend(stale.iter().map(|n| n.to_string()));
-    targets.extend(report_targets(store, dir));
-    targets.push("manifest.json".into());
-    folder.check(&targets, &what)?;
-    let mut written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
-    let files: Vec<(String, Vec<u8>)> = outputs
-        .into_iter()
-        .map(|(n, b)| (n.to_string(), b))
-        .collect();
-    folder.write(&files, &what)?;
-    let stale: Vec<String> = stale.into_iter().map(String::from).collect();
-    folder.remove(&stale, &what)?;
+    folder.check(&result_targets(store, dir, &outputs, &stale), &what)?;
+    let mut written = write_csvs(&mut folder, outputs, stale, &what)?;
     // The report reads back the files just written, so it shows exactly
     // what they say; the manifest, written last, lists it with the rest.
     // Whatever stops the report once the CSV files are written is the
@@ -98,6 +87,40 @@ pub(super) fn write_results(
     manifest.files = written.clone();
     Folder::open(store, dir).write(&[("manifest.json".into(), manifest.to_bytes())], &what)?;
     Ok(written)
+}
+
+/// Writes the `outputs` and removes the `stale` results; the files
+/// written.
+fn write_csvs(
+    folder: &mut Folder,
+    outputs: Vec<(&str, Vec<u8>)>,
+    stale: Vec<&str>,
+    what: &str,
+) -> Result<Vec<String>, Error> {
+    let written: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
+    let files: Vec<(String, Vec<u8>)> = outputs
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    folder.write(&files, what)?;
+    let stale: Vec<String> = stale.into_iter().map(String::from).collect();
+    folder.remove(&stale, what)?;
+    Ok(written)
+}
+
+/// Every file writing the results replaces or deletes: the `outputs`,
+/// the `stale` results, the report's files and the manifest.
+fn result_targets(
+    store: &dyn Store,
+    dir: &Path,
+    outputs: &[(&str, Vec<u8>)],
+    stale: &[&str],
+) -> Vec<String> {
+    let mut targets: Vec<String> = outputs.iter().map(|(n, _)| n.to_string()).collect();
+    targets.extend(stale.iter().map(|n| n.to_string()));
+    targets.extend(report_targets(store, dir));
+    targets.push("manifest.json".into());
+    targets
 }
 
 /// The result files of `r` and their bytes, in the order they are
@@ -208,16 +231,19 @@ pub(super) fn manifest(
         games_per_second: 0.0,
         shards: None,
         skipped_variants: Vec::new(),
-        // From the finished cells' exact aggregates, so a resumed or
-        // merged run records the same warnings as one run.
-        warnings: b
-            .cells
-            .iter()
-            .zip(b.aggregates)
-            .filter_map(|(c, a)| runner::ending_warning(c, a))
-            .collect(),
+        warnings: ending_warnings(b.cells, b.aggregates),
         files: Vec::new(),
     }
+}
+
+/// The manifest's warnings, from the finished cells' exact aggregates,
+/// so a resumed or merged run records the same warnings as one run.
+fn ending_warnings(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<String> {
+    cells
+        .iter()
+        .zip(aggregates)
+        .filter_map(|(c, a)| runner::ending_warning(c, a))
+        .collect()
 }
 
 /// Games a second, 0 when no time passed.
@@ -291,12 +317,21 @@ pub(super) fn finish_experiment<'a>(
         },
         m,
     )?;
+    Ok((written, finished_text(cells, aggregates, &rated, exact)))
+}
+
+/// The tables a finished experiment prints: the summary, the ratings
+/// and the exact openings.
+fn finished_text(
+    cells: &[Cell],
+    aggregates: &[Aggregate],
+    rated: &Option<Vec<VariantRatings>>,
+    exact: Option<&ExactFiles>,
+) -> String {
     let mut text = summary_table(cells, aggregates, Some("manifest.json"));
-    text.push_str(&ratings_text(&rated));
-    if let Some(e) = exact {
-        text.push_str(&e.text);
-    }
-    Ok((written, text))
+    text.push_str(&ratings_text(rated));
+    text.push_str(exact.map_or("", |e| e.text.as_str()));
+    text
 }
 
 /// games.csv of `rows` (none when rows are not kept), and the run state

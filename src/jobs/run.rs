@@ -20,9 +20,10 @@ use super::{
 };
 use crate::experiment::Experiment;
 use crate::experiment::runner::{self, Cell, Layout, Part, Rows, RunError, Work};
+use crate::experiment::stats::Aggregate;
 use crate::files::{
-    BUILD, ExperimentSource, FileError, GameLine, ManifestRead, RunHeader, SHARD_FORMAT, ShardFile,
-    other_builds, summary_table,
+    BUILD, ExperimentSource, FileError, GameLine, Manifest, ManifestRead, RunHeader, SHARD_FORMAT,
+    ShardFile, other_builds, summary_table,
 };
 use crate::store::Store;
 
@@ -129,6 +130,32 @@ struct Session {
     resumed_games: u64,
 }
 
+/// The run's output folder, once it is writable; a refusal names where
+/// the folder came from: `--out`, the experiment's `output` or its name.
+fn writable_out_dir(
+    store: &dyn Store,
+    opts: &RunOptions,
+    path: &str,
+    exp: &Experiment,
+) -> Result<PathBuf, Error> {
+    let (out_dir, origin) = match (&opts.out, &exp.output) {
+        (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
+        (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
+        (None, None) => (
+            Path::new("results").join(&exp.name),
+            format!("{path}: `name` (the default output folder is results/<name>/)"),
+        ),
+    };
+    store
+        .check_writable(&out_dir)
+        .map_err(|error| Refusal::OutputNotWritable {
+            origin,
+            dir: out_dir.clone(),
+            error,
+        })?;
+    Ok(out_dir)
+}
+
 /// The text, the files written, and the games played and kept.
 type Finished = (String, Vec<String>, u64, u64);
 
@@ -141,21 +168,7 @@ impl<'a> RunPlan<'a> {
         exact: Option<ExactFiles>,
     ) -> Result<RunPlan<'a>, Error> {
         let (path, exp) = (&l.path, &l.exp);
-        let (out_dir, origin) = match (&opts.out, &exp.output) {
-            (Some(o), _) => (PathBuf::from(o), format!("--out {o}")),
-            (None, Some(o)) => (PathBuf::from(o), format!("{path}: `output`")),
-            (None, None) => (
-                Path::new("results").join(&exp.name),
-                format!("{path}: `name` (the default output folder is results/<name>/)"),
-            ),
-        };
-        store
-            .check_writable(&out_dir)
-            .map_err(|error| Refusal::OutputNotWritable {
-                origin,
-                dir: out_dir.clone(),
-                error,
-            })?;
+        let out_dir = writable_out_dir(store, opts, path, exp)?;
         let part = match opts.shard {
             None => Part::Whole,
             Some((index, count)) => Part::Shard { index, count },
@@ -216,7 +229,7 @@ impl<'a> RunPlan<'a> {
     /// The outcome when the folder already holds this experiment's
     /// complete results (manifest `m`): nothing to play.
     fn finished_already(&self, m: &ManifestRead) -> Option<RunOutcome> {
-        let (store, out_dir, cells) = (self.store, &self.out_dir, &self.cells);
+        let (store, out_dir) = (self.store, &self.out_dir);
         if !(m.run.experiment_hash == self.hash
             && m.same_text(&self.source)
             && !store.is_dir(&self.cp_dir)
@@ -224,34 +237,8 @@ impl<'a> RunPlan<'a> {
         {
             return None;
         }
-        let build = if m.run.katro_build == BUILD {
-            String::new()
-        } else {
-            format!(
-                "\nthey were played by katro build {}; this is build {BUILD}",
-                m.run.katro_build
-            )
-        };
-        // The table a run prints, from the run state's exact aggregates,
-        // so a rerun shows the results it did not need to play.
-        let table = store
-            .read(&out_dir.join(grow::RUN_STATE))
-            .ok()
-            .and_then(|b| grow::FinishedRun::parse_any_format(&b).ok())
-            .filter(|old| {
-                old.run.experiment_hash == self.hash
-                    && old.cells.len() == cells.len()
-                    && old
-                        .cells
-                        .iter()
-                        .zip(cells)
-                        .all(|(f, c)| grow::same_place(f, c))
-            })
-            .map(|old| {
-                let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
-                summary_table(cells, &aggregates, Some("manifest.json")) + "\n"
-            })
-            .unwrap_or_default();
+        let build = other_build_note(&m.run.katro_build);
+        let table = self.finished_table();
         Some(RunOutcome {
             text: format!(
                 "{table}experiment `{}` is complete: its {} are in {}; nothing to play \
@@ -268,6 +255,31 @@ impl<'a> RunPlan<'a> {
         })
     }
 
+    /// The table a run prints, from the run state's exact aggregates, so
+    /// a rerun shows the results it did not need to play; empty when the
+    /// run state is not there or not of these cells.
+    fn finished_table(&self) -> String {
+        let (store, out_dir, cells) = (self.store, &self.out_dir, &self.cells);
+        store
+            .read(&out_dir.join(grow::RUN_STATE))
+            .ok()
+            .and_then(|b| grow::FinishedRun::parse_any_format(&b).ok())
+            .filter(|old| {
+                old.run.experiment_hash == self.hash
+                    && old.cells.len() == cells.len()
+                    && old
+                        .cells
+                        .iter()
+                        .zip(cells)
+                        .all(|(f, c)| grow::same_place(f, c))
+            })
+            .map(|old| {
+                let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
+                summary_table(cells, &aggregates, Some("manifest.json")) + "\n"
+            })
+            .unwrap_or_default()
+    }
+
     /// The checkpoint of an interrupted run of `work`, checked to fit it;
     /// under `--force` an unusable one is deleted instead of refused.
     fn checkpoint(
@@ -282,19 +294,24 @@ impl<'a> RunPlan<'a> {
             None => Ok(l),
         }) {
             Ok(l) => Ok(l),
-            Err(e) if self.opts.force => {
-                self.store
-                    .remove_all(cp_dir)
-                    .map_err(|error| Failure::ForceDelete {
-                        path: cp_dir.clone(),
-                        error,
-                    })?;
-                self.progress
-                    .note(&format!("--force: deleted the unusable checkpoint ({e})"));
-                Ok(None)
-            }
+            Err(e) if self.opts.force => self.delete_unusable_checkpoint(e),
             Err(e) => Err(Damage::Checkpoint(e).into()),
         }
+    }
+
+    /// `--force` with a checkpoint that does not fit: deleted, so the run
+    /// starts afresh.
+    fn delete_unusable_checkpoint<T>(&self, e: FileError) -> Result<Option<T>, Error> {
+        let cp_dir = &self.cp_dir;
+        self.store
+            .remove_all(cp_dir)
+            .map_err(|error| Failure::ForceDelete {
+                path: cp_dir.clone(),
+                error,
+            })?;
+        self.progress
+            .note(&format!("--force: deleted the unusable checkpoint ({e})"));
+        Ok(None)
     }
 
     /// Where a grown run starts when no checkpoint is there: continued
@@ -346,14 +363,20 @@ impl<'a> RunPlan<'a> {
             Part::Shard { index, count } => self.finish_shard(index, count, &saver, session)?,
         };
         self.remove_checkpoint()?;
-        Ok(RunOutcome {
+        Ok(self.outcome(text, files, played, kept))
+    }
+
+    /// What a run that played did: `text` to print, the `files` written,
+    /// the games `played` and `kept`.
+    fn outcome(&self, text: String, files: Vec<String>, played: u64, kept: u64) -> RunOutcome {
+        RunOutcome {
             out_dir: self.out_dir.clone(),
             files,
             played,
             kept,
             already_complete: false,
             text,
-        })
+        }
     }
 
     /// The checkpoint writer of this run of `cells`, going on from `loaded`.
@@ -397,15 +420,7 @@ impl<'a> RunPlan<'a> {
         }
         let mut resume = loaded.map(|(_, r)| r);
         if let (Some(g), Some(d)) = (growing, delta) {
-            let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
-            progress.note(&format!(
-                "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
-                 new games are played",
-                self.out_dir.display(),
-                plural(kept, "game"),
-                g.old.run.name,
-                g.old.run.experiment_hash
-            ));
+            progress.note(&growing_note(&self.out_dir, g));
             if resume.is_none() {
                 resume = Some(self.grown_start(g, d, saver)?);
             }
@@ -423,11 +438,7 @@ impl<'a> RunPlan<'a> {
     ) -> Result<Session, Error> {
         let before_games = resume.as_ref().map_or(0, |r| r.state.games());
         if !saver.other_builds.is_empty() {
-            self.progress.note(&format!(
-                "--allow-other-build: games played by katro build {} are kept; this is build \
-                 {BUILD}; the results list both",
-                saver.other_builds.join(", ")
-            ));
+            self.progress.note(&kept_builds_note(&saver.other_builds));
         }
         let threads = threads_or_all(self.opts.threads);
         let start_time = now();
@@ -467,43 +478,13 @@ impl<'a> RunPlan<'a> {
         growing: Option<&Growing>,
         delta: Option<&grow::Delta>,
         saver: &Saver,
-        s: Session,
+        mut s: Session,
     ) -> Result<Finished, Error> {
-        let (cells, opts) = (&self.cells[..], self.opts);
-        let (aggregates, all_rows, kept) = match (growing, delta) {
-            (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Refusal::KeptGames)?,
-            _ => (s.result.aggregates(), s.result.rows, 0),
-        };
-        let mut other = saver.other_builds.clone();
-        if let Some(g) = growing {
-            other = other_builds(
-                BUILD,
-                other
-                    .iter()
-                    .chain(&g.old.run.other_builds)
-                    .chain([&g.old.run.katro_build])
-                    .map(String::as_str),
-            );
-        }
-        let mut m = manifest(
-            ManifestBase {
-                command: &opts.command,
-                name: &self.l.exp.name,
-                experiment: Some(self.source.clone()),
-                hash: &self.hash,
-                seed: self.l.exp.seed,
-                cells,
-                aggregates: &aggregates,
-            },
-            s.threads,
-            s.times.clone(),
-            s.wall,
-        );
-        m.resumed_games = s.resumed_games;
+        let cells = &self.cells[..];
+        let (aggregates, all_rows, kept) = all_games(cells, growing, delta, &mut s)?;
+        let mut m = self.whole_manifest(&s, &aggregates);
         m.kept_games = kept;
-        m.run.other_builds = other;
-        m.skipped_variants = self.l.exp.skipped.clone();
-        m.games_per_second = per_second(s.new_games, s.wall);
+        m.run.other_builds = kept_other_builds(saver, growing);
         let (written, mut text) = finish_experiment(
             self.store,
             &self.out_dir,
@@ -517,13 +498,7 @@ impl<'a> RunPlan<'a> {
             self.exact.as_ref(),
         )
         .map_err(|e| after_start(self.store, e, saver))?;
-        let mut also = Vec::new();
-        if s.resumed_games > 0 {
-            also.push(format!("{} resumed from the checkpoint", s.resumed_games));
-        }
-        if kept > 0 {
-            also.push(format!("{kept} kept from the results already there"));
-        }
+        let also = games_not_played(s.resumed_games, kept);
         text.push_str(&played_text(
             s.new_games,
             s.wall,
@@ -535,6 +510,114 @@ impl<'a> RunPlan<'a> {
         Ok((text, written, s.new_games, kept + s.resumed_games))
     }
 
+    /// A whole run's manifest of `aggregates`, with session `s`'s threads,
+    /// times and speed.
+    fn whole_manifest(&self, s: &Session, aggregates: &[Aggregate]) -> Manifest {
+        let exp = &self.l.exp;
+        let mut m = manifest(
+            ManifestBase {
+                command: &self.opts.command,
+                name: &exp.name,
+                experiment: Some(self.source.clone()),
+                hash: &self.hash,
+                seed: exp.seed,
+                cells: &self.cells,
+                aggregates,
+            },
+            s.threads,
+            s.times.clone(),
+            s.wall,
+        );
+        m.resumed_games = s.resumed_games;
+        m.skipped_variants = exp.skipped.clone();
+        m.games_per_second = per_second(s.new_games, s.wall);
+        m
+    }
+
+    /// What a shard run tells: the games it `played` (games, seconds,
+    /// threads), the file it wrote at `path`, and the merge to come.
+    fn shard_text(
+        &self,
+        index: u64,
+        count: u64,
+        (games, wall, threads): (u64, f64, usize),
+        path: &Path,
+    ) -> String {
+        format!(
+            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
+             once every shard is done: katro merge {}\n",
+            self.l.exp.name,
+            plural(games, "game"),
+            wall,
+            plural(threads as u64, "thread"),
+            path.display(),
+            self.out_dir.display()
+        )
+    }
+
+    /// Shard `index` of `count` as its file holds it: the games session
+    /// played on `threads` over `times`, with everything a merge needs.
+    fn shard_file(
+        &self,
+        index: u64,
+        count: u64,
+        saver: &Saver,
+        threads: usize,
+        times: (String, String),
+        result: runner::RunResult,
+    ) -> ShardFile {
+        ShardFile {
+            format: SHARD_FORMAT.into(),
+            run: RunHeader::new(&self.hash, &self.l.exp.name, saver.other_builds.clone()),
+            shard: index,
+            shards: count,
+            experiment: self.source.clone(),
+            variant_files: self.l.variant_files.clone(),
+            layout: Layout::new(&self.cells).cells,
+            threads,
+            start_time: times.0,
+            end_time: times.1,
+            wall_seconds: saver.wall_seconds(),
+            games: result.state.games(),
+            rows: result
+                .rows
+                .iter()
+                .map(|r| GameLine::of(&self.cells, r))
+                .collect(),
+            state: result.state,
+        }
+    }
+
+    /// Writes the shard file `dir/name` unless a file there is not
+    /// katro's shard. Shards are known for katro's by their header, not
+    /// the ledger: shards on several machines write into one folder at
+    /// once.
+    fn write_shard(
+        &self,
+        dir: &Path,
+        name: &str,
+        bytes: &[u8],
+        saver: &Saver,
+    ) -> Result<(), Error> {
+        let store = self.store;
+        let rel = format!("shards/{name}");
+        let whose = Folder::open(store, &self.out_dir)
+            .whose(&rel)
+            .map_err(|e| failed_after_start(store, e, saver))?;
+        if !whose.replaceable() {
+            let path = dir.join(name);
+            return Err(Refusal::ShardNotOurs { path, whose }.into());
+        }
+        store
+            .create_dir_all(dir)
+            .and_then(|()| store.write_atomic(dir, name, bytes))
+            .map_err(|error| {
+                let path = dir.join(name);
+                failed_after_start(store, Failure::Write { path, error }.into(), saver)
+            })?;
+        Ok(())
+    }
+
     /// A shard's one file, for `katro merge`.
     fn finish_shard(
         &self,
@@ -543,59 +626,14 @@ impl<'a> RunPlan<'a> {
         saver: &Saver,
         s: Session,
     ) -> Result<Finished, Error> {
-        let games = s.result.state.games();
-        let shard = ShardFile {
-            format: SHARD_FORMAT.into(),
-            run: RunHeader::new(&self.hash, &self.l.exp.name, saver.other_builds.clone()),
-            shard: index,
-            shards: count,
-            experiment: self.source.clone(),
-            variant_files: self.l.variant_files.clone(),
-            layout: Layout::new(&self.cells).cells,
-            threads: s.threads,
-            start_time: s.times.0,
-            end_time: s.times.1,
-            wall_seconds: saver.wall_seconds(),
-            games,
-            rows: s
-                .result
-                .rows
-                .iter()
-                .map(|r| GameLine::of(&self.cells, r))
-                .collect(),
-            state: s.result.state,
-        };
+        let (games, threads, wall) = (s.result.state.games(), s.threads, s.wall);
+        let shard = self.shard_file(index, count, saver, s.threads, s.times, s.result);
         let dir = self.out_dir.join("shards");
         let name = shard_file_name(index, count);
         let bytes = serde_json::to_vec(&shard).expect("a shard serialises");
-        let store = self.store;
-        // Shards are known for katro's by their header, not the ledger:
-        // shards on several machines write into one folder at once.
-        let rel = format!("shards/{name}");
-        let whose = Folder::open(store, &self.out_dir)
-            .whose(&rel)
-            .map_err(|e| failed_after_start(store, e, saver))?;
-        if !whose.replaceable() {
-            let path = dir.join(&name);
-            return Err(Refusal::ShardNotOurs { path, whose }.into());
-        }
-        store
-            .create_dir_all(&dir)
-            .and_then(|()| store.write_atomic(&dir, &name, &bytes))
-            .map_err(|error| {
-                let path = dir.join(&name);
-                failed_after_start(store, Failure::Write { path, error }.into(), saver)
-            })?;
-        let text = format!(
-            "shard {index}/{count} of `{}`: {} in {:.1} s on {}; wrote {}\n\
-             once every shard is done: katro merge {}\n",
-            self.l.exp.name,
-            plural(games - s.resumed_games, "game"),
-            s.wall,
-            plural(s.threads as u64, "thread"),
-            dir.join(&name).display(),
-            self.out_dir.display()
-        );
+        self.write_shard(&dir, &name, &bytes, saver)?;
+        let played = (games - s.resumed_games, wall, threads);
+        let text = self.shard_text(index, count, played, &dir.join(&name));
         Ok((
             text,
             vec![format!("shards/{name}")],
@@ -603,6 +641,83 @@ impl<'a> RunPlan<'a> {
             s.resumed_games,
         ))
     }
+}
+
+/// What a complete rerun adds when another build played the games;
+/// empty when this build did.
+fn other_build_note(build: &str) -> String {
+    if build == BUILD {
+        String::new()
+    } else {
+        format!("\nthey were played by katro build {build}; this is build {BUILD}")
+    }
+}
+
+/// The note that a grown run keeps the finished run's games in `out_dir`.
+fn growing_note(out_dir: &Path, g: &Growing) -> String {
+    let kept: u64 = g.old.cells.iter().map(|c| c.aggregate.games).sum();
+    format!(
+        "growing the results in {}: {} of experiment `{}` (hash {}) are kept; only the \
+         new games are played",
+        out_dir.display(),
+        plural(kept, "game"),
+        g.old.run.name,
+        g.old.run.experiment_hash
+    )
+}
+
+/// The note that games of the `other` builds are kept under
+/// `--allow-other-build`.
+fn kept_builds_note(other: &[String]) -> String {
+    format!(
+        "--allow-other-build: games played by katro build {} are kept; this is build \
+         {BUILD}; the results list both",
+        other.join(", ")
+    )
+}
+
+/// Every cell's aggregate and the rows of all games, and how many were
+/// kept: a grown run's kept games with the session's, else the session's.
+fn all_games(
+    cells: &[Cell],
+    growing: Option<&Growing>,
+    delta: Option<&grow::Delta>,
+    s: &mut Session,
+) -> Result<(Vec<Aggregate>, Vec<runner::GameRow>, u64), Error> {
+    Ok(match (growing, delta) {
+        (Some(g), Some(d)) => g.combine(cells, d, &s.result).map_err(Refusal::KeptGames)?,
+        _ => (s.result.aggregates(), std::mem::take(&mut s.result.rows), 0),
+    })
+}
+
+/// The other builds whose games the results hold: those the checkpoint
+/// kept, and a grown run's earlier ones with the build that played them.
+fn kept_other_builds(saver: &Saver, growing: Option<&Growing>) -> Vec<String> {
+    let other = saver.other_builds.clone();
+    let Some(g) = growing else {
+        return other;
+    };
+    other_builds(
+        BUILD,
+        other
+            .iter()
+            .chain(&g.old.run.other_builds)
+            .chain([&g.old.run.katro_build])
+            .map(String::as_str),
+    )
+}
+
+/// The games a run did not play this time, as its closing line tells
+/// them.
+fn games_not_played(resumed: u64, kept: u64) -> Vec<String> {
+    let mut also = Vec::new();
+    if resumed > 0 {
+        also.push(format!("{resumed} resumed from the checkpoint"));
+    }
+    if kept > 0 {
+        also.push(format!("{kept} kept from the results already there"));
+    }
+    also
 }
 
 /// A run stopped by an error after it started playing, or by the user:

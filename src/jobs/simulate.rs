@@ -1,7 +1,7 @@
 //! `katro simulate`: one matchup on one variant, its results written only
 //! with `--out`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::out_folder::{clear_folder, lock_folder};
@@ -39,14 +39,7 @@ pub fn simulate(
     store: &dyn Store,
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
-    let cells = [Cell {
-        rules: &opts.rules,
-        p1: &opts.p1,
-        p2: &opts.p2,
-        opening_plies: 0,
-        stop: Stop::Games(opts.games),
-        metrics: None,
-    }];
+    let cells = [matchup(&opts.rules, &opts.p1, &opts.p2, opts.games)];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
     // Checked before a game is played, as `run` does.
@@ -55,17 +48,9 @@ pub fn simulate(
         None => None,
     };
     let threads = threads_or_all(opts.threads);
-    let work = Work {
-        cells: &cells,
-        master: opts.seed,
-        rows: Rows::None,
-        part: Part::Whole,
-        first_games: &[],
-    };
     let start_time = now();
     let clock = Instant::now();
-    let result =
-        runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::Run)?;
+    let result = play_games(&cells, opts.seed, threads, progress)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
     let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
@@ -80,18 +65,7 @@ pub fn simulate(
             cells: &cells,
             aggregates: &aggregates,
         };
-        let mut m = manifest(base, threads, (start_time, now()), wall);
-        m.games_per_second = per_second(m.games, wall);
-        let results = Results {
-            cells: &cells,
-            aggregates: &aggregates,
-            games: None,
-            compare: &Compare::default(),
-            tournament: None,
-            state: None,
-            exact: None,
-        };
-        files = write_results(store, dir, &results, m)?;
+        files = write_simulation(store, dir, base, threads, start_time, wall)?;
         text.push_str(&played_text(opts.games, wall, threads, &[], &files, dir));
     }
     Ok(RunOutcome {
@@ -102,6 +76,65 @@ pub fn simulate(
         already_complete: false,
         text,
     })
+}
+
+/// The one cell a simulation (or a bench round) plays: `games` games of
+/// `p1` against `p2` on `rules`, no opening, no metrics.
+pub(super) fn matchup<'a>(
+    rules: &'a Rules,
+    p1: &'a AgentSpec,
+    p2: &'a AgentSpec,
+    games: u64,
+) -> Cell<'a> {
+    Cell {
+        rules,
+        p1,
+        p2,
+        opening_plies: 0,
+        stop: Stop::Games(games),
+        metrics: None,
+    }
+}
+
+/// Plays every game of `cells`, no checkpoint kept and no rows.
+pub(super) fn play_games(
+    cells: &[Cell],
+    seed: u64,
+    threads: usize,
+    progress: &dyn Progress,
+) -> Result<runner::RunResult, Error> {
+    let work = Work {
+        cells,
+        master: seed,
+        rows: Rows::None,
+        part: Part::Whole,
+        first_games: &[],
+    };
+    Ok(runner::run(&work, threads, progress, &NoCheckpoint, None).map_err(Failure::Run)?)
+}
+
+/// Writes the simulation's results and manifest into `dir`: the files
+/// written.
+fn write_simulation(
+    store: &dyn Store,
+    dir: &Path,
+    base: ManifestBase,
+    threads: usize,
+    start_time: String,
+    wall: f64,
+) -> Result<Vec<String>, Error> {
+    let results = Results {
+        cells: base.cells,
+        aggregates: base.aggregates,
+        games: None,
+        compare: &Compare::default(),
+        tournament: None,
+        state: None,
+        exact: None,
+    };
+    let mut m = manifest(base, threads, (start_time, now()), wall);
+    m.games_per_second = per_second(m.games, wall);
+    write_results(store, dir, &results, m)
 }
 
 /// `simulate --out DIR`'s folder, writable, locked and clear of what is
@@ -115,13 +148,7 @@ fn simulate_folder<'a>(
     hash: &str,
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
-    store
-        .check_writable(&dir)
-        .map_err(|error| Refusal::OutputNotWritable {
-            origin: format!("--out {o}"),
-            dir: dir.clone(),
-            error,
-        })?;
+    check_out_writable(store, &dir, o)?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {
         hash,
@@ -132,4 +159,15 @@ fn simulate_folder<'a>(
     };
     clear_folder(store, progress, &dir, &w, opts.force, name)?;
     Ok((dir, lock))
+}
+
+/// Refuses an `--out o` folder, `dir`, that cannot be written.
+fn check_out_writable(store: &dyn Store, dir: &Path, o: &str) -> Result<(), Error> {
+    Ok(store
+        .check_writable(dir)
+        .map_err(|error| Refusal::OutputNotWritable {
+            origin: format!("--out {o}"),
+            dir: dir.to_path_buf(),
+            error,
+        })?)
 }

@@ -63,6 +63,19 @@ pub fn solve_failure(variant: &str, error: SolveError, max_seconds: Option<f64>)
     }
 }
 
+/// Solves `rules` on the pool within `max_bytes`, with no clock to stop
+/// it: for the jobs (judge, curve) that solve boards on the way.
+pub(super) fn solve_unstopped(
+    rules: &Rules,
+    max_bytes: u64,
+) -> Result<(SolvedTable, SolveStats), SolveError> {
+    check_key(rules).and_then(|_| {
+        solve_with_stats(rules, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
+            ControlFlow::Continue(())
+        })
+    })
+}
+
 /// Refuses an `--out` file katro did not write, and an unwritable folder,
 /// before any work.
 fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
@@ -118,25 +131,8 @@ pub fn solve(
     peak_rss: &dyn Fn() -> Option<u64>,
 ) -> Result<String, Error> {
     let (variant, out, max_seconds) = (o.variant.as_str(), o.out.as_deref(), o.max_seconds);
-    let rules = load_variant(store, variant)?;
-    let max = max_bytes(o.max_gib)?;
-    check_seconds(max_seconds)?;
-    check_key(&rules).map_err(|error| Refusal::Solve {
-        variant: variant.to_string(),
-        error,
-    })?;
-    if let Some(out) = out {
-        check_out(store, Path::new(out))?;
-    }
-    // The refusal comes from what exploring finds (docs/SOLVED.md, "What
-    // is solved"), so say at once what the board could need at most.
-    note(&format!(
-        "solve: {variant}: upper bound {} positions, {} at most; exploring the \
-         reachable ones, refused as soon as those found need more than {} (--max-memory)",
-        upper_bound(&rules),
-        gib(upper_bound_bytes(&rules)),
-        gib(max as u128)
-    ));
+    let (rules, max) = checked_options(o, store)?;
+    note(&bound_note(variant, &rules, max));
     let t0 = Instant::now();
     let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, progress)
         .map_err(|e| solve_failure(variant, e, max_seconds))?;
@@ -149,6 +145,34 @@ pub fn solve(
     Ok(text)
 }
 
+/// The variant's rules and the memory cap in bytes, once the options
+/// are checked: the limits, the board's key and the `--out` file.
+fn checked_options(o: &SolveOptions, store: &dyn Store) -> Result<(Rules, u64), Error> {
+    let rules = load_variant(store, &o.variant)?;
+    let max = max_bytes(o.max_gib)?;
+    check_seconds(o.max_seconds)?;
+    check_key(&rules).map_err(|error| Refusal::Solve {
+        variant: o.variant.clone(),
+        error,
+    })?;
+    if let Some(out) = &o.out {
+        check_out(store, Path::new(out))?;
+    }
+    Ok((rules, max))
+}
+
+/// What the board could need at most, said at once: the refusal comes
+/// from what exploring finds (docs/SOLVED.md, "What is solved").
+fn bound_note(variant: &str, rules: &Rules, max: u64) -> String {
+    format!(
+        "solve: {variant}: upper bound {} positions, {} at most; exploring the \
+         reachable ones, refused as soon as those found need more than {} (--max-memory)",
+        upper_bound(rules),
+        gib(upper_bound_bytes(rules)),
+        gib(max as u128)
+    )
+}
+
 /// What `katro solve` prints about a solved board.
 pub fn summary_text(
     rules: &Rules,
@@ -157,9 +181,26 @@ pub fn summary_text(
     seconds: f64,
     peak_rss: Option<u64>,
 ) -> String {
-    let start = rules.start();
+    let mut t = board_text(rules, table);
+    t.push_str("first moves (value for player 1):\n");
+    for (mv, value) in move_values(table, rules, &rules.start()) {
+        let value = value.map_or("not in the table".to_string(), |v| v.to_string());
+        t.push_str(&format!("  {:<6} {value}\n", move_name(rules, mv)));
+    }
+    t.push_str(&cost_text(
+        upper_bound(rules),
+        table,
+        stats,
+        seconds,
+        peak_rss,
+    ));
+    t
+}
+
+/// The summary's head: the variant, its board and the start's value.
+fn board_text(rules: &Rules, table: &SolvedTable) -> String {
     let v = table
-        .value(rules, &start)
+        .value(rules, &rules.start())
         .expect("the start is in its own table");
     let s = rules.settings();
     let mut t = String::new();
@@ -180,26 +221,38 @@ pub fn summary_text(
     );
     t.push_str(&format!(
         "start: {} for player 1 (South, to move)\n",
-        match v {
-            solve::Value::Win(d) => format!("win in {d}"),
-            solve::Value::Loss(d) => format!("loss in {d}"),
-            solve::Value::Draw => "draw".into(),
-        }
+        value_words(v)
     ));
-    t.push_str("first moves (value for player 1):\n");
-    for (mv, value) in move_values(table, rules, &start) {
-        let value = value.map_or("not in the table".to_string(), |v| v.to_string());
-        t.push_str(&format!("  {:<6} {value}\n", move_name(rules, mv)));
+    t
+}
+
+/// A value for the player to move, in words.
+fn value_words(v: solve::Value) -> String {
+    match v {
+        solve::Value::Win(d) => format!("win in {d}"),
+        solve::Value::Loss(d) => format!("loss in {d}"),
+        solve::Value::Draw => "draw".into(),
     }
-    t.push_str(&format!(
+}
+
+/// The summary's tail: the table's size (of at most `bound` positions)
+/// and what solving it cost.
+fn cost_text(
+    bound: u128,
+    table: &SolvedTable,
+    stats: &SolveStats,
+    seconds: f64,
+    peak_rss: Option<u64>,
+) -> String {
+    let mut t = format!(
         "longest forced win: {} decisions (the longest fastest win of any position)\n",
         table.longest_win()
-    ));
+    );
     t.push_str(&format!(
         "positions: {} reachable from the start ({} moves); upper bound {}\n",
         table.len(),
         stats.moves,
-        upper_bound(rules)
+        bound
     ));
     t.push_str(&format!("time: {seconds:.2} s\n"));
     t.push_str(&format!(

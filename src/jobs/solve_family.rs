@@ -8,10 +8,14 @@ use std::time::Instant;
 
 use crate::files::BUILD;
 use crate::files::solved::{
-    BoardKey, BoardTime, FamilyManifest, HEADER, Outcome, SolvedRow, is_solved_csv, read_rows,
+    BoardKey, BoardTime, FamilyManifest, HEADER, Outcome, RowKey, SolvedRow, is_solved_csv,
+    read_rows,
 };
 use crate::rules::{PRESETS, Rules, Settings, preset};
-use crate::solve::{Phase, SolveError, Threads, check_key, solve_with_stats, upper_bound};
+use crate::solve::{
+    Phase, SolveError, SolveStats, SolvedTable, Threads, Value, check_key, solve_with_stats,
+    upper_bound,
+};
 use crate::store::Store;
 
 use super::load::read_text;
@@ -38,14 +42,6 @@ fn readings() -> Vec<(String, Settings)> {
             .expect("listed presets exist")
             .settings()
             .clone();
-        let rules_only = |s: &Settings| {
-            let mut s = s.clone();
-            s.rows = 0;
-            s.holes = 0;
-            s.seeds = None;
-            s.layout = None;
-            s
-        };
         if !out.iter().any(|(_, o)| rules_only(o) == rules_only(&s)) {
             let label = if rules_only(&s) == rules_only(&Settings::canonical()) {
                 "canonical".to_string()
@@ -56,6 +52,16 @@ fn readings() -> Vec<(String, Settings)> {
         }
     }
     out
+}
+
+/// The settings with the board left out, so readings compare by rules.
+fn rules_only(s: &Settings) -> Settings {
+    let mut s = s.clone();
+    s.rows = 0;
+    s.holes = 0;
+    s.seeds = None;
+    s.layout = None;
+    s
 }
 
 /// An earlier run in the output directory with the same `--max-memory`
@@ -85,44 +91,45 @@ fn earlier_run(store: &dyn Store, dir: &Path, max_gib: f64, max_seconds: Option<
     let Some(lines) = read_rows(&csv) else {
         return Earlier::default();
     };
-    let rows = lines
+    Earlier {
+        rows: earlier_rows(lines, &m),
+        complete_csv: m.complete.then_some(csv),
+    }
+}
+
+/// The boards the earlier run tried, each row with its time; a row its
+/// manifest has no time for is solved again.
+fn earlier_rows(lines: Vec<(&str, RowKey<'_>)>, m: &FamilyManifest) -> Vec<(String, BoardTime)> {
+    lines
         .into_iter()
         .filter(|(_, k)| k.status != "not-tried")
         .filter_map(|(line, k)| {
             let b = m.boards.iter().find(|b| b.is_row(&k))?;
             Some((format!("{line}\n"), b.clone()))
         })
-        .collect();
-    Earlier {
-        rows,
-        complete_csv: m.complete.then_some(csv),
-    }
+        .collect()
 }
 
 /// Refuses a solved.csv or manifest.json in `dir` that this command did
 /// not write.
 fn check_family_files(store: &dyn Store, dir: &Path) -> Result<(), Error> {
-    let not_ours = |path: &Path| -> Error {
-        let path = path.to_path_buf();
-        Refusal::NotFamilyFile { path }.into()
-    };
-    let csv_path = dir.join("solved.csv");
-    if store.is_file(&csv_path) {
+    let csv_ours = |path: &Path| {
         let head = store
-            .read_start(&csv_path, HEADER.len() as u64)
+            .read_start(path, HEADER.len() as u64)
             .unwrap_or_default();
-        if !is_solved_csv(&head) {
-            return Err(not_ours(&csv_path));
-        }
-    }
-    let manifest_path = dir.join("manifest.json");
-    if store.is_file(&manifest_path) {
-        let ours = store
-            .read(&manifest_path)
-            .is_ok_and(|b| FamilyManifest::is_ours(&b));
-        if !ours {
-            return Err(not_ours(&manifest_path));
-        }
+        is_solved_csv(&head)
+    };
+    let manifest_ours = |path: &Path| store.read(path).is_ok_and(|b| FamilyManifest::is_ours(&b));
+    check_ours(store, &dir.join("solved.csv"), &csv_ours)?;
+    check_ours(store, &dir.join("manifest.json"), &manifest_ours)
+}
+
+/// Refuses the file at `path` when it is there and `ours` says this
+/// command did not write it.
+fn check_ours(store: &dyn Store, path: &Path, ours: &dyn Fn(&Path) -> bool) -> Result<(), Error> {
+    if store.is_file(path) && !ours(path) {
+        let path = path.to_path_buf();
+        return Err(Refusal::NotFamilyFile { path }.into());
     }
     Ok(())
 }
@@ -162,19 +169,7 @@ pub fn solve_family(
 ) -> Result<String, Error> {
     let max = check_options(o, store)?;
     let readings = readings();
-    let mut f = Family {
-        o,
-        store,
-        dir: Path::new(&o.out),
-        note,
-        peak_rss,
-        earlier: earlier_run(store, Path::new(&o.out), o.max_gib, o.max_seconds),
-        max,
-        computed: false,
-        t0: Instant::now(),
-        manifest: new_manifest(o, readings.len() * 2 * 7 * 4),
-        csv: String::from(HEADER),
-    };
+    let mut f = Family::new(o, store, note, peak_rss, max, readings.len() * 2 * 7 * 4);
     for (reading, base) in &readings {
         for rows in [2usize, 4] {
             f.boards_of(reading, base, rows, clock)?;
@@ -224,6 +219,69 @@ fn board_rules(
         .map_err(|e| Refusal::Board(e).into())
 }
 
+/// Solves `rules` within `max` bytes, refused early for a key too small;
+/// the result, and the seconds it took.
+fn timed_solve(
+    rules: &Rules,
+    max: u64,
+    clock: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+) -> (Result<(SolvedTable, SolveStats), SolveError>, f64) {
+    let t = Instant::now();
+    let result = match check_key(rules) {
+        Ok(()) => solve_with_stats(rules, max, Threads::Pool, clock),
+        Err(e) => Err(e),
+    };
+    (result, t.elapsed().as_secs_f64())
+}
+
+/// The manifest's time of board `key`, done with `status` in `seconds`.
+fn board_time(key: &BoardKey, status: &str, seconds: f64) -> BoardTime {
+    BoardTime {
+        reading: key.reading.clone(),
+        rows: key.rows,
+        holes: key.holes,
+        seeds: key.seeds,
+        status: status.to_string(),
+        seconds,
+    }
+}
+
+/// The outcome of a board solved: its start's value `v` and the table's
+/// size and longest win.
+fn solved(v: Value, table: &SolvedTable, stats: &SolveStats) -> Outcome {
+    Outcome::Solved {
+        value: v.word(),
+        start_distance: v.distance(),
+        longest_win: table.longest_win(),
+        positions: table.len(),
+        moves: stats.moves,
+        memory_bytes: stats.peak_bytes,
+    }
+}
+
+/// The outcome of a board the solver gave up on; any other error stops
+/// the family, as a refusal of board `name`.
+fn unsolved(name: &str, error: SolveError) -> Result<Outcome, Error> {
+    Ok(match error {
+        SolveError::OverMemory { found, bytes, .. } => Outcome::RefusedMemory {
+            positions_reached: found,
+            memory_bytes_at_least: bytes,
+        },
+        SolveError::KeyTooSmall { .. } => Outcome::RefusedKey,
+        SolveError::Stopped { phase, done, known } => Outcome::StoppedTime {
+            positions_reached: known,
+            positions_settled: match phase {
+                Phase::Explore => None,
+                Phase::Solve => Some(done),
+            },
+        },
+        error => {
+            let variant = name.to_string();
+            return Err(Refusal::Solve { variant, error }.into());
+        }
+    })
+}
+
 /// A `katro solve-family` under way: the rows and manifest so far.
 struct Family<'a> {
     o: &'a FamilyOptions,
@@ -242,7 +300,32 @@ struct Family<'a> {
     csv: String,
 }
 
-impl Family<'_> {
+impl<'a> Family<'a> {
+    /// A family of `boards` boards not yet under way, going on from an
+    /// earlier run in the folder with the same limits.
+    fn new(
+        o: &'a FamilyOptions,
+        store: &'a dyn Store,
+        note: &'a dyn Fn(&str),
+        peak_rss: &'a dyn Fn() -> Option<u64>,
+        max: u64,
+        boards: usize,
+    ) -> Self {
+        Family {
+            o,
+            store,
+            dir: Path::new(&o.out),
+            note,
+            peak_rss,
+            earlier: earlier_run(store, Path::new(&o.out), o.max_gib, o.max_seconds),
+            max,
+            computed: false,
+            t0: Instant::now(),
+            manifest: new_manifest(o, boards),
+            csv: String::from(HEADER),
+        }
+    }
+
     /// The boards of one reading and row count, smallest first: a board
     /// no smaller in holes and seeds than one refused or stopped is not
     /// tried.
@@ -266,26 +349,47 @@ impl Family<'_> {
                     holes,
                     seeds,
                 };
-                let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
-                self.manifest.boards_done += 1;
-                if let Some(&because) = failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds) {
-                    self.not_tried(key, &name, upper_bound(&rules), because);
-                    continue;
-                }
-                let (row, time) = match self.taken_over(&key, &name) {
-                    Some(earlier) => earlier,
-                    None => self.solve_board(key, &name, &rules, &mut clock())?,
-                };
-                self.tally(&time.status);
-                if time.status != "solved" {
-                    failed.push((holes, seeds));
-                }
-                self.csv.push_str(&row);
-                self.manifest.boards.push(time);
-                if self.computed {
-                    self.write_both()?;
-                }
+                self.board(key, &rules, &mut failed, clock)?;
             }
+        }
+        Ok(())
+    }
+
+    /// One board: not tried when it is no smaller than one in `failed`,
+    /// else taken over from the earlier run or solved; its row added and
+    /// the files written once anything was solved here.
+    fn board(
+        &mut self,
+        key: BoardKey,
+        rules: &Rules,
+        failed: &mut Vec<(usize, u16)>,
+        clock: &mut dyn FnMut() -> Box<dyn FnMut(Phase, u64, u64) -> ControlFlow<()>>,
+    ) -> Result<(), Error> {
+        let (reading, rows, holes, seeds) = (&key.reading, key.rows, key.holes, key.seeds);
+        let name = format!("{reading} {rows}×{holes}, {seeds} a hole");
+        self.manifest.boards_done += 1;
+        if let Some(&because) = failed.iter().find(|&&(h, sd)| h <= holes && sd <= seeds) {
+            self.not_tried(key, &name, upper_bound(rules), because);
+            return Ok(());
+        }
+        let (row, time) = match self.taken_over(&key, &name) {
+            Some(earlier) => earlier,
+            None => self.solve_board(key, &name, rules, &mut clock())?,
+        };
+        if time.status != "solved" {
+            failed.push((holes, seeds));
+        }
+        self.add(row, time)
+    }
+
+    /// Adds a board done, its `row` and `time`; the files are written
+    /// once anything was solved here.
+    fn add(&mut self, row: String, time: BoardTime) -> Result<(), Error> {
+        self.tally(&time.status);
+        self.csv.push_str(&row);
+        self.manifest.boards.push(time);
+        if self.computed {
+            self.write_both()?;
         }
         Ok(())
     }
@@ -333,12 +437,7 @@ impl Family<'_> {
         let note = self.note;
         note(&format!("solve-family: {name}"));
         self.computed = true;
-        let t = Instant::now();
-        let result = match check_key(rules) {
-            Ok(()) => solve_with_stats(rules, self.max, Threads::Pool, clock),
-            Err(e) => Err(e),
-        };
-        let seconds = t.elapsed().as_secs_f64();
+        let (result, seconds) = timed_solve(rules, self.max, clock);
         let outcome = match result {
             Ok((table, stats)) => {
                 let v = table
@@ -348,31 +447,9 @@ impl Family<'_> {
                     "solve-family: {name}: solved, {v} for player 1, {} positions, {seconds:.1} s",
                     table.len()
                 ));
-                Outcome::Solved {
-                    value: v.word(),
-                    start_distance: v.distance(),
-                    longest_win: table.longest_win(),
-                    positions: table.len(),
-                    moves: stats.moves,
-                    memory_bytes: stats.peak_bytes,
-                }
+                solved(v, &table, &stats)
             }
-            Err(SolveError::OverMemory { found, bytes, .. }) => Outcome::RefusedMemory {
-                positions_reached: found,
-                memory_bytes_at_least: bytes,
-            },
-            Err(SolveError::KeyTooSmall { .. }) => Outcome::RefusedKey,
-            Err(SolveError::Stopped { phase, done, known }) => Outcome::StoppedTime {
-                positions_reached: known,
-                positions_settled: match phase {
-                    Phase::Explore => None,
-                    Phase::Solve => Some(done),
-                },
-            },
-            Err(error) => {
-                let variant = name.to_string();
-                return Err(Refusal::Solve { variant, error }.into());
-            }
+            Err(error) => unsolved(name, error)?,
         };
         let status = outcome.status();
         if status != "solved" {
@@ -380,14 +457,7 @@ impl Family<'_> {
                 "solve-family: {name}: {status} after {seconds:.1} s"
             ));
         }
-        let time = BoardTime {
-            reading: key.reading.clone(),
-            rows: key.rows,
-            holes: key.holes,
-            seeds: key.seeds,
-            status: status.to_string(),
-            seconds,
-        };
+        let time = board_time(&key, status, seconds);
         let row = SolvedRow {
             key,
             upper_bound: upper_bound(rules),

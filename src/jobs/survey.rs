@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::files::{BUILD, FileError, ManifestRead, sniff_shard_header};
+use crate::files::{BUILD, FileError, ManifestRead, ShardHeader, sniff_shard_header};
 use crate::store::Store;
 
 use super::checkpoint;
@@ -162,46 +162,56 @@ fn manifest_files(folder: &Folder, w: &Writer, found: &mut Vec<Foreign>) -> Vec<
         }
         Ok(Some(m)) => m,
     };
+    let listed = listed_files(&m);
+    if whose(folder, "manifest.json") == Whose::Edited {
+        found.push(blocking("manifest.json", Whose::Edited));
+    }
+    if !same_experiment(&m, w) {
+        found.push(other_results(folder, &m, &listed));
+    }
+    listed
+}
+
+/// Whether the manifest `m` is of this experiment, or of the one a grown
+/// run replaces.
+fn same_experiment(m: &ManifestRead, w: &Writer) -> bool {
     let theirs = &m.run.experiment_hash;
-    let same = if theirs.is_empty() {
+    if theirs.is_empty() {
         // Manifests from before the fingerprint: compare the text.
         m.experiment
             .as_ref()
             .is_some_and(|e| Some(e.fnv1a64.as_str()) == w.text_fnv)
     } else {
         theirs == w.hash || Some(theirs.as_str()) == w.grows
-    };
-    let listed = listed_files(&m);
-    if whose(folder, "manifest.json") == Whose::Edited {
-        found.push(blocking("manifest.json", Whose::Edited));
     }
-    if !same {
-        // Of its files, only those still as katro wrote them are katro's
-        // to delete; the others block.
-        let mut remove = Vec::new();
-        for f in std::iter::once("manifest.json").chain(listed.iter().map(String::as_str)) {
-            // The others are named where the folder's entries are.
-            if whose(folder, f) == Whose::Katros {
-                remove.push(dir.join(f));
-            }
+}
+
+/// Another experiment's manifest and its `listed` results. Of its files,
+/// only those still as katro wrote them are katro's to delete; the others
+/// block, named where the folder's entries are.
+fn other_results(folder: &Folder, m: &ManifestRead, listed: &[String]) -> Foreign {
+    let mut remove = Vec::new();
+    for f in std::iter::once("manifest.json").chain(listed.iter().map(String::as_str)) {
+        if whose(folder, f) == Whose::Katros {
+            remove.push(folder.dir().join(f));
         }
-        found.push(Foreign {
-            remove,
-            ..Foreign::new(
-                "manifest.json and its results",
-                format!(
-                    "results of experiment `{}` (hash {})",
-                    m.run.name,
-                    if theirs.is_empty() {
-                        "not recorded"
-                    } else {
-                        theirs
-                    }
-                ),
-            )
-        });
     }
-    listed
+    let theirs = &m.run.experiment_hash;
+    Foreign {
+        remove,
+        ..Foreign::new(
+            "manifest.json and its results",
+            format!(
+                "results of experiment `{}` (hash {})",
+                m.run.name,
+                if theirs.is_empty() {
+                    "not recorded"
+                } else {
+                    theirs
+                }
+            ),
+        )
+    }
 }
 
 /// Whether the folder holds a checkpoint of this experiment: an
@@ -306,29 +316,32 @@ fn foreign_charts(folder: &Folder) -> Vec<Foreign> {
             "not a katro output (--force keeps it)",
         )];
     };
-    let mut found = Vec::new();
-    for e in entries {
-        let rel = format!("plots/{}", e.name);
-        if e.is_dir || !is_chart_file(&e.name) {
-            found.push(Foreign::new(rel, "not a katro output (--force keeps it)"));
-            continue;
-        }
-        match whose(folder, &rel) {
-            Whose::Absent | Whose::Katros => {}
-            w => found.push(Foreign {
-                blocks: true,
-                ..Foreign::new(
-                    rel,
-                    if w == Whose::Edited {
-                        "changed since katro wrote it, and a report writes a chart of that name"
-                    } else {
-                        "katro did not write it, and a report writes a chart of that name"
-                    },
-                )
-            }),
-        }
+    entries
+        .into_iter()
+        .filter_map(|e| foreign_chart(folder, &e.name, e.is_dir))
+        .collect()
+}
+
+/// What is wrong with the entry `name` of `plots/`, if anything.
+fn foreign_chart(folder: &Folder, name: &str, is_dir: bool) -> Option<Foreign> {
+    let rel = format!("plots/{name}");
+    if is_dir || !is_chart_file(name) {
+        return Some(Foreign::new(rel, "not a katro output (--force keeps it)"));
     }
-    found
+    match whose(folder, &rel) {
+        Whose::Absent | Whose::Katros => None,
+        w => Some(Foreign {
+            blocks: true,
+            ..Foreign::new(
+                rel,
+                if w == Whose::Edited {
+                    "changed since katro wrote it, and a report writes a chart of that name"
+                } else {
+                    "katro did not write it, and a report writes a chart of that name"
+                },
+            )
+        }),
+    }
 }
 
 /// The checkpoints in the folder of another experiment or build, or that
@@ -344,27 +357,7 @@ fn foreign_checkpoints(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign
         if checkpoint::is_unfinished_first_save(store, &path) {
             continue;
         }
-        let mut other_build = false;
-        let why = match checkpoint::read_identity(store, &path) {
-            Err(e) => Some(e.to_string()),
-            // An interrupted run does not grow (only a finished one does):
-            // the way to keep its games is to finish it first.
-            Ok(c) if c.run.experiment_hash != w.hash => Some(format!(
-                "a checkpoint of experiment `{}` (hash {}), a run interrupted before it \
-                 finished; if it is this experiment before an edit (more `games`, say), undo \
-                 the edit and run it again to finish that run from its checkpoint, then redo \
-                 the edit: a finished run grows, playing only the new games",
-                c.run.name, c.run.experiment_hash
-            )),
-            Ok(c) if c.run.katro_build != BUILD && !w.allow_other_build => {
-                other_build = true;
-                Some(format!(
-                    "a checkpoint of this experiment {}",
-                    other_build_words(&c.run.katro_build)
-                ))
-            }
-            Ok(_) => None,
-        };
+        let (why, other_build) = checkpoint_problem(store, &path, w);
         if let Some(why) = why {
             found.push(Foreign {
                 remove: vec![path.clone()],
@@ -377,6 +370,34 @@ fn foreign_checkpoints(store: &dyn Store, dir: &Path, w: &Writer) -> Vec<Foreign
     found
 }
 
+/// What is wrong with the checkpoint at `path`, if anything, and whether
+/// it is only that another build wrote it.
+fn checkpoint_problem(store: &dyn Store, path: &Path, w: &Writer) -> (Option<String>, bool) {
+    match checkpoint::read_identity(store, path) {
+        Err(e) => (Some(e.to_string()), false),
+        // An interrupted run does not grow (only a finished one does):
+        // the way to keep its games is to finish it first.
+        Ok(c) if c.run.experiment_hash != w.hash => (
+            Some(format!(
+                "a checkpoint of experiment `{}` (hash {}), a run interrupted before it \
+                 finished; if it is this experiment before an edit (more `games`, say), undo \
+                 the edit and run it again to finish that run from its checkpoint, then redo \
+                 the edit: a finished run grows, playing only the new games",
+                c.run.name, c.run.experiment_hash
+            )),
+            false,
+        ),
+        Ok(c) if c.run.katro_build != BUILD && !w.allow_other_build => (
+            Some(format!(
+                "a checkpoint of this experiment {}",
+                other_build_words(&c.run.katro_build)
+            )),
+            true,
+        ),
+        Ok(_) => (None, false),
+    }
+}
+
 /// The shards in the folder of another experiment, build or N, or that
 /// do not read; `shards` is N for a shard run, 0 for a whole run.
 fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec<Foreign> {
@@ -386,49 +407,64 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
             .read_start(&path, 4096)
             .ok()
             .and_then(|b| sniff_shard_header(&b));
-        let name = file_name(&path);
-        let mut other_build = false;
-        let why = match &header {
-            None => Some("not a katro shard file, or damaged".to_string()),
-            Some(h) if h.run.experiment_hash != w.hash => Some(format!(
-                "shard {}/{} of experiment `{}` (hash {})",
-                h.shard, h.shards, h.run.name, h.run.experiment_hash
-            )),
-            Some(h) if h.run.katro_build != BUILD && !w.allow_other_build => {
-                other_build = true;
-                Some(format!(
-                    "shard {}/{} {}",
-                    h.shard,
-                    h.shards,
-                    other_build_words(&h.run.katro_build)
-                ))
-            }
-            Some(h) if shards > 0 && h.shards != shards => Some(format!(
-                "shard {}/{} of this experiment, cut for N = {} rather than {shards}",
-                h.shard, h.shards, h.shards
-            )),
-            Some(_) => None,
-        };
+        let (why, other_build) = shard_problem(header.as_ref(), w, shards);
         if let Some(why) = why {
-            // Only a shard katro wrote (its header reads) under a name
-            // katro gives shards is deleted; a file that is no katro shard
-            // is the user's: kept, and refused outright under a shard's
-            // name, which a shard run writes.
-            let katros = header.is_some();
-            let remove = if katros && is_shard_name(&name) {
-                vec![path.clone()]
-            } else {
-                Vec::new()
-            };
-            found.push(Foreign {
-                remove,
-                other_build,
-                blocks: !katros && is_shard_name(&name),
-                ..Foreign::new(format!("shards/{name}"), why)
-            });
+            found.push(foreign_shard(&path, header.is_some(), why, other_build));
         }
     }
     found
+}
+
+/// The shard file at `path` found wrong for `why`. Only a shard katro
+/// wrote (`katros`: its header reads) under a name katro gives shards is
+/// deleted; a file that is no katro shard is the user's: kept, and
+/// refused outright under a shard's name, which a shard run writes.
+fn foreign_shard(path: &Path, katros: bool, why: String, other_build: bool) -> Foreign {
+    let name = file_name(path);
+    let remove = if katros && is_shard_name(&name) {
+        vec![path.to_path_buf()]
+    } else {
+        Vec::new()
+    };
+    Foreign {
+        remove,
+        other_build,
+        blocks: !katros && is_shard_name(&name),
+        ..Foreign::new(format!("shards/{name}"), why)
+    }
+}
+
+/// What is wrong with a shard of header `header` (`None` when it does
+/// not read), if anything, and whether it is only that another build
+/// wrote it.
+fn shard_problem(header: Option<&ShardHeader>, w: &Writer, shards: u64) -> (Option<String>, bool) {
+    let Some(h) = header else {
+        return (
+            Some("not a katro shard file, or damaged".to_string()),
+            false,
+        );
+    };
+    if h.run.experiment_hash != w.hash {
+        let why = format!(
+            "shard {}/{} of experiment `{}` (hash {})",
+            h.shard, h.shards, h.run.name, h.run.experiment_hash
+        );
+        return (Some(why), false);
+    }
+    if h.run.katro_build != BUILD && !w.allow_other_build {
+        let words = other_build_words(&h.run.katro_build);
+        return (
+            Some(format!("shard {}/{} {words}", h.shard, h.shards)),
+            true,
+        );
+    }
+    let why = (shards > 0 && h.shards != shards).then(|| {
+        format!(
+            "shard {}/{} of this experiment, cut for N = {} rather than {shards}",
+            h.shard, h.shards, h.shards
+        )
+    });
+    (why, false)
 }
 
 /// Refuses to use a folder holding files that are not this run's, or with
@@ -446,34 +482,44 @@ pub(crate) fn refuse_or_clear(
     if found.is_empty() {
         return Ok(());
     }
-    let list: Vec<String> = found
-        .iter()
-        .map(|f| format!("  {}: {}", f.what, f.why))
-        .collect();
+    let list: Vec<String> = found.iter().map(in_words).collect();
     if let Some(refused) = refusal(dir, &found, &list, force, name, hash) {
         return Err(refused);
     }
     let deleted = delete_katro_files(store, dir, &found)?;
+    progress.note(&force_note(dir, &found, &list, &deleted));
+    Ok(())
+}
+
+/// What `--force` tells it did in `dir`: everything `found` (`list` in
+/// words), the files it `deleted` and those it kept.
+fn force_note(dir: &Path, found: &[Foreign], list: &[String], deleted: &[String]) -> String {
     let kept: Vec<String> = found
         .iter()
         .filter(|f| f.remove.is_empty())
         .map(|f| format!("  {}", f.what))
         .collect();
-    let listed = |what: &str, files: &[String]| {
-        if files.is_empty() {
-            format!("--force: {what}: none")
-        } else {
-            format!("--force: {what}:\n{}", files.join("\n"))
-        }
-    };
-    progress.note(&format!(
+    format!(
         "--force: found in {}:\n{}\n{}\n{}",
         dir.display(),
         list.join("\n"),
-        listed("deleted these files katro wrote", &deleted),
-        listed("kept these files katro did not write", &kept)
-    ));
-    Ok(())
+        force_listing("deleted these files katro wrote", deleted),
+        force_listing("kept these files katro did not write", &kept)
+    )
+}
+
+/// A thing found, as the refusal or `--force` lists it.
+fn in_words(f: &Foreign) -> String {
+    format!("  {}: {}", f.what, f.why)
+}
+
+/// One part of what `--force` tells it did: `what`, and its files.
+fn force_listing(what: &str, files: &[String]) -> String {
+    if files.is_empty() {
+        format!("--force: {what}: none")
+    } else {
+        format!("--force: {what}:\n{}", files.join("\n"))
+    }
 }
 
 /// Why the folder is refused: without `force`, for anything found (`list`
@@ -487,11 +533,7 @@ fn refusal(
     name: &str,
     hash: &str,
 ) -> Option<Error> {
-    let blocking: Vec<String> = found
-        .iter()
-        .filter(|f| f.blocks)
-        .map(|f| format!("  {}: {}", f.what, f.why))
-        .collect();
+    let blocking: Vec<String> = found.iter().filter(|f| f.blocks).map(in_words).collect();
     if force && !blocking.is_empty() {
         return Some(
             Refusal::ForeignUnderOurNames {
@@ -534,17 +576,7 @@ fn delete_katro_files(
                 continue;
             }
             seen.push(p);
-            let rel = p.strip_prefix(dir).unwrap_or(p);
-            if f.folder {
-                store.remove_all(p).map_err(|error| Failure::ForceDelete {
-                    path: p.clone(),
-                    error,
-                })?;
-            } else {
-                // Checked again as it goes: only katro's, unchanged.
-                let rel = rel.to_string_lossy().replace('\\', "/");
-                folder.remove(&[rel], "--force")?;
-            }
+            force_delete(&mut folder, p, f.folder)?;
             deleted.push(format!("  {}", p.strip_prefix(dir).unwrap_or(p).display()));
         }
     }
@@ -556,6 +588,25 @@ fn delete_katro_files(
         deleted.push("  plots/".to_string());
     }
     Ok(deleted)
+}
+
+/// Deletes `p` (a whole folder when `is_folder`) under `--force`.
+fn force_delete(folder: &mut Folder, p: &Path, is_folder: bool) -> Result<(), Error> {
+    let rel = p.strip_prefix(folder.dir()).unwrap_or(p);
+    if is_folder {
+        folder
+            .store()
+            .remove_all(p)
+            .map_err(|error| Failure::ForceDelete {
+                path: p.to_path_buf(),
+                error,
+            })?;
+    } else {
+        // Checked again as it goes: only katro's, unchanged.
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        folder.remove(&[rel], "--force")?;
+    }
+    Ok(())
 }
 
 /// The shard files in a folder, by name: `*.json`, not hidden.

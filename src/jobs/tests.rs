@@ -29,6 +29,25 @@ fn file(s: &MemoryStore, path: &str) -> Vec<u8> {
     s.read(Path::new(path)).unwrap()
 }
 
+/// `opts(out)` under `--force`.
+fn forced(out: &str) -> RunOptions {
+    RunOptions {
+        force: true,
+        ..opts(out)
+    }
+}
+
+/// Asserts the results CSVs of folders `a` and `b` are the same bytes.
+fn assert_same_results(s: &MemoryStore, a: &str, b: &str) {
+    for f in ["summary.csv", "games.csv", "lengths.csv"] {
+        assert_eq!(
+            file(s, &format!("{a}/{f}")),
+            file(s, &format!("{b}/{f}")),
+            "{f}"
+        );
+    }
+}
+
 #[test]
 fn a_run_writes_its_results_through_the_store_the_same_on_any_thread_count() {
     let s = store_with(EXPERIMENT);
@@ -53,13 +72,7 @@ fn a_run_writes_its_results_through_the_store_the_same_on_any_thread_count() {
         ..opts("b")
     };
     run(&one, &s, &Quiet).unwrap();
-    for f in ["summary.csv", "games.csv", "lengths.csv"] {
-        assert_eq!(
-            file(&s, &format!("a/{f}")),
-            file(&s, &format!("b/{f}")),
-            "{f}"
-        );
-    }
+    assert_same_results(&s, "a", "b");
     // No checkpoint is left behind once the results are written.
     assert!(!s.is_dir(Path::new("a/.katro-checkpoint")));
 }
@@ -75,11 +88,7 @@ fn a_file_katro_did_not_write_is_refused_and_force_keeps_it() {
         "{e}"
     );
     assert!(!s.is_file(Path::new("out/summary.csv")));
-    let forced = RunOptions {
-        force: true,
-        ..opts("out")
-    };
-    run(&forced, &s, &Quiet).unwrap();
+    run(&forced("out"), &s, &Quiet).unwrap();
     assert_eq!(file(&s, "out/notes.txt"), b"mine");
 }
 
@@ -107,13 +116,7 @@ fn shards_merge_to_the_whole_run_and_a_missing_one_is_named() {
     run(&shard(2), &s, &Quiet).unwrap();
     let merged = merge(&merge_opts, &s, &Quiet).unwrap();
     assert_eq!(merged.kept, 80);
-    for f in ["summary.csv", "games.csv", "lengths.csv"] {
-        assert_eq!(
-            file(&s, &format!("whole/{f}")),
-            file(&s, &format!("cut/{f}")),
-            "{f}"
-        );
-    }
+    assert_same_results(&s, "whole", "cut");
 }
 
 fn csvs(s: &MemoryStore, dir: &str) -> Vec<(PathBuf, Vec<u8>)> {
@@ -138,18 +141,11 @@ fn a_grown_run_plays_only_new_games_and_matches_a_fresh_run() {
         .replace("games = 40", "games = 70")
         .replace("\"katro-6x3\"]", "\"katro-6x3\", \"katro-6x6\"]")
         + "\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n";
-    s.insert("exp/t.toml", bigger.as_str());
-    let grown = run(&opts("out"), &s, &Quiet).unwrap();
+    let grown = grows_as_fresh(&s, &bigger);
     assert_eq!(grown.kept, 80);
     assert_eq!(grown.played, 6 * 70 - 80);
-    run(&opts("fresh"), &s, &Quiet).unwrap();
-    let (a, b) = (csvs(&s, "out"), csvs(&s, "fresh"));
-    assert_eq!(a.len(), 4, "summary, games, lengths and comparison");
-    assert_eq!(a, b);
-    assert_eq!(
-        file(&s, "out/run-state.json"),
-        file(&s, "fresh/run-state.json")
-    );
+    let files = csvs(&s, "out").len();
+    assert_eq!(files, 4, "summary, games, lengths and comparison");
 }
 
 #[test]
@@ -157,23 +153,16 @@ fn a_change_to_games_already_played_is_refused_and_force_replays() {
     let s = store_with(EXPERIMENT);
     run(&opts("out"), &s, &Quiet).unwrap();
     let before = csvs(&s, "out");
-    s.insert(
-        "exp/t.toml",
-        EXPERIMENT
-            .replace("games = 40", "games = 30")
-            .replace("seed = 3", "seed = 4"),
-    );
-    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    let changed = EXPERIMENT
+        .replace("games = 40", "games = 30")
+        .replace("seed = 3", "seed = 4");
+    let e = refused_growth(&s, &changed);
     let changes = changes_to_played(&e);
     for part in ["seed changed from 3 to 4", "played 40 games; 30 would drop"] {
         assert!(changes.iter().any(|c| c.contains(part)), "{part}: {e}");
     }
     assert_eq!(csvs(&s, "out"), before);
-    let forced = RunOptions {
-        force: true,
-        ..opts("out")
-    };
-    assert_eq!(run(&forced, &s, &Quiet).unwrap().played, 60);
+    assert_eq!(run(&forced("out"), &s, &Quiet).unwrap().played, 60);
 }
 
 #[test]
@@ -320,6 +309,12 @@ fn grows_as_fresh(s: &MemoryStore, bigger: &str) -> RunOutcome {
     grown
 }
 
+/// Runs `bigger` into out/, which holds a smaller version: refused.
+fn refused_growth(s: &MemoryStore, bigger: &str) -> Error {
+    s.insert("exp/t.toml", bigger);
+    run(&opts("out"), s, &Quiet).unwrap_err()
+}
+
 /// A games.csv edited after the run is never taken for the games it
 /// held: growing from it is refused, naming it.
 #[test]
@@ -335,8 +330,7 @@ fn a_games_csv_changed_by_hand_is_refused_when_growing() {
     fields[seed_at].push(if last == '1' { '2' } else { '1' });
     lines[1] = fields.join(",");
     s.insert("out/games.csv", lines.join("\n") + "\n");
-    s.insert("exp/t.toml", WITH_MOVES.replace("games = 30", "games = 50"));
-    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    let e = refused_growth(&s, &WITH_MOVES.replace("games = 30", "games = 50"));
     assert!(
         matches!(&e, Error::Damaged(Damage::RunState { why, .. })
             if why.starts_with("out/games.csv: ") && why.contains("changed after the run")),
@@ -357,9 +351,7 @@ fn an_earlier_run_state_is_refused() {
         .unwrap()
         .insert("format".into(), "katro-run-state-2".into());
     s.insert("out/run-state.json", serde_json::to_vec(&state).unwrap());
-    let bigger = EXPERIMENT.replace("games = 40", "games = 50");
-    s.insert("exp/t.toml", bigger);
-    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    let e = refused_growth(&s, &EXPERIMENT.replace("games = 40", "games = 50"));
     assert!(
         matches!(&e, Error::Damaged(Damage::RunState { why, .. })
             if why.contains("format \"katro-run-state-2\" was written by an earlier katro")),
@@ -372,8 +364,7 @@ fn a_damaged_run_state_is_refused() {
     let s = store_with(EXPERIMENT);
     run(&opts("out"), &s, &Quiet).unwrap();
     s.insert("out/run-state.json", "{\"format\":");
-    s.insert("exp/t.toml", EXPERIMENT.replace("games = 40", "games = 50"));
-    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
+    let e = refused_growth(&s, &EXPERIMENT.replace("games = 40", "games = 50"));
     assert!(
         matches!(&e, Error::Damaged(Damage::RunState { path, why })
             if path == Path::new("out/run-state.json")

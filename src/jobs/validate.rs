@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::experiment::Experiment;
 use crate::rules::parse_variant;
 use crate::rules::schema::top_level_keys;
 use crate::store::Store;
@@ -44,40 +45,49 @@ fn validate_one(store: &dyn Store, path: &str) -> Result<String, Error> {
             .map_err(Error::Input);
     }
     if keys.iter().any(|k| EXPERIMENT_KEYS.contains(&k.as_str())) {
-        let l = load_experiment(store, path)?;
-        let cells = l.exp.cells();
-        let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
-        let skipped = match l.exp.skipped.len() {
-            0 => String::new(),
-            n => format!(
-                "; {} left out (skip_invalid): {}",
-                plural(n as u64, "invalid sweep combination"),
-                l.exp
-                    .skipped
-                    .iter()
-                    .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            ),
-        };
-        return Ok(format!(
-            "experiment `{}`: {}, at most {}{skipped}",
-            l.exp.name,
-            plural(cells.len() as u64, "cell"),
-            plural(most, "game")
-        ));
+        return Ok(experiment_words(&load_experiment(store, path)?.exp));
     }
-    // Neither: if the text is not even TOML, its syntax errors say most.
-    match parse_variant(path, &text, stem) {
+    Err(neither_kind(path, &text, stem))
+}
+
+/// Why a file that is neither a variant nor an experiment is refused: if
+/// the text is not even TOML, its syntax errors say most.
+fn neither_kind(path: &str, text: &str, stem: &str) -> Error {
+    match parse_variant(path, text, stem) {
         Err(e)
             if e.problems
                 .iter()
                 .any(|p| p.message.starts_with("TOML syntax")) =>
         {
-            Err(Error::Input(e))
+            Error::Input(e)
         }
-        _ => Err(Refusal::NeitherKind { path: path.into() }.into()),
+        _ => Refusal::NeitherKind { path: path.into() }.into(),
     }
+}
+
+/// What a valid experiment holds: its cells, games at most, and the sweep
+/// combinations it leaves out.
+fn experiment_words(exp: &Experiment) -> String {
+    let cells = exp.cells();
+    let most: u64 = cells.iter().map(|c| c.stop.max_games()).sum();
+    let skipped = match exp.skipped.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} left out (skip_invalid): {}",
+            plural(n as u64, "invalid sweep combination"),
+            exp.skipped
+                .iter()
+                .map(|s| format!("{}: {}", s.variant, s.reasons.join("; ")))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ),
+    };
+    format!(
+        "experiment `{}`: {}, at most {}{skipped}",
+        exp.name,
+        plural(cells.len() as u64, "cell"),
+        plural(most, "game")
+    )
 }
 
 /// Checks every file; the caller prints the problems on stderr, the valid

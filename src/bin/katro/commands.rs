@@ -303,20 +303,7 @@ fn judge_on_pool(dir: &str, max_memory: f64) -> Result<(), Error> {
     let dir = std::path::Path::new(dir);
     let out = jobs::judge::judge(&FsStore, dir, max, &mut |t| eprintln!("{t}"))?;
     for v in &out.variants {
-        match &v.result {
-            Ok((solve, positions, judging)) => eprintln!(
-                "{}: {} judged; solved in {:.2} s ({positions} positions), judged in {:.2} s",
-                v.variant,
-                jobs::plural(v.games, "game"),
-                solve.as_secs_f64(),
-                judging.as_secs_f64()
-            ),
-            Err(why) => eprintln!(
-                "{}: {} NOT judged: {why}",
-                v.variant,
-                jobs::plural(v.games, "game")
-            ),
-        }
+        eprintln!("{}", judged_words(v));
     }
     eprintln!(
         "{} judged in {:.2} s; wrote {}",
@@ -325,4 +312,22 @@ fn judge_on_pool(dir: &str, max_memory: f64) -> Result<(), Error> {
         dir.join(jobs::judge::PERFECT_MOVES).display()
     );
     Ok(())
+}
+
+/// What judging one variant took, or why it was not judged.
+fn judged_words(v: &jobs::judge::VariantOutcome) -> String {
+    match &v.result {
+        Ok((solve, positions, judging)) => format!(
+            "{}: {} judged; solved in {:.2} s ({positions} positions), judged in {:.2} s",
+            v.variant,
+            jobs::plural(v.games, "game"),
+            solve.as_secs_f64(),
+            judging.as_secs_f64()
+        ),
+        Err(why) => format!(
+            "{}: {} NOT judged: {why}",
+            v.variant,
+            jobs::plural(v.games, "game")
+        ),
+    }
 }

@@ -122,25 +122,28 @@ fn progress_bar() -> Option<Bar> {
     let cost = std::sync::Arc::new(std::sync::Mutex::new(Cost::default()));
     let shown = cost.clone();
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate} games/s, {left}",
-        )
-        .expect("the progress template is valid")
-        .with_key(
-            "rate",
-            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0}", state.per_sec());
-            },
-        )
-        .with_key(
-            "left",
-            move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", time_left(&lock(&shown)));
-            },
-        ),
-    );
+    bar.set_style(bar_style(shown));
     Some(Bar(bar, cost))
+}
+
+/// The bar's look: games done, the rate, and the time left from `cost`.
+fn bar_style(cost: std::sync::Arc<std::sync::Mutex<Cost>>) -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate} games/s, {left}",
+    )
+    .expect("the progress template is valid")
+    .with_key(
+        "rate",
+        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0}", state.per_sec());
+        },
+    )
+    .with_key(
+        "left",
+        move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{}", time_left(&lock(&cost)));
+        },
+    )
 }
 
 /// Progress as a line on stderr every `every`, for runs whose stderr is a
@@ -271,52 +274,71 @@ pub fn with_progress(
         bar.0.finish_and_clear();
         result
     } else {
-        let lines = Lines::default();
-        let wake = std::sync::Condvar::new();
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                let clock = Instant::now();
-                let mut s = lock(&lines.state);
-                loop {
-                    // The job may be over before this thread first gets
-                    // the lock: waiting then would wait for nothing.
-                    if s.finished {
-                        return;
-                    }
-                    // A zero interval would print without pause.
-                    let pause = every.max(Duration::from_millis(10));
-                    s = wake
-                        .wait_timeout(s, pause)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                    if s.finished {
-                        return;
-                    }
-                    // Nothing is planned yet (the run is still reading its
-                    // folder): a "0/0 games" line would say nothing.
-                    if s.total == 0 {
-                        continue;
-                    }
-                    let session = s.done - s.before.unwrap_or(0);
-                    eprintln!(
-                        "{}",
-                        progress_line(
-                            s.done,
-                            s.total,
-                            session,
-                            clock.elapsed().as_secs_f64(),
-                            &time_left(&s.cost)
-                        )
-                    );
-                }
-            });
-            let result = job(&lines);
-            lock(&lines.state).finished = true;
-            wake.notify_all();
-            result
-        })
+        with_lines(every, job)
     }?;
     emit(&outcome.text)
+}
+
+/// Runs a job while another thread prints a progress line every `every`
+/// until the job is over.
+fn with_lines(
+    every: Duration,
+    job: impl FnOnce(&dyn jobs::Progress) -> Result<RunOutcome, Error>,
+) -> Result<RunOutcome, Error> {
+    let lines = Lines::default();
+    let wake = std::sync::Condvar::new();
+    std::thread::scope(|scope| {
+        scope.spawn(|| print_lines(&lines, &wake, every));
+        let result = job(&lines);
+        lock(&lines.state).finished = true;
+        wake.notify_all();
+        result
+    })
+}
+
+/// Prints a progress line every `every` until `lines` is finished, woken
+/// early by `wake` when it is.
+fn print_lines(lines: &Lines, wake: &std::sync::Condvar, every: Duration) {
+    let clock = Instant::now();
+    let mut s = lock(&lines.state);
+    loop {
+        // The job may be over before this thread first gets
+        // the lock: waiting then would wait for nothing.
+        if s.finished {
+            return;
+        }
+        // A zero interval would print without pause.
+        let pause = every.max(Duration::from_millis(10));
+        s = wake
+            .wait_timeout(s, pause)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+        if s.finished {
+            return;
+        }
+        // Nothing is planned yet (the run is still reading its
+        // folder): a "0/0 games" line would say nothing.
+        if s.total == 0 {
+            continue;
+        }
+        print_line(&s, clock);
+    }
+}
+
+/// Prints the progress line of `s`, the session's clock started at
+/// `clock`.
+fn print_line(s: &LineState, clock: Instant) {
+    let session = s.done - s.before.unwrap_or(0);
+    eprintln!(
+        "{}",
+        progress_line(
+            s.done,
+            s.total,
+            session,
+            clock.elapsed().as_secs_f64(),
+            &time_left(&s.cost)
+        )
+    );
 }
 
 /// Prints progress to stderr at most once a second, and only once a
