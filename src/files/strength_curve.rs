@@ -177,6 +177,9 @@ fn curve_fields(r: &CurveRow) -> Vec<String> {
         float(score.map(|s| s.estimate)),
         float(score.map(|s| s.low)),
         float(score.map(|s| s.high)),
-        r.verdict.map(|v| v.as_str()).unwrap_or_default().to_string(),
+        r.verdict
+            .map(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string(),
     ]
 }
