@@ -183,3 +183,44 @@ fn curve_fields(r: &CurveRow) -> Vec<String> {
             .to_string(),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(diff: (f64, f64), score: Option<(f64, f64)>) -> Step {
+        let interval = |(low, high): (f64, f64)| Interval {
+            estimate: (low + high) / 2.0,
+            low,
+            high,
+        };
+        Step {
+            share_diff: interval(diff),
+            met_decided: 400,
+            score: score.map(interval),
+        }
+    }
+
+    #[test]
+    fn a_verdict_reads_the_share_first_then_the_strength() {
+        let stronger = Some((0.53, 0.63));
+        let level = Some((0.45, 0.55));
+        assert_eq!(Verdict::of(&step((0.01, 0.06), level)), Verdict::MovingUp);
+        assert_eq!(
+            Verdict::of(&step((-0.06, -0.01), stronger)),
+            Verdict::MovingDown
+        );
+        assert_eq!(
+            Verdict::of(&step((-0.03, 0.03), stronger)),
+            Verdict::Converged
+        );
+        assert_eq!(Verdict::of(&step((-0.03, 0.03), level)), Verdict::Open);
+        // Never met: strength unknown, so not converged.
+        assert_eq!(Verdict::of(&step((-0.03, 0.03), None)), Verdict::Open);
+        // A score interval touching 1/2 is not measurably stronger.
+        assert_eq!(
+            Verdict::of(&step((-0.03, 0.03), Some((0.5, 0.6)))),
+            Verdict::Open
+        );
+    }
+}
