@@ -525,13 +525,20 @@ pub fn compare_advantage(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
 }
 
 /// Comparison of two cells' player-1 win rate among decided games
-/// (`p1_win_rate`): a difference of two proportions w₁/d, each with the
-/// Bernoulli variance p(1 - p), through [`difference`] (unpooled standard
-/// error, so the test rejects exactly when the interval leaves out 0).
+/// (`p1_win_rate`), through [`win_rate_difference`].
 pub fn compare_win_rate(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
-    let side = |x: &Aggregate| {
-        let p = x.p1_win_rate()?.estimate;
-        Some((p, p * (1.0 - p), x.decided()))
+    win_rate_difference((a.wins[0], a.decided()), (b.wins[0], b.decided()))
+}
+
+/// The difference of two player-1 win rates among decided games, each
+/// given as (player 1's wins, decided games): a difference of two
+/// proportions w₁/d, each with the Bernoulli variance p(1 - p), through
+/// [`difference`] (unpooled standard error, so the test rejects exactly
+/// when the interval leaves out 0). `None` when either has no decided game.
+pub fn win_rate_difference(a: (u64, u64), b: (u64, u64)) -> Option<Difference> {
+    let side = |(wins, decided): (u64, u64)| {
+        let p = wilson(wins, decided)?.estimate;
+        Some((p, p * (1.0 - p), decided))
     };
     Some(difference(side(a)?, side(b)?))
 }

@@ -98,20 +98,6 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// Reads a step: a share that moved is moving; one that did not is
-    /// converged only if the step bought strength.
-    pub fn of(step: &Step) -> Verdict {
-        if step.share_diff.low > 0.0 {
-            Verdict::MovingUp
-        } else if step.share_diff.high < 0.0 {
-            Verdict::MovingDown
-        } else if step.score.is_some_and(|s| s.low > 0.5) {
-            Verdict::Converged
-        } else {
-            Verdict::Open
-        }
-    }
-
     /// The `verdict` column's word.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -182,45 +168,4 @@ fn curve_fields(r: &CurveRow) -> Vec<String> {
             .unwrap_or_default()
             .to_string(),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn step(diff: (f64, f64), score: Option<(f64, f64)>) -> Step {
-        let interval = |(low, high): (f64, f64)| Interval {
-            estimate: (low + high) / 2.0,
-            low,
-            high,
-        };
-        Step {
-            share_diff: interval(diff),
-            met_decided: 400,
-            score: score.map(interval),
-        }
-    }
-
-    #[test]
-    fn a_verdict_reads_the_share_first_then_the_strength() {
-        let stronger = Some((0.53, 0.63));
-        let level = Some((0.45, 0.55));
-        assert_eq!(Verdict::of(&step((0.01, 0.06), level)), Verdict::MovingUp);
-        assert_eq!(
-            Verdict::of(&step((-0.06, -0.01), stronger)),
-            Verdict::MovingDown
-        );
-        assert_eq!(
-            Verdict::of(&step((-0.03, 0.03), stronger)),
-            Verdict::Converged
-        );
-        assert_eq!(Verdict::of(&step((-0.03, 0.03), level)), Verdict::Open);
-        // Never met: strength unknown, so not converged.
-        assert_eq!(Verdict::of(&step((-0.03, 0.03), None)), Verdict::Open);
-        // A score interval touching 1/2 is not measurably stronger.
-        assert_eq!(
-            Verdict::of(&step((-0.03, 0.03), Some((0.5, 0.6)))),
-            Verdict::Open
-        );
-    }
 }

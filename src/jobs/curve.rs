@@ -114,7 +114,7 @@ fn write_curve(store: &dyn Store, dir: &Path, out: &[CurveRow]) -> Result<(), Er
 }
 
 /// The columns of summary.csv the curve reads, in [`SummaryRow`]'s order.
-const SUMMARY_COLUMNS: [&str; 16] = [
+const READ_COLUMNS: [&str; 16] = [
     "variant",
     "rules",
     "p1",
@@ -149,7 +149,7 @@ fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
         .map(str::to_string)
         .collect();
     let mut at = Vec::new();
-    for n in SUMMARY_COLUMNS {
+    for n in READ_COLUMNS {
         at.push(
             headers
                 .iter()
@@ -176,7 +176,7 @@ fn summary_row(
     let s = |k: usize| rec[at[k]].to_string();
     let int = |k: usize| -> Result<i64, Error> {
         rec[at[k]].parse::<i64>().map_err(|e| {
-            let name = SUMMARY_COLUMNS[k];
+            let name = READ_COLUMNS[k];
             bad(line, format!("`{name}` {:?}: {e}", &rec[at[k]]))
         })
     };

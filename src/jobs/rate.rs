@@ -249,7 +249,7 @@ fn tally_line(
 
 /// The columns of summary.csv a rating reads, in the order
 /// [`summary_line`] takes them.
-const SUMMARY_COLUMNS: [&str; 8] = [
+const READ_COLUMNS: [&str; 8] = [
     "variant",
     "rules",
     "opening_plies",
@@ -263,7 +263,7 @@ const SUMMARY_COLUMNS: [&str; 8] = [
 /// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv).
 fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
     let (header, rows) = read_csv(file, bytes)?;
-    let at = columns(file, &header, &SUMMARY_COLUMNS)?;
+    let at = columns(file, &header, &READ_COLUMNS)?;
     rows.into_iter()
         .map(|(line, row)| summary_line(file, line, &row, &at))
         .collect()
@@ -272,7 +272,7 @@ fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
 /// Row `row` (at `line`) of summary.csv, its columns at `at`.
 fn summary_line(file: &str, line: u64, row: &[String], at: &[usize]) -> Result<ResultLine, Error> {
     let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
-    let n = |i: usize| count(file, line, SUMMARY_COLUMNS[i], field(i));
+    let n = |i: usize| count(file, line, READ_COLUMNS[i], field(i));
     let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
     let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
         let file = file.to_string();

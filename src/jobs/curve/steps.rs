@@ -5,49 +5,47 @@
 
 use crate::agents::AgentSpec;
 use crate::experiment::interval::{Interval, wilson};
-use crate::experiment::stats::difference;
+use crate::experiment::stats::win_rate_difference;
 use crate::files::strength_curve::{Step, Verdict};
 
 use super::SummaryRow;
 
-/// For each level (sorted by family, budget and opening, as
-/// `curve_rows` sorts them): its step from the level before it when that
-/// one is of the same family and opening, and on the last of such a run,
-/// the verdict its step gives.
+/// For each level (sorted by family, then budget, as `curve_rows` sorts
+/// them): its step from the family's next smaller budget at its opening,
+/// and on the largest budget of a family and opening, the verdict its
+/// step gives.
 pub(super) fn steps(
     mine: &[&SummaryRow],
     levels: &[(&SummaryRow, AgentSpec, u64)],
 ) -> Vec<(Option<Step>, Option<Verdict>)> {
+    // Levels of one family at one opening; a family played at two
+    // openings has them interleaved by budget, so neighbours need not be.
     let same = |i: usize, j: usize| {
         levels[i].1 == levels[j].1 && levels[i].0.opening_plies == levels[j].0.opening_plies
     };
     (0..levels.len())
         .map(|i| {
-            let step = (i > 0 && same(i - 1, i))
-                .then(|| step(mine, levels[i - 1].0, levels[i].0))
-                .flatten();
-            let last = i + 1 == levels.len() || !same(i, i + 1);
-            let verdict = step.as_ref().filter(|_| last).map(Verdict::of);
+            let step = (0..i)
+                .rev()
+                .find(|&j| same(j, i))
+                .and_then(|j| step(mine, levels[j].0, levels[i].0));
+            let largest = !(i + 1..levels.len()).any(|k| same(i, k));
+            let verdict = step.as_ref().filter(|_| largest).map(verdict);
             (step, verdict)
         })
         .collect()
 }
 
 /// `upper`'s step from `lower`, two self-play cells of one opening: the
-/// difference of their player 1 shares (as comparison.csv's
+/// difference of their player 1 shares (comparison.csv's
 /// `win_rate_diff`), and `upper`'s share of the decided games of the
 /// variant's cells where the two agents met, in either seat. `None` when
 /// either cell has no decided game.
 fn step(mine: &[&SummaryRow], lower: &SummaryRow, upper: &SummaryRow) -> Option<Step> {
-    if lower.decided == 0 || upper.decided == 0 {
-        return None;
-    }
-    let share = |r: &SummaryRow| r.p1_wins as f64 / r.decided as f64;
-    let (a, b) = (share(upper), share(lower));
-    let d = difference(
-        (a, a * (1.0 - a), upper.decided),
-        (b, b * (1.0 - b), lower.decided),
-    );
+    let d = win_rate_difference(
+        (upper.p1_wins, upper.decided),
+        (lower.p1_wins, lower.decided),
+    )?;
     let (mut wins, mut decided) = (0, 0);
     for r in mine
         .iter()
@@ -72,4 +70,56 @@ fn step(mine: &[&SummaryRow], lower: &SummaryRow, upper: &SummaryRow) -> Option<
         met_decided: decided,
         score: wilson(wins, decided),
     })
+}
+
+/// Reads a step: a share that moved is moving; one that did not is
+/// converged only if the step bought strength.
+fn verdict(step: &Step) -> Verdict {
+    if step.share_diff.low > 0.0 {
+        Verdict::MovingUp
+    } else if step.share_diff.high < 0.0 {
+        Verdict::MovingDown
+    } else if step.score.is_some_and(|s| s.low > 0.5) {
+        Verdict::Converged
+    } else {
+        Verdict::Open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(diff: (f64, f64), score: Option<(f64, f64)>) -> Step {
+        let interval = |(low, high): (f64, f64)| Interval {
+            estimate: (low + high) / 2.0,
+            low,
+            high,
+        };
+        Step {
+            share_diff: interval(diff),
+            met_decided: 400,
+            score: score.map(interval),
+        }
+    }
+
+    #[test]
+    fn a_verdict_reads_the_share_first_then_the_strength() {
+        let stronger = Some((0.53, 0.63));
+        let level = Some((0.45, 0.55));
+        assert_eq!(verdict(&step((0.01, 0.06), level)), Verdict::MovingUp);
+        assert_eq!(
+            verdict(&step((-0.06, -0.01), stronger)),
+            Verdict::MovingDown
+        );
+        assert_eq!(verdict(&step((-0.03, 0.03), stronger)), Verdict::Converged);
+        assert_eq!(verdict(&step((-0.03, 0.03), level)), Verdict::Open);
+        // Never met: strength unknown, so not converged.
+        assert_eq!(verdict(&step((-0.03, 0.03), None)), Verdict::Open);
+        // A score interval touching 1/2 is not measurably stronger.
+        assert_eq!(
+            verdict(&step((-0.03, 0.03), Some((0.5, 0.6)))),
+            Verdict::Open
+        );
+    }
 }
