@@ -520,16 +520,18 @@ const PLOT_CHECK: &str = "const out = []; let n = 0; \
 /// Every line break of the open page that cuts a word: in its HTML text
 /// as Chromium lays it out (a break is a character on a lower line than
 /// the one before it, in the same block, with no space between them and
-/// none of , ( + / - ; : before the break), and between the lines of an
+/// none of , ( + / - ; : before the break; a `<br>` is a break the page
+/// asks for, so it counts as a space), and between the lines of an
 /// SVG label wrapped by katro (texts one after the other, aligned, 20 to
 /// 22 px apart), a letter or digit on both sides of the break.
 /// Returns [breaks seen, problems].
 const BREAK_CHECK: &str = "const out = []; let breaks = 0; \
-  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT, \
-    { acceptNode: n => n.parentElement.closest('svg, script, style') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT }); \
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, \
+    { acceptNode: n => (n.nodeType === 1 ? n : n.parentElement).closest('svg, script, style') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT }); \
   const blockOf = n => n.parentElement.closest('p, li, td, th, figcaption, h1, h2, summary, nav, section, figure, body'); \
   let prev = null, space = false; \
   for (let node; (node = walker.nextNode()); ) { \
+    if (node.nodeType === 1) { if (node.tagName === 'BR') space = true; continue; } \
     const text = node.textContent, blk = blockOf(node); \
     if (prev && prev.blk !== blk) { prev = null; space = false; } \
     for (let i = 0; i < text.length; i++) { \

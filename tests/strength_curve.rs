@@ -154,6 +154,13 @@ fn check_curve(csv: &str) {
     }
     // Random play opens with no random ply: the start's own value, a win.
     assert_eq!((limit[4].as_str(), openings[4].as_str()), ("1.000000", "1"));
+    // A verdict only on each family's largest budget; on 4x3 the share's
+    // wide interval holds the limit, so the limit settles it, while 6x6
+    // has no limit and its 5000 nodes beat 500 measurably.
+    assert_eq!(
+        column(csv, "verdict"),
+        ["", "", "", "converged", "", "", "at-limit"]
+    );
 }
 
 #[test]

@@ -91,9 +91,13 @@ pub enum Verdict {
     MovingUp,
     /// The larger budget's share is lower, the interval below 0.
     MovingDown,
+    /// The shares agree and the larger budget's share interval holds the
+    /// exact perfect-play limit (`limit`): the curve is where perfect play
+    /// puts it, so no more strength can move it, whatever the step bought.
+    AtLimit,
     /// The shares agree but the larger budget is not measurably stronger,
-    /// so the curve cannot tell convergence from a search that stopped
-    /// gaining strength.
+    /// and no known limit settles it: the curve cannot tell convergence
+    /// from a search that stopped gaining strength.
     Open,
 }
 
@@ -104,6 +108,7 @@ impl Verdict {
             Verdict::Converged => "converged",
             Verdict::MovingUp => "moving-up",
             Verdict::MovingDown => "moving-down",
+            Verdict::AtLimit => "at-limit",
             Verdict::Open => "open",
         }
     }

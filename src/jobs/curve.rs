@@ -87,6 +87,7 @@ pub fn curve(
         return Err(Refusal::NoCurveCells { path: summary_path }.into());
     }
     let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
+    steps::settle_at_limits(&mut out);
     write_curve(store, dir, &out)?;
     Ok(CurveOutcome { rows: out, limits })
 }

@@ -95,7 +95,7 @@ pub fn strength_curve_svg(rows: &[CurvePoint]) -> Option<String> {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" \
          viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>\n\
+         <rect width=\"{W}\" height=\"{H}\" fill=\"#FFFFFF\"/>\n\
          <text x=\"{LEFT}\" y=\"22\" font-size=\"15\">First player's share of decided games \
          against nodes a move (self-play)</text>\n"
     );

@@ -6,7 +6,7 @@
 use crate::agents::AgentSpec;
 use crate::experiment::interval::{Interval, wilson};
 use crate::experiment::stats::win_rate_difference;
-use crate::files::strength_curve::{Step, Verdict};
+use crate::files::strength_curve::{CurveRow, Step, Verdict};
 
 use super::SummaryRow;
 
@@ -86,6 +86,31 @@ fn verdict(step: &Step) -> Verdict {
     }
 }
 
+/// Where a family's shares did not move (`converged` or `open`) and its
+/// largest budget's share interval holds the exact perfect-play limit,
+/// the verdict becomes `at-limit`: the limit, not the step's strength,
+/// says the curve has stopped. Run once the limits are filled.
+pub(super) fn settle_at_limits(out: &mut [CurveRow]) {
+    for r in out.iter_mut() {
+        let flat = matches!(r.verdict, Some(Verdict::Converged | Verdict::Open));
+        let limit = r.limit.as_ref().and_then(|l| l.share);
+        if let (true, Some(x)) = (flat, limit)
+            && holds(&r.p1_win_rate_low, &r.p1_win_rate_high, x)
+        {
+            r.verdict = Some(Verdict::AtLimit);
+        }
+    }
+}
+
+/// Whether the interval written as `low` and `high` (summary.csv's text)
+/// holds `x`; an empty or unreadable end holds nothing.
+fn holds(low: &str, high: &str, x: f64) -> bool {
+    match (low.parse::<f64>(), high.parse::<f64>()) {
+        (Ok(l), Ok(h)) => l <= x && x <= h,
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +126,59 @@ mod tests {
             met_decided: 400,
             score: score.map(interval),
         }
+    }
+
+    /// A largest budget with `verdict`, share interval [0.60, 0.64], and
+    /// a perfect-play limit of `limit` when given.
+    fn top(verdict: Verdict, limit: Option<f64>) -> CurveRow {
+        CurveRow {
+            variant: "v".into(),
+            rules: String::new(),
+            agent: "alphabeta:depth=64,nodes=200000".into(),
+            nodes: Some(200_000),
+            opening_plies: 4,
+            games: 2200,
+            decided: 2200,
+            p1_win_rate: "0.620000".into(),
+            p1_win_rate_low: "0.600000".into(),
+            p1_win_rate_high: "0.640000".into(),
+            length_mean: String::new(),
+            distinct_games: String::new(),
+            rating: None,
+            limit: limit.map(|x| crate::files::strength_curve::Limit {
+                share: Some(x),
+                draws: 0.0,
+                openings: 1,
+                exact: String::new(),
+            }),
+            step: None,
+            verdict: Some(verdict),
+        }
+    }
+
+    #[test]
+    fn a_flat_curve_whose_interval_holds_the_limit_is_at_it() {
+        let mut rows = vec![
+            top(Verdict::Open, Some(0.61)),
+            top(Verdict::Converged, Some(0.64)),
+            top(Verdict::Open, Some(0.65)),
+            top(Verdict::Open, None),
+            // A share still moving stays moving, even at the limit.
+            top(Verdict::MovingUp, Some(0.62)),
+        ];
+        settle_at_limits(&mut rows);
+        let got: Vec<Option<Verdict>> = rows.iter().map(|r| r.verdict).collect();
+        assert_eq!(
+            got,
+            [
+                Verdict::AtLimit,
+                Verdict::AtLimit,
+                Verdict::Open,
+                Verdict::Open,
+                Verdict::MovingUp
+            ]
+            .map(Some)
+        );
     }
 
     #[test]
