@@ -71,10 +71,11 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
     let cells = html.matches("data-file=\"strength-curve.csv\"").count();
     assert_eq!(
         cells,
-        7 * 14,
-        "every row of strength-curve.csv, 14 columns each"
+        7 * 17,
+        "every row of strength-curve.csv, 17 columns each"
     );
     assert!(html.contains("data-col=\"limit\">0.462963<"));
+    assert!(html.contains("data-col=\"verdict\">at-limit<"));
     // And again, with nothing of it changed.
     ok(&["report", w]);
     assert_eq!(html, text(&whole.join("report.html")));

@@ -22,7 +22,7 @@ const CURVE_NEEDS: [&str; 7] = [
 ];
 
 /// The columns shown under the chart.
-const CURVE_TABLE: [&str; 14] = [
+const CURVE_TABLE: [&str; 17] = [
     "variant",
     "agent",
     "nodes",
@@ -37,6 +37,9 @@ const CURVE_TABLE: [&str; 14] = [
     "rating_high",
     "distinct_games",
     "limit",
+    "step_share_diff",
+    "step_score",
+    "verdict",
 ];
 
 const CURVE_CAPTION: &str = "Self-play of one search agent at rising node budgets \
@@ -45,7 +48,12 @@ const CURVE_CAPTION: &str = "Self-play of one search agent at rising node budget
     intervals. Dashed in the line's colour: random play's share. Dotted: the exact share under \
     perfect play over the same random openings (`limit`), where the board is solved. `rating` \
     is each budget's Elo against its family's smallest budget (rated 0), from the variant's cells \
-    where two budgets meet.";
+    where two budgets meet. `step_share_diff` is the share's change from the family's next \
+    smaller budget and `step_score` the larger budget's share of the decided games the two played \
+    each other; `verdict`, on each family's largest budget, reads that last step \
+    (docs/OUTPUTS.md): moving-up or moving-down, converged (the share held and the larger budget \
+    was measurably stronger), at-limit (the share held at the exact perfect-play share) or open \
+    (the share held but the larger budget was not measurably stronger).";
 
 /// The chart, `None` when the file has no budget to draw.
 pub(super) fn strength_curve_chart(bytes: &[u8]) -> Result<Option<Chart>, ReportError> {
