@@ -162,11 +162,10 @@ impl<'a> Saver<'a> {
 
     /// A save that failed writing the file `name` of the checkpoint.
     fn save_error(&self, name: &str, e: std::io::Error) -> SaveError {
-        SaveError(format!(
-            "cannot write the checkpoint {}: {}",
-            self.dir.join(name).display(),
-            describe(&e)
-        ))
+        SaveError {
+            path: self.dir.join(name),
+            reason: describe(&e),
+        }
     }
 
     /// Writes the rows file number `n` of `new_rows`.
