@@ -1356,7 +1356,10 @@ mod tests {
             state: bad,
             rows: vec![],
         };
-        assert!(check_resume(&work, &resume).is_err());
+        assert_eq!(
+            check_resume(&work, &resume),
+            Err(ResumeMismatch::State(StateMismatch::Segments { cell: 1 }))
+        );
         // A sketch of distinct games out of order cannot be merged.
         let mut bad = done.clone();
         bad.cells[0].segments[0].aggregate.distinct = serde_json::from_str("[5, 2]").unwrap();
@@ -1364,14 +1367,20 @@ mod tests {
             state: bad,
             rows: vec![],
         };
-        assert!(check_resume(&work, &resume).is_err());
+        assert_eq!(
+            check_resume(&work, &resume),
+            Err(ResumeMismatch::State(StateMismatch::Cell { cell: 1 }))
+        );
         let mut bad = done.clone();
         bad.done.insert(40);
         let resume = Resume {
             state: bad,
             rows: vec![],
         };
-        assert!(check_resume(&work, &resume).is_err());
+        assert_eq!(
+            check_resume(&work, &resume),
+            Err(ResumeMismatch::State(StateMismatch::DoneOutOfRange))
+        );
         let resume = Resume {
             state: done,
             rows: vec![],
