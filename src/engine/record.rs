@@ -139,13 +139,6 @@ pub mod status_pair {
         pub winner: Option<u8>,
     }
 
-    /// For readers whose problems are still text (`files::games`).
-    impl From<NotFinished> for String {
-        fn from(e: NotFinished) -> String {
-            e.to_string()
-        }
-    }
-
     /// The status a stored pair names, or why it names no finished game.
     pub fn of_pair(status: &str, winner: Option<u8>) -> Result<Status, NotFinished> {
         let finished = match (status, winner) {

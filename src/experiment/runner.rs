@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -112,11 +113,11 @@ pub enum RunError {
     #[error("cannot start {threads} threads: {why}")]
     Pool { threads: usize, why: String },
     /// A checkpoint that does not fit the work: damaged, or another run's.
-    #[error("{0}")]
-    Checkpoint(String),
+    #[error(transparent)]
+    Checkpoint(#[from] ResumeMismatch),
     /// Shards that do not add up to the experiment.
-    #[error("{0}")]
-    Shards(String),
+    #[error(transparent)]
+    Shards(#[from] ShardMismatch),
     #[error(transparent)]
     Save(#[from] SaveError),
     /// A bug: a round's segment was not played whole (`cell` counts from 1).
@@ -124,10 +125,64 @@ pub enum RunError {
     Incomplete { segment: u64, cell: usize },
 }
 
-/// Why a [`Checkpoint`] could not store a state, in its own words.
+/// Why a resumed state and its rows do not fit the work
+/// ([`check_resume`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SaveError(pub String);
+pub enum ResumeMismatch {
+    /// The state does not fit the experiment's layout, or does not add up.
+    #[error("the checkpoint does not fit this experiment: {0}")]
+    State(StateMismatch),
+    /// The checkpoint holds `rows` rows for the `games` its state counts.
+    #[error("the checkpoint holds {rows} per-game rows for {games} games")]
+    Rows { rows: u64, games: u64 },
+}
+
+/// Why shards do not merge into the run they say they are parts of
+/// ([`merge_parts`]); `cell` counts from 1, as the message does.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardMismatch {
+    /// Shard `index` of `count` whose state does not fit the experiment.
+    #[error("shard {index}/{count} does not fit the experiment: {error}")]
+    State {
+        index: u64,
+        count: u64,
+        error: StateMismatch,
+    },
+    /// Shard `index` of `count` stopped with `done` of its `units` units.
+    #[error("shard {index}/{count} did not finish: it has {done} of its {units} units")]
+    Unfinished {
+        index: u64,
+        count: u64,
+        done: u64,
+        units: u64,
+    },
+    /// A segment, games `start..end` of a cell, whose shards hold `games`
+    /// games rather than all of them: a shard is missing.
+    #[error(
+        "cell {cell} holds {games} games in games {start}..{end}, not {}: the shards do not \
+         cover the experiment",
+        .end - .start
+    )]
+    Uncovered {
+        cell: usize,
+        games: u64,
+        start: u64,
+        end: u64,
+    },
+    /// The shards hold `rows` rows (some perhaps twice) for the `games`
+    /// games played.
+    #[error("the shards hold {rows} per-game rows for {games} games")]
+    Rows { rows: u64, games: u64 },
+}
+
+/// Why a [`Checkpoint`] could not store a state: the file it was writing
+/// and the system's reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot write the checkpoint {}: {reason}", .path.display())]
+pub struct SaveError {
+    pub path: PathBuf,
+    pub reason: String,
+}
 
 /// After this many games of a unit (all of a shorter unit; or
 /// [`EARLY_SECONDS`] and 3 games),
@@ -336,22 +391,20 @@ fn play_measured(
 
 /// Checks that a resumed state and its rows fit the work: same cells,
 /// same units, counts that add up.
-pub fn check_resume(work: &Work, r: &Resume) -> Result<(), RunError> {
+pub fn check_resume(work: &Work, r: &Resume) -> Result<(), ResumeMismatch> {
     r.state
         .check(&Layout::new(work.cells), work.part)
-        .map_err(|e| {
-            RunError::Checkpoint(format!("the checkpoint does not fit this experiment: {e}"))
-        })?;
+        .map_err(ResumeMismatch::State)?;
     let wanted = if work.rows == Rows::None {
         0
     } else {
         r.state.games()
     };
     if r.rows.len() as u64 != wanted {
-        return Err(RunError::Checkpoint(format!(
-            "the checkpoint holds {} per-game rows for {wanted} games",
-            r.rows.len()
-        )));
+        return Err(ResumeMismatch::Rows {
+            rows: r.rows.len() as u64,
+            games: wanted,
+        });
     }
     Ok(())
 }
@@ -831,17 +884,22 @@ fn shard_segments(
     let mut segments: Vec<BTreeMap<u64, Aggregate>> = vec![BTreeMap::new(); layout.cells.len()];
     for &(index, state) in shards {
         let part = Part::Shard { index, count };
-        state.check(layout, part).map_err(|e| {
-            RunError::Shards(format!(
-                "shard {index}/{count} does not fit the experiment: {e}"
-            ))
-        })?;
-        if !state.done.is_all_below(part.items(layout.units())) {
-            return Err(RunError::Shards(format!(
-                "shard {index}/{count} did not finish: it has {} of its {} units",
-                state.done.len(),
-                part.items(layout.units())
-            )));
+        state
+            .check(layout, part)
+            .map_err(|error| ShardMismatch::State {
+                index,
+                count,
+                error,
+            })?;
+        let units = part.items(layout.units());
+        if !state.done.is_all_below(units) {
+            return Err(ShardMismatch::Unfinished {
+                index,
+                count,
+                done: state.done.len(),
+                units,
+            }
+            .into());
         }
         for (c, p) in state.cells.iter().enumerate() {
             for s in &p.segments {
@@ -869,13 +927,13 @@ fn settle_merged(
         let (start, seg_end) = l.segment_games(k);
         let seg = segments.remove(&k).unwrap_or_default();
         if seg.games != seg_end - start {
-            return Err(RunError::Shards(format!(
-                "cell {} holds {} games in games {start}..{seg_end}, not {}: \
-                 the shards do not cover the experiment",
-                c + 1,
-                seg.games,
-                seg_end - start
-            )));
+            return Err(ShardMismatch::Uncovered {
+                cell: c + 1,
+                games: seg.games,
+                start,
+                end: seg_end,
+            }
+            .into());
         }
         total.merge(&seg);
         end = seg_end;
@@ -902,10 +960,11 @@ fn merged_rows(rows: Vec<GameRow>, played: &[u64], wanted: Rows) -> Result<Vec<G
         .windows(2)
         .all(|w| (w[0].cell, w[0].game) != (w[1].cell, w[1].game));
     if rows.len() as u64 != games || !distinct {
-        return Err(RunError::Shards(format!(
-            "the shards hold {} per-game rows for {games} games",
-            rows.len()
-        )));
+        return Err(ShardMismatch::Rows {
+            rows: rows.len() as u64,
+            games,
+        }
+        .into());
     }
     Ok(rows)
 }
@@ -1089,7 +1148,10 @@ mod tests {
             if count > 1 {
                 // A missing shard is noticed, not merged into smaller totals.
                 let err = merge_parts(&cells, count, &refs[1..], rows, Rows::Games).unwrap_err();
-                assert!(err.to_string().contains("do not cover"), "{err}");
+                assert!(
+                    matches!(err, RunError::Shards(ShardMismatch::Uncovered { .. })),
+                    "{err}"
+                );
             }
         }
     }
@@ -1123,6 +1185,13 @@ mod tests {
         }
     }
 
+    fn disk_full() -> SaveError {
+        SaveError {
+            path: "state.json".into(),
+            reason: "disk full".into(),
+        }
+    }
+
     impl Checkpoint for FailingCheckpoint {
         fn due(&self) -> bool {
             true
@@ -1134,7 +1203,7 @@ mod tests {
                     // this returns, so that it saves after the failure.
                     std::thread::sleep(std::time::Duration::from_millis(100));
                 }
-                return Err(SaveError("disk full".into()));
+                return Err(disk_full());
             }
             let mut kept = self.kept.lock().unwrap();
             kept.0 = state.clone();
@@ -1173,7 +1242,7 @@ mod tests {
         for fail_at in [2, 4, 3] {
             let cp = FailingCheckpoint::new(fail_at, false, resume.as_ref());
             let r = run(&work, 2, &Quiet, &cp, resume.take());
-            assert_eq!(r.err(), Some(SaveError("disk full".into()).into()));
+            assert_eq!(r.err(), Some(disk_full().into()));
             let r = cp.kept();
             assert!(r.state.games() > 0 && r.state.games() < 400);
             check_resume(&work, &r).expect("every saved state is whole");
@@ -1287,7 +1356,10 @@ mod tests {
             state: bad,
             rows: vec![],
         };
-        assert!(check_resume(&work, &resume).is_err());
+        assert_eq!(
+            check_resume(&work, &resume),
+            Err(ResumeMismatch::State(StateMismatch::Segments { cell: 1 }))
+        );
         // A sketch of distinct games out of order cannot be merged.
         let mut bad = done.clone();
         bad.cells[0].segments[0].aggregate.distinct = serde_json::from_str("[5, 2]").unwrap();
@@ -1295,14 +1367,20 @@ mod tests {
             state: bad,
             rows: vec![],
         };
-        assert!(check_resume(&work, &resume).is_err());
+        assert_eq!(
+            check_resume(&work, &resume),
+            Err(ResumeMismatch::State(StateMismatch::Cell { cell: 1 }))
+        );
         let mut bad = done.clone();
         bad.done.insert(40);
         let resume = Resume {
             state: bad,
             rows: vec![],
         };
-        assert!(check_resume(&work, &resume).is_err());
+        assert_eq!(
+            check_resume(&work, &resume),
+            Err(ResumeMismatch::State(StateMismatch::DoneOutOfRange))
+        );
         let resume = Resume {
             state: done,
             rows: vec![],

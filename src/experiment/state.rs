@@ -98,11 +98,10 @@ impl RunState {
     /// refused rather than merged into results.
     pub fn check(&self, layout: &Layout, part: Part) -> Result<(), StateMismatch> {
         if self.cells.len() != layout.cells.len() {
-            return Err(StateMismatch(format!(
-                "it has {} cells; this experiment has {}",
-                self.cells.len(),
-                layout.cells.len()
-            )));
+            return Err(StateMismatch::CellCount {
+                found: self.cells.len(),
+                wanted: layout.cells.len(),
+            });
         }
         if !self.done.is_well_formed()
             || self
@@ -110,9 +109,7 @@ impl RunState {
                 .max()
                 .is_some_and(|m| m >= part.items(layout.units()))
         {
-            return Err(StateMismatch(
-                "its list of finished units is out of range".into(),
-            ));
+            return Err(StateMismatch::DoneOutOfRange);
         }
         self.check_partial(layout, part)?;
         self.check_cells(layout, part)
@@ -133,10 +130,7 @@ impl RunState {
                 || p.aggregate.games != p.games
                 || !p.aggregate.distinct.is_well_formed()
             {
-                return Err(StateMismatch(format!(
-                    "its unfinished unit {} does not add up",
-                    p.item
-                )));
+                return Err(StateMismatch::Partial { item: p.item });
             }
         }
         Ok(())
@@ -172,7 +166,7 @@ impl RunState {
                     .iter()
                     .any(|s| !s.aggregate.distinct.is_well_formed())
             {
-                return Err(StateMismatch(format!("cell {} does not add up", c + 1)));
+                return Err(StateMismatch::Cell { cell: c + 1 });
             }
             let got: BTreeMap<u64, u64> = p
                 .segments
@@ -180,10 +174,7 @@ impl RunState {
                 .map(|s| (s.segment, s.aggregate.games))
                 .collect();
             if got.len() != p.segments.len() || got != expected[c] {
-                return Err(StateMismatch(format!(
-                    "cell {}'s games do not add up",
-                    c + 1
-                )));
+                return Err(StateMismatch::Segments { cell: c + 1 });
             }
         }
         Ok(())
@@ -196,10 +187,26 @@ impl RunState {
 }
 
 /// Why a saved state does not fit a layout and part, or does not add up
-/// ([`RunState::check`]).
+/// ([`RunState::check`]); `cell` counts from 1, as the message does.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct StateMismatch(pub String);
+pub enum StateMismatch {
+    /// The state has `found` cells, the experiment `wanted`.
+    #[error("it has {found} cells; this experiment has {wanted}")]
+    CellCount { found: usize, wanted: usize },
+    /// Finished units listed twice, or past the part's last unit.
+    #[error("its list of finished units is out of range")]
+    DoneOutOfRange,
+    /// An unfinished unit (`item`, the part's numbering) that is not one
+    /// of the part's, is listed twice, or holds no or all of its games.
+    #[error("its unfinished unit {item} does not add up")]
+    Partial { item: u64 },
+    /// A cell whose settled games are not those of its finished units.
+    #[error("cell {cell} does not add up")]
+    Cell { cell: usize },
+    /// A cell whose segments do not hold its finished units' games.
+    #[error("cell {cell}'s games do not add up")]
+    Segments { cell: usize },
+}
 
 #[cfg(test)]
 mod tests {
@@ -223,13 +230,20 @@ mod tests {
         };
         let layout = Layout::new(std::slice::from_ref(&cell));
         assert_eq!(RunState::new(1).check(&layout, Part::Whole), Ok(()));
-        let err = RunState::new(2).check(&layout, Part::Whole).unwrap_err();
-        assert_eq!(err.to_string(), "it has 2 cells; this experiment has 1");
+        assert_eq!(
+            RunState::new(2).check(&layout, Part::Whole),
+            Err(StateMismatch::CellCount {
+                found: 2,
+                wanted: 1
+            })
+        );
         let mut counted = RunState::new(1);
         counted.cells[0].add(0, &Aggregate::new());
         counted.cells[0].segments[0].aggregate.games = 8;
-        let err = counted.check(&layout, Part::Whole).unwrap_err();
-        assert_eq!(err.to_string(), "cell 1's games do not add up");
+        assert_eq!(
+            counted.check(&layout, Part::Whole),
+            Err(StateMismatch::Segments { cell: 1 })
+        );
         assert_eq!(counted.games(), 8);
     }
 }

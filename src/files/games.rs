@@ -4,11 +4,12 @@ use serde::{Deserialize, Serialize};
 
 use super::FileError;
 use super::csv::{csv_bytes, opt, row_with_settings, setting_names, setting_values, with_settings};
-use crate::engine::notation::{move_name, parse_move, plural};
+use crate::engine::notation::{NotationError, move_name, parse_move, plural};
 use crate::engine::{Player, Status};
 use crate::experiment::plan::Cell;
 use crate::experiment::runner::GameRow;
-use crate::experiment::stats::{GameRecord, status_pair};
+use crate::experiment::stats::GameRecord;
+use crate::experiment::stats::status_pair::{self, NotFinished};
 
 /// One game as katro stores it: the one record of a game in a
 /// checkpoint, a shard and games.csv (each row of games.csv is one of
@@ -42,24 +43,31 @@ impl GameLine {
 
     /// The row back, checked against the cells: a damaged file gives an
     /// error, never a wrong row.
-    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, FileError> {
-        let where_ = || format!("the row of game {} of cell {}", self.game, self.cell + 1);
-        let cell = cells
-            .get(self.cell)
-            .ok_or_else(|| FileError(format!("{}: no such cell", where_())))?;
+    pub fn to_row(&self, cells: &[Cell]) -> Result<GameRow, RowError> {
+        let (game, cell_number) = (self.game, self.cell + 1);
+        let cell = cells.get(self.cell).ok_or(RowError::NoSuchCell {
+            game,
+            cell: cell_number,
+        })?;
         let moves = self
             .moves
             .split_whitespace()
-            .map(|m| parse_move(cell.rules, m).map_err(|e| FileError(format!("{}: {e}", where_()))))
+            .map(|m| {
+                parse_move(cell.rules, m).map_err(|error| RowError::Move {
+                    game,
+                    cell: cell_number,
+                    error,
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let plies = self.record.plies;
         if !moves.is_empty() && moves.len() != plies as usize {
-            return Err(FileError(format!(
-                "{}: {} for {}",
-                where_(),
-                plural(moves.len() as u64, "move", "moves"),
-                plural(plies, "ply", "plies")
-            )));
+            return Err(RowError::MoveCount {
+                game,
+                cell: cell_number,
+                moves: moves.len() as u64,
+                plies,
+            });
         }
         Ok(GameRow {
             cell: self.cell,
@@ -71,6 +79,52 @@ impl GameLine {
     }
 }
 
+/// A stored game that is no game of the run's cells; `cell` counts from
+/// 1, as the message does.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowError {
+    /// The row's cell is not one of the run's.
+    #[error("the row of game {game} of cell {cell}: no such cell")]
+    NoSuchCell { game: u64, cell: usize },
+    /// A move that is not one on the cell's board.
+    #[error("the row of game {game} of cell {cell}: {error}")]
+    Move {
+        game: u64,
+        cell: usize,
+        error: NotationError,
+    },
+    /// A row whose moves are not one per ply.
+    #[error(
+        "the row of game {game} of cell {cell}: {} for {}",
+        plural(*.moves, "move", "moves"),
+        plural(*.plies, "ply", "plies")
+    )]
+    MoveCount {
+        game: u64,
+        cell: usize,
+        moves: u64,
+        plies: u32,
+    },
+}
+
+/// A games.csv field that does not read as its column's value; `text` is
+/// the field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// A count that is not a whole number.
+    #[error("{text:?} is not a whole number")]
+    NotWholeNumber { text: String },
+    /// A `winner` that names no player.
+    #[error("{text:?} is not 1, 2 or empty")]
+    NotWinner { text: String },
+    /// A `status` that, with the `winner`, names no finished game.
+    #[error("{0}")]
+    Status(NotFinished),
+    /// A `hash` that is not 16 hex digits.
+    #[error("{text:?} is not 16 hex digits")]
+    NotHash { text: String },
+}
+
 /// A games.csv column: its name (as in the header and docs/OUTPUTS.md),
 /// how a row writes it, and how it is read back into a [`GameLine`]. The
 /// cell's columns (`variant`, `p1`, `p2`, `opening_plies`) read nothing:
@@ -78,7 +132,7 @@ impl GameLine {
 pub type GameColumn = (
     &'static str,
     fn(&Cell<'_>, &GameLine) -> String,
-    fn(&mut GameLine, &str) -> Result<(), FileError>,
+    fn(&mut GameLine, &str) -> Result<(), FieldError>,
 );
 
 /// A column of one of the record's counts, written and read as a whole
@@ -139,14 +193,14 @@ pub fn game_column_names() -> Vec<&'static str> {
     GAME_COLUMNS.iter().map(|c| c.0).collect()
 }
 
-fn by_cell(_: &mut GameLine, _: &str) -> Result<(), FileError> {
+fn by_cell(_: &mut GameLine, _: &str) -> Result<(), FieldError> {
     Ok(())
 }
 
-fn num<T: std::str::FromStr>(text: &str, to: &mut T) -> Result<(), FileError> {
-    *to = text
-        .parse()
-        .map_err(|_| FileError(format!("{text:?} is not a whole number")))?;
+fn num<T: std::str::FromStr>(text: &str, to: &mut T) -> Result<(), FieldError> {
+    *to = text.parse().map_err(|_| FieldError::NotWholeNumber {
+        text: text.to_string(),
+    })?;
     Ok(())
 }
 
@@ -156,27 +210,32 @@ fn winner(l: &GameLine) -> Option<u8> {
 
 /// Held in the status until `status` is read: a won game for 1 or 2,
 /// else a ply-limit one, which `status` then replaces.
-fn read_winner(l: &mut GameLine, text: &str) -> Result<(), FileError> {
+fn read_winner(l: &mut GameLine, text: &str) -> Result<(), FieldError> {
     l.record.status = match text {
         "" => Status::PlyLimit,
         "1" => Status::Won(Player::South),
         "2" => Status::Won(Player::North),
-        _ => return Err(FileError(format!("{text:?} is not 1, 2 or empty"))),
+        _ => {
+            return Err(FieldError::NotWinner {
+                text: text.to_string(),
+            });
+        }
     };
     Ok(())
 }
 
-fn read_status(l: &mut GameLine, text: &str) -> Result<(), FileError> {
-    l.record.status =
-        status_pair::of_pair(text, winner(l)).map_err(|e| FileError(e.to_string()))?;
+fn read_status(l: &mut GameLine, text: &str) -> Result<(), FieldError> {
+    l.record.status = status_pair::of_pair(text, winner(l)).map_err(FieldError::Status)?;
     Ok(())
 }
 
-fn read_hash(l: &mut GameLine, text: &str) -> Result<(), FileError> {
+fn read_hash(l: &mut GameLine, text: &str) -> Result<(), FieldError> {
     l.record.hash = u64::from_str_radix(text, 16)
         .ok()
         .filter(|_| text.len() == 16)
-        .ok_or_else(|| FileError(format!("{text:?} is not 16 hex digits")))?;
+        .ok_or_else(|| FieldError::NotHash {
+            text: text.to_string(),
+        })?;
     Ok(())
 }
 
@@ -224,14 +283,20 @@ pub fn read_games_csv(
     let mut r = csv::Reader::from_reader(bytes);
     let header = r
         .headers()
-        .map_err(|e| FileError(format!("games.csv line 1: {e}")))?
+        .map_err(|e| FileError::Csv {
+            line: 1,
+            reason: e.to_string(),
+        })?
         .clone();
     let places = column_places(&header)?;
     let moves_at = header.iter().position(|h| h == MOVES);
     let mut out: Vec<GameLine> = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
-        let rec = rec.map_err(|e| FileError(format!("games.csv line {line}: {e}")))?;
+        let rec = rec.map_err(|e| FileError::Csv {
+            line,
+            reason: e.to_string(),
+        })?;
         let field = |k: usize| rec.get(places[k]).unwrap_or("");
         let key =
             CELL_KEYS.map(|name| field(GAME_COLUMNS.iter().position(|c| c.0 == name).unwrap()));
@@ -244,17 +309,17 @@ pub fn read_games_csv(
             moves: moves_at.and_then(|m| rec.get(m)).unwrap_or("").to_string(),
         };
         for (k, (name, _, read)) in GAME_COLUMNS.iter().enumerate() {
-            read(&mut g, field(k))
-                .map_err(|e| FileError(format!("games.csv line {line}: `{name}` {e}")))?;
+            read(&mut g, field(k)).map_err(|error| FileError::Field {
+                line,
+                column: name,
+                error,
+            })?;
         }
         if out
             .last()
             .is_some_and(|p| (p.cell, p.game) >= (cell, g.game))
         {
-            return Err(FileError(format!(
-                "games.csv line {line}: game {} is out of (cell, game) order",
-                g.game
-            )));
+            return Err(FileError::OutOfOrder { line, game: g.game });
         }
         out.push(g);
     }
@@ -269,7 +334,7 @@ fn column_places(header: &csv::StringRecord) -> Result<Vec<usize>, FileError> {
             header
                 .iter()
                 .position(|h| h == name)
-                .ok_or_else(|| FileError(format!("games.csv has no column `{name}`")))?,
+                .ok_or(FileError::NoColumn { column: name })?,
         );
     }
     Ok(places)
@@ -282,19 +347,21 @@ fn cell_of(
     cells: &[(&str, &str, &str, u32)],
     line: usize,
 ) -> Result<usize, FileError> {
-    let opening: u32 = key[3].parse().map_err(|_| {
-        FileError(format!(
-            "games.csv line {line}: `opening_plies` {:?} is not a whole number",
-            key[3]
-        ))
+    let opening: u32 = key[3].parse().map_err(|_| FileError::Field {
+        line,
+        column: "opening_plies",
+        error: FieldError::NotWholeNumber {
+            text: key[3].to_string(),
+        },
     })?;
     cells
         .iter()
         .position(|c| *c == (key[0], key[1], key[2], opening))
-        .ok_or_else(|| {
-            FileError(format!(
-                "games.csv line {line}: no cell of variant `{}`, {} vs {}, opening_plies {opening}",
-                key[0], key[1], key[2]
-            ))
+        .ok_or_else(|| FileError::NoCell {
+            line,
+            variant: key[0].to_string(),
+            p1: key[1].to_string(),
+            p2: key[2].to_string(),
+            opening_plies: opening,
         })
 }

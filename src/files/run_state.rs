@@ -116,19 +116,14 @@ impl FinishedRun {
         if self.rows == rows_name(Rows::None) {
             return Ok(Vec::new());
         }
-        let want = self
-            .games_csv
-            .as_ref()
-            .ok_or_else(|| FileError("it keeps rows but names no games.csv".into()))?;
-        let bytes = games_csv
-            .ok_or_else(|| FileError("games.csv, which holds its rows, is missing".into()))?;
+        let want = self.games_csv.as_ref().ok_or(FileError::RowsUnnamed)?;
+        let bytes = games_csv.ok_or(FileError::RowsMissing)?;
         let got = FileRef::of(bytes);
         if got != *want {
-            return Err(FileError(format!(
-                "games.csv is not the file katro wrote with it ({} bytes, FNV-1a {}; it was {} \
-                 bytes, FNV-1a {}): it was changed after the run",
-                got.bytes, got.fnv1a64, want.bytes, want.fnv1a64
-            )));
+            return Err(FileError::RowsChanged {
+                found: got,
+                wanted: want.clone(),
+            });
         }
         let owned: Vec<(&str, &str, &str, u32)> = self
             .cells

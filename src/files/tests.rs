@@ -427,8 +427,14 @@ fn games_csv_reads_back() {
     assert_eq!(back[0].moves, "");
     assert_eq!(back[0].record.hash, stored[0].record.hash);
     let bad = got.replace(&format!("{:016x}", crate::rng::mix64(3)), "12");
-    let err = read_games_csv(bad.as_bytes(), &keys).unwrap_err().0;
-    assert!(err.contains("line 2") && err.contains("hash"), "{err}");
+    assert_eq!(
+        read_games_csv(bad.as_bytes(), &keys),
+        Err(FileError::Field {
+            line: 2,
+            column: "hash",
+            error: FieldError::NotHash { text: "12".into() }
+        })
+    );
 }
 
 #[test]
@@ -482,7 +488,10 @@ fn a_stored_row_names_its_cell_and_a_finished_game() {
     let cells = [cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 3)];
     let mut bad = stored_random_game(&rules, &cells);
     bad.cell = 4;
-    assert!(bad.to_row(&cells).unwrap_err().0.contains("no such cell"));
+    assert_eq!(
+        bad.to_row(&cells),
+        Err(RowError::NoSuchCell { game: 0, cell: 5 })
+    );
     bad.cell = 0;
     let json = won_by_south(&mut bad);
     for (from, to) in [

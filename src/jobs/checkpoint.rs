@@ -162,11 +162,10 @@ impl<'a> Saver<'a> {
 
     /// A save that failed writing the file `name` of the checkpoint.
     fn save_error(&self, name: &str, e: std::io::Error) -> SaveError {
-        SaveError(format!(
-            "cannot write the checkpoint {}: {}",
-            self.dir.join(name).display(),
-            describe(&e)
-        ))
+        SaveError {
+            path: self.dir.join(name),
+            reason: describe(&e),
+        }
     }
 
     /// Writes the rows file number `n` of `new_rows`.
@@ -259,35 +258,44 @@ pub(crate) fn is_unfinished_first_save(store: &dyn Store, dir: &Path) -> bool {
 /// Reads only the identity of a checkpoint, to tell whose it is.
 pub(crate) fn read_identity(store: &dyn Store, dir: &Path) -> Result<CheckpointFile, FileError> {
     let path = dir.join(STATE);
-    let bytes = store
-        .read(&path)
-        .map_err(|e| FileError(format!("cannot read {}: {e}", path.display())))?;
-    let file: CheckpointFile = serde_json::from_slice(&bytes)
-        .map_err(|e| FileError(format!("{} is damaged: {e}", path.display())))?;
+    let bytes = store.read(&path).map_err(|e| unreadable(&path, e))?;
+    let file: CheckpointFile = serde_json::from_slice(&bytes).map_err(|e| damaged(&path, e))?;
     if file.format != CHECKPOINT_FORMAT {
-        return Err(FileError(format!(
-            "{} is not a katro checkpoint (format {:?})",
-            path.display(),
-            file.format
-        )));
+        return Err(FileError::NotCheckpoint {
+            path,
+            found: file.format,
+        });
     }
     Ok(file)
 }
 
 /// The rows of one rows file of a checkpoint.
 fn read_rows(store: &dyn Store, path: &Path, cells: &[Cell]) -> Result<Vec<GameRow>, FileError> {
-    let bytes = store
-        .read(path)
-        .map_err(|e| FileError(format!("cannot read {}: {e}", path.display())))?;
-    let stored: Vec<GameLine> = serde_json::from_slice(&bytes)
-        .map_err(|e| FileError(format!("{} is damaged: {e}", path.display())))?;
+    let bytes = store.read(path).map_err(|e| unreadable(path, e))?;
+    let stored: Vec<GameLine> = serde_json::from_slice(&bytes).map_err(|e| damaged(path, e))?;
     stored
         .iter()
         .map(|s| {
-            s.to_row(cells)
-                .map_err(|e| FileError(format!("{}: {e}", path.display())))
+            s.to_row(cells).map_err(|error| FileError::Row {
+                path: path.to_path_buf(),
+                error: Box::new(error),
+            })
         })
         .collect()
+}
+
+fn unreadable(path: &Path, e: std::io::Error) -> FileError {
+    FileError::CheckpointUnreadable {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    }
+}
+
+fn damaged(path: &Path, e: serde_json::Error) -> FileError {
+    FileError::CheckpointDamaged {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    }
 }
 
 /// Removes the files a save wrote without finishing, which are not part
@@ -306,9 +314,10 @@ fn remove_unfinished_saves(store: &dyn Store, dir: &Path, row_files: u64) {
 /// `state.json` left: it holds no state.
 fn remove_if_unfinished(store: &dyn Store, dir: &Path) -> Result<(), FileError> {
     if is_unfinished_first_save(store, dir) {
-        store
-            .remove_all(dir)
-            .map_err(|e| FileError(format!("cannot delete {}: {e}", dir.display())))?;
+        store.remove_all(dir).map_err(|e| FileError::Undeletable {
+            path: dir.to_path_buf(),
+            reason: e.to_string(),
+        })?;
     }
     Ok(())
 }
@@ -326,10 +335,9 @@ pub(crate) fn load(
     }
     let file = read_identity(store, dir)?;
     if !file.layout_fits(cells) {
-        return Err(FileError(format!(
-            "the checkpoint in {} cuts the games into other units than this katro does",
-            dir.display()
-        )));
+        return Err(FileError::OtherLayout {
+            dir: dir.to_path_buf(),
+        });
     }
     let mut rows = Vec::new();
     for n in 0..file.row_files {

@@ -142,7 +142,10 @@ impl Growing {
                     ..r.clone()
                 }
                 .to_row(cells)
-                .map_err(|e| FileError(format!("games.csv: {e}")))
+                .map_err(|error| FileError::Row {
+                    path: "games.csv".into(),
+                    error: Box::new(error),
+                })
             })
             .collect()
     }

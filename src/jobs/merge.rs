@@ -19,21 +19,20 @@ use crate::store::Store;
 
 /// Reads a shard file whole.
 fn read_shard(store: &dyn Store, path: &Path) -> Result<ShardFile, FileError> {
-    let bytes = store
-        .read(path)
-        .map_err(|e| FileError(format!("{}: cannot read: {e}", path.display())))?;
-    let shard: ShardFile = serde_json::from_slice(&bytes).map_err(|e| {
-        FileError(format!(
-            "{}: not a katro shard file, or damaged: {e}",
-            path.display()
-        ))
+    let bytes = store.read(path).map_err(|e| FileError::ShardUnreadable {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let shard: ShardFile = serde_json::from_slice(&bytes).map_err(|e| FileError::NotShard {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
     })?;
     if shard.format != SHARD_FORMAT {
-        return Err(FileError(format!(
-            "{}: format {:?}, not {SHARD_FORMAT:?}",
-            path.display(),
-            shard.format
-        )));
+        return Err(FileError::ShardFormat {
+            path: path.to_path_buf(),
+            found: shard.format,
+            wanted: SHARD_FORMAT,
+        });
     }
     Ok(shard)
 }

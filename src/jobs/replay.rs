@@ -288,7 +288,9 @@ fn row_limits(table: &CsvTable, file: &str, row: u64) -> Result<[Option<u64>; 2]
 }
 
 fn variant_from_manifest(bytes: &[u8], name: &str) -> Result<Rules, FileError> {
-    let m = ManifestRead::parse(bytes).map_err(|e| FileError(format!("cannot read it: {e}")))?;
+    let m = ManifestRead::parse(bytes).map_err(|e| FileError::ManifestDamaged {
+        reason: e.to_string(),
+    })?;
     variant_of_manifest(&m, name)
 }
 
@@ -299,23 +301,31 @@ pub(crate) fn variant_of_manifest(m: &ManifestRead, name: &str) -> Result<Rules,
         .variants
         .iter()
         .find(|e| e.name == name)
-        .ok_or_else(|| FileError(format!("no variant `{name}` in its `variants`")))?;
+        .ok_or_else(|| FileError::NoVariant {
+            name: name.to_string(),
+        })?;
     let settings = entry
         .settings
         .as_ref()
-        .ok_or_else(|| FileError(format!("variant `{name}` has no `settings`")))?;
+        .ok_or_else(|| FileError::NoSettings {
+            name: name.to_string(),
+        })?;
     // The manifest's settings are the variant file's keys: written back as
     // a variant file, the engine's own parser checks them.
     let table = settings_table(name, settings)?;
     let text = crate::rules::write_variant_table(name, "", "", &table);
-    let parsed = crate::rules::parse_variant("manifest.json", &text, name)
-        .map_err(|e| FileError(format!("variant `{name}`: {e}")))?;
-    let want = &entry.rules;
-    if parsed.canonical_string() != *want {
-        return Err(FileError(format!(
-            "variant `{name}`: its settings give {} but its rules string is {want}",
-            parsed.canonical_string()
-        )));
+    let parsed = crate::rules::parse_variant("manifest.json", &text, name).map_err(|error| {
+        FileError::Variant {
+            name: name.to_string(),
+            error,
+        }
+    })?;
+    if parsed.canonical_string() != entry.rules {
+        return Err(FileError::RulesDiffer {
+            name: name.to_string(),
+            settings_rules: parsed.canonical_string(),
+            rules: entry.rules.clone(),
+        });
     }
     Ok(parsed)
 }
@@ -331,8 +341,11 @@ fn settings_table(
         if val.is_null() {
             continue;
         }
-        let t = toml::Value::try_from(val)
-            .map_err(|e| FileError(format!("variant `{name}`, setting `{k}`: {e}")))?;
+        let t = toml::Value::try_from(val).map_err(|e| FileError::Setting {
+            name: name.to_string(),
+            setting: k.clone(),
+            reason: e.to_string(),
+        })?;
         table.insert(k.clone(), t);
     }
     Ok(table)

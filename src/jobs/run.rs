@@ -289,7 +289,7 @@ impl<'a> RunPlan<'a> {
         let cp_dir = &self.cp_dir;
         match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
             Some((_, r)) => runner::check_resume(work, r)
-                .map_err(|e| FileError(e.to_string()))
+                .map_err(FileError::Resume)
                 .map(|()| l),
             None => Ok(l),
         }) {

@@ -633,10 +633,16 @@ pub(crate) fn read_manifest_in(
     }
     let bytes = store
         .read(&path)
-        .map_err(|e| FileError(format!("{}: cannot read it: {e}", path.display())))?;
+        .map_err(|e| FileError::ManifestUnreadable {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
     ManifestRead::parse(&bytes)
         .map(Some)
-        .map_err(|e| FileError(format!("{}: not a katro manifest ({e})", path.display())))
+        .map_err(|e| FileError::NotManifest {
+            path,
+            reason: e.to_string(),
+        })
 }
 
 /// The manifest in `dir`, when there is one katro can read; the folder
