@@ -39,8 +39,9 @@ mod validate;
 mod variant;
 
 pub use error::{
-    CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, Interruption, Refusal,
-    TooManyOpenings, WouldChangePlayed,
+    CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, Interruption, MergeMismatch,
+    Refusal, RunStateProblem, ShardExperiment, ShardIndex, ShardProblem, ShardSays,
+    SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
 };
 pub use load::{Loaded, load_experiment};
 pub use merge::{MergeOptions, merge};

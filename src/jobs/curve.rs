@@ -19,7 +19,7 @@ use crate::store::Store;
 
 use super::report_files::{read_needed, read_needed_manifest};
 use super::solve::solve_unstopped;
-use super::{Damage, Error, Folder, Refusal, write_outputs};
+use super::{Damage, Error, Folder, Refusal, SummaryLineProblem, write_outputs};
 
 mod steps;
 
@@ -136,16 +136,24 @@ const READ_COLUMNS: [&str; 16] = [
 
 fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
     let mut r = csv::Reader::from_reader(bytes);
-    let bad = |line: u64, why: String| {
+    let bad = |line: u64, problem: SummaryLineProblem| {
         Error::from(Damage::SummaryLine {
             path: path.to_path_buf(),
             line,
-            why,
+            problem,
         })
+    };
+    let csv = |line: u64, e: csv::Error| {
+        bad(
+            line,
+            SummaryLineProblem::Csv {
+                reason: e.to_string(),
+            },
+        )
     };
     let headers: Vec<String> = r
         .headers()
-        .map_err(|e| bad(1, e.to_string()))?
+        .map_err(|e| csv(1, e))?
         .iter()
         .map(str::to_string)
         .collect();
@@ -155,13 +163,13 @@ fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
             headers
                 .iter()
                 .position(|h| h == n)
-                .ok_or_else(|| bad(1, format!("no column `{n}`")))?,
+                .ok_or_else(|| bad(1, SummaryLineProblem::NoColumn { column: n }))?,
         );
     }
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i as u64 + 2;
-        let rec = rec.map_err(|e| bad(line, e.to_string()))?;
+        let rec = rec.map_err(|e| csv(line, e))?;
         rows.push(summary_row(&rec, &at, line, &bad)?);
     }
     Ok(rows)
@@ -172,13 +180,17 @@ fn summary_row(
     rec: &csv::StringRecord,
     at: &[usize],
     line: u64,
-    bad: &dyn Fn(u64, String) -> Error,
+    bad: &dyn Fn(u64, SummaryLineProblem) -> Error,
 ) -> Result<SummaryRow, Error> {
     let s = |k: usize| rec[at[k]].to_string();
     let int = |k: usize| -> Result<i64, Error> {
-        rec[at[k]].parse::<i64>().map_err(|e| {
-            let name = READ_COLUMNS[k];
-            bad(line, format!("`{name}` {:?}: {e}", &rec[at[k]]))
+        rec[at[k]].parse::<i64>().map_err(|error| {
+            let problem = SummaryLineProblem::NotInteger {
+                column: READ_COLUMNS[k],
+                text: rec[at[k]].to_string(),
+                error,
+            };
+            bad(line, problem)
         })
     };
     Ok(SummaryRow {

@@ -11,8 +11,9 @@ use crate::engine::notation::NotationError;
 use crate::experiment::OutOfRange;
 use crate::experiment::exact::ExactError;
 use crate::experiment::runner::RunError;
-use crate::files::FileError;
 use crate::files::lock::LockHolder;
+use crate::files::run_state::RunStateError;
+use crate::files::{FileError, RowError};
 use crate::pictures::{ReplayError, ReportError};
 use crate::rules::{InputError, LoadError, SettingsError};
 use crate::solve::SolveError;
@@ -574,32 +575,219 @@ pub enum Damage {
         error: serde_json::Error,
     },
     /// A line of a finished run's summary.csv.
-    #[error("{}:{line}: {why}", .path.display())]
+    #[error("{}:{line}: {problem}", .path.display())]
     SummaryLine {
         path: PathBuf,
         line: u64,
-        why: String,
+        problem: SummaryLineProblem,
     },
     /// `problems`: each shard that does not read, or does not fit the
     /// others.
-    #[error("cannot merge the shards in {}:\n{}", .dir.display(), .problems.join("\n"))]
-    Shards { dir: PathBuf, problems: Vec<String> },
+    #[error("cannot merge the shards in {}:\n{}", .dir.display(), lines(.problems))]
+    Shards {
+        dir: PathBuf,
+        problems: Vec<ShardProblem>,
+    },
     /// The shards read, but do not make the run they say they are.
-    #[error("cannot merge the shards in {}: {why}", .dir.display())]
-    ShardMismatch { dir: PathBuf, why: String },
+    #[error("cannot merge the shards in {}: {mismatch}", .dir.display())]
+    ShardMismatch {
+        dir: PathBuf,
+        mismatch: MergeMismatch,
+    },
     #[error("{0}. Use --force to delete the checkpoint and start again")]
     Checkpoint(FileError),
     #[error(
-        "{}: {why}: katro cannot tell which games the results there hold. Give another \
+        "{}: {problem}: katro cannot tell which games the results there hold. Give another \
          output folder, or --force to delete them and play every game (a file changed \
          since katro wrote it is never deleted: move it away first)",
         .path.display()
     )]
-    RunState { path: PathBuf, why: String },
+    RunState {
+        path: PathBuf,
+        problem: RunStateProblem,
+    },
     #[error("{damage}\n{checkpoint}")]
     AfterStart {
         damage: Box<Damage>,
         checkpoint: CheckpointNote,
+    },
+}
+
+/// Each item on a line of its own, as a message lists them.
+fn lines(items: &[impl std::fmt::Display]) -> String {
+    let lines: Vec<String> = items.iter().map(ToString::to_string).collect();
+    lines.join("\n")
+}
+
+/// What is wrong with a line of summary.csv that the strength curve
+/// reads. csv's error is neither Clone nor Eq, so only its text is kept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SummaryLineProblem {
+    /// The header or a record that is not CSV.
+    #[error("{reason}")]
+    Csv { reason: String },
+    /// The header lacks a column the curve needs.
+    #[error("no column `{column}`")]
+    NoColumn { column: &'static str },
+    /// A field of a column the curve counts with that is no integer.
+    #[error("`{column}` {text:?}: {error}")]
+    NotInteger {
+        column: &'static str,
+        text: String,
+        error: std::num::ParseIntError,
+    },
+}
+
+/// One shard file and what it says of itself, a line of a
+/// [`ShardProblem`]'s list: each file is listed so the odd one out shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardSays<T> {
+    pub path: PathBuf,
+    pub says: T,
+}
+
+/// The experiment a shard says it is part of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardExperiment {
+    pub name: String,
+    pub hash: String,
+}
+
+/// A shard's index among the `count` the run was cut into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardIndex {
+    pub index: u64,
+    pub count: u64,
+}
+
+/// `  FILE: WHAT` for each shard, `what` saying what it says.
+fn listing<T>(shards: &[ShardSays<T>], what: impl Fn(&T) -> String) -> String {
+    let lines: Vec<String> = shards
+        .iter()
+        .map(|s| format!("  {}: {}", super::file_name(&s.path), what(&s.says)))
+        .collect();
+    lines.join("\n")
+}
+
+/// The shard files' names, as a message lists them.
+fn file_names(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| super::file_name(p)).collect();
+    names.join(", ")
+}
+
+/// A shard that does not read, or shards that do not fit together: one
+/// line of [`Damage::Shards`], which lists every one found so that one
+/// merge names all there is to fix.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardProblem {
+    /// A shard file that does not read as this katro's.
+    #[error(transparent)]
+    Unreadable(FileError),
+    #[error(
+        "the shards come from different experiments:\n{}",
+        listing(.shards, |e| format!("experiment `{}`, hash {}", e.name, e.hash))
+    )]
+    OtherExperiments {
+        shards: Vec<ShardSays<ShardExperiment>>,
+    },
+    /// Without `--allow-other-build`: some shard's games were played by
+    /// another build; `shards` lists every shard with its builds.
+    #[error(
+        "shards played by another katro build than this one ({}), whose games may \
+         differ (--allow-other-build merges them anyway):\n{}",
+        crate::files::BUILD,
+        listing(.shards, |builds| format!("katro build {}", builds.join(", ")))
+    )]
+    OtherBuild { shards: Vec<ShardSays<Vec<String>>> },
+    #[error(
+        "the shards were cut for different N:\n{}",
+        listing(.shards, |s| format!("shard {}/{}", s.index, s.count))
+    )]
+    OtherCounts { shards: Vec<ShardSays<ShardIndex>> },
+    /// A shard whose index is not one of 1..=`count`.
+    #[error("{}: claims to be shard {index}/{count}", super::file_name(.path))]
+    OutOfRange {
+        path: PathBuf,
+        index: u64,
+        count: u64,
+    },
+    #[error("shard {index}/{count} is there {} times: {}", .paths.len(), file_names(.paths))]
+    Duplicate {
+        index: u64,
+        count: u64,
+        paths: Vec<PathBuf>,
+    },
+    /// Shards of 1..=`count` that no file is; `experiment` and `dir` make
+    /// the command that plays them.
+    #[error(
+        "missing {} {}: run each with `katro run {experiment} --shard I/{count} --out {}`",
+        if .missing.len() == 1 { "shard" } else { "shards" },
+        .missing.iter().map(|i| format!("{i}/{count}")).collect::<Vec<_>>().join(", "),
+        .dir.display()
+    )]
+    Missing {
+        missing: Vec<u64>,
+        count: u64,
+        experiment: String,
+        dir: PathBuf,
+    },
+}
+
+/// Why shards that each read do not make the run they say they are;
+/// `path` is the shard file at fault, the message names its file name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeMismatch {
+    /// The experiment text and variant files the shard carries.
+    #[error("the experiment stored in {} does not parse:\n{error}", super::file_name(.path))]
+    Experiment { path: PathBuf, error: InputError },
+    /// The shard's recorded hash is not that of the experiment it carries.
+    #[error(
+        "{} says experiment hash {says}, but its experiment gives {gives}",
+        super::file_name(.path)
+    )]
+    OtherHash {
+        path: PathBuf,
+        says: String,
+        gives: String,
+    },
+    /// The shard was cut into units by a katro that cuts them otherwise.
+    #[error("{} cuts the games into other units", super::file_name(.path))]
+    OtherUnits { path: PathBuf },
+    /// A stored game that is no game of the experiment's cells (boxed,
+    /// as in [`FileError::Row`], to keep the error small).
+    #[error("{}: {error}", super::file_name(.path))]
+    Row { path: PathBuf, error: Box<RowError> },
+    /// The shards' states do not add up to the experiment.
+    #[error(transparent)]
+    Parts(RunError),
+}
+
+/// Why a finished run's run-state.json cannot be grown from.
+#[derive(Debug, thiserror::Error)]
+pub enum RunStateProblem {
+    /// The store cannot read the file; io's error is neither Clone nor
+    /// Eq, so only its text is kept.
+    #[error("cannot read it ({reason})")]
+    Unreadable { reason: String },
+    /// Of an earlier format, or not a run state.
+    #[error(transparent)]
+    NotRead(RunStateError),
+    /// A run state of another format or experiment than the manifest
+    /// beside it, which katro never writes: the folder was mixed by hand.
+    #[error(
+        "format {format:?} of experiment hash {hash}, but manifest.json says hash {manifest_hash}"
+    )]
+    OtherRun {
+        format: String,
+        hash: String,
+        manifest_hash: String,
+    },
+    /// The games.csv at `games` that holds the run's rows (boxed: beside
+    /// the path, a `FileError` would make every job's `Error` larger).
+    #[error("{}: {error}", .games.display())]
+    Rows {
+        games: PathBuf,
+        error: Box<FileError>,
     },
 }
 

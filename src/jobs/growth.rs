@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Damage, Error, Refusal, WouldChangePlayed, grow};
+use super::{Damage, Error, Refusal, RunStateProblem, WouldChangePlayed, grow};
 use crate::experiment::Experiment;
 use crate::experiment::runner::{self, Cell, GameRow, Rows};
 use crate::experiment::stats::Aggregate;
@@ -30,10 +30,10 @@ pub(super) fn growth(
     allow_other_build: bool,
 ) -> Result<Growing, Error> {
     let path = dir.join(grow::RUN_STATE);
-    let damaged = |why: String| {
+    let damaged = |problem: RunStateProblem| {
         Error::from(Damage::RunState {
             path: path.clone(),
-            why,
+            problem,
         })
     };
     let old = read_run_state(store, &path, m, &damaged)?;
@@ -74,12 +74,16 @@ fn read_old_rows(
     store: &dyn Store,
     dir: &Path,
     old: &grow::FinishedRun,
-    damaged: &dyn Fn(String) -> Error,
+    damaged: &dyn Fn(RunStateProblem) -> Error,
 ) -> Result<Vec<GameLine>, Error> {
     let games_path = dir.join("games.csv");
     let games = store.read(&games_path).ok();
-    old.rows(games.as_deref())
-        .map_err(|e| damaged(format!("{}: {e}", games_path.display())))
+    old.rows(games.as_deref()).map_err(|error| {
+        damaged(RunStateProblem::Rows {
+            games: games_path,
+            error: Box::new(error),
+        })
+    })
 }
 
 /// The finished run's state at `path`, once it is of the experiment the
@@ -88,17 +92,20 @@ fn read_run_state(
     store: &dyn Store,
     path: &Path,
     m: &ManifestRead,
-    damaged: &dyn Fn(String) -> Error,
+    damaged: &dyn Fn(RunStateProblem) -> Error,
 ) -> Result<grow::FinishedRun, Error> {
-    let bytes = store
-        .read(path)
-        .map_err(|e| damaged(format!("cannot read it ({e})")))?;
-    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(e.to_string()))?;
+    let bytes = store.read(path).map_err(|e| {
+        damaged(RunStateProblem::Unreadable {
+            reason: e.to_string(),
+        })
+    })?;
+    let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(RunStateProblem::NotRead(e)))?;
     if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
-        return Err(damaged(format!(
-            "format {:?} of experiment hash {}, but manifest.json says hash {}",
-            old.format, old.run.experiment_hash, m.run.experiment_hash
-        )));
+        return Err(damaged(RunStateProblem::OtherRun {
+            format: old.format,
+            hash: old.run.experiment_hash,
+            manifest_hash: m.run.experiment_hash.clone(),
+        }));
     }
     Ok(old)
 }

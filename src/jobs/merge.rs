@@ -8,7 +8,10 @@ use super::exact::exact_cells;
 use super::out_folder::{clear_folder, lock_folder};
 use super::results::{ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second};
 use super::survey::{Writer, shard_files};
-use super::{Damage, Error, Progress, Refusal, file_name, plural, threads_or_all};
+use super::{
+    Damage, Error, MergeMismatch, Progress, Refusal, ShardExperiment, ShardIndex, ShardProblem,
+    ShardSays, plural, threads_or_all,
+};
 use crate::experiment::runner::{self, Cell, GameRow, Layout, Part, Rows, merge_parts};
 use crate::experiment::stats::Aggregate;
 use crate::experiment::{Experiment, parse_experiment};
@@ -49,7 +52,7 @@ fn shard_set_problems(
     shards: &[(PathBuf, ShardFile)],
     dir: &Path,
     allow_other_build: bool,
-) -> Vec<String> {
+) -> Vec<ShardProblem> {
     let problems = mixed_shards(shards, allow_other_build);
     if !problems.is_empty() {
         return problems;
@@ -67,85 +70,81 @@ fn shard_set_problems(
 fn by_shard_index(
     shards: &[(PathBuf, ShardFile)],
     n: u64,
-    problems: &mut Vec<String>,
-) -> BTreeMap<u64, Vec<String>> {
-    let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    problems: &mut Vec<ShardProblem>,
+) -> BTreeMap<u64, Vec<PathBuf>> {
+    let mut by_index: BTreeMap<u64, Vec<PathBuf>> = BTreeMap::new();
     for (p, s) in shards {
         if s.shard == 0 || s.shard > n {
-            problems.push(format!(
-                "{}: claims to be shard {}/{n}",
-                file_name(p),
-                s.shard
-            ));
+            problems.push(ShardProblem::OutOfRange {
+                path: p.clone(),
+                index: s.shard,
+                count: n,
+            });
         }
-        by_index.entry(s.shard).or_default().push(file_name(p));
+        by_index.entry(s.shard).or_default().push(p.clone());
     }
     by_index
 }
 
 /// Each shard index claimed by more than one file, with the files.
-fn duplicate_shards(by_index: &BTreeMap<u64, Vec<String>>, n: u64) -> impl Iterator<Item = String> {
+fn duplicate_shards(
+    by_index: &BTreeMap<u64, Vec<PathBuf>>,
+    n: u64,
+) -> impl Iterator<Item = ShardProblem> {
     by_index
         .iter()
-        .filter(|(_, names)| names.len() > 1)
-        .map(move |(i, names)| {
-            format!(
-                "shard {i}/{n} is there {} times: {}",
-                names.len(),
-                names.join(", ")
-            )
+        .filter(|(_, paths)| paths.len() > 1)
+        .map(move |(&index, paths)| ShardProblem::Duplicate {
+            index,
+            count: n,
+            paths: paths.clone(),
         })
 }
 
 /// Shards that do not belong together: of different experiments, builds
 /// (unless `allow_other_build`) or N, each set listed file by file.
-fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec<String> {
+fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec<ShardProblem> {
     let mut problems = Vec::new();
-    let listing = |f: &dyn Fn(&ShardFile) -> String| listing(shards, f);
     let distinct = |f: &dyn Fn(&ShardFile) -> String| distinct(shards, f);
     if distinct(&|s| s.run.experiment_hash.clone()) > 1 {
-        problems.push(format!(
-            "the shards come from different experiments:\n{}",
-            listing(&|s| format!(
-                "experiment `{}`, hash {}",
-                s.run.name, s.run.experiment_hash
-            ))
-        ));
+        problems.push(ShardProblem::OtherExperiments {
+            shards: each_says(shards, |s| ShardExperiment {
+                name: s.run.name.clone(),
+                hash: s.run.experiment_hash.clone(),
+            }),
+        });
     }
     if !allow_other_build {
         problems.extend(other_build_shards(shards));
     }
     if distinct(&|s| s.shards.to_string()) > 1 {
-        problems.push(format!(
-            "the shards were cut for different N:\n{}",
-            listing(&|s| format!("shard {}/{}", s.shard, s.shards))
-        ));
+        problems.push(ShardProblem::OtherCounts {
+            shards: each_says(shards, |s| ShardIndex {
+                index: s.shard,
+                count: s.shards,
+            }),
+        });
     }
     problems
 }
 
 /// The shards played by another build than this one, when any are.
-fn other_build_shards(shards: &[(PathBuf, ShardFile)]) -> Option<String> {
+fn other_build_shards(shards: &[(PathBuf, ShardFile)]) -> Option<ShardProblem> {
     let other = |(_, s): &(PathBuf, ShardFile)| shard_builds(s).any(|b| b != BUILD);
-    shards.iter().any(other).then(|| {
-        format!(
-            "shards played by another katro build than this one ({BUILD}), whose games may \
-             differ (--allow-other-build merges them anyway):\n{}",
-            listing(shards, &|s| format!(
-                "katro build {}",
-                shard_builds(s).collect::<Vec<_>>().join(", ")
-            ))
-        )
+    shards.iter().any(other).then(|| ShardProblem::OtherBuild {
+        shards: each_says(shards, |s| shard_builds(s).map(str::to_string).collect()),
     })
 }
 
-/// One line per shard: its file and what `f` says of it.
-fn listing(shards: &[(PathBuf, ShardFile)], f: &dyn Fn(&ShardFile) -> String) -> String {
+/// Each shard file with what `f` says of it.
+fn each_says<T>(shards: &[(PathBuf, ShardFile)], f: impl Fn(&ShardFile) -> T) -> Vec<ShardSays<T>> {
     shards
         .iter()
-        .map(|(p, s)| format!("  {}: {}", file_name(p), f(s)))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .map(|(p, s)| ShardSays {
+            path: p.clone(),
+            says: f(s),
+        })
+        .collect()
 }
 
 /// How many different things `f` says of the shards.
@@ -159,29 +158,18 @@ fn distinct(shards: &[(PathBuf, ShardFile)], f: &dyn Fn(&ShardFile) -> String) -
 
 /// The shards of 1..=`n` not in `by_index`, and how to make them.
 fn missing_shards(
-    by_index: &BTreeMap<u64, Vec<String>>,
+    by_index: &BTreeMap<u64, Vec<PathBuf>>,
     n: u64,
     first: &ShardFile,
     dir: &Path,
-) -> Option<String> {
-    let missing: Vec<String> = (1..=n)
-        .filter(|i| !by_index.contains_key(i))
-        .map(|i| format!("{i}/{n}"))
-        .collect();
-    if missing.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "missing {} {}: run each with `katro run {} --shard I/{n} --out {}`",
-        if missing.len() == 1 {
-            "shard"
-        } else {
-            "shards"
-        },
-        missing.join(", "),
-        first.experiment.file,
-        dir.display()
-    ))
+) -> Option<ShardProblem> {
+    let missing: Vec<u64> = (1..=n).filter(|i| !by_index.contains_key(i)).collect();
+    (!missing.is_empty()).then(|| ShardProblem::Missing {
+        missing,
+        count: n,
+        experiment: first.experiment.file.clone(),
+        dir: dir.to_path_buf(),
+    })
 }
 
 /// What `katro merge` is asked to do.
@@ -230,13 +218,13 @@ fn read_shards(
 fn read_each_shard(
     store: &dyn Store,
     paths: Vec<PathBuf>,
-) -> (Vec<(PathBuf, ShardFile)>, Vec<String>) {
+) -> (Vec<(PathBuf, ShardFile)>, Vec<ShardProblem>) {
     let mut shards = Vec::new();
     let mut unreadable = Vec::new();
     for p in paths {
         match read_shard(store, &p) {
             Ok(s) => shards.push((p, s)),
-            Err(e) => unreadable.push(e.to_string()),
+            Err(e) => unreadable.push(ShardProblem::Unreadable(e)),
         }
     }
     (shards, unreadable)
@@ -247,7 +235,7 @@ fn read_each_shard(
 fn rebuild_experiment(
     first_path: &Path,
     first: &ShardFile,
-    damaged: &dyn Fn(String) -> Error,
+    damaged: &dyn Fn(MergeMismatch) -> Error,
 ) -> Result<Experiment, Error> {
     let mut read_variant = |spec: &str| -> Result<(String, String), String> {
         first
@@ -262,11 +250,11 @@ fn rebuild_experiment(
         &first.experiment.text,
         &mut read_variant,
     )
-    .map_err(|e| {
-        damaged(format!(
-            "the experiment stored in {} does not parse:\n{e}",
-            file_name(first_path)
-        ))
+    .map_err(|error| {
+        damaged(MergeMismatch::Experiment {
+            path: first_path.to_path_buf(),
+            error,
+        })
     })
 }
 
@@ -280,10 +268,10 @@ pub fn merge(
     let shards_dir = dir.join("shards");
     let shards = read_shards(store, &dir, opts.allow_other_build)?;
     let (first_path, first) = &shards[0];
-    let damaged = |why: String| {
+    let damaged = |mismatch: MergeMismatch| {
         Error::from(Damage::ShardMismatch {
             dir: shards_dir.clone(),
-            why,
+            mismatch,
         })
     };
     let exp = rebuild_experiment(first_path, first, &damaged)?;
@@ -345,15 +333,15 @@ fn checked_hash(
     first_path: &Path,
     first: &ShardFile,
     exp: &Experiment,
-    damaged: &dyn Fn(String) -> Error,
+    damaged: &dyn Fn(MergeMismatch) -> Error,
 ) -> Result<String, Error> {
     let hash = exp.fingerprint();
     if hash != first.run.experiment_hash {
-        return Err(damaged(format!(
-            "{} says experiment hash {}, but its experiment gives {hash}",
-            file_name(first_path),
-            first.run.experiment_hash
-        )));
+        return Err(damaged(MergeMismatch::OtherHash {
+            path: first_path.to_path_buf(),
+            says: first.run.experiment_hash.clone(),
+            gives: hash,
+        }));
     }
     Ok(hash)
 }
@@ -405,7 +393,7 @@ fn merge_shards(
     shards: &[(PathBuf, ShardFile)],
     cells: &[Cell],
     mode: Rows,
-    damaged: &dyn Fn(String) -> Error,
+    damaged: &dyn Fn(MergeMismatch) -> Error,
 ) -> Result<(Vec<Aggregate>, Vec<GameRow>), Error> {
     let mut rows = Vec::new();
     for (p, s) in shards {
@@ -413,7 +401,8 @@ fn merge_shards(
     }
     let states: Vec<(u64, &runner::RunState)> =
         shards.iter().map(|(_, s)| (s.shard, &s.state)).collect();
-    merge_parts(cells, shards[0].1.shards, &states, rows, mode).map_err(|e| damaged(e.to_string()))
+    merge_parts(cells, shards[0].1.shards, &states, rows, mode)
+        .map_err(|e| damaged(MergeMismatch::Parts(e)))
 }
 
 /// The rows of shard `s` (the file `p`), once it cuts the games into the
@@ -422,19 +411,22 @@ fn shard_rows(
     p: &Path,
     s: &ShardFile,
     cells: &[Cell],
-    damaged: &dyn Fn(String) -> Error,
+    damaged: &dyn Fn(MergeMismatch) -> Error,
 ) -> Result<Vec<GameRow>, Error> {
     if s.layout != Layout::new(cells).cells {
-        return Err(damaged(format!(
-            "{} cuts the games into other units",
-            file_name(p)
-        )));
+        return Err(damaged(MergeMismatch::OtherUnits {
+            path: p.to_path_buf(),
+        }));
     }
     s.rows
         .iter()
         .map(|r| {
-            r.to_row(cells)
-                .map_err(|e| damaged(format!("{}: {e}", file_name(p))))
+            r.to_row(cells).map_err(|error| {
+                damaged(MergeMismatch::Row {
+                    path: p.to_path_buf(),
+                    error: Box::new(error),
+                })
+            })
         })
         .collect()
 }

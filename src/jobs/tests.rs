@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use super::*;
 use crate::experiment::runner::{Quiet, RunError};
+use crate::files::FileError;
+use crate::files::run_state::RunStateError;
 use crate::store::{MemoryStore, Store};
 
 const EXPERIMENT: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\", \"katro-6x3\"]\n\
@@ -110,7 +112,8 @@ fn shards_merge_to_the_whole_run_and_a_missing_one_is_named() {
     let e = merge(&merge_opts, &s, &Quiet).unwrap_err();
     assert!(
         matches!(&e, Error::Damaged(Damage::Shards { problems, .. })
-            if problems.iter().any(|p| p.contains("missing shard 2/2"))),
+            if problems.iter().any(|p| matches!(p,
+                ShardProblem::Missing { missing, count: 2, .. } if missing == &[2]))),
         "{e}"
     );
     run(&shard(2), &s, &Quiet).unwrap();
@@ -332,8 +335,11 @@ fn a_games_csv_changed_by_hand_is_refused_when_growing() {
     s.insert("out/games.csv", lines.join("\n") + "\n");
     let e = refused_growth(&s, &WITH_MOVES.replace("games = 30", "games = 50"));
     assert!(
-        matches!(&e, Error::Damaged(Damage::RunState { why, .. })
-            if why.starts_with("out/games.csv: ") && why.contains("changed after the run")),
+        matches!(&e, Error::Damaged(Damage::RunState {
+                problem: RunStateProblem::Rows { games, error },
+                ..
+            }) if games == Path::new("out/games.csv")
+                && matches!(**error, FileError::RowsChanged { .. })),
         "{e}"
     );
 }
@@ -353,8 +359,10 @@ fn an_earlier_run_state_is_refused() {
     s.insert("out/run-state.json", serde_json::to_vec(&state).unwrap());
     let e = refused_growth(&s, &EXPERIMENT.replace("games = 40", "games = 50"));
     assert!(
-        matches!(&e, Error::Damaged(Damage::RunState { why, .. })
-            if why.contains("format \"katro-run-state-2\" was written by an earlier katro")),
+        matches!(&e, Error::Damaged(Damage::RunState {
+                problem: RunStateProblem::NotRead(RunStateError::Earlier(format)),
+                ..
+            }) if format == "katro-run-state-2"),
         "{e}"
     );
 }
@@ -366,9 +374,10 @@ fn a_damaged_run_state_is_refused() {
     s.insert("out/run-state.json", "{\"format\":");
     let e = refused_growth(&s, &EXPERIMENT.replace("games = 40", "games = 50"));
     assert!(
-        matches!(&e, Error::Damaged(Damage::RunState { path, why })
-            if path == Path::new("out/run-state.json")
-                && why.starts_with("not a katro run state, or damaged")),
+        matches!(&e, Error::Damaged(Damage::RunState {
+                path,
+                problem: RunStateProblem::NotRead(RunStateError::Damaged(_)),
+            }) if path == Path::new("out/run-state.json")),
         "{e}"
     );
 }
