@@ -116,6 +116,11 @@ fn shards_merge_to_the_whole_run_and_a_missing_one_is_named() {
                 ShardProblem::Missing { missing, count: 2, .. } if missing == &[2]))),
         "{e}"
     );
+    assert_eq!(
+        e.to_string(),
+        "cannot merge the shards in cut/shards:\nmissing shard 2/2: run each with \
+         `katro run exp/t.toml --shard I/2 --out cut`"
+    );
     run(&shard(2), &s, &Quiet).unwrap();
     let merged = merge(&merge_opts, &s, &Quiet).unwrap();
     assert_eq!(merged.kept, 80);
@@ -342,7 +347,19 @@ fn a_games_csv_changed_by_hand_is_refused_when_growing() {
                 && matches!(**error, FileError::RowsChanged { .. })),
         "{e}"
     );
+    let text = e.to_string();
+    assert!(
+        text.starts_with(
+            "out/run-state.json: out/games.csv: games.csv is not the file katro wrote with it (",
+        ) && text.ends_with(CANNOT_TELL),
+        "{text}"
+    );
 }
+
+/// How a refusal to grow from a damaged run state ends (docs/ERRORS.md).
+const CANNOT_TELL: &str = ": katro cannot tell which games the results there hold. Give \
+     another output folder, or --force to delete them and play every game (a file changed \
+     since katro wrote it is never deleted: move it away first)";
 
 /// A run state of an earlier format is refused with its format named,
 /// not misread: its aggregates lack `max_relays_in_move`.
@@ -365,6 +382,13 @@ fn an_earlier_run_state_is_refused() {
             }) if format == "katro-run-state-2"),
         "{e}"
     );
+    let text = e.to_string();
+    assert!(
+        text.starts_with(
+            "out/run-state.json: format \"katro-run-state-2\" was written by an earlier katro"
+        ) && text.ends_with(CANNOT_TELL),
+        "{text}"
+    );
 }
 
 #[test]
@@ -379,6 +403,12 @@ fn a_damaged_run_state_is_refused() {
                 problem: RunStateProblem::NotRead(RunStateError::Damaged(_)),
             }) if path == Path::new("out/run-state.json")),
         "{e}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.starts_with("out/run-state.json: not a katro run state, or damaged (")
+            && text.ends_with(CANNOT_TELL),
+        "{text}"
     );
 }
 
