@@ -683,6 +683,8 @@ pub enum ShardProblem {
     /// A shard file that does not read as this katro's.
     #[error(transparent)]
     Unreadable(FileError),
+    /// Shards of more than one experiment hash; `shards` lists every
+    /// shard with the experiment it says it is of.
     #[error(
         "the shards come from different experiments:\n{}",
         listing(.shards, |e| format!("experiment `{}`, hash {}", e.name, e.hash))
@@ -699,6 +701,8 @@ pub enum ShardProblem {
         listing(.shards, |builds| format!("katro build {}", builds.join(", ")))
     )]
     OtherBuild { shards: Vec<ShardSays<Vec<String>>> },
+    /// Shards cut for more than one count; `shards` lists every shard
+    /// with its index and count.
     #[error(
         "the shards were cut for different N:\n{}",
         listing(.shards, |s| format!("shard {}/{}", s.index, s.count))
@@ -711,6 +715,7 @@ pub enum ShardProblem {
         index: u64,
         count: u64,
     },
+    /// Shard `index` claimed by each of the files at `paths`.
     #[error("shard {index}/{count} is there {} times: {}", .paths.len(), file_names(.paths))]
     Duplicate {
         index: u64,
