@@ -556,14 +556,14 @@ pub struct TooManyOpenings {
      Give another output folder, or --force to delete those results and play every \
      game",
     .dir.display(),
-    .problems.join("\n  ")
+    lines(.problems, "\n  ")
 )]
 pub struct WouldChangePlayed {
     pub dir: PathBuf,
     pub name: String,
     pub old_hash: String,
     pub new_hash: String,
-    pub problems: Vec<String>,
+    pub problems: Vec<super::grow::Unkept>,
 }
 
 /// A file katro wrote that no longer reads or no longer fits (exit 2).
@@ -583,7 +583,7 @@ pub enum Damage {
     },
     /// `problems`: each shard that does not read, or does not fit the
     /// others.
-    #[error("cannot merge the shards in {}:\n{}", .dir.display(), lines(.problems))]
+    #[error("cannot merge the shards in {}:\n{}", .dir.display(), lines(.problems, "\n"))]
     Shards {
         dir: PathBuf,
         problems: Vec<ShardProblem>,
@@ -614,9 +614,9 @@ pub enum Damage {
 }
 
 /// Each item on a line of its own, as a message lists them.
-fn lines(items: &[impl std::fmt::Display]) -> String {
+fn lines(items: &[impl std::fmt::Display], between: &str) -> String {
     let lines: Vec<String> = items.iter().map(ToString::to_string).collect();
-    lines.join("\n")
+    lines.join(between)
 }
 
 /// What is wrong with a line of summary.csv that the strength curve

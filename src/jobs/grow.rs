@@ -57,13 +57,13 @@ pub fn plan(
     seed: u64,
     rows: Rows,
     cells: &[Cell],
-) -> Result<Vec<Source>, Vec<String>> {
+) -> Result<Vec<Source>, Vec<Unkept>> {
     let mut problems = run_problems(old, name, seed, rows, cells);
     let mut sources = Vec::with_capacity(cells.len());
     for c in cells {
         match source_in(old, c) {
             Ok(s) => sources.push(s),
-            Err(p) => problems.push(p.0),
+            Err(p) => problems.push(p),
         }
     }
     if problems.is_empty() {
@@ -81,43 +81,36 @@ fn run_problems(
     seed: u64,
     rows: Rows,
     cells: &[Cell],
-) -> Vec<String> {
+) -> Vec<Unkept> {
     let mut problems = Vec::new();
     if old.run.name != name {
-        problems.push(format!(
-            "they are experiment `{}`'s, this is `{name}`",
-            old.run.name
-        ));
+        problems.push(Unkept::OtherExperiment {
+            was: old.run.name.clone(),
+            now: name.to_string(),
+        });
     }
     if old.seed != seed {
-        problems.push(format!(
-            "the seed changed from {} to {seed}: every game would differ",
-            old.seed
-        ));
+        problems.push(Unkept::Seed {
+            was: old.seed,
+            now: seed,
+        });
     }
     if old.rows != rows_name(rows) {
-        problems.push(format!(
-            "per-game rows changed from `{}` to `{}`: the games already played would have to \
-             be played again to give them",
-            old.rows,
-            rows_name(rows)
-        ));
+        problems.push(Unkept::Rows {
+            was: old.rows.clone(),
+            now: rows_name(rows).to_string(),
+        });
     }
     problems.extend(dropped_cells(old, cells));
     problems
 }
 
-/// The finished run's cells that `cells` no longer has, in words.
-fn dropped_cells<'a>(old: &'a FinishedRun, cells: &'a [Cell]) -> impl Iterator<Item = String> + 'a {
+/// The finished run's cells that `cells` no longer has.
+fn dropped_cells<'a>(old: &'a FinishedRun, cells: &'a [Cell]) -> impl Iterator<Item = Unkept> + 'a {
     old.cells
         .iter()
         .filter(|f| !cells.iter().any(|c| same_place(f, c)))
-        .map(|f| {
-            format!(
-                "the cell {} is gone: a smaller experiment is not a grown one",
-                place(f)
-            )
-        })
+        .map(|f| Unkept::CellGone { cell: place(f) })
 }
 
 /// Where cell `c` gets its games from the finished run: a new cell when
@@ -129,27 +122,86 @@ fn source_in(old: &FinishedRun, c: &Cell) -> Result<Source, Unkept> {
     }
 }
 
-/// Why a finished cell's games cannot be kept: one line of the refusal.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct Unkept(String);
+/// Why games already played cannot all be kept: one line of the refusal
+/// (`Refusal::WouldChangePlayed`). `cell` names a finished cell as
+/// `place` writes it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Unkept {
+    #[error("they are experiment `{was}`'s, this is `{now}`")]
+    OtherExperiment { was: String, now: String },
+    #[error("the seed changed from {was} to {now}: every game would differ")]
+    Seed { was: u64, now: u64 },
+    /// The per-game rows kept, as `rows_name` writes them: `none`, `games`
+    /// or `games-with-moves`.
+    #[error(
+        "per-game rows changed from `{was}` to `{now}`: the games already played would have to \
+         be played again to give them"
+    )]
+    Rows { was: String, now: String },
+    /// `builds`: every build that played the finished run, one of them
+    /// not this one ([`crate::files::BUILD`]).
+    #[error(
+        "they were played by katro build {}, not this build {}: the new games may not match \
+         them (--allow-other-build keeps them anyway)",
+        .builds.join(", "),
+        crate::files::BUILD
+    )]
+    OtherBuild { builds: Vec<String> },
+    #[error("the cell {cell} is gone: a smaller experiment is not a grown one")]
+    CellGone { cell: String },
+    #[error("variant `{variant}` has other rules than when its games were played")]
+    OtherRules { variant: String },
+    #[error("{cell} played {played} games; {asked} would drop games already played")]
+    FewerGames {
+        cell: String,
+        played: u64,
+        asked: u64,
+    },
+    #[error("{cell}: the stopping rule changed between `games` and `[precision]`")]
+    StopKind { cell: String },
+    #[error(
+        "{cell}: the precision checkpoint changed from {was} to {now}: the stopping tests \
+         would fall elsewhere"
+    )]
+    Checkpoint { cell: String, was: u64, now: u64 },
+    #[error(
+        "{cell}: the precision width grew from {was} to {now}: the cell might have stopped \
+         before games already played"
+    )]
+    Wider { cell: String, was: f64, now: f64 },
+    #[error("{cell}: it played {played} games; max_games = {max_games} would drop some")]
+    MaxGames {
+        cell: String,
+        played: u64,
+        max_games: u64,
+    },
+    #[error(
+        "{cell}: it stopped at {played} games, between two checkpoints of {checkpoint}: a \
+         fresh run would test elsewhere"
+    )]
+    BetweenCheckpoints {
+        cell: String,
+        played: u64,
+        checkpoint: u64,
+    },
+}
 
 /// Where cell `c` gets its games from `f`, the finished cell `o` in its
 /// place, or why it cannot keep them.
 fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, Unkept> {
     if f.rules != c.rules.canonical_string() {
-        return Err(Unkept(format!(
-            "variant `{}` has other rules than when its games were played",
-            f.variant
-        )));
+        return Err(Unkept::OtherRules {
+            variant: f.variant.clone(),
+        });
     }
     match (f.stop, c.stop) {
         (Stop::Games(n), Stop::Games(m)) if m == n => Ok(Source::Kept(o)),
         (Stop::Games(n), Stop::Games(m)) if m > n => Ok(Source::Extend { old: o, from: n }),
-        (Stop::Games(n), Stop::Games(m)) => Err(Unkept(format!(
-            "{} played {n} games; {m} would drop games already played",
-            place(f)
-        ))),
+        (Stop::Games(n), Stop::Games(m)) => Err(Unkept::FewerGames {
+            cell: place(f),
+            played: n,
+            asked: m,
+        }),
         (
             Stop::Precision {
                 width: w0,
@@ -162,10 +214,7 @@ fn source_of(f: &FinishedCell, o: usize, c: &Cell) -> Result<Source, Unkept> {
                 checkpoint,
             },
         ) => precision_source(f, o, (w0, m0, k0), (width, max_games, checkpoint)),
-        _ => Err(Unkept(format!(
-            "{}: the stopping rule changed between `games` and `[precision]`",
-            place(f)
-        ))),
+        _ => Err(Unkept::StopKind { cell: place(f) }),
     }
 }
 
@@ -181,28 +230,29 @@ fn precision_source(
     if w0.to_bits() == width.to_bits() && m0 == max_games && k0 == checkpoint {
         Ok(Source::Kept(o))
     } else if checkpoint != k0 {
-        Err(Unkept(format!(
-            "{}: the precision checkpoint changed from {k0} to {checkpoint}: the \
-             stopping tests would fall elsewhere",
-            place(f)
-        )))
+        Err(Unkept::Checkpoint {
+            cell: place(f),
+            was: k0,
+            now: checkpoint,
+        })
     } else if width > w0 {
-        Err(Unkept(format!(
-            "{}: the precision width grew from {w0} to {width}: the cell might have \
-             stopped before games already played",
-            place(f)
-        )))
+        Err(Unkept::Wider {
+            cell: place(f),
+            was: w0,
+            now: width,
+        })
     } else if max_games < played {
-        Err(Unkept(format!(
-            "{}: it played {played} games; max_games = {max_games} would drop some",
-            place(f)
-        )))
+        Err(Unkept::MaxGames {
+            cell: place(f),
+            played,
+            max_games,
+        })
     } else if !played.is_multiple_of(checkpoint) && played != max_games {
-        Err(Unkept(format!(
-            "{}: it stopped at {played} games, between two checkpoints of \
-             {checkpoint}: a fresh run would test elsewhere",
-            place(f)
-        )))
+        Err(Unkept::BetweenCheckpoints {
+            cell: place(f),
+            played,
+            checkpoint,
+        })
     } else {
         Ok(Source::Continue { old: o })
     }
@@ -374,6 +424,22 @@ mod tests {
     }
 
     #[test]
+    fn games_of_another_build_name_every_build_and_the_way_out() {
+        let other = Unkept::OtherBuild {
+            builds: vec!["src-0000000000000000".into(), "src-1111111111111111".into()],
+        };
+        assert_eq!(
+            other.to_string(),
+            format!(
+                "they were played by katro build src-0000000000000000, src-1111111111111111, \
+                 not this build {}: the new games may not match them (--allow-other-build \
+                 keeps them anyway)",
+                crate::files::BUILD
+            )
+        );
+    }
+
+    #[test]
     fn changes_to_games_already_played_are_each_refused() {
         let a = preset("katro-4x4").unwrap();
         let r = AgentSpec::Random;
@@ -388,9 +454,16 @@ mod tests {
         let old = finished(&[cell(Stop::Games(50))]);
         let fewer = plan(&old, "e", 2, Rows::Games, &[cell(Stop::Games(40))]).unwrap_err();
         assert_eq!(fewer.len(), 3, "{fewer:?}");
-        assert!(fewer[0].contains("seed changed from 1 to 2"));
-        assert!(fewer[1].contains("per-game rows changed"));
-        assert!(fewer[2].contains("would drop games"));
+        assert_eq!(fewer[0], Unkept::Seed { was: 1, now: 2 });
+        assert!(matches!(&fewer[1], Unkept::Rows { was, .. } if was == "none"));
+        assert!(matches!(
+            fewer[2],
+            Unkept::FewerGames {
+                played: 50,
+                asked: 40,
+                ..
+            }
+        ));
         let other = preset("katro-6x3").unwrap();
         let gone = plan(
             &old,
@@ -403,23 +476,26 @@ mod tests {
             }],
         )
         .unwrap_err();
-        assert!(gone[0].contains("is gone"), "{gone:?}");
+        assert!(matches!(gone[0], Unkept::CellGone { .. }), "{gone:?}");
         let p = |width| Stop::Precision {
             width,
             max_games: 1000,
             checkpoint: 100,
         };
         let old = finished(&[cell(p(0.1))]);
-        assert!(
-            plan(&old, "e", 1, Rows::None, &[cell(p(0.2))]).unwrap_err()[0].contains("width grew")
-        );
+        assert!(matches!(
+            plan(&old, "e", 1, Rows::None, &[cell(p(0.2))]).unwrap_err()[0],
+            Unkept::Wider { .. }
+        ));
         assert_eq!(
             plan(&old, "e", 1, Rows::None, &[cell(p(0.1))]).unwrap(),
             [Source::Kept(0)]
         );
         assert!(
             plan(&old, "e", 1, Rows::None, &[cell(Stop::Games(500))]).unwrap_err()[0]
-                .contains("between `games` and `[precision]`")
+                == Unkept::StopKind {
+                    cell: "`katro-4x4` with random vs random".into()
+                }
         );
     }
 }

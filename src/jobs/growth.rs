@@ -37,7 +37,7 @@ pub(super) fn growth(
         })
     };
     let old = read_run_state(store, &path, m, &damaged)?;
-    let refuse = |problems: Vec<String>| would_change_played(dir, &old, exp, problems);
+    let refuse = |problems: Vec<grow::Unkept>| would_change_played(dir, &old, exp, problems);
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
     let old_rows = read_old_rows(store, dir, &old, &damaged)?;
     if !allow_other_build && let Some(problem) = played_elsewhere(&old) {
@@ -56,7 +56,7 @@ fn would_change_played(
     dir: &Path,
     old: &grow::FinishedRun,
     exp: &Experiment,
-    problems: Vec<String>,
+    problems: Vec<grow::Unkept>,
 ) -> Error {
     Refusal::WouldChangePlayed(Box::new(WouldChangePlayed {
         dir: dir.to_path_buf(),
@@ -112,17 +112,15 @@ fn read_run_state(
 
 /// Why the finished run's games may not be kept: another build played
 /// some of them. `None` when this build played them all.
-fn played_elsewhere(old: &grow::FinishedRun) -> Option<String> {
-    let builds: Vec<&str> = std::iter::once(old.run.katro_build.as_str())
-        .chain(old.run.other_builds.iter().map(String::as_str))
+fn played_elsewhere(old: &grow::FinishedRun) -> Option<grow::Unkept> {
+    let builds: Vec<String> = std::iter::once(&old.run.katro_build)
+        .chain(&old.run.other_builds)
+        .cloned()
         .collect();
-    builds.iter().any(|b| *b != BUILD).then(|| {
-        format!(
-            "they were played by katro build {}, not this build {BUILD}: the new games may \
-             not match them (--allow-other-build keeps them anyway)",
-            builds.join(", ")
-        )
-    })
+    builds
+        .iter()
+        .any(|b| b != BUILD)
+        .then_some(grow::Unkept::OtherBuild { builds })
 }
 
 impl Growing {

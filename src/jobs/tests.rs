@@ -8,6 +8,7 @@ use super::*;
 use crate::experiment::runner::{Quiet, RunError};
 use crate::files::FileError;
 use crate::files::run_state::RunStateError;
+use crate::jobs::grow::Unkept;
 use crate::store::{MemoryStore, Store};
 
 const EXPERIMENT: &str = "name = \"t\"\nseed = 3\nvariants = [\"katro-4x4\", \"katro-6x3\"]\n\
@@ -166,9 +167,23 @@ fn a_change_to_games_already_played_is_refused_and_force_replays() {
         .replace("seed = 3", "seed = 4");
     let e = refused_growth(&s, &changed);
     let changes = changes_to_played(&e);
-    for part in ["seed changed from 3 to 4", "played 40 games; 30 would drop"] {
-        assert!(changes.iter().any(|c| c.contains(part)), "{part}: {e}");
-    }
+    assert!(changes.contains(&Unkept::Seed { was: 3, now: 4 }), "{e}");
+    assert!(
+        changes.iter().any(|c| matches!(
+            c,
+            Unkept::FewerGames {
+                played: 40,
+                asked: 30,
+                ..
+            }
+        )),
+        "{e}"
+    );
+    // Each names itself in the refusal, as a line of its own.
+    assert!(
+        e.to_string()
+            .contains("\n  the seed changed from 3 to 4: every game would differ\n")
+    );
     assert_eq!(csvs(&s, "out"), before);
     assert_eq!(run(&forced("out"), &s, &Quiet).unwrap().played, 60);
 }
@@ -194,15 +209,16 @@ fn tighter_precision_goes_on_from_where_the_cell_stopped() {
     s.insert("exp/t.toml", text("0.2"));
     let e = run(&opts("out"), &s, &Quiet).unwrap_err();
     assert!(
-        changes_to_played(&e)
-            .iter()
-            .any(|c| c.contains("width grew")),
+        changes_to_played(&e).iter().any(|c| matches!(
+            c,
+            Unkept::Wider { was, now, .. } if *was == 0.12 && *now == 0.2
+        )),
         "{e}"
     );
 }
 
 /// The changes to games already played that a refused growth names.
-fn changes_to_played(e: &Error) -> &[String] {
+fn changes_to_played(e: &Error) -> &[Unkept] {
     match e {
         Error::Refused(Refusal::WouldChangePlayed(w)) => &w.problems,
         _ => panic!("not a refused growth: {e}"),
