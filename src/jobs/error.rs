@@ -339,9 +339,10 @@ pub enum Refusal {
         value: String,
         what: String,
     },
-    /// A command given neither of the inputs it takes.
-    #[error("{0}")]
-    Usage(&'static str),
+    /// `katro replay` given neither a variant with its moves nor a row of
+    /// a games.csv.
+    #[error("give VARIANT MOVES... or --from-csv FILE --row N")]
+    ReplayNeedsGame,
     #[error("{}", flagged(.flag, .error))]
     Agent {
         flag: Option<&'static str>,
@@ -840,7 +841,7 @@ mod tests {
 
     #[test]
     fn each_kind_has_its_exit_code() {
-        let refused = Error::from(Refusal::Usage("give a variant"));
+        let refused = Error::from(Refusal::ReplayNeedsGame);
         let failed = Error::from(Failure::Stdout(io::ErrorKind::StorageFull.into()));
         let stopped = Error::Interrupted(Interruption::NothingSaved);
         assert_eq!(refused.kind().exit_code(), 2);

@@ -48,7 +48,7 @@ pub fn replay(a: ReplayArgs) -> Result<(), Error> {
         (Some(file), Some(row), _) => jobs::replay::game_from_csv(&FsStore, file, row)?,
         (_, _, Some(variant)) => (load_variant(variant)?, a.moves.clone()),
         _ => {
-            return Err(Refusal::Usage("give VARIANT MOVES... or --from-csv FILE --row N").into());
+            return Err(Refusal::ReplayNeedsGame.into());
         }
     };
     let rules = rules
