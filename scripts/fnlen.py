@@ -63,7 +63,7 @@ for f in sorted(glob.glob('src/**/*.rs',recursive=True)):
                 d-=1
         if pend and l.rstrip().endswith(';') and '{' not in l: pend=None
 lib=[r for r in res if not r[5]]
-print('fns',len(lib),'mean %.1f'%statistics.mean(r[0] for r in lib),
+print('fns',len(lib),'mean %.2f'%statistics.mean(r[0] for r in lib),
       'median',statistics.median(r[0] for r in lib),'>100:',sum(r[0]>100 for r in lib))
 for r in sorted(lib,reverse=True)[:int(sys.argv[1]) if len(sys.argv)>1 else 30]:
     print(f'{r[0]:5} {r[1]}:{r[3]}-{r[4]} {r[2]}')
