@@ -187,19 +187,10 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
     }
 }
 
-/// An `alphabeta` agent's evaluations by the names its `eval` takes.
-const EVALS: [(&str, alphabeta::Eval); 3] = [
-    ("seeds", alphabeta::Eval::Seeds),
-    ("features", alphabeta::Eval::Features),
-    ("fitted", alphabeta::Eval::Fitted),
-];
-
 /// An `alphabeta` agent's `eval`.
 fn parse_eval(text: &str) -> Result<alphabeta::Eval, AgentError> {
-    let found = EVALS.iter().find(|(name, _)| *name == text);
-    found.map(|&(_, eval)| eval).ok_or_else(|| {
-        let value = text.to_string();
-        AgentError::UnknownEval { value }
+    alphabeta::Eval::parse(text).ok_or_else(|| AgentError::UnknownEval {
+        value: text.to_string(),
     })
 }
 
@@ -700,8 +691,8 @@ impl fmt::Display for AgentSpec {
                 if let Some(t) = tt {
                     write!(f, ",tt={t}")?;
                 }
-                match EVALS.iter().find(|&&(_, e)| Some(e) == eval) {
-                    Some((name, _)) => write!(f, ",eval={name}"),
+                match eval {
+                    Some(e) => write!(f, ",eval={}", e.name()),
                     None => Ok(()),
                 }
             }

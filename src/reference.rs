@@ -254,14 +254,7 @@ impl Reference {
                     }
                 }
             }
-            StartRule::InnermostNonEmpty => {
-                for d in (0..self.depths).rev() {
-                    if self.row_has_seeds(b, self.row_of(p, d)) {
-                        start_depths.push(d);
-                        break;
-                    }
-                }
-            }
+            StartRule::InnermostNonEmpty => start_depths.extend(self.innermost_occupied(b, p)),
             StartRule::Any => {
                 for d in 0..self.depths {
                     start_depths.push(d);

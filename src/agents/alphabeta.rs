@@ -138,6 +138,25 @@ pub enum Eval {
 impl Eval {
     pub const NAMES: &'static str = "seeds, features, fitted";
 
+    /// The evaluation an agent's `eval=` names, as `mcts::Rollout::parse`.
+    pub fn parse(text: &str) -> Option<Eval> {
+        match text {
+            "seeds" => Some(Eval::Seeds),
+            "features" => Some(Eval::Features),
+            "fitted" => Some(Eval::Fitted),
+            _ => None,
+        }
+    }
+
+    /// The name `eval=` gives it, which [`Eval::parse`] reads back.
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::Seeds => "seeds",
+            Eval::Features => "features",
+            Eval::Fitted => "fitted",
+        }
+    }
+
     /// `legal` is the position's legal moves (the search has them at
     /// hand; only `Fitted` reads them).
     fn score(self, rules: &Rules, pos: &Position, legal: &MoveList) -> i32 {

@@ -347,12 +347,11 @@ fn cell_of(
     cells: &[(&str, &str, &str, u32)],
     line: usize,
 ) -> Result<usize, FileError> {
-    let opening: u32 = key[3].parse().map_err(|_| FileError::Field {
+    let mut opening = 0u32;
+    num(key[3], &mut opening).map_err(|error| FileError::Field {
         line,
         column: "opening_plies",
-        error: FieldError::NotWholeNumber {
-            text: key[3].to_string(),
-        },
+        error,
     })?;
     cells
         .iter()

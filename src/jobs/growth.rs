@@ -113,14 +113,12 @@ fn read_run_state(
 /// Why the finished run's games may not be kept: another build played
 /// some of them. `None` when this build played them all.
 fn played_elsewhere(old: &grow::FinishedRun) -> Option<grow::Unkept> {
-    let builds: Vec<String> = std::iter::once(&old.run.katro_build)
-        .chain(&old.run.other_builds)
-        .cloned()
-        .collect();
-    builds
-        .iter()
+    old.run
+        .builds()
         .any(|b| b != BUILD)
-        .then_some(grow::Unkept::OtherBuild { builds })
+        .then(|| grow::Unkept::OtherBuild {
+            builds: old.run.builds().map(String::from).collect(),
+        })
 }
 
 impl Growing {

@@ -9,6 +9,22 @@ use crate::experiment::runner::Part;
 use crate::files::lock::{LockHolder, LockOwner};
 use crate::store::Store;
 
+/// Refuses an output folder, `dir`, that cannot be written; `origin`
+/// says where the folder was named (`--out o`, an experiment's key).
+pub(super) fn check_out_writable(
+    store: &dyn Store,
+    dir: &Path,
+    origin: String,
+) -> Result<(), Error> {
+    Ok(store
+        .check_writable(dir)
+        .map_err(|error| Refusal::OutputNotWritable {
+            origin,
+            dir: dir.to_path_buf(),
+            error,
+        })?)
+}
+
 /// Refuses a folder holding what the writer `w` must not reuse or
 /// replace, or clears it under `force`: checked before a game is played.
 pub(super) fn clear_folder(

@@ -91,7 +91,10 @@ fn read_summary(store: &dyn Store, dir: &Path) -> Result<Vec<u8>, Error> {
 
 /// The CSV files a report draws when they are there, in the order
 /// [`read_optional_csvs`] returns them.
-const OPTIONAL_CSVS: [&str; 8] = [
+/// How many [`OPTIONAL_CSVS`] there are.
+const OPTIONAL: usize = 8;
+
+const OPTIONAL_CSVS: [&str; OPTIONAL] = [
     "comparison.csv",
     "lengths.csv",
     "ratings.csv",
@@ -103,8 +106,8 @@ const OPTIONAL_CSVS: [&str; 8] = [
 ];
 
 /// Reads each of [`OPTIONAL_CSVS`]; the first unreadable one is the error.
-fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>; 8], Error> {
-    let mut read: [Option<Vec<u8>>; 8] = Default::default();
+fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>; OPTIONAL], Error> {
+    let mut read: [Option<Vec<u8>>; OPTIONAL] = Default::default();
     for (slot, file) in read.iter_mut().zip(OPTIONAL_CSVS) {
         *slot = read_optional(store, &dir.join(file))?;
     }
@@ -113,18 +116,32 @@ fn read_optional_csvs(store: &dyn Store, dir: &Path) -> Result<[Option<Vec<u8>>;
 
 /// What a report is drawn from: summary.csv, the [`OPTIONAL_CSVS`] that
 /// are there, and the title.
-fn inputs<'a>(summary: &'a [u8], optional: &'a [Option<Vec<u8>>; 8], title: &'a str) -> Inputs<'a> {
-    let o = optional.each_ref().map(Option::as_deref);
+fn inputs<'a>(
+    summary: &'a [u8],
+    optional: &'a [Option<Vec<u8>>; OPTIONAL],
+    title: &'a str,
+) -> Inputs<'a> {
+    // Named in OPTIONAL_CSVS' order, so a file and its field stay together.
+    let [
+        comparison,
+        lengths,
+        ratings,
+        skill_trace,
+        pairwise,
+        metrics,
+        strength_curve,
+        exact_openings,
+    ] = optional.each_ref().map(Option::as_deref);
     Inputs {
         summary,
-        comparison: o[0],
-        lengths: o[1],
-        ratings: o[2],
-        skill_trace: o[3],
-        pairwise: o[4],
-        metrics: o[5],
-        strength_curve: o[6],
-        exact_openings: o[7],
+        comparison,
+        lengths,
+        ratings,
+        skill_trace,
+        pairwise,
+        metrics,
+        strength_curve,
+        exact_openings,
         title,
     }
 }

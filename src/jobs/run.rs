@@ -8,7 +8,7 @@ use super::checkpoint::{self, Identity, Saver};
 use super::exact::{ExactFiles, exact_cells};
 use super::growth::{Growing, growth};
 use super::load::{Loaded, load_experiment};
-use super::out_folder::{clear_folder, lock_folder};
+use super::out_folder::{check_out_writable, clear_folder, lock_folder};
 use super::owned::Folder;
 use super::results::{
     ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second, played_text,
@@ -146,13 +146,7 @@ fn writable_out_dir(
             format!("{path}: `name` (the default output folder is results/<name>/)"),
         ),
     };
-    store
-        .check_writable(&out_dir)
-        .map_err(|error| Refusal::OutputNotWritable {
-            origin,
-            dir: out_dir.clone(),
-            error,
-        })?;
+    check_out_writable(store, &out_dir, origin)?;
     Ok(out_dir)
 }
 

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::out_folder::{clear_folder, lock_folder};
+use super::out_folder::{check_out_writable, clear_folder, lock_folder};
 use super::results::{
     ManifestBase, Results, RunOutcome, manifest, per_second, played_text, write_results,
 };
 use super::survey::Writer;
-use super::{Error, Failure, Progress, Refusal, now, threads_or_all};
+use super::{Error, Failure, Progress, now, threads_or_all};
 use crate::agents::AgentSpec;
 use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Rows, Stop, Work};
 use crate::experiment::{Compare, fingerprint};
@@ -148,7 +148,7 @@ fn simulate_folder<'a>(
     hash: &str,
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
-    check_out_writable(store, &dir, o)?;
+    check_out_writable(store, &dir, format!("--out {o}"))?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {
         hash,
@@ -159,15 +159,4 @@ fn simulate_folder<'a>(
     };
     clear_folder(store, progress, &dir, &w, opts.force, name)?;
     Ok((dir, lock))
-}
-
-/// Refuses an `--out o` folder, `dir`, that cannot be written.
-fn check_out_writable(store: &dyn Store, dir: &Path, o: &str) -> Result<(), Error> {
-    Ok(store
-        .check_writable(dir)
-        .map_err(|error| Refusal::OutputNotWritable {
-            origin: format!("--out {o}"),
-            dir: dir.to_path_buf(),
-            error,
-        })?)
 }

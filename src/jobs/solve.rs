@@ -69,11 +69,19 @@ pub(super) fn solve_unstopped(
     rules: &Rules,
     max_bytes: u64,
 ) -> Result<(SolvedTable, SolveStats), SolveError> {
-    check_key(rules).and_then(|_| {
-        solve_with_stats(rules, max_bytes, Threads::Pool, &mut |_: Phase, _, _| {
-            ControlFlow::Continue(())
-        })
+    checked_solve(rules, max_bytes, &mut |_: Phase, _, _| {
+        ControlFlow::Continue(())
     })
+}
+
+/// Solves `rules` on the pool within `max_bytes`, `clock` told each step
+/// and able to stop it; a key too small is refused before any work.
+pub(super) fn checked_solve(
+    rules: &Rules,
+    max_bytes: u64,
+    clock: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+) -> Result<(SolvedTable, SolveStats), SolveError> {
+    check_key(rules).and_then(|_| solve_with_stats(rules, max_bytes, Threads::Pool, clock))
 }
 
 /// Refuses an `--out` file katro did not write, and an unwritable folder,

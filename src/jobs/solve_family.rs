@@ -12,15 +12,12 @@ use crate::files::solved::{
     read_rows,
 };
 use crate::rules::{PRESETS, Rules, Settings, preset};
-use crate::solve::{
-    Phase, SolveError, SolveStats, SolvedTable, Threads, Value, check_key, solve_with_stats,
-    upper_bound,
-};
+use crate::solve::{Phase, SolveError, SolveStats, SolvedTable, Value, upper_bound};
 use crate::store::Store;
 
 use super::load::read_text;
 use super::owned::Folder;
-use super::solve::{check_seconds, max_bytes};
+use super::solve::{check_seconds, checked_solve, max_bytes};
 use super::{Error, Refusal};
 
 /// What `katro solve-family` is asked to do.
@@ -227,10 +224,7 @@ fn timed_solve(
     clock: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
 ) -> (Result<(SolvedTable, SolveStats), SolveError>, f64) {
     let t = Instant::now();
-    let result = match check_key(rules) {
-        Ok(()) => solve_with_stats(rules, max, Threads::Pool, clock),
-        Err(e) => Err(e),
-    };
+    let result = checked_solve(rules, max, clock);
     (result, t.elapsed().as_secs_f64())
 }
 

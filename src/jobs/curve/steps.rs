@@ -59,7 +59,7 @@ fn step(mine: &[&SummaryRow], lower: &SummaryRow, upper: &SummaryRow) -> Option<
             continue;
         };
         wins += upper_wins;
-        decided += r.p1_wins + r.p2_wins;
+        decided += r.decided;
     }
     Some(Step {
         share_diff: Interval {
@@ -94,7 +94,8 @@ pub(super) fn settle_at_limits(out: &mut [CurveRow]) {
     for r in out.iter_mut() {
         let flat = matches!(r.verdict, Some(Verdict::Converged | Verdict::Open));
         let limit = r.limit.as_ref().and_then(|l| l.share);
-        if let (true, Some(x)) = (flat, limit)
+        if flat
+            && let Some(x) = limit
             && holds(&r.p1_win_rate_low, &r.p1_win_rate_high, x)
         {
             r.verdict = Some(Verdict::AtLimit);
