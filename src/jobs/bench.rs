@@ -391,9 +391,10 @@ fn search_passes(
     r
 }
 
-/// `--mcts N` with `--mcts-keys`: the agent as its spec writes it;
-/// refused with a time budget, which would make the rounds differ.
-fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, AgentSpec), Error> {
+/// `--mcts N` with `--mcts-keys`: the agent as its spec writes it, with
+/// its search budget and settings; refused with a time budget, which
+/// would make the rounds differ.
+fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, mcts::Budget, mcts::Settings), Error> {
     let keys = a
         .mcts_keys
         .as_deref()
@@ -403,17 +404,17 @@ fn mcts_agent(a: &BenchOptions, n: u32) -> Result<(String, AgentSpec), Error> {
         flag: Some("--mcts"),
         error,
     })?;
-    if spec
-        .mcts_search()
-        .is_some_and(|(budget, _)| budget.time.is_some())
-    {
+    let Some((budget, settings)) = spec.mcts_search() else {
+        unreachable!("parsed from an mcts agent")
+    };
+    if budget.time.is_some() {
         return Err(Refusal::FlagConflict {
             flag: "--mcts-keys",
             why: "time_ms would make the rounds differ; the budget is --mcts N".into(),
         }
         .into());
     }
-    Ok((agent, spec))
+    Ok((agent, budget, settings))
 }
 
 fn bench_mcts(
@@ -422,10 +423,7 @@ fn bench_mcts(
     variants: &[Rules],
     out: &mut dyn FnMut(&str) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let (agent, spec) = mcts_agent(a, n)?;
-    let Some((budget, settings)) = spec.mcts_search() else {
-        unreachable!("parsed from an mcts agent")
-    };
+    let (agent, budget, settings) = mcts_agent(a, n)?;
     let exploration = settings.exploration;
     let what = format!("{agent} (exploration {exploration})");
     // Each search's generator depends on the position only, so every

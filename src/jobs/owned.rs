@@ -212,6 +212,13 @@ pub fn write_marked_file(
     Ok(marked.len() as u64)
 }
 
+/// The folder `path` is in: its parent, or `.` for a bare file name.
+pub(super) fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
 /// The folder and name of the file `path`, refused when it names no file
 /// in a folder that is there.
 fn file_place<'p>(store: &dyn Store, path: &'p Path) -> Result<(&'p Path, &'p str), Error> {
@@ -219,10 +226,7 @@ fn file_place<'p>(store: &dyn Store, path: &'p Path) -> Result<(&'p Path, &'p st
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return Err(Refusal::NoFileName { shown }.into());
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     if !store.is_dir(dir) {
         let dir = dir.to_path_buf();
         return Err(Refusal::NoSuchFolder { shown, dir }.into());

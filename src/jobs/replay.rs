@@ -15,6 +15,7 @@ use crate::rules::Rules;
 
 use crate::store::Store;
 
+use super::owned::folder_of;
 use super::{ColumnNeed, Error, Refusal, read_optional};
 
 #[derive(Serialize)]
@@ -247,16 +248,8 @@ fn variant_beside(store: &dyn Store, file: &str, row: u64, variant: &str) -> Res
 
 /// The path of the manifest.json in `file`'s folder.
 fn manifest_beside(file: &str) -> Option<PathBuf> {
-    Path::new(file)
-        .parent()
-        .map(|d| {
-            if d.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                d
-            }
-        })
-        .map(|d| d.join("manifest.json"))
+    let path = Path::new(file);
+    path.parent().map(|_| folder_of(path).join("manifest.json"))
 }
 
 /// The row's own limits (games.csv's `ply_limit` and `lap_limit`), so a

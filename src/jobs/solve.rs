@@ -15,7 +15,7 @@ use crate::solve::{
 };
 use crate::store::Store;
 
-use super::owned::{TABLE_LINE, check_marked_file, write_marked_file};
+use super::owned::{TABLE_LINE, check_marked_file, folder_of, write_marked_file};
 use super::{Error, Refusal, load_variant};
 
 /// `--max-memory` when not given.
@@ -92,10 +92,7 @@ fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
         return Err(Refusal::OutIsAFolder { out }.into());
     }
     check_marked_file(store, out, old_table)?;
-    let dir = out
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = folder_of(out);
     Ok(store
         .check_writable(dir)
         .map_err(|error| Refusal::OutFileNotWritable {
