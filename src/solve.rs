@@ -30,6 +30,7 @@
 
 pub mod brute;
 pub mod openings;
+pub mod prove;
 mod table;
 
 pub use table::{MAGIC, TableError, read_table};
