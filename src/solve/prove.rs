@@ -129,7 +129,9 @@ pub struct Limits {
 /// completed depth; answers whether to stop. Time limits live here, in
 /// the caller's clock, so the library reads none.
 pub trait Watch {
-    /// Whether to stop now, `nodes` searched so far.
+    /// A search from a new position begins.
+    fn search_started(&mut self) {}
+    /// Whether to stop now, `nodes` searched so far in this search.
     fn should_stop(&mut self, _nodes: u64) -> bool {
         false
     }
@@ -177,6 +179,8 @@ pub struct Prover {
     nodes: u64,
     /// `nodes / WATCH_EVERY` when the watch was last asked.
     watched: u64,
+    /// `nodes` when the current search began.
+    search_nodes: u64,
     budget: u64,
     stopped: Option<Stop>,
     /// Wins of the player to move end on an odd number of decisions and
@@ -191,7 +195,8 @@ pub struct Prover {
 
 #[derive(Clone, Copy)]
 struct Kid {
-    mv: Move,
+    /// The move's place in the legal move list.
+    k: usize,
     pos: Position,
     order: i64,
 }
@@ -222,6 +227,7 @@ impl Prover {
             kids: Vec::new(),
             nodes: 0,
             watched: 0,
+            search_nodes: 0,
             budget: u64::MAX,
             stopped: None,
             parity,
@@ -244,6 +250,8 @@ impl Prover {
     /// valued as it stands (distance 0).
     pub fn value(&mut self, pos: &Position, limits: Limits, watch: &mut dyn Watch) -> Searched {
         let start_nodes = self.nodes;
+        self.search_nodes = start_nodes;
+        watch.search_started();
         if let Some(o) = self.finished(pos) {
             return Searched {
                 outcome: o,
@@ -366,7 +374,7 @@ impl Prover {
         }
         if self.nodes / WATCH_EVERY != self.watched {
             self.watched = self.nodes / WATCH_EVERY;
-            if watch.should_stop(self.nodes) {
+            if watch.should_stop(self.nodes - self.search_nodes) {
                 self.stopped = Some(Stop::Watch);
                 return None;
             }
@@ -391,7 +399,7 @@ impl Prover {
         goal: Goal,
         ply: usize,
         watch: &mut dyn Watch,
-    ) -> Option<(bool, Option<Move>)> {
+    ) -> Option<(bool, Option<usize>)> {
         let mover = pos.to_move();
         // The player the question asks to win.
         let winner = if goal == Goal::Win {
@@ -403,20 +411,10 @@ impl Prover {
         let mut kids = std::mem::take(self.kids_at(ply));
         kids.clear();
         let best = self.table.best(key);
-        for &mv in moves.iter() {
+        for (k, &mv) in moves.iter().enumerate() {
             let mut child = *pos;
             let report = self.rules.play_unchecked(&mut child, mv, &mut Silent);
             self.nodes += 1;
-            let ckey = self.key(&child);
-            let cgoal = goal_for(&child, winner);
-            // Enhanced transposition cut-off: a child the table already
-            // settles settles this node when it is the answer.
-            if let Some(known) = self.table.answer(ckey, cgoal, d - 1)
-                && known == any
-            {
-                self.kids[ply] = kids;
-                return Some((any, Some(mv)));
-            }
             let winner_seeds = self.rules.side_seeds(&child, winner) as i64;
             let mut order = if any {
                 // Attack first with what leaves the defender least.
@@ -425,16 +423,16 @@ impl Prover {
                 // Defend first with what keeps most.
                 -winner_seeds * 4 + report.seeds_captured as i64
             };
-            if Some(mv) == best {
+            if Some(k) == best {
                 order = i64::MAX;
             }
             kids.push(Kid {
-                mv,
+                k,
                 pos: child,
                 order,
             });
         }
-        kids.sort_by(|a, b| b.order.cmp(&a.order).then(a.mv.cmp(&b.mv)));
+        kids.sort_by(|a, b| b.order.cmp(&a.order).then(a.k.cmp(&b.k)));
         let mut result = (!any, None);
         for i in 0..kids.len() {
             let kid = kids[i];
@@ -444,7 +442,7 @@ impl Prover {
                 return None;
             };
             if met == any {
-                result = (any, Some(kid.mv));
+                result = (any, Some(kid.k));
                 break;
             }
         }
@@ -611,46 +609,47 @@ fn header(pos: &Position) -> u64 {
         | pending << 5
 }
 
-/// One position's facts. `win_no`: the largest bound known not to give
-/// the player to move a win; `win_yes`: the smallest known to (0 for
-/// none known); likewise for a loss. `work`: nodes spent finding them,
-/// as a power of two, to choose what to replace.
+/// One position's facts, each a bound in decisions (saturating at 255,
+/// past any depth searched): `facts[0]`, the largest bound known not to
+/// give the player to move a win, `facts[1]` the smallest known to (0 for
+/// none known); `facts[2]` and `facts[3]` likewise for a loss. `best`:
+/// the settling move's place in the legal move list, plus one (0 for
+/// none). `work`: nodes spent finding them, as a power of two, to choose
+/// what to replace; 0 marks an empty slot.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     key: u128,
-    win_no: u16,
-    win_yes: u16,
-    loss_no: u16,
-    loss_yes: u16,
-    best: Option<Move>,
+    facts: [u8; 4],
+    best: u8,
     work: u8,
 }
 
-const BUCKET: usize = 4;
+/// Two slots in one 64-byte cache line: a probe costs one memory read.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
 
 struct Table {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
 }
 
 impl Table {
     fn new(bytes: u64) -> Table {
-        let per = (std::mem::size_of::<Slot>() * BUCKET) as u64;
-        let buckets = (bytes / per).max(1) as usize;
+        let per = std::mem::size_of::<Bucket>() as u64;
+        let n = (bytes / per).max(1) as usize;
         Table {
-            slots: vec![Slot::default(); buckets * BUCKET],
-            buckets,
+            buckets: vec![Bucket::default(); n],
         }
     }
 
     fn bucket(&self, key: u128) -> usize {
-        let h = mix64(key as u64 ^ (key >> 64) as u64);
-        ((h as u128 * self.buckets as u128) >> 64) as usize * BUCKET
+        let h = mix64(key as u64 ^ mix64((key >> 64) as u64));
+        ((h as u128 * self.buckets.len() as u128) >> 64) as usize
     }
 
     fn find(&self, key: u128) -> Option<&Slot> {
-        let b = self.bucket(key);
-        self.slots[b..b + BUCKET]
+        self.buckets[self.bucket(key)]
+            .0
             .iter()
             .find(|s| s.work > 0 && s.key == key)
     }
@@ -658,56 +657,51 @@ impl Table {
     /// The table's answer to `goal` within `d`, if it knows one.
     fn answer(&self, key: u128, goal: Goal, d: u32) -> Option<bool> {
         let s = self.find(key)?;
-        let (no, yes) = match goal {
-            Goal::Win => (s.win_no, s.win_yes),
-            Goal::Loss => (s.loss_no, s.loss_yes),
-        };
-        if d <= no as u32 {
+        let at = if goal == Goal::Win { 0 } else { 2 };
+        let (no, yes) = (s.facts[at] as u32, s.facts[at + 1] as u32);
+        if d <= no {
             Some(false)
-        } else if yes != 0 && d >= yes as u32 {
+        } else if yes != 0 && d >= yes {
             Some(true)
         } else {
             None
         }
     }
 
-    fn best(&self, key: u128) -> Option<Move> {
-        self.find(key).and_then(|s| s.best)
+    /// The place in the legal move list of the move that settled `key`.
+    fn best(&self, key: u128) -> Option<usize> {
+        self.find(key)
+            .and_then(|s| (s.best > 0).then(|| s.best as usize - 1))
     }
 
-    fn record(&mut self, key: u128, goal: Goal, d: u32, met: bool, best: Option<Move>, work: u64) {
+    fn record(&mut self, key: u128, goal: Goal, d: u32, met: bool, best: Option<usize>, work: u64) {
         let b = self.bucket(key);
-        let bucket = &mut self.slots[b..b + BUCKET];
-        let i = bucket
-            .iter()
-            .position(|s| s.work > 0 && s.key == key)
-            .unwrap_or_else(|| {
-                let (i, _) = bucket
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, s)| s.work)
-                    .expect("a bucket has slots");
+        let bucket = &mut self.buckets[b].0;
+        let i = match bucket.iter().position(|s| s.work > 0 && s.key == key) {
+            Some(i) => i,
+            None => {
+                // Keep the costlier of the two: it saves more when hit.
+                let i = (bucket[1].work < bucket[0].work) as usize;
                 bucket[i] = Slot {
                     key,
                     ..Slot::default()
                 };
                 i
-            });
-        let s = &mut bucket[i];
-        let d16 = d.min(u16::MAX as u32 - 1) as u16;
-        let (no, yes) = match goal {
-            Goal::Win => (&mut s.win_no, &mut s.win_yes),
-            Goal::Loss => (&mut s.loss_no, &mut s.loss_yes),
-        };
-        if met {
-            if *yes == 0 || d16 < *yes {
-                *yes = d16;
             }
-        } else if d16 > *no {
-            *no = d16;
+        };
+        let s = &mut bucket[i];
+        let at = if goal == Goal::Win { 0 } else { 2 };
+        // A bound past 254 is kept as 254 for "not within" (still true)
+        // and not kept at all for "within" (255 would overstate it).
+        if met {
+            if d < 255 && (s.facts[at + 1] == 0 || (d as u8) < s.facts[at + 1]) {
+                s.facts[at + 1] = d as u8;
+            }
+        } else {
+            s.facts[at] = s.facts[at].max(d.min(254) as u8);
         }
-        if best.is_some() {
-            s.best = best;
+        if let Some(i) = best {
+            s.best = (i + 1).min(255) as u8;
         }
         let w = (64 - work.leading_zeros()) as u8;
         s.work = s.work.max(w).max(1);
