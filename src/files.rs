@@ -5,14 +5,15 @@
 //! files (`ratings`), manifest.json (`manifest`), run-state.json
 //! (`run_state`), the build identity and run header every partial file
 //! carries (`header`), shards (`shard`), checkpoints (`checkpoint`), the
-//! lock of an output folder (`lock`) and `katro solve-family`'s
-//! solved.csv and manifest (`solved`). docs/OUTPUTS.md documents every
-//! one.
+//! lock of an output folder (`lock`), `katro solve-family`'s
+//! solved.csv and manifest (`solved`), and proof certificates with their
+//! checker (`certificate`). docs/OUTPUTS.md documents every one.
 //!
 //! Nothing here reads a clock or a file: the same aggregates give the same
 //! bytes, so the CSV files of a run are identical whatever the thread
 //! count, and `jobs` writes them through `Store`.
 
+pub mod certificate;
 pub mod checkpoint;
 pub mod comparison;
 pub mod csv;

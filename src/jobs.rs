@@ -12,6 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::files::utc_timestamp;
 
 pub mod bench;
+pub mod certificate;
 mod checkpoint;
 pub mod curve;
 mod error;

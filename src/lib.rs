@@ -21,15 +21,16 @@
 //!   ratings, judging against perfect play, design metrics).
 //! - `checks`: every invariant as a check that returns what broke, for the
 //!   tests and the fuzzers (cargo feature `checks`, on by default).
-//! - [`files`]: one module per file format katro writes or reads.
+//! - [`files`]: one module per file format katro writes or reads, and
+//!   the checker of a proof certificate (`files::certificate`).
 //! - [`pictures`]: report.html, its charts, the board SVG, the viewer.
 //! - [`store`]: where files are read and written. [`store::FsStore`]
 //!   (cargo feature `fs`, on by default) is the only code in the library
 //!   that touches the file system, so `cargo check --lib
 //!   --no-default-features` builds a library with no I/O.
 //! - [`jobs`]: every command's work (run, merge, simulate, report, solve,
-//!   solve-family, judge, replay, show, validate, play), each given a
-//!   [`store::Store`]; the `katro` binary (cargo feature `cli`, on by
+//!   solve-family, judge, replay, show, validate, play, check-proof), each
+//!   given a [`store::Store`]; the `katro` binary (cargo feature `cli`, on by
 //!   default: clap, ctrlc and indicatif are its dependencies, not the
 //!   library's) parses arguments, calls one job and prints, and Python
 //!   calls the same jobs.

@@ -11,6 +11,7 @@ use crate::engine::notation::NotationError;
 use crate::experiment::OutOfRange;
 use crate::experiment::exact::ExactError;
 use crate::experiment::runner::RunError;
+use crate::files::certificate::{CertificateError, Defect};
 use crate::files::lock::LockHolder;
 use crate::files::run_state::RunStateError;
 use crate::files::{FileError, RowError};
@@ -522,6 +523,19 @@ pub enum Refusal {
     /// `katro validate`'s count of the files with problems.
     #[error("{bad} of {} {} problems", super::plural(*.files as u64, "file"), if *.bad == 1 { "has" } else { "have" })]
     Invalid { bad: usize, files: usize },
+    /// `katro check-proof`: a certificate file that cannot be read, is
+    /// not gzip or UTF-8 text, or (`reason`) why not.
+    #[error("{}: cannot read the certificate: {reason}", .path.display())]
+    CertificateUnreadable { path: PathBuf, reason: String },
+    /// A certificate whose text is not the format (its line named).
+    #[error("{} {error}", .path.display())]
+    CertificateFormat {
+        path: PathBuf,
+        error: CertificateError,
+    },
+    /// A certificate that does not prove its claim (its line named).
+    #[error("{} {defect}", .path.display())]
+    ProofDefect { path: PathBuf, defect: Box<Defect> },
     /// A refusal met after the run began playing.
     #[error("{refusal}\n{checkpoint}")]
     AfterStart {

@@ -70,6 +70,17 @@ pub enum Command {
     /// first move, the longest forced win, positions, time and memory
     /// (docs/SOLVED.md). The ply limit is ignored.
     Solve(SolveArgs),
+    /// Check a proof certificate (docs/OUTPUTS.md, "Proof certificates"):
+    /// that its player forces a win within its claimed number of
+    /// decisions, every reply covered. Exit 0 when it does, 2 naming the
+    /// file's line at fault when not.
+    CheckProof {
+        /// The variant the certificate is for: a preset name or a path to
+        /// a TOML file.
+        variant: String,
+        /// The certificate: text, or that text gzip-compressed.
+        file: String,
+    },
     /// Judge the games a run stored (games.csv with moves) against the
     /// exact solution of their variant: write DIR/perfect-moves.csv, each
     /// agent's share of moves that keep the position's value.

@@ -58,6 +58,9 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Validate { files } => commands::validate(&files),
         Command::Bench(a) => bench::bench(a),
         Command::Solve(a) => commands::solve(a),
+        Command::CheckProof { variant, file } => {
+            emit(&jobs::certificate::check_proof(&FsStore, &variant, &file)?)
+        }
         Command::Judge(a) => commands::judge(a),
         Command::Curve(a) => commands::curve(a),
         Command::SolveFamily(a) => commands::solve_family(a),
