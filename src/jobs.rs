@@ -26,6 +26,8 @@ mod out_folder;
 mod owned;
 mod pictures;
 pub mod play;
+pub mod prove;
+
 pub mod rate;
 pub mod replay;
 mod report_files;

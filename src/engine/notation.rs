@@ -196,6 +196,19 @@ fn parse_board_line(rules: &Rules, line: &str) -> Result<Option<(usize, Vec<u16>
     Ok(Some((row, cells)))
 }
 
+/// `n` with its digits grouped by threes: `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A count and its noun, singular for one: `plural(1, "lap", "laps")` is
 /// "1 lap", `plural(3, "ply", "plies")` is "3 plies".
 pub fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {

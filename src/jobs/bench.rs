@@ -41,7 +41,10 @@ pub struct BenchOptions {
     pub mcts_keys: Option<String>,
     /// Measure this `alphabeta` agent's deep search instead.
     pub alphabeta: Option<String>,
-    /// With `mcts` or `alphabeta`: the positions searched a round.
+    /// Measure the prover instead: searches of at most this many nodes,
+    /// beside the preset's playout speed on one thread.
+    pub prove: Option<u64>,
+    /// With `mcts`, `alphabeta` or `prove`: the positions searched a round.
     pub positions: u32,
     /// The process's CPU seconds so far (all threads), where the system
     /// says: the library cannot read the process's clocks itself.
@@ -66,6 +69,9 @@ pub fn bench(
     }
     if let Some(spec) = &a.alphabeta {
         return bench_alphabeta(a, spec, &variants, out);
+    }
+    if let Some(nodes) = a.prove {
+        return bench_prove(a, nodes, &variants, out);
     }
     out(&playouts_header(a, &p1, &p2, threads))?;
     for rules in &variants {
@@ -461,6 +467,89 @@ fn bench_alphabeta(
     )
 }
 
+/// Bytes of the prover's table in a bench: small, so that making it
+/// afresh for every search (each round must search alike) costs little
+/// beside the search.
+const BENCH_PROVE_TABLE: u64 = 16 << 20;
+
+/// `--prove N`: the prover's nodes per second on the positions of random
+/// games, each search at most `nodes` nodes on a fresh table, after the
+/// same preset's random playouts on one thread; the ratio of the two is
+/// the figure docs/PERFORMANCE.md compares with alpha-beta's.
+fn bench_prove(
+    a: &BenchOptions,
+    nodes: u64,
+    variants: &[Rules],
+    out: &mut dyn FnMut(&str) -> Result<(), Error>,
+) -> Result<(), Error> {
+    use crate::solve::prove::{Limits, NoWatch, Prover};
+    if nodes == 0 {
+        return Err(flag_value("--prove", 0, "give at least one node a search"));
+    }
+    check_one_search(a, "--prove")?;
+    out(&format!(
+        "katro bench --prove: proof searches of at most {nodes} nodes on a fresh {} table, \
+         one thread, {} position(s) a variant from random games (seed {}), {} round(s) of \
+         about {:.1} s after a warm-up, after random playouts on one thread for as long; \
+         median [min, max] over rounds\n",
+        super::solve::mib(BENCH_PROVE_TABLE),
+        a.positions,
+        a.seed,
+        a.rounds,
+        a.seconds / a.rounds as f64
+    ))?;
+    let random = AgentSpec::Random;
+    for rules in variants {
+        let playouts = Playouts {
+            a,
+            rules,
+            p1: &random,
+            p2: &random,
+            threads: 1,
+        };
+        let plays = playouts.rounds()?;
+        let plies_per_s = median_spread(
+            plays
+                .iter()
+                .map(|r| r.agg.plies as f64 / r.seconds)
+                .collect(),
+        );
+        let positions = search_positions(rules, a.positions, a.seed);
+        let rounds = search_rounds(a, &positions, |_, pos| {
+            let mut prover = Prover::new(rules, BENCH_PROVE_TABLE);
+            let limits = Limits {
+                max_depth: 200,
+                max_nodes: Some(nodes),
+            };
+            let s = prover.value(pos, limits, &mut NoWatch);
+            (s.nodes, u64::from(s.outcome.distance().is_some()))
+        });
+        let nodes_per_s = median_spread(
+            rounds
+                .iter()
+                .map(|r| r.iterations as f64 / r.seconds)
+                .collect(),
+        );
+        let r0 = &rounds[0];
+        let mut text = format!(
+            "{}: {} searches a round; {:.1} nodes a search, {} of {} positions proven\n",
+            rules.name(),
+            r0.searches,
+            r0.iterations as f64 / r0.searches as f64,
+            r0.rollout_plies,
+            r0.searches
+        );
+        text.push_str(&figure_line("proof nodes/s", nodes_per_s));
+        text.push_str(&figure_line("playout plies/s (1 thread)", plies_per_s));
+        text.push_str(&format!(
+            "  proof nodes/s ÷ playout plies/s (medians): {:.3}\n",
+            nodes_per_s.0 / plies_per_s.0
+        ));
+        out(&text)?;
+    }
+    out(&peak_memory_line(a))
+}
+
 /// A bench of one search at a time (`flag` and the agent it sets), after
 /// the checks [`check_one_search`] makes: the header, then each variant's
 /// rounds of `search` on its positions, told by `report`.
@@ -594,6 +683,7 @@ mod tests {
             mcts: None,
             mcts_keys: None,
             alphabeta: None,
+            prove: None,
             positions: 2,
             cpu_seconds: || Some(0.0),
             peak_rss: || Some(2048 * 1024),
@@ -607,6 +697,31 @@ mod tests {
             Ok(())
         })?;
         Ok(pieces)
+    }
+
+    /// `--prove`: the proof bench prints nodes/s, plies/s and their
+    /// ratio for each variant, and refuses a budget of no node.
+    #[test]
+    fn the_prove_bench_gives_nodes_plies_and_their_ratio() {
+        let o = BenchOptions {
+            prove: Some(2000),
+            threads: None,
+            ..options()
+        };
+        let all = text(&o).unwrap().concat();
+        assert!(all.contains("katro-4x4: "), "{all}");
+        assert!(all.contains("proof nodes/s"), "{all}");
+        assert!(all.contains("playout plies/s (1 thread)"), "{all}");
+        assert!(
+            all.contains("proof nodes/s ÷ playout plies/s (medians): "),
+            "{all}"
+        );
+        let none = BenchOptions {
+            prove: Some(0),
+            threads: None,
+            ..options()
+        };
+        assert!(text(&none).is_err());
     }
 
     #[test]

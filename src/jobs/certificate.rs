@@ -103,16 +103,7 @@ fn proven(c: &Checked, from: &str) -> String {
 
 /// A count with its noun, its digits grouped by threes: `1,234 positions`.
 fn grouped_count(n: u64, one: &str, many: &str) -> String {
-    let word = plural(n, one, many);
-    let digits = n.to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    word.replacen(&digits, &grouped, 1)
+    plural(n, one, many).replacen(&n.to_string(), &crate::engine::notation::grouped(n), 1)
 }
 
 #[cfg(test)]

@@ -267,6 +267,12 @@ pub enum Refusal {
     IsAFolder { shown: String },
     #[error("--out {}: is a folder; give a file name", .out.display())]
     OutIsAFolder { out: PathBuf },
+    #[error(
+        "the position {} is already over (status {status}): there is nothing to prove; \
+         give fewer moves",
+        if .after.is_empty() { "at the start".to_string() } else { format!("after `{}`", .after) }
+    )]
+    NothingToProve { after: String, status: &'static str },
     #[error("{dir}: not a folder: give a results folder")]
     NotAFolder { dir: String },
     /// `origin` says where the folder was named (`--out X`, the

@@ -143,6 +143,9 @@ pub trait Watch {
 pub struct NoWatch;
 impl Watch for NoWatch {}
 
+/// Laps past which a move's result is kept ([`Prover::play`]).
+pub const LONG_MOVE_LAPS: u64 = 100_000;
+
 /// How often [`Watch::should_stop`] is asked, in nodes.
 pub const WATCH_EVERY: u64 = 1 << 14;
 
@@ -188,6 +191,11 @@ pub struct Prover {
     /// (`step_sowing = "chosen"`) or a player can lose by their own move
     /// (`endless_move = "mover-loses"`).
     parity: bool,
+    /// Positions after long moves, by the key before and the move's
+    /// place in the legal list ([`Prover::play`]); at most
+    /// `long_moves_cap` of them, an eighth of the table's bytes.
+    long_moves: std::collections::HashMap<(u128, u8), (Position, u64)>,
+    long_moves_cap: usize,
     /// The seed total fits [`super::key`], the exact key; otherwise a
     /// 128-bit hash of the position stands for it.
     exact_keys: bool,
@@ -232,6 +240,9 @@ impl Prover {
             stopped: None,
             parity,
             exact_keys,
+            long_moves: std::collections::HashMap::new(),
+            long_moves_cap: (table_bytes / 8 / std::mem::size_of::<(u128, Position)>() as u64)
+                as usize,
         }
     }
 
@@ -412,16 +423,15 @@ impl Prover {
         kids.clear();
         let best = self.table.best(key);
         for (k, &mv) in moves.iter().enumerate() {
-            let mut child = *pos;
-            let report = self.rules.play_unchecked(&mut child, mv, &mut Silent);
+            let (child, captured) = self.play(pos, key, k, mv);
             self.nodes += 1;
             let winner_seeds = self.rules.side_seeds(&child, winner) as i64;
             let mut order = if any {
                 // Attack first with what leaves the defender least.
-                winner_seeds * 4 + report.seeds_captured as i64
+                winner_seeds * 4 + captured as i64
             } else {
                 // Defend first with what keeps most.
-                -winner_seeds * 4 + report.seeds_captured as i64
+                -winner_seeds * 4 + captured as i64
             };
             if Some(k) == best {
                 order = i64::MAX;
@@ -448,6 +458,28 @@ impl Prover {
         }
         self.kids[ply] = kids;
         Some(result)
+    }
+
+    /// The position after the `k`-th legal move `mv` of `pos` (key
+    /// `key`) and the seeds it captured. A move that ran for more than
+    /// [`LONG_MOVE_LAPS`] laps is kept in a bounded cache: a relay that
+    /// ends only when the engine finds it endless (RULES.md §8) can cost
+    /// a million times an ordinary move (katra-boaoaka-ludii's moves
+    /// stopped by the lap limit run ten million laps), and iterative deepening plays
+    /// the same moves again at every depth.
+    fn play(&mut self, pos: &Position, key: u128, k: usize, mv: Move) -> (Position, u64) {
+        if !self.long_moves.is_empty()
+            && let Some(&(child, captured)) = self.long_moves.get(&(key, k as u8))
+        {
+            return (child, captured);
+        }
+        let mut child = *pos;
+        let report = self.rules.play_unchecked(&mut child, mv, &mut Silent);
+        if report.laps > LONG_MOVE_LAPS && self.long_moves.len() < self.long_moves_cap {
+            self.long_moves
+                .insert((key, k as u8), (child, report.seeds_captured));
+        }
+        (child, report.seeds_captured)
     }
 
     fn kids_at(&mut self, ply: usize) -> &mut Vec<Kid> {

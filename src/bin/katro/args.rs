@@ -81,6 +81,14 @@ pub enum Command {
         /// The certificate: text, or that text gzip-compressed.
         file: String,
     },
+    /// The exact value of a variant's start, or of the position after
+    /// MOVES, by proof search: win or loss for the player to move with
+    /// the exact distance in decisions, every legal move's value, one
+    /// principal line; where no proof is found within the limits, the
+    /// bound established ("neither side forces a win within D
+    /// decisions"). A draw by infinite play is never proven. The ply
+    /// limit is ignored (docs/SOLVED.md, "Proving a position").
+    Prove(ProveArgs),
     /// Judge the games a run stored (games.csv with moves) against the
     /// exact solution of their variant: write DIR/perfect-moves.csv, each
     /// agent's share of moves that keep the position's value.
@@ -215,6 +223,36 @@ pub struct SolveArgs {
     /// the same for any count.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct ProveArgs {
+    /// A preset name or a path to a TOML file.
+    pub variant: String,
+    /// Moves from the start, in the notation of docs/RULES.md (`b1`,
+    /// `c1+`, `b2>c3`); the start if none.
+    pub moves: Vec<String>,
+    /// The table of each search (the position's, then each move's), in
+    /// GiB; a full table replaces the entries that cost least.
+    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove::DEFAULT_MAX_MEMORY_GIB)]
+    pub max_memory: f64,
+    /// Stop each search after this many nodes and report its bound.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop each search after this many seconds and report its bound
+    /// (the result then depends on the machine's speed).
+    #[arg(long, value_name = "S")]
+    pub max_seconds: Option<f64>,
+    /// The deepest bound tried, in decisions.
+    #[arg(long, value_name = "D", default_value_t = katro::jobs::prove::DEFAULT_MAX_DEPTH)]
+    pub max_depth: u32,
+    /// Write the proof of a win to FILE (gzip-compressed when FILE ends
+    /// in .gz), for `katro check-proof` (docs/OUTPUTS.md).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<String>,
+    /// Print one JSON object instead of the text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]

@@ -44,7 +44,15 @@ pub struct BenchArgs {
     /// from positions of random games; prints nodes per second.
     #[arg(long, value_name = "SPEC", conflicts_with = "mcts")]
     pub alphabeta: Option<String>,
-    /// With --mcts or --alphabeta: how many positions are searched a round.
+    /// Measure the prover (`katro prove`) instead: a search of at most N
+    /// nodes from each position of random games, each on a fresh 16 MiB
+    /// table, on one thread; first the same preset's random playouts on
+    /// one thread, so the run prints proof nodes per second, plies per
+    /// second and their ratio side by side.
+    #[arg(long, value_name = "N", conflicts_with_all = ["mcts", "alphabeta"])]
+    pub prove: Option<u64>,
+    /// With --mcts, --alphabeta or --prove: how many positions are
+    /// searched a round.
     #[arg(long, default_value_t = 40)]
     pub positions: u32,
 }
@@ -61,6 +69,7 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
         mcts: a.mcts,
         mcts_keys: a.mcts_keys,
         alphabeta: a.alphabeta,
+        prove: a.prove,
         positions: a.positions,
         cpu_seconds,
         peak_rss,

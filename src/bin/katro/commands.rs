@@ -13,8 +13,8 @@ use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
 use crate::args::{
-    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs,
-    SolveArgs, SolveFamilyArgs,
+    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ReplayArgs, RunArgs, ShowArgs,
+    SimulateArgs, SolveArgs, SolveFamilyArgs,
 };
 use crate::output::{emit, load_variant, peak_rss, with_threads};
 use crate::progress::{
@@ -217,6 +217,70 @@ fn solve_on_pool(
         &peak_rss,
     )?;
     emit(&text)
+}
+
+/// `katro prove VARIANT [MOVES...]`: the proof search, stopped by
+/// `--max-seconds` (each search) or a Ctrl-C, which both leave the bound
+/// established; the certificate is written only whole, at the end.
+pub fn prove(a: ProveArgs) -> Result<(), Error> {
+    let opts = katro::jobs::prove::ProveOptions {
+        variant: a.variant,
+        moves: a.moves,
+        max_gib: a.max_memory,
+        max_nodes: a.max_nodes,
+        max_seconds: a.max_seconds,
+        max_depth: a.max_depth,
+        certificate: a.certificate,
+    };
+    let mut watch = ProveClock::new(a.max_seconds, stop_on_ctrl_c());
+    let proved = katro::jobs::prove::prove(&opts, &FsStore, &mut watch, &peak_rss)?;
+    if a.json {
+        emit(&format!("{}\n", proved.json()))
+    } else {
+        emit(&format!("{proved}\n"))
+    }
+}
+
+/// The prover's clock: each search may run `max_seconds` from its start,
+/// a Ctrl-C stops them all, and a line of progress every 10 s.
+struct ProveClock {
+    max_seconds: Option<f64>,
+    ctrl_c: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    search_start: std::time::Instant,
+    last_line: f64,
+}
+
+impl ProveClock {
+    fn new(
+        max_seconds: Option<f64>,
+        ctrl_c: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> ProveClock {
+        ProveClock {
+            max_seconds,
+            ctrl_c,
+            search_start: std::time::Instant::now(),
+            last_line: 0.0,
+        }
+    }
+}
+
+impl katro::solve::prove::Watch for ProveClock {
+    fn search_started(&mut self) {
+        self.search_start = std::time::Instant::now();
+        self.last_line = 0.0;
+    }
+    fn should_stop(&mut self, _nodes: u64) -> bool {
+        let t = self.search_start.elapsed().as_secs_f64();
+        self.ctrl_c.load(std::sync::atomic::Ordering::SeqCst)
+            || self.max_seconds.is_some_and(|m| t > m)
+    }
+    fn depth_done(&mut self, depth: u32, nodes: u64) {
+        let t = self.search_start.elapsed().as_secs_f64();
+        if t - self.last_line >= 10.0 {
+            self.last_line = t;
+            eprintln!("prove: {t:.0} s, no forced win within {depth} decisions, {nodes} nodes");
+        }
+    }
 }
 
 /// `katro solve-family [--out DIR] [--max-memory GiB] [--max-seconds S]`.

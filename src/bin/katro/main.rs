@@ -61,6 +61,7 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::CheckProof { variant, file } => {
             emit(&jobs::certificate::check_proof(&FsStore, &variant, &file)?)
         }
+        Command::Prove(a) => commands::prove(a),
         Command::Judge(a) => commands::judge(a),
         Command::Curve(a) => commands::curve(a),
         Command::SolveFamily(a) => commands::solve_family(a),
