@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Proves (or bounds) the start of every preset and writes
+# results/prove/PRESET.json (`katro prove --json`), with the certificate of
+# each proven start beside it (PRESET.cert.gz, checked by `katro
+# check-proof PRESET FILE`). Node budgets, not seconds, bound the unproven
+# searches, so the same command gives the same file on any machine (only
+# `seconds` and `peak_memory_bytes` differ). Run from the repository root:
+#   bash scripts/prove-presets.sh [STREAM]
+# STREAM `a` runs the two 6x6 presets, `b` the rest; none runs both in turn.
+set -euo pipefail
+katro=${KATRO:-target/release/katro}
+out=results/prove
+mkdir -p "$out"
+
+prove() {
+    local variant=$1
+    shift
+    "$katro" prove "$variant" --json --max-memory 4 "$@" >"$out/$variant.json.tmp"
+    mv "$out/$variant.json.tmp" "$out/$variant.json"
+}
+
+stream_a() {
+    prove katro-6x6 --max-nodes 140000000
+    prove katro-6x6-diagonal --max-nodes 140000000
+}
+
+stream_b() {
+    for v in katro-4x4 katro-6x3; do
+        prove "$v" --certificate "$out/$v.cert.gz"
+    done
+    # 32 first moves, some of them long or drawn: a budget for each.
+    prove katra-boaoaka-4x8 --certificate "$out/katra-boaoaka-4x8.cert.gz" --max-nodes 5000000
+    prove katro-4x6 --max-nodes 200000000
+    prove katro-ludii --max-nodes 100000000
+    prove katro-wikipedia --max-nodes 100000000
+    prove katra-boaoaka-ludii --max-nodes 400000
+}
+
+case ${1:-} in
+    a) stream_a ;;
+    b) stream_b ;;
+    *) stream_a; stream_b ;;
+esac
