@@ -5,8 +5,9 @@
 //! files (`ratings`), manifest.json (`manifest`), run-state.json
 //! (`run_state`), the build identity and run header every partial file
 //! carries (`header`), shards (`shard`), checkpoints (`checkpoint`), the
-//! lock of an output folder (`lock`) and `katro solve-family`'s
-//! solved.csv and manifest (`solved`). docs/OUTPUTS.md documents every
+//! lock of an output folder (`lock`), `katro solve-family`'s
+//! solved.csv and manifest (`solved`) and `katro prove-family`'s
+//! proved.csv and manifest (`proved`). docs/OUTPUTS.md documents every
 //! one.
 //!
 //! Nothing here reads a clock or a file: the same aggregates give the same
@@ -23,6 +24,7 @@ pub mod lengths;
 pub mod lock;
 pub mod manifest;
 pub mod metrics_csv;
+pub mod proved;
 pub mod ratings;
 pub mod run_state;
 pub mod shard;

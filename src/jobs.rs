@@ -25,6 +25,7 @@ mod out_folder;
 mod owned;
 mod pictures;
 pub mod play;
+pub mod prove_family;
 pub mod rate;
 pub mod replay;
 mod report_files;
@@ -40,8 +41,8 @@ mod variant;
 
 pub use error::{
     CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, Interruption, MergeMismatch,
-    Refusal, RunStateProblem, ShardExperiment, ShardIndex, ShardProblem, ShardSays,
-    SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
+    ProvedShardProblem, Refusal, RunStateProblem, ShardExperiment, ShardIndex, ShardProblem,
+    ShardSays, SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
 };
 pub use load::{Loaded, load_experiment};
 pub use merge::{MergeOptions, merge};
