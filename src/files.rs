@@ -8,6 +8,9 @@
 //! lock of an output folder (`lock`), `katro solve-family`'s
 //! solved.csv and manifest (`solved`), and proof certificates with their
 //! checker (`certificate`). docs/OUTPUTS.md documents every one.
+//! solved.csv and manifest (`solved`) and `katro prove-family`'s
+//! proved.csv and manifest (`proved`). docs/OUTPUTS.md documents every
+//! one.
 //!
 //! Nothing here reads a clock or a file: the same aggregates give the same
 //! bytes, so the CSV files of a run are identical whatever the thread
@@ -24,6 +27,7 @@ pub mod lengths;
 pub mod lock;
 pub mod manifest;
 pub mod metrics_csv;
+pub mod proved;
 pub mod ratings;
 pub mod run_state;
 pub mod shard;

@@ -28,6 +28,7 @@ mod pictures;
 pub mod play;
 pub mod prove;
 
+pub mod prove_family;
 pub mod rate;
 pub mod replay;
 mod report_files;
@@ -43,8 +44,8 @@ mod variant;
 
 pub use error::{
     CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, Interruption, MergeMismatch,
-    Refusal, RunStateProblem, ShardExperiment, ShardIndex, ShardProblem, ShardSays,
-    SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
+    ProvedShardProblem, Refusal, RunStateProblem, ShardExperiment, ShardIndex, ShardProblem,
+    ShardSays, SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
 };
 pub use load::{Loaded, load_experiment};
 pub use merge::{MergeOptions, merge};

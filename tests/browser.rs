@@ -561,7 +561,8 @@ const BREAK_CHECK: &str = "const out = []; let breaks = 0; \
   }); return [breaks, out];";
 
 /// Every chart of the committed reports (each plots/*.svg and the copies
-/// inlined in report.html) and of a 50-variant sweep made here: no text
+/// inlined in report.html), of a 50-variant sweep made here and the proved
+/// family's chart of a small family: no text
 /// leaves its chart, no two texts overlap, no two ticks of an axis read
 /// alike, no text lies over a chart's marks and no line break cuts a
 /// word, as Chromium lays them out.
@@ -609,6 +610,23 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
         svgs.sort();
         pages.extend(svgs);
     }
+    // The proved family's chart, of every set at shallow depth (all its
+    // kinds of cell, label and panel).
+    let proved = tmp.path().join("proved");
+    katro(&[
+        "prove-family",
+        "--out",
+        proved.to_str().unwrap(),
+        "--sets",
+        "boards,readings-6x6,readings-4x4,solved-family",
+        "--max-depth",
+        "6",
+        "--max-nodes",
+        "20000",
+        "--max-memory",
+        "0.01",
+    ]);
+    pages.push(proved.join("proved.svg"));
     let driver = Driver::start();
     let s = Session::new(&driver);
     let mut problems = Vec::new();

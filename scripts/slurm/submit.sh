@@ -3,6 +3,7 @@
 # that runs only once every shard has succeeded.
 #
 #   scripts/slurm/submit.sh EXPERIMENT.toml N [OUT_DIR]
+#   scripts/slurm/submit.sh prove-family N [OUT_DIR [OPTION...]]
 #
 # N is how many slices the study is cut into (one array task each); see
 # docs/CLUSTER.md for how to pick it. OUT_DIR defaults to the folder a plain
@@ -10,6 +11,13 @@
 # relative to the directory you submit from. The finished study is
 # OUT_DIR/summary.csv (and comparison.csv, games.csv); the jobs' own output
 # goes to OUT_DIR/slurm/ unless KATRO_LOG_DIR says otherwise.
+#
+# With `prove-family` in place of the experiment, the array runs `katro
+# prove-family --shard I/N --out OUT_DIR OPTION...` (OUT_DIR defaults to
+# results/proved; the OPTIONs, e.g. --max-nodes 10000000 --sets boards,
+# are given to every shard, and must be the same for a resubmitted one),
+# and the merge job `katro prove-family --merge --out OUT_DIR`, which
+# writes OUT_DIR/proved.csv, proved.svg and manifest.json.
 #
 # Settings, all optional, as environment variables:
 #   KATRO_BIN          katro binary [target/release/katro of this checkout,
@@ -43,15 +51,24 @@ die() {
     exit 2
 }
 
-if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+usage() {
     sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
     exit 2
-fi
+}
+[ $# -ge 2 ] || usage
 experiment=$1
 shards=$2
 out=${3:-}
-
-{ [ -f "$experiment" ] && [ -r "$experiment" ]; } || die "cannot read the experiment file $experiment"
+# `katro prove-family` options, given to every shard.
+prove_opts=()
+if [ "$experiment" = prove-family ]; then
+    prove_opts=("${@:4}")
+    out=${out:-results/proved}
+    [ "${KATRO_CURVE:-0}" = 0 ] || die "KATRO_CURVE is for a strength curve, not prove-family"
+else
+    [ $# -le 3 ] || usage
+    { [ -f "$experiment" ] && [ -r "$experiment" ]; } || die "cannot read the experiment file $experiment"
+fi
 [[ $shards =~ ^[1-9][0-9]*$ ]] || die "N must be a whole number of shards, 1 or more, not '$shards'"
 command -v sbatch >/dev/null || die "sbatch not found: run this on a SLURM login node"
 
@@ -75,7 +92,7 @@ if [ -z "$out" ]; then
 fi
 
 # Absolute paths: the jobs start elsewhere, possibly on another node.
-experiment=$(realpath "$experiment")
+[ "$experiment" = prove-family ] || experiment=$(realpath "$experiment")
 out=$(realpath -m "$out")
 if [ -z "${KATRO_BIN:-}" ]; then
     if [ -x "$here/../../target/release/katro" ]; then
@@ -109,6 +126,7 @@ case ${KATRO_CURVE:-0} in
 1) merge_args=(curve) ;;
 *) die "KATRO_CURVE must be 0 or 1, not '$KATRO_CURVE'" ;;
 esac
+[ "$experiment" != prove-family ] || merge_args=(prove-family)
 if [ -n "${KATRO_CURVE_MEMORY:-}" ]; then
     [[ $KATRO_CURVE_MEMORY =~ ^[1-9][0-9]*$ ]] || die "KATRO_CURVE_MEMORY must be a whole number of GiB, 1 or more"
     export KATRO_CURVE_MEMORY
@@ -132,7 +150,7 @@ shard_opts=(--array="$array" --cpus-per-task="${KATRO_CPUS:-1}"
 
 # --parsable prints "id" or "id;cluster".
 array_id=$(sbatch --parsable "${common[@]}" "${shard_opts[@]}" \
-    "$here/katro-array.sbatch" "$experiment" "$shards" "$out")
+    "$here/katro-array.sbatch" "$experiment" "$shards" "$out" "${prove_opts[@]}")
 array_id=${array_id%%;*}
 echo "submitted array job $array_id: shards $array of $shards"
 
@@ -147,5 +165,9 @@ merge_id=$(sbatch --parsable "${common[@]}" --dependency="$dependency" \
     --kill-on-invalid-dep=yes --time="${KATRO_MERGE_TIME:-00:30:00}" \
     --output="$logs/merge-%j.out" "$here/katro-merge.sbatch" "$out" "${merge_args[@]}")
 merge_id=${merge_id%%;*}
-echo "submitted merge job $merge_id: runs after job $array_id succeeds${merge_args:+, then katro curve}"
+case ${merge_args[*]} in
+curve) then_what=", then katro curve" ;;
+*) then_what= ;;
+esac
+echo "submitted merge job $merge_id: runs after job $array_id succeeds$then_what"
 echo "results: $out (job output in $logs)"

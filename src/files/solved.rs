@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::solve::Value;
+
 /// solved.csv's header; `OLD_HEADERS` are those of earlier katro builds,
 /// files this command wrote and may replace.
 pub const HEADER: &str = "reading,rules,rows,holes,seeds,status,value,start_distance,longest_win,\
@@ -236,6 +238,57 @@ pub fn read_rows(csv: &str) -> Option<Vec<(&str, RowKey<'_>)>> {
         out.push((line, key));
     }
     Some(out)
+}
+
+/// A board solved.csv says is solved: which it is and its start's value,
+/// as `katro prove-family --check-solved` compares them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolvedStart {
+    pub reading: String,
+    /// The rules' canonical string.
+    pub rules: String,
+    pub rows: usize,
+    pub holes: usize,
+    pub seeds: u16,
+    /// The start's value for player 1.
+    pub value: Value,
+    /// The solver's arrays at their peak (`memory_bytes`).
+    pub memory_bytes: u64,
+}
+
+/// The solved boards of a solved.csv of this build; `None` when the header
+/// is another. A line that does not read as a solved row is left out.
+pub fn solved_starts(csv: &str) -> Option<Vec<SolvedStart>> {
+    let rows = read_rows(csv)?;
+    let solved = rows.into_iter().filter(|(_, k)| k.status == "solved");
+    Some(
+        solved
+            .filter_map(|(line, k)| solved_start(line, &k))
+            .collect(),
+    )
+}
+
+/// A solved row's start; `None` when a field does not read.
+fn solved_start(line: &str, k: &RowKey) -> Option<SolvedStart> {
+    let open = line.find(",\"")?;
+    let close = line.rfind("\",")?;
+    let rest: Vec<&str> = line[close + 2..].split(',').collect();
+    let distance = || rest.get(5)?.parse::<u32>().ok();
+    let value = match *rest.get(4)? {
+        "win" => Value::Win(distance()?),
+        "loss" => Value::Loss(distance()?),
+        "draw" => Value::Draw,
+        _ => return None,
+    };
+    Some(SolvedStart {
+        reading: k.reading.to_string(),
+        rules: line.get(open + 2..close)?.to_string(),
+        rows: k.rows.parse().ok()?,
+        holes: k.holes.parse().ok()?,
+        seeds: k.seeds.parse().ok()?,
+        value,
+        memory_bytes: rest.get(10)?.parse().ok()?,
+    })
 }
 
 impl BoardTime {

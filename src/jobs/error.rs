@@ -13,6 +13,7 @@ use crate::experiment::exact::ExactError;
 use crate::experiment::runner::RunError;
 use crate::files::certificate::{CertificateError, Defect};
 use crate::files::lock::LockHolder;
+use crate::files::proved::ProvedCsvError;
 use crate::files::run_state::RunStateError;
 use crate::files::{FileError, RowError};
 use crate::pictures::{ReplayError, ReportError};
@@ -259,6 +260,40 @@ pub enum Refusal {
         .path.display()
     )]
     NotFamilyFile { path: PathBuf },
+    /// A file at a name `katro prove-family` writes that it did not
+    /// write (told by its header or its manifest's `kind`).
+    #[error(
+        "{}: exists and was not written by `katro prove-family`; move it away or choose \
+         another --out",
+        .path.display()
+    )]
+    NotProveFamilyFile { path: PathBuf },
+    /// The files of a `katro prove-family` run of other limits, boards or
+    /// build, which a run does not take rows from; `differs` says how.
+    #[error(
+        "{}: holds a `katro prove-family` run of {differs}: its rows would not be this \
+         run's; give another --out, or move {files} away to start afresh",
+        .manifest.display()
+    )]
+    ProveFamilyOther {
+        manifest: PathBuf,
+        files: String,
+        differs: String,
+    },
+    #[error(
+        "{}: no shard files of `katro prove-family`: run `katro prove-family --shard I/N \
+         --out {}` for I = 1 to N first",
+        .shards.display(),
+        .dir.display()
+    )]
+    NoProvedShards { shards: PathBuf, dir: PathBuf },
+    /// `--solved FILE` that is not solve-family's solved.csv of this build.
+    #[error(
+        "--solved {}: not a solved.csv of this katro ({why}); give the solved.csv \
+         `katro solve-family` wrote",
+        .path.display()
+    )]
+    NotSolvedCsv { path: PathBuf, why: String },
     #[error("{shown}: give a file name to write")]
     NoFileName { shown: String },
     #[error("{shown}: the folder {} does not exist", .dir.display())]
@@ -617,6 +652,30 @@ pub enum Damage {
     },
     #[error("{0}. Use --force to delete the checkpoint and start again")]
     Checkpoint(FileError),
+    /// A proved.csv (or a shard's) that does not read as katro wrote it.
+    #[error(
+        "{}: {error}: not as `katro prove-family` wrote it; move it away, or give \
+         another --out",
+        .path.display()
+    )]
+    ProvedCsv {
+        path: PathBuf,
+        error: ProvedCsvError,
+    },
+    /// A `katro prove-family` manifest (by its `kind`) that does not read.
+    #[error(
+        "{}: cannot read it as `katro prove-family`'s manifest ({reason}); move it away, \
+         or give another --out",
+        .path.display()
+    )]
+    ProvedManifest { path: PathBuf, reason: String },
+    /// `katro prove-family --merge`: each shard that does not read, or does
+    /// not fit the others.
+    #[error("cannot merge the shards in {}:\n{}", .dir.display(), lines(.problems, "\n"))]
+    ProvedShards {
+        dir: PathBuf,
+        problems: Vec<ProvedShardProblem>,
+    },
     #[error(
         "{}: {problem}: katro cannot tell which games the results there hold. Give another \
          output folder, or --force to delete them and play every game (a file changed \
@@ -759,6 +818,53 @@ pub enum ShardProblem {
     },
 }
 
+/// A `katro prove-family` shard that does not read, or shards that do not
+/// make one family: one line of [`Damage::ProvedShards`], which lists
+/// every one found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProvedShardProblem {
+    /// A shard's file that does not read as katro wrote it.
+    #[error("{}: {reason}", super::file_name(.path))]
+    Unreadable { path: PathBuf, reason: String },
+    /// A shard's manifest whose name says another shard than its content.
+    #[error("{}: says it is shard {says}", super::file_name(.path))]
+    Misnamed { path: PathBuf, says: String },
+    /// A shard of another family than the first shard's: `differs` says
+    /// how (limits, boards, build, N).
+    #[error("{}: {differs} than {}", super::file_name(.path), super::file_name(.first))]
+    OtherFamily {
+        path: PathBuf,
+        first: PathBuf,
+        differs: String,
+    },
+    /// A shard still under way (or killed): the same command goes on.
+    #[error(
+        "{}: unfinished ({done} of {boards} boards): run its `katro prove-family --shard` \
+         command again to finish it",
+        super::file_name(.path)
+    )]
+    Unfinished {
+        path: PathBuf,
+        done: usize,
+        boards: usize,
+    },
+    /// A shard's CSV with other rows than its manifest's boards.
+    #[error("{}: {rows} rows, but the shard has {boards} boards", super::file_name(.path))]
+    OtherRows {
+        path: PathBuf,
+        rows: usize,
+        boards: usize,
+    },
+    /// Shards of 1..=`count` with no manifest and CSV.
+    #[error(
+        "missing {} {}: run each with `katro prove-family --shard I/{count} --out DIR` \
+         and the same limits",
+        if .missing.len() == 1 { "shard" } else { "shards" },
+        .missing.iter().map(|i| format!("{i}/{count}")).collect::<Vec<_>>().join(", ")
+    )]
+    Missing { missing: Vec<u64>, count: u64 },
+}
+
 /// Why shards that each read do not make the run they say they are;
 /// `path` is the shard file at fault, the message names its file name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -847,6 +953,20 @@ pub enum Failure {
     /// The report of results just written, which should always draw.
     #[error("{0}")]
     ReportOfRun(Box<Error>),
+    /// `katro prove-family --check-solved`: the prover and the solver
+    /// value some board differently; `disagreements` names each.
+    #[error(
+        "the prover disagrees with {} on {} of {} boards compared:\n{}",
+        .solved.display(),
+        .disagreements.len(),
+        .compared,
+        .disagreements.join("\n")
+    )]
+    ProverDisagrees {
+        solved: PathBuf,
+        compared: usize,
+        disagreements: Vec<String>,
+    },
     /// Anything that stopped a run after it began playing.
     #[error("{cause}\n{checkpoint}")]
     AfterStart {

@@ -20,8 +20,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::files::proved::{PROVED_CSV, PROVED_SVG, ProvedManifest, is_proved_csv};
 use crate::files::solved::{FamilyManifest, is_solved_csv};
 use crate::files::{ManifestRead, add_files, sniff_shard_header};
+use crate::pictures::proved_grid;
 use crate::pictures::report::GENERATOR;
 use crate::rng::bytes_hash;
 use crate::store::Store;
@@ -313,17 +315,27 @@ impl<'a> Folder<'a> {
     fn written_before_ledger(&self, rel: &str, bytes: &[u8]) -> bool {
         let head = &bytes[..bytes.len().min(4096)];
         let has = |m: &[u8]| head.windows(m.len()).any(|w| w == m);
+        if rel == PROVED_SVG && has(proved_grid::MARK.as_bytes()) {
+            return true;
+        }
         if rel.ends_with(".svg") || rel.ends_with(".html") {
             return has(GENERATOR.as_bytes()) || by_mark(bytes) == Some(Whose::Katros);
         }
         if rel == "manifest.json" {
             return ManifestRead::parse(bytes).is_ok_and(|m| !m.run.katro_build.is_empty())
-                || FamilyManifest::is_ours(bytes);
+                || FamilyManifest::is_ours(bytes)
+                || ProvedManifest::is_ours(bytes);
+        }
+        // `katro prove-family`'s shards, by their header or manifest.
+        if rel.starts_with("shards/proved-") {
+            return is_proved_csv(head) || ProvedManifest::is_ours(bytes);
         }
         if rel.starts_with("shards/") {
             return sniff_shard_header(head).is_some();
         }
-        if rel == "solved.csv" && is_solved_csv(head) {
+        if (rel == "solved.csv" && is_solved_csv(head))
+            || (rel == PROVED_CSV && is_proved_csv(head))
+        {
             return true;
         }
         self.listed.iter().any(|f| f == rel)

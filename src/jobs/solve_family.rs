@@ -31,8 +31,9 @@ pub struct FamilyOptions {
 }
 
 /// The readings the family is solved under: the rules of each preset,
-/// one per distinct rule set, named by the first preset that has it.
-fn readings() -> Vec<(String, Settings)> {
+/// one per distinct rule set, named by the first preset that has it
+/// (`canonical` for the rules of katro-6x6).
+pub fn readings() -> Vec<(String, Settings)> {
     let mut out: Vec<(String, Settings)> = Vec::new();
     for (name, _) in PRESETS {
         let s = preset(name)
@@ -166,7 +167,8 @@ pub fn solve_family(
 ) -> Result<String, Error> {
     let max = check_options(o, store)?;
     let readings = readings();
-    let mut f = Family::new(o, store, note, peak_rss, max, readings.len() * 2 * 7 * 4);
+    let boards = readings.len() * family_shapes().count();
+    let mut f = Family::new(o, store, note, peak_rss, max, boards);
     for (reading, base) in &readings {
         for rows in [2usize, 4] {
             f.boards_of(reading, base, rows, clock)?;
@@ -198,9 +200,18 @@ fn new_manifest(o: &FamilyOptions, boards_total: usize) -> FamilyManifest {
     }
 }
 
+/// The rows, holes a row and seeds a hole of the family's boards under
+/// each reading, in the order the family tries them: rows 2 then 4, holes
+/// 2 to 8, seeds 1 to 4.
+pub fn family_shapes() -> impl Iterator<Item = (usize, usize, u16)> {
+    [2usize, 4].into_iter().flat_map(|rows| {
+        (2..=8usize).flat_map(move |holes| (1..=4u16).map(move |seeds| (rows, holes, seeds)))
+    })
+}
+
 /// The board of `reading` (rules `base`) with `rows` rows, `holes` holes a
 /// row and `seeds` seeds a hole.
-fn board_rules(
+pub fn board_rules(
     reading: &str,
     base: &Settings,
     rows: usize,
@@ -333,18 +344,16 @@ impl<'a> Family<'a> {
         // (holes, seeds) of the boards of this reading and rows that were
         // refused or stopped.
         let mut failed: Vec<(usize, u16)> = Vec::new();
-        for holes in 2..=8usize {
-            for seeds in 1..=4u16 {
-                let rules = board_rules(reading, base, rows, holes, seeds)?;
-                let key = BoardKey {
-                    reading: reading.to_string(),
-                    rules: rules.canonical_string(),
-                    rows,
-                    holes,
-                    seeds,
-                };
-                self.board(key, &rules, &mut failed, clock)?;
-            }
+        for (_, holes, seeds) in family_shapes().filter(|&(r, _, _)| r == rows) {
+            let rules = board_rules(reading, base, rows, holes, seeds)?;
+            let key = BoardKey {
+                reading: reading.to_string(),
+                rules: rules.canonical_string(),
+                rows,
+                holes,
+                seeds,
+            };
+            self.board(key, &rules, &mut failed, clock)?;
         }
         Ok(())
     }

@@ -20,7 +20,10 @@
 #      curve` (solving its 4x3 board for the perfect-play limit) and `katro
 #      report`, and compares its summary.csv and strength-curve.csv with a
 #      local run's and a local `katro curve`'s;
-#   6. stops the daemons and removes the folder, however it ends.
+#   6. prove-family: submits a small `katro prove-family` family (the 4x3
+#      boards, shallow searches) as array tasks and its merge, and compares
+#      proved.csv and proved.svg with a local run's;
+#   7. stops the daemons and removes the folder, however it ends.
 #
 # Settings (environment):
 #   KATRO_SLURM_SHARDS    array tasks per study [4]
@@ -357,6 +360,19 @@ EOF
     grep -q 'strength-curve' "$work/curve/report.html" ||
         fail "$work/curve/report.html does not show the strength curve"
     pass "the merge job's report.html shows the strength curve"
+
+    say "prove-family: a small family as $shards array tasks, then its merge"
+    local prove=(--sets boards --only rows=4,holes=3 --max-depth 8 --max-memory 0.01) f
+    "$KATRO_BIN" prove-family --out "$work/prove-local" --threads 2 "${prove[@]}" >/dev/null 2>&1 ||
+        fail "the local prove-family run failed"
+    submit prove-family "$shards" "$work/prove" "${prove[@]}"
+    expect_states "$array_id" "COMPLETED x$shards"
+    expect_states "$merge_id" "COMPLETED x1"
+    for f in proved.csv proved.svg; do
+        [ -f "$work/prove/$f" ] || fail "$work/prove has no $f"
+        cmp "$work/prove-local/$f" "$work/prove/$f" || fail "$work/prove/$f differs from the local run's"
+        pass "$f from the cluster equals the local run's"
+    done
 }
 
 main

@@ -106,6 +106,15 @@ pub enum Command {
     /// Play one variant and matchup and print the summary as a table;
     /// writes summary.csv and manifest.json only with --out.
     Simulate(SimulateArgs),
+    /// Prove the start and every first move of each board of a family by
+    /// search, within fixed limits a search: the boards of
+    /// experiments/boards.toml and the single readings of
+    /// experiments/readings.toml on 6x6 and 4x4 (and, with --sets, the
+    /// boards solve-family solved). Writes DIR/proved.csv and
+    /// DIR/manifest.json after every board, DIR/proved.svg at the end;
+    /// resumes, cuts into shards (--shard, then --merge) and checks itself
+    /// against solved.csv (--check-solved).
+    ProveFamily(ProveFamilyArgs),
 }
 
 #[derive(Args)]
@@ -298,6 +307,60 @@ pub struct SolveFamilyArgs {
     pub max_seconds: Option<f64>,
     /// Threads exploring each board [default: all cores]; the results
     /// are the same for any count.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct ProveFamilyArgs {
+    /// The output folder.
+    #[arg(long, value_name = "DIR", default_value = katro::jobs::prove_family::DEFAULT_OUT)]
+    pub out: String,
+    /// The table of each board's searches, in GiB (one a board being
+    /// proved: --threads of them at once). Part of the results: rows
+    /// depend on it.
+    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove_family::DEFAULT_MAX_GIB)]
+    pub max_memory: f64,
+    /// Nodes each search may spend (the start's, and each first move's).
+    #[arg(long, value_name = "N", default_value_t = katro::jobs::prove_family::DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
+    /// The deepest bound searched, in decisions.
+    #[arg(long, value_name = "D", default_value_t = katro::jobs::prove_family::DEFAULT_MAX_DEPTH)]
+    pub max_depth: u32,
+    /// Stop a board's searches after this many seconds (its row then says
+    /// `stopped` = time, and depends on the machine); no cap if not given.
+    #[arg(long, value_name = "S")]
+    pub max_seconds: Option<f64>,
+    /// The sets of boards, comma-separated: boards, readings-6x6,
+    /// readings-4x4, solved-family.
+    #[arg(long, value_name = "LIST", default_value = katro::jobs::prove_family::DEFAULT_SETS)]
+    pub sets: String,
+    /// Only the boards with these values, e.g. rows=4,holes=3 (keys rows,
+    /// holes, seeds, reading).
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    pub only: Option<String>,
+    /// solve-family's solved.csv: the boards of the solved-family set, and
+    /// what --check-solved compares with.
+    #[arg(long, value_name = "FILE", default_value = katro::jobs::prove_family::DEFAULT_SOLVED)]
+    pub solved: String,
+    /// Prove only shard I of N (boards I, I + N, ...) into
+    /// OUT/shards/proved-I-of-N.csv; --merge combines the N shards.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, conflicts_with_all = ["merge", "check_solved"])]
+    pub shard: Option<(u64, u64)>,
+    /// Combine the shards in OUT/shards into OUT/proved.csv, proved.svg and
+    /// manifest.json (the limits are the shards').
+    #[arg(long, conflicts_with = "check_solved")]
+    pub merge: bool,
+    /// Compare OUT/proved.csv with --solved: the start of every board it
+    /// solved, and every first move where the board solves again within
+    /// --resolve-memory; exit 1 on any disagreement.
+    #[arg(long)]
+    pub check_solved: bool,
+    /// --check-solved: the memory a board may be solved again in, in GiB.
+    #[arg(long, value_name = "GiB", default_value_t = 1.0)]
+    pub resolve_memory: f64,
+    /// Boards proved at once, one thread each [default: all cores]; the
+    /// CSV is the same for any count.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }

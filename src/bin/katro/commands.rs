@@ -13,7 +13,8 @@ use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
 use crate::args::{
-    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ReplayArgs, RunArgs, ShowArgs,
+    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ProveFamilyArgs, ReplayArgs, RunArgs,
+    ShowArgs,
     SimulateArgs, SolveArgs, SolveFamilyArgs,
 };
 use crate::output::{emit, load_variant, peak_rss, with_threads};
@@ -305,6 +306,39 @@ fn family_on_pool(out: String, max_gib: f64, max_seconds: Option<f64>) -> Result
         &peak_rss,
     )?;
     emit(&text)
+}
+
+/// `katro prove-family [--out DIR] [--shard I/N | --merge | --check-solved]`.
+pub fn prove_family(a: ProveFamilyArgs) -> Result<(), Error> {
+    use katro::jobs::prove_family::{CheckOptions, ProveOptions, check_solved, merge_proved};
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    with_threads(a.threads, || {
+        let text = if a.merge {
+            merge_proved(&a.out, &command, &FsStore, &Notes)?
+        } else if a.check_solved {
+            let o = CheckOptions {
+                out: a.out,
+                solved: a.solved,
+                resolve_gib: a.resolve_memory,
+            };
+            check_solved(&o, &FsStore, &Notes)?
+        } else {
+            let o = ProveOptions {
+                out: a.out,
+                max_gib: a.max_memory,
+                max_nodes: a.max_nodes,
+                max_depth: a.max_depth,
+                max_seconds: a.max_seconds,
+                sets: a.sets,
+                only: a.only,
+                solved: a.solved,
+                shard: a.shard,
+                command,
+            };
+            katro::jobs::prove_family::prove_family(&o, &FsStore, &Notes, &peak_rss)?
+        };
+        emit(&text)
+    })
 }
 
 /// The `katro replay` command as the user gave it (the variant as named

@@ -66,5 +66,6 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Curve(a) => commands::curve(a),
         Command::SolveFamily(a) => commands::solve_family(a),
         Command::Simulate(a) => commands::simulate(a),
+        Command::ProveFamily(a) => commands::prove_family(a),
     }
 }
