@@ -5,8 +5,9 @@
 //! files (`ratings`), manifest.json (`manifest`), run-state.json
 //! (`run_state`), the build identity and run header every partial file
 //! carries (`header`), shards (`shard`), checkpoints (`checkpoint`), the
-//! lock of an output folder (`lock`) and `katro solve-family`'s
-//! solved.csv and manifest (`solved`). docs/OUTPUTS.md documents every
+//! lock of an output folder (`lock`), `katro solve-family`'s
+//! solved.csv and manifest (`solved`), and the proof search's nearby.csv
+//! (`nearby`) and openings.csv (`openings`). docs/OUTPUTS.md documents every
 //! one.
 //!
 //! Nothing here reads a clock or a file: the same aggregates give the same
@@ -23,6 +24,8 @@ pub mod lengths;
 pub mod lock;
 pub mod manifest;
 pub mod metrics_csv;
+pub mod nearby;
+pub mod openings;
 pub mod ratings;
 pub mod run_state;
 pub mod shard;

@@ -209,6 +209,20 @@ impl Prover {
     /// A prover of `rules`' positions with a table of `table_bytes`.
     /// The ply limit is lifted: values ignore it, as the solver's do.
     pub fn new(rules: &Rules, table_bytes: u64) -> Prover {
+        Prover::with_table(rules, Table::new(table_bytes))
+    }
+
+    /// A prover of `rules` that takes over `old`'s table, emptied: the
+    /// same in every answer as [`Prover::new`] with a table of that size,
+    /// without allocating and touching a new one (a caller proving many
+    /// positions, each on its own, keeps one prover a thread this way).
+    pub fn recycle(rules: &Rules, old: Prover) -> Prover {
+        let mut table = old.table;
+        table.clear();
+        Prover::with_table(rules, table)
+    }
+
+    fn with_table(rules: &Rules, table: Table) -> Prover {
         let rules = rules
             .with_limits(Some(MAX_PLY_LIMIT), None)
             .expect("the largest ply limit is a valid one");
@@ -218,7 +232,7 @@ impl Prover {
         let exact_keys = super::check_key(&rules).is_ok();
         Prover {
             rules,
-            table: Table::new(table_bytes),
+            table,
             kids: Vec::new(),
             nodes: 0,
             watched: 0,
@@ -588,6 +602,50 @@ impl Prover {
     }
 }
 
+/// Many positions proven each on its own, with the same limits: each
+/// search as by a new [`Prover`] with a table of `table_bytes` (a prover
+/// a thread, recycled between searches, so no table is allocated or
+/// touched more than once a thread) and a watch of its own. A position's
+/// result does not depend on the others, nor on the thread that searched
+/// it, unless the watch stops it (a clock).
+pub struct Batch<'a> {
+    pub table_bytes: u64,
+    pub limits: Limits,
+    /// Makes each search's watch.
+    pub watch: &'a (dyn Fn() -> Box<dyn Watch + Send> + Sync),
+}
+
+impl Batch<'_> {
+    /// The start of the search of each item, `at(item)`: the rules and the
+    /// position; searched in parallel on the current rayon pool, results
+    /// in the items' order. `done` is told after each search.
+    pub fn prove_all<'r, T: Sync>(
+        &self,
+        items: &'r [T],
+        at: impl Fn(&'r T) -> (&'r Rules, Position) + Sync,
+        done: &(dyn Fn() + Sync),
+    ) -> Vec<Searched> {
+        use rayon::prelude::*;
+        items
+            .par_iter()
+            .map_init(
+                || None::<Prover>,
+                |kept, item| {
+                    let (rules, pos) = at(item);
+                    let mut p = match kept.take() {
+                        Some(old) => Prover::recycle(rules, old),
+                        None => Prover::new(rules, self.table_bytes),
+                    };
+                    let s = p.value(&pos, self.limits, &mut *(self.watch)());
+                    *kept = Some(p);
+                    done();
+                    s
+                },
+            )
+            .collect()
+    }
+}
+
 /// The question to ask of `child` for `winner` to win there.
 fn goal_for(child: &Position, winner: Player) -> Goal {
     if child.to_move() == winner {
@@ -614,8 +672,8 @@ fn header(pos: &Position) -> u64 {
 /// One position's facts. `win_no`: the largest bound known not to give
 /// the player to move a win; `win_yes`: the smallest known to (0 for
 /// none known); likewise for a loss. `work`: nodes spent finding them,
-/// as a power of two, to choose what to replace.
-#[derive(Clone, Copy, Default)]
+/// as a power of two, to choose what to replace (0: an empty slot).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Slot {
     key: u128,
     win_no: u16,
@@ -626,21 +684,93 @@ struct Slot {
     work: u8,
 }
 
+/// A slot as the table stores it: four words, all zero for an empty
+/// slot, so that a table is allocated zeroed (pages the system gives as
+/// they are first touched) rather than written whole: a search of a few
+/// thousand nodes does not pay for a table of a gigabyte.
+type Packed = [u64; 4];
+
+impl Slot {
+    fn pack(&self) -> Packed {
+        let facts = self.win_no as u64
+            | (self.win_yes as u64) << 16
+            | (self.loss_no as u64) << 32
+            | (self.loss_yes as u64) << 48;
+        let best = self.best.map_or(0, |m| {
+            let dir = match m.dir {
+                None => 0u64,
+                Some(Dir::Forward) => 1,
+                Some(Dir::Backward) => 2,
+            };
+            1 | (m.from as u64) << 8 | (m.to as u64) << 16 | dir << 24
+        });
+        [
+            self.key as u64,
+            (self.key >> 64) as u64,
+            facts,
+            best | (self.work as u64) << 32,
+        ]
+    }
+
+    fn unpack(p: &Packed) -> Slot {
+        let best = (p[3] & 1 == 1).then(|| Move {
+            from: (p[3] >> 8) as u8,
+            to: (p[3] >> 16) as u8,
+            dir: match (p[3] >> 24) & 3 {
+                0 => None,
+                1 => Some(Dir::Forward),
+                _ => Some(Dir::Backward),
+            },
+        });
+        Slot {
+            key: p[0] as u128 | (p[1] as u128) << 64,
+            win_no: p[2] as u16,
+            win_yes: (p[2] >> 16) as u16,
+            loss_no: (p[2] >> 32) as u16,
+            loss_yes: (p[2] >> 48) as u16,
+            best,
+            work: (p[3] >> 32) as u8,
+        }
+    }
+}
+
 const BUCKET: usize = 4;
 
 struct Table {
-    slots: Vec<Slot>,
+    slots: Vec<Packed>,
     buckets: usize,
+    /// The buckets written since the table was empty, while they are
+    /// few enough to clear one by one; `None` past [`TOUCHED`].
+    touched: Option<Vec<usize>>,
 }
+
+/// The most buckets [`Table::clear`] empties one by one; past it, it
+/// empties the whole table.
+const TOUCHED: usize = 1 << 16;
 
 impl Table {
     fn new(bytes: u64) -> Table {
-        let per = (std::mem::size_of::<Slot>() * BUCKET) as u64;
+        let per = (std::mem::size_of::<Packed>() * BUCKET) as u64;
         let buckets = (bytes / per).max(1) as usize;
         Table {
-            slots: vec![Slot::default(); buckets * BUCKET],
+            // All zero: allocated zeroed, not written.
+            slots: vec![[0u64; 4]; buckets * BUCKET],
             buckets,
+            touched: Some(Vec::new()),
         }
+    }
+
+    /// Empties every slot, as a new table is.
+    fn clear(&mut self) {
+        match self.touched.take() {
+            Some(buckets) => {
+                for b in buckets {
+                    self.slots[b..b + BUCKET].fill([0; 4]);
+                }
+            }
+            None => self.slots.fill([0; 4]),
+        }
+        self.touched = Some(Vec::new());
     }
 
     fn bucket(&self, key: u128) -> usize {
@@ -648,11 +778,18 @@ impl Table {
         ((h as u128 * self.buckets as u128) >> 64) as usize * BUCKET
     }
 
-    fn find(&self, key: u128) -> Option<&Slot> {
-        let b = self.bucket(key);
+    /// The slot of `key` in its bucket, if there.
+    fn position(&self, b: usize, key: u128) -> Option<usize> {
+        let (lo, hi) = (key as u64, (key >> 64) as u64);
         self.slots[b..b + BUCKET]
             .iter()
-            .find(|s| s.work > 0 && s.key == key)
+            .position(|p| p[3] >> 32 != 0 && p[0] == lo && p[1] == hi)
+    }
+
+    fn find(&self, key: u128) -> Option<Slot> {
+        let b = self.bucket(key);
+        self.position(b, key)
+            .map(|i| Slot::unpack(&self.slots[b + i]))
     }
 
     /// The table's answer to `goal` within `d`, if it knows one.
@@ -677,23 +814,30 @@ impl Table {
 
     fn record(&mut self, key: u128, goal: Goal, d: u32, met: bool, best: Option<Move>, work: u64) {
         let b = self.bucket(key);
-        let bucket = &mut self.slots[b..b + BUCKET];
-        let i = bucket
-            .iter()
-            .position(|s| s.work > 0 && s.key == key)
-            .unwrap_or_else(|| {
-                let (i, _) = bucket
+        let (i, mut s) = match self.position(b, key) {
+            Some(i) => (i, Slot::unpack(&self.slots[b + i])),
+            None => {
+                if let Some(t) = &mut self.touched {
+                    if t.len() < TOUCHED {
+                        t.push(b);
+                    } else {
+                        self.touched = None;
+                    }
+                }
+                let (i, _) = self.slots[b..b + BUCKET]
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, s)| s.work)
+                    .min_by_key(|(_, p)| (p[3] >> 32) as u8)
                     .expect("a bucket has slots");
-                bucket[i] = Slot {
-                    key,
-                    ..Slot::default()
-                };
-                i
-            });
-        let s = &mut bucket[i];
+                (
+                    i,
+                    Slot {
+                        key,
+                        ..Slot::default()
+                    },
+                )
+            }
+        };
         let d16 = d.min(u16::MAX as u32 - 1) as u16;
         let (no, yes) = match goal {
             Goal::Win => (&mut s.win_no, &mut s.win_yes),
@@ -711,6 +855,7 @@ impl Table {
         }
         let w = (64 - work.leading_zeros()) as u8;
         s.work = s.work.max(w).max(1);
+        self.slots[b + i] = s.pack();
     }
 }
 
@@ -726,6 +871,61 @@ mod tests {
         Limits {
             max_depth: depth,
             max_nodes: None,
+        }
+    }
+
+    /// A slot reads back as it was stored; an empty one is all zero.
+    #[test]
+    fn a_slot_packs_and_unpacks_unchanged() {
+        assert_eq!(Slot::default().pack(), [0; 4]);
+        for best in [
+            None,
+            Some(Move::sow(31, None)),
+            Some(Move::sow(0, Some(Dir::Forward))),
+            Some(Move::sow(7, Some(Dir::Backward))),
+            Some(Move::step(3, 12)),
+        ] {
+            let s = Slot {
+                key: u128::MAX - 5,
+                win_no: 1,
+                win_yes: u16::MAX - 1,
+                loss_no: 300,
+                loss_yes: 7,
+                best,
+                work: 64,
+            };
+            assert_eq!(Slot::unpack(&s.pack()), s);
+        }
+    }
+
+    /// A recycled prover answers as a new one: every search the same
+    /// outcome and nodes, whether its table was cleared bucket by bucket
+    /// (a small search) or whole (past [`TOUCHED`] buckets).
+    #[test]
+    fn a_recycled_prover_answers_as_a_new_one() {
+        let rules = preset("katro-6x3").unwrap();
+        let start = rules.start();
+        let mut positions = vec![start];
+        for &mv in rules.legal_moves(&start).iter() {
+            let mut p = start;
+            rules.play(&mut p, mv).unwrap();
+            positions.push(p);
+        }
+        let mut kept: Option<Prover> = None;
+        for budget in [300_000, 2_000, 300_000] {
+            for pos in &positions {
+                let lim = Limits {
+                    max_depth: 60,
+                    max_nodes: Some(budget),
+                };
+                let fresh = Prover::new(&rules, 4 * MB).value(pos, lim, &mut NoWatch);
+                let mut p = match kept.take() {
+                    Some(old) => Prover::recycle(&rules, old),
+                    None => Prover::new(&rules, 4 * MB),
+                };
+                assert_eq!(p.value(pos, lim, &mut NoWatch), fresh);
+                kept = Some(p);
+            }
         }
     }
 

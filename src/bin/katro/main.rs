@@ -62,5 +62,7 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Curve(a) => commands::curve(a),
         Command::SolveFamily(a) => commands::solve_family(a),
         Command::Simulate(a) => commands::simulate(a),
+        Command::ProveNearby(a) => commands::prove_nearby(a),
+        Command::ProveOpenings(a) => commands::prove_openings(a),
     }
 }
