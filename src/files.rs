@@ -6,10 +6,10 @@
 //! (`run_state`), the build identity and run header every partial file
 //! carries (`header`), shards (`shard`), checkpoints (`checkpoint`), the
 //! lock of an output folder (`lock`), `katro solve-family`'s
-//! solved.csv and manifest (`solved`), and proof certificates with their
-//! checker (`certificate`). docs/OUTPUTS.md documents every one.
-//! solved.csv and manifest (`solved`) and `katro prove-family`'s
-//! proved.csv and manifest (`proved`). docs/OUTPUTS.md documents every
+//! solved.csv and manifest (`solved`), proof certificates with their
+//! checker (`certificate`), `katro prove-family`'s proved.csv and manifest
+//! (`proved`), and the proof search's nearby.csv (`nearby`) and
+//! openings.csv (`openings`). docs/OUTPUTS.md documents every
 //! one.
 //!
 //! Nothing here reads a clock or a file: the same aggregates give the same
@@ -27,6 +27,8 @@ pub mod lengths;
 pub mod lock;
 pub mod manifest;
 pub mod metrics_csv;
+pub mod nearby;
+pub mod openings;
 pub mod proved;
 pub mod ratings;
 pub mod run_state;

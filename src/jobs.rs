@@ -22,13 +22,16 @@ mod growth;
 pub mod judge;
 mod load;
 mod merge;
+pub mod nearby;
 mod out_folder;
 mod owned;
 mod pictures;
 pub mod play;
 pub mod prove;
+pub mod prove_batch;
 
 pub mod prove_family;
+pub mod prove_openings;
 pub mod rate;
 pub mod replay;
 mod report_files;

@@ -30,8 +30,8 @@ pub use settings::{
 };
 pub(crate) use variant::ranged;
 pub use variant::{
-    LoadError, ReadFile, VariantText, is_board_key, looks_like_path, parse_variant, resolve,
-    write_variant, write_variant_table,
+    LoadError, ReadFile, VariantText, board_value, is_board_key, looks_like_path, parse_variant,
+    resolve, write_variant, write_variant_table,
 };
 
 // ---------------------------------------------------------------------------
@@ -156,6 +156,16 @@ impl Rules {
         if let Some(v) = lap_limit {
             settings.lap_limit = v;
         }
+        self.with_settings(settings)
+    }
+
+    /// These rules with the start `layout` (`board.layout`: row 1 first,
+    /// each row from column a) in place of their board's seeds, checked
+    /// as any settings are (a side left without seeds is refused).
+    pub fn with_layout(&self, layout: Vec<Vec<u16>>) -> Result<Rules, SettingsError> {
+        let mut settings = self.settings.clone();
+        settings.seeds = None;
+        settings.layout = Some(layout);
         self.with_settings(settings)
     }
 

@@ -50,7 +50,8 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
     let mut games = game_column_names();
     games.push("moves");
     let solved: Vec<&str> = solved::HEADER.trim_end().split(',').collect();
-    let files: [(&str, Vec<&str>); 11] = [
+
+    let files: [(&str, Vec<&str>); 13] = [
         ("summary.csv", summary_column_names()),
         ("games.csv", games),
         ("comparison.csv", COMPARISON_COLUMNS.to_vec()),
@@ -68,6 +69,11 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
         ),
         ("katro solve and results/solved/", solved),
         ("proved.csv", katro::files::proved::column_names()),
+        ("nearby.csv", katro::files::nearby::NEARBY_COLUMNS.to_vec()),
+        (
+            "openings.csv",
+            katro::files::openings::OPENINGS_COLUMNS.to_vec(),
+        ),
     ];
     for (title, written) in files {
         let written = names(&written);

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{column, katro_ok as ok, read_text as text};
+use common::{column, katro_in, katro_ok as ok, read_text as text};
 
 const TINY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -161,6 +161,126 @@ fn check_curve(csv: &str) {
     assert_eq!(
         column(csv, "verdict"),
         ["", "", "", "converged", "", "", "at-limit"]
+    );
+}
+
+/// `katro curve --openings`: a board too large to solve within
+/// `--max-memory` takes its limit from `katro prove-openings`' openings.csv
+/// (the proof search's share, the same 25/54 as the solved table's), and
+/// where the board is solved too the two are compared and said to agree.
+#[test]
+fn a_board_not_solved_takes_its_limit_from_the_proved_openings() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let proved = dir.path().join("proved");
+    let (r, p) = (run.to_str().unwrap(), proved.to_str().unwrap());
+    ok(&["run", TINY, "--out", r, "--threads", "2"]);
+    let board = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/katro-4x3-1seed.toml"
+    );
+    // The run's lap limit, so that the rules are its summary.csv's.
+    ok(&[
+        "prove-openings",
+        board,
+        "--plies",
+        "0,4",
+        "--lap-limit",
+        "10000",
+        "--out",
+        p,
+        "--max-memory",
+        "0.05",
+    ]);
+    let openings = proved.join("openings.csv");
+    let o = openings.to_str().unwrap();
+    // Solved and proved: the curve says the two agree.
+    let both = katro_in(&["curve", r, "--openings", o], "");
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    assert!(
+        both.stderr.contains("katro-4x3-1seed, 4 plies: the proof search's share (25/54;0/1;29/54) equals the solved table's (25/54;0/1;29/54)"),
+        "{}",
+        both.stderr
+    );
+    let solved = text(&run.join("strength-curve.csv"));
+    // Too large to solve at this --max-memory: the proved limit instead.
+    let small = katro_in(&["curve", r, "--max-memory", "0.0001", "--openings", o], "");
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    let csv = text(&run.join("strength-curve.csv"));
+    for name in [
+        "limit",
+        "limit_exact",
+        "limit_openings",
+        "limit_low",
+        "limit_high",
+        "verdict",
+    ] {
+        assert_eq!(column(&csv, name), column(&solved, name), "{name}");
+    }
+    let source = column(&csv, "limit_source");
+    assert_eq!(source[..4], ["", "", "", ""], "katro-6x6 has no limit");
+    assert!(source[4..].iter().all(|s| s == "proved"), "{source:?}");
+    assert!(
+        column(&solved, "limit_source")[4..]
+            .iter()
+            .all(|s| s == "solved")
+    );
+    assert_eq!(column(&csv, "limit_unknown")[5], "0.000000");
+    // The level's share interval less the limit: it holds 0 at the limit.
+    let (lo, hi) = (
+        column(&csv, "limit_gap_low"),
+        column(&csv, "limit_gap_high"),
+    );
+    let (lo, hi): (f64, f64) = (lo[6].parse().unwrap(), hi[6].parse().unwrap());
+    assert!(lo <= 0.0 && 0.0 <= hi, "{lo} {hi}");
+    // Without the row of the plies it needs, the board has no limit.
+    let zero_only = dir.path().join("zero");
+    ok(&[
+        "prove-openings",
+        board,
+        "--plies",
+        "0",
+        "--lap-limit",
+        "10000",
+        "--out",
+        zero_only.to_str().unwrap(),
+        "--max-memory",
+        "0.05",
+    ]);
+    let partial = zero_only.join("openings.csv");
+    let r2 = katro_in(
+        &[
+            "curve",
+            r,
+            "--max-memory",
+            "0.0001",
+            "--openings",
+            partial.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(r2.code, 0, "{}", r2.stderr);
+    assert!(
+        r2.stderr.contains("katro-4x3-1seed: no limit: too large to solve; --openings has no row of these rules at 4 plies"),
+        "{}",
+        r2.stderr
+    );
+    // A file that is not an openings.csv is refused, naming it.
+    let bad = katro_in(
+        &[
+            "curve",
+            r,
+            "--openings",
+            run.join("summary.csv").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .contains("summary.csv: line 1: the header is not"),
+        "{}",
+        bad.stderr
     );
 }
 

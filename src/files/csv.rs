@@ -96,3 +96,58 @@ pub(crate) fn row_with_settings(
     values.splice(at..at, settings);
     values
 }
+
+/// Why a CSV file katro wrote with a fixed header does not read back:
+/// the line (1 is the header) and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct LineError {
+    pub line: u64,
+    pub reason: String,
+}
+
+/// The records of a CSV file whose header must be exactly `columns`
+/// (a file of this build), each with its line number.
+pub(crate) fn read_records(
+    bytes: &[u8],
+    columns: &[&str],
+) -> Result<Vec<(u64, csv::StringRecord)>, LineError> {
+    let mut r = csv::ReaderBuilder::new().from_reader(bytes);
+    let at = |line: u64, e: csv::Error| LineError {
+        line,
+        reason: e.to_string(),
+    };
+    let header = r.headers().map_err(|e| at(1, e))?;
+    if header.iter().ne(columns.iter().copied()) {
+        return Err(LineError {
+            line: 1,
+            reason: format!("the header is not `{}`", columns.join(",")),
+        });
+    }
+    r.records()
+        .enumerate()
+        .map(|(i, rec)| {
+            let line = i as u64 + 2;
+            rec.map(|rec| (line, rec)).map_err(|e| at(line, e))
+        })
+        .collect()
+}
+
+/// Field `i` of `rec` (line `line`), named `columns[i]` in an error, read
+/// by `parse`; an empty field is `None`.
+pub(crate) fn field<T>(
+    rec: &csv::StringRecord,
+    line: u64,
+    columns: &[&str],
+    i: usize,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<Option<T>, LineError> {
+    let text = rec.get(i).unwrap_or("");
+    if text.is_empty() {
+        return Ok(None);
+    }
+    parse(text).map(Some).ok_or_else(|| LineError {
+        line,
+        reason: format!("`{}` is {text:?}", columns[i]),
+    })
+}

@@ -26,6 +26,12 @@ pub const CURVE_COLUMNS: &[&str] = &[
     "limit_draws",
     "limit_openings",
     "limit_exact",
+    "limit_low",
+    "limit_high",
+    "limit_unknown",
+    "limit_source",
+    "limit_gap_low",
+    "limit_gap_high",
     "step_share_diff",
     "step_share_diff_low",
     "step_share_diff_high",
@@ -59,6 +65,10 @@ pub struct CurveRow {
     /// results do not bound it, as in ratings.csv) left empty.
     pub rating: Option<crate::experiment::ratings::Estimate>,
     pub limit: Option<Limit>,
+    /// The level's share interval minus the limit's interval:
+    /// `p1_win_rate_low` − the limit's high end to `p1_win_rate_high` −
+    /// its low end; `None` without a limit or a share interval.
+    pub limit_gap: Option<(f64, f64)>,
     /// The level against its family's next smaller budget; `None` for
     /// random play and a family's smallest budget.
     pub step: Option<Step>,
@@ -114,17 +124,47 @@ impl Verdict {
     }
 }
 
-/// The exact share under perfect play over the row's openings.
+/// The share under perfect play over the row's openings: exact from a
+/// solved table, or from proof search (openings.csv) exact or bounded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limit {
-    /// Player 1's share of the decided games; `None` when all are drawn.
+    /// Player 1's share of the decided games; `None` when all are drawn,
+    /// or when some openings are unproven.
     pub share: Option<f64>,
-    /// The probability that an opening is a draw under perfect play.
+    /// The interval that holds it: the share itself when exact; with
+    /// unproven openings, every one lost to every one won.
+    pub bounds: Option<(f64, f64)>,
+    /// The probability that an opening is a draw under perfect play (with
+    /// unproven openings, of the proven ones).
     pub draws: f64,
+    /// The probability of the unproven openings.
+    pub unknown: f64,
     pub openings: usize,
     /// Player 1's wins, draws and player 2's wins as exact fractions,
-    /// `a/b;c/d;e/f`.
+    /// `a/b;c/d;e/f`, and the unproven openings' after them when some
+    /// are.
     pub exact: String,
+    pub source: LimitSource,
+}
+
+/// Where a limit came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitSource {
+    /// The board solved by `katro curve` (retrograde analysis).
+    Solved,
+    /// Proof search over the openings: a row of `katro prove-openings`'
+    /// openings.csv, given by `katro curve --openings`.
+    Proved,
+}
+
+impl LimitSource {
+    /// The `limit_source` column's word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LimitSource::Solved => "solved",
+            LimitSource::Proved => "proved",
+        }
+    }
 }
 
 /// The file's bytes, rows in the order given.
@@ -161,6 +201,12 @@ fn curve_fields(r: &CurveRow) -> Vec<String> {
         float(limit.map(|l| l.draws)),
         opt(limit.map(|l| l.openings)),
         limit.map(|l| l.exact.clone()).unwrap_or_default(),
+        float(limit.and_then(|l| l.bounds).map(|b| b.0)),
+        float(limit.and_then(|l| l.bounds).map(|b| b.1)),
+        float(limit.map(|l| l.unknown)),
+        limit.map_or("", |l| l.source.as_str()).to_string(),
+        float(r.limit_gap.map(|g| g.0)),
+        float(r.limit_gap.map(|g| g.1)),
         float(step.map(|s| s.share_diff.estimate)),
         float(step.map(|s| s.share_diff.low)),
         float(step.map(|s| s.share_diff.high)),

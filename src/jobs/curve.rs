@@ -10,7 +10,8 @@ use std::path::Path;
 use crate::agents::AgentSpec;
 use crate::experiment::ratings::{Estimate, SeatTally, fit};
 use crate::files::ManifestRead;
-use crate::files::strength_curve::{CurveRow, Limit, strength_curve_csv};
+use crate::files::openings::{OpeningsRow, read_openings};
+use crate::files::strength_curve::{CurveRow, Limit, LimitSource, strength_curve_csv};
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 use crate::rules::Rules;
 use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
@@ -62,11 +63,15 @@ struct SummaryRow {
 
 /// Writes `dir/strength-curve.csv` from `dir/summary.csv` and the rules in
 /// `dir/manifest.json`, and lists it among the manifest's files. Boards
-/// whose solve needs more than `max_bytes` have an empty `limit`.
+/// whose solve needs more than `max_bytes` take their `limit` from the
+/// rows of the openings.csv at `openings` (`katro prove-openings`) of the
+/// same rules (the ply limit apart, which neither counts) and plies, or
+/// have none.
 pub fn curve(
     store: &dyn Store,
     dir: &Path,
     max_bytes: u64,
+    openings: Option<&Path>,
     note: &mut dyn FnMut(&str),
 ) -> Result<CurveOutcome, Error> {
     let summary_path = dir.join("summary.csv");
@@ -81,15 +86,35 @@ pub fn curve(
     // a file katro did not write there, or changed since.
     let targets = [STRENGTH_CURVE, STRENGTH_CURVE_SVG, "manifest.json"].map(String::from);
     Folder::open(store, dir).check(&targets, &format!("katro curve {}", dir.display()))?;
+    let proved = match openings {
+        Some(path) => read_proved(store, path)?,
+        None => Vec::new(),
+    };
     let rows = read_summary(&summary_path, &summary)?;
     let mut out = curve_rows(&rows);
     if out.is_empty() {
         return Err(Refusal::NoCurveCells { path: summary_path }.into());
     }
-    let limits = add_limits(&mut out, &rows, &manifest, &manifest_path, max_bytes, note)?;
+    let m = (&manifest, manifest_path.as_path());
+    let limits = add_limits(&mut out, &rows, m, max_bytes, &proved, note)?;
     steps::settle_at_limits(&mut out);
     write_curve(store, dir, &out)?;
     Ok(CurveOutcome { rows: out, limits })
+}
+
+/// The rows of `katro curve --openings FILE`.
+fn read_proved(store: &dyn Store, path: &Path) -> Result<Vec<OpeningsRow>, Error> {
+    let bytes = need(
+        store,
+        path,
+        "the openings.csv `katro prove-openings` wrote (--openings)",
+    )?;
+    Ok(
+        read_openings(&bytes).map_err(|error| Refusal::UnreadableCsv {
+            path: path.to_path_buf(),
+            error,
+        })?,
+    )
 }
 
 /// A file `katro curve` cannot go without, `what` saying which.
@@ -300,6 +325,7 @@ fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<Estimate>) -> CurveRow
         distinct_games: r.fields[4].clone(),
         rating,
         limit: None,
+        limit_gap: None,
         step: None,
         verdict: None,
     }
@@ -363,14 +389,15 @@ fn family_tallies(
         .collect()
 }
 
-/// Fills each row's `limit` where its board solves within `max_bytes`;
-/// the variants tried and why a limit is missing.
+/// Fills each row's `limit` where its board solves within `max_bytes`,
+/// else from `proved` (openings.csv's rows); the variants tried and why
+/// a limit is missing.
 fn add_limits(
     out: &mut [CurveRow],
     rows: &[SummaryRow],
-    manifest: &ManifestRead,
-    manifest_path: &Path,
+    (manifest, manifest_path): (&ManifestRead, &Path),
     max_bytes: u64,
+    proved: &[OpeningsRow],
     note: &mut dyn FnMut(&str),
 ) -> Result<Vec<(String, Option<String>)>, Error> {
     let mut tried = Vec::new();
@@ -383,10 +410,95 @@ fn add_limits(
             .find(|r| r.variant == name)
             .expect("a curve row's variant is summary.csv's");
         let rules = rules_of(manifest, manifest_path, first)?;
-        let why = variant_limits(out, name, &rules, max_bytes, note);
+        let mut why = variant_limits(out, name, &rules, max_bytes, note);
+        if proved.is_empty() {
+            tried.push((name.to_string(), why));
+            continue;
+        }
+        match why {
+            Some(w) => why = proved_limits(out, name, proved, note).map(|p| format!("{w}; {p}")),
+            None => check_proved(out, name, proved, note),
+        }
         tried.push((name.to_string(), why));
     }
     Ok(tried)
+}
+
+/// The row of `proved` for the rules `rules` (a canonical string) and
+/// `plies`: the ply limit set apart, which neither the solver nor the
+/// proof search counts.
+fn proved_row<'a>(proved: &'a [OpeningsRow], rules: &str, plies: u32) -> Option<&'a OpeningsRow> {
+    let key = without_ply_limit(rules);
+    proved
+        .iter()
+        .find(|p| p.plies == plies && without_ply_limit(&p.rules) == key)
+}
+
+/// A canonical rules string without its `ply_limit=N` field (the string
+/// is katro's: `katro(key=value,...)`, no value holding a comma).
+fn without_ply_limit(rules: &str) -> String {
+    rules
+        .split(',')
+        .filter(|f| !f.starts_with("ply_limit="))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Fills the limit of each row of variant `name` from openings.csv's
+/// rows; why the last row without one has none.
+fn proved_limits(
+    out: &mut [CurveRow],
+    name: &str,
+    proved: &[OpeningsRow],
+    note: &mut dyn FnMut(&str),
+) -> Option<String> {
+    let mut why = None;
+    for r in out.iter_mut().filter(|r| r.variant == name) {
+        match proved_row(proved, &r.rules, r.opening_plies) {
+            Some(p) => r.limit = Some(limit_of(&p.share, LimitSource::Proved)),
+            None => {
+                why = Some(format!(
+                    "--openings has no row of these rules at {} plies",
+                    r.opening_plies
+                ))
+            }
+        }
+    }
+    if why.is_none() {
+        note(&format!(
+            "{name}: perfect-play limit from --openings (proof search)"
+        ));
+    }
+    why
+}
+
+/// On a board both solved and proved: whether the proof search's shares
+/// are the solved table's, said for each number of plies that has both:
+/// on a board the solver solves, the two must be the same fractions.
+fn check_proved(out: &[CurveRow], name: &str, proved: &[OpeningsRow], note: &mut dyn FnMut(&str)) {
+    let mut plies: Vec<u32> = Vec::new();
+    for r in out.iter().filter(|r| r.variant == name) {
+        let (Some(solved), Some(p)) = (&r.limit, proved_row(proved, &r.rules, r.opening_plies))
+        else {
+            continue;
+        };
+        if plies.contains(&r.opening_plies) {
+            continue;
+        }
+        plies.push(r.opening_plies);
+        let by_proof = limit_of(&p.share, LimitSource::Proved);
+        let word = if by_proof.exact == solved.exact {
+            "equals"
+        } else if by_proof.unknown > 0.0 {
+            "has unproven openings, so cannot be compared exactly with"
+        } else {
+            "DIFFERS from"
+        };
+        note(&format!(
+            "{name}, {} plies: the proof search's share ({}) {word} the solved table's ({})",
+            r.opening_plies, by_proof.exact, solved.exact
+        ));
+    }
 }
 
 /// Solves variant `name` and fills its rows' limits; why a limit is
@@ -425,26 +537,34 @@ fn fill_limits(
                     .ok_or_else(|| "an opening outside the solved table".to_string())
             });
         match limit {
-            Ok(s) => r.limit = Some(limit_of(&s)),
+            Ok(s) => r.limit = Some(limit_of(&s, LimitSource::Solved)),
             Err(e) => why = Some(e),
         }
     }
     why
 }
 
-/// The perfect-play limit of share `s`, with its exact fractions.
-fn limit_of(s: &PerfectShare) -> Limit {
+/// The perfect-play limit of share `s`, with its exact fractions (and
+/// the unproven openings' after them when some are).
+fn limit_of(s: &PerfectShare, source: LimitSource) -> Limit {
     let exact = |q: Ratio| format!("{}/{}", q.num, q.den);
+    let mut text = format!(
+        "{};{};{}",
+        exact(s.p1_wins),
+        exact(s.draws),
+        exact(s.p2_wins)
+    );
+    if s.unknown.num > 0 {
+        text.push_str(&format!(";{}", exact(s.unknown)));
+    }
     Limit {
         share: s.p1_decided_share(),
+        bounds: s.p1_share_bounds(),
         draws: s.draws.to_f64(),
+        unknown: s.unknown.to_f64(),
         openings: s.openings,
-        exact: format!(
-            "{};{};{}",
-            exact(s.p1_wins),
-            exact(s.draws),
-            exact(s.p2_wins)
-        ),
+        exact: text,
+        source,
     }
 }
 

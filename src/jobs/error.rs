@@ -12,6 +12,7 @@ use crate::experiment::OutOfRange;
 use crate::experiment::exact::ExactError;
 use crate::experiment::runner::RunError;
 use crate::files::certificate::{CertificateError, Defect};
+use crate::files::csv::LineError;
 use crate::files::lock::LockHolder;
 use crate::files::proved::ProvedCsvError;
 use crate::files::run_state::RunStateError;
@@ -19,6 +20,7 @@ use crate::files::{FileError, RowError};
 use crate::pictures::{ReplayError, ReportError};
 use crate::rules::{InputError, LoadError, SettingsError};
 use crate::solve::SolveError;
+use crate::solve::openings::OpeningsError;
 use crate::store::describe;
 
 use super::Whose;
@@ -541,6 +543,23 @@ pub enum Refusal {
         rules: String,
         variant: String,
         manifest_rules: String,
+    },
+    /// A nearby.csv or openings.csv that does not read as this katro
+    /// writes it: one a command would add its rows to, or
+    /// `katro curve --openings FILE`.
+    #[error(
+        "{}: {error}: not a file as this katro writes it; move it away, or give another \
+         file",
+        .path.display()
+    )]
+    UnreadableCsv { path: PathBuf, error: LineError },
+    /// `katro prove-openings --plies` with more openings than katro
+    /// enumerates.
+    #[error("{variant}: --plies {plies}: {error}; give fewer plies")]
+    Openings {
+        variant: String,
+        plies: u32,
+        error: OpeningsError,
     },
     #[error("{0}")]
     TooManyOpenings(Box<TooManyOpenings>),

@@ -328,10 +328,14 @@ mod tests {
             rating: None,
             limit: limit.map(|share| Limit {
                 share: Some(share),
+                bounds: Some((share, share)),
                 draws: 0.0,
+                unknown: 0.0,
                 openings: 3,
                 exact: String::new(),
+                source: crate::files::strength_curve::LimitSource::Solved,
             }),
+            limit_gap: None,
             step: None,
             verdict: None,
         }

@@ -280,6 +280,18 @@ impl VariantText {
     }
 }
 
+/// The value of the `[board]` key `key` (`layout`, `seeds`...) as the
+/// variant file katro writes for `settings` gives it (`katro show`):
+/// `board.layout` as `[[2, 2], [2, 2]]`; `None` for a key left out (the
+/// `seeds` of a layout board).
+pub fn board_value(settings: &Settings, key: &str) -> Option<String> {
+    let text = VariantText::of_settings("x", "", "", settings);
+    text.board.lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        (k.trim() == key).then(|| v.trim().to_string())
+    })
+}
+
 /// The variant file that gives every one of `settings` explicitly, valid
 /// or not (what `katro show` prints, without its comments): parsing it
 /// gives back the same settings.

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use crate::engine::{Player, Position, Status};
 use crate::rules::Rules;
+use crate::solve::prove::{Batch, Outcome, Prover, Searched};
 use crate::solve::{SolvedTable, Value};
 
 /// An exact probability `num / den` in lowest terms.
@@ -157,24 +158,152 @@ impl Merged {
     }
 }
 
+/// A position's value for one player under perfect play, as far as a
+/// valuer knows it: a solved table knows every position; a proof search
+/// may leave one [`OpeningValue::Unknown`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningValue {
+    Win,
+    Draw,
+    Loss,
+    /// Not valued: the search stopped before a proof (a draw by infinite
+    /// play is never proven, so a drawn position stays here too).
+    Unknown,
+}
+
+impl OpeningValue {
+    /// The same value for the other player.
+    pub fn flip(self) -> OpeningValue {
+        match self {
+            OpeningValue::Win => OpeningValue::Loss,
+            OpeningValue::Loss => OpeningValue::Win,
+            v => v,
+        }
+    }
+}
+
+impl From<Value> for OpeningValue {
+    fn from(v: Value) -> OpeningValue {
+        match v {
+            Value::Win(_) => OpeningValue::Win,
+            Value::Draw => OpeningValue::Draw,
+            Value::Loss(_) => OpeningValue::Loss,
+        }
+    }
+}
+
+impl From<Outcome> for OpeningValue {
+    /// A proof search's outcome: a finished game with no winner is a draw;
+    /// "no forced win within D" is unknown.
+    fn from(o: Outcome) -> OpeningValue {
+        match o {
+            Outcome::Win(_) => OpeningValue::Win,
+            Outcome::Loss(_) => OpeningValue::Loss,
+            Outcome::Ended => OpeningValue::Draw,
+            Outcome::Unknown(_) => OpeningValue::Unknown,
+        }
+    }
+}
+
+/// `pos`'s value for South (player 1): a finished game by its status (an
+/// opening that ends the game by its own winner, or undecided), a game in
+/// play by `mover_value`, its value for the player to move (`None`: the
+/// valuer has no value for it, as a table of other rules).
+pub fn first_player_value(
+    rules: &Rules,
+    pos: &Position,
+    mover_value: impl FnOnce(&Position) -> Option<OpeningValue>,
+) -> Option<OpeningValue> {
+    Some(match rules.status(pos) {
+        Status::Won(Player::South) => OpeningValue::Win,
+        Status::Won(Player::North) => OpeningValue::Loss,
+        Status::EndlessMove | Status::LapLimit | Status::PlyLimit => OpeningValue::Draw,
+        Status::Ongoing => {
+            let v = mover_value(pos)?;
+            match pos.to_move() {
+                Player::South => v,
+                Player::North => v.flip(),
+            }
+        }
+    })
+}
+
 /// The first player's (South's) outcomes under perfect play from a set of
-/// openings, each weighted by its probability.
+/// openings, each weighted by its probability; with a valuer that can
+/// leave positions unknown, their probability apart.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PerfectShare {
     pub p1_wins: Ratio,
     pub draws: Ratio,
     pub p2_wins: Ratio,
+    /// The openings whose position was not valued (always zero from a
+    /// solved table).
+    pub unknown: Ratio,
     /// Distinct opening positions.
     pub openings: usize,
+    /// Of those, the positions not valued.
+    pub unknown_openings: usize,
 }
 
 impl PerfectShare {
-    /// Player 1's share of the decided games, as p1_win_rate counts it;
-    /// `None` when every opening is a draw.
+    /// Player 1's share of the decided games, W / (W + L), as p1_win_rate
+    /// counts it; `None` when every opening is a draw, or when some are
+    /// unknown (then [`Self::p1_share_bounds`] bounds it).
     pub fn p1_decided_share(&self) -> Option<f64> {
+        if self.unknown.num > 0 {
+            return None;
+        }
         let decided = self.p1_wins.checked_add(self.p2_wins)?;
         (decided.num > 0).then(|| self.p1_wins.to_f64() / decided.to_f64())
     }
+
+    /// The interval that holds player 1's share of the decided games
+    /// whatever the unknown openings are: W / (W + L + U), every unknown
+    /// one lost, to (W + U) / (W + U + L), every one won (an unknown one
+    /// drawn leaves the decided games, which moves the share less than
+    /// either). Exactly the share when none is unknown; `None` when every
+    /// opening is a draw.
+    pub fn p1_share_bounds(&self) -> Option<(f64, f64)> {
+        let (w, l, u) = (
+            self.p1_wins.to_f64(),
+            self.p2_wins.to_f64(),
+            self.unknown.to_f64(),
+        );
+        if self.unknown.num == 0 {
+            return self.p1_decided_share().map(|x| (x, x));
+        }
+        Some((w / (w + l + u), (w + u) / (w + u + l)))
+    }
+}
+
+/// South's outcomes from `openings`, each opening valued for South by
+/// `first_value` (usually through [`first_player_value`]); `None` when it
+/// gives no value for one, or the sums pass 128 bits.
+pub fn share_by(
+    openings: &[Opening],
+    mut first_value: impl FnMut(&Opening) -> Option<OpeningValue>,
+) -> Option<PerfectShare> {
+    let mut share = PerfectShare {
+        p1_wins: Ratio::ZERO,
+        draws: Ratio::ZERO,
+        p2_wins: Ratio::ZERO,
+        unknown: Ratio::ZERO,
+        openings: openings.len(),
+        unknown_openings: 0,
+    };
+    for o in openings {
+        let slot = match first_value(o)? {
+            OpeningValue::Win => &mut share.p1_wins,
+            OpeningValue::Draw => &mut share.draws,
+            OpeningValue::Loss => &mut share.p2_wins,
+            OpeningValue::Unknown => {
+                share.unknown_openings += 1;
+                &mut share.unknown
+            }
+        };
+        *slot = slot.checked_add(o.probability)?;
+    }
+    Some(share)
 }
 
 /// South's exact outcomes from `openings` under perfect play by `table`
@@ -185,38 +314,89 @@ pub fn perfect_share(
     table: &SolvedTable,
     openings: &[Opening],
 ) -> Option<PerfectShare> {
-    let mut share = PerfectShare {
-        p1_wins: Ratio::ZERO,
-        draws: Ratio::ZERO,
-        p2_wins: Ratio::ZERO,
-        openings: openings.len(),
-    };
-    for o in openings {
-        let slot = match south_value(rules, table, &o.position)? {
-            Value::Win(_) => &mut share.p1_wins,
-            Value::Draw => &mut share.draws,
-            Value::Loss(_) => &mut share.p2_wins,
-        };
-        *slot = slot.checked_add(o.probability)?;
-    }
-    Some(share)
+    share_by(openings, |o| {
+        first_player_value(rules, &o.position, |pos| {
+            table.value(rules, pos).map(OpeningValue::from)
+        })
+    })
 }
 
-/// `pos`'s value for South under perfect play by `table`; `None` if it
-/// is not in the table.
-fn south_value(rules: &Rules, table: &SolvedTable, pos: &Position) -> Option<Value> {
-    Some(match rules.status(pos) {
-        Status::Won(Player::South) => Value::Win(0),
-        Status::Won(Player::North) => Value::Loss(0),
-        Status::EndlessMove | Status::LapLimit | Status::PlyLimit => Value::Draw,
-        Status::Ongoing => {
-            let v = table.value(rules, pos)?;
-            match pos.to_move() {
-                Player::South => v,
-                Player::North => v.flip(),
+/// The openings of one number of plies valued by proof search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProvedShare {
+    pub plies: u32,
+    pub share: PerfectShare,
+    /// Search nodes spent on this number's positions in play, each
+    /// distinct position once (a position also reached at another number
+    /// of plies counted in both).
+    pub nodes: u64,
+    /// The positions left unknown, each with its probability and its
+    /// search, in the order first reached.
+    pub unknown: Vec<(Opening, Searched)>,
+}
+
+/// The openings of each number of `plies` (each list as [`openings`]
+/// gives it, refused past `max` positions), every opening valued for
+/// South through [`first_player_value`], a game still in play by a proof
+/// search of its position for its player to move, within `batch`'s
+/// limits. Each distinct position in play is searched once, across all
+/// the lists (positions that differ only in their ply count are one:
+/// values ignore it), in parallel on the current rayon pool; `done` is
+/// told after each. The results do not depend on the pool, unless the
+/// batch's watch stops searches by a clock.
+pub fn proved_shares(
+    rules: &Rules,
+    plies: &[u32],
+    max: usize,
+    batch: &Batch,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<ProvedShare>, OpeningsError> {
+    let lists = plies
+        .iter()
+        .map(|&k| openings(rules, k, max))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The prover's own key: the position without its ply count.
+    let keyer = Prover::new(rules, 0);
+    let mut index: HashMap<u128, usize> = HashMap::new();
+    let mut distinct: Vec<Position> = Vec::new();
+    for o in lists.iter().flatten() {
+        if rules.status(&o.position) == Status::Ongoing {
+            index.entry(keyer.key(&o.position)).or_insert_with(|| {
+                distinct.push(o.position);
+                distinct.len() - 1
+            });
+        }
+    }
+    let searched = batch.prove_all(&distinct, |pos| (rules, *pos), done);
+    let of = |pos: &Position| searched[index[&keyer.key(pos)]];
+    let mut out = Vec::new();
+    for (&k, list) in plies.iter().zip(&lists) {
+        let share = share_by(list, |o| {
+            first_player_value(rules, &o.position, |pos| Some(of(pos).outcome.into()))
+        })
+        .ok_or(OpeningsError::Overflow)?;
+        let mut seen = std::collections::HashSet::new();
+        let (mut nodes, mut unknown) = (0, Vec::new());
+        for o in list
+            .iter()
+            .filter(|o| rules.status(&o.position) == Status::Ongoing)
+        {
+            let s = of(&o.position);
+            if seen.insert(keyer.key(&o.position)) {
+                nodes += s.nodes;
+            }
+            if matches!(s.outcome, Outcome::Unknown(_)) {
+                unknown.push((o.clone(), s));
             }
         }
-    })
+        out.push(ProvedShare {
+            plies: k,
+            share,
+            nodes,
+            unknown,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -357,5 +537,76 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn no_watch() -> Box<dyn crate::solve::prove::Watch + Send> {
+        Box::new(crate::solve::prove::NoWatch)
+    }
+
+    /// Openings of `plies` valued by proof search within `nodes` a
+    /// position, as the command values them.
+    fn prove_with(rules: &Rules, plies: &[u32], nodes: Option<u64>) -> Vec<ProvedShare> {
+        let batch = Batch {
+            table_bytes: 16 << 20,
+            limits: crate::solve::prove::Limits {
+                max_depth: 200,
+                max_nodes: nodes,
+            },
+            watch: &no_watch,
+        };
+        proved_shares(rules, plies, 1 << 20, &batch, &|| {}).unwrap()
+    }
+
+    /// The check on a board the retrograde solver solves: the
+    /// openings valued by proof search give exactly the solved table's
+    /// shares, fraction for fraction, after 0 to 5 plies; every position
+    /// is proven, so the interval is the share.
+    #[test]
+    fn proof_search_gives_the_solved_tables_shares_exactly() {
+        let text = "[board]\nrows = 4\nholes = 3\nseeds = 1\n";
+        let rules = crate::rules::parse_variant("t.toml", text, "t").unwrap();
+        let table = crate::solve::solve(&rules, 1 << 30, &mut |_, _, _| {
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+        let plies = [0, 1, 2, 3, 4, 5];
+        let proved = prove_with(&rules, &plies, None);
+        for (k, p) in plies.iter().zip(&proved) {
+            let want = perfect_share(&rules, &table, &openings(&rules, *k, 1 << 20).unwrap());
+            assert_eq!(Some(p.share), want, "{k} plies");
+            assert!(p.unknown.is_empty() && p.nodes > 0, "{k} plies");
+            let x = p.share.p1_decided_share().unwrap();
+            assert_eq!(p.share.p1_share_bounds(), Some((x, x)));
+        }
+        // 25/54 after 4 plies, as strength-curve.csv's `limit` has it.
+        let four = &proved[4].share;
+        assert_eq!(four.p1_wins.checked_add(four.p2_wins), Some(Ratio::ONE));
+        assert_eq!(four.p1_wins, Ratio::new(25, 54));
+    }
+
+    /// With a budget too small to prove some positions, they are counted
+    /// apart, and the interval runs from all of them lost to all won.
+    #[test]
+    fn unproven_openings_make_an_interval() {
+        let rules = variant("katro-4x4");
+        let proved = prove_with(&rules, &[1], Some(2000));
+        let p = &proved[0];
+        assert!(!p.unknown.is_empty(), "{p:?}");
+        let s = &p.share;
+        assert_eq!(s.unknown_openings, p.unknown.len());
+        let unknown = p.unknown.iter().fold(Ratio::ZERO, |t, (o, _)| {
+            t.checked_add(o.probability).unwrap()
+        });
+        assert_eq!(s.unknown, unknown);
+        let sum = [s.p1_wins, s.draws, s.p2_wins, s.unknown]
+            .into_iter()
+            .fold(Ratio::ZERO, |t, q| t.checked_add(q).unwrap());
+        assert_eq!(sum, Ratio::ONE);
+        let (w, l, u) = (s.p1_wins.to_f64(), s.p2_wins.to_f64(), s.unknown.to_f64());
+        assert_eq!(s.p1_decided_share(), None);
+        assert_eq!(
+            s.p1_share_bounds(),
+            Some((w / (w + l + u), (w + u) / (w + u + l)))
+        );
     }
 }

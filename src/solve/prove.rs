@@ -222,6 +222,21 @@ impl Prover {
     /// A prover of `rules`' positions with a table of `table_bytes`.
     /// The ply limit is lifted: values ignore it, as the solver's do.
     pub fn new(rules: &Rules, table_bytes: u64) -> Prover {
+        Prover::with_table(rules, Table::new(table_bytes))
+    }
+
+    /// A prover of `rules` that takes over `old`'s table, emptied: the
+    /// same in every answer as [`Prover::new`] with a table of that size,
+    /// without allocating and touching a new one (a caller proving many
+    /// positions, each on its own, keeps one prover a thread this way).
+    pub fn recycle(rules: &Rules, old: Prover) -> Prover {
+        let mut table = old.table;
+        table.clear();
+        Prover::with_table(rules, table)
+    }
+
+    fn with_table(rules: &Rules, table: Table) -> Prover {
+        let table_bytes = table.bytes();
         let rules = rules
             .with_limits(Some(MAX_PLY_LIMIT), None)
             .expect("the largest ply limit is a valid one");
@@ -231,7 +246,7 @@ impl Prover {
         let exact_keys = super::check_key(&rules).is_ok();
         Prover {
             rules,
-            table: Table::new(table_bytes),
+            table,
             kids: Vec::new(),
             nodes: 0,
             watched: 0,
@@ -618,6 +633,50 @@ impl Prover {
     }
 }
 
+/// Many positions proven each on its own, with the same limits: each
+/// search as by a new [`Prover`] with a table of `table_bytes` (a prover
+/// a thread, recycled between searches, so no table is allocated more
+/// than once a thread) and a watch of its own. A position's result does
+/// not depend on the others, nor on the thread that searched it, unless
+/// the watch stops it (a clock).
+pub struct Batch<'a> {
+    pub table_bytes: u64,
+    pub limits: Limits,
+    /// Makes each search's watch.
+    pub watch: &'a (dyn Fn() -> Box<dyn Watch + Send> + Sync),
+}
+
+impl Batch<'_> {
+    /// The search of each item, `at(item)` giving the rules and the
+    /// position; in parallel on the current rayon pool, results in the
+    /// items' order. `done` is told after each search.
+    pub fn prove_all<'r, T: Sync>(
+        &self,
+        items: &'r [T],
+        at: impl Fn(&'r T) -> (&'r Rules, Position) + Sync,
+        done: &(dyn Fn() + Sync),
+    ) -> Vec<Searched> {
+        use rayon::prelude::*;
+        items
+            .par_iter()
+            .map_init(
+                || None::<Prover>,
+                |kept, item| {
+                    let (rules, pos) = at(item);
+                    let mut p = match kept.take() {
+                        Some(old) => Prover::recycle(rules, old),
+                        None => Prover::new(rules, self.table_bytes),
+                    };
+                    let s = p.value(&pos, self.limits, &mut *(self.watch)());
+                    *kept = Some(p);
+                    done();
+                    s
+                },
+            )
+            .collect()
+    }
+}
+
 /// The question to ask of `child` for `winner` to win there.
 fn goal_for(child: &Position, winner: Player) -> Goal {
     if child.to_move() == winner {
@@ -663,7 +722,14 @@ struct Bucket([Slot; 2]);
 
 struct Table {
     buckets: Vec<Bucket>,
+    /// The buckets written since the table was empty, while they are
+    /// few enough to clear one by one; `None` past [`TOUCHED`].
+    touched: Option<Vec<usize>>,
 }
+
+/// The most buckets [`Table::clear`] empties one by one; past it, it
+/// empties the whole table.
+const TOUCHED: usize = 1 << 16;
 
 impl Table {
     fn new(bytes: u64) -> Table {
@@ -671,7 +737,25 @@ impl Table {
         let n = (bytes / per).max(1) as usize;
         Table {
             buckets: vec![Bucket::default(); n],
+            touched: Some(Vec::new()),
         }
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64
+    }
+
+    /// Empties every slot, as a new table is.
+    fn clear(&mut self) {
+        match self.touched.take() {
+            Some(buckets) => {
+                for b in buckets {
+                    self.buckets[b] = Bucket::default();
+                }
+            }
+            None => self.buckets.fill(Bucket::default()),
+        }
+        self.touched = Some(Vec::new());
     }
 
     fn bucket(&self, key: u128) -> usize {
@@ -709,9 +793,17 @@ impl Table {
     fn record(&mut self, key: u128, goal: Goal, d: u32, met: bool, best: Option<usize>, work: u64) {
         let b = self.bucket(key);
         let bucket = &mut self.buckets[b].0;
+        let bucket: &mut [Slot; 2] = bucket;
         let i = match bucket.iter().position(|s| s.work > 0 && s.key == key) {
             Some(i) => i,
             None => {
+                if let Some(t) = &mut self.touched {
+                    if t.len() < TOUCHED {
+                        t.push(b);
+                    } else {
+                        self.touched = None;
+                    }
+                }
                 // Keep the costlier of the two: it saves more when hit.
                 let i = (bucket[1].work < bucket[0].work) as usize;
                 bucket[i] = Slot {
@@ -752,6 +844,37 @@ mod tests {
         Limits {
             max_depth: depth,
             max_nodes: None,
+        }
+    }
+
+    /// A recycled prover answers as a new one: every search the same
+    /// outcome and nodes, whether its table was cleared bucket by bucket
+    /// (a small search) or whole (past [`TOUCHED`] buckets).
+    #[test]
+    fn a_recycled_prover_answers_as_a_new_one() {
+        let rules = preset("katro-6x3").unwrap();
+        let start = rules.start();
+        let mut positions = vec![start];
+        for &mv in rules.legal_moves(&start).iter() {
+            let mut p = start;
+            rules.play(&mut p, mv).unwrap();
+            positions.push(p);
+        }
+        let mut kept: Option<Prover> = None;
+        for budget in [300_000, 2_000, 300_000] {
+            for pos in &positions {
+                let lim = Limits {
+                    max_depth: 60,
+                    max_nodes: Some(budget),
+                };
+                let fresh = Prover::new(&rules, 4 * MB).value(pos, lim, &mut NoWatch);
+                let mut p = match kept.take() {
+                    Some(old) => Prover::recycle(&rules, old),
+                    None => Prover::new(&rules, 4 * MB),
+                };
+                assert_eq!(p.value(pos, lim, &mut NoWatch), fresh);
+                kept = Some(p);
+            }
         }
     }
 

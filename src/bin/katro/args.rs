@@ -115,6 +115,16 @@ pub enum Command {
     /// resumes, cuts into shards (--shard, then --merge) and checks itself
     /// against solved.csv (--check-solved).
     ProveFamily(ProveFamilyArgs),
+    /// Value, by proof search, the start of every layout one seed away
+    /// from the variant's (one seed moved from any hole to any other):
+    /// write DIR/nearby.csv and say which the second player wins and
+    /// which stay unproven (docs/SOLVED.md, "Nearby starts").
+    ProveNearby(ProveNearbyArgs),
+    /// Value, by proof search, every position after k uniformly random
+    /// plies: write DIR/openings.csv, the first player's share under
+    /// perfect play over the openings, exact or the interval unproven
+    /// positions leave (docs/SOLVED.md, "Openings under perfect play").
+    ProveOpenings(ProveOpeningsArgs),
 }
 
 #[derive(Args)]
@@ -282,6 +292,11 @@ pub struct JudgeArgs {
 pub struct CurveArgs {
     /// A folder a finished `katro run` (or `katro merge`) wrote.
     pub dir: String,
+    /// An openings.csv `katro prove-openings` wrote: the limit of a
+    /// board too large to solve, from its row of the same rules and
+    /// opening plies.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
     /// Leave a board's `limit` empty as soon as its solve needs more
     /// memory than this, in GiB.
     #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
@@ -392,6 +407,61 @@ pub struct SimulateArgs {
     /// there (files katro did not write are kept).
     #[arg(long, requires = "out")]
     pub force: bool,
+}
+
+/// The limits of every proof search (`prove-nearby`, `prove-openings`).
+#[derive(Args)]
+pub struct ProveLimitArgs {
+    /// The table of each search, in GiB (each thread searches with its
+    /// own).
+    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove_batch::DEFAULT_TABLE_GIB)]
+    pub max_memory: f64,
+    /// Nodes each search may spend before it stops unproven.
+    #[arg(long, value_name = "N", default_value_t = katro::jobs::prove_batch::DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
+    /// Seconds each search may take before it stops unproven (results
+    /// then depend on the machine); no cap if not given.
+    #[arg(long, value_name = "S")]
+    pub max_seconds: Option<f64>,
+    /// The deepest bound tried, in decisions.
+    #[arg(long, value_name = "D", default_value_t = katro::jobs::prove_batch::DEFAULT_MAX_DEPTH)]
+    pub max_depth: u32,
+    /// Threads, each searching its own positions [default: all cores];
+    /// the file is the same for any count.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct ProveNearbyArgs {
+    /// A preset name or a path to a TOML file.
+    pub variant: String,
+    /// The folder to write nearby.csv in (its rows of other variants
+    /// are kept).
+    #[arg(long, value_name = "DIR", default_value = "results/nearby")]
+    pub out: String,
+    #[command(flatten)]
+    pub limits: ProveLimitArgs,
+}
+
+#[derive(Args)]
+pub struct ProveOpeningsArgs {
+    /// A preset name or a path to a TOML file.
+    pub variant: String,
+    /// The numbers of uniformly random opening plies, each a row:
+    /// `--plies 1,2,4`.
+    #[arg(long, value_name = "K,...", value_delimiter = ',', required = true)]
+    pub plies: Vec<u32>,
+    /// Play under this lap limit instead of the variant's (a run's
+    /// `lap_limit`, so that `katro curve --openings` finds the rules of
+    /// its summary.csv).
+    #[arg(long, allow_negative_numbers = true)]
+    pub lap_limit: Option<i64>,
+    /// The folder to write openings.csv in (its other rows are kept).
+    #[arg(long, value_name = "DIR", default_value = "results/openings")]
+    pub out: String,
+    #[command(flatten)]
+    pub limits: ProveLimitArgs,
 }
 
 /// Most shards a run can be cut into.

@@ -13,9 +13,9 @@ use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
 use crate::args::{
-    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ProveFamilyArgs, ReplayArgs, RunArgs,
-    ShowArgs,
-    SimulateArgs, SolveArgs, SolveFamilyArgs,
+    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ProveFamilyArgs, ProveLimitArgs,
+    ProveNearbyArgs, ProveOpeningsArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs, SolveArgs,
+    SolveFamilyArgs,
 };
 use crate::output::{emit, load_variant, peak_rss, with_threads};
 use crate::progress::{
@@ -374,7 +374,8 @@ pub fn curve(a: CurveArgs) -> Result<(), Error> {
     with_threads(a.threads, || {
         let max = jobs::solve::max_bytes(a.max_memory)?;
         let dir = std::path::Path::new(&a.dir);
-        let out = jobs::curve::curve(&FsStore, dir, max, &mut |t| eprintln!("{t}"))?;
+        let openings = a.openings.as_deref().map(std::path::Path::new);
+        let out = jobs::curve::curve(&FsStore, dir, max, openings, &mut |t| eprintln!("{t}"))?;
         for (variant, why) in &out.limits {
             match why {
                 None => eprintln!("{variant}: perfect-play limit computed"),
@@ -428,4 +429,76 @@ fn judged_words(v: &jobs::judge::VariantOutcome) -> String {
             jobs::plural(v.games, "game")
         ),
     }
+}
+
+// ---------------------------------------------------------------------------
+// katro prove-nearby, katro prove-openings
+
+/// The limits as the job takes them.
+fn prove_flags(a: &ProveLimitArgs) -> jobs::prove_batch::ProveFlags {
+    jobs::prove_batch::ProveFlags {
+        max_gib: a.max_memory,
+        max_depth: a.max_depth,
+        max_nodes: a.max_nodes,
+        max_seconds: a.max_seconds,
+    }
+}
+
+/// A search's clock: stops it `seconds` after it began.
+struct Deadline(Option<std::time::Instant>);
+
+impl katro::solve::prove::Watch for Deadline {
+    fn should_stop(&mut self, _nodes: u64) -> bool {
+        self.0.is_some_and(|t| std::time::Instant::now() >= t)
+    }
+}
+
+/// A fresh [`Deadline`] for each search, `--max-seconds` from its start.
+fn deadlines(
+    seconds: Option<f64>,
+) -> impl Fn() -> Box<dyn katro::solve::prove::Watch + Send> + Sync {
+    move || {
+        let until = seconds
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
+        Box::new(Deadline(until))
+    }
+}
+
+/// `katro prove-nearby VARIANT [--out DIR] [limits]`.
+pub fn prove_nearby(a: ProveNearbyArgs) -> Result<(), Error> {
+    let opts = jobs::nearby::NearbyOptions {
+        variant: a.variant,
+        out: a.out,
+        flags: prove_flags(&a.limits),
+    };
+    let clock = deadlines(a.limits.max_seconds);
+    with_threads(a.limits.threads, || {
+        let started = std::time::Instant::now();
+        let out = jobs::nearby::prove_nearby(&FsStore, &opts, &clock, &|t| eprintln!("{t}"))?;
+        emit(&out.text)?;
+        eprintln!("{:.1} s", started.elapsed().as_secs_f64());
+        Ok(())
+    })
+}
+
+/// `katro prove-openings VARIANT --plies K,... [--lap-limit N] [--out DIR]
+/// [limits]`.
+pub fn prove_openings(a: ProveOpeningsArgs) -> Result<(), Error> {
+    let opts = jobs::prove_openings::OpeningsOptions {
+        variant: a.variant,
+        plies: a.plies,
+        lap_limit: limit(a.lap_limit, "--lap-limit", &LAP_LIMIT_RANGE)?,
+        out: a.out,
+        flags: prove_flags(&a.limits),
+    };
+    let clock = deadlines(a.limits.max_seconds);
+    with_threads(a.limits.threads, || {
+        let started = std::time::Instant::now();
+        let out =
+            jobs::prove_openings::prove_openings(&FsStore, &opts, &clock, &|t| eprintln!("{t}"))?;
+        emit(&out.text)?;
+        eprintln!("{:.1} s", started.elapsed().as_secs_f64());
+        Ok(())
+    })
 }

@@ -67,5 +67,7 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::SolveFamily(a) => commands::solve_family(a),
         Command::Simulate(a) => commands::simulate(a),
         Command::ProveFamily(a) => commands::prove_family(a),
+        Command::ProveNearby(a) => commands::prove_nearby(a),
+        Command::ProveOpenings(a) => commands::prove_openings(a),
     }
 }

@@ -87,16 +87,24 @@ fn verdict(step: &Step) -> Verdict {
 }
 
 /// Where a family's shares did not move (`converged` or `open`) and its
-/// largest budget's share interval holds the exact perfect-play limit,
-/// the verdict becomes `at-limit`: the limit, not the step's strength,
-/// says the curve has stopped. Run once the limits are filled.
+/// largest budget's share interval holds the perfect-play limit (with
+/// unproven openings, the whole interval the limit may be in), the
+/// verdict becomes `at-limit`: the limit, not the step's strength, says
+/// the curve has stopped. Every row with a limit gets its distance from
+/// it, `limit_gap`. Run once the limits are filled.
 pub(super) fn settle_at_limits(out: &mut [CurveRow]) {
     for r in out.iter_mut() {
+        let bounds = r.limit.as_ref().and_then(|l| l.bounds);
+        r.limit_gap = bounds.and_then(|(lo, hi)| {
+            let low = r.p1_win_rate_low.parse::<f64>().ok()?;
+            let high = r.p1_win_rate_high.parse::<f64>().ok()?;
+            Some((low - hi, high - lo))
+        });
         let flat = matches!(r.verdict, Some(Verdict::Converged | Verdict::Open));
-        let limit = r.limit.as_ref().and_then(|l| l.share);
         if flat
-            && let Some(x) = limit
-            && holds(&r.p1_win_rate_low, &r.p1_win_rate_high, x)
+            && let Some((lo, hi)) = bounds
+            && holds(&r.p1_win_rate_low, &r.p1_win_rate_high, lo)
+            && holds(&r.p1_win_rate_low, &r.p1_win_rate_high, hi)
         {
             r.verdict = Some(Verdict::AtLimit);
         }
@@ -132,6 +140,11 @@ mod tests {
     /// A largest budget with `verdict`, share interval [0.60, 0.64], and
     /// a perfect-play limit of `limit` when given.
     fn top(verdict: Verdict, limit: Option<f64>) -> CurveRow {
+        between(verdict, limit.map(|x| (x, x)))
+    }
+
+    /// The same with a limit known to lie in `bounds`.
+    fn between(verdict: Verdict, bounds: Option<(f64, f64)>) -> CurveRow {
         CurveRow {
             variant: "v".into(),
             rules: String::new(),
@@ -146,12 +159,16 @@ mod tests {
             length_mean: String::new(),
             distinct_games: String::new(),
             rating: None,
-            limit: limit.map(|x| crate::files::strength_curve::Limit {
-                share: Some(x),
+            limit: bounds.map(|(lo, hi)| crate::files::strength_curve::Limit {
+                share: (lo == hi).then_some(lo),
+                bounds: Some((lo, hi)),
                 draws: 0.0,
+                unknown: hi - lo,
                 openings: 1,
                 exact: String::new(),
+                source: crate::files::strength_curve::LimitSource::Proved,
             }),
+            limit_gap: None,
             step: None,
             verdict: Some(verdict),
         }
@@ -180,6 +197,29 @@ mod tests {
             ]
             .map(Some)
         );
+    }
+
+    /// A limit known only to an interval settles the curve when the
+    /// share's interval holds all of it; its distance is the two
+    /// intervals apart.
+    #[test]
+    fn an_interval_limit_is_at_it_only_when_held_whole() {
+        let mut rows = vec![
+            between(Verdict::Open, Some((0.61, 0.63))),
+            between(Verdict::Open, Some((0.63, 0.65))),
+            between(Verdict::MovingUp, Some((0.70, 0.72))),
+        ];
+        settle_at_limits(&mut rows);
+        let got: Vec<Option<Verdict>> = rows.iter().map(|r| r.verdict).collect();
+        assert_eq!(
+            got,
+            [Verdict::AtLimit, Verdict::Open, Verdict::MovingUp].map(Some)
+        );
+        let gap = rows[2].limit_gap.unwrap();
+        assert!((gap.0 - (0.60 - 0.72)).abs() < 1e-12 && (gap.1 - (0.64 - 0.70)).abs() < 1e-12);
+        let mut none = vec![top(Verdict::Open, None)];
+        settle_at_limits(&mut none);
+        assert_eq!(none[0].limit_gap, None);
     }
 
     #[test]
