@@ -33,7 +33,7 @@ stream_b() {
     prove katro-4x6 --max-nodes 200000000
     prove katro-ludii --max-nodes 100000000
     prove katro-wikipedia --max-nodes 100000000
-    prove katra-boaoaka-ludii --max-nodes 400000
+    prove katra-boaoaka-ludii --max-nodes 100000
 }
 
 case ${1:-} in

@@ -101,13 +101,7 @@ fn the_same_search_gives_the_same_json_but_time_and_memory() {
         v["peak_memory_bytes"] = 0.into();
         v
     };
-    let args = [
-        "prove",
-        "katra-boaoaka-4x8",
-        "--json",
-        "--max-memory",
-        "0.25",
-    ];
+    let args = ["prove", "katro-6x3", "b1", "--json", "--max-memory", "0.25"];
     assert_eq!(strip(json(&args)), strip(json(&args)));
 }
 
@@ -183,4 +177,34 @@ fn a_finished_position_has_nothing_to_prove() {
     let run = katro(&args);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("nothing to prove"), "{}", run.stderr);
+}
+
+/// The committed starts (results/prove/, scripts/prove-presets.sh):
+/// each certificate checks, and the two quick presets prove again to the
+/// same values, moves, line and nodes (a smaller table than the script's:
+/// neither search fills one, so none is replaced and the search is the
+/// same).
+#[test]
+fn the_committed_starts_check_and_reproduce() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/prove");
+    for variant in ["katro-4x4", "katro-6x3", "katra-boaoaka-4x8"] {
+        let cert = dir.join(format!("{variant}.cert.gz"));
+        let check = katro(&["check-proof", variant, cert.to_str().unwrap()]);
+        assert_eq!(check.code, 0, "{variant}: {}", check.stderr);
+        assert!(
+            check.stdout.contains("South wins within"),
+            "{}",
+            check.stdout
+        );
+    }
+    for variant in ["katro-4x4", "katro-6x3"] {
+        let text = std::fs::read_to_string(dir.join(format!("{variant}.json"))).unwrap();
+        let committed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let fresh = json(&["prove", variant, "--json", "--max-memory", "0.25"]);
+        for key in [
+            "value", "distance", "bound", "moves", "line", "nodes", "rules",
+        ] {
+            assert_eq!(fresh[key], committed[key], "{variant}: {key}");
+        }
+    }
 }

@@ -26,6 +26,10 @@ use super::{Error, Refusal, load_variant};
 
 /// `--max-memory` when not given, in GiB: the table of one search.
 pub const DEFAULT_MAX_MEMORY_GIB: f64 = 1.0;
+/// `--max-nodes` when not given: each search's nodes, so that a plain
+/// `katro prove` ends (a few seconds a search) even where a first move
+/// draws by infinite play; a proof that needs more asks for more.
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
 /// `--max-depth` when not given, in decisions.
 pub const DEFAULT_MAX_DEPTH: u32 = 200;
 
@@ -36,6 +40,7 @@ pub struct ProveOptions {
     /// notation; none for the start.
     pub moves: Vec<String>,
     pub max_gib: f64,
+    /// Each search's nodes; `None` for no budget.
     pub max_nodes: Option<u64>,
     /// Checked here; enforced by the caller's [`Watch`].
     pub max_seconds: Option<f64>,

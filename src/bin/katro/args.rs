@@ -255,9 +255,10 @@ pub struct ProveArgs {
     /// GiB; a full table replaces the entries that cost least.
     #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove::DEFAULT_MAX_MEMORY_GIB)]
     pub max_memory: f64,
-    /// Stop each search after this many nodes and report its bound.
-    #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
+    /// Stop each search (the position's, then each move's) after this
+    /// many nodes and report its bound; 0 for no budget.
+    #[arg(long, value_name = "N", default_value_t = katro::jobs::prove::DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
     /// Stop each search after this many seconds and report its bound
     /// (the result then depends on the machine's speed).
     #[arg(long, value_name = "S")]

@@ -228,7 +228,7 @@ pub fn prove(a: ProveArgs) -> Result<(), Error> {
         variant: a.variant,
         moves: a.moves,
         max_gib: a.max_memory,
-        max_nodes: a.max_nodes,
+        max_nodes: (a.max_nodes > 0).then_some(a.max_nodes),
         max_seconds: a.max_seconds,
         max_depth: a.max_depth,
         certificate: a.certificate,
