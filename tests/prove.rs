@@ -181,9 +181,9 @@ fn a_finished_position_has_nothing_to_prove() {
 
 /// The committed starts (results/prove/, scripts/prove-presets.sh):
 /// each certificate checks, and the two quick presets prove again to the
-/// same values, moves, line and nodes (a smaller table than the script's:
-/// neither search fills one, so none is replaced and the search is the
-/// same).
+/// same values, moves, line, nodes and certificate size (a smaller table
+/// than the script's: neither search fills one, so none is replaced and
+/// the search is the same).
 #[test]
 fn the_committed_starts_check_and_reproduce() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/prove");
@@ -197,10 +197,21 @@ fn the_committed_starts_check_and_reproduce() {
             check.stdout
         );
     }
+    let out = tempfile::tempdir().unwrap();
     for variant in ["katro-4x4", "katro-6x3"] {
         let text = std::fs::read_to_string(dir.join(format!("{variant}.json"))).unwrap();
         let committed: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let fresh = json(&["prove", variant, "--json", "--max-memory", "0.25"]);
+        // As the script runs it: the certificate's search counts in `nodes`.
+        let cert = out.path().join(format!("{variant}.cert.gz"));
+        let fresh = json(&[
+            "prove",
+            variant,
+            "--json",
+            "--max-memory",
+            "0.25",
+            "--certificate",
+            cert.to_str().unwrap(),
+        ]);
         for key in [
             "value", "distance", "bound", "moves", "line", "nodes", "rules",
         ] {

@@ -261,7 +261,7 @@ pub struct ProveArgs {
     pub max_nodes: u64,
     /// Stop each search after this many seconds and report its bound
     /// (the result then depends on the machine's speed).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub max_seconds: Option<f64>,
     /// The deepest bound tried, in decisions.
     #[arg(long, value_name = "D", default_value_t = katro::jobs::prove::DEFAULT_MAX_DEPTH)]
