@@ -143,7 +143,8 @@ pub trait Watch {
 pub struct NoWatch;
 impl Watch for NoWatch {}
 
-/// Laps past which a move's result is kept ([`Prover::play`]).
+/// Laps past which a move's result is kept in the prover's cache of long
+/// moves.
 pub const LONG_MOVE_LAPS: u64 = 100_000;
 
 /// How often [`Watch::should_stop`] is asked, in nodes.
