@@ -19,7 +19,6 @@ use crate::solve::prove::{Limits, Outcome, Prover, Searched, Stop, Watch};
 use crate::store::Store;
 
 use super::certificate::{certificate_text, gzip};
-use super::owned::check_marked_file;
 use super::replay::parse_game;
 use super::solve::{check_seconds, max_bytes};
 use super::{Error, Refusal, load_variant};
@@ -122,7 +121,7 @@ pub fn prove(
     let pos = position_after(&rules, &after);
     refuse_finished(&rules, &pos, &opts.moves)?;
     if let Some(file) = &opts.certificate {
-        check_certificate_out(store, Path::new(file))?;
+        super::solve::check_out(store, Path::new(file), is_certificate)?;
     }
     let limits = Limits {
         max_depth: opts.max_depth,
@@ -265,24 +264,6 @@ pub fn player_name(p: Player) -> &'static str {
         Player::South => "South",
         Player::North => "North",
     }
-}
-
-/// Refuses a certificate path katro may not write: a folder, a file it
-/// did not write, an unwritable folder; before any search.
-fn check_certificate_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
-    if store.is_dir(out) {
-        let out = out.to_path_buf();
-        return Err(Refusal::OutIsAFolder { out }.into());
-    }
-    check_marked_file(store, out, is_certificate)?;
-    let dir = super::owned::folder_of(out);
-    Ok(store
-        .check_writable(dir)
-        .map_err(|error| Refusal::OutFileNotWritable {
-            out: out.to_path_buf(),
-            dir: dir.to_path_buf(),
-            error,
-        })?)
 }
 
 /// A certificate, plain or gzip-compressed: katro's to replace. It

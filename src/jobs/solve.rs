@@ -84,14 +84,19 @@ pub(super) fn checked_solve(
     check_key(rules).and_then(|_| solve_with_stats(rules, max_bytes, Threads::Pool, clock))
 }
 
-/// Refuses an `--out` file katro did not write, and an unwritable folder,
-/// before any work.
-fn check_out(store: &dyn Store, out: &Path) -> Result<(), Error> {
+/// Refuses an `--out` file katro did not write (`old_own` tells one of
+/// this kind katro wrote without a mark), a folder, and an unwritable
+/// folder, before any work.
+pub(super) fn check_out(
+    store: &dyn Store,
+    out: &Path,
+    old_own: fn(&[u8]) -> bool,
+) -> Result<(), Error> {
     if store.is_dir(out) {
         let out = out.to_path_buf();
         return Err(Refusal::OutIsAFolder { out }.into());
     }
-    check_marked_file(store, out, old_table)?;
+    check_marked_file(store, out, old_own)?;
     let dir = folder_of(out);
     Ok(store
         .check_writable(dir)
@@ -161,7 +166,7 @@ fn checked_options(o: &SolveOptions, store: &dyn Store) -> Result<(Rules, u64), 
         error,
     })?;
     if let Some(out) = &o.out {
-        check_out(store, Path::new(out))?;
+        check_out(store, Path::new(out), old_table)?;
     }
     Ok((rules, max))
 }
