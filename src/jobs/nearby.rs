@@ -13,8 +13,8 @@ use crate::rules::{Player, Rules, SettingsError, board_value};
 use crate::solve::prove::{Outcome, Searched, Stop};
 use crate::store::Store;
 
-use super::prove_batch::{Clock, ProveFlags, ProveLimits, progress};
-use super::{Error, Folder, Refusal, load_variant, read_optional, write_outputs};
+use super::prove_batch::{Clock, ProveFlags, ProveLimits, old_rows, progress};
+use super::{Error, load_variant, write_outputs};
 
 /// What `katro prove-nearby` is asked to do.
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ pub fn prove_nearby(
     let rules = load_variant(store, &o.variant)?;
     let p = o.flags.check()?;
     let dir = Path::new(&o.out);
-    let old = old_rows(store, dir)?;
+    let old = old_rows(store, dir, NEARBY, "katro prove-nearby", read_nearby)?;
     let layouts = one_seed_away(&rules);
     let name = |h: usize| hole_name(&rules, h);
     let valid: Vec<(&Nearby, &Rules)> = layouts
@@ -165,18 +165,6 @@ fn row(base: &Rules, n: &Nearby, r: &Rules, s: &Searched, p: &ProveLimits) -> Ne
         max_nodes: p.limits.max_nodes,
         table_bytes: p.table_bytes,
     }
-}
-
-/// The rows of the folder's nearby.csv, refused before any search when
-/// the file is not katro's or does not read.
-fn old_rows(store: &dyn Store, dir: &Path) -> Result<Vec<NearbyRow>, Error> {
-    let what = format!("katro prove-nearby into {}", dir.display());
-    Folder::open(store, dir).check(&[NEARBY.to_string()], &what)?;
-    let path = dir.join(NEARBY);
-    let Some(bytes) = read_optional(store, &path)? else {
-        return Ok(Vec::new());
-    };
-    Ok(read_nearby(&bytes).map_err(|error| Refusal::UnreadableCsv { path, error })?)
 }
 
 /// `old` with `variant`'s rows replaced by `new`, where the first of them

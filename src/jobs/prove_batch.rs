@@ -9,7 +9,12 @@ use crate::engine::notation::board_rows;
 use crate::rules::Rules;
 use crate::solve::prove::{Batch, Limits, Watch};
 
-use super::{Error, Refusal};
+use std::path::Path;
+
+use crate::files::csv::LineError;
+use crate::store::Store;
+
+use super::{Error, Folder, Refusal, read_optional};
 
 /// `--max-memory` when not given: the table of each search, in GiB.
 pub const DEFAULT_TABLE_GIB: f64 = 0.25;
@@ -117,6 +122,25 @@ pub fn progress(note: &(dyn Fn(&str) + Sync), what: &str, done: usize, total: us
     if done.is_multiple_of(step) || done == total {
         note(&format!("{what}: {done} of {total} valued"));
     }
+}
+
+/// The rows of the folder's file `name` (`command` writes it there),
+/// refused before any search when the file is not katro's or does not
+/// read; none when it is not there yet.
+pub fn old_rows<T>(
+    store: &dyn Store,
+    dir: &Path,
+    name: &str,
+    command: &str,
+    read: fn(&[u8]) -> Result<Vec<T>, LineError>,
+) -> Result<Vec<T>, Error> {
+    let what = format!("{command} into {}", dir.display());
+    Folder::open(store, dir).check(&[name.to_string()], &what)?;
+    let path = dir.join(name);
+    let Some(bytes) = read_optional(store, &path)? else {
+        return Ok(Vec::new());
+    };
+    Ok(read(&bytes).map_err(|error| Refusal::UnreadableCsv { path, error })?)
 }
 
 #[cfg(test)]

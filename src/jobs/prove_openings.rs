@@ -16,8 +16,8 @@ use crate::solve::openings::{OpeningsError, ProvedShare, openings, proved_shares
 use crate::solve::prove::{Outcome, Searched, Stop};
 use crate::store::Store;
 
-use super::prove_batch::{Clock, ProveFlags, ProveLimits, position_line, progress};
-use super::{Error, Folder, Refusal, load_variant, read_optional, write_outputs};
+use super::prove_batch::{Clock, ProveFlags, ProveLimits, old_rows, position_line, progress};
+use super::{Error, Refusal, load_variant, write_outputs};
 
 /// The most distinct opening positions of one number of plies.
 pub const MAX_OPENINGS: usize = 1 << 22;
@@ -68,7 +68,7 @@ pub fn prove_openings(
         }
     }
     let dir = Path::new(&o.out);
-    let old = old_rows(store, dir)?;
+    let old = old_rows(store, dir, OPENINGS, "katro prove-openings", read_openings)?;
     let refused = |plies: u32, error| Refusal::Openings {
         variant: rules.name().to_string(),
         plies,
@@ -150,18 +150,6 @@ fn bound(s: &Searched) -> Option<u32> {
         Outcome::Unknown(d) => Some(d),
         _ => None,
     }
-}
-
-/// The rows of the folder's openings.csv, refused before any search when
-/// the file is not katro's or does not read.
-fn old_rows(store: &dyn Store, dir: &Path) -> Result<Vec<OpeningsRow>, Error> {
-    let what = format!("katro prove-openings into {}", dir.display());
-    Folder::open(store, dir).check(&[OPENINGS.to_string()], &what)?;
-    let path = dir.join(OPENINGS);
-    let Some(bytes) = read_optional(store, &path)? else {
-        return Ok(Vec::new());
-    };
-    Ok(read_openings(&bytes).map_err(|error| Refusal::UnreadableCsv { path, error })?)
 }
 
 /// `old` with each row of `new` in place of the old row of the same
