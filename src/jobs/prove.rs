@@ -225,7 +225,8 @@ fn position_after(rules: &Rules, moves: &[Move]) -> Position {
 /// A finished position has nothing to prove: its value is its end.
 fn refuse_finished(rules: &Rules, pos: &Position, moves: &[String]) -> Result<(), Error> {
     let status = rules.status(pos);
-    if status.is_over() && status.name() != "ply-limit" || rules.legal_moves(pos).is_empty() {
+    // A position at the ply limit is over too: it has no legal move.
+    if status.is_over() {
         return Err(Refusal::NothingToProve {
             after: moves.join(" "),
             status: status.name(),
