@@ -1,11 +1,11 @@
 //! A tournament's ratings.csv, pairwise.csv and skill-trace.csv, and the
 //! ratings table `katro run` prints (docs/OUTPUTS.md).
 
-use super::csv::{csv_bytes, float, with_settings};
+use super::csv::{csv_bytes, float, p_value, with_settings};
 use crate::experiment::ratings::{
-    Estimate, Fit, PairRecord, VariantRatings, outcome_probabilities,
+    Estimate, Fit, PairRecord, SeatTally, VariantRatings, outcome_probabilities,
 };
-use crate::experiment::stats::wilson;
+use crate::experiment::stats::{Interval, wilson};
 
 /// ratings.csv's columns (docs/OUTPUTS.md).
 pub const RATINGS_COLUMNS: &[&str] = &[
@@ -29,7 +29,27 @@ pub const RATINGS_COLUMNS: &[&str] = &[
     "draw_elo_low",
     "draw_elo_high",
     "identified",
+    "fit_deviance",
+    "fit_df",
+    "fit_p_value",
+    "anchor_decisive",
+    "self_play_p1_win_rate",
+    "self_play_p1_win_rate_low",
+    "self_play_p1_win_rate_high",
+    "self_play_advantage",
+    "self_play_advantage_low",
+    "self_play_advantage_high",
 ];
+
+/// Fewer of the anchor's games than this deciding the ratings
+/// (`anchor_decisive`) is "a handful": the usual condition (at least 10
+/// of each outcome) for the large-sample approximation the intervals
+/// rest on, and below it one game more or less moves the count by over a
+/// tenth (docs/OUTPUTS.md, ratings.csv).
+pub const FEW_DECISIVE: u64 = 10;
+
+/// The level below which the fit test rejects the model.
+pub const FIT_LEVEL: f64 = 0.05;
 
 /// A share of `games` with its parts: (wins + undecided / 2) / games.
 fn score(wins: u64, undecided: u64, games: u64) -> Option<f64> {
@@ -70,7 +90,41 @@ fn rating_row(v: &VariantRatings, i: usize) -> Vec<String> {
     row.extend(estimate_fields(fit.map(|f| &f.draw)));
     let identified = fit.is_some_and(|f| f.ratings[i].identified());
     row.push(identified.to_string());
+    let test = fit.and_then(|f| f.test);
+    row.extend([
+        float(test.map(|t| t.deviance)),
+        test.map_or(String::new(), |t| t.df.to_string()),
+        p_value(test.and_then(|t| t.p_value)),
+        v.anchor_decisive().to_string(),
+    ]);
+    let share = v.self_play[i].as_ref().and_then(self_play_share);
+    row.extend([
+        float(share.map(|s| s.estimate)),
+        float(share.map(|s| s.low)),
+        float(share.map(|s| s.high)),
+    ]);
+    row.extend(estimate_fields(share.map(|s| self_play_elo(&s)).as_ref()));
     row
+}
+
+/// Player 1's share of an agent's decided self-play games, with its 95%
+/// Wilson interval: summary.csv's `p1_win_rate` of that cell.
+fn self_play_share(t: &SeatTally) -> Option<Interval> {
+    wilson(t.first_wins, t.first_wins + t.second_wins)
+}
+
+/// A self-play share as the first-move term it implies: the a at which the
+/// model, with no draw term, gives the first of two equal agents that
+/// share of decided games, 400·log₁₀(p / (1 − p)); the Wilson interval's
+/// ends mapped the same way. A share of 0 or 1 has no finite term: that
+/// end is open.
+fn self_play_elo(s: &Interval) -> Estimate {
+    let elo = |p: f64| (p > 0.0 && p < 1.0).then(|| 400.0 * libm::log10(p / (1.0 - p)));
+    Estimate {
+        value: elo(s.estimate),
+        low: elo(s.low),
+        high: elo(s.high),
+    }
 }
 
 /// An estimate and its interval's ends, empty where there are none.
@@ -210,13 +264,19 @@ fn variant_ratings(v: &VariantRatings, f: &Fit, name: &str) -> String {
     let width = labels.iter().map(|a| a.chars().count()).max().unwrap_or(0);
     for (i, a) in labels.iter().enumerate() {
         let (w, l, u) = v.record(i);
+        let own = v.self_play[i].as_ref().and_then(self_play_share);
         out.push_str(&format!(
-            "  {:>2}  {:<width$}  {:>20}  {} games, score {}\n",
+            "  {:>2}  {:<width$}  {:>20}  {} games, score {}{}\n",
             i + 1,
             a,
             shown(&f.ratings[i]),
             w + l + u,
             score(w, u, w + l + u).map_or("-".into(), |s| format!("{s:.3}")),
+            own.map_or(String::new(), |s| format!(
+                "; against itself player 1 won {} of decided games ({} Elo)",
+                percent(&s),
+                shown(&self_play_elo(&s))
+            )),
         ));
     }
     out.push_str(&format!(
@@ -224,5 +284,48 @@ fn variant_ratings(v: &VariantRatings, f: &Fit, name: &str) -> String {
         shown(&f.advantage),
         shown(&f.draw)
     ));
+    out.push_str(&fit_line(v, f));
+    out
+}
+
+/// A share and its interval in percent: "56.4% [54.3, 58.4]".
+fn percent(s: &Interval) -> String {
+    format!(
+        "{:.1}% [{:.1}, {:.1}]",
+        100.0 * s.estimate,
+        100.0 * s.low,
+        100.0 * s.high
+    )
+}
+
+/// Whether the model fits, and how many of the anchor's games its
+/// ratings rest on when that is a handful, as the ratings table says it.
+fn fit_line(v: &VariantRatings, f: &Fit) -> String {
+    let mut out = String::new();
+    if let Some((t, p)) = f.test.and_then(|t| Some((t, t.p_value?))) {
+        let verdict = if p < FIT_LEVEL {
+            "rejected: one rating per agent and one first-move term do not explain \
+             every pairing in both seats, and the first-move term is not the edge \
+             under strong play (read the strongest agent's self-play, where it played \
+             itself)"
+        } else {
+            "not rejected"
+        };
+        out.push_str(&format!(
+            "  fit against every seat order's own win rate: deviance {:.1} on {} df, \
+             p = {}: {verdict}\n",
+            t.deviance,
+            t.df,
+            p_value(Some(p))
+        ));
+    }
+    let k = v.anchor_decisive();
+    if k < FEW_DECISIVE {
+        out.push_str(&format!(
+            "  every rating rests on {k} of {}'s games (its rarer result and its \
+             undecided games): a handful\n",
+            crate::agents::label(&v.agents[v.anchor])
+        ));
+    }
     out
 }

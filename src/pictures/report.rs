@@ -109,6 +109,9 @@ pub struct Chart {
     pub caption: String,
     /// The numbers behind it, as an HTML table of CSV text.
     pub table: String,
+    /// What the numbers say, one item each under the caption: a name
+    /// (a variant) and the sentences about it.
+    pub notes: Vec<(String, String)>,
 }
 
 /// The page and its charts.

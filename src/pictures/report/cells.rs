@@ -33,6 +33,7 @@ pub(super) fn win_rate_chart(s: &CsvTable) -> Result<Chart, ReportError> {
         svg,
         caption: WIN_RATE_CAPTION.into(),
         table: numbers_table(s, "summary.csv", &WIN_RATE_TABLE),
+        notes: Vec::new(),
     })
 }
 
@@ -204,6 +205,7 @@ pub(super) fn comparison_chart(c: &CsvTable) -> Result<Chart, ReportError> {
         svg,
         caption: COMPARISON_CAPTION.into(),
         table: numbers_table(c, "comparison.csv", &COMPARISON_TABLE),
+        notes: Vec::new(),
     })
 }
 

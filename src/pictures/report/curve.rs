@@ -76,5 +76,6 @@ pub(super) fn strength_curve_chart(bytes: &[u8]) -> Result<Option<Chart>, Report
         svg,
         caption: CURVE_CAPTION.into(),
         table: numbers_table(&t, STRENGTH_CURVE_CSV, &CURVE_TABLE),
+        notes: Vec::new(),
     }))
 }

@@ -171,6 +171,7 @@ pub(super) fn length_chart(s: &CsvTable, hist: Option<&Histograms>) -> Result<Ch
         svg,
         caption: length_caption(hist.is_some()),
         table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
+        notes: Vec::new(),
     })
 }
 

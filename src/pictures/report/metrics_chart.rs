@@ -97,6 +97,7 @@ fn metric_chart(
         svg,
         caption: metric_caption(col),
         table: numbers_table(t, "metrics.csv", &cols),
+        notes: Vec::new(),
     })
 }
 

@@ -281,15 +281,27 @@ fn figure(c: &Chart) -> String {
     format!(
         "<figure id=\"{}\">\n<h2>{}</h2>\n{}\n<figcaption>{} Rules and agents: \
          <a href=\"#rules\">the table at the end</a>. Also in \
-         <code>plots/{}</code>.</figcaption>\n<details><summary>The \
+         <code>plots/{}</code>.</figcaption>\n{}<details><summary>The \
          numbers</summary>\n{}</details>\n</figure>\n",
         escape(c.file.trim_end_matches(".svg")),
         escape(&c.title),
         c.svg,
         escape(&c.caption),
         escape(&c.file),
+        notes(&c.notes),
         c.table
     )
+}
+
+/// A chart's notes as a list under its caption; nothing without any.
+fn notes(notes: &[(String, String)]) -> String {
+    if notes.is_empty() {
+        return String::new();
+    }
+    let items: String = (notes.iter())
+        .map(|(name, text)| format!("<li><b>{}</b>: {}</li>\n", escape(name), escape(text)))
+        .collect();
+    format!("<ul>\n{items}</ul>\n")
 }
 
 const EXACT_TITLE: &str = "Exact shares over every opening";

@@ -120,6 +120,7 @@ pub(super) fn sweep_chart(s: &CsvTable, keys: &[String], key: &str) -> Result<Ch
         svg,
         caption,
         table: sweep_table(s, key),
+        notes: Vec::new(),
     })
 }
 

@@ -230,13 +230,219 @@ pub(super) fn ratings_chart(t: &CsvTable) -> Result<Chart, ReportError> {
             key: ["0: the anchor", "95% interval", "rating"],
         },
     )?;
+    let mut columns = without_opening(&RATINGS_COLUMNS);
+    columns.extend(FIT_COLUMNS.iter().filter(|c| t.has(c)));
     Ok(Chart {
         file: "ratings.svg".into(),
         title: "Ratings".into(),
         svg,
         caption: RATINGS_CAPTION.into(),
-        table: numbers_table(t, "ratings.csv", &without_opening(&RATINGS_COLUMNS)),
+        table: numbers_table(t, "ratings.csv", &columns),
+        notes: fit_notes(t)?,
     })
+}
+
+/// ratings.csv's columns on the model's fit and the self-play beside it,
+/// which files written before them lack: shown when there.
+const FIT_COLUMNS: [&str; 10] = [
+    "fit_deviance",
+    "fit_df",
+    "fit_p_value",
+    "anchor_decisive",
+    "self_play_p1_win_rate",
+    "self_play_p1_win_rate_low",
+    "self_play_p1_win_rate_high",
+    "self_play_advantage",
+    "self_play_advantage_low",
+    "self_play_advantage_high",
+];
+
+/// What the page says of each variant under its ratings: whether the
+/// model fits, which figure to read for the first player's edge under
+/// strong play, and whether the ratings rest on a handful of the
+/// anchor's games (docs/OUTPUTS.md, ratings.csv). None for a file
+/// without the columns.
+fn fit_notes(t: &CsvTable) -> Result<Vec<(String, String)>, ReportError> {
+    let mut notes = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for r in 0..t.len() {
+        let v = t.text(r, "variant");
+        if seen.contains(&v) {
+            continue;
+        }
+        seen.push(v);
+        let rows: Vec<usize> = (r..t.len())
+            .filter(|&q| t.text(q, "variant") == v)
+            .collect();
+        let mut text = String::new();
+        let rejected = fit_verdict(t, r, &mut text)?;
+        strong_play_sentence(t, &rows, rejected, &mut text)?;
+        anchor_sentence(t, &rows, &mut text)?;
+        if !text.is_empty() {
+            let name = if v.is_empty() { "The results" } else { v };
+            notes.push((name.to_string(), text.trim_start().to_string()));
+        }
+    }
+    Ok(notes)
+}
+
+/// The fit test of row `r`'s variant said in words; whether it rejects
+/// the model.
+fn fit_verdict(t: &CsvTable, r: usize, out: &mut String) -> Result<bool, ReportError> {
+    let (Some(dev), Some(p)) = (t.num(r, "fit_deviance")?, t.num(r, "fit_p_value")?) else {
+        return Ok(false);
+    };
+    let test = format!(
+        "deviance {dev:.1} on {} df against every seat order with its own win rate, p = {}",
+        t.text(r, "fit_df"),
+        t.text(r, "fit_p_value")
+    );
+    let rejected = p < crate::files::ratings::FIT_LEVEL;
+    if rejected {
+        let a = interval_text(t, r, "first_move_advantage", false)?;
+        out.push_str(&format!(
+            " The model does not fit ({test}): one rating per agent and one \
+             first-move term do not explain every pairing in both seats. Read these \
+             ratings as a summary of the tournament, and the first-move term ({a} Elo) \
+             as the first move's worth averaged over pairings of every strength, not \
+             its worth under strong play."
+        ));
+    } else {
+        out.push_str(&format!(" The model is not rejected ({test})."));
+    }
+    Ok(rejected)
+}
+
+/// Which figure gives the first player's edge under strong play on a
+/// variant (its `rows`): the self-play share of the highest-rated agent
+/// that played itself, beside the fitted term.
+fn strong_play_sentence(
+    t: &CsvTable,
+    rows: &[usize],
+    rejected: bool,
+    out: &mut String,
+) -> Result<(), ReportError> {
+    let mut best: Option<(usize, f64)> = None;
+    for &q in rows {
+        if t.num(q, "self_play_p1_win_rate")?.is_none() {
+            continue;
+        }
+        // An agent the games leave open above is rated by its lower bound.
+        let rating = match t.num(q, "rating")? {
+            Some(x) => x,
+            None => t.num(q, "rating_low")?.unwrap_or(f64::NEG_INFINITY),
+        };
+        if best.is_none_or(|(_, b)| rating > b) {
+            best = Some((q, rating));
+        }
+    }
+    let Some((q, _)) = best else {
+        if rejected {
+            out.push_str(
+                " No agent of the list played itself in the tournament's opening, so \
+                 these results give no figure for the edge under strong play.",
+            );
+        }
+        return Ok(());
+    };
+    let share = interval_text(t, q, "self_play_p1_win_rate", true)?;
+    let elo = interval_text(t, q, "self_play_advantage", false)?;
+    let apart = match (
+        t.num(q, "self_play_advantage_low")?,
+        t.num(q, "self_play_advantage_high")?,
+        t.num(q, "first_move_advantage_low")?,
+        t.num(q, "first_move_advantage_high")?,
+    ) {
+        (Some(sl), Some(sh), Some(al), Some(ah)) => sh < al || ah < sl,
+        _ => false,
+    };
+    out.push_str(&format!(
+        " For the first player's edge under strong play read the self-play of {}, \
+         the highest-rated agent that played itself: player 1 won {share} of its \
+         decided games, each opened with {} random plies, {elo} Elo as a first-move \
+         term{}.",
+        crate::agents::label(t.text(q, "agent")),
+        t.text(q, "opening_plies"),
+        if apart {
+            ", whose interval and the fitted term's do not overlap: they disagree"
+        } else {
+            ""
+        }
+    ));
+    Ok(())
+}
+
+/// Says so when a variant's ratings (its `rows`) rest on a handful of the
+/// anchor's games: fewer than [`crate::files::ratings::FEW_DECISIVE`].
+fn anchor_sentence(t: &CsvTable, rows: &[usize], out: &mut String) -> Result<(), ReportError> {
+    let Some(k) = rows
+        .first()
+        .map(|&q| t.num(q, "anchor_decisive"))
+        .transpose()?
+    else {
+        return Ok(());
+    };
+    let Some(k) = k.filter(|&k| k < crate::files::ratings::FEW_DECISIVE as f64) else {
+        return Ok(());
+    };
+    let mut anchor = None;
+    for &q in rows {
+        let zero = |c: &str| t.num(q, c).map(|x| x == Some(0.0));
+        if zero("rating")? && zero("rating_low")? && zero("rating_high")? {
+            anchor = Some(q);
+        }
+    }
+    let Some(a) = anchor else {
+        return Ok(());
+    };
+    let (anchor, games) = (crate::agents::label(t.text(a, "agent")), t.text(a, "games"));
+    out.push_str(&if k == 0.0 {
+        let (none, side) = if t.num(a, "wins")? == Some(0.0) {
+            ("won", "above")
+        } else {
+            ("lost", "below")
+        };
+        format!(
+            " Every rating here is measured from {anchor}, which {none} none of its \
+             {games} games and left none undecided, so no rating has a bound {side}."
+        )
+    } else {
+        format!(
+            " Every rating here is measured from {anchor}, and its place rests on {k:.0} \
+             of its {games} games (the rarer of its wins and losses, and its undecided \
+             games): a handful (fewer than 10), too few for the large-sample \
+             approximation the intervals rest on, and one game more or less would \
+             shift every rating."
+        )
+    });
+    Ok(())
+}
+
+/// Row `r`'s `col` and its interval as the caption says them: a share
+/// in percent, "56.4% [54.3, 58.4]", or Elo with its sign, "+42 [+23,
+/// +62]"; an open end is `…`.
+fn interval_text(t: &CsvTable, r: usize, col: &str, share: bool) -> Result<String, ReportError> {
+    let f = |v: Option<f64>, open: &str| {
+        v.map_or(open.to_string(), |v| {
+            if share {
+                format!("{:.1}", 100.0 * v)
+            } else {
+                format!("{v:+.0}")
+            }
+        })
+    };
+    let unit = if share { "%" } else { "" };
+    let (v, lo, hi) = (
+        t.num(r, col)?,
+        t.num(r, &format!("{col}_low"))?,
+        t.num(r, &format!("{col}_high"))?,
+    );
+    Ok(format!(
+        "{}{unit} [{}, {}]",
+        f(v, "-"),
+        f(lo, "…"),
+        f(hi, "…")
+    ))
 }
 
 /// Row `r`'s label on the ratings chart, saying so when the games leave
@@ -310,6 +516,7 @@ pub(super) fn skill_trace_chart(t: &CsvTable) -> Result<Chart, ReportError> {
                   asks the same question of UCT at doubling budgets."
             .into(),
         table: numbers_table(t, "skill-trace.csv", &without_opening(&SKILL_TRACE_COLUMNS)),
+        notes: Vec::new(),
     })
 }
 
@@ -446,6 +653,7 @@ pub(super) fn pairwise_chart(p: &CsvTable, tour: &Tournament) -> Result<Chart, R
                   interval, in the table)."
             .into(),
         table: numbers_table(p, "pairwise.csv", &pairwise_table()),
+        notes: Vec::new(),
     })
 }
 
@@ -537,6 +745,7 @@ pub(super) fn pairing_lengths_chart(s: &CsvTable, tour: &Tournament) -> Result<C
                   length statistic of these cells is in the table."
             .into(),
         table: numbers_table(s, "summary.csv", &LENGTH_TABLE),
+        notes: Vec::new(),
     })
 }
 
