@@ -42,6 +42,24 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
         assert_eq!(text(&whole.join(f)), text(&sharded.join(f)), "{f}");
     }
     check_curve(&text(&whole.join("strength-curve.csv")));
+    // A margin outside (0, 0.5) is refused before anything is written.
+    for bad in ["0.5", "0", "-0.1", "two"] {
+        let r = katro_in(&["curve", w, "--margin", bad], "");
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("--margin") && r.stderr.contains("strictly between 0 and 0.5"),
+            "{}",
+            r.stderr
+        );
+    }
+    // A wider margin reads the same trend, and says so in the file.
+    ok(&["curve", w, "--margin", "0.4"]);
+    let wide = text(&whole.join("strength-curve.csv"));
+    assert_eq!(column(&wide, "trend_margin")[3], "0.400000");
+    assert_eq!(
+        column(&wide, "trend_slope"),
+        column(&text(&sharded.join("strength-curve.csv")), "trend_slope")
+    );
     // katro wrote it, so it may write it again; the manifest lists it.
     ok(&["curve", w]);
     let manifest = text(&whole.join("manifest.json"));
@@ -71,8 +89,8 @@ fn the_tiny_curve_plays_its_restricted_matchups_and_shards_to_the_same_bytes() {
     let cells = html.matches("data-file=\"strength-curve.csv\"").count();
     assert_eq!(
         cells,
-        7 * 17,
-        "every row of strength-curve.csv, 17 columns each"
+        7 * 21,
+        "every row of strength-curve.csv, 21 columns each"
     );
     assert!(html.contains("data-col=\"limit\">0.462963<"));
     assert!(html.contains("data-col=\"verdict\">at-limit<"));
@@ -157,11 +175,40 @@ fn check_curve(csv: &str) {
     assert_eq!((limit[4].as_str(), openings[4].as_str()), ("1.000000", "1"));
     // A verdict only on each family's largest budget; on 4x3 the share's
     // wide interval holds the limit, so the limit settles it, while 6x6
-    // has no limit and its 5000 nodes beat 500 measurably.
+    // has no limit, and its slope's interval over a few hundred games
+    // is far wider than the 2-point margin: open, not converged.
     assert_eq!(
         column(csv, "verdict"),
-        ["", "", "", "converged", "", "", "at-limit"]
+        ["", "", "", "open", "", "", "at-limit"]
     );
+    // The trend and the pooled share on each family's largest budget only.
+    let slope = column(csv, "trend_slope");
+    let (low, high) = (
+        column(csv, "trend_slope_low"),
+        column(csv, "trend_slope_high"),
+    );
+    for i in [3, 6] {
+        let (b, l, h): (f64, f64, f64) = (
+            slope[i].parse().unwrap(),
+            low[i].parse().unwrap(),
+            high[i].parse().unwrap(),
+        );
+        assert!(l < b && b < h && h - l > 0.04, "{l} {b} {h}");
+        assert_eq!(column(csv, "trend_margin")[i], "0.020000");
+        assert!(column(csv, "pooled_share")[i].parse::<f64>().is_ok());
+    }
+    for i in [0, 1, 2, 4, 5] {
+        assert_eq!(slope[i], "", "row {i}");
+        assert_eq!(column(csv, "pooled_share")[i], "", "row {i}");
+    }
+    // Every step carries its p-value and the Holm-adjusted one, never
+    // smaller.
+    let p = column(csv, "step_share_diff_p");
+    let holm = column(csv, "step_share_diff_holm");
+    for i in [2, 3, 6] {
+        let (p, h): (f64, f64) = (p[i].parse().unwrap(), holm[i].parse().unwrap());
+        assert!(p <= h && h <= 1.0, "row {i}: {p} {h}");
+    }
 }
 
 /// `katro curve --openings`: a board too large to solve within

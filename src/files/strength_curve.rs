@@ -2,7 +2,7 @@
 //! the node budget of self-play, with each level's rating and the exact
 //! share under perfect play where the board is solved.
 
-use super::csv::{csv_bytes, float, opt};
+use super::csv::{csv_bytes, float, opt, p_value};
 use crate::experiment::interval::Interval;
 
 /// strength-curve.csv's columns (docs/OUTPUTS.md).
@@ -40,6 +40,22 @@ pub const CURVE_COLUMNS: &[&str] = &[
     "step_score_low",
     "step_score_high",
     "verdict",
+    "step_share_diff_p",
+    "step_share_diff_holm",
+    "step_power80_decided",
+    "trend_slope",
+    "trend_slope_low",
+    "trend_slope_high",
+    "trend_p",
+    "trend_holm",
+    "trend_margin",
+    "pooled_share",
+    "pooled_share_low",
+    "pooled_share_high",
+    "pooled_decided",
+    "homogeneity_chi_square",
+    "homogeneity_df",
+    "homogeneity_p",
 ];
 
 /// One row: a self-play cell of the run (a budget of the curve, or random
@@ -72,7 +88,9 @@ pub struct CurveRow {
     /// The level against its family's next smaller budget; `None` for
     /// random play and a family's smallest budget.
     pub step: Option<Step>,
-    /// On a family's largest budget: what its step says of the curve.
+    /// On a family's largest budget: the trend over all its budgets.
+    pub trend: Option<Trend>,
+    /// On a family's largest budget: what its trend says of the curve.
     pub verdict: Option<Verdict>,
 }
 
@@ -88,26 +106,62 @@ pub struct Step {
     /// This level's share of those games, with its Wilson interval;
     /// `None` when they never met or every meeting was undecided.
     pub score: Option<Interval>,
+    /// The share difference's two-sided p-value, and the same
+    /// Holm-adjusted over every test of the file (set by `katro curve`
+    /// once the file's tests are all known).
+    pub p_value: f64,
+    pub holm: Option<f64>,
 }
 
-/// Issue 30's reading of a family's two largest budgets.
+/// A family's trend over its budgets at one opening (docs/OUTPUTS.md,
+/// "strength-curve.csv"): the slope of player 1's share against the
+/// budget's logarithm, and the share pooled over the budgets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trend {
+    /// Change of the share per tenfold budget, with its 95% interval.
+    pub slope: Interval,
+    /// Two-sided p-value of slope 0, and the same Holm-adjusted over
+    /// every test of the file.
+    pub p_value: f64,
+    pub holm: Option<f64>,
+    /// The equivalence margin m the verdict was read with.
+    pub margin: f64,
+    /// The budgets' cells pooled, where they share one estimand: set only
+    /// where the trend is not moving.
+    pub pooled: Option<Pooled>,
+}
+
+/// Self-play cells of one family pooled into one share, with Pearson's
+/// test that they share it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pooled {
+    /// Σ player 1's wins / Σ decided, with its Wilson interval.
+    pub share: Interval,
+    pub decided: u64,
+    /// Σ (wᵢ − dᵢ p̄)² / (dᵢ p̄ (1 − p̄)) over the k cells, on k − 1 df.
+    pub chi_square: f64,
+    pub df: u64,
+    pub p_value: f64,
+}
+
+/// What a family's trend over its budgets says (issue 45's rule,
+/// docs/OUTPUTS.md): read on its largest budget's row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The shares agree (the difference's interval holds 0) and the larger
-    /// budget is measurably stronger (its score's interval is above 1/2):
-    /// more strength no longer moves the share.
+    /// The slope's interval lies inside ±m and the largest budget is
+    /// measurably stronger than the smallest (its rating's interval above
+    /// 0): more strength no longer moves the share by m a tenfold budget.
     Converged,
-    /// The larger budget's share is higher, the interval above 0.
+    /// The slope is above 0, its Holm-adjusted p-value below 0.05.
     MovingUp,
-    /// The larger budget's share is lower, the interval below 0.
+    /// The slope is below 0, its Holm-adjusted p-value below 0.05.
     MovingDown,
-    /// The shares agree and the larger budget's share interval holds the
+    /// Not moving, and the largest budget's share interval holds the
     /// exact perfect-play limit (`limit`): the curve is where perfect play
-    /// puts it, so no more strength can move it, whatever the step bought.
+    /// puts it, so no more strength can move it.
     AtLimit,
-    /// The shares agree but the larger budget is not measurably stronger,
-    /// and no known limit settles it: the curve cannot tell convergence
-    /// from a search that stopped gaining strength.
+    /// Neither moving nor shown flat within ±m with a measured gain in
+    /// strength, and no known limit settles it.
     Open,
 }
 
@@ -181,7 +235,9 @@ fn curve_fields(r: &CurveRow) -> Vec<String> {
     let limit = r.limit.as_ref();
     let step = r.step.as_ref();
     let score = step.and_then(|s| s.score);
-    vec![
+    let trend = r.trend.as_ref();
+    let pooled = trend.and_then(|t| t.pooled);
+    let mut fields = vec![
         r.variant.clone(),
         r.rules.clone(),
         r.agent.clone(),
@@ -218,5 +274,34 @@ fn curve_fields(r: &CurveRow) -> Vec<String> {
             .map(|v| v.as_str())
             .unwrap_or_default()
             .to_string(),
-    ]
+    ];
+    fields.extend([
+        p_value(step.map(|s| s.p_value)),
+        p_value(step.and_then(|s| s.holm)),
+        opt(score.and_then(|s| power80_decided(s.estimate))),
+        float(trend.map(|t| t.slope.estimate)),
+        float(trend.map(|t| t.slope.low)),
+        float(trend.map(|t| t.slope.high)),
+        p_value(trend.map(|t| t.p_value)),
+        p_value(trend.and_then(|t| t.holm)),
+        float(trend.map(|t| t.margin)),
+        float(pooled.map(|p| p.share.estimate)),
+        float(pooled.map(|p| p.share.low)),
+        float(pooled.map(|p| p.share.high)),
+        opt(pooled.map(|p| p.decided)),
+        float(pooled.map(|p| p.chi_square)),
+        opt(pooled.map(|p| p.df)),
+        p_value(pooled.map(|p| p.p_value)),
+    ]);
+    fields
+}
+
+/// The decided games two budgets must play each other for a two-sided
+/// test at 5% to find the larger one's score `p` different from 1/2 with
+/// 80% power: (z₀.₉₇₅ + z₀.₈₀)² p (1 − p) / (p − 1/2)², rounded up; none
+/// at p = 1/2, where no number of games would.
+pub fn power80_decided(p: f64) -> Option<u64> {
+    const Z: f64 = 1.959_963_984_540_054 + 0.841_621_233_572_914_3;
+    let d = p - 0.5;
+    (d != 0.0).then(|| (Z * Z * p * (1.0 - p) / (d * d)).ceil() as u64)
 }

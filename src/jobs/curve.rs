@@ -28,6 +28,11 @@ mod steps;
 pub const STRENGTH_CURVE: &str = "strength-curve.csv";
 pub const STRENGTH_CURVE_SVG: &str = "strength-curve.svg";
 
+/// The equivalence margin `katro curve` reads trends with unless told:
+/// two points of share a tenfold budget, the smallest edge STUDY treats
+/// as worth a designer's attention.
+pub const DEFAULT_MARGIN: f64 = 0.02;
+
 /// The most distinct opening positions valued for a limit.
 const MAX_OPENINGS: usize = 1 << 22;
 
@@ -66,12 +71,14 @@ struct SummaryRow {
 /// whose solve needs more than `max_bytes` take their `limit` from the
 /// rows of the openings.csv at `openings` (`katro prove-openings`) of the
 /// same rules (the ply limit apart, which neither counts) and plies, or
-/// have none.
+/// have none. Each family's trend is read with the equivalence margin
+/// `margin` (a share per tenfold budget, in (0, 0.5)).
 pub fn curve(
     store: &dyn Store,
     dir: &Path,
     max_bytes: u64,
     openings: Option<&Path>,
+    margin: f64,
     note: &mut dyn FnMut(&str),
 ) -> Result<CurveOutcome, Error> {
     let summary_path = dir.join("summary.csv");
@@ -97,7 +104,7 @@ pub fn curve(
     }
     let m = (&manifest, manifest_path.as_path());
     let limits = add_limits(&mut out, &rows, m, max_bytes, &proved, note)?;
-    steps::settle_at_limits(&mut out);
+    steps::settle(&mut out, margin);
     write_curve(store, dir, &out)?;
     Ok(CurveOutcome { rows: out, limits })
 }
@@ -288,10 +295,10 @@ fn variant_rows(mine: &[&SummaryRow]) -> Vec<CurveRow> {
     }
     let ratings = rate_levels(mine, &levels);
     let steps = steps::steps(mine, &levels);
-    for (((r, _, n), rating), (step, verdict)) in levels.iter().zip(ratings).zip(steps) {
+    for (((r, _, n), rating), (step, trend)) in levels.iter().zip(ratings).zip(steps) {
         out.push(CurveRow {
             step,
-            verdict,
+            trend,
             ..row(r, Some(*n), rating)
         });
     }
@@ -327,6 +334,7 @@ fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<Estimate>) -> CurveRow
         limit: None,
         limit_gap: None,
         step: None,
+        trend: None,
         verdict: None,
     }
 }

@@ -337,6 +337,7 @@ mod tests {
             }),
             limit_gap: None,
             step: None,
+            trend: None,
             verdict: None,
         }
     }

@@ -298,6 +298,11 @@ pub struct CurveArgs {
     /// opening plies.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
+    /// The equivalence margin of the verdict: `converged` needs the
+    /// slope of the share per tenfold budget within ±M (a fraction
+    /// between 0 and 0.5; 0.02 is 2 points).
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = katro::jobs::curve::DEFAULT_MARGIN, value_parser = parse_margin)]
+    pub margin: f64,
     /// Leave a board's `limit` empty as soon as its solve needs more
     /// memory than this, in GiB.
     #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
@@ -479,6 +484,16 @@ pub fn parse_games(text: &str) -> Result<u64, String> {
     match text.trim().parse::<i128>() {
         Ok(n) if (1..=MAX_GAMES).contains(&n) => Ok(n as u64),
         Ok(n) => Err(format!("{n} games cannot be played; {range}")),
+        Err(_) => Err(format!("`{text}` is not a number; {range}")),
+    }
+}
+
+/// A margin strictly between 0 and 0.5.
+pub fn parse_margin(text: &str) -> Result<f64, String> {
+    let range = "give a fraction strictly between 0 and 0.5, e.g. 0.02 for 2 points";
+    match text.trim().parse::<f64>() {
+        Ok(m) if m > 0.0 && m < 0.5 => Ok(m),
+        Ok(m) => Err(format!("{m} is not a margin; {range}")),
         Err(_) => Err(format!("`{text}` is not a number; {range}")),
     }
 }

@@ -375,7 +375,9 @@ pub fn curve(a: CurveArgs) -> Result<(), Error> {
         let max = jobs::solve::max_bytes(a.max_memory)?;
         let dir = std::path::Path::new(&a.dir);
         let openings = a.openings.as_deref().map(std::path::Path::new);
-        let out = jobs::curve::curve(&FsStore, dir, max, openings, &mut |t| eprintln!("{t}"))?;
+        let out = jobs::curve::curve(&FsStore, dir, max, openings, a.margin, &mut |t| {
+            eprintln!("{t}")
+        })?;
         for (variant, why) in &out.limits {
             match why {
                 None => eprintln!("{variant}: perfect-play limit computed"),

@@ -22,7 +22,7 @@ const CURVE_NEEDS: [&str; 7] = [
 ];
 
 /// The columns shown under the chart.
-const CURVE_TABLE: [&str; 17] = [
+const CURVE_TABLE: [&str; 21] = [
     "variant",
     "agent",
     "nodes",
@@ -39,6 +39,10 @@ const CURVE_TABLE: [&str; 17] = [
     "limit",
     "step_share_diff",
     "step_score",
+    "trend_slope",
+    "trend_slope_low",
+    "trend_slope_high",
+    "pooled_share",
     "verdict",
 ];
 
@@ -50,10 +54,13 @@ const CURVE_CAPTION: &str = "Self-play of one search agent at rising node budget
     is each budget's Elo against its family's smallest budget (rated 0), from the variant's cells \
     where two budgets meet. `step_share_diff` is the share's change from the family's next \
     smaller budget and `step_score` the larger budget's share of the decided games the two played \
-    each other; `verdict`, on each family's largest budget, reads that last step \
-    (docs/OUTPUTS.md): moving-up or moving-down, converged (the share held and the larger budget \
-    was measurably stronger), at-limit (the share held at the exact perfect-play share) or open \
-    (the share held but the larger budget was not measurably stronger).";
+    each other. `trend_slope` is the share's change a tenfold budget over all of a family's \
+    budgets, with its 95% interval; `verdict`, on each family's largest budget, reads it \
+    (docs/OUTPUTS.md): moving-up or moving-down (the slope's Holm-adjusted p below 0.05), \
+    converged (the slope's interval inside ±`trend_margin` and the largest budget measurably \
+    stronger than the smallest), at-limit (not moving, and the share's interval holds the exact \
+    perfect-play share) or open (anything else). `pooled_share` pools the budgets of a curve \
+    that is not moving.";
 
 /// The chart, `None` when the file has no budget to draw.
 pub(super) fn strength_curve_chart(bytes: &[u8]) -> Result<Option<Chart>, ReportError> {
