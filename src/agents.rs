@@ -113,34 +113,173 @@ pub enum AgentSpec {
 /// The serde form read before validation. serde ignores
 /// `deny_unknown_fields` on the unit variants of an internally tagged enum
 /// (`random:depth=3` would pass silently), so here every variant is a
-/// struct, which it does check.
+/// struct, which it does check. Every setting is read as a [`Setting`],
+/// whatever its type, so that a value of the wrong type is refused in
+/// katro's words, naming the key and its values, never in serde's.
 #[derive(Deserialize)]
 #[serde(tag = "agent", rename_all = "kebab-case", deny_unknown_fields)]
 enum RawAgentSpec {
     Random {},
     Greedy {},
     EpsilonGreedy {
-        epsilon: f64,
+        epsilon: Option<Setting>,
     },
     Alphabeta {
-        depth: u32,
-        nodes: Option<u64>,
-        tt: Option<u32>,
-        eval: Option<String>,
+        depth: Option<Setting>,
+        nodes: Option<Setting>,
+        tt: Option<Setting>,
+        eval: Option<Setting>,
     },
     Mcts {
-        iterations: Option<u32>,
-        #[serde(default = "default_exploration")]
-        exploration: f64,
-        time_ms: Option<u32>,
-        rollout: Option<String>,
-        rollout_epsilon: Option<f64>,
-        #[serde(default)]
-        solver: bool,
-        #[serde(default)]
-        keep_tree: bool,
+        iterations: Option<Setting>,
+        exploration: Option<Setting>,
+        time_ms: Option<Setting>,
+        rollout: Option<Setting>,
+        rollout_epsilon: Option<Setting>,
+        solver: Option<Setting>,
+        keep_tree: Option<Setting>,
     },
     Perfect {},
+}
+
+/// A setting's value as written (`mcts:iterations=-4`, `{ depth = "x" }`),
+/// before it is read as its key's type.
+#[derive(Clone, Debug, PartialEq)]
+enum Setting {
+    Whole(i128),
+    Number(f64),
+    Flag(bool),
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for Setting {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Setting, D::Error> {
+        struct Any;
+        impl serde::de::Visitor<'_> for Any {
+            type Value = Setting;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, true or false, or a name")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Setting, E> {
+                Ok(Setting::Whole(v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Setting, E> {
+                Ok(Setting::Whole(v.into()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Setting, E> {
+                Ok(Setting::Number(v))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Setting, E> {
+                Ok(Setting::Flag(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Setting, E> {
+                Ok(Setting::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(Any)
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Setting::Whole(n) => write!(f, "{n}"),
+            // `depth=3.0` is refused as no whole number, so it must not
+            // read back as `3`.
+            Setting::Number(x) if x.is_finite() && x.fract() == 0.0 => write!(f, "{x:?}"),
+            Setting::Number(x) => write!(f, "{x}"),
+            Setting::Flag(b) => write!(f, "{b}"),
+            Setting::Text(t) => write!(f, "`{t}`"),
+        }
+    }
+}
+
+impl Setting {
+    /// The setting `key` as a whole number that fits `T`; its range is
+    /// checked by [`AgentSpec::validate`].
+    fn whole<T: TryFrom<i128>>(&self, key: &'static str) -> Result<T, AgentError> {
+        match *self {
+            Setting::Whole(n) => T::try_from(n).ok(),
+            _ => None,
+        }
+        .ok_or_else(|| self.refused(key))
+    }
+
+    /// The setting `key` as a number (a whole number is one).
+    fn number(&self, key: &'static str) -> Result<f64, AgentError> {
+        match *self {
+            Setting::Whole(n) => Ok(n as f64),
+            Setting::Number(x) => Ok(x),
+            _ => Err(self.refused(key)),
+        }
+    }
+
+    fn flag(&self, key: &'static str) -> Result<bool, AgentError> {
+        match *self {
+            Setting::Flag(b) => Ok(b),
+            _ => Err(self.refused(key)),
+        }
+    }
+
+    /// The setting as a name (`eval=3` is the name `3`, refused by the
+    /// key's own list of names).
+    fn name(&self) -> String {
+        match self {
+            Setting::Text(t) => t.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    fn refused(&self, key: &'static str) -> AgentError {
+        AgentError::out_of_range(key, self, allowed(key))
+    }
+}
+
+/// A setting the agent cannot do without, or katro's refusal naming it
+/// and its values.
+fn required(
+    agent: &'static str,
+    key: &'static str,
+    v: Option<Setting>,
+) -> Result<Setting, AgentError> {
+    v.ok_or_else(|| AgentError::Missing {
+        agent,
+        key,
+        allowed: allowed(key),
+    })
+}
+
+/// A whole-number setting, when given.
+fn whole_opt<T: TryFrom<i128>>(
+    v: &Option<Setting>,
+    key: &'static str,
+) -> Result<Option<T>, AgentError> {
+    v.as_ref().map(|s| s.whole(key)).transpose()
+}
+
+/// A true-or-false setting, false when not given.
+fn flag_or_false(v: &Option<Setting>, key: &'static str) -> Result<bool, AgentError> {
+    v.as_ref().map_or(Ok(false), |s| s.flag(key))
+}
+
+/// The values the numeric or true-or-false setting `key` takes, in the
+/// words every refusal of it uses.
+fn allowed(key: &str) -> String {
+    let whole = |lo: u64, hi: u64| format!("a whole number from {lo} to {hi}");
+    match key {
+        "depth" => whole(1, MAX_DEPTH.into()),
+        "nodes" => whole(1, MAX_NODES),
+        "tt" => format!(
+            "{} (log2 of the table's slots)",
+            whole(1, tt::MAX_BITS.into())
+        ),
+        "iterations" => whole(1, MAX_ITERATIONS.into()),
+        "time_ms" => whole(1, MAX_TIME_MS.into()),
+        "exploration" => "a number of 0 or more".to_string(),
+        "solver" | "keep_tree" => "true or false".to_string(),
+        // `epsilon`, `rollout_epsilon`: probabilities.
+        _ => "a number from 0 to 1".to_string(),
+    }
 }
 
 impl TryFrom<RawAgentSpec> for AgentSpec {
@@ -149,17 +288,19 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
         let spec = match raw {
             RawAgentSpec::Random {} => AgentSpec::Random,
             RawAgentSpec::Greedy {} => AgentSpec::Greedy,
-            RawAgentSpec::EpsilonGreedy { epsilon } => AgentSpec::EpsilonGreedy { epsilon },
+            RawAgentSpec::EpsilonGreedy { epsilon } => AgentSpec::EpsilonGreedy {
+                epsilon: required("epsilon-greedy", "epsilon", epsilon)?.number("epsilon")?,
+            },
             RawAgentSpec::Alphabeta {
                 depth,
                 nodes,
                 tt,
                 eval,
             } => AgentSpec::Alphabeta {
-                depth,
-                nodes,
-                tt,
-                eval: eval.as_deref().map(parse_eval).transpose()?,
+                depth: required("alphabeta", "depth", depth)?.whole("depth")?,
+                nodes: whole_opt(&nodes, "nodes")?,
+                tt: whole_opt(&tt, "tt")?,
+                eval: eval.map(|e| parse_eval(&e.name())).transpose()?,
             },
             RawAgentSpec::Mcts {
                 iterations,
@@ -169,17 +310,22 @@ impl TryFrom<RawAgentSpec> for AgentSpec {
                 rollout_epsilon,
                 solver,
                 keep_tree,
-            } => AgentSpec::Mcts {
-                iterations: mcts_iterations(iterations, time_ms)?,
-                exploration,
-                time_ms,
-                rollout: rollout
-                    .as_deref()
-                    .map_or(Ok(mcts::Rollout::Random), parse_rollout)?,
-                rollout_epsilon,
-                solver,
-                keep_tree,
-            },
+            } => {
+                let time_ms = whole_opt(&time_ms, "time_ms")?;
+                AgentSpec::Mcts {
+                    iterations: mcts_iterations(whole_opt(&iterations, "iterations")?, time_ms)?,
+                    exploration: exploration
+                        .map_or(Ok(default_exploration()), |e| e.number("exploration"))?,
+                    time_ms,
+                    rollout: rollout
+                        .map_or(Ok(mcts::Rollout::Random), |r| parse_rollout(&r.name()))?,
+                    rollout_epsilon: rollout_epsilon
+                        .map(|e| e.number("rollout_epsilon"))
+                        .transpose()?,
+                    solver: flag_or_false(&solver, "solver")?,
+                    keep_tree: flag_or_false(&keep_tree, "keep_tree")?,
+                }
+            }
             RawAgentSpec::Perfect {} => AgentSpec::Perfect,
         };
         spec.validate()?;
@@ -233,6 +379,28 @@ pub fn agent_words(serde_message: &str) -> String {
 pub const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table \
                                like { agent = \"alphabeta\", depth = 3 }";
 pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
+/// Each agent's settings, as [`RawAgentSpec`] reads them: checked before
+/// serde reads them, so that a key an agent does not take is refused in
+/// katro's words, with the keys it does take.
+const AGENT_KEYS: [(&str, &[&str]); 6] = [
+    ("random", &[]),
+    ("greedy", &[]),
+    ("epsilon-greedy", &["epsilon"]),
+    ("alphabeta", &["depth", "nodes", "tt", "eval"]),
+    (
+        "mcts",
+        &[
+            "iterations",
+            "exploration",
+            "time_ms",
+            "rollout",
+            "rollout_epsilon",
+            "solver",
+            "keep_tree",
+        ],
+    ),
+    ("perfect", &[]),
+];
 /// Deep enough that a node budget, not the depth, ends the deep search of
 /// every shipped board: at depth 12 a katro-6x6 search stopped at ~41,000
 /// nodes whatever its budget (experiments/strength-curve.toml's header), so
@@ -280,16 +448,44 @@ pub enum AgentError {
     )]
     UnknownRollout { value: String },
     /// An `mcts` agent with neither `iterations` nor `time_ms`.
-    #[error("{NO_BUDGET}")]
+    /// Experiments, `simulate` and `bench` take `iterations` only
+    /// (docs/EXPERIMENTS.md), so the hint names it first.
+    #[error(
+        "give `iterations`, the simulations a move, {} (`mcts:iterations=1000`); only \
+         `katro play` also takes `time_ms`, a time budget",
+        allowed("iterations")
+    )]
     NoBudget,
-    /// A setting outside `allowed` (`from 1 to 64`...).
+    /// A setting of the wrong type or outside `allowed` (`a whole number
+    /// from 1 to 64`...).
     #[error("{key} is {value}; it must be {allowed}")]
     OutOfRange {
         key: &'static str,
         value: String,
         allowed: String,
     },
-    #[error("rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1")]
+    /// A key the agent does not take; `keys`: those it does.
+    #[error(
+        "{agent} {}; `{key}` is not one{}",
+        if .keys.is_empty() { "takes no settings".to_string() } else { format!("takes {}", .keys.join(", ")) },
+        did_you_mean(.key, .keys.iter().copied())
+    )]
+    UnknownKey {
+        agent: &'static str,
+        key: String,
+        keys: &'static [&'static str],
+    },
+    /// A setting `agent` cannot do without.
+    #[error("{agent} needs {key}, {allowed} (`{agent}:{key}=...`)")]
+    Missing {
+        agent: &'static str,
+        key: &'static str,
+        allowed: String,
+    },
+    #[error(
+        "rollout=epsilon-greedy needs rollout_epsilon, {}",
+        allowed("rollout_epsilon")
+    )]
     RolloutEpsilonMissing,
     #[error("rollout_epsilon is only for rollout=epsilon-greedy (rollout is {rollout})")]
     RolloutEpsilonUnused { rollout: &'static str },
@@ -325,7 +521,8 @@ impl AgentError {
     }
 }
 
-/// Refuses `value` of setting `key` outside `lo..=hi`.
+/// Refuses `value` of setting `key` outside `lo..=hi`, in the words of
+/// [`allowed`].
 fn in_range<T: PartialOrd + Copy + fmt::Display>(
     key: &'static str,
     value: T,
@@ -335,8 +532,7 @@ fn in_range<T: PartialOrd + Copy + fmt::Display>(
     if (lo..=hi).contains(&value) {
         return Ok(());
     }
-    let allowed = format!("from {lo} to {hi}");
-    Err(AgentError::out_of_range(key, value, allowed))
+    Err(AgentError::out_of_range(key, value, allowed(key)))
 }
 
 /// For the layers that still report in text (the experiment file's
@@ -354,11 +550,8 @@ fn validate_alphabeta(depth: u32, nodes: Option<u64>, tt: Option<u32>) -> Result
         in_range("nodes", n, 1, MAX_NODES)?;
     }
     match tt {
-        Some(t) if !(1..=tt::MAX_BITS).contains(&t) => {
-            let allowed = format!("from 1 to {} (log2 of the table's slots)", tt::MAX_BITS);
-            Err(AgentError::out_of_range("tt", t, allowed))
-        }
-        _ => Ok(()),
+        Some(t) => in_range("tt", t, 1, tt::MAX_BITS),
+        None => Ok(()),
     }
 }
 
@@ -374,7 +567,7 @@ fn validate_mcts_budget(
     }
     in_range("iterations", iterations, 1, MAX_ITERATIONS)?;
     if !(exploration.is_finite() && exploration >= 0.0) {
-        let allowed = "a number of 0 or more".to_string();
+        let allowed = allowed("exploration");
         return Err(AgentError::out_of_range(
             "exploration",
             exploration,
@@ -410,16 +603,31 @@ impl AgentSpec {
             })?;
             table.insert(k.trim().to_string(), setting_value(v.trim()));
         }
-        // Reading the raw form first keeps the list of agents out of range
-        // errors, where it would only distract.
+        AgentSpec::from_table(table).map_err(|e| e.of(text))
+    }
+
+    /// Reads an agent written as a table, `{ agent = "alphabeta", depth =
+    /// 3 }`: an experiment file's form, and the one [`AgentSpec::parse`]
+    /// turns its text into.
+    pub fn from_table(table: toml::Table) -> Result<AgentSpec, AgentError> {
+        if let Some(toml::Value::String(name)) = table.get("agent")
+            && let Some(&(agent, keys)) = AGENT_KEYS.iter().find(|(a, _)| a == name)
+            && let Some(key) = table
+                .keys()
+                .find(|k| *k != "agent" && !keys.contains(&k.as_str()))
+        {
+            let key = key.clone();
+            return Err(AgentError::UnknownKey { agent, key, keys });
+        }
+        // Reading the raw form first keeps the list of agents out of the
+        // errors of a setting's value, where it would only distract.
         let raw: RawAgentSpec =
             toml::Value::Table(table)
                 .try_into()
-                .map_err(|e: toml::de::Error| {
-                    let words = agent_words(e.message());
-                    AgentError::Unread { words }.of(text)
+                .map_err(|e: toml::de::Error| AgentError::Unread {
+                    words: agent_words(e.message()),
                 })?;
-        AgentSpec::try_from(raw).map_err(|e| e.of(text))
+        AgentSpec::try_from(raw)
     }
 
     /// Checks every setting is in range.
@@ -456,7 +664,7 @@ impl AgentSpec {
         match (rollout, rollout_epsilon) {
             (mcts::Rollout::EpsilonGreedy, None) => Err(AgentError::RolloutEpsilonMissing),
             (mcts::Rollout::EpsilonGreedy, Some(e)) if !(0.0..=1.0).contains(&e) => Err(
-                AgentError::out_of_range("rollout_epsilon", e, "from 0 to 1".into()),
+                AgentError::out_of_range("rollout_epsilon", e, allowed("rollout_epsilon")),
             ),
             (mcts::Rollout::EpsilonGreedy, Some(_)) | (_, None) => Ok(()),
             (other, Some(_)) => Err(AgentError::RolloutEpsilonUnused {
@@ -731,11 +939,6 @@ fn write_flags(f: &mut fmt::Formatter<'_>, flags: &[(&str, bool)]) -> fmt::Resul
     }
     Ok(())
 }
-
-/// An `mcts` agent given no budget. Experiments, `simulate` and `bench`
-/// take `iterations` only (docs/EXPERIMENTS.md), so the hint names it first.
-const NO_BUDGET: &str = "give `iterations`, the simulations a move (`mcts:iterations=1000`); \
-                         only `katro play` also takes `time_ms`, a time budget";
 
 /// An agent's name as every display writes it (console tables, warnings,
 /// chart labels): its canonical name ([`AgentSpec`]'s `Display`, which the
@@ -1284,54 +1487,60 @@ mod tests {
 
     #[test]
     fn settings_out_of_range_are_refused() {
+        let no_budget = AgentError::NoBudget.to_string();
         for (text, wanted) in [
-            ("alphabeta:depth=0", "depth is 0; it must be from 1 to 64"),
+            (
+                "alphabeta:depth=0",
+                "depth is 0; it must be a whole number from 1 to 64",
+            ),
             (
                 "alphabeta:depth=4,nodes=0",
-                "nodes is 0; it must be from 1 to 1000000000",
+                "nodes is 0; it must be a whole number from 1 to 1000000000",
             ),
             (
                 "alphabeta:depth=4,tt=25",
-                "tt is 25; it must be from 1 to 24",
+                "tt is 25; it must be a whole number from 1 to 24 (log2 of the table's slots)",
             ),
             (
                 "alphabeta:depth=4,eval=material",
                 "eval is `material`; it must be one of seeds, features, fitted",
             ),
-            ("alphabeta:depth=4,nodes=-1", "expected u64"),
-            ("alphabeta:depth=65", "depth is 65; it must be from 1 to 64"),
+            (
+                "alphabeta:depth=65",
+                "depth is 65; it must be a whole number from 1 to 64",
+            ),
             (
                 "epsilon-greedy:epsilon=-0.1",
-                "epsilon is -0.1; it must be from 0 to 1",
+                "epsilon is -0.1; it must be a number from 0 to 1",
             ),
             (
                 "epsilon-greedy:epsilon=1.5",
-                "epsilon is 1.5; it must be from 0 to 1",
+                "epsilon is 1.5; it must be a number from 0 to 1",
             ),
             ("epsilon-greedy:epsilon=nan", "epsilon is NaN"),
             (
                 "mcts:iterations=0",
-                "iterations is 0; it must be from 1 to 1000000",
+                "iterations is 0; it must be a whole number from 1 to 1000000",
             ),
             ("mcts:iterations=5,exploration=-1", "exploration is -1"),
             ("mcts:iterations=5,exploration=inf", "exploration is inf"),
             (
                 "mcts:time_ms=0",
-                "time_ms is 0; it must be from 1 to 86400000",
+                "time_ms is 0; it must be a whole number from 1 to 86400000",
             ),
-            ("mcts", NO_BUDGET),
-            ("mcts:exploration=1", NO_BUDGET),
+            ("mcts", &no_budget),
+            ("mcts:exploration=1", &no_budget),
             (
                 "mcts:iterations=5,rollout=smart",
                 "rollout is `smart`; it must be one of random, greedy, epsilon-greedy",
             ),
             (
                 "mcts:iterations=5,rollout=epsilon-greedy",
-                "rollout=epsilon-greedy needs rollout_epsilon, from 0 to 1",
+                "rollout=epsilon-greedy needs rollout_epsilon, a number from 0 to 1",
             ),
             (
                 "mcts:iterations=5,rollout=epsilon-greedy,rollout_epsilon=1.5",
-                "rollout_epsilon is 1.5; it must be from 0 to 1",
+                "rollout_epsilon is 1.5; it must be a number from 0 to 1",
             ),
             (
                 "mcts:iterations=5,rollout_epsilon=0.1",
@@ -1341,17 +1550,109 @@ mod tests {
                 "mcts:iterations=5,rollout=greedy,rollout_epsilon=0.1",
                 "rollout_epsilon is only for rollout=epsilon-greedy (rollout is greedy)",
             ),
-            ("mcts:iterations=5,solver=yes", "expected a boolean"),
-            ("mcts:iterations=5,keep_tree=1", "expected a boolean"),
-            ("alphabeta:depth=-2", "expected u32"),
-            ("alphabeta:depth=two", "expected u32"),
-            ("alphabeta", "missing field `depth`"),
             ("alphabeta:depth", "`depth` should be key=value"),
         ] {
             let err = parse_error(text);
             assert!(err.contains(wanted), "{text}: {err}");
             assert!(err.starts_with(&format!("agent `{text}`")), "{text}: {err}");
         }
+    }
+
+    /// A value of the wrong type, negative or too large for its type is
+    /// refused in katro's words, naming the key and its values, for every
+    /// setting of every agent: serde's ("invalid type: ... expected u32")
+    /// never reaches the user.
+    #[test]
+    fn every_setting_of_the_wrong_type_is_refused_in_katros_words() {
+        for (text, wanted) in [
+            (
+                "mcts:iterations=-4",
+                "iterations is -4; it must be a whole number from 1 to 1000000",
+            ),
+            (
+                "mcts:iterations=1.5",
+                "iterations is 1.5; it must be a whole number from 1 to 1000000",
+            ),
+            (
+                "mcts:iterations=many",
+                "iterations is `many`; it must be a whole number from 1 to 1000000",
+            ),
+            (
+                "mcts:iterations=5,exploration=wide",
+                "exploration is `wide`; it must be a number of 0 or more",
+            ),
+            (
+                "mcts:iterations=5,time_ms=-1",
+                "time_ms is -1; it must be a whole number from 1 to 86400000",
+            ),
+            (
+                "mcts:iterations=5,rollout=5",
+                "rollout is `5`; it must be one of random, greedy, epsilon-greedy",
+            ),
+            (
+                "mcts:iterations=5,rollout=epsilon-greedy,rollout_epsilon=x",
+                "rollout_epsilon is `x`; it must be a number from 0 to 1",
+            ),
+            (
+                "mcts:iterations=5,solver=yes",
+                "solver is `yes`; it must be true or false",
+            ),
+            (
+                "mcts:iterations=5,keep_tree=1",
+                "keep_tree is 1; it must be true or false",
+            ),
+            (
+                "alphabeta:depth=-2",
+                "depth is -2; it must be a whole number from 1 to 64",
+            ),
+            (
+                "alphabeta:depth=two",
+                "depth is `two`; it must be a whole number from 1 to 64",
+            ),
+            (
+                "alphabeta:depth=3.0",
+                "depth is 3.0; it must be a whole number from 1 to 64",
+            ),
+            (
+                "alphabeta:depth=99999999999",
+                "depth is 99999999999; it must be a whole number from 1 to 64",
+            ),
+            (
+                "alphabeta:depth=4,nodes=-1",
+                "nodes is -1; it must be a whole number from 1 to 1000000000",
+            ),
+            (
+                "alphabeta:depth=4,tt=true",
+                "tt is true; it must be a whole number from 1 to 24 (log2 of the table's slots)",
+            ),
+            (
+                "alphabeta:depth=4,eval=3",
+                "eval is `3`; it must be one of seeds, features, fitted",
+            ),
+            (
+                "alphabeta",
+                "alphabeta needs depth, a whole number from 1 to 64 (`alphabeta:depth=...`)",
+            ),
+            (
+                "epsilon-greedy",
+                "epsilon-greedy needs epsilon, a number from 0 to 1 (`epsilon-greedy:epsilon=...`)",
+            ),
+            (
+                "epsilon-greedy:epsilon=often",
+                "epsilon is `often`; it must be a number from 0 to 1",
+            ),
+        ] {
+            let err = parse_error(text);
+            assert_eq!(err, format!("agent `{text}`: {wanted}"), "{text}");
+        }
+        // The same words for an experiment's table of settings.
+        let table: toml::Value = toml::from_str("agent = \"mcts\"\niterations = -4").unwrap();
+        let err = table.try_into::<AgentSpec>().unwrap_err();
+        assert!(
+            err.message()
+                .contains("iterations is -4; it must be a whole number from 1 to 1000000"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -1367,7 +1668,7 @@ mod tests {
             ),
             (
                 "alphabeta:deph=3",
-                "unknown field `deph` (did you mean \"depth\"?)",
+                "alphabeta takes depth, nodes, tt, eval; `deph` is not one (did you mean \"depth\"?)",
             ),
             (
                 "mcts:iterations=5,rollout_epsilno=0.1",
@@ -1409,6 +1710,29 @@ mod tests {
         }
     }
 
+    /// The keys checked before serde reads an agent are the ones its raw
+    /// form takes: none is refused as unknown by serde or by katro.
+    #[test]
+    fn the_keys_katro_checks_are_the_keys_serde_reads() {
+        for (agent, keys) in AGENT_KEYS {
+            for key in keys {
+                let mut table = toml::Table::new();
+                table.insert("agent".into(), agent.into());
+                table.insert(key.to_string(), "?".into());
+                let err = AgentSpec::from_table(table);
+                assert!(
+                    !matches!(
+                        err,
+                        Err(AgentError::Unread { .. } | AgentError::UnknownKey { .. })
+                    ),
+                    "{agent}: {key}: {err:?}"
+                );
+            }
+        }
+        let names: Vec<&str> = AGENT_KEYS.iter().map(|(a, _)| *a).collect();
+        assert_eq!(names.join(", "), AGENT_NAMES);
+    }
+
     #[test]
     fn unknown_agents_and_keys_are_named() {
         let err = parse_error("minimax:depth=2");
@@ -1416,16 +1740,38 @@ mod tests {
             err.contains("`minimax`") && err.contains(AGENT_NAMES),
             "{err}"
         );
-        for (text, key) in [
-            ("alphabeta:depth=2,width=3", "`width`"),
-            ("random:depth=3", "`depth`"),
-            ("greedy:epsilon=0.1", "`epsilon`"),
-            ("mcts:iterations=5,iteration=6", "`iteration`"),
-            ("mcts:iterations=5,solve=true", "`solve`"),
+        for (text, wanted) in [
+            (
+                "alphabeta:depth=2,width=3",
+                "alphabeta takes depth, nodes, tt, eval; `width` is not one",
+            ),
+            (
+                "random:depth=3",
+                "random takes no settings; `depth` is not one",
+            ),
+            (
+                "greedy:epsilon=0.1",
+                "greedy takes no settings; `epsilon` is not one",
+            ),
+            (
+                "perfect:depth=3",
+                "perfect takes no settings; `depth` is not one",
+            ),
+            (
+                "epsilon-greedy:eps=0.1",
+                "epsilon-greedy takes epsilon; `eps` is not one (did you mean \"epsilon\"?)",
+            ),
+            (
+                "mcts:iterations=5,iteration=6",
+                "mcts takes iterations, exploration, time_ms, rollout, rollout_epsilon, \
+                 solver, keep_tree; `iteration` is not one (did you mean \"iterations\"?)",
+            ),
+            ("mcts:iterations=5,solve=true", "`solve` is not one"),
         ] {
             let err = parse_error(text);
             assert!(
-                err.contains(key) && err.contains(AGENT_NAMES),
+                err.starts_with(&format!("agent `{text}`: ")) && err.ends_with(wanted)
+                    || err.contains(&format!("{wanted} (did you mean")),
                 "{text}: {err}"
             );
         }

@@ -22,7 +22,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::agents::{AgentError, AgentSpec, agent_words};
+use crate::agents::{AgentError, AgentSpec};
 use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::plan::{Cell, Rows, Stop, matchup_label};
 pub use crate::experiment::plan::{Compare, fingerprint};
@@ -135,6 +135,32 @@ impl Matchup {
 /// useful opening (a few plies spread deterministic agents' games); a
 /// longer one is a random game, which the `random` agent plays.
 pub const MAX_OPENING_PLIES: i64 = 1000;
+
+/// The values `opening_plies` may take: one definition for experiment
+/// files and `katro simulate --opening-plies`.
+pub const OPENING_PLIES_RANGE: LimitRange = LimitRange {
+    lo: 0,
+    hi: MAX_OPENING_PLIES as u64,
+    what: "the number of random opening plies",
+};
+
+/// Why an opening of `n` random plies is refused under `rules`: one as
+/// long as the ply limit leaves the agents nothing to play, so the cell
+/// would measure random play under the agents' names. `None` when the
+/// agents get to move.
+pub fn opening_reaches_limit(n: u32, rules: &Rules) -> Option<String> {
+    use crate::engine::notation::plural;
+    let limit = rules.settings().ply_limit;
+    (n >= limit).then(|| {
+        format!(
+            "{} reach variant `{}`'s ply limit ({limit}): the agents would never move; give \
+             fewer than {}",
+            plural(n, "random opening ply", "random opening plies"),
+            rules.name(),
+            plural(limit, "ply", "plies")
+        )
+    })
+}
 
 impl Experiment {
     /// Every cell, variant by variant, each variant's matchups in file order.
@@ -943,8 +969,7 @@ impl MatchupChecks<'_> {
     /// A number of random opening plies, which must leave the agents
     /// something to play in every variant.
     fn opening(&self, p: &mut Problems, v: &Sp<i64>, key: &str) -> Option<u32> {
-        let what = "the number of random opening plies";
-        let n = ranged(p, v, key, 0, MAX_OPENING_PLIES, what)? as u32;
+        let n = limit(p, v, key, &OPENING_PLIES_RANGE)? as u32;
         self.reaches_limit(p, n, v.span(), key);
         Some(n)
     }
@@ -953,21 +978,9 @@ impl MatchupChecks<'_> {
     /// nothing to play: the cell would measure random play under the
     /// agents' names.
     fn reaches_limit(&self, p: &mut Problems, n: u32, span: Range<usize>, key: &str) {
-        use crate::engine::notation::plural;
         for v in self.variants {
-            let limit = v.rules.settings().ply_limit;
-            if n >= limit {
-                p.add(
-                    Some(span.clone()),
-                    key,
-                    format!(
-                        "{} reach variant `{}`'s ply limit ({limit}): the agents would \
-                         never move; give fewer than {}",
-                        plural(n, "random opening ply", "random opening plies"),
-                        v.rules.name(),
-                        plural(limit, "ply", "plies")
-                    ),
-                );
+            if let Some(why) = opening_reaches_limit(n, &v.rules) {
+                p.add(Some(span.clone()), key, why);
             }
         }
     }
@@ -1498,12 +1511,7 @@ fn resolve_variant(
 fn agent(p: &mut Problems, v: &Sp<toml::Value>, key: &str) -> Option<AgentSpec> {
     let parsed = match v.get_ref() {
         toml::Value::String(s) => AgentSpec::parse(s),
-        toml::Value::Table(t) => toml::Value::Table(t.clone())
-            .try_into::<AgentSpec>()
-            .map_err(|e| AgentError::Unread {
-                words: agent_words(e.message()),
-            })
-            .and_then(|a| a.validate().map(|()| a)),
+        toml::Value::Table(t) => AgentSpec::from_table(t.clone()),
         other => Err(AgentError::NotAnAgent {
             got: other.type_str(),
         }),
@@ -1712,7 +1720,7 @@ opening_plies = 3
             (
                 "epsilon = 0.25",
                 "epsilon = -0.5",
-                "`matchups[0].p2`: epsilon is -0.5; it must be from 0 to 1",
+                "`matchups[0].p2`: epsilon is -0.5; it must be a number from 0 to 1",
             ),
             ("games = 10", "games = 0", "`games`: 0 is out of range"),
             (

@@ -46,9 +46,9 @@ mod validate;
 mod variant;
 
 pub use error::{
-    CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, Interruption, MergeMismatch,
-    ProvedShardProblem, Refusal, RunStateProblem, ShardExperiment, ShardIndex, ShardProblem,
-    ShardSays, SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
+    CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, FolderNotOurs, Interruption,
+    MergeMismatch, OtherRunState, ProvedShardProblem, Refusal, RunStateProblem, ShardExperiment,
+    ShardIndex, ShardProblem, ShardSays, SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
 };
 pub use load::{Loaded, load_experiment};
 pub use merge::{MergeOptions, merge};
@@ -82,6 +82,22 @@ fn threads_or_all(threads: Option<usize>) -> usize {
 /// whose plural ends in `s`.
 pub fn plural(n: impl Into<u64>, word: &str) -> String {
     crate::engine::notation::plural(n, word, &format!("{word}s"))
+}
+
+/// What `--force` does, in the words its help, the docs and every message
+/// use (after "start afresh, "): one meaning for `run`, `merge` and
+/// `simulate --out`, so that no message offers it for anything else.
+pub const FORCE_MEANS: &str = "replacing only the files katro wrote (files katro did not write \
+                               are never deleted or overwritten)";
+
+/// A command line, each word quoted for a POSIX shell where it needs it:
+/// how a message names the exact command to type next.
+fn command_line<S: AsRef<str>>(words: &[S]) -> String {
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| replay::shell_word(w.as_ref()))
+        .collect();
+    quoted.join(" ")
 }
 
 fn file_name(p: &Path) -> String {

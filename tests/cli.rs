@@ -1135,7 +1135,7 @@ fn mistypes_get_a_did_you_mean() {
     let sim = ["simulate", "katro-4x4", "--games", "2", "--p2", "random"];
     fails(
         &[&sim[..], &["--p1", "alphabeta:deph=2"]].concat(),
-        &["unknown field `deph` (did you mean \"depth\"?)"],
+        &["`deph` is not one (did you mean \"depth\"?)"],
     );
     fails(
         &["show", "katro-ludi"],
@@ -1167,4 +1167,197 @@ fn one_rule_set_under_two_names_is_refused() {
         &["has the same rules as"],
     );
     assert!(!out.exists(), "nothing written for a refused experiment");
+}
+
+/// `katro` run in `dir`: the binary's own output, for tests that need a
+/// working folder of their own.
+fn katro_at(dir: &Path, args: &[&str]) -> Run {
+    let out = assert_cmd::Command::cargo_bin("katro")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    let run = Run {
+        code: out.status.code().expect("exited"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    };
+    assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
+    run
+}
+
+/// Every setting of every agent, of the wrong type, out of range, missing
+/// or not the agent's, is refused in katro's own words, naming the key and
+/// its values: on the command line and in an experiment's table alike.
+#[test]
+fn every_agent_setting_error_is_katros_own() {
+    for (agent, said) in [
+        (
+            "mcts:iterations=-4",
+            "iterations is -4; it must be a whole number from 1 to 1000000",
+        ),
+        (
+            "mcts:iterations=10,exploration=high",
+            "exploration is `high`; it must be a number of 0 or more",
+        ),
+        (
+            "mcts:iterations=10,solver=7",
+            "solver is 7; it must be true or false",
+        ),
+        (
+            "mcts:iterations=10,keep_tree=maybe",
+            "keep_tree is `maybe`; it must be true or false",
+        ),
+        (
+            "mcts:iterations=10,rollout=epsilon-greedy,rollout_epsilon=-1",
+            "rollout_epsilon is -1; it must be a number from 0 to 1",
+        ),
+        (
+            "alphabeta:depth=x",
+            "depth is `x`; it must be a whole number from 1 to 64",
+        ),
+        (
+            "alphabeta:depth=3,nodes=1.5",
+            "nodes is 1.5; it must be a whole number from 1 to 1000000000",
+        ),
+        (
+            "alphabeta:depth=3,tt=-2",
+            "tt is -2; it must be a whole number from 1 to 24 (log2 of the table's slots)",
+        ),
+        (
+            "alphabeta",
+            "alphabeta needs depth, a whole number from 1 to 64 (`alphabeta:depth=...`)",
+        ),
+        (
+            "epsilon-greedy:epsilon=some",
+            "epsilon is `some`; it must be a number from 0 to 1",
+        ),
+        (
+            "random:depth=2",
+            "random takes no settings; `depth` is not one",
+        ),
+        ("greedy:x=1", "greedy takes no settings; `x` is not one"),
+        (
+            "perfect:depth=1",
+            "perfect takes no settings; `depth` is not one",
+        ),
+    ] {
+        let run = katro(&[
+            "simulate",
+            "katro-4x4",
+            "--games",
+            "1",
+            "--p1",
+            agent,
+            "--p2",
+            "random",
+        ]);
+        assert_eq!(run.code, 2, "{agent}");
+        assert_eq!(
+            run.stderr,
+            format!("error: --p1: agent `{agent}`: {said}\n"),
+            "{agent}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("e.toml"),
+        "name = \"t\"\nseed = 1\ngames = 2\nvariants = [\"katro-4x4\"]\n\n[[matchups]]\n\
+         p1 = { agent = \"mcts\", iterations = -4 }\np2 = \"random\"\n",
+    )
+    .unwrap();
+    let run = katro_at(dir.path(), &["validate", "e.toml"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(
+            "e.toml:7:6: `matchups[0].p1`: iterations is -4; it must be a whole number from 1 \
+             to 1000000\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Variant paths in an experiment are relative to the experiment file,
+/// `--out` to the working directory: `run --help` says so, and a variant
+/// file not found says so, with the path that would name it.
+#[test]
+fn a_variant_path_not_found_states_the_path_rules() {
+    let help = ok(&["run", "--help"]);
+    for said in [
+        "variant files named in the experiment are relative to the experiment file's folder; \
+         --out and the experiment's `output` are relative to the working directory",
+        "relative to the working directory (variant files named in the experiment are \
+         relative to the experiment file's folder)",
+    ] {
+        assert!(help.contains(said), "{help}");
+    }
+    assert!(ok(&["validate", "--help"]).contains("relative to the experiment file's folder"));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("exps")).unwrap();
+    std::fs::create_dir_all(d.join("variants")).unwrap();
+    std::fs::write(
+        d.join("variants/my.toml"),
+        "name = \"my\"\n[board]\nrows = 4\nholes = 4\nseeds = 2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("exps/x.toml"),
+        "name = \"x\"\nseed = 1\ngames = 10\nvariants = [\"variants/my.toml\"]\n\n\
+         [[matchups]]\np1 = \"random\"\np2 = \"random\"\n",
+    )
+    .unwrap();
+    for command in ["validate", "run"] {
+        let run = katro_at(d, &[command, "exps/x.toml"]);
+        assert_eq!(run.code, 2, "{command}");
+        assert!(
+            run.stderr.contains(
+                "exps/x.toml:4:13: `variants[0]`: cannot read variant file `variants/my.toml`: \
+                 exps/variants/my.toml (No such file or directory (os error 2)); a variant path \
+                 in an experiment is relative to the experiment file's folder (exps), not to \
+                 the working directory: `variants/my.toml` from the working directory is \
+                 `../variants/my.toml` from there"
+            ),
+            "{command}: {}",
+            run.stderr
+        );
+    }
+    std::fs::write(
+        d.join("exps/x.toml"),
+        std::fs::read_to_string(d.join("exps/x.toml"))
+            .unwrap()
+            .replace("\"variants/my.toml\"", "\"../variants/my.toml\""),
+    )
+    .unwrap();
+    let run = katro_at(d, &["run", "exps/x.toml", "--out", "o", "--threads", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        d.join("o/summary.csv").exists(),
+        "--out is from the working directory"
+    );
+}
+
+/// The game viewer tells the seeds each player captured apart from the
+/// capture events: c1 on katro-6x6 is one capture of two seeds.
+#[test]
+fn the_viewer_tells_seeds_captured_from_capture_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("game.html");
+    let page_arg = page.to_str().unwrap();
+    ok(&["replay", "katro-6x6", "c1", "--html", page_arg]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\" | seeds captured: South \" + f.seeds_captured[0]")
+            && html.contains("\" | capture events: South \" + f.captures[0]"),
+        "the status line"
+    );
+    assert!(
+        !html.contains("\" | captures: South"),
+        "the old status line"
+    );
+    for tally in ["\"captures\":[1,0]", "\"seeds_captured\":[2,0]"] {
+        assert!(html.contains(tally), "the last frame's {tally}");
+    }
 }

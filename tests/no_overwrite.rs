@@ -1,9 +1,11 @@
 //! No command deletes or overwrites what it did not write: every command
 //! that writes files (`run`, `run --shard`, `merge`, `simulate --out`),
-//! pointed at a folder holding another experiment's outputs or the user's
-//! own files, refuses with exit code 2, says what is there and that
-//! `--force` overrides, and leaves every byte as it was; with `--force` it
-//! replaces katro's files and keeps the user's.
+//! pointed at a folder holding another experiment's outputs, refuses with
+//! exit code 2, says what is there and names the command with `--force`,
+//! and leaves every byte as it was; with `--force` it replaces katro's
+//! files. The user's own files are left alone: beside katro's names they
+//! block nothing; at a name katro writes they are refused, --force or not,
+//! naming the command to run once they are moved.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -203,40 +205,89 @@ fn every_writing_command_refuses_a_folder_it_did_not_write_and_force_keeps_user_
             let before = snapshot(&at);
             let out = katro(d, &args);
             assert_eq!(out.code, 2, "katro {args:?}: {}", out.stderr);
-            let what = match kind {
-                "experiment" => "results of experiment `alpha`",
-                _ => "notes.txt: not a katro output",
+            // The exact command to type next, as the user would.
+            // `katro run` names the flags that choose what is played and
+            // where, in its own order; the others repeat their words.
+            let again = |force: bool| {
+                let mut words: Vec<&str> = match args[0] {
+                    "run" if args.contains(&"--shard") => {
+                        vec![
+                            "katro",
+                            "run",
+                            "beta.toml",
+                            "--out",
+                            &folder,
+                            "--shard",
+                            "1/2",
+                        ]
+                    }
+                    "run" => vec!["katro", "run", "beta.toml", "--out", &folder],
+                    _ => std::iter::once("katro")
+                        .chain(args.iter().copied())
+                        .collect(),
+                };
+                if force {
+                    words.push("--force");
+                }
+                words.join(" ")
             };
-            for needle in [what, "--force", &format!("output folder {folder} holds")] {
+            let needles = match kind {
+                "experiment" => vec![
+                    "results of experiment `alpha`".to_string(),
+                    format!(
+                        "`{}` starts afresh, {}; or give another output folder",
+                        again(true),
+                        katro::jobs::FORCE_MEANS
+                    ),
+                ],
+                // The user's summary.csv blocks; notes.txt blocks nothing.
+                _ => vec![
+                    "summary.csv: no manifest of this experiment lists it".to_string(),
+                    format!(
+                        "katro never deletes or overwrites them, --force or not: move or \
+                         rename them, then run `{}`",
+                        again(false)
+                    ),
+                ],
+            };
+            for needle in needles
+                .iter()
+                .chain([&format!("output folder {folder} holds")])
+            {
                 assert!(
-                    out.stderr.contains(needle),
+                    out.stderr.contains(needle.as_str()),
                     "katro {args:?}: `{needle}` missing from:\n{}",
                     out.stderr
                 );
             }
+            assert!(!out.stderr.contains("notes.txt"), "{}", out.stderr);
             assert!(
                 snapshot(&at) == before,
                 "katro {args:?} changed {folder} although it refused"
             );
 
-            // With --force: katro's files replaced, the user's kept. A
-            // user's file under a name katro writes (summary.csv) is
-            // refused even then, named, until the user moves it.
+            // A user's file under a name katro writes (summary.csv) is
+            // refused with --force as well, named, until the user moves
+            // it; then the command goes on beside the user's other files,
+            // no --force needed. With --force, katro's files are replaced.
             let mut forced = args.clone();
             forced.push("--force");
             if kind == "user" {
                 let out = katro(d, &forced);
                 assert_eq!(out.code, 2, "katro {forced:?}: {}", out.stderr);
+                let needle = format!("then run `{}`", again(true));
                 for needle in [
                     "summary.csv: no manifest of this experiment lists it",
-                    "--force never replaces a file katro did not write",
+                    &needle,
                 ] {
                     assert!(out.stderr.contains(needle), "{forced:?}: {}", out.stderr);
                 }
                 assert!(snapshot(&at) == before, "katro {forced:?} changed {folder}");
                 fs::rename(at.join("summary.csv"), d.join(format!("mine-{folder}.csv"))).unwrap();
+                ok(d, &args);
+            } else {
+                ok(d, &forced);
             }
-            ok(d, &forced);
             let after = snapshot(&at);
             if kind == "user" {
                 for &(name, text) in user_files(is_merge) {
@@ -428,15 +479,88 @@ fn the_slurm_log_folder_is_not_a_foreign_file() {
         fs::read(d.join("out/slurm/shard-1_1.out")).unwrap(),
         b"log\n"
     );
-    // A file named `slurm` is the user's, not the log folder.
+    // A file named `slurm` is the user's, not the log folder: in nobody's
+    // way, and kept.
     fs::remove_dir_all(d.join("out/slurm")).unwrap();
     fs::write(d.join("out/slurm"), "mine\n").unwrap();
-    let out = katro(d, &["merge", "out"]);
-    assert_eq!(out.code, 2, "{}", out.stderr);
+    ok(d, &["merge", "out"]);
+    assert_eq!(fs::read(d.join("out/slurm")).unwrap(), b"mine\n");
+}
+
+/// `--force` has one meaning, written the same in every command's help,
+/// the docs and the messages: start afresh, replacing only the files
+/// katro wrote.
+#[test]
+fn force_has_one_meaning_written_the_same_everywhere() {
+    let means = katro::jobs::FORCE_MEANS;
+    let said = format!("tart afresh, {means}");
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for command in ["run", "merge", "simulate"] {
+        let help = cargo_bin_cmd!("katro")
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&help.stdout).to_string();
+        assert!(
+            words(&help).contains(&said),
+            "katro {command} --help:\n{help}"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for doc in ["docs/EXPERIMENTS.md", "docs/ERRORS.md", "README.md"] {
+        let text = fs::read_to_string(root.join(doc)).unwrap();
+        assert!(words(&text).contains(means), "{doc} does not say {means:?}");
+    }
+    // The messages that offer it: a complete run, another experiment's
+    // folder, a change to games already played.
+    fs::write(d.join("beta.toml"), BETA).unwrap();
+    fs::write(d.join("alpha.toml"), ALPHA).unwrap();
+    let run = ["run", "beta.toml", "--out", "b", "--threads", "1"];
+    ok(d, &run);
+    let complete = cargo_bin_cmd!("katro")
+        .current_dir(d)
+        .args(run)
+        .output()
+        .unwrap();
+    let complete = String::from_utf8_lossy(&complete.stdout).to_string();
     assert!(
-        out.stderr.contains("slurm: not a katro output"),
+        complete.contains(&format!(
+            "nothing to play. `katro run beta.toml --out b --force` starts afresh, {means}, and \
+             plays every game again"
+        )),
+        "{complete}"
+    );
+    let other = katro(d, &["run", "alpha.toml", "--out", "b"]);
+    assert_eq!(other.code, 2);
+    assert!(
+        other.stderr.contains(&format!(
+            "`katro run alpha.toml --out b --force` starts afresh, {means}; or give another \
+             output folder"
+        )),
         "{}",
-        out.stderr
+        other.stderr
+    );
+    fs::write(d.join("beta.toml"), BETA.replace("seed = 4", "seed = 5")).unwrap();
+    let changed = katro(d, &run);
+    assert_eq!(changed.code, 2);
+    assert!(
+        changed.stderr.contains(&format!(
+            "`katro run beta.toml --out b --force` starts afresh, {means}; or give another \
+             output folder"
+        )),
+        "{}",
+        changed.stderr
+    );
+    // What --force did, in the same words.
+    let forced = ok(d, &["run", "alpha.toml", "--out", "b", "--force"]);
+    assert!(
+        forced.contains(&format!(
+            "--force: starting afresh in b, {means}; found there:\n  manifest.json and its \
+             results: results of experiment `beta`"
+        )) && forced.contains("--force: deleted these files katro wrote:\n  manifest.json\n"),
+        "{forced}"
     );
 }
 

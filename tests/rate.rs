@@ -150,9 +150,80 @@ fn bad_results_are_refused_with_the_file_and_row_named() {
         &["rate", &twice, "--out", out],
         &["twice.csv line 4", "a against b", "twice"],
     );
-    refused(&["rate", &twice], &["--out"]);
+    // Without --out as well: the folder it would write is not made.
+    refused(&["rate", &twice], &["twice.csv line 4"]);
+    assert!(!dir.path().join("twice").exists());
     refused(&["rate", "no-such.csv", "--out", out], &["no-such.csv"]);
     assert!(!Path::new(out).exists(), "a refused rate wrote {out}");
+}
+
+/// Without --out a CSV's rating files go to a folder beside it named
+/// after it without its extension (with `-ratings` added when it has
+/// none), made if needed and written beside files of the user's there;
+/// a file at that name, or a file of the user's at a rating file's name,
+/// is refused, naming the command with --out.
+#[test]
+fn a_csv_without_out_is_rated_into_a_folder_named_after_it() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let tallies = "p1,p2,p1_wins,p2_wins,undecided\nstrong,random,9,1,0\nrandom,strong,2,8,0\n";
+    let csv = write(&dir, "tallies.csv", tallies);
+    let run = katro()
+        .current_dir(d)
+        .args(["rate", "tallies.csv"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&run.get_output().stdout).to_string();
+    assert!(said.contains("in tallies\n"), "{said}");
+    for f in RATING_FILES {
+        assert!(d.join("tallies").join(f).exists(), "{f}");
+    }
+    // The same by any path: beside the file, not in the working folder.
+    fs::write(d.join("tallies/notes.txt"), "mine\n").unwrap();
+    katro().args(["rate", &csv]).assert().success();
+    assert_eq!(fs::read(d.join("tallies/notes.txt")).unwrap(), b"mine\n");
+    // A name without an extension.
+    write(&dir, "plain", tallies);
+    katro()
+        .current_dir(d)
+        .args(["rate", "plain"])
+        .assert()
+        .success();
+    assert!(d.join("plain-ratings/ratings.csv").exists());
+    // A file where the folder would be.
+    write(&dir, "taken.csv", tallies);
+    write(&dir, "taken", "mine\n");
+    let run = katro()
+        .current_dir(d)
+        .args(["rate", "taken.csv"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+    assert_eq!(
+        err,
+        "error: taken: a file is there, and katro writes the rating files of taken.csv into \
+         a folder of that name (without --out: the CSV's name without its extension): give \
+         the folder with `katro rate taken.csv --out FOLDER`\n"
+    );
+    assert_eq!(fs::read(d.join("taken")).unwrap(), b"mine\n");
+    // A file of the user's at a rating file's name.
+    write(&dir, "mine.csv", tallies);
+    fs::create_dir(d.join("mine")).unwrap();
+    fs::write(d.join("mine/ratings.csv"), "my ratings\n").unwrap();
+    let run = katro()
+        .current_dir(d)
+        .args(["rate", "mine.csv"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+    assert!(
+        err.contains("mine/ratings.csv: katro did not write it"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read(d.join("mine/ratings.csv")).unwrap(),
+        b"my ratings\n"
+    );
 }
 
 /// `katro rate` replaces its own files, unchanged, and never a file katro

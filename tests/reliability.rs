@@ -191,14 +191,15 @@ fn wait_for<T>(child: &mut std::process::Child, mut seen: impl FnMut() -> Option
 }
 
 /// Starts `katro run EXP --out OUT`, waits until it has saved a checkpoint
-/// twice, and kills it with `signal` (KILL or INT).
-fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) {
+/// twice, and kills it with `signal` (KILL or INT); returns what it said
+/// on stderr.
+fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) -> String {
     let mut child = Std::new(bin())
         .current_dir(dir)
         .args(["run", exp, "--out", out, "--threads", "2"])
         .env("KATRO_CHECKPOINT_SECONDS", "0.2")
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let state = checkpoint_state(&dir.join(out));
@@ -220,7 +221,8 @@ fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) {
             assert!(sent.success());
         }
     }
-    let status = child.wait().unwrap();
+    let ended = child.wait_with_output().unwrap();
+    let status = ended.status;
     // SIGKILL ends the process; SIGINT (Ctrl-C) makes it save a last
     // checkpoint and exit with 130.
     let expected = if signal == "INT" { Some(130) } else { None };
@@ -234,6 +236,7 @@ fn start_and_kill(dir: &Path, exp: &str, out: &str, signal: &str) {
         !dir.join(out).join("manifest.json").exists(),
         "a killed run wrote results"
     );
+    String::from_utf8_lossy(&ended.stderr).to_string()
 }
 
 /// Reruns after a kill: the run says it resumed, from how many games, and
@@ -290,7 +293,14 @@ fn a_run_stopped_with_sigint_resumes_to_identical_outputs() {
         dir.path(),
         &["run", "exp.toml", "--out", "whole", "--threads", "2"],
     );
-    start_and_kill(dir.path(), "exp.toml", "stopped", "INT");
+    let said = start_and_kill(dir.path(), "exp.toml", "stopped", "INT");
+    // It names the command that goes on, which needs no --force.
+    has(
+        &said,
+        &[
+            "saved in the checkpoint stopped/.katro-checkpoint/run; `katro run exp.toml --out stopped` goes on from there",
+        ],
+    );
     let resumed = resume(dir.path(), "exp.toml", "stopped");
     assert!(resumed > 0);
     same_results(
@@ -478,7 +488,7 @@ fn merge_refuses_missing_duplicate_foreign_and_mixed_shards() {
             &format!("than this one ({this_build})"),
             "shard-3-of-3.json: katro build src-0000000000000000",
             "shard-1-of-3.json: katro build src-",
-            "--allow-other-build",
+            "(`katro merge a --allow-other-build` merges them anyway)",
         ],
     );
     assert!(!d.join("a/manifest.json").exists());
@@ -518,7 +528,7 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
     has(
         &msg,
         &[
-            "the output folder out holds files of another experiment",
+            "the output folder out holds files that are not this run's",
             "manifest.json and its results: results of experiment `precise`",
             "this is experiment `fixed`",
             "--force",
@@ -582,8 +592,8 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
             ".katro-checkpoint/run: a checkpoint of this experiment written by katro build \
              src-0000000000000000",
             &format!("not this build {this_build}"),
-            "--allow-other-build",
-            "--force",
+            "`katro run a.toml --out other-build --allow-other-build` uses them as they are.",
+            "`katro run a.toml --out other-build --force` starts afresh",
         ],
     );
     assert_eq!(read(&state), doctored, "a refusal changes nothing");
@@ -634,6 +644,70 @@ fn a_folder_of_another_experiment_is_refused_unless_forced() {
     let manifest: serde_json::Value =
         serde_json::from_slice(&read(&d.join("damaged/manifest.json"))).unwrap();
     assert_eq!(manifest["resumed_games"], 0, "started afresh");
+}
+
+/// The CLI's traps around a resume (issue 46): a user's files in an
+/// interrupted run's folder never block it, and the same command resumes
+/// it without `--force`; a command that needs the results names the one
+/// that finishes the run; `--force` starts afresh, its checkpoint
+/// deleted and every game played again, the user's files kept.
+#[test]
+fn an_interrupted_run_resumes_beside_the_users_files_and_force_starts_afresh() {
+    let games = few_seconds();
+    let dir = setup(&[("a.toml", &fixed_experiment(games))]);
+    let d = dir.path();
+    ok(d, &["run", "a.toml", "--out", "whole", "--threads", "2"]);
+    start_and_kill(d, "a.toml", "half", "KILL");
+    let mine: [(&str, &str); 4] = [
+        ("notes.txt", "my notes\n"),
+        ("plots/sketch.txt", "mine\n"),
+        ("shards/readme.json", "{\"mine\": true}\n"),
+        ("mine/data.csv", "a,b\n"),
+    ];
+    for (name, text) in mine {
+        let p = d.join("half").join(name);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    // What needs the results names the command that finishes the run.
+    for args in [
+        vec!["report", "half"],
+        vec!["rate", "half"],
+        vec!["curve", "half"],
+        vec!["judge", "half"],
+    ] {
+        let msg = fails(d, &args, 2);
+        has(
+            &msg,
+            &[
+                "half: no results yet: it holds a run of experiment `fixed` interrupted before \
+                 it finished (",
+                "saved in its checkpoint half/.katro-checkpoint/run); `katro run a.toml --out \
+                 half` finishes it, then run this command again",
+            ],
+        );
+    }
+    let resumed = resume(d, "a.toml", "half");
+    assert!(resumed > 0, "resumed from its checkpoint");
+    same_results(&d.join("whole"), &d.join("half"), ALL);
+    for (name, text) in mine {
+        assert_eq!(read(&d.join("half").join(name)), text.as_bytes(), "{name}");
+    }
+
+    // --force starts afresh: the checkpoint deleted, every game played.
+    start_and_kill(d, "a.toml", "again", "KILL");
+    fs::write(d.join("again/notes.txt"), "my notes\n").unwrap();
+    let said = ok(d, &["run", "a.toml", "--out", "again", "--force"]);
+    has(
+        &said,
+        &["--force: deleted the checkpoint in again/.katro-checkpoint/run ("],
+    );
+    assert!(!said.contains("resuming"), "{said}");
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&read(&d.join("again/manifest.json"))).unwrap();
+    assert_eq!(manifest["resumed_games"], 0, "started afresh");
+    same_results(&d.join("whole"), &d.join("again"), ALL);
+    assert_eq!(read(&d.join("again/notes.txt")), b"my notes\n");
 }
 
 #[test]
@@ -810,7 +884,7 @@ fn a_full_disk_stops_the_run_and_keeps_its_last_checkpoint() {
             "No space left on device",
             "the disk is full",
             "the last checkpoint (",
-            "is intact: fix the problem and run the same command again",
+            "is intact: fix the problem, then `katro run exp.toml --out disk/out` goes on from it",
         ],
     );
     let cp = d.join("disk/out/.katro-checkpoint/run");

@@ -19,6 +19,11 @@ pub struct CheckpointFile {
     pub run: RunHeader,
     /// `[I, N]` for shard I of N; absent for a whole run.
     pub shard: Option<[u64; 2]>,
+    /// The experiment file as the run was given it, so that a command
+    /// finding the run unfinished can name the one that finishes it;
+    /// empty in checkpoints written before it was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub experiment: String,
     pub layout: Vec<CellLayout>,
     /// How many row files (`rows-000000.json`, ...) belong to this state:
     /// files numbered from 0 to this, less one. A later-numbered file was

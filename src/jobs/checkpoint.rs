@@ -42,6 +42,8 @@ pub(crate) struct Identity {
     pub experiment_hash: String,
     pub name: String,
     pub part: Part,
+    /// The experiment file as the run was given it.
+    pub experiment: String,
 }
 
 fn shard_pair(part: Part) -> Option<[u64; 2]> {
@@ -192,6 +194,7 @@ impl<'a> Saver<'a> {
                 self.other_builds.clone(),
             ),
             shard: shard_pair(self.id.part),
+            experiment: self.id.experiment.clone(),
             layout: self.layout.cells.clone(),
             row_files,
             wall_seconds: self.wall_seconds(),
@@ -236,6 +239,39 @@ fn finished_cells(layout: &Layout, state: &RunState) -> u64 {
         .zip(&layout.cells)
         .filter(|(p, l)| p.stopped || (l.max_games > 0 && p.settled_games == l.max_games))
         .count() as u64
+}
+
+/// The refusal of a command that needs finished results (`report`,
+/// `rate`, `curve`, `judge`) in `out`, when `out` holds a run interrupted
+/// before it wrote them: what the user most likely wants first is to
+/// finish that run, so it names the command that does. `None` when no
+/// checkpoint there reads.
+pub(crate) fn unfinished_run(store: &dyn Store, out: &Path) -> Option<super::Refusal> {
+    let root = out.join(FOLDER);
+    let mut parts = store.list(&root).ok()?;
+    parts.sort_by(|a, b| a.name.cmp(&b.name));
+    parts.iter().filter(|e| e.is_dir).find_map(|e| {
+        let dir = root.join(&e.name);
+        let c = read_identity(store, &dir).ok()?;
+        let experiment = if c.experiment.is_empty() {
+            "EXPERIMENT.toml"
+        } else {
+            &c.experiment
+        };
+        let out_text = out.display().to_string();
+        let mut words = vec!["katro", "run", experiment, "--out", &out_text];
+        let shard = c.shard.map(|[i, n]| format!("{i}/{n}"));
+        if let Some(s) = &shard {
+            words.extend(["--shard", s]);
+        }
+        Some(super::Refusal::UnfinishedRun {
+            dir: out.to_path_buf(),
+            name: c.run.name,
+            games: c.state.games(),
+            checkpoint: dir,
+            finish: super::command_line(&words),
+        })
+    })
 }
 
 /// Whether `dir` is what a first save stopped before its `state.json` (a

@@ -102,9 +102,11 @@ impl Error {
 /// What a run stopped by a signal kept.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Interruption {
+    /// `again`: the command that goes on, never with `--force`, which
+    /// would start afresh.
     #[error(
-        "{} ({cells} of {} finished) saved in the checkpoint {}; run the same command \
-         again to go on from there",
+        "{} ({cells} of {} finished) saved in the checkpoint {}; `{again}` goes on \
+         from there",
         super::plural(*.games, "game"),
         super::plural(*.of_cells, "cell"),
         .dir.display()
@@ -114,22 +116,29 @@ pub enum Interruption {
         cells: u64,
         of_cells: u64,
         dir: PathBuf,
+        again: String,
     },
-    #[error("no game was saved yet: the same command starts again")]
-    NothingSaved,
+    /// `again`: the command, the same as before, that starts again.
+    #[error("no game was saved yet: `{again}` starts again")]
+    NothingSaved { again: String },
 }
 
 /// Whether the last checkpoint of a run that stopped after it began
 /// playing is there to go on from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckpointNote {
+    /// `again`: the command that goes on, never with `--force`.
     #[error(
-        "the last checkpoint ({}, in {}) is intact: fix the problem and run the same \
-         command again to go on from it",
+        "the last checkpoint ({}, in {}) is intact: fix the problem, then `{again}` goes \
+         on from it",
         super::plural(*.games, "game"),
         .dir.display()
     )]
-    Intact { games: u64, dir: PathBuf },
+    Intact {
+        games: u64,
+        dir: PathBuf,
+        again: String,
+    },
     #[error("no checkpoint had been written yet")]
     NoneYet,
 }
@@ -201,37 +210,24 @@ pub enum Refusal {
     },
     #[error("cannot take the lock {}: {}", .lock.display(), describe(.error))]
     CannotLock { lock: PathBuf, error: io::Error },
-    /// With `--force`: files katro did not write, at names katro writes;
-    /// `files` lists them as the message does.
+    /// Files katro did not write (or changed since), at names katro
+    /// writes, which nothing replaces: `files` lists them as the message
+    /// does, `again` is the command to run once they are moved.
     #[error(
-        "the output folder {} holds files katro did not write under names katro writes:\n{}\n\
-         --force never replaces a file katro did not write: move or rename them, or give \
-         another output folder",
+        "the output folder {} holds files katro did not write, or changed since it wrote \
+         them, under names katro writes:\n{}\n\
+         katro never deletes or overwrites them, --force or not: move or rename them, then \
+         run `{again}`",
         .dir.display(),
         .files.join("\n")
     )]
-    ForeignUnderOurNames { dir: PathBuf, files: Vec<String> },
-    /// Without `--force`: anything not of this experiment and build.
-    #[error(
-        "the output folder {} holds files of another experiment, another katro build or \
-         not written by katro:\n{}\n\
-         this is experiment `{name}` (hash {hash}) and katro build {}. Give another \
-         output folder,{} or --force to delete the files katro wrote there and \
-         replace its results (files katro did not write are kept{})",
-        .dir.display(),
-        .found.join("\n"),
-        crate::files::BUILD,
-        if *.only_other_build { " or --allow-other-build to use them as they are," } else { "" },
-        if *.blocking { "; those under names katro writes must be moved first" } else { "" }
-    )]
-    FolderNotOurs {
+    ForeignUnderOurNames {
         dir: PathBuf,
-        found: Vec<String>,
-        name: String,
-        hash: String,
-        only_other_build: bool,
-        blocking: bool,
+        files: Vec<String>,
+        again: String,
     },
+    #[error("{0}")]
+    FolderNotOurs(Box<FolderNotOurs>),
     #[error(
         "{}: the file exists and {} (katro replaces only the files it wrote, unchanged \
          since, --force or not): give another file name, or move it away",
@@ -239,13 +235,18 @@ pub enum Refusal {
         .whose.why()
     )]
     FileNotOurs { path: PathBuf, whose: Whose },
+    /// `again`: the command that writes the shard once the file is moved.
     #[error(
         "{}: {}: katro replaces only the files it wrote, unchanged since, --force \
-         or not: move it away and run the same command again to write the shard",
+         or not: move it away, then `{again}` writes the shard",
         .path.display(),
         .whose.why()
     )]
-    ShardNotOurs { path: PathBuf, whose: Whose },
+    ShardNotOurs {
+        path: PathBuf,
+        whose: Whose,
+        again: String,
+    },
     #[error(
         "{what} would replace files katro may not replace:\n{}\n\
          katro replaces only the files it wrote, unchanged since, --force or not: move \
@@ -339,7 +340,7 @@ pub enum Refusal {
     #[error("cannot read {input}: {}", describe(.error))]
     UnreadableInput { input: String, error: io::Error },
     #[error(
-        "cannot read {input}: {} (give a folder written by `katro run`, or a CSV file with --out)",
+        "cannot read {input}: {} (give a folder written by `katro run`, or a CSV file of tallies)",
         describe(.error)
     )]
     UnreadableResults { input: String, error: io::Error },
@@ -348,6 +349,24 @@ pub enum Refusal {
     /// `needs` says which command needs the file, and what file.
     #[error("{}: not found: {needs}", .path.display())]
     NotFound { path: PathBuf, needs: String },
+    /// A command that needs finished results, in the folder of a run
+    /// interrupted before it wrote them; `finish` is the command that
+    /// finishes it.
+    #[error(
+        "{}: no results yet: it holds a run of experiment `{name}` interrupted before it \
+         finished ({} saved in its checkpoint {}); `{finish}` finishes it, then run this \
+         command again",
+        .dir.display(),
+        super::plural(*.games, "game"),
+        .checkpoint.display()
+    )]
+    UnfinishedRun {
+        dir: PathBuf,
+        name: String,
+        games: u64,
+        checkpoint: PathBuf,
+        finish: String,
+    },
     /// A number a flag takes, out of what it allows: `--rounds 0`.
     #[error("{flag} {value}: {want}")]
     FlagValue {
@@ -484,8 +503,20 @@ pub enum Refusal {
         player: u8,
         legal: Vec<String>,
     },
-    #[error("{input}: give --out FOLDER for the rating files of a CSV file")]
-    RateNeedsOut { input: String },
+    /// The folder for a CSV file's rating files is a file; `named` when
+    /// `--out` named it, else it is the default one beside the CSV.
+    #[error(
+        "{}: a file is there, and katro writes the rating files of {input} into a folder \
+         of that name{}: give the folder with `katro rate {} --out FOLDER`",
+        .out.display(),
+        if *.named { "" } else { " (without --out: the CSV's name without its extension)" },
+        super::replay::shell_word(.input)
+    )]
+    RateOutIsAFile {
+        input: String,
+        out: PathBuf,
+        named: bool,
+    },
     #[error("{input}: no results between two different agents to rate")]
     NothingToRate { input: String },
     #[error("{file}{}: not a CSV file katro can read: {error}", csv_line(.line))]
@@ -604,6 +635,34 @@ pub enum Refusal {
     },
 }
 
+/// Without `--force`: what katro wrote for another experiment, build or
+/// run in an output folder; `forced` is this command with `--force`,
+/// `other_build` with `--allow-other-build` when that alone would do.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the output folder {} holds files that are not this run's:\n{}\n\
+     this is experiment `{name}` (hash {hash}) and katro build {}.{}{} `{forced}` \
+     starts afresh, {}; or give another output folder",
+    .dir.display(),
+    .found.join("\n"),
+    crate::files::BUILD,
+    .other_build.as_ref().map_or(String::new(), |c| format!(" `{c}` uses them as they are.")),
+    if *.blocking {
+        " First move or rename the files katro did not write under names katro writes \
+         (listed above): nothing replaces them."
+    } else { "" },
+    super::FORCE_MEANS
+)]
+pub struct FolderNotOurs {
+    pub dir: PathBuf,
+    pub found: Vec<String>,
+    pub name: String,
+    pub hash: String,
+    pub forced: String,
+    pub other_build: Option<String>,
+    pub blocking: bool,
+}
+
 /// An exact matchup with more lines than katro follows: where the
 /// experiment asks for it, its cell, and the bound it passed.
 #[derive(Debug, thiserror::Error)]
@@ -628,10 +687,10 @@ pub struct TooManyOpenings {
      {old_hash}), and this version of it (hash {new_hash}) would change games already \
      played:\n  {}\n\
      a run grows only by more games, tighter precision, or new variants or matchups. \
-     Give another output folder, or --force to delete those results and play every \
-     game",
+     `{forced}` starts afresh, {}; or give another output folder",
     .dir.display(),
-    lines(.problems, "\n  ")
+    lines(.problems, "\n  "),
+    super::FORCE_MEANS
 )]
 pub struct WouldChangePlayed {
     pub dir: PathBuf,
@@ -639,6 +698,8 @@ pub struct WouldChangePlayed {
     pub old_hash: String,
     pub new_hash: String,
     pub problems: Vec<super::grow::Unkept>,
+    /// This run's command with `--force`.
+    pub forced: String,
 }
 
 /// A file katro wrote that no longer reads or no longer fits (exit 2).
@@ -669,8 +730,17 @@ pub enum Damage {
         dir: PathBuf,
         mismatch: MergeMismatch,
     },
-    #[error("{0}. Use --force to delete the checkpoint and start again")]
-    Checkpoint(FileError),
+    /// `forced`: this run's command with `--force` (the error boxed, as
+    /// `RunStateProblem::Rows`'s is, so that every job's `Error` stays
+    /// small).
+    #[error(
+        "{error}. `{forced}` deletes it and starts afresh, {}",
+        super::FORCE_MEANS
+    )]
+    Checkpoint {
+        error: Box<FileError>,
+        forced: String,
+    },
     /// A proved.csv (or a shard's) that does not read as katro wrote it.
     #[error(
         "{}: {error}: not as `katro prove-family` wrote it; move it away, or give \
@@ -695,15 +765,17 @@ pub enum Damage {
         dir: PathBuf,
         problems: Vec<ProvedShardProblem>,
     },
+    /// `forced`: this run's command with `--force`.
     #[error(
-        "{}: {problem}: katro cannot tell which games the results there hold. Give another \
-         output folder, or --force to delete them and play every game (a file changed \
-         since katro wrote it is never deleted: move it away first)",
-        .path.display()
+        "{}: {problem}: katro cannot tell which games the results there hold. `{forced}` \
+         starts afresh, {}; or give another output folder",
+        .path.display(),
+        super::FORCE_MEANS
     )]
     RunState {
         path: PathBuf,
         problem: RunStateProblem,
+        forced: String,
     },
     #[error("{damage}\n{checkpoint}")]
     AfterStart {
@@ -792,14 +864,18 @@ pub enum ShardProblem {
         shards: Vec<ShardSays<ShardExperiment>>,
     },
     /// Without `--allow-other-build`: some shard's games were played by
-    /// another build; `shards` lists every shard with its builds.
+    /// another build; `shards` lists every shard with its builds, `merge`
+    /// is the command that merges them anyway.
     #[error(
         "shards played by another katro build than this one ({}), whose games may \
-         differ (--allow-other-build merges them anyway):\n{}",
+         differ (`{merge}` merges them anyway):\n{}",
         crate::files::BUILD,
         listing(.shards, |builds| format!("katro build {}", builds.join(", ")))
     )]
-    OtherBuild { shards: Vec<ShardSays<Vec<String>>> },
+    OtherBuild {
+        shards: Vec<ShardSays<Vec<String>>>,
+        merge: String,
+    },
     /// Shards cut for more than one count; `shards` lists every shard
     /// with its index and count.
     #[error(
@@ -924,15 +1000,16 @@ pub enum RunStateProblem {
     #[error(transparent)]
     NotRead(RunStateError),
     /// A run state of another format or experiment than the manifest
-    /// beside it, which katro never writes: the folder was mixed by hand.
+    /// beside it, which katro never writes: the folder was mixed by hand
+    /// (boxed, as `Rows`'s error is, so that every job's `Error` stays
+    /// small beside the command a refusal names).
     #[error(
-        "format {format:?} of experiment hash {hash}, but manifest.json says hash {manifest_hash}"
+        "format {:?} of experiment hash {}, but manifest.json says hash {}",
+        .0.format,
+        .0.hash,
+        .0.manifest_hash
     )]
-    OtherRun {
-        format: String,
-        hash: String,
-        manifest_hash: String,
-    },
+    OtherRun(Box<OtherRunState>),
     /// The games.csv at `games` that holds the run's rows (boxed: beside
     /// the path, a `FileError` would make every job's `Error` larger).
     #[error("{}: {error}", .games.display())]
@@ -940,6 +1017,15 @@ pub enum RunStateProblem {
         games: PathBuf,
         error: Box<FileError>,
     },
+}
+
+/// What [`RunStateProblem::OtherRun`] found: the run state's format and
+/// experiment hash, and the hash of the manifest beside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherRunState {
+    pub format: String,
+    pub hash: String,
+    pub manifest_hash: String,
 }
 
 /// The machine let the job down (exit 1).
@@ -1002,14 +1088,15 @@ mod tests {
     fn each_kind_has_its_exit_code() {
         let refused = Error::from(Refusal::ReplayNeedsGame);
         let failed = Error::from(Failure::Stdout(io::ErrorKind::StorageFull.into()));
-        let stopped = Error::Interrupted(Interruption::NothingSaved);
+        let again = "katro run e.toml --out o".to_string();
+        let stopped = Error::Interrupted(Interruption::NothingSaved { again });
         assert_eq!(refused.kind().exit_code(), 2);
         assert_eq!(failed.kind().exit_code(), 1);
         assert_eq!(stopped.kind().exit_code(), 130);
         assert!(refused.is_user_input() && !failed.is_user_input() && !stopped.is_user_input());
         assert_eq!(
             stopped.to_string(),
-            "interrupted: no game was saved yet: the same command starts again"
+            "interrupted: no game was saved yet: `katro run e.toml --out o` starts again"
         );
     }
 }

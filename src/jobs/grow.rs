@@ -139,14 +139,15 @@ pub enum Unkept {
     )]
     Rows { was: String, now: String },
     /// `builds`: every build that played the finished run, one of them
-    /// not this one ([`crate::files::BUILD`]).
+    /// not this one ([`crate::files::BUILD`]); `keep`: the command that
+    /// keeps them anyway.
     #[error(
         "they were played by katro build {}, not this build {}: the new games may not match \
-         them (--allow-other-build keeps them anyway)",
+         them (`{keep}` keeps them anyway)",
         .builds.join(", "),
         crate::files::BUILD
     )]
-    OtherBuild { builds: Vec<String> },
+    OtherBuild { builds: Vec<String>, keep: String },
     #[error("the cell {cell} is gone: a smaller experiment is not a grown one")]
     CellGone { cell: String },
     #[error("variant `{variant}` has other rules than when its games were played")]
@@ -427,13 +428,14 @@ mod tests {
     fn games_of_another_build_name_every_build_and_the_way_out() {
         let other = Unkept::OtherBuild {
             builds: vec!["src-0000000000000000".into(), "src-1111111111111111".into()],
+            keep: "katro run e.toml --allow-other-build".into(),
         };
         assert_eq!(
             other.to_string(),
             format!(
                 "they were played by katro build src-0000000000000000, src-1111111111111111, \
-                 not this build {}: the new games may not match them (--allow-other-build \
-                 keeps them anyway)",
+                 not this build {}: the new games may not match them (`katro run e.toml \
+                 --allow-other-build` keeps them anyway)",
                 crate::files::BUILD
             )
         );

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Damage, Error, Refusal, RunStateProblem, WouldChangePlayed, grow};
+use super::{Damage, Error, OtherRunState, Refusal, RunStateProblem, WouldChangePlayed, grow};
 use crate::experiment::Experiment;
 use crate::experiment::runner::{self, Cell, GameRow, Rows};
 use crate::experiment::stats::Aggregate;
@@ -20,27 +20,30 @@ pub(super) struct Growing {
 
 /// Reads `run-state.json` beside the manifest `m` and plans how this
 /// experiment grows from it, or refuses, naming every change that would
-/// alter games already played.
+/// alter games already played and the command that replays them all
+/// (`forced`), or that keeps games of another build (`other_build`).
 pub(super) fn growth(
     store: &dyn Store,
-    dir: &Path,
-    m: &ManifestRead,
+    (dir, m): (&Path, &ManifestRead),
     exp: &Experiment,
     cells: &[Cell],
     allow_other_build: bool,
+    (forced, other_build): (&str, &str),
 ) -> Result<Growing, Error> {
     let path = dir.join(grow::RUN_STATE);
     let damaged = |problem: RunStateProblem| {
         Error::from(Damage::RunState {
             path: path.clone(),
             problem,
+            forced: forced.to_string(),
         })
     };
     let old = read_run_state(store, &path, m, &damaged)?;
-    let refuse = |problems: Vec<grow::Unkept>| would_change_played(dir, &old, exp, problems);
+    let refuse =
+        |problems: Vec<grow::Unkept>| would_change_played((dir, forced), &old, exp, problems);
     let sources = grow::plan(&old, &exp.name, exp.seed, exp.rows(), cells).map_err(refuse)?;
     let old_rows = read_old_rows(store, dir, &old, &damaged)?;
-    if !allow_other_build && let Some(problem) = played_elsewhere(&old) {
+    if !allow_other_build && let Some(problem) = played_elsewhere(&old, other_build) {
         return Err(refuse(vec![problem]));
     }
     Ok(Growing {
@@ -53,7 +56,7 @@ pub(super) fn growth(
 /// The refusal to grow the finished run `old` in `dir` into `exp`,
 /// naming every change that would alter games already played.
 fn would_change_played(
-    dir: &Path,
+    (dir, forced): (&Path, &str),
     old: &grow::FinishedRun,
     exp: &Experiment,
     problems: Vec<grow::Unkept>,
@@ -64,6 +67,7 @@ fn would_change_played(
         old_hash: old.run.experiment_hash.clone(),
         new_hash: exp.fingerprint(),
         problems,
+        forced: forced.to_string(),
     }))
     .into()
 }
@@ -101,23 +105,27 @@ fn read_run_state(
     })?;
     let old = grow::FinishedRun::parse(&bytes).map_err(|e| damaged(RunStateProblem::NotRead(e)))?;
     if old.format != grow::RUN_STATE_FORMAT || old.run.experiment_hash != m.run.experiment_hash {
-        return Err(damaged(RunStateProblem::OtherRun {
-            format: old.format,
-            hash: old.run.experiment_hash,
-            manifest_hash: m.run.experiment_hash.clone(),
-        }));
+        return Err(damaged(RunStateProblem::OtherRun(Box::new(
+            OtherRunState {
+                format: old.format,
+                hash: old.run.experiment_hash,
+                manifest_hash: m.run.experiment_hash.clone(),
+            },
+        ))));
     }
     Ok(old)
 }
 
 /// Why the finished run's games may not be kept: another build played
-/// some of them. `None` when this build played them all.
-fn played_elsewhere(old: &grow::FinishedRun) -> Option<grow::Unkept> {
+/// some of them, which the command `keep` keeps anyway. `None` when this
+/// build played them all.
+fn played_elsewhere(old: &grow::FinishedRun, keep: &str) -> Option<grow::Unkept> {
     old.run
         .builds()
         .any(|b| b != BUILD)
         .then(|| grow::Unkept::OtherBuild {
             builds: old.run.builds().map(String::from).collect(),
+            keep: keep.to_string(),
         })
 }
 

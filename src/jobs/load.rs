@@ -49,6 +49,51 @@ pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Error> {
     })
 }
 
+/// Why the variant file `spec` (at `p`, in the experiment's folder
+/// `dir`) does not read. One not found is told the path rule, the likely
+/// slip being a path written from the working directory, as `--out` is:
+/// when `spec` is there from the working directory, the path that names
+/// it from the experiment's folder is given.
+fn not_read(store: &dyn Store, dir: &Path, spec: &str, p: &Path, e: &std::io::Error) -> String {
+    let mut why = format!("{} ({e})", p.display());
+    if e.kind() == std::io::ErrorKind::NotFound {
+        let folder = if dir.as_os_str().is_empty() {
+            ".".to_string()
+        } else {
+            dir.display().to_string()
+        };
+        why.push_str(&format!(
+            "; a variant path in an experiment is relative to the experiment file's folder \
+             ({folder}), not to the working directory"
+        ));
+        if let Some(fixed) = from_folder(dir, spec).filter(|_| store.is_file(Path::new(spec))) {
+            why.push_str(&format!(
+                ": `{spec}` from the working directory is `{fixed}` from there"
+            ));
+        }
+    }
+    why
+}
+
+/// The path `spec` (relative to the working directory) as written from
+/// the relative folder `dir`; `None` where `..` cannot say it (`dir`
+/// absolute or going up).
+fn from_folder(dir: &Path, spec: &str) -> Option<String> {
+    use std::path::Component;
+    if Path::new(spec).is_absolute() {
+        return None;
+    }
+    let mut up = String::new();
+    for c in dir.components() {
+        match c {
+            Component::Normal(_) => up.push_str("../"),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!up.is_empty()).then(|| format!("{up}{spec}"))
+}
+
 /// The variant file `spec` names, relative to the experiment's folder
 /// `dir`: its path as shown and its text, kept in `files` too.
 fn read_variant_file(
@@ -58,7 +103,7 @@ fn read_variant_file(
     files: &mut Vec<VariantFile>,
 ) -> Result<(String, String), String> {
     let p = dir.join(spec);
-    let text = read_text(store, &p).map_err(|e| format!("{} ({e})", p.display()))?;
+    let text = read_text(store, &p).map_err(|e| not_read(store, dir, spec, &p, &e))?;
     let shown = p.display().to_string();
     files.push(VariantFile {
         spec: spec.to_string(),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::exact::exact_cells;
 use super::out_folder::{clear_folder, lock_folder};
 use super::results::{ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second};
-use super::survey::{Writer, shard_files};
+use super::survey::{Again, Writer, shard_files};
 use super::{
     Damage, Error, MergeMismatch, Progress, Refusal, ShardExperiment, ShardIndex, ShardProblem,
     ShardSays, plural, threads_or_all,
@@ -53,7 +53,7 @@ fn shard_set_problems(
     dir: &Path,
     allow_other_build: bool,
 ) -> Vec<ShardProblem> {
-    let problems = mixed_shards(shards, allow_other_build);
+    let problems = mixed_shards(shards, dir, allow_other_build);
     if !problems.is_empty() {
         return problems;
     }
@@ -103,7 +103,11 @@ fn duplicate_shards(
 
 /// Shards that do not belong together: of different experiments, builds
 /// (unless `allow_other_build`) or N, each set listed file by file.
-fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec<ShardProblem> {
+fn mixed_shards(
+    shards: &[(PathBuf, ShardFile)],
+    dir: &Path,
+    allow_other_build: bool,
+) -> Vec<ShardProblem> {
     let mut problems = Vec::new();
     let distinct = |f: &dyn Fn(&ShardFile) -> String| distinct(shards, f);
     if distinct(&|s| s.run.experiment_hash.clone()) > 1 {
@@ -115,7 +119,7 @@ fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec
         });
     }
     if !allow_other_build {
-        problems.extend(other_build_shards(shards));
+        problems.extend(other_build_shards(shards, dir));
     }
     if distinct(&|s| s.shards.to_string()) > 1 {
         problems.push(ShardProblem::OtherCounts {
@@ -128,11 +132,16 @@ fn mixed_shards(shards: &[(PathBuf, ShardFile)], allow_other_build: bool) -> Vec
     problems
 }
 
-/// The shards played by another build than this one, when any are.
-fn other_build_shards(shards: &[(PathBuf, ShardFile)]) -> Option<ShardProblem> {
+/// The shards played by another build than this one, when any are, with
+/// the command that merges them into `dir` anyway.
+fn other_build_shards(shards: &[(PathBuf, ShardFile)], dir: &Path) -> Option<ShardProblem> {
     let other = |(_, s): &(PathBuf, ShardFile)| shard_builds(s).any(|b| b != BUILD);
-    shards.iter().any(other).then(|| ShardProblem::OtherBuild {
-        shards: each_says(shards, |s| shard_builds(s).map(str::to_string).collect()),
+    shards.iter().any(other).then(|| {
+        let dir = dir.display().to_string();
+        ShardProblem::OtherBuild {
+            shards: each_says(shards, |s| shard_builds(s).map(str::to_string).collect()),
+            merge: super::command_line(&["katro", "merge", &dir, "--allow-other-build"]),
+        }
     })
 }
 
@@ -181,6 +190,21 @@ pub struct MergeOptions {
     pub allow_other_build: bool,
     /// The command line, as the manifest records it.
     pub command: Vec<String>,
+}
+
+impl MergeOptions {
+    /// This merge as the `katro merge` command a message tells the user
+    /// to type, with `--force` when `force`.
+    fn command_line(&self, force: bool) -> String {
+        let mut words = vec!["katro", "merge", &self.dir];
+        if self.allow_other_build {
+            words.push("--allow-other-build");
+        }
+        if force {
+            words.push("--force");
+        }
+        super::command_line(&words)
+    }
 }
 
 /// The shards in `dir/shards`, in shard order, once every one reads and
@@ -365,7 +389,12 @@ fn ready_folder<'a>(
         shards: None,
         allow_other_build: opts.allow_other_build,
     };
-    clear_folder(store, progress, dir, &w, opts.force, name)?;
+    let again = Again {
+        same: opts.command_line(opts.force),
+        forced: opts.command_line(true),
+        other_build: None,
+    };
+    clear_folder(store, progress, (dir, &w), opts.force, name, &again)?;
     check_writable(store, dir)?;
     Ok(lock)
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::survey::{Writer, refuse_or_clear, survey};
+use super::survey::{Again, Writer, refuse_or_clear, survey};
 use super::{Error, Progress, Refusal, now};
 use crate::experiment::runner::Part;
 use crate::files::lock::{LockHolder, LockOwner};
@@ -26,17 +26,18 @@ pub(super) fn check_out_writable(
 }
 
 /// Refuses a folder holding what the writer `w` must not reuse or
-/// replace, or clears it under `force`: checked before a game is played.
+/// replace, naming the commands of `again`, or clears it under `force`:
+/// checked before a game is played.
 pub(super) fn clear_folder(
     store: &dyn Store,
     progress: &dyn Progress,
-    dir: &Path,
-    w: &Writer,
+    (dir, w): (&Path, &Writer),
     force: bool,
     name: &str,
+    again: &Again,
 ) -> Result<(), Error> {
     let found = survey(store, dir, w);
-    refuse_or_clear(store, progress, dir, found, force, name, w.hash)
+    refuse_or_clear(store, progress, dir, found, force, (name, w.hash), again)
 }
 
 /// The lock file of the part of a run that writes into a folder: one for

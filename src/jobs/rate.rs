@@ -17,7 +17,8 @@ use crate::files::ratings_table;
 use crate::store::Store;
 
 /// What `katro rate` was given: a results folder (written back in place
-/// unless `out` names another) or a CSV file (`out` required).
+/// unless `out` names another) or a CSV file (written, unless `out` names
+/// a folder, to the folder [`default_out`] names).
 #[derive(Clone, Debug)]
 pub struct RateOptions {
     pub input: String,
@@ -56,23 +57,44 @@ pub fn rate(store: &dyn Store, o: &RateOptions) -> Result<String, Error> {
     Ok(text)
 }
 
-/// A CSV file of tallies rated, and the folder `--out` names for the
-/// files.
+/// The folder the rating files of the CSV file `input` go to without
+/// `--out`: beside it, named after it without its extension (`t.csv` ->
+/// `t/`), or with `-ratings` added when it has none (`t` -> `t-ratings/`),
+/// so that the folder is never the file itself.
+pub fn default_out(input: &Path) -> PathBuf {
+    match (input.extension(), input.file_stem()) {
+        (Some(_), Some(stem)) => input.with_file_name(stem),
+        _ => {
+            let mut name = input.file_name().unwrap_or_default().to_os_string();
+            name.push("-ratings");
+            input.with_file_name(name)
+        }
+    }
+}
+
+/// A CSV file of tallies rated, and the folder the files go to: `--out`,
+/// else [`default_out`], refused when a file is there (a file, not a
+/// folder, of that name is no katro output).
 fn rate_file(store: &dyn Store, o: &RateOptions) -> Result<(Vec<VariantRatings>, PathBuf), Error> {
-    let Some(out) = &o.out else {
-        let input = o.input.clone();
-        return Err(Refusal::RateNeedsOut { input }.into());
+    let out = match &o.out {
+        Some(out) => PathBuf::from(out),
+        None => default_out(Path::new(&o.input)),
     };
+    if store.is_file(&out) {
+        return Err(Refusal::RateOutIsAFile {
+            input: o.input.clone(),
+            out,
+            named: o.out.is_some(),
+        }
+        .into());
+    }
     let bytes = store
         .read(Path::new(&o.input))
         .map_err(|error| Refusal::UnreadableInput {
             input: o.input.clone(),
             error,
         })?;
-    Ok((
-        rate_lines(&read_tallies(&o.input, &bytes)?, None),
-        Path::new(out).to_path_buf(),
-    ))
+    Ok((rate_lines(&read_tallies(&o.input, &bytes)?, None), out))
 }
 
 /// A results folder's tournament rated from its summary.csv: the
@@ -82,12 +104,12 @@ fn rate_file(store: &dyn Store, o: &RateOptions) -> Result<(Vec<VariantRatings>,
 fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Error> {
     let path = dir.join("summary.csv");
     let name = path.display().to_string();
-    let bytes = store
-        .read(&path)
-        .map_err(|error| Refusal::UnreadableResults {
+    let bytes = store.read(&path).map_err(|error| {
+        super::checkpoint::unfinished_run(store, dir).unwrap_or(Refusal::UnreadableResults {
             input: name.clone(),
             error,
-        })?;
+        })
+    })?;
     let lines = read_summary(&name, &bytes)?;
     Ok(match stored_tournament(store, dir) {
         Some(t) => rate_tournament(lines, &t),

@@ -30,8 +30,11 @@ pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, 
 /// `needs` saying what the job needs it for.
 pub(super) fn read_needed(store: &dyn Store, path: &Path, needs: String) -> Result<Vec<u8>, Error> {
     read_optional(store, path)?.ok_or_else(|| {
+        let dir = super::owned::folder_of(path);
         let path = path.to_path_buf();
-        Refusal::NotFound { path, needs }.into()
+        super::checkpoint::unfinished_run(store, dir)
+            .unwrap_or(Refusal::NotFound { path, needs })
+            .into()
     })
 }
 

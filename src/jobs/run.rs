@@ -13,7 +13,7 @@ use super::owned::Folder;
 use super::results::{
     ManifestBase, Played, RunOutcome, finish_experiment, manifest, per_second, played_text,
 };
-use super::survey::{Writer, read_manifest};
+use super::survey::{Again, Writer, read_manifest};
 use super::{
     CheckpointNote, Damage, Error, Failure, Interruption, Progress, Refusal, grow, now, plural,
     threads_or_all,
@@ -38,7 +38,8 @@ pub struct RunOptions {
     pub out: Option<String>,
     /// (I, N) for shard I of N.
     pub shard: Option<(u64, u64)>,
-    /// Delete what katro wrote in the way and replay every game.
+    /// Start afresh: play every game again, replacing only the files
+    /// katro wrote ([`super::FORCE_MEANS`]).
     pub force: bool,
     /// Use checkpoints, shards and results of another katro build.
     pub allow_other_build: bool,
@@ -65,6 +66,33 @@ impl RunOptions {
             checkpoint_every: Duration::from_secs(1),
             stop: None,
         }
+    }
+
+    /// This run as the `katro run` command a message tells the user to
+    /// type: the words that choose what is played and where (not
+    /// `--threads`, which changes no result), with `--allow-other-build`
+    /// as asked or as `other_build` adds it, and `--force` when `force`.
+    pub fn command_line(&self, force: bool, other_build: bool) -> String {
+        let mut words = vec!["katro".to_string(), "run".into(), self.experiment.clone()];
+        if let Some(o) = &self.out {
+            words.extend(["--out".into(), o.clone()]);
+        }
+        if let Some((i, n)) = self.shard {
+            words.extend(["--shard".into(), format!("{i}/{n}")]);
+        }
+        if self.allow_other_build || other_build {
+            words.push("--allow-other-build".into());
+        }
+        if force {
+            words.push("--force".into());
+        }
+        super::command_line(&words)
+    }
+
+    /// The command that goes on from where this run stopped: never with
+    /// `--force`, which would start afresh.
+    fn resume_line(&self) -> String {
+        self.command_line(false, false)
     }
 }
 
@@ -195,11 +223,14 @@ impl<'a> RunPlan<'a> {
             {
                 Ok(Some(growth(
                     self.store,
-                    &self.out_dir,
-                    m,
+                    (&self.out_dir, m),
                     exp,
                     &self.cells,
                     self.opts.allow_other_build,
+                    (
+                        &self.opts.command_line(true, false),
+                        &self.opts.command_line(false, true),
+                    ),
                 )?))
             }
             _ => Ok(None),
@@ -216,8 +247,14 @@ impl<'a> RunPlan<'a> {
             shards: Some(self.opts.shard.map_or(0, |(_, n)| n)),
             allow_other_build: self.opts.allow_other_build,
         };
+        let again = Again {
+            same: self.opts.command_line(self.opts.force, false),
+            forced: self.opts.command_line(true, false),
+            other_build: Some(self.opts.command_line(false, true)),
+        };
         let (store, progress, force) = (self.store, self.progress, self.opts.force);
-        clear_folder(store, progress, &self.out_dir, &w, force, &self.l.exp.name)
+        let name = &self.l.exp.name;
+        clear_folder(store, progress, (&self.out_dir, &w), force, name, &again)
     }
 
     /// The outcome when the folder already holds this experiment's
@@ -235,11 +272,13 @@ impl<'a> RunPlan<'a> {
         let table = self.finished_table();
         Some(RunOutcome {
             text: format!(
-                "{table}experiment `{}` is complete: its {} are in {}; nothing to play \
-                 (--force plays every game again){build}\n",
+                "{table}experiment `{}` is complete: its {} are in {}; nothing to play. \
+                 `{}` starts afresh, {}, and plays every game again{build}\n",
                 self.l.exp.name,
                 plural(m.games, "game"),
-                out_dir.display()
+                out_dir.display(),
+                self.opts.command_line(true, false),
+                super::FORCE_MEANS
             ),
             out_dir: out_dir.clone(),
             files: Vec::new(),
@@ -275,27 +314,36 @@ impl<'a> RunPlan<'a> {
     }
 
     /// The checkpoint of an interrupted run of `work`, checked to fit it;
-    /// under `--force` an unusable one is deleted instead of refused.
+    /// under `--force`, which starts afresh, deleted instead.
     fn checkpoint(
         &self,
         work: &Work,
     ) -> Result<Option<(crate::files::CheckpointFile, runner::Resume)>, Error> {
         let cp_dir = &self.cp_dir;
-        match checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
+        let loaded = checkpoint::load(self.store, cp_dir, work.cells).and_then(|l| match &l {
             Some((_, r)) => runner::check_resume(work, r)
                 .map_err(FileError::Resume)
                 .map(|()| l),
             None => Ok(l),
-        }) {
+        });
+        match loaded {
+            Ok(None) => Ok(None),
+            _ if self.opts.force => self.delete_checkpoint(loaded.map(|l| l.map(|(f, _)| f))),
             Ok(l) => Ok(l),
-            Err(e) if self.opts.force => self.delete_unusable_checkpoint(e),
-            Err(e) => Err(Damage::Checkpoint(e).into()),
+            Err(error) => Err(Damage::Checkpoint {
+                error: Box::new(error),
+                forced: self.opts.command_line(true, false),
+            }
+            .into()),
         }
     }
 
-    /// `--force` with a checkpoint that does not fit: deleted, so the run
-    /// starts afresh.
-    fn delete_unusable_checkpoint<T>(&self, e: FileError) -> Result<Option<T>, Error> {
+    /// `--force` with a checkpoint there (`loaded`, or why it does not
+    /// fit): deleted, so the run starts afresh.
+    fn delete_checkpoint<T>(
+        &self,
+        loaded: Result<Option<crate::files::CheckpointFile>, FileError>,
+    ) -> Result<Option<T>, Error> {
         let cp_dir = &self.cp_dir;
         self.store
             .remove_all(cp_dir)
@@ -303,8 +351,17 @@ impl<'a> RunPlan<'a> {
                 path: cp_dir.clone(),
                 error,
             })?;
-        self.progress
-            .note(&format!("--force: deleted the unusable checkpoint ({e})"));
+        let what = match loaded {
+            Ok(f) => format!(
+                "the checkpoint in {} ({} played)",
+                cp_dir.display(),
+                plural(f.map_or(0, |f| f.state.games()), "game")
+            ),
+            Err(e) => format!("the unusable checkpoint ({e})"),
+        };
+        self.progress.note(&format!(
+            "--force: deleted {what}, to start afresh: every game is played again"
+        ));
         Ok(None)
     }
 
@@ -322,7 +379,7 @@ impl<'a> RunPlan<'a> {
         let start_rows = g.continued_rows(d, self.rows).map_err(Refusal::KeptGames)?;
         if state.games() > 0 {
             runner::Checkpoint::save(saver, &state, &start_rows)
-                .map_err(|e| interrupted(self.store, e.into(), saver))?;
+                .map_err(|e| interrupted(self.store, e.into(), saver, &self.opts.resume_line()))?;
         }
         Ok(runner::Resume {
             state,
@@ -383,6 +440,7 @@ impl<'a> RunPlan<'a> {
             experiment_hash: self.hash.clone(),
             name: self.l.exp.name.clone(),
             part: self.part,
+            experiment: self.opts.experiment.clone(),
         };
         Saver::new(
             self.store,
@@ -438,7 +496,7 @@ impl<'a> RunPlan<'a> {
         let start_time = now();
         let clock = Instant::now();
         let result = runner::run(work, threads, self.progress, saver, resume)
-            .map_err(|e| interrupted(self.store, e, saver))?;
+            .map_err(|e| interrupted(self.store, e, saver, &self.opts.resume_line()))?;
         let wall = clock.elapsed().as_secs_f64();
         let new_games = result.state.games() - before_games;
         Ok(Session {
@@ -491,7 +549,7 @@ impl<'a> RunPlan<'a> {
             m,
             self.exact.as_ref(),
         )
-        .map_err(|e| after_start(self.store, e, saver))?;
+        .map_err(|e| after_start(self.store, e, saver, &self.opts.resume_line()))?;
         let also = games_not_played(s.resumed_games, kept);
         text.push_str(&played_text(
             s.new_games,
@@ -597,17 +655,19 @@ impl<'a> RunPlan<'a> {
         let rel = format!("shards/{name}");
         let whose = Folder::open(store, &self.out_dir)
             .whose(&rel)
-            .map_err(|e| failed_after_start(store, e, saver))?;
+            .map_err(|e| failed_after_start(store, e, saver, &self.opts.resume_line()))?;
         if !whose.replaceable() {
             let path = dir.join(name);
-            return Err(Refusal::ShardNotOurs { path, whose }.into());
+            let again = self.opts.resume_line();
+            return Err(Refusal::ShardNotOurs { path, whose, again }.into());
         }
         store
             .create_dir_all(dir)
             .and_then(|()| store.write_atomic(dir, name, bytes))
             .map_err(|error| {
                 let path = dir.join(name);
-                failed_after_start(store, Failure::Write { path, error }.into(), saver)
+                let again = self.opts.resume_line();
+                failed_after_start(store, Failure::Write { path, error }.into(), saver, &again)
             })?;
         Ok(())
     }
@@ -715,26 +775,28 @@ fn games_not_played(resumed: u64, kept: u64) -> Vec<String> {
 }
 
 /// A run stopped by an error after it started playing, or by the user:
-/// says what of its work is safe.
-fn interrupted(store: &dyn Store, e: RunError, saver: &Saver) -> Error {
+/// says what of its work is safe, and the command that goes on (`again`).
+fn interrupted(store: &dyn Store, e: RunError, saver: &Saver, again: &str) -> Error {
     if e != RunError::Stopped {
-        return failed_after_start(store, Failure::Run(e).into(), saver);
+        return failed_after_start(store, Failure::Run(e).into(), saver, again);
     }
     if !store.is_file(&saver.dir().join("state.json")) {
-        return Error::Interrupted(Interruption::NothingSaved);
+        let again = again.to_string();
+        return Error::Interrupted(Interruption::NothingSaved { again });
     }
     Error::Interrupted(Interruption::Saved {
         games: saver.games_saved.load(std::sync::atomic::Ordering::Relaxed),
         cells: saver.cells_saved.load(std::sync::atomic::Ordering::Relaxed),
         of_cells: saver.cell_count() as u64,
         dir: saver.dir().to_path_buf(),
+        again: again.to_string(),
     })
 }
 
 /// A run that failed after it started playing: the failure, and whether
-/// its last checkpoint is there to go on from.
-fn failed_after_start(store: &dyn Store, cause: Error, saver: &Saver) -> Error {
-    let checkpoint = checkpoint_note(store, saver);
+/// its last checkpoint is there to go on from (with `again`).
+fn failed_after_start(store: &dyn Store, cause: Error, saver: &Saver, again: &str) -> Error {
+    let checkpoint = checkpoint_note(store, saver, again);
     Failure::AfterStart {
         cause: Box::new(cause),
         checkpoint,
@@ -746,8 +808,8 @@ fn failed_after_start(store: &dyn Store, cause: Error, saver: &Saver) -> Error {
 /// safe. A refusal stays a refusal (exit 2): a file of the user's that
 /// appeared at an output name while the games were played is bad input,
 /// not a machine's failure.
-fn after_start(store: &dyn Store, e: Error, saver: &Saver) -> Error {
-    let checkpoint = checkpoint_note(store, saver);
+fn after_start(store: &dyn Store, e: Error, saver: &Saver, again: &str) -> Error {
+    let checkpoint = checkpoint_note(store, saver, again);
     match e {
         Error::Refused(r) => Refusal::AfterStart {
             refusal: Box::new(r),
@@ -759,16 +821,17 @@ fn after_start(store: &dyn Store, e: Error, saver: &Saver) -> Error {
             checkpoint,
         }
         .into(),
-        other => failed_after_start(store, other, saver),
+        other => failed_after_start(store, other, saver, again),
     }
 }
 
-/// Whether the last checkpoint is there to go on from.
-fn checkpoint_note(store: &dyn Store, saver: &Saver) -> CheckpointNote {
+/// Whether the last checkpoint is there to go on from, with `again`.
+fn checkpoint_note(store: &dyn Store, saver: &Saver, again: &str) -> CheckpointNote {
     if store.is_file(&saver.dir().join("state.json")) {
         CheckpointNote::Intact {
             games: saver.games_saved.load(std::sync::atomic::Ordering::Relaxed),
             dir: saver.dir().to_path_buf(),
+            again: again.to_string(),
         }
     } else {
         CheckpointNote::NoneYet

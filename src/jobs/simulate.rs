@@ -8,7 +8,7 @@ use super::out_folder::{check_out_writable, clear_folder, lock_folder};
 use super::results::{
     ManifestBase, Results, RunOutcome, manifest, per_second, played_text, write_results,
 };
-use super::survey::Writer;
+use super::survey::{Again, Writer};
 use super::{Error, Failure, Progress, now, threads_or_all};
 use crate::agents::AgentSpec;
 use crate::experiment::runner::{self, Cell, NoCheckpoint, Part, Rows, Stop, Work};
@@ -20,9 +20,15 @@ use crate::store::Store;
 /// What `katro simulate` is asked to do.
 #[derive(Clone, Debug)]
 pub struct SimulateOptions {
+    /// The rules, a `--ply-limit` applied.
     pub rules: Rules,
     pub p1: AgentSpec,
     pub p2: AgentSpec,
+    /// Uniformly random plies opening each game, as an experiment's
+    /// `opening_plies`: the caller checks them as an experiment's are
+    /// ([`crate::experiment::OPENING_PLIES_RANGE`],
+    /// [`crate::experiment::opening_reaches_limit`]).
+    pub opening_plies: u32,
     pub games: u64,
     pub seed: u64,
     /// Where to write results; none are written when `None`.
@@ -33,13 +39,50 @@ pub struct SimulateOptions {
     pub command: Vec<String>,
 }
 
+impl SimulateOptions {
+    /// This simulation as the command a message tells the user to type:
+    /// the words it was given (its options as `katro simulate` takes them
+    /// when a caller gave none), `--force` when `force`.
+    fn command_line(&self, force: bool) -> String {
+        let mut words: Vec<String> = match self.command.split_first() {
+            Some((_, args)) => args.iter().filter(|w| *w != "--force").cloned().collect(),
+            None => vec![
+                "simulate".into(),
+                self.rules.name().into(),
+                "--games".into(),
+                self.games.to_string(),
+                "--p1".into(),
+                self.p1.to_string(),
+                "--p2".into(),
+                self.p2.to_string(),
+                "--seed".into(),
+                self.seed.to_string(),
+                "--opening-plies".into(),
+                self.opening_plies.to_string(),
+                "--ply-limit".into(),
+                self.rules.settings().ply_limit.to_string(),
+                "--out".into(),
+                self.out.clone().unwrap_or_default(),
+            ],
+        };
+        words.insert(0, "katro".into());
+        if force {
+            words.push("--force".into());
+        }
+        super::command_line(&words)
+    }
+}
+
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT [--out DIR]`.
 pub fn simulate(
     opts: &SimulateOptions,
     store: &dyn Store,
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
-    let cells = [matchup(&opts.rules, &opts.p1, &opts.p2, opts.games)];
+    let cells = [Cell {
+        opening_plies: opts.opening_plies,
+        ..matchup(&opts.rules, &opts.p1, &opts.p2, opts.games)
+    }];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
     // Checked before a game is played, as `run` does.
@@ -157,6 +200,11 @@ fn simulate_folder<'a>(
         shards: None,
         allow_other_build: false,
     };
-    clear_folder(store, progress, &dir, &w, opts.force, name)?;
+    let again = Again {
+        same: opts.command_line(opts.force),
+        forced: opts.command_line(true),
+        other_build: None,
+    };
+    clear_folder(store, progress, (&dir, &w), opts.force, name, &again)?;
     Ok((dir, lock))
 }

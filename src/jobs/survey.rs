@@ -1,5 +1,8 @@
 //! Whose files an output folder holds: what a command may reuse, what it
-//! must refuse, and what `--force` deletes. Reads through a [`Store`].
+//! must refuse, and what `--force` deletes. Files katro did not write, at
+//! names katro does not write (a user's notes.txt), are not surveyed at
+//! all: they are in no run's way, so they never block a run or a resume.
+//! Reads through a [`Store`].
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +11,7 @@ use crate::store::Store;
 
 use super::checkpoint;
 use super::owned::{Folder, LEDGER, Whose};
-use super::{Error, Failure, Progress, Refusal, file_name};
+use super::{Error, Failure, FolderNotOurs, Progress, Refusal, file_name};
 use crate::pictures::report::is_chart_file;
 
 pub(crate) const RESULT_FILES: [&str; 13] = [
@@ -29,7 +32,8 @@ pub(crate) const RESULT_FILES: [&str; 13] = [
 
 /// Something in an output folder that is not this run's to reuse: another
 /// experiment's or another build's files, files no manifest of this
-/// experiment lists, or the user's own files; and what `--force` deletes.
+/// experiment lists, or a file katro did not write under a name katro
+/// writes; and what `--force` deletes.
 pub(crate) struct Foreign {
     pub(crate) what: String,
     pub(crate) why: String,
@@ -74,6 +78,16 @@ pub(crate) struct Writer<'a> {
     /// `--allow-other-build`: another build's checkpoint or shards of this
     /// experiment are usable.
     pub(crate) allow_other_build: bool,
+}
+
+/// The commands a refusal of the folder names, each as the user would
+/// type it: the same command again (once the files in the way are
+/// moved), with `--force`, and with `--allow-other-build` where the
+/// command takes it.
+pub(crate) struct Again {
+    pub(crate) same: String,
+    pub(crate) forced: String,
+    pub(crate) other_build: Option<String>,
 }
 
 /// The folder of SLURM job logs that scripts/slurm/submit.sh makes in
@@ -268,9 +282,9 @@ fn is_katro_own(store: &dyn Store, dir: &Path, name: &str) -> bool {
 }
 
 /// What is wrong with the folder's entry `name`, if anything: a result
-/// file no manifest of this experiment lists, a file katro did not write
-/// or that was changed since under a name katro writes, or any other
-/// file (the user's, which `--force` keeps).
+/// file no manifest of this experiment lists, or a file katro did not
+/// write or that was changed since under a name katro writes. Any other
+/// file is the user's and in nobody's way: not listed.
 fn foreign_entry(
     folder: &Folder,
     name: &str,
@@ -281,11 +295,23 @@ fn foreign_entry(
     if is_katro_own(store, dir, name) {
         return Vec::new();
     }
-    if name == "plots" && store.is_dir(&dir.join(name)) {
-        return foreign_charts(folder);
+    if name == "plots" {
+        return if store.is_dir(&dir.join(name)) {
+            foreign_charts(folder)
+        } else {
+            // The report could not make its folder of charts.
+            vec![Foreign {
+                blocks: true,
+                ..Foreign::new(
+                    name,
+                    "katro did not write it, and a report puts its charts in a folder of \
+                     that name",
+                )
+            }]
+        };
     }
     if !RESULT_FILES.contains(&name) {
-        return vec![Foreign::new(name, "not a katro output (--force keeps it)")];
+        return Vec::new();
     }
     match whose(folder, name) {
         Whose::Absent => Vec::new(),
@@ -306,15 +332,12 @@ fn foreign_entry(
 /// What is wrong in the report's `plots/` folder: a file the user put at
 /// a chart's name, or a chart katro wrote that was changed since, block
 /// (a report writes or removes every chart name); anything else there is
-/// the user's, kept under `--force`. Katro's own charts are the report's
+/// the user's, and in no run's way. Katro's own charts are the report's
 /// to replace or remove.
 fn foreign_charts(folder: &Folder) -> Vec<Foreign> {
     let plots = folder.dir().join("plots");
     let Ok(entries) = folder.store().list(&plots) else {
-        return vec![Foreign::new(
-            "plots",
-            "not a katro output (--force keeps it)",
-        )];
+        return Vec::new();
     };
     entries
         .into_iter()
@@ -326,7 +349,7 @@ fn foreign_charts(folder: &Folder) -> Vec<Foreign> {
 fn foreign_chart(folder: &Folder, name: &str, is_dir: bool) -> Option<Foreign> {
     let rel = format!("plots/{name}");
     if is_dir || !is_chart_file(name) {
-        return Some(Foreign::new(rel, "not a katro output (--force keeps it)"));
+        return None;
     }
     match whose(folder, &rel) {
         Whose::Absent | Whose::Katros => None,
@@ -407,6 +430,11 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
             .read_start(&path, 4096)
             .ok()
             .and_then(|b| sniff_shard_header(&b));
+        // A file that is no katro shard is the user's: in the way only of
+        // a shard run, and only at a name shard runs write.
+        if header.is_none() && !(shards > 0 && is_shard_name(&file_name(&path))) {
+            continue;
+        }
         let (why, other_build) = shard_problem(header.as_ref(), w, shards);
         if let Some(why) = why {
             found.push(foreign_shard(&path, header.is_some(), why, other_build));
@@ -418,7 +446,8 @@ fn foreign_shards(store: &dyn Store, dir: &Path, w: &Writer, shards: u64) -> Vec
 /// The shard file at `path` found wrong for `why`. Only a shard katro
 /// wrote (`katros`: its header reads) under a name katro gives shards is
 /// deleted; a file that is no katro shard is the user's: kept, and
-/// refused outright under a shard's name, which a shard run writes.
+/// refused outright under a shard's name, which a shard run writes (any
+/// other was left out by [`foreign_shards`]).
 fn foreign_shard(path: &Path, katros: bool, why: String, other_build: bool) -> Foreign {
     let name = file_name(path);
     let remove = if katros && is_shard_name(&name) {
@@ -469,76 +498,69 @@ fn shard_problem(header: Option<&ShardHeader>, w: &Writer, shards: u64) -> (Opti
 
 /// Refuses to use a folder holding files that are not this run's, or with
 /// `force` deletes those of them katro wrote and goes on; files katro did
-/// not write are never deleted.
+/// not write are never deleted. A refusal names the command to type next
+/// (`again`).
 pub(crate) fn refuse_or_clear(
     store: &dyn Store,
     progress: &dyn Progress,
     dir: &Path,
     found: Vec<Foreign>,
     force: bool,
-    name: &str,
-    hash: &str,
+    (name, hash): (&str, &str),
+    again: &Again,
 ) -> Result<(), Error> {
     if found.is_empty() {
         return Ok(());
     }
-    let list: Vec<String> = found.iter().map(in_words).collect();
-    if let Some(refused) = refusal(dir, &found, &list, force, name, hash) {
+    if let Some(refused) = refusal(dir, &found, force, (name, hash), again) {
         return Err(refused);
     }
     let deleted = delete_katro_files(store, dir, &found)?;
-    progress.note(&force_note(dir, &found, &list, &deleted));
+    progress.note(&force_note(dir, &found, &deleted));
     Ok(())
 }
 
-/// What `--force` tells it did in `dir`: everything `found` (`list` in
-/// words), the files it `deleted` and those it kept.
-fn force_note(dir: &Path, found: &[Foreign], list: &[String], deleted: &[String]) -> String {
-    let kept: Vec<String> = found
-        .iter()
-        .filter(|f| f.remove.is_empty())
-        .map(|f| format!("  {}", f.what))
-        .collect();
+/// What `--force` tells it did in `dir`: what it `found` there, and the
+/// files it `deleted`.
+fn force_note(dir: &Path, found: &[Foreign], deleted: &[String]) -> String {
+    let found: Vec<String> = found.iter().map(in_words).collect();
+    let deleted = if deleted.is_empty() {
+        " none".to_string()
+    } else {
+        format!("\n{}", deleted.join("\n"))
+    };
     format!(
-        "--force: found in {}:\n{}\n{}\n{}",
+        "--force: starting afresh in {}, {}; found there:\n{}\n\
+         --force: deleted these files katro wrote:{deleted}",
         dir.display(),
-        list.join("\n"),
-        force_listing("deleted these files katro wrote", deleted),
-        force_listing("kept these files katro did not write", &kept)
+        super::FORCE_MEANS,
+        found.join("\n")
     )
 }
 
-/// A thing found, as the refusal or `--force` lists it.
+/// A thing found, as the refusal lists it.
 fn in_words(f: &Foreign) -> String {
     format!("  {}: {}", f.what, f.why)
 }
 
-/// One part of what `--force` tells it did: `what`, and its files.
-fn force_listing(what: &str, files: &[String]) -> String {
-    if files.is_empty() {
-        format!("--force: {what}: none")
-    } else {
-        format!("--force: {what}:\n{}", files.join("\n"))
-    }
-}
-
-/// Why the folder is refused: without `force`, for anything found (`list`
-/// in words); with it, for files katro did not write under names katro
-/// writes. `None` when `--force` may go on.
+/// Why the folder is refused, naming the command that gets past it:
+/// files katro did not write under names katro writes are refused until
+/// moved (`--force` never replaces them); anything else is refused
+/// without `force` only. `None` when `--force` may go on.
 fn refusal(
     dir: &Path,
     found: &[Foreign],
-    list: &[String],
     force: bool,
-    name: &str,
-    hash: &str,
+    (name, hash): (&str, &str),
+    again: &Again,
 ) -> Option<Error> {
     let blocking: Vec<String> = found.iter().filter(|f| f.blocks).map(in_words).collect();
-    if force && !blocking.is_empty() {
+    if !blocking.is_empty() && (force || blocking.len() == found.len()) {
         return Some(
             Refusal::ForeignUnderOurNames {
                 dir: dir.to_path_buf(),
                 files: blocking,
+                again: if force { &again.forced } else { &again.same }.clone(),
             }
             .into(),
         );
@@ -546,15 +568,17 @@ fn refusal(
     if force {
         return None;
     }
+    let only_other_build = found.iter().all(|f| f.other_build);
     Some(
-        Refusal::FolderNotOurs {
+        Refusal::FolderNotOurs(Box::new(FolderNotOurs {
             dir: dir.to_path_buf(),
-            found: list.to_vec(),
+            found: found.iter().map(in_words).collect(),
             name: name.to_string(),
             hash: hash.to_string(),
-            only_other_build: found.iter().all(|f| f.other_build),
+            forced: again.forced.clone(),
+            other_build: again.other_build.clone().filter(|_| only_other_build),
             blocking: !blocking.is_empty(),
-        }
+        }))
         .into(),
     )
 }

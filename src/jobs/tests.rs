@@ -80,17 +80,15 @@ fn a_run_writes_its_results_through_the_store_the_same_on_any_thread_count() {
     assert!(!s.is_dir(Path::new("a/.katro-checkpoint")));
 }
 
+/// A file katro did not write, at a name katro does not write, is in no
+/// run's way: a fresh run goes on beside it, and `--force` keeps it too.
 #[test]
-fn a_file_katro_did_not_write_is_refused_and_force_keeps_it() {
+fn a_file_katro_did_not_write_is_left_alone_and_never_blocks() {
     let s = store_with(EXPERIMENT);
     s.insert("out/notes.txt", "mine");
-    let e = run(&opts("out"), &s, &Quiet).unwrap_err();
-    assert!(
-        matches!(&e, Error::Refused(Refusal::FolderNotOurs { found, .. })
-            if found.iter().any(|f| f.contains("notes.txt"))),
-        "{e}"
-    );
-    assert!(!s.is_file(Path::new("out/summary.csv")));
+    run(&opts("out"), &s, &Quiet).unwrap();
+    assert!(s.is_file(Path::new("out/summary.csv")));
+    assert_eq!(file(&s, "out/notes.txt"), b"mine");
     run(&forced("out"), &s, &Quiet).unwrap();
     assert_eq!(file(&s, "out/notes.txt"), b"mine");
 }
@@ -186,6 +184,39 @@ fn a_change_to_games_already_played_is_refused_and_force_replays() {
     );
     assert_eq!(csvs(&s, "out"), before);
     assert_eq!(run(&forced("out"), &s, &Quiet).unwrap().played, 60);
+}
+
+/// Growing results another build played is refused, naming the command
+/// that keeps them anyway, and that command grows them.
+#[test]
+fn growing_another_builds_results_names_the_command_that_keeps_them() {
+    let s = store_with(EXPERIMENT);
+    run(&opts("out"), &s, &Quiet).unwrap();
+    let state = String::from_utf8(file(&s, "out/run-state.json")).unwrap();
+    assert!(state.contains(crate::files::BUILD));
+    let other = state.replace(crate::files::BUILD, "src-0000000000000000");
+    // As that build wrote it: the ledger holds its hash.
+    let hash = |t: &str| format!("{:016x}", crate::rng::bytes_hash(t.as_bytes()));
+    let ledger = String::from_utf8(file(&s, "out/.katro-files")).unwrap();
+    assert!(ledger.contains(&hash(&state)));
+    s.insert(
+        "out/.katro-files",
+        ledger.replace(&hash(&state), &hash(&other)),
+    );
+    s.insert("out/run-state.json", other);
+    let bigger = EXPERIMENT.replace("games = 40", "games = 50");
+    let e = refused_growth(&s, &bigger);
+    assert!(
+        e.to_string()
+            .contains("(`katro run exp/t.toml --out out --allow-other-build` keeps them anyway)"),
+        "{e}"
+    );
+    let kept = RunOptions {
+        allow_other_build: true,
+        ..opts("out")
+    };
+    let grown = run(&kept, &s, &Quiet).unwrap();
+    assert_eq!((grown.kept, grown.played), (80, 20));
 }
 
 #[test]
@@ -373,9 +404,10 @@ fn a_games_csv_changed_by_hand_is_refused_when_growing() {
 }
 
 /// How a refusal to grow from a damaged run state ends (docs/ERRORS.md).
-const CANNOT_TELL: &str = ": katro cannot tell which games the results there hold. Give \
-     another output folder, or --force to delete them and play every game (a file changed \
-     since katro wrote it is never deleted: move it away first)";
+const CANNOT_TELL: &str = ": katro cannot tell which games the results there hold. `katro \
+     run exp/t.toml --out out --force` starts afresh, replacing only the files katro wrote \
+     (files katro did not write are never deleted or overwritten); or give another output \
+     folder";
 
 /// A run state of an earlier format is refused with its format named,
 /// not misread: its aggregates lack `max_relays_in_move`.
@@ -417,6 +449,7 @@ fn a_damaged_run_state_is_refused() {
         matches!(&e, Error::Damaged(Damage::RunState {
                 path,
                 problem: RunStateProblem::NotRead(RunStateError::Damaged(_)),
+                ..
             }) if path == Path::new("out/run-state.json")),
         "{e}"
     );

@@ -73,8 +73,12 @@ pub struct Frame {
     pub captured: Vec<usize>,
     /// What happened, in words.
     pub text: String,
-    /// Captures so far by player 1 and player 2.
+    /// Capture events so far by player 1 and player 2: a move that
+    /// captures twice counts 2, whatever the seeds.
     pub captures: [u32; 2],
+    /// Seeds captured so far by player 1 and player 2 (the victims'
+    /// seeds): what `captures` would be read as, shown apart from it.
+    pub seeds_captured: [u64; 2],
     /// The row (0-based) each player captures from on this board.
     pub capturing: [Option<usize>; 2],
     /// The game's status at this frame ("ongoing" inside a move).
@@ -114,6 +118,7 @@ struct Recorder<'a> {
     captured: Vec<usize>,
     capture_text: Option<String>,
     captures: [u32; 2],
+    seeds_captured: [u64; 2],
     frames: Vec<Frame>,
 }
 
@@ -124,7 +129,7 @@ impl<'a> Recorder<'a> {
         rules: &'a Rules,
         pos: &Position,
         ply: u32,
-        captures: [u32; 2],
+        (captures, seeds_captured): Tally,
         (head, tail_from, upto): (u64, u64, u64),
     ) -> Recorder<'a> {
         Recorder {
@@ -143,6 +148,7 @@ impl<'a> Recorder<'a> {
             captured: vec![],
             capture_text: None,
             captures,
+            seeds_captured,
             frames: Vec::new(),
         }
     }
@@ -181,6 +187,7 @@ impl<'a> Recorder<'a> {
             captured: std::mem::take(&mut self.captured),
             text,
             captures: self.captures,
+            seeds_captured: self.seeds_captured,
             capturing: [None, None],
             status: "ongoing".into(),
         });
@@ -213,6 +220,8 @@ impl Observer for Recorder<'_> {
     fn capture(&mut self, landing: usize, landing_seeds: u64, victims: &[(usize, u16)]) {
         self.last = Event::Capture;
         self.captures[self.player.index()] += 1;
+        self.seeds_captured[self.player.index()] +=
+            victims.iter().map(|&(_, n)| u64::from(n)).sum::<u64>();
         self.captured = victims.iter().map(|&(h, _)| h).collect();
         let taken: Vec<String> = victims
             .iter()
@@ -294,16 +303,19 @@ pub fn frames(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, ReplayError> 
     Ok(out)
 }
 
+/// Capture events and seeds captured so far, by player.
+type Tally = ([u32; 2], [u64; 2]);
+
 /// Plays `mv` on `pos`, recording the laps in `head`, `tail_from..=upto`.
 fn record<'a>(
     rules: &'a Rules,
     pos: &mut Position,
     mv: Move,
     ply: u32,
-    captures: [u32; 2],
+    tally: Tally,
     (head, tail_from, upto): (u64, u64, u64),
 ) -> Result<(MoveReport, Recorder<'a>), ReplayError> {
-    let mut rec = Recorder::new(rules, pos, ply, captures, (head, tail_from, upto));
+    let mut rec = Recorder::new(rules, pos, ply, tally, (head, tail_from, upto));
     let report = rules
         .play_observed(pos, mv, &mut rec)
         .map_err(|_| ReplayError::Illegal {
@@ -316,13 +328,14 @@ fn record<'a>(
 fn frames_of_moves(rules: &Rules, moves: &[Move]) -> Result<Vec<Frame>, ReplayError> {
     let mut pos = rules.start();
     let mut out = vec![start_frame(rules, &pos)];
-    let mut captures = [0u32; 2];
+    let mut tally: Tally = ([0; 2], [0; 2]);
     for (i, &mv) in moves.iter().enumerate() {
         let player = pos.to_move();
         let ply = i as u32 + 1;
-        let (report, mut lap_frames) = move_laps(rules, &mut pos, mv, ply, captures)?;
-        captures[player.index()] += report.captures;
-        close_move(rules, &pos, mv, ply, &report, captures, &mut lap_frames)?;
+        let (report, mut lap_frames) = move_laps(rules, &mut pos, mv, ply, tally)?;
+        tally.0[player.index()] += report.captures;
+        tally.1[player.index()] += report.seeds_captured;
+        close_move(rules, &pos, mv, ply, &report, tally, &mut lap_frames)?;
         out.extend(lap_frames);
     }
     Ok(out)
@@ -343,6 +356,7 @@ fn start_frame(rules: &Rules, pos: &Position) -> Frame {
         captured: vec![],
         text: "the start".into(),
         captures: [0, 0],
+        seeds_captured: [0, 0],
         capturing: [None, None],
         status: rules.status(pos).name().into(),
     }
@@ -354,17 +368,17 @@ fn move_laps(
     pos: &mut Position,
     mv: Move,
     ply: u32,
-    captures: [u32; 2],
+    tally: Tally,
 ) -> Result<(MoveReport, Vec<Frame>), ReplayError> {
     let all = MAX_LAP_FRAMES as u64;
     let before = *pos;
-    let (mut report, mut rec) = record(rules, pos, mv, ply, captures, (all, u64::MAX, 0))?;
+    let (mut report, mut rec) = record(rules, pos, mv, ply, tally, (all, u64::MAX, 0))?;
     if report.laps > all {
         // Too long to show whole: play it again from the same board
         // (the engine is deterministic) keeping its first and last laps.
         *pos = before;
         let keep = (all / 2, report.laps - all / 2 + 1, report.laps);
-        (report, rec) = record(rules, pos, mv, ply, captures, keep)?;
+        (report, rec) = record(rules, pos, mv, ply, tally, keep)?;
     }
     // An endless move sows past its first repeated state before the
     // search catches it; the move ends at that state (RULES.md §8).
@@ -383,7 +397,7 @@ fn close_move(
     mv: Move,
     ply: u32,
     report: &MoveReport,
-    captures: [u32; 2],
+    (captures, seeds_captured): Tally,
     lap_frames: &mut [Frame],
 ) -> Result<(), ReplayError> {
     let status = rules.status(pos);
@@ -404,6 +418,7 @@ fn close_move(
     last.to_move = pos.to_move().number();
     last.status = status.name().into();
     last.captures = captures;
+    last.seeds_captured = seeds_captured;
     last.text = format!("{}; {end_text}", last.text);
     for f in lap_frames.iter_mut() {
         f.laps = report.laps;
@@ -542,7 +557,9 @@ function show(i) {
   const mover = f.end ? "to move: " + who(f.to_move) : "moving: " + who(f.mover);
   document.getElementById("status").textContent =
     "ply " + f.ply + " of " + game.moves.length + " | lap " + lap + " | " + mover +
-    " | captures: South " + f.captures[0] + ", North " + f.captures[1] + " | status: " + f.status;
+    " | seeds captured: South " + f.seeds_captured[0] + ", North " + f.seeds_captured[1] +
+    " | capture events: South " + f.captures[0] + ", North " + f.captures[1] +
+    " | status: " + f.status;
   document.getElementById("what").textContent = f.text;
   document.querySelectorAll("g.capturing").forEach(g => {
     const [, p, r] = g.id.split("-").map(Number);
@@ -605,14 +622,19 @@ mod tests {
     /// move's laps are shown one by one (lap numbers 1 to the engine's
     /// count, in order, with one gap only in a move of more than
     /// `MAX_LAP_FRAMES` laps), no move is shown whole, and each move's
-    /// last frame is the engine's board after it.
+    /// last frame is the engine's board after it, with the capture events
+    /// and the seeds captured so far apart, as the engine counts them.
     fn check_frames(rules: &Rules, moves: &[Move]) {
         let fs = frames(rules, moves).unwrap();
         let mut pos = rules.start();
         assert_eq!(fs[0].board, seeds_of(rules, &pos));
         let mut rest = &fs[1..];
+        let mut tally: Tally = ([0; 2], [0; 2]);
         for (i, &mv) in moves.iter().enumerate() {
+            let mover = pos.to_move().index();
             let report = rules.play(&mut pos, mv).unwrap();
+            tally.0[mover] += report.captures;
+            tally.1[mover] += report.seeds_captured;
             let n = rest.iter().position(|f| f.end).expect("a move's end") + 1;
             let (mine, after) = rest.split_at(n);
             rest = after;
@@ -623,6 +645,7 @@ mod tests {
             }
             let last = mine.last().unwrap();
             assert_eq!(last.board, seeds_of(rules, &pos), "{what}: {}", last.text);
+            assert_eq!((last.captures, last.seeds_captured), tally, "{what}");
             assert_eq!(last.status, rules.status(&pos).name(), "{what}");
             let laps: Vec<u64> = mine
                 .iter()

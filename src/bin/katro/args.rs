@@ -29,7 +29,12 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Run an experiment file: play every cell, write summary.csv,
     /// comparison.csv, games.csv (if asked) and manifest.json. Checkpoints
-    /// as it goes: run the same command again to resume an interrupted run.
+    /// as it goes: run the same command again to resume an interrupted
+    /// run (no --force needed; files katro did not write in the output
+    /// folder are left alone). Paths: variant files named in the
+    /// experiment are relative to the experiment file's folder; --out
+    /// and the experiment's `output` are relative to the working
+    /// directory.
     Run(RunArgs),
     /// Combine the shards in DIR/shards into DIR's summary.csv,
     /// comparison.csv, games.csv and manifest.json, as one run would write them.
@@ -52,12 +57,16 @@ pub enum Command {
     Rate {
         /// A results folder written by `katro run`, or a CSV file of tallies.
         input: String,
-        /// The folder to write the rating files in (required for a CSV
-        /// file; a results folder's own by default).
+        /// The folder to write the rating files in [default: a results
+        /// folder's own; for a CSV file, a folder beside it named after
+        /// it without its extension: t.csv -> t/, t -> t-ratings/].
         #[arg(long)]
         out: Option<String>,
     },
     /// Check variant and experiment files and report every problem.
+    /// Variant files named in an experiment are relative to the
+    /// experiment file's folder; its `output` is relative to the working
+    /// directory.
     Validate {
         /// Variant or experiment files (told apart by their keys).
         #[arg(required = true)]
@@ -174,17 +183,21 @@ pub struct RunArgs {
     /// Worker threads [default: all cores].
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// Output folder, instead of the file's `output` or results/<name>/.
+    /// Output folder, instead of the file's `output` or results/<name>/;
+    /// relative to the working directory (variant files named in the
+    /// experiment are relative to the experiment file's folder).
     #[arg(long)]
     pub out: Option<String>,
     /// Play only shard I of N (e.g. 2/5) and write OUT/shards/shard-I-of-N.json;
     /// `katro merge OUT` combines the N shards.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
-    /// Delete the files katro wrote for another experiment or build
-    /// (results, checkpoint, shards) or an unusable checkpoint found in
-    /// the output folder, instead of refusing; files katro did not
-    /// write are kept.
+    /// Start afresh, replacing only the files katro wrote (files katro
+    /// did not write are never deleted or overwritten): every game is
+    /// played again, and katro's results, checkpoints and shards in the
+    /// output folder, of this or another experiment or build, are replaced
+    /// or deleted. Not needed to resume an interrupted run: run the same
+    /// command again
     #[arg(long)]
     pub force: bool,
     /// Resume from a checkpoint (or keep shards) of this experiment
@@ -198,8 +211,9 @@ pub struct RunArgs {
 pub struct MergeArgs {
     /// The output folder the shards were written to.
     pub dir: String,
-    /// Replace the results of another experiment found in DIR (files
-    /// katro did not write are kept).
+    /// Start afresh, replacing only the files katro wrote (files katro
+    /// did not write are never deleted or overwritten): results of
+    /// another experiment in DIR are replaced
     #[arg(long)]
     pub force: bool,
     /// Merge shards played by another katro build, whose games may
@@ -403,14 +417,30 @@ pub struct SimulateArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Uniformly random plies opening each game before the agents play,
+    /// as an experiment's `opening_plies` (0 to 1000, fewer than the ply
+    /// limit): they spread the games of agents that play alike every
+    /// time.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub opening_plies: i64,
+    /// Replace the variant's ply limit, as an experiment's `ply_limit`
+    /// does (1 to 100000000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub ply_limit: Option<i64>,
     /// Write summary.csv and manifest.json into this folder.
     #[arg(long)]
     pub out: Option<String>,
     /// Worker threads [default: all cores].
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// With --out: replace the results of another experiment found
-    /// there (files katro did not write are kept).
+    /// With --out: start afresh, replacing only the files katro wrote
+    /// (files katro did not write are never deleted or overwritten):
+    /// results of another experiment there are replaced
     #[arg(long, requires = "out")]
     pub force: bool,
 }

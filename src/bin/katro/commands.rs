@@ -4,7 +4,9 @@
 
 use katro::Rules;
 use katro::agents::{AgentSpec, Need};
-use katro::experiment::{LAP_LIMIT_RANGE, LimitRange, PLY_LIMIT_RANGE};
+use katro::experiment::{
+    LAP_LIMIT_RANGE, LimitRange, OPENING_PLIES_RANGE, PLY_LIMIT_RANGE, opening_reaches_limit,
+};
 use katro::jobs::replay::shell_word;
 use katro::jobs::solve::SolveOptions;
 use katro::jobs::solve_family::FamilyOptions;
@@ -147,7 +149,19 @@ pub fn validate(paths: &[String]) -> Result<(), Error> {
 
 /// `katro simulate VARIANT --games N --p1 AGENT --p2 AGENT`.
 pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
-    let rules = load_variant(&a.variant)?;
+    let rules = load_variant(&a.variant)?
+        .with_limits(limit(a.ply_limit, "--ply-limit", &PLY_LIMIT_RANGE)?, None)
+        .map_err(Refusal::Limits)?;
+    let opening_plies = OPENING_PLIES_RANGE
+        .check(a.opening_plies)
+        .map_err(|error| Refusal::FlagRange {
+            flag: "--opening-plies",
+            error,
+        })? as u32;
+    if let Some(why) = opening_reaches_limit(opening_plies, &rules) {
+        let flag = "--opening-plies";
+        return Err(Refusal::FlagConflict { flag, why }.into());
+    }
     // Refused before any game: an agent whose games would not reproduce
     // (an `mcts` time budget), and a `perfect` agent on a board too big to
     // solve.
@@ -162,6 +176,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
         rules,
         p1,
         p2,
+        opening_plies,
         games: a.games,
         seed: a.seed,
         out: a.out,
