@@ -93,6 +93,7 @@ pub(super) fn matchup<'a>(
         opening_plies: 0,
         stop: Stop::Games(games),
         metrics: None,
+        balance_margin: None,
     }
 }
 
