@@ -5,6 +5,8 @@
 //! played: every problem is reported with the file, line and key, and what
 //! is allowed there.
 
+pub mod balance;
+pub mod estimand;
 pub mod exact;
 pub mod interval;
 pub mod judge;
@@ -59,6 +61,9 @@ pub struct Experiment {
     /// in the plan, and an experiment without them is planned, seeded and
     /// fingerprinted as before.
     pub exact: Vec<exact::ExactMatchup>,
+    /// The `balance_margin` every cell's share is judged against
+    /// (summary.csv's TOST columns), if the file declares one.
+    pub balance_margin: Option<f64>,
 }
 
 /// Every pair of `agents` meets on every variant in both seats, each game
@@ -175,6 +180,7 @@ impl Experiment {
                     opening_plies: m.opening_plies,
                     stop: self.stop_for(v, m),
                     metrics: m.metrics.as_ref(),
+                    balance_margin: self.balance_margin,
                 })
             })
             .collect()
@@ -220,6 +226,17 @@ impl Experiment {
         };
         let plans: Vec<_> = cells.iter().map(|c| c.metrics).collect();
         let base = metrics::plan::fingerprint(base, &plans);
+        // summary.csv depends on the margin, the games do not: folded in
+        // only when declared, so every other fingerprint is as before, and
+        // a margin changed on a finished run rewrites its files from
+        // run-state.json without playing a game.
+        let base = match self.balance_margin {
+            None => base,
+            Some(m) => format!(
+                "{:016x}",
+                crate::rng::name_hash(&format!("{base}\nbalance_margin={m}"))
+            ),
+        };
         if self.exact.is_empty() {
             return base;
         }
@@ -286,6 +303,7 @@ struct RawExperiment {
     metrics: Option<Sp<Vec<Sp<String>>>>,
     metrics_eval: Option<Sp<String>>,
     openings: Option<Sp<String>>,
+    balance_margin: Option<Sp<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -396,6 +414,7 @@ static EXPERIMENT_FIELDS: &[Field] = &[
     Field::opt("metrics", Kind::List(&Kind::Str)),
     Field::opt("metrics_eval", Kind::Str),
     Field::opt("openings", Kind::Str),
+    Field::opt("balance_margin", Kind::Number),
 ];
 
 static VARIANT_ENTRY_FIELDS: &[Field] = &[
@@ -585,6 +604,7 @@ pub fn parse_experiment(
     let (matchups, tournament, exact) = matchups(&mut p, &raw, &stop, &variants.plans);
     let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
     let compare = comparison_plan(&mut p, &raw, &variants.plans, variants.complete);
+    let balance_margin = balance_margin(&mut p, &raw, &variants.plans);
     in_file_order(file, p)?;
     Ok(Experiment {
         name,
@@ -599,6 +619,7 @@ pub fn parse_experiment(
         skipped: variants.skipped,
         tournament,
         exact,
+        balance_margin,
     })
 }
 
@@ -1485,6 +1506,45 @@ fn comparison_plan(
     Compare::Baseline(Some(b.get_ref().clone()))
 }
 
+/// `balance_margin`: a margin m in (0, ½) around one half, on variants
+/// whose games can have a winner (a share of decided games to judge).
+/// `None` when not given or after reporting a problem.
+fn balance_margin(p: &mut Problems, raw: &RawExperiment, variants: &[VariantPlan]) -> Option<f64> {
+    let v = raw.balance_margin.as_ref()?;
+    let m = *v.get_ref();
+    if !(m > 0.0 && m < 0.5) {
+        p.add(
+            Some(v.span()),
+            "balance_margin",
+            format!(
+                "{m} is out of range: the margin around one half must be more than 0 and less \
+                 than 0.5 (0.02 calls a cell balanced once its share is shown between 0.48 and \
+                 0.52)"
+            ),
+        );
+        return None;
+    }
+    let mut ok = true;
+    for plan in variants {
+        let rules = &plan.rules;
+        if balance::can_be_decided(rules) == Some(false) {
+            p.add(
+                Some(v.span()),
+                "balance_margin",
+                format!(
+                    "no game of variant `{}` can end with a winner within its ply limit ({}): \
+                     its cells have no decided game whose share a margin could judge; raise its \
+                     `ply_limit`, or leave out `balance_margin`",
+                    rules.name(),
+                    crate::engine::notation::plural(rules.settings().ply_limit, "ply", "plies")
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(m)
+}
+
 fn resolve_variant(
     p: &mut Problems,
     key: &str,
@@ -1654,6 +1714,42 @@ opening_plies = 3
     }
 
     #[test]
+    fn a_balance_margin_is_checked_and_changes_the_fingerprint_alone() {
+        let plain = parse(BASE).unwrap();
+        assert_eq!(plain.balance_margin, None);
+        let with = parse(&format!("balance_margin = 0.02\n{BASE}")).unwrap();
+        assert_eq!(with.balance_margin, Some(0.02));
+        assert!(with.cells().iter().all(|c| c.balance_margin == Some(0.02)));
+        // The same games, another summary.csv: another run, whose files a
+        // finished run of the plain file can be rewritten into.
+        assert_ne!(with.fingerprint(), plain.fingerprint());
+        let other = parse(&format!("balance_margin = 0.05\n{BASE}")).unwrap();
+        assert_ne!(with.fingerprint(), other.fingerprint());
+        for bad in ["0", "0.5", "-0.1", "1", "nan"] {
+            let msg = problem(&format!("balance_margin = {bad}\n{BASE}"));
+            assert!(
+                msg.starts_with("exp.toml:1:18: `balance_margin`: ")
+                    && msg.contains("is out of range: the margin around one half must be more than 0 and less than 0.5"),
+                "{bad}: {msg}"
+            );
+        }
+        let msg = problem(&format!("balance_margin = \"2%\"\n{BASE}"));
+        assert!(msg.contains("`balance_margin`: expected a number"), "{msg}");
+        // A ply limit too short for any game to be won: nothing to judge.
+        let msg = problem(&format!(
+            "balance_margin = 0.02\n{}",
+            BASE.replace("ply_limit = 300", "ply_limit = 2")
+        ));
+        assert!(
+            msg.starts_with("exp.toml:1:18: `balance_margin`: no game of variant `katro-4x4` can end with a winner within its ply limit (2 plies)")
+                && msg.contains("raise its `ply_limit`, or leave out `balance_margin`"),
+            "{msg}"
+        );
+        // Without a margin the same limit is the user's business.
+        assert!(parse(&BASE.replace("ply_limit = 300", "ply_limit = 2")).is_ok());
+    }
+
+    #[test]
     fn an_opening_changes_the_fingerprint_and_none_keeps_the_old_one() {
         let rules = preset("katro-4x4").unwrap();
         let mut cell = Cell {
@@ -1663,6 +1759,7 @@ opening_plies = 3
             opening_plies: 0,
             stop: Stop::Games(10),
             metrics: None,
+            balance_margin: None,
         };
         let none = fingerprint("e", 1, Rows::None, std::slice::from_ref(&cell));
         // The text fingerprinted before opening plies existed.

@@ -279,12 +279,174 @@ fn bad_experiments_exit_2_naming_file_and_key() {
             "ply_limit = 400\nopening_plies = \"four\"",
             &["`opening_plies`: expected an integer, got a string"],
         ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 400\nbalance_margin = 0.5",
+            &[
+                "exp.toml:9:18: `balance_margin`: 0.5 is out of range",
+                "more than 0 and less than 0.5",
+            ],
+        ),
+        (
+            "ply_limit = 400",
+            "ply_limit = 2\nbalance_margin = 0.02",
+            &[
+                "exp.toml:9:18: `balance_margin`: no game of variant `katro-4x4` can end with a \
+                 winner within its ply limit (2 plies)",
+                "raise its `ply_limit`, or leave out `balance_margin`",
+            ],
+        ),
     ];
     for (from, to, wants) in cases {
         let text = EXPERIMENT.replacen(from, to, 1);
         assert_ne!(text, EXPERIMENT, "{from} not found");
         refused(&text, wants);
     }
+}
+
+/// P(X ≥ k) and P(X ≤ k) for X ~ Binomial(n, p), summed term by term
+/// (pmf(j + 1) = pmf(j) · (n - j)/(j + 1) · p/(1 - p)): a second
+/// computation, apart from katro's continued fraction, for the small n of
+/// a test.
+fn binomial_tails(k: u64, n: u64, p: f64) -> (f64, f64) {
+    let mut pmf = (1.0 - p).powi(n as i32);
+    let (mut at_least, mut at_most) = (0.0, 0.0);
+    for j in 0..=n {
+        if j >= k {
+            at_least += pmf;
+        }
+        if j <= k {
+            at_most += pmf;
+        }
+        pmf *= (n - j) as f64 / (j + 1) as f64 * p / (1.0 - p);
+    }
+    (at_least, at_most)
+}
+
+#[test]
+fn a_balance_margin_judges_every_cell_in_summary_csv_and_on_the_console() {
+    // Greedy against random gives a share beyond any modest margin, and
+    // greedy self-play from the start is an agent-value cell.
+    let base = format!(
+        "{EXPERIMENT}\n[[matchups]]\np1 = \"greedy\"\np2 = \"random\"\n\n\
+         [[matchups]]\np1 = \"greedy\"\np2 = \"greedy\"\n"
+    );
+    let judged = base.replace("ply_limit = 400", "ply_limit = 400\nbalance_margin = 0.2");
+    let dir = setup(&judged);
+    let out = katro()
+        .current_dir(dir.path())
+        .args(["run", "exp.toml", "--threads", "2", "--out", "o"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(stdout.contains("  balance ±0.2  "), "{stdout}");
+    assert!(
+        stdout.contains(
+            "p1 win rate: each cell's agents' share over 0 random opening plies (from the start, \
+             the games spread by the agents' own random moves) (6 cells); greedy self-play's \
+             value of the start, not a share over openings: with 0 random opening plies the \
+             games differ only by the agents' draws among tied best moves (one game if none tie) \
+             (2 cells)"
+        ),
+        "{stdout}"
+    );
+    let mut estimands = Vec::new();
+    let summary = read(&dir.path().join("o"), "summary.csv");
+    let mut verdicts = Vec::new();
+    for r in summary_rows(&summary) {
+        let num = |c: &str| -> f64 { r[c].parse().unwrap_or_else(|_| panic!("{c}: {}", r[c])) };
+        let (w, d) = (num("p1_wins") as u64, num("decided") as u64);
+        estimands.push(r["estimand"].clone());
+        assert_eq!(r["balance_margin"], "0.200000");
+        let close = |c: &str, want: f64| {
+            assert!((num(c) - want).abs() < 2e-6, "{c}: {} for {want}", r[c]);
+        };
+        let (upper, lower) = binomial_tails(w, d, 0.5);
+        close("p1_vs_half_p", (2.0 * upper.min(lower)).min(1.0));
+        let (low_p, below) = binomial_tails(w, d, 0.3);
+        let (above, high_p) = binomial_tails(w, d, 0.7);
+        close("balance_low_p", low_p);
+        close("balance_high_p", high_p);
+        let verdict = if low_p < 0.05 && high_p < 0.05 {
+            "balanced within 0.2"
+        } else if below < 0.025 || above < 0.025 {
+            "unbalanced"
+        } else {
+            "undetermined"
+        };
+        assert_eq!(r["balance_verdict"], verdict, "{w} of {d}");
+        verdicts.push(verdict);
+        let half = 1.959964 * num("length_sd") / num("games").sqrt();
+        close("length_mean_low", num("length_mean") - half);
+        close("length_mean_high", num("length_mean") + half);
+    }
+    // Within 0.2 of a half on 60 games: random play and epsilon-greedy
+    // against greedy; greedy's share against random is beyond it; 39 of
+    // 60 in greedy self-play on katro-4x4 is neither.
+    assert_eq!(
+        verdicts,
+        [
+            "balanced within 0.2",
+            "balanced within 0.2",
+            "unbalanced",
+            "undetermined",
+            "balanced within 0.2",
+            "balanced within 0.2",
+            "unbalanced",
+            "balanced within 0.2"
+        ],
+        "{summary}"
+    );
+    let value = |i: usize| {
+        if i % 4 == 3 {
+            "agent-value"
+        } else {
+            "agent-share"
+        }
+    };
+    assert_eq!(estimands, (0..8).map(value).collect::<Vec<_>>());
+    // Without a margin the columns are there, and empty; every column
+    // before them is as before the margin existed.
+    let plain = setup(&base);
+    run(plain.path(), "o", "2");
+    let before = read(&plain.path().join("o"), "summary.csv");
+    for r in summary_rows(&before) {
+        for c in [
+            "balance_margin",
+            "balance_verdict",
+            "balance_low_p",
+            "balance_high_p",
+        ] {
+            assert_eq!(r[c], "", "{c}");
+        }
+        assert!(!r["p1_vs_half_p"].is_empty());
+    }
+    // The four margin columns are the 6th to 3rd from the end (no field
+    // after `rules`' quoted text has a comma).
+    let without_margin = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                [&f[..f.len() - 6], &f[f.len() - 2..]].concat().join(",")
+            })
+            .collect()
+    };
+    assert_eq!(without_margin(&before), without_margin(&summary));
+    // A margin declared on the finished run changes no game: the rerun
+    // plays none and writes what a fresh run with the margin writes.
+    fs::copy(dir.path().join("exp.toml"), plain.path().join("exp.toml")).unwrap();
+    let again = katro()
+        .current_dir(plain.path())
+        .args(["run", "exp.toml", "--threads", "2", "--out", "o"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&again.get_output().stdout).to_string();
+    assert!(
+        said.contains("\n0 games in ")
+            && said.contains("(and 480 kept from the results already there)"),
+        "{said}"
+    );
+    assert_eq!(read(&plain.path().join("o"), "summary.csv"), summary);
 }
 
 #[test]

@@ -47,7 +47,7 @@ CELL = ["variant", "p1", "p2", "opening_plies"]
 # game's hex `hash` that happens to be all digits is not read as one.
 _TEXT = {
     "variant", "baseline", "rules", "p1", "p2", "layout", "status", "moves", "hash",
-    "agent", "opponent",
+    "agent", "opponent", "estimand", "balance_verdict",
 }
 
 

@@ -85,6 +85,9 @@ pub struct Cell<'a> {
     /// The design metrics its games record (metrics.csv), if any: such a
     /// cell plays on the engine, with a recorder.
     pub metrics: Option<&'a crate::experiment::metrics::plan::MetricsPlan>,
+    /// The margin summary.csv judges its share against (the experiment's
+    /// `balance_margin`): it changes what is written, not a game.
+    pub balance_margin: Option<f64>,
 }
 
 impl Cell<'_> {

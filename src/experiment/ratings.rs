@@ -1436,6 +1436,7 @@ mod tests {
             opening_plies,
             stop: Stop::Games(10),
             metrics: None,
+            balance_margin: None,
         };
         let agg = |w1, w2, games| Aggregate {
             games,

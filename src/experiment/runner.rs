@@ -983,6 +983,7 @@ mod tests {
             opening_plies: opening,
             stop: Stop::Games(games),
             metrics: None,
+            balance_margin: None,
         }
     }
 
@@ -1029,6 +1030,7 @@ mod tests {
             opening_plies: 0,
             stop,
             metrics: None,
+            balance_margin: None,
         }
     }
 
@@ -1112,6 +1114,7 @@ mod tests {
                 opening_plies: 2,
                 stop: Stop::Games(70),
                 metrics: None,
+                balance_margin: None,
             },
             random_pair(
                 &b,

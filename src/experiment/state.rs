@@ -227,6 +227,7 @@ mod tests {
             opening_plies: 0,
             stop: Stop::Games(100),
             metrics: None,
+            balance_margin: None,
         };
         let layout = Layout::new(std::slice::from_ref(&cell));
         assert_eq!(RunState::new(1).check(&layout, Part::Whole), Ok(()));

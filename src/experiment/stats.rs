@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Player, Status};
+use crate::experiment::balance;
 // One interval for every statistic; its callers have found it here.
 pub use crate::experiment::interval::{Interval, Z95, wilson, wilson_at};
 
@@ -441,6 +442,33 @@ impl Aggregate {
         self.length_variance().map(f64::sqrt)
     }
 
+    /// The mean game length with its 95% interval by the normal
+    /// approximation, mean ± z·sd/√n with the sample sd; `None` below 2
+    /// games. The games of a cell are independent draws, so for the tens
+    /// of games and more a cell has the mean is near normal whatever the
+    /// lengths' own shape.
+    pub fn length_mean_interval(&self) -> Option<Interval> {
+        let (mean, sd) = (self.length_mean()?, self.length_sd()?);
+        let half = Z95 * sd / (self.games as f64).sqrt();
+        Some(Interval {
+            estimate: mean,
+            low: mean - half,
+            high: mean + half,
+        })
+    }
+
+    /// The exact two-sided binomial p-value of player 1's wins among the
+    /// decided games against a share of one half ([`balance::vs_half`]).
+    pub fn p1_vs_half_p(&self) -> Option<f64> {
+        balance::vs_half(self.wins[0], self.decided())
+    }
+
+    /// Player 1's share judged against the margin `m` by the TOST
+    /// ([`balance::equivalence`]).
+    pub fn equivalence(&self, m: f64) -> balance::Equivalence {
+        balance::equivalence(self.wins[0], self.decided(), m)
+    }
+
     /// The nearest-rank percentile of game length: the shortest length L
     /// such that at least ⌈q·n/100⌉ games last L plies or fewer (q in
     /// 1..=100). Always a length some game really had.
@@ -817,6 +845,14 @@ mod tests {
         assert_eq!(a.length_percentile(90), Some(70));
         assert_eq!(a.length_percentile(100), Some(70));
         assert_eq!((a.plies_min, a.plies_max), (Some(10), Some(70)));
+        // 95% interval: 30 ± 1.959964 · 23.452079 / √5 = 30 ± 20.556276.
+        let m = a.length_mean_interval().unwrap();
+        close(m.estimate, 30.0);
+        assert!((m.low - 9.443_724).abs() < 1e-6, "{m:?}");
+        assert!((m.high - 50.556_276).abs() < 1e-6, "{m:?}");
+        let mut one = Aggregate::new();
+        one.add(&record(Status::Won(Player::North), 10));
+        assert!(one.length_mean_interval().is_none());
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! `katro run` and `simulate` print (docs/OUTPUTS.md).
 
 use super::csv::{
-    csv_bytes, float, opt, row_with_settings, setting_names, setting_values, with_settings,
+    csv_bytes, float, opt, p_value, row_with_settings, setting_names, setting_values, with_settings,
 };
+use crate::experiment::estimand::{Described, Estimand, legend};
 use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning, WARNING_KINDS};
 
@@ -68,7 +69,32 @@ pub const SUMMARY_COLUMNS: &[SummaryColumn] = &[
     ("seeds_sown_per_game", |_, a| {
         float(a.per_game(a.seeds_sown))
     }),
+    // The columns below came after the rest: appended, so that a reader
+    // of an older summary.csv by position still finds its columns.
+    ("estimand", |c, _| estimand(c).name().to_string()),
+    ("p1_vs_half_p", |_, a| p_value(a.p1_vs_half_p())),
+    ("balance_margin", |c, _| float(c.balance_margin)),
+    ("balance_verdict", |c, a| {
+        opt(c.balance_margin.map(|m| a.equivalence(m).verdict.text(m)))
+    }),
+    ("balance_low_p", |c, a| {
+        p_value(c.balance_margin.and_then(|m| a.equivalence(m).low_p))
+    }),
+    ("balance_high_p", |c, a| {
+        p_value(c.balance_margin.and_then(|m| a.equivalence(m).high_p))
+    }),
+    ("length_mean_low", |_, a| {
+        float(a.length_mean_interval().map(|m| m.low))
+    }),
+    ("length_mean_high", |_, a| {
+        float(a.length_mean_interval().map(|m| m.high))
+    }),
 ];
+
+/// What a cell's `p1_win_rate` estimates.
+fn estimand(c: &Cell) -> Estimand {
+    Estimand::of(c.p1, c.p2, c.opening_plies)
+}
 
 /// The names of [`SUMMARY_COLUMNS`], in order.
 pub fn summary_column_names() -> Vec<&'static str> {
@@ -95,35 +121,49 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
     csv_bytes(&header, rows)
 }
 
-/// The summary as an aligned text table for a terminal, followed by the
+/// The summary as an aligned text table for a terminal, then what the
+/// win rates estimate (summary.csv's `estimand`, in words), then the
 /// cells' warnings, one line per kind (`warning_lines`; `full` names the
 /// file that holds every cell's warnings in full, if one is written). A
 /// cell with a warning is marked in the `notes` column. The `opening`
-/// column shows only when some cell has opening plies.
+/// column shows only when some cell has opening plies, the `estimand`
+/// column only when the cells' estimands differ, and the balance verdict
+/// only where the experiment declares a `balance_margin`.
 pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str>) -> String {
-    let opening = cells.iter().any(|c| c.opening_plies > 0);
-    let mut header = vec!["variant", "p1", "p2"];
-    if opening {
-        header.push("opening");
+    let shown = Shown {
+        opening: cells.iter().any(|c| c.opening_plies > 0),
+        estimand: cells.windows(2).any(|w| estimand(&w[0]) != estimand(&w[1])),
+        margin: cells.iter().find_map(|c| c.balance_margin),
+    };
+    let mut header = vec!["variant".to_string(), "p1".into(), "p2".into()];
+    if shown.opening {
+        header.push("opening".into());
     }
-    header.extend([
-        "games",
-        "distinct",
-        "p1 wins",
-        "p2 wins",
-        "undecided",
-        "p1 win rate [95% CI]",
-        "advantage_p1",
-        "length mean",
-        "p10/p50/p90",
-        "notes",
-    ]);
-    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    header.extend(
+        [
+            "games",
+            "distinct",
+            "p1 wins",
+            "p2 wins",
+            "undecided",
+            "p1 win rate [95% CI]",
+        ]
+        .map(String::from),
+    );
+    if shown.estimand {
+        header.push("estimand".into());
+    }
+    if let Some(m) = shown.margin {
+        header.push(format!("balance ±{m}"));
+    }
+    header.extend(["advantage_p1", "length mean", "p10/p50/p90", "notes"].map(String::from));
+    let mut rows: Vec<Vec<String>> = vec![header];
     for (c, a) in cells.iter().zip(aggregates) {
-        rows.push(table_row(c, a, opening));
+        rows.push(table_row(c, a, &shown));
     }
-    let notes = warning_lines(cells, aggregates, full);
     let mut out = aligned(&rows);
+    out.push_str(&estimand_line(cells));
+    let notes = warning_lines(cells, aggregates, full);
     if !notes.is_empty() {
         out.push('\n');
         out.push_str(&notes);
@@ -131,15 +171,42 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str
     out
 }
 
+/// The columns of [`summary_table`] shown only for some experiments.
+struct Shown {
+    opening: bool,
+    estimand: bool,
+    margin: Option<f64>,
+}
+
+/// What the cells' win rates estimate, in words: `p1 win rate: agent
+/// share over 4 random opening plies, every cell`.
+fn estimand_line(cells: &[Cell]) -> String {
+    let (p1, p2): (Vec<String>, Vec<String>) = cells
+        .iter()
+        .map(|c| (c.p1.to_string(), c.p2.to_string()))
+        .unzip();
+    let described: Vec<Described> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Described {
+            estimand: estimand(c),
+            opening_plies: c.opening_plies,
+            p1: &p1[i],
+            p2: &p2[i],
+        })
+        .collect();
+    format!("p1 win rate: {}\n", legend(&described, "cell").join("; "))
+}
+
 /// One cell's row of [`summary_table`].
-fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
+fn table_row(c: &Cell, a: &Aggregate, shown: &Shown) -> Vec<String> {
     let rate = match a.p1_win_rate() {
         Some(w) => format!("{:.3} [{:.3}, {:.3}]", w.estimate, w.low, w.high),
         None => "-".into(),
     };
     let pct = |q| opt(a.length_percentile(q));
     let mut row = vec![c.rules.name().to_string(), c.p1.label(), c.p2.label()];
-    if opening {
+    if shown.opening {
         row.push(c.opening_plies.to_string());
     }
     row.extend([
@@ -149,6 +216,15 @@ fn table_row(c: &Cell, a: &Aggregate, opening: bool) -> Vec<String> {
         a.wins[1].to_string(),
         a.undecided().to_string(),
         rate,
+    ]);
+    if shown.estimand {
+        row.push(estimand(c).name().to_string());
+    }
+    if shown.margin.is_some() {
+        let verdict = c.balance_margin.map(|m| a.equivalence(m).verdict.text(m));
+        row.push(verdict.unwrap_or_else(|| "-".into()));
+    }
+    row.extend([
         a.advantage_p1().map_or("-".into(), |v| format!("{v:.3}")),
         a.length_mean().map_or("-".into(), |v| format!("{v:.1}")),
         format!("{}/{}/{}", pct(10), pct(50), pct(90)),

@@ -109,6 +109,7 @@ fn cell<'a>(rules: &'a crate::Rules, p: [&'a AgentSpec; 2], open: u32, games: u6
         opening_plies: open,
         stop: Stop::Games(games),
         metrics: None,
+        balance_margin: None,
     }
 }
 
@@ -160,7 +161,8 @@ fn setting_fields_follow_the_settings_and_write_layouts_like_the_rules_string() 
     );
 }
 
-/// summary.csv's row of [`fixture`] on `rules`, random vs greedy.
+/// summary.csv's row of [`fixture`] on `rules`, random vs greedy, judged
+/// against a balance margin of 0.1.
 fn fixture_summary_row(rules: &crate::Rules) -> String {
     // By hand: 4 games with 4 move sequences; decided 3, p1 rate 2/3
     // with Wilson [0.207660, 0.938508]
@@ -172,12 +174,18 @@ fn fixture_summary_row(rules: &crate::Rules) -> String {
     // longest move 40 / 2 = 20, most relays 40 / 3 = 13; captures 6/4
     // and 5/4; seeds 18/4 and
     // 13/4; branching 300/100 = 3; choice turns (5+10+15+20)/100 = 0.5;
-    // sown 500/4 = 125.
+    // sown 500/4 = 125. Random play: an agent share. Against one half,
+    // 2 of 3: twice P(X ≤ 1) = 2 · 4/8 = 1. Within 0.1: P(X ≥ 2) at 0.4
+    // = 3 · 0.16 · 0.6 + 0.064 = 0.352, P(X ≤ 2) at 0.6 = 1 - 0.216 =
+    // 0.784; neither below 0.05, and P(X ≤ 2) at 0.4 = 0.936, P(X ≥ 2) at
+    // 0.6 = 0.648, neither below 0.025: undetermined. Mean length
+    // 25 ± 1.959964 · 12.909944 / 2 = 25 ± 12.651513.
     format!(
         "katro-4x4,\"{}\",4,4,2,,{RULES_DEFAULT},random,greedy,0,4,4,true,2,1,1,0,0,3,\
          0.666667,0.207660,0.938508,0.625000,0.750000,0.750000,\
          25.000000,12.909944,10,10,20,40,40,2.000000,20,13,\
-         1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000\n",
+         1.500000,1.250000,4.500000,3.250000,3.000000,0.500000,125.000000,\
+         agent-share,1.000000,0.100000,undetermined,0.352000,0.784000,12.348487,37.651513\n",
         rules.canonical_string()
     )
 }
@@ -189,12 +197,14 @@ fn undecided_summary_row(other: &crate::Rules) -> String {
     // balance are empty, completion 0; one distinct game of 2; laps
     // 200 / 100 plies, longest move 25, most relays 50 / 3 = 16,
     // branching 300/100, choice
-    // turns 50/100, sown 500/2.
+    // turns 50/100, sown 500/2. No margin: its columns empty, as is the
+    // test against one half; the mean length's interval is a point (sd 0).
     format!(
         "katro-6x3,\"{}\",6,3,2,,{RULES_DEFAULT},greedy,greedy,4,2,1,true,0,0,2,0,0,0,\
          ,,,,,0.000000,\
          50.000000,0.000000,50,50,50,50,50,2.000000,25,16,\
-         0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000\n",
+         0.000000,0.000000,0.000000,0.000000,3.000000,0.500000,250.000000,\
+         agent-share,,,,,,50.000000,50.000000\n",
         other.canonical_string()
     )
 }
@@ -203,8 +213,10 @@ fn undecided_summary_row(other: &crate::Rules) -> String {
 fn summary_bytes_snapshot() {
     let (rules, a) = fixture();
     let other = preset("katro-6x3").unwrap();
+    let mut judged = cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4);
+    judged.balance_margin = Some(0.1);
     let cells = [
-        cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
+        judged,
         cell(&other, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2),
     ];
     let got = String::from_utf8(summary_csv(&cells, &[a, undecided()])).unwrap();
@@ -230,14 +242,50 @@ fn the_table_marks_cells_and_prints_their_warnings() {
     let table = summary_table(&cells, &[undecided()], None);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].contains("opening") && lines[0].ends_with("notes"));
+    assert!(!lines[0].contains("estimand") && !lines[0].contains("balance"));
     assert!(lines[1].ends_with("repeats, few-decided"), "{table}");
+    assert_eq!(
+        lines[2],
+        "p1 win rate: greedy self-play's share over 4 random opening plies"
+    );
     assert!(
-        lines[3].starts_with(
+        lines[4].starts_with(
             "warning: katro-4x4, greedy vs greedy, 4 opening plies: only 1 distinct game in 2 (50.0%)"
         ),
         "{table}"
     );
-    assert!(lines[4].contains("no game of 2 was decided"), "{table}");
+    assert!(lines[5].contains("no game of 2 was decided"), "{table}");
+}
+
+#[test]
+fn the_table_names_what_each_win_rate_estimates_and_its_verdict() {
+    let (rules, a) = fixture();
+    let mut cells = [
+        cell(&rules, [&AgentSpec::Random, &AgentSpec::Greedy], 0, 4),
+        cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 0, 4),
+    ];
+    for c in &mut cells {
+        c.balance_margin = Some(0.1);
+    }
+    let table = summary_table(&cells, &[a.clone(), a], None);
+    let lines: Vec<&str> = table.lines().collect();
+    let header: Vec<&str> = (lines[0].split("  ").map(str::trim))
+        .filter(|h| !h.is_empty())
+        .collect();
+    let at = |name: &str| header.iter().position(|h| *h == name);
+    let rate = at("p1 win rate [95% CI]").unwrap();
+    assert_eq!(at("estimand"), Some(rate + 1), "{table}");
+    assert_eq!(at("balance ±0.1"), Some(rate + 2), "{table}");
+    // Both 2 of 3 decided: undetermined within 0.1 (summary_bytes_snapshot).
+    assert!(lines[1].contains(" agent-share  undetermined  "), "{table}");
+    assert!(lines[2].contains(" agent-value  undetermined  "), "{table}");
+    assert_eq!(
+        lines[3],
+        "p1 win rate: random vs greedy's share over 0 random opening plies (from the start, the \
+         games spread by the agents' own random moves) (1 cell); greedy self-play's value of the \
+         start, not a share over openings: with 0 random opening plies the games differ only by \
+         the agents' draws among tied best moves (one game if none tie) (1 cell)"
+    );
 }
 
 #[test]
@@ -247,7 +295,7 @@ fn without_openings_the_table_has_no_opening_column() {
     // few decided games.
     let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 0, 2)];
     let table = summary_table(&cells, &[a], None);
-    assert!(!table.contains("opening"));
+    assert!(!table.lines().next().unwrap().contains("opening"));
     assert!(
         table.lines().nth(1).unwrap().ends_with("  few-decided"),
         "{table}"

@@ -382,6 +382,7 @@ mod tests {
             opening_plies: 0,
             stop,
             metrics: None,
+            balance_margin: None,
         };
         let before = [
             cell(&a, &r, Stop::Games(50)),
@@ -452,6 +453,7 @@ mod tests {
             opening_plies: 0,
             stop,
             metrics: None,
+            balance_margin: None,
         };
         let old = finished(&[cell(Stop::Games(50))]);
         let fewer = plan(&old, "e", 2, Rows::Games, &[cell(Stop::Games(40))]).unwrap_err();

@@ -136,6 +136,7 @@ pub(super) fn matchup<'a>(
         opening_plies: 0,
         stop: Stop::Games(games),
         metrics: None,
+        balance_margin: None,
     }
 }
 

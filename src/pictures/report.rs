@@ -221,6 +221,42 @@ fn matchup_text(t: &CsvTable, r: usize) -> String {
     m
 }
 
+/// What `p1_win_rate` estimates in each row of `t` (agents in `p1` and
+/// `p2`, or both in `agent` for strength-curve.csv), as a sentence for a
+/// caption: summary.csv's `estimand` in words, or in a file written
+/// before that column the same estimand worked out from the agents and
+/// the random opening. The `noun` counts rows.
+fn estimand_sentence(t: &CsvTable, noun: &str) -> String {
+    use crate::agents::AgentSpec;
+    use crate::experiment::estimand::{Described, Estimand, legend};
+    let agents: Vec<(&str, &str)> = (0..t.len())
+        .map(|r| match t.text(r, "agent") {
+            "" => (t.text(r, "p1"), t.text(r, "p2")),
+            a => (a, a),
+        })
+        .collect();
+    let described: Vec<Described> = (0..t.len())
+        .map(|r| {
+            let (p1, p2) = agents[r];
+            let opening_plies = t.text(r, "opening_plies").parse().unwrap_or(0);
+            let worked_out = || match (AgentSpec::parse(p1), AgentSpec::parse(p2)) {
+                (Ok(a), Ok(b)) => Estimand::of(&a, &b, opening_plies),
+                _ => Estimand::AgentShare,
+            };
+            Described {
+                estimand: Estimand::parse(t.text(r, "estimand")).unwrap_or_else(worked_out),
+                opening_plies,
+                p1,
+                p2,
+            }
+        })
+        .collect();
+    format!(
+        " What each p1_win_rate estimates (summary.csv's estimand, docs/OUTPUTS.md): {}.",
+        legend(&described, noun).join("; ")
+    )
+}
+
 /// A row label: the variant and the matchup.
 fn cell_label(t: &CsvTable, r: usize) -> String {
     format!("{}  {}", t.text(r, "variant"), matchup_text(t, r))
@@ -399,6 +435,67 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         ));
         assert!(r.html.replace("<wbr>", "").contains("katro(rows=6)"));
         assert!(r.charts.iter().all(|c| c.svg.starts_with("<svg")));
+    }
+
+    #[test]
+    fn the_win_rate_caption_says_what_each_rate_estimates() {
+        let caption = |summary: &str| {
+            let r = build(&Inputs {
+                summary: summary.as_bytes(),
+                title: "t",
+                ..Inputs::default()
+            })
+            .unwrap();
+            r.charts[0].caption.clone()
+        };
+        // A file written before `estimand`: worked out from the agents.
+        let older = caption(SUMMARY);
+        assert!(
+            older.ends_with(
+                " What each p1_win_rate estimates (summary.csv's estimand, docs/OUTPUTS.md): \
+                 random self-play's share over 0 random opening plies (from the start, the games \
+                 spread by the agents' own random moves), every row."
+            ),
+            "{older}"
+        );
+        // The column as written wins, and each kind is named with its rows.
+        let ab = "alphabeta:depth=4";
+        let newer = SUMMARY
+            .replace(",extra_new_column\n", ",opening_plies,estimand\n")
+            .replace(",x\n", ",4,agent-share\n")
+            .replace("99,99,\n", "99,99,0,exact-value\n")
+            .replace("random,random,10,6", &format!("{ab},{ab},10,6"));
+        let c = caption(&newer);
+        assert!(
+            c.ends_with(
+                ": alphabeta self-play's share over 4 random opening plies (1 row); exact value \
+                 of the start (perfect self-play: each game's result is that value) (1 row)."
+            ),
+            "{c}"
+        );
+        let r = build(&Inputs {
+            summary: newer.as_bytes(),
+            title: "t",
+            ..Inputs::default()
+        })
+        .unwrap();
+        assert!(r.charts[0].table.contains("<th>estimand</th>"));
+        assert!(!r.charts[0].table.contains("balance_margin"));
+        // With a margin, its verdict and tests follow the interval.
+        let judged = newer
+            .replace(",estimand\n", ",estimand,balance_margin,balance_verdict\n")
+            .replace(",agent-share\n", ",agent-share,0.020000,undetermined\n")
+            .replace(",exact-value\n", ",exact-value,0.020000,undetermined\n");
+        let r = build(&Inputs {
+            summary: judged.as_bytes(),
+            title: "t",
+            ..Inputs::default()
+        })
+        .unwrap();
+        let table = &r.charts[0].table;
+        let at = |h: &str| table.find(&format!("<th>{h}</th>")).unwrap();
+        assert!(at("p1_win_rate_high") < at("balance_margin"), "{table}");
+        assert!(at("balance_margin") < at("balance_verdict"), "{table}");
     }
 
     #[test]

@@ -31,8 +31,8 @@ pub(super) fn win_rate_chart(s: &CsvTable) -> Result<Chart, ReportError> {
         file: "win-rate.svg".into(),
         title: "First-player win rate among decided games".into(),
         svg,
-        caption: WIN_RATE_CAPTION.into(),
-        table: numbers_table(s, "summary.csv", &WIN_RATE_TABLE),
+        caption: format!("{WIN_RATE_CAPTION}{}", estimand_sentence(s, "row")),
+        table: numbers_table(s, "summary.csv", &win_rate_table(s)),
         notes: Vec::new(),
     })
 }
@@ -99,6 +99,36 @@ pub(super) const WIN_RATE_TABLE: [&str; 12] = [
     "undecided_endless_move",
     "undecided_lap_limit",
 ];
+
+/// The tests of the win rate against one half shown beside it, those of
+/// the margin only where the experiment declares one.
+const HALF_TESTS: [&str; 5] = [
+    "p1_vs_half_p",
+    "balance_margin",
+    "balance_verdict",
+    "balance_low_p",
+    "balance_high_p",
+];
+
+/// [`WIN_RATE_TABLE`] with the estimand after the opening and the tests
+/// against one half after the interval, each where `s` has it (a file
+/// written before them has not): so a report of older results still
+/// reads, and one of a run without a margin shows no empty columns.
+pub(super) fn win_rate_table(s: &CsvTable) -> Vec<&'static str> {
+    let margin = (0..s.len()).any(|r| !s.text(r, "balance_margin").is_empty());
+    let mut cols = Vec::new();
+    for c in WIN_RATE_TABLE {
+        cols.push(c);
+        let after: &[&str] = match c {
+            "opening_plies" => &["estimand"],
+            "p1_win_rate_high" if margin => &HALF_TESTS,
+            "p1_win_rate_high" => &HALF_TESTS[..1],
+            _ => &[],
+        };
+        cols.extend(after.iter().filter(|a| s.has(a)));
+    }
+    cols
+}
 
 pub(super) const WIN_RATE_CAPTION: &str = "Left: player 1's share of the decided games (p1_win_rate) \
     with its 95% Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
@@ -203,7 +233,7 @@ pub(super) fn comparison_chart(c: &CsvTable) -> Result<Chart, ReportError> {
         file: "comparison.svg".into(),
         title: "Differences from the baseline variant".into(),
         svg,
-        caption: COMPARISON_CAPTION.into(),
+        caption: format!("{COMPARISON_CAPTION}{}", estimand_sentence(c, "row")),
         table: numbers_table(c, "comparison.csv", &COMPARISON_TABLE),
         notes: Vec::new(),
     })

@@ -81,7 +81,7 @@ pub(super) fn strength_curve_chart(bytes: &[u8]) -> Result<Option<Chart>, Report
         file: "strength-curve.svg".into(),
         title: "Strength curve: the first player's share against search nodes".into(),
         svg,
-        caption: CURVE_CAPTION.into(),
+        caption: format!("{CURVE_CAPTION}{}", estimand_sentence(&t, "row")),
         table: numbers_table(&t, STRENGTH_CURVE_CSV, &CURVE_TABLE),
         notes: Vec::new(),
     }))

@@ -114,6 +114,7 @@ pub(super) fn sweep_chart(s: &CsvTable, keys: &[String], key: &str) -> Result<Ch
     if axis.repeats_a_value(&series) {
         caption.push_str(REPEATED_VALUE);
     }
+    caption.push_str(&estimand_sentence(s, "row"));
     Ok(Chart {
         file: format!("sweep-{key}.svg"),
         title: format!("Against the swept setting `{key}`"),
