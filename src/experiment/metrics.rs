@@ -259,7 +259,7 @@ impl GameObserver for Recorder {
             (Vec::new(), Vec::new())
         };
         if let Some(l) = self.ludii(rules) {
-            l.before_move(rules, pos, legal.len() as u32, &first_laps);
+            l.before_move(rules, pos, legal.as_slice(), &first_laps);
         }
         let state = self.state(rules, pos);
         self.t.states.push(state);

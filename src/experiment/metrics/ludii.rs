@@ -35,17 +35,19 @@
 //!   set-up context, so both players are "winners" of every game
 //!   ([`WINNERS`]);
 //! - integer divisions where Ludii divides ints (Decisiveness Moves, both
-//!   Repetitions, Balance's `int[]` of wins);
+//!   Repetitions, Clarity Narrowness, Balance's `int[]` of wins);
+//! - Clarity Narrowness's threshold in Ludii's double arithmetic, whose
+//!   rounding counts some states of equal values narrow ([`clarity`]);
 //! - the multi-metric reductions (`multiple/MultiMetricFramework.java`):
 //!   Average sums v/n term by term (0 for no value), Max and Min fold from 0.
 //!
-//! Ludii's order of legal moves for Katro could not be read (Katro.lud is
-//! not in the sources searched); katro's is RULES.md §3's. Only Clarity
-//! Narrowness depends on it.
+//! Clarity Narrowness also depends on the order of the legal moves, through
+//! `Stats`' maximum: they are taken in the order Katro.lud lists them
+//! ([`in_ludii_order`]).
 
 use std::collections::HashSet;
 
-use crate::engine::{LapKind, MAX_HOLES, Move, MoveReport, Observer, Position, Status};
+use crate::engine::{Dir, LapKind, MAX_HOLES, Move, MoveReport, Observer, Position, Status};
 use crate::rules::{Player, Rules};
 
 /// The players Ludii's Drama and Decisiveness metrics take for the
@@ -319,20 +321,49 @@ pub fn stats(v: &[f64]) -> Stats {
 }
 
 /// Ludii's Clarity of one state from the mover's values after each legal
-/// move, in legal-move order
+/// move, in Ludii's order ([`in_ludii_order`])
 /// (single/stateEvaluation/clarity/ClarityVariance.java,
-/// ClarityNarrowness.java): the sample variance, and whether every value
-/// is above `mean + 0.75 (max − mean)` (Ludii's `above / n`, int by int,
-/// is 1 only then). With [`Stats`]' maximum that is exactly: one value, or
-/// values strictly decreasing (the maximum −∞, so the threshold is);
-/// otherwise the maximum is one of the values, the threshold is at least
-/// the smallest value, and that one is not above it. Decided so, without
-/// the threshold's floating point: Ludii's own sum can round the mean of
-/// equal values one ulp below them and count such a state narrow (issue
-/// 31, item 4); katro does not.
+/// ClarityNarrowness.java): the sample variance, and whether Ludii counts
+/// the state narrow. ClarityNarrowness.java (lines 73–84 at Ludii commit
+/// ac29f5ff) measures `Stats`, takes `threshold = mean + 0.75 * (max -
+/// mean)` and adds `above / n`, int by int, so 1 exactly when every value
+/// is above the threshold. This follows Ludii's double arithmetic,
+/// rounding and all, because the rounding decides states that Ludii
+/// counts (issue 45, item 9). The mean of 11 or more equal values, summed
+/// one by one, can fall two or three ulps below them; the threshold,
+/// three quarters of the way back, then rounds below them too, and Ludii
+/// counts the state narrow. On katro-ludii's random games that adds about
+/// 0.003, which is what katro lacked against Ludii's own figure. Apart
+/// from that the outcome is the exact one: one value, or values strictly
+/// decreasing, count 1 ([`Stats`]' maximum stays −∞, and so does the
+/// threshold); any other list has its maximum among its values, and its
+/// smallest value is not above the threshold.
 pub fn clarity(values: &[f64]) -> (f64, bool) {
     let s = stats(values);
-    (s.varn, s.n > 0 && s.max == f64::NEG_INFINITY)
+    let threshold = s.mean + 0.75 * (s.max - s.mean);
+    let above = values.iter().filter(|&&v| v > threshold).count();
+    (s.varn, s.n > 0 && above / s.n == 1)
+}
+
+/// The values of a state's legal moves (`values[i]` is `moves[i]`'s) in
+/// the order Ludii lists the moves, which Clarity Narrowness's maximum
+/// depends on. Katro.lud's `play` is an `(or { … })` of a CCW sowing from
+/// each start hole, then a CW one from each, then the lone-seed steps, and
+/// `Or` lists the moves of each part in turn (Katra Boaoaka.lud has the
+/// same two parts); CCW is katro's `+` for both players, and the start
+/// holes of one row come in Ludii's site order, column a first, as in
+/// katro's. katro lists `c1+ c1- d1+ d1- …` (RULES.md §3), so this
+/// regroups them: every `+`, then every `-`, then the rest, each group in
+/// katro's order.
+pub fn in_ludii_order(moves: &[Move], values: &[f64]) -> Vec<f64> {
+    let rank = |m: &Move| match m.dir {
+        Some(Dir::Forward) => 0,
+        Some(Dir::Backward) => 1,
+        None => 2,
+    };
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by_key(|&i| rank(&moves[i]));
+    order.into_iter().map(|i| values[i]).collect()
 }
 
 /// A game as Ludii's metrics see it: s₀ … s_N (module doc).
@@ -391,15 +422,15 @@ impl LudiiRecorder {
         }
     }
 
-    /// The game is at `pos` with `legal` legal decisions; `values`: the
-    /// mover's value after the first Ludii move of each
+    /// The game is at `pos` with the legal decisions `legal`; `values`:
+    /// the mover's value after the first Ludii move of each
     /// ([`play_for_clarity`]), when the recorder evaluates them.
-    pub fn before_move(&mut self, rules: &Rules, pos: &Position, legal: u32, values: &[f64]) {
+    pub fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &[Move], values: &[f64]) {
         self.start(rules, pos);
         let evaluated = self.laps.clarity;
         let s = self.states.last_mut().expect("a state was pushed");
-        s.legal = legal;
-        s.clarity = evaluated.then(|| clarity(values));
+        s.legal = legal.len() as u32;
+        s.clarity = evaluated.then(|| clarity(&in_ludii_order(legal, values)));
         self.laps.turn = self.turn;
         self.laps.started = false;
         self.laps.states.clear();

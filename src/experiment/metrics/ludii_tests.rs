@@ -674,3 +674,55 @@ fn a_short_katro_ludii_game_worked_by_hand_clarity() {
         10.0 / 16.0,
     );
 }
+
+/// Issue 45, item 9: Ludii's ClarityNarrowness decides a state in its own
+/// double arithmetic, so moves valued alike can count as narrow. Twelve
+/// values 0.17 (the double nearest it), summed one by one as
+/// `Stats.measure` does, make 2.0399999999999996, not the double nearest
+/// 2.04; over 12 that is 0.16999999999999996, two ulps below 0.17. The
+/// threshold `mean + 0.75 (max − mean)` rounds to 0.16999999999999998,
+/// one ulp below, so all 12 are above it and Ludii adds 12 / 12 = 1.
+/// Twelve equal values are what a katro-ludii decision with six start
+/// holes gives when no first lap changes the seed difference.
+#[test]
+fn clarity_narrowness_rounds_as_ludii_does() {
+    let twelve = [0.17; 12];
+    let s = stats(&twelve);
+    assert_eq!(s.max, 0.17, "Stats' maximum of equal values is the value");
+    assert_eq!(s.mean, 0.169_999_999_999_999_96);
+    let threshold = s.mean + 0.75 * (s.max - s.mean);
+    assert!(threshold < 0.17, "{threshold}");
+    assert_eq!(clarity(&twelve), (s.varn, true));
+    // Three of them sum to 0.51 and average to 0.17 itself: the threshold
+    // is 0.17, no value is above it, and the state adds 0.
+    assert!(!clarity(&[0.17; 3]).1);
+    // One value, or values strictly decreasing: the maximum stays −∞ and
+    // every value is above; any other list has its smallest value at or
+    // below the threshold.
+    assert!(clarity(&[0.3]).1);
+    assert!(clarity(&[0.5, 0.25, -0.5]).1);
+    assert!(!clarity(&[0.5, 0.25, 0.5]).1);
+    assert!(!clarity(&[0.25, 0.5]).1);
+    assert!(!clarity(&[]).1, "no legal move: Ludii adds 0");
+}
+
+/// Katro.lud lists every CCW sowing (katro's `+`), then every CW one,
+/// then the lone-seed step; katro lists each hole's two together
+/// (RULES.md §3). The order decides narrowness through `Stats`' maximum:
+/// c1+ 0.5, c1- 0.1, d1+ 0.3, d1- 0 are not decreasing in katro's order,
+/// but in Ludii's, 0.5 0.3 0.1 0, they are strictly decreasing, so Ludii
+/// counts the state narrow. A lone seed's moves keep their order: b2+,
+/// b2-, then the step b2>b3.
+#[test]
+fn clarity_takes_the_moves_in_katro_luds_order() {
+    let rules = preset("katro-ludii").expect("a preset");
+    let mv = |text: &str| crate::engine::notation::parse_move(&rules, text).expect("a move");
+    let moves = [mv("c1+"), mv("c1-"), mv("d1+"), mv("d1-")];
+    let values = [0.5, 0.1, 0.3, 0.0];
+    let ludii = in_ludii_order(&moves, &values);
+    assert_eq!(ludii, vec![0.5, 0.3, 0.1, 0.0]);
+    assert!(clarity(&ludii).1);
+    assert!(!clarity(&values).1, "katro's own order is not decreasing");
+    let lone = [mv("b2+"), mv("b2-"), mv("b2>b3")];
+    assert_eq!(in_ludii_order(&lone, &[0.1, 0.2, 0.3]), vec![0.1, 0.2, 0.3]);
+}
