@@ -209,6 +209,48 @@ fn openings_of_the_solved_4x3_board_give_its_retrograde_limit_exactly() {
     );
 }
 
+/// The second of the three solved 4-row boards of the strength curve:
+/// 4x3 with 2 seeds, whose 48 positions after 4 random plies the proof
+/// search values to strength-curve.csv's retrograde `limit_exact` (4x4
+/// with 1 seed, the third, takes over a minute and is checked by hand in
+/// docs/SOLVED.md, "Openings under perfect play").
+#[test]
+fn openings_of_the_solved_4x3_board_with_2_seeds_give_its_retrograde_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("two");
+    let board = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/katro-4x3-2seeds.toml"
+    );
+    ok(&[
+        "prove-openings",
+        board,
+        "--plies",
+        "4",
+        "--lap-limit",
+        "10000",
+        "--out",
+        out.to_str().unwrap(),
+        "--max-memory",
+        "0.25",
+    ]);
+    let csv = text(&out.join("openings.csv"));
+    assert_eq!(column(&csv, "positions"), ["48"]);
+    assert_eq!(column(&csv, "unknown"), ["0"]);
+    assert_eq!(column(&csv, "exact"), ["13/18;0/1;5/18;0/1"]);
+    let curve = text(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("results/strength-curve/strength-curve.csv"),
+    );
+    let variants = column(&curve, "variant");
+    let plies = column(&curve, "opening_plies");
+    let exact = column(&curve, "limit_exact");
+    let at = (0..variants.len())
+        .find(|&i| variants[i] == "katro-4x3-2seeds" && plies[i] == "4")
+        .expect("the curve's 4x3 board with 2 seeds");
+    assert_eq!(format!("{};0/1", exact[at]), column(&csv, "exact")[0]);
+}
+
 #[test]
 fn unproven_openings_leave_an_interval_and_bad_plies_are_refused() {
     let dir = tempfile::tempdir().unwrap();
