@@ -17,6 +17,7 @@ pub mod runner;
 pub mod state;
 pub mod stats;
 pub mod sweep;
+pub mod verdict;
 
 use std::fmt;
 use std::ops::Range;

@@ -40,6 +40,8 @@ fn quick_reruns_to_the_committed_results() {
         String::from_utf8_lossy(&run.stderr)
     );
     repeats_warn_only_where_they_widen_the_interval(&String::from_utf8_lossy(&run.stdout));
+    one_verdict_per_variant(&String::from_utf8_lossy(&run.stdout));
+    the_report_opens_with_the_verdict(&fs::read_to_string(out.join("report.html")).unwrap());
     let (want, got) = (csv_names(&committed), csv_names(&out));
     assert_eq!(
         want, got,
@@ -97,6 +99,44 @@ fn repeats_warn_only_where_they_widen_the_interval(stdout: &str) {
                  random vs greedy; the notes column marks each"
             ),
         "{line}"
+    );
+}
+
+/// The run's table is followed by one verdict line per variant of
+/// experiments/quick.toml, each about that variant's random self-play
+/// (its only self-play cell), in the variants' order.
+fn one_verdict_per_variant(stdout: &str) {
+    let verdicts: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("verdict: "))
+        .collect();
+    let variants = ["katro-6x6", "katro-4x4", "katro-6x3", "katro-ludii"];
+    assert_eq!(verdicts.len(), variants.len(), "{stdout}");
+    for (line, v) in verdicts.iter().zip(variants) {
+        assert!(
+            line.starts_with(&format!(
+                "verdict: {v}, random self-play, 0 random opening plies: first player "
+            )) && line.contains(" of 2,000 decided games; "),
+            "{line}"
+        );
+    }
+    let table_end = stdout.find("p1 win rate: ").unwrap();
+    assert!(stdout.find("verdict: ").unwrap() > table_end, "{stdout}");
+}
+
+/// report.html says the verdict, one item per variant, before its first
+/// chart.
+fn the_report_opens_with_the_verdict(html: &str) {
+    let verdict = html
+        .find("<section id=\"verdict\">")
+        .expect("no verdict section");
+    let chart = html.find("<svg").expect("no chart");
+    assert!(verdict < chart, "the verdict comes after the first chart");
+    let section = &html[verdict..html[verdict..].find("</section>").unwrap() + verdict];
+    assert_eq!(section.matches("<li>").count(), 4, "{section}");
+    assert!(
+        section.contains("<li>katro-6x6, random self-play, 0 random opening plies: first player "),
+        "{section}"
     );
 }
 

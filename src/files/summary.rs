@@ -7,6 +7,7 @@ use super::csv::{
 use crate::experiment::estimand::{Described, Estimand, legend};
 use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning, WARNING_KINDS};
+use crate::experiment::verdict::{Row, verdict_lines};
 
 /// A summary.csv column: its name (as in the header and docs/OUTPUTS.md)
 /// and how a cell's row computes it.
@@ -124,7 +125,8 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
 /// The summary as an aligned text table for a terminal, then what the
 /// win rates estimate (summary.csv's `estimand`, in words), then the
 /// cells' warnings, one line per kind (`warning_lines`; `full` names the
-/// file that holds every cell's warnings in full, if one is written). A
+/// file that holds every cell's warnings in full, if one is written),
+/// then the verdict in words, one line per variant ([`verdict_text`]). A
 /// cell with a warning is marked in the `notes` column. The `opening`
 /// column shows only when some cell has opening plies, the `estimand`
 /// column only when the cells' estimands differ, and the balance verdict
@@ -168,7 +170,34 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str
         out.push('\n');
         out.push_str(&notes);
     }
+    out.push('\n');
+    out.push_str(&verdict_text(cells, aggregates));
     out
+}
+
+/// One `verdict: ` line per variant ([`verdict_lines`]), from the very
+/// text summary.csv writes of each cell, so the console and the report
+/// (which reads summary.csv) word the same numbers alike.
+pub fn verdict_text(cells: &[Cell], aggregates: &[Aggregate]) -> String {
+    let fields: Vec<Vec<(&str, String)>> = cells
+        .iter()
+        .zip(aggregates)
+        .map(|(c, a)| SUMMARY_COLUMNS.iter().map(|(n, f)| (*n, f(c, a))).collect())
+        .collect();
+    let rows: Vec<Row> = fields
+        .iter()
+        .map(|f| {
+            Row::from_fields(|name| {
+                f.iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or("", |(_, v)| v.as_str())
+            })
+        })
+        .collect();
+    verdict_lines(&rows)
+        .iter()
+        .map(|l| format!("verdict: {l}\n"))
+        .collect()
 }
 
 /// The columns of [`summary_table`] shown only for some experiments.

@@ -223,6 +223,8 @@ pub(super) fn page(
     exact: Option<&CsvTable>,
 ) -> String {
     let mut h = page_head(title);
+    // The answer before anything else: the eye lands under the title.
+    h.push_str(&verdict_section(s));
     // The contents first, then the charts, the headline first; the rules
     // and agents they are about last, one link away.
     h.push_str(&contents(charts, exact.is_some()));
@@ -235,6 +237,27 @@ pub(super) fn page(
     h.push_str(&rules_and_agents(s, tour));
     h.push_str("</body>\n</html>\n");
     h
+}
+
+/// The verdict in words, one line per variant, from summary.csv's text
+/// ([`crate::experiment::verdict`]); nothing when it has no row.
+fn verdict_section(s: &CsvTable) -> String {
+    use crate::experiment::verdict::{Row, verdict_lines};
+    let rows: Vec<Row> = (0..s.len())
+        .map(|r| Row::from_fields(|c| s.text(r, c)))
+        .collect();
+    let lines = verdict_lines(&rows);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let items: String = (lines.iter())
+        .map(|l| format!("<li>{}</li>\n", escape(l)))
+        .collect();
+    format!(
+        "<section id=\"verdict\">\n<h2>Verdict</h2>\n<ul class=\"verdict\">\n{items}</ul>\n\
+         <p>One line per variant, of its strongest self-play cell (docs/OUTPUTS.md, \
+         \"Verdict lines\").</p>\n</section>\n"
+    )
 }
 
 /// The page up to its contents: the head, the title and where the
