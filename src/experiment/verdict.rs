@@ -99,8 +99,10 @@ pub fn verdict_lines(rows: &[Row]) -> Vec<String> {
 }
 
 /// The variant's most informative cell: among its self-play cells (every
-/// cell when it has none), the strongest agent's ([`strength`]), then the
-/// one with the most decided games, then the first in the file.
+/// cell when it has none), the strongest agent's (perfect play, then
+/// alpha-beta by depth and node budget, MCTS, greedy, epsilon-greedy,
+/// random), then the one with the most decided games, then the first in
+/// the file.
 pub fn pick<'r, 'a>(rows: &[&'r Row<'a>]) -> Option<&'r Row<'a>> {
     let self_play: Vec<&Row> = rows.iter().copied().filter(|r| r.p1 == r.p2).collect();
     let pool = if self_play.is_empty() {
