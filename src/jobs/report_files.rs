@@ -68,16 +68,21 @@ pub fn put(store: &dyn Store, dir: &Path, name: &str, bytes: &[u8]) -> Result<()
 /// files, titled `name` when given (a run draws its report before it
 /// writes the manifest the name is otherwise read from). Returns the files
 /// written, relative to `dir`.
+///
+/// `perfect_openings` is the prover's openings.csv (`katro report
+/// --openings`), drawn beside the agents' shares against the opening.
 pub fn write_report(
     store: &dyn Store,
     dir: &Path,
     name: Option<&str>,
+    perfect_openings: Option<&[u8]>,
 ) -> Result<Vec<String>, Error> {
     let summary = read_summary(store, dir)?;
     let optional = read_optional_csvs(store, dir)?;
     let title = report_title(store, dir, name)?;
-    let report =
-        build(&inputs(&summary, &optional, &title)).map_err(|error| report_error(dir, error))?;
+    let mut inputs = inputs(&summary, &optional, &title);
+    inputs.perfect_openings = perfect_openings;
+    let report = build(&inputs).map_err(|error| report_error(dir, error))?;
     let files = report_file_bytes(report);
     let mut folder = Folder::open(store, dir);
     let what = format!("the report of {}", dir.display());
@@ -145,6 +150,7 @@ fn inputs<'a>(
         metrics,
         strength_curve,
         exact_openings,
+        perfect_openings: None,
         title,
     }
 }
@@ -270,19 +276,29 @@ pub(crate) fn report_targets(store: &dyn Store, dir: &Path) -> Vec<String> {
 /// manifest, and returns what to print. Refused, naming them, when a
 /// `report.html` or chart it would replace is not katro's or was changed
 /// since katro wrote it: `katro report` replaces only its own files.
-pub fn report(store: &dyn Store, dir: &str) -> Result<String, Error> {
+///
+/// `openings`, when given, is the path of the prover's openings.csv
+/// (`katro prove-openings`): perfect play's shares over the same openings
+/// go beside the agents' in the chart against the opening.
+pub fn report(store: &dyn Store, dir: &str, openings: Option<&str>) -> Result<String, Error> {
     let path = Path::new(dir);
     if !store.is_dir(path) {
         let dir = dir.to_string();
         return Err(Refusal::NotAFolder { dir }.into());
     }
+    let perfect = openings
+        .map(|o| {
+            let needs = "give the openings.csv that `katro prove-openings` wrote".to_string();
+            read_needed(store, Path::new(o), needs)
+        })
+        .transpose()?;
     // Checked before the report is drawn, so that a refusal costs nothing.
     let mut targets = report_targets(store, path);
     if store.is_file(&path.join("manifest.json")) {
         targets.push("manifest.json".into());
     }
     Folder::open(store, path).check(&targets, &format!("katro report {dir}"))?;
-    let written = write_report(store, path, None)?;
+    let written = write_report(store, path, None, perfect.as_deref())?;
     list_in_manifest(store, path, &written)?;
     Ok(format!(
         "wrote {}\n",

@@ -19,6 +19,7 @@ mod curve;
 mod draw;
 mod lengths;
 mod metrics_chart;
+mod openings_chart;
 mod page;
 mod sweep;
 mod table;
@@ -67,6 +68,10 @@ pub struct Inputs<'a> {
     pub strength_curve: Option<&'a [u8]>,
     /// exact-openings.csv, if some matchup had `openings = "exact"`.
     pub exact_openings: Option<&'a [u8]>,
+    /// The prover's openings.csv (`katro prove-openings`), given to
+    /// `katro report --openings`: perfect play's shares beside the agents'
+    /// in the chart against the opening.
+    pub perfect_openings: Option<&'a [u8]>,
     /// The experiment's name, for the page title.
     pub title: &'a str,
 }
@@ -78,9 +83,10 @@ pub const GENERATOR: &str = "katro report";
 
 /// Every chart file a report may write under `plots/`, besides one
 /// `sweep-KEY.svg` per swept setting ([`is_chart_file`]).
-pub const CHART_FILES: [&str; 8] = [
+pub const CHART_FILES: [&str; 9] = [
     "strength-curve.svg",
     "win-rate.svg",
+    "openings.svg",
     "lengths.svg",
     "comparison.svg",
     "ratings.svg",
@@ -353,6 +359,19 @@ fn charts(inputs: &Inputs, tables: &Tables) -> Result<Vec<Chart>, ReportError> {
     }
     if !cells.is_empty() {
         charts.push(win_rate_chart(&cells)?);
+        let exact = inputs
+            .exact_openings
+            .map(|b| parse_table(EXACT_OPENINGS, b, &EXACT_SHOWN))
+            .transpose()?;
+        let perfect = inputs
+            .perfect_openings
+            .map(|b| {
+                let cols = openings_chart::PERFECT_OPENINGS_COLUMNS;
+                parse_table("openings.csv", b, &cols)
+            })
+            .transpose()?;
+        let curves = openings_chart::opening_curves(&cells, exact.as_ref(), perfect.as_ref())?;
+        charts.extend(openings_chart::openings_chart(&curves)?);
     }
     if let (Some(t), Some(tour)) = (&tables.ratings, &tables.tournament) {
         charts.extend(ratings_charts(inputs, t, tour)?);
@@ -422,6 +441,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();
@@ -545,6 +565,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();
@@ -589,6 +610,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();
@@ -604,6 +626,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();
@@ -639,6 +662,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();
@@ -650,7 +674,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             "{win:?}"
         );
         // Two panels of the length chart, each with its own cell's curve.
-        let len = texts(&r.charts[1].svg);
+        let len = r.charts.iter().find(|c| c.file == "lengths.svg").unwrap();
+        let len = texts(&len.svg);
         assert!(len.contains(&"Game length, greedy both sides"), "{len:?}");
         assert!(
             len.contains(&"Game length, greedy both sides, 4 opening plies"),
@@ -682,6 +707,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();
@@ -723,6 +749,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .err()
@@ -730,6 +757,76 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         assert!(matches!(e, ReportError::MissingColumns { .. }), "{e:?}");
         let e = e.to_string();
         assert!(e.contains("summary.csv: missing column(s) rules"), "{e}");
+    }
+
+    /// A self-play agent measured at several opening plies gets a panel of
+    /// its share against k: sampled cells with their intervals, exact ones
+    /// as rings, and perfect play's from the prover's openings.csv; an
+    /// agent measured at one k, or random play, gets none.
+    #[test]
+    fn shares_against_the_opening_are_one_panel_per_variant_and_agent() {
+        let summary = "variant,rules,p1,p2,opening_plies,games,p1_wins,p2_wins,undecided_ply_limit,undecided_endless_move,undecided_lap_limit,decided,p1_win_rate,p1_win_rate_low,p1_win_rate_high,length_mean,length_p10,length_p50,length_p90\n\
+            v,r,ab,ab,4,100,60,40,0,0,0,100,0.600000,0.502000,0.690000,20,10,20,30\n\
+            v,r,ab,ab,6,100,55,45,0,0,0,100,0.550000,0.452000,0.644000,20,10,20,30\n\
+            v,r,random,random,0,100,50,50,0,0,0,100,0.500000,0.403000,0.597000,20,10,20,30\n\
+            w,r,ab,ab,4,100,50,50,0,0,0,100,0.500000,0.403000,0.597000,20,10,20,30\n";
+        let exact = "variant,rules,p1,p2,opening_plies,estimate,openings,decisions,tied_decisions,p1_win_probability,undecided_probability,p2_win_probability,p1_win_rate,exact\n\
+            v,r,ab,ab,0,exact-openings,1,20,0,1.000000,0.000000,0.000000,1.000000,1/1;0/1;0/1\n\
+            v,r,ab,ab,1,exact-openings,4,80,0,0.750000,0.000000,0.250000,0.750000,3/4;0/1;1/4\n";
+        let perfect = "variant,plies,share_low,share_high\nv,0,1.000000,1.000000\nv,4,0.591000,0.600000\nw,0,0.000000,0.000000\n";
+        let page = build(&Inputs {
+            summary: summary.as_bytes(),
+            exact_openings: Some(exact.as_bytes()),
+            perfect_openings: Some(perfect.as_bytes()),
+            title: "t",
+            ..Inputs::default()
+        })
+        .unwrap();
+        let chart = page
+            .charts
+            .iter()
+            .find(|c| c.file == "openings.svg")
+            .expect("an openings chart");
+        // v's ab only: w's was measured at one k, random play is not drawn.
+        let words = texts(&chart.svg);
+        assert!(words.contains(&"v, ab"), "{words:?}");
+        assert!(!words.contains(&"w, ab"), "{words:?}");
+        assert!(!chart.svg.contains("random,"), "{words:?}");
+        // Its numbers: k = 0, 1, 4, 6, each with what was measured there.
+        let t = &chart.table;
+        assert_eq!(t.matches("<tr><td>v</td>").count(), 4, "{t}");
+        assert!(t.contains("<td>0</td><td></td><td></td><td></td><td>1.000000</td><td>1.000000</td><td>1.000000</td>"), "{t}");
+        assert!(t.contains("<td>4</td><td>0.600000</td><td>0.502000</td><td>0.690000</td><td></td><td>0.591000</td><td>0.600000</td>"), "{t}");
+        // The panel's axis spans every mark and 50%: from 1.0 down to 0.45.
+        let ticks = texts(&chart.svg);
+        assert!(
+            ticks.contains(&"100%") || ticks.contains(&"100.0%"),
+            "{ticks:?}"
+        );
+        // Drawn after the win rate, and a bad perfect-play file is named.
+        let files: Vec<&str> = page.charts.iter().map(|c| c.file.as_str()).collect();
+        assert_eq!(&files[..2], ["win-rate.svg", "openings.svg"]);
+        let e = build(&Inputs {
+            summary: summary.as_bytes(),
+            perfect_openings: Some(b"variant,plies\nv,0\n"),
+            title: "t",
+            ..Inputs::default()
+        })
+        .err()
+        .unwrap();
+        assert!(
+            e.to_string()
+                .contains("openings.csv: missing column(s) share_low"),
+            "{e}"
+        );
+        // One k for every agent: no chart.
+        let one = build(&Inputs {
+            summary: SUMMARY.as_bytes(),
+            title: "t",
+            ..Inputs::default()
+        })
+        .unwrap();
+        assert!(one.charts.iter().all(|c| c.file != "openings.svg"));
     }
 
     /// An `openings = "exact"` cell is shown as what it is: its own table,
@@ -769,6 +866,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         // Without the file, no section.
         let plain = Inputs {
             exact_openings: None,
+            perfect_openings: None,
             ..inputs(exact)
         };
         assert!(!build(&plain).unwrap().html.contains("id=\"exact\""));
@@ -787,6 +885,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .err()
@@ -872,6 +971,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             metrics: None,
             strength_curve: None,
             exact_openings: None,
+            perfect_openings: None,
             title: "t",
         })
         .unwrap();

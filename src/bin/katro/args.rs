@@ -48,6 +48,12 @@ pub enum Command {
     Report {
         /// A folder written by `katro run`, `katro merge` or `katro simulate --out`.
         dir: String,
+        /// The openings.csv that `katro prove-openings` wrote (e.g.
+        /// results/openings/openings.csv): perfect play's exact shares go
+        /// beside the agents' in the chart of the share against the random
+        /// opening. A path relative to the working directory.
+        #[arg(long, value_name = "FILE")]
+        openings: Option<String>,
     },
     /// Refit ratings.csv, pairwise.csv and skill-trace.csv from results
     /// alone, without replaying: a results folder's summary.csv, or a CSV

@@ -50,7 +50,9 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Run(a) => commands::run(a),
         Command::Merge(a) => commands::merge(a),
         Command::Play(a) => commands::play(a),
-        Command::Report { dir } => emit(&jobs::report(&FsStore, &dir)?),
+        Command::Report { dir, openings } => {
+            emit(&jobs::report(&FsStore, &dir, openings.as_deref())?)
+        }
         Command::Rate { input, out } => emit(&jobs::rate::rate(
             &FsStore,
             &jobs::rate::RateOptions { input, out },

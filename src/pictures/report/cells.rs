@@ -71,16 +71,18 @@ pub(super) fn draw_win_rates(
             marks.push((r, v[0], v[1], v[2]));
         }
     }
+    let x = share_axis(&marks);
     let mut chart = row_panel(
         area,
         "Player 1's win rate among decided games",
         n,
         rs.label_w + 20,
-        0.0..1.0,
+        x.clone(),
         "player 1's wins / decided games",
         true,
     )?;
     draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
+    draw_mark_values(&mut chart, n, &x, &marks)?;
     draw_row_labels(root, &chart, rs, 0.0)
 }
 
@@ -131,9 +133,10 @@ pub(super) fn win_rate_table(s: &CsvTable) -> Vec<&'static str> {
 }
 
 pub(super) const WIN_RATE_CAPTION: &str = "Left: player 1's share of the decided games (p1_win_rate) \
-    with its 95% Wilson interval (p1_win_rate_low to p1_win_rate_high), one row per cell: \
-    variant, matchup (player 1's agent vs player 2's) and random opening plies; the grey \
-    vertical line is 50%, no advantage. A row without a dot had no decided game. Right: the \
+    with its 95% Wilson interval (p1_win_rate_low to p1_win_rate_high), written beside \
+    it to a tenth of a point, one row per cell: variant, matchup (player 1's agent vs player \
+    2's) and random opening plies; the grey vertical line is 50%, no advantage, and the axis \
+    spans the intervals and 50% (the whole 0–100% only when they cover most of it). A row without a dot had no decided game. Right: the \
     share of all games that were decided, stopped at the ply limit, ended by an endless move \
     (undecided) or stopped at the lap limit.";
 

@@ -1,8 +1,8 @@
 //! The strength curve in the report: strength-curve.csv (written by
 //! `katro curve DIR`, docs/OUTPUTS.md) drawn as `katro curve` draws it,
 //! the first player's share against the node budget on a log axis, one
-//! line per variant, random play's share and the perfect-play limit as
-//! references, with the file's numbers behind it.
+//! panel per variant, random play's share and the perfect-play limit as
+//! its references, with the file's numbers behind it.
 
 use super::*;
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
@@ -47,10 +47,12 @@ const CURVE_TABLE: [&str; 21] = [
 ];
 
 const CURVE_CAPTION: &str = "Self-play of one search agent at rising node budgets \
-    (strength-curve.csv, written by `katro curve`): each line is a variant, its points the first \
-    player's share of the decided games at each budget (nodes a move, log scale) with 95% Wilson \
-    intervals. Dashed in the line's colour: random play's share. Dotted: the exact share under \
-    perfect play over the same random openings (`limit`), where the board is solved. `rating` \
+    (strength-curve.csv, written by `katro curve`): one panel per variant, its points the first \
+    player's share of the decided games at each budget (nodes a move, on a log scale the same in \
+    every panel and ending at the largest budget) with 95% Wilson intervals; each panel's share \
+    axis spans its own marks and 50% (grey). Dashed: the variant's random-play share. Dotted: the \
+    exact share under perfect play over the same random openings (`limit`), where the board is \
+    solved or the prover valued them. `rating` \
     is each budget's Elo against its family's smallest budget (rated 0), from the variant's cells \
     where two budgets meet. `step_share_diff` is the share's change from the family's next \
     smaller budget and `step_score` the larger budget's share of the decided games the two played \

@@ -134,6 +134,8 @@ pub(super) enum Swatch {
     Line(RGBColor, u32),
     Grey,
     Dot(RGBColor),
+    /// An open circle: an exact value, where a dot is a sampled one.
+    Ring(RGBColor),
     Bar(RGBColor),
     Cross,
     /// No mark: a key's entry that is text only.
@@ -192,6 +194,7 @@ pub(super) fn draw_swatch<DB: DrawingBackend>(
         }
         Swatch::Grey => area.draw(&PathElement::new([(x, y), (x + 22, y)], BLACK.mix(0.6))),
         Swatch::Dot(c) => area.draw(&Circle::new((x + 11, y), 5, c.filled())),
+        Swatch::Ring(c) => area.draw(&Circle::new((x + 11, y), 6, c.stroke_width(2))),
         // Outlined, so that a scale's lightest colour is not lost on the
         // white page.
         Swatch::Bar(c) => {
@@ -384,6 +387,74 @@ pub(super) fn draw_row_labels(
     Ok(())
 }
 
+/// `items` split into the fewest groups of at most `most`, their sizes
+/// differing by at most one (larger first): 9 by 8 gives 5 and 4, not 8
+/// and a lone 1.
+pub(super) fn balanced_chunks<T>(items: &[T], most: usize) -> Vec<&[T]> {
+    let groups = items.len().div_ceil(most.max(1)).max(1);
+    let (size, extra) = (items.len() / groups, items.len() % groups);
+    let mut out = Vec::with_capacity(groups);
+    let mut rest = items;
+    for g in 0..groups {
+        let (head, tail) = rest.split_at(size + usize::from(g < extra));
+        out.push(head);
+        rest = tail;
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+/// The axis of a share with 50% as its reference: it spans every mark's
+/// interval and 50%, padded by a tenth of that span (at least 2 points a
+/// side) and rounded out to whole 5 points, so 48.9% and 51.7% sit apart
+/// rather than in the middle 3% of a 0–100% axis. The full 0–100% only
+/// when the data cover most of it anyway (a span over 60 points), or when
+/// there is no mark.
+pub(super) fn share_axis(marks: &[(usize, f64, f64, f64)]) -> std::ops::Range<f64> {
+    if marks.is_empty() {
+        return 0.0..1.0;
+    }
+    let lo = marks.iter().map(|m| m.2.min(m.1)).fold(0.5, f64::min);
+    let hi = marks.iter().map(|m| m.3.max(m.1)).fold(0.5, f64::max);
+    let pad = ((hi - lo) / 10.0).max(0.02);
+    let lo = ((lo - pad) * 20.0).floor() / 20.0;
+    let hi = ((hi + pad) * 20.0).ceil() / 20.0;
+    if hi - lo > 0.6 {
+        0.0..1.0
+    } else {
+        lo.max(0.0)..hi.min(1.0)
+    }
+}
+
+/// Each mark's estimate written beside it as a percentage to a tenth:
+/// right of its interval, or left of it where the right would leave the
+/// panel.
+pub(super) fn draw_mark_values(
+    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    n: usize,
+    x: &std::ops::Range<f64>,
+    marks: &[(usize, f64, f64, f64)],
+) -> Result<(), ReportError> {
+    let room = (x.end - x.start) * 0.12;
+    chart
+        .draw_series(marks.iter().map(|&(r, v, lo, hi)| {
+            let text = format!("{:.1}%", v * 100.0);
+            let (at, pos, gap) = if hi + room <= x.end {
+                (hi, HPos::Left, 8)
+            } else {
+                (lo, HPos::Right, -8)
+            };
+            EmptyElement::at((at, row_y(n, r)))
+                + Text::new(
+                    text,
+                    (gap, 0),
+                    style(TEXT_SIZE).pos(Pos::new(pos, VPos::Center)),
+                )
+        }))
+        .map_err(drawing)?;
+    Ok(())
+}
+
 /// Dots at `marks` (row, estimate, low, high) with their intervals, and a
 /// grey reference line at `at`.
 pub(super) fn draw_intervals(
@@ -414,4 +485,47 @@ pub(super) fn draw_intervals(
         )
         .map_err(drawing)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panels_split_into_groups_of_near_equal_size() {
+        let sizes = |n: usize, most: usize| -> Vec<usize> {
+            let v: Vec<usize> = (0..n).collect();
+            balanced_chunks(&v, most).iter().map(|c| c.len()).collect()
+        };
+        assert_eq!(sizes(9, 8), [5, 4]);
+        assert_eq!(sizes(8, 8), [8]);
+        assert_eq!(sizes(17, 8), [6, 6, 5]);
+        assert_eq!(sizes(48, 8), [8; 6]);
+        assert_eq!(sizes(1, 8), [1]);
+        assert!(sizes(0, 8).is_empty());
+        // Every item once, in order.
+        let v: Vec<usize> = (0..25).collect();
+        let joined: Vec<usize> = balanced_chunks(&v, 8).concat();
+        assert_eq!(joined, v);
+    }
+
+    #[test]
+    fn a_share_axis_spans_the_intervals_and_one_half_and_no_more_than_it_needs() {
+        // Two near-even cells: a narrow axis around 50%, not 0–100%.
+        let x = share_axis(&[(0, 0.489, 0.486, 0.492), (1, 0.517, 0.51, 0.524)]);
+        assert!(x.start <= 0.486 && x.end >= 0.524, "{x:?}");
+        assert!(x.end - x.start <= 0.15, "{x:?}");
+        // 50% is always on the axis, even when every interval is far from it.
+        let x = share_axis(&[(0, 0.7, 0.68, 0.72)]);
+        assert!(x.start <= 0.5 && x.end >= 0.72, "{x:?}");
+        // Data from 2% to 98% need the whole axis.
+        assert_eq!(
+            share_axis(&[(0, 0.02, 0.01, 0.03), (1, 0.98, 0.97, 0.99)]),
+            0.0..1.0
+        );
+        assert_eq!(share_axis(&[]), 0.0..1.0);
+        // Never beyond 0 and 1.
+        let x = share_axis(&[(0, 0.96, 0.93, 0.99)]);
+        assert!(x.start >= 0.0 && x.end <= 1.0, "{x:?}");
+    }
 }

@@ -107,21 +107,22 @@ pub(super) fn body_and_spike(cell: &BTreeMap<u32, u64>, limit: Option<f64>) -> (
 
 /// The length chart's panels, each a title and its summary rows: one per
 /// matchup (agents and opening) in order of first appearance, split into
-/// panels of at most one colour per variant.
+/// balanced panels of at most one colour per variant.
 pub(super) fn length_panels(s: &CsvTable) -> Vec<(String, Vec<usize>)> {
     let mut panels: Vec<(String, Vec<usize>)> = Vec::new();
     for rows in matchup_rows(s) {
-        let chunks: Vec<&[usize]> = rows.chunks(PALETTE.len()).collect();
-        for (i, chunk) in chunks.iter().enumerate() {
+        let chunks = balanced_chunks(&rows, PALETTE.len());
+        let mut first = 1;
+        for chunk in &chunks {
             let mut title = format!("Game length, {}", matchup_text(s, chunk[0]));
             if chunks.len() > 1 {
-                let first = i * PALETTE.len() + 1;
                 title.push_str(&format!(
                     " (variants {first} to {} of {})",
                     first + chunk.len() - 1,
                     rows.len()
                 ));
             }
+            first += chunk.len();
             panels.push((title, chunk.to_vec()));
         }
     }

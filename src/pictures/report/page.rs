@@ -298,13 +298,21 @@ fn contents(charts: &[Chart], exact: bool) -> String {
     h
 }
 
+/// A table of at most this many rows is open under its chart: short
+/// enough to read at a glance, where a long one would push the next chart
+/// off the screen.
+pub(super) const OPEN_TABLE_ROWS: usize = 20;
+
 /// A chart as a figure: its title, the SVG inline, its caption and its
-/// numbers folded away.
+/// numbers, open when they are short ([`OPEN_TABLE_ROWS`]).
 fn figure(c: &Chart) -> String {
+    // The header row is one `<tr>` too.
+    let rows = c.table.matches("<tr>").count().saturating_sub(1);
+    let open = if rows <= OPEN_TABLE_ROWS { " open" } else { "" };
     format!(
         "<figure id=\"{}\">\n<h2>{}</h2>\n{}\n<figcaption>{} Rules and agents: \
          <a href=\"#rules\">the table at the end</a>. Also in \
-         <code>plots/{}</code>.</figcaption>\n{}<details><summary>The \
+         <code>plots/{}</code>.</figcaption>\n{}<details{open}><summary>The \
          numbers</summary>\n{}</details>\n</figure>\n",
         escape(c.file.trim_end_matches(".svg")),
         escape(&c.title),

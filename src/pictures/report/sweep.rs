@@ -311,7 +311,7 @@ impl<'a> SweepAxis<'a> {
     /// The chart: for each group of at most eight series, a row of three
     /// panels and the group's key under it.
     pub(super) fn svg(&self, series: &[Series]) -> Result<String, ReportError> {
-        let groups: Vec<&[Series]> = series.chunks(PALETTE.len()).collect();
+        let groups = balanced_chunks(series, PALETTE.len());
         let keys_of: Vec<Key> = groups
             .iter()
             .map(|g| series_key(g, Self::WIDTH - 40))
@@ -349,9 +349,19 @@ impl<'a> SweepAxis<'a> {
     ) -> Result<(), ReportError> {
         let (points, top) = self.points(group, col, whiskers)?;
         let share = col != "length_mean";
-        // Headroom above 100%, so the top tick's label keeps
-        // clear of the panel's title.
-        let y = if share {
+        // The win rate's axis spans its intervals and 50% (as the win-rate
+        // chart's); the share of decided games keeps 0–100%, headroom
+        // above it so the top tick's label keeps clear of the panel's title.
+        let y = if col == "p1_win_rate" {
+            let marks: Vec<(usize, f64, f64, f64)> = points
+                .iter()
+                .map(|&(_, _, v, w)| {
+                    let (lo, hi) = w.unwrap_or((v, v));
+                    (0, v, lo, hi)
+                })
+                .collect();
+            share_axis(&marks)
+        } else if share {
             0.0..1.06
         } else {
             0.0..(top * 1.1).max(1.0)
