@@ -14,6 +14,7 @@
 
 use plotters::prelude::*;
 
+mod board_grid;
 mod cells;
 mod curve;
 mod draw;
@@ -83,10 +84,11 @@ pub const GENERATOR: &str = "katro report";
 
 /// Every chart file a report may write under `plots/`, besides one
 /// `sweep-KEY.svg` per swept setting ([`is_chart_file`]).
-pub const CHART_FILES: [&str; 9] = [
+pub const CHART_FILES: [&str; 10] = [
     "strength-curve.svg",
     "win-rate.svg",
     "openings.svg",
+    "board-grid.svg",
     "lengths.svg",
     "comparison.svg",
     "ratings.svg",
@@ -394,6 +396,9 @@ fn charts(inputs: &Inputs, tables: &Tables) -> Result<Vec<Chart>, ReportError> {
             charts.push(comparison_chart(&c)?);
         }
     }
+    if !cells.is_empty() {
+        charts.extend(board_grid::board_grid_chart(&cells)?);
+    }
     charts.extend(sweep_charts(&cells)?);
     if let Some(b) = inputs.metrics {
         charts.extend(metrics_chart::metrics_charts(b)?);
@@ -575,11 +580,12 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             [
                 "win-rate.svg",
                 "lengths.svg",
+                "board-grid.svg",
                 "sweep-holes.svg",
                 "sweep-seeds.svg"
             ]
         );
-        let holes = &r.charts[2];
+        let holes = &r.charts[3];
         // The SVG's texts, in drawing order.
         let texts: Vec<&str> = holes
             .svg
@@ -757,6 +763,57 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         assert!(matches!(e, ReportError::MissingColumns { .. }), "{e:?}");
         let e = e.to_string();
         assert!(e.contains("summary.csv: missing column(s) rules"), "{e}");
+    }
+
+    /// A sweep over holes and seeds gets a grid per row count and matchup,
+    /// each cell its share, outlined where its interval excludes 50%.
+    #[test]
+    fn a_board_sweep_is_a_grid_of_holes_by_seeds() {
+        let head = "variant,rules,rows,holes,seeds,p1,p2,opening_plies,games,p1_wins,p2_wins,undecided_ply_limit,undecided_endless_move,undecided_lap_limit,decided,p1_win_rate,p1_win_rate_low,p1_win_rate_high,length_mean,length_p10,length_p50,length_p90\n";
+        let mut summary = head.to_string();
+        for (h, k, p, lo, hi) in [
+            (3, 1, 0.62, 0.55, 0.69),
+            (4, 1, 0.51, 0.45, 0.57),
+            (3, 2, 0.40, 0.33, 0.47),
+            (4, 2, 0.5, 0.43, 0.57),
+        ] {
+            summary.push_str(&format!(
+                "b+holes={h}+seeds={k},r,4,{h},{k},random,random,0,100,50,50,0,0,0,100,{p},{lo},{hi},10,5,10,15\n"
+            ));
+        }
+        let r = build(&Inputs {
+            summary: summary.as_bytes(),
+            title: "t",
+            ..Inputs::default()
+        })
+        .unwrap();
+        let g = r
+            .charts
+            .iter()
+            .find(|c| c.file == "board-grid.svg")
+            .unwrap();
+        assert_eq!(g.svg.matches("<g class=\"grid\">").count(), 1);
+        assert_eq!(g.svg.matches("data-excludes-half=\"true\"").count(), 2);
+        assert_eq!(g.svg.matches("data-excludes-half=\"false\"").count(), 2);
+        let words = texts(&g.svg);
+        for w in ["62.0", "51.0", "40.0", "50.0", "4 rows, random both sides"] {
+            assert!(words.contains(&w), "{w}: {words:?}");
+        }
+        // One swept key alone is a line chart, not a grid.
+        let holes_only = summary.replace("+seeds=2", "").replace("+seeds=1", "");
+        let holes_only: String = holes_only
+            .lines()
+            .enumerate()
+            .filter(|(i, l)| *i == 0 || l.contains(",1,random"))
+            .map(|(_, l)| format!("{l}\n"))
+            .collect();
+        let r = build(&Inputs {
+            summary: holes_only.as_bytes(),
+            title: "t",
+            ..Inputs::default()
+        })
+        .unwrap();
+        assert!(r.charts.iter().all(|c| c.file != "board-grid.svg"));
     }
 
     /// A self-play agent measured at several opening plies gets a panel of

@@ -143,7 +143,10 @@ fn share_range(mine: &[&CurvePoint]) -> (f64, f64) {
     let mut hi: f64 = 0.5;
     for r in mine {
         let vals = [r.p1_win_rate, r.p1_win_rate_low, r.p1_win_rate_high];
-        for v in vals.iter().filter_map(|t| num(t)).chain(r.limit) {
+        // The limit drawn is a budget row's (references): random play's
+        // row carries the start's own value, not drawn.
+        let limit = r.nodes.and(r.limit);
+        for v in vals.iter().filter_map(|t| num(t)).chain(limit) {
             lo = lo.min(v);
             hi = hi.max(v);
         }
@@ -399,6 +402,9 @@ mod tests {
             row("a<b", Some(2000), "0.55", Some(0.7)),
             row("a<b", Some(20000), "0.65", Some(0.7)),
             row("c", Some(2000), "0.45", None),
+            // Random play's row carries the start's value (1 here), which
+            // is not drawn and so does not stretch the axis.
+            row("c", None, "0.48", Some(1.0)),
         ];
         let points: Vec<CurvePoint> = rows.iter().map(CurvePoint::from).collect();
         let svg = strength_curve_svg(&points).unwrap();

@@ -83,7 +83,7 @@ pub(super) fn draw_win_rates(
     )?;
     draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
     draw_mark_values(&mut chart, n, &x, &marks)?;
-    draw_row_labels(root, &chart, rs, 0.0)
+    draw_row_labels(root, &chart, rs, x.start)
 }
 
 /// The columns of summary.csv under the win-rate chart.
