@@ -30,8 +30,13 @@
 //!
 //! The two search agents play a position's only legal move without
 //! searching and without drawing a random number.
+//!
+//! Named strength levels (`weak`, `medium`, `strong`, `strongest`, and
+//! `random` and `greedy`) stand for agent strings wherever an agent is
+//! read, and read as exactly those agents: see [`levels`].
 
 pub mod alphabeta;
+pub mod levels;
 pub mod mcts;
 pub mod perfect;
 /// Positions and games for the agents' tests, their golden file
@@ -378,7 +383,13 @@ pub fn agent_words(serde_message: &str) -> String {
 
 pub const AGENT_FORMS: &str = "an agent is a string like \"alphabeta:depth=3\" or a table \
                                like { agent = \"alphabeta\", depth = 3 }";
-pub const AGENT_NAMES: &str = "random, greedy, epsilon-greedy, alphabeta, mcts, perfect";
+/// The agents' names, then the names of the strength levels that are not
+/// agents' own ([`levels::LEVELS`]), as every unknown agent's message
+/// lists them.
+pub const AGENT_NAMES: &str = concat!(
+    "random, greedy, epsilon-greedy, alphabeta, mcts, perfect; ",
+    "levels: weak, medium, strong, strongest"
+);
 /// Each agent's settings, as [`RawAgentSpec`] reads them: checked before
 /// serde reads them, so that a key an agent does not take is refused in
 /// katro's words, with the keys it does take.
@@ -435,6 +446,16 @@ pub enum AgentError {
     /// An experiment's agent that is neither a string nor a table.
     #[error("got {got}; {AGENT_FORMS}")]
     NotAnAgent { got: &'static str },
+    /// A strength level given settings (`strong:nodes=5000`).
+    #[error(
+        "{level} is a level, the agent {agent}, and takes no settings; `{key}` is not one: \
+         write the agent in full to change a setting"
+    )]
+    LevelSettings {
+        level: &'static str,
+        agent: &'static str,
+        key: String,
+    },
     #[error(
         "eval is `{value}`{}; it must be one of {}",
         did_you_mean(.value, alphabeta::Eval::NAMES.split(", ")),
@@ -587,8 +608,44 @@ fn setting_value(v: &str) -> toml::Value {
         .unwrap_or_else(|_| toml::Value::String(v.to_string()))
 }
 
+/// The agent of the strength level `name`, given as the table of an agent
+/// whose name is not an agent's: refused when it is no level, or when
+/// settings come with it.
+fn level_agent(name: &str, table: &toml::Table) -> Result<AgentSpec, AgentError> {
+    let Some(level) = levels::level(name) else {
+        let mut listed: Vec<&str> = AGENT_KEYS.iter().map(|(a, _)| *a).collect();
+        listed.extend(
+            levels::LEVELS
+                .map(|l| l.name)
+                .into_iter()
+                .filter(|n| !agent_named(n)),
+        );
+        let quoted: Vec<String> = listed.iter().map(|n| format!("`{n}`")).collect();
+        let words = format!(
+            "unknown agent `{name}`{}, expected one of {}",
+            did_you_mean(name, listed.iter().copied()),
+            quoted.join(", ")
+        );
+        return Err(AgentError::Unread { words });
+    };
+    if let Some(key) = table.keys().find(|k| *k != "agent") {
+        return Err(AgentError::LevelSettings {
+            level: level.name,
+            agent: level.agent,
+            key: key.clone(),
+        });
+    }
+    AgentSpec::parse(level.agent)
+}
+
+/// Whether `name` is an agent's own name.
+fn agent_named(name: &str) -> bool {
+    AGENT_KEYS.iter().any(|(a, _)| *a == name)
+}
+
 impl AgentSpec {
-    /// Reads `name` or `name:key=value,key=value`.
+    /// Reads `name` or `name:key=value,key=value`; a strength level's
+    /// name ([`levels`]) reads as the agent it stands for.
     pub fn parse(text: &str) -> Result<AgentSpec, AgentError> {
         let (name, args) = match text.split_once(':') {
             Some((n, a)) => (n.trim(), a.trim()),
@@ -610,6 +667,11 @@ impl AgentSpec {
     /// 3 }`: an experiment file's form, and the one [`AgentSpec::parse`]
     /// turns its text into.
     pub fn from_table(table: toml::Table) -> Result<AgentSpec, AgentError> {
+        if let Some(toml::Value::String(name)) = table.get("agent")
+            && !agent_named(name)
+        {
+            return level_agent(name, &table);
+        }
         if let Some(toml::Value::String(name)) = table.get("agent")
             && let Some(&(agent, keys)) = AGENT_KEYS.iter().find(|(a, _)| a == name)
             && let Some(key) = table
@@ -1730,7 +1792,15 @@ mod tests {
             }
         }
         let names: Vec<&str> = AGENT_KEYS.iter().map(|(a, _)| *a).collect();
-        assert_eq!(names.join(", "), AGENT_NAMES);
+        let levels: Vec<&str> = levels::LEVELS
+            .iter()
+            .map(|l| l.name)
+            .filter(|n| !names.contains(n))
+            .collect();
+        assert_eq!(
+            format!("{}; levels: {}", names.join(", "), levels.join(", ")),
+            AGENT_NAMES
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::files::utc_timestamp;
 
+pub mod agents;
 pub mod bench;
 pub mod certificate;
 mod checkpoint;

@@ -101,6 +101,136 @@ fn variants_lists_the_nine_presets() {
     golden("variants.txt", &out);
 }
 
+/// The strength levels and the agent strings they stand for.
+const LEVELS: [(&str, &str); 6] = [
+    ("random", "random"),
+    ("greedy", "greedy"),
+    ("weak", "alphabeta:depth=2"),
+    ("medium", "alphabeta:depth=4"),
+    ("strong", "alphabeta:depth=12,nodes=1000,eval=fitted"),
+    ("strongest", "alphabeta:depth=12,nodes=20000,eval=fitted"),
+];
+
+/// The line of `katro agents`' table that starts with `name`.
+fn level_line<'a>(out: &'a str, name: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no line for {name}:\n{out}"))
+}
+
+#[test]
+fn agents_lists_each_level_with_its_agent_string_and_the_flags() {
+    let out = ok(&["agents"]);
+    for (name, agent) in LEVELS {
+        let words: Vec<&str> = level_line(&out, name).split_whitespace().collect();
+        assert_eq!(words, [name, agent], "{out}");
+    }
+    assert!(
+        out.contains("--ratings FILE") && out.contains("--measure GAMES"),
+        "{out}"
+    );
+}
+
+/// Each level's rating is results/strong-play/ratings.csv's text for its
+/// agent on katro-6x6, rating and interval.
+#[test]
+fn agents_ratings_are_the_files_text() {
+    let file = manifest_path("results/strong-play/ratings.csv");
+    let out = ok(&["agents", "--ratings", &file]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let mut seen = 0;
+    for row in r.deserialize::<std::collections::HashMap<String, String>>() {
+        let row = row.unwrap();
+        if row["variant"] != "katro-6x6" {
+            continue;
+        }
+        let Some((name, _)) = LEVELS.iter().find(|(_, a)| *a == row["agent"]) else {
+            continue;
+        };
+        let want = format!(
+            "{} [{}, {}]",
+            row["rating"], row["rating_low"], row["rating_high"]
+        );
+        assert!(
+            level_line(&out, name).ends_with(&want),
+            "{name}: `{want}` missing:\n{out}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, LEVELS.len(), "every level is rated on katro-6x6");
+    assert!(out.contains("--measure GAMES") && !out.contains("--ratings FILE"));
+}
+
+#[test]
+fn agents_refuses_a_ratings_file_it_cannot_use() {
+    fails(
+        &["agents", "--ratings", "no/such/ratings.csv"],
+        &["no/such/ratings.csv: not found", "ratings.csv"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, needle) in [
+        (
+            "tallies.csv",
+            "p1,p2,p1_wins\nrandom,greedy,3\n",
+            "missing columns variant, agent, rating, rating_low, rating_high: a results CSV \
+             needs a header with variant,agent,rating,rating_low,rating_high",
+        ),
+        (
+            "ratings.csv",
+            "variant,agent,rating,rating_low,rating_high\nkatro-4x4,random,0,0,0\n",
+            "no row of variant `katro-6x6`",
+        ),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let file = file.to_string_lossy().into_owned();
+        fails(&["agents", "--ratings", &file], &[&file, needle]);
+    }
+    fails(
+        &["agents", "--measure", "0"],
+        &["--measure", "give a whole number of games"],
+    );
+}
+
+/// A level plays exactly as its string: the same games, and the string
+/// in every label.
+#[test]
+fn a_level_plays_as_its_agent_string() {
+    let simulate = |games: &'static str, p1: &'static str, p2: &'static str| {
+        [
+            "simulate",
+            "katro-4x4",
+            "--games",
+            games,
+            "--p1",
+            p1,
+            "--p2",
+            p2,
+        ]
+    };
+    let named = ok(&simulate("20", "strong", "weak"));
+    let strong = "alphabeta:depth=12,nodes=1000,eval=fitted";
+    let written = ok(&simulate("20", strong, "alphabeta:depth=2"));
+    assert_eq!(named, written);
+    assert!(
+        named.contains(&format!("{strong}  alphabeta:depth=2")),
+        "{named}"
+    );
+    fails(
+        &simulate("2", "stong", "weak"),
+        &[
+            "--p1",
+            "unknown agent `stong` (did you mean \"strong\"?)",
+            "levels: weak, medium, strong, strongest",
+        ],
+    );
+    fails(
+        &simulate("2", "strong:nodes=5", "weak"),
+        &[&format!("strong is a level, the agent {strong}")],
+    );
+}
+
 /// The golden file was checked by hand: the settings are the canonical
 /// ones of RULES.md §11 (outermost-non-empty start, singletons allowed, forward,
 /// occupied relay and trigger, innermost-non-empty capturing row,

@@ -669,7 +669,8 @@ fn _replay(variant: &Bound<'_, Variant>, actions: Vec<i64>) -> PyResult<State> {
 // Agents
 
 /// One of katro's agents (`random`, `greedy`, `epsilon-greedy:epsilon=0.1`,
-/// `alphabeta:depth=4`, `mcts:iterations=1000`), as experiments name them.
+/// `alphabeta:depth=4`, `mcts:iterations=1000`, or a strength level such as
+/// `strong`), as experiments name them.
 #[pyclass(frozen, module = "katro._katro")]
 pub struct Agent {
     spec: AgentSpec,

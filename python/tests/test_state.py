@@ -143,3 +143,13 @@ def test_katro_agents_choose_legal_moves_deterministically():
     assert greedy.choose(s, 11) == m
     with pytest.raises(ValueError):
         katro.Agent("clever")
+
+
+def test_a_strength_level_is_its_agent_string():
+    s = katro.Variant("katro-4x4").start()
+    strong = katro.Agent("strong")
+    written = katro.Agent("alphabeta:depth=12,nodes=1000,eval=fitted")
+    for seed in range(3):
+        assert strong.choose(s, seed) == written.choose(s, seed)
+    with pytest.raises(ValueError, match="strong is a level"):
+        katro.Agent("strong:nodes=5")

@@ -519,6 +519,24 @@ pub enum Refusal {
     },
     #[error("{input}: no results between two different agents to rate")]
     NothingToRate { input: String },
+    /// `katro agents --ratings FILE` with no rating of `variant` in FILE.
+    #[error(
+        "{file}: no row of variant `{variant}`: give the ratings.csv of a tournament played \
+         on {variant}, such as results/strong-play/ratings.csv"
+    )]
+    NoRatingsOf { file: String, variant: &'static str },
+    /// `katro agents --ratings FILE` with two ratings of one level.
+    #[error(
+        "{file} lines {first} and {second}: two ratings of `{agent}` on {variant}: give the \
+         ratings.csv of one tournament on {variant}, such as results/strong-play/ratings.csv"
+    )]
+    RatedTwice {
+        file: String,
+        agent: String,
+        variant: &'static str,
+        first: u64,
+        second: u64,
+    },
     #[error("{file}{}: not a CSV file katro can read: {error}", csv_line(.line))]
     NotCsv {
         file: String,

@@ -153,7 +153,7 @@ fn rate_tournament(lines: Vec<ResultLine>, t: &Tournament) -> Vec<VariantRatings
 type Rows = Vec<(u64, Vec<String>)>;
 
 /// A CSV's header and rows, or why it does not read.
-fn read_csv(file: &str, bytes: &[u8]) -> Result<(Vec<String>, Rows), Error> {
+pub(super) fn read_csv(file: &str, bytes: &[u8]) -> Result<(Vec<String>, Rows), Error> {
     let bad = |error: csv::Error| Refusal::NotCsv {
         file: file.to_string(),
         line: error.position().map(|p| p.line()),
@@ -177,7 +177,7 @@ fn read_csv(file: &str, bytes: &[u8]) -> Result<(Vec<String>, Rows), Error> {
 
 /// Where each of `names` is in `header`, naming the file and the columns
 /// missing.
-fn columns(file: &str, header: &[String], names: &[&str]) -> Result<Vec<usize>, Error> {
+pub(super) fn columns(file: &str, header: &[String], names: &[&str]) -> Result<Vec<usize>, Error> {
     let missing: Vec<&str> = names
         .iter()
         .copied()

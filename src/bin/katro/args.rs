@@ -22,6 +22,12 @@ pub struct Cli {
 pub enum Command {
     /// List the shipped variant presets.
     Variants,
+    /// List the named strength levels (random, greedy, weak, medium,
+    /// strong, strongest), each with the agent string it stands for
+    /// wherever katro takes an agent; with --ratings, each level's rating
+    /// on katro-6x6, and with --measure, the CPU time a game of its
+    /// self-play there.
+    Agents(AgentsArgs),
     /// Print a variant's resolved rules, its starting board and each
     /// player's circuit.
     Show(ShowArgs),
@@ -140,6 +146,20 @@ pub enum Command {
     /// perfect play over the openings, exact or the interval unproven
     /// positions leave (docs/SOLVED.md, "Openings under perfect play").
     ProveOpenings(ProveOpeningsArgs),
+}
+
+#[derive(Args)]
+pub struct AgentsArgs {
+    /// A ratings.csv written by `katro run` (results/strong-play/ratings.csv):
+    /// each level's rating on katro-6x6 with its 95% interval, as the file
+    /// writes them. A path relative to the working directory.
+    #[arg(long, value_name = "FILE")]
+    pub ratings: Option<String>,
+    /// Play GAMES self-play games of each level on katro-6x6 (4 random
+    /// opening plies, seed 1, one after another) and print the CPU time a
+    /// game took.
+    #[arg(long, value_name = "GAMES", allow_negative_numbers = true, value_parser = parse_games)]
+    pub measure: Option<u64>,
 }
 
 #[derive(Args)]
@@ -414,7 +434,8 @@ pub struct SimulateArgs {
     #[arg(long, allow_negative_numbers = true, value_parser = parse_games)]
     pub games: u64,
     /// Player 1's agent: random, greedy, epsilon-greedy:epsilon=0.1,
-    /// alphabeta:depth=3, mcts:iterations=1000.
+    /// alphabeta:depth=3, mcts:iterations=1000, or a strength level
+    /// (weak, medium, strong, strongest: `katro agents`).
     #[arg(long)]
     pub p1: String,
     /// Player 2's agent, written as for --p1.

@@ -5,7 +5,7 @@ use katro::jobs::Error;
 use katro::jobs::bench::{BenchOptions, bench as bench_job};
 use katro::store::FsStore;
 
-use crate::output::{emit, peak_rss};
+use crate::output::{cpu_seconds, emit, peak_rss};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -75,16 +75,4 @@ pub fn bench(a: BenchArgs) -> Result<(), Error> {
         peak_rss,
     };
     bench_job(&o, &FsStore, &mut |text| emit(text))
-}
-
-/// User and system CPU seconds of the whole process, finished threads
-/// included (`/proc/self/stat`, in Linux's fixed 100 ticks a second), where
-/// Linux reports it.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name, which is in parentheses.
-    let rest = stat.get(stat.rfind(')')? + 2..)?;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
 }

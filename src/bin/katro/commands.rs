@@ -15,11 +15,11 @@ use katro::rules::{preset, preset_names};
 use katro::store::FsStore;
 
 use crate::args::{
-    CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ProveFamilyArgs, ProveLimitArgs,
-    ProveNearbyArgs, ProveOpeningsArgs, ReplayArgs, RunArgs, ShowArgs, SimulateArgs, SolveArgs,
-    SolveFamilyArgs,
+    AgentsArgs, CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ProveFamilyArgs,
+    ProveLimitArgs, ProveNearbyArgs, ProveOpeningsArgs, ReplayArgs, RunArgs, ShowArgs,
+    SimulateArgs, SolveArgs, SolveFamilyArgs,
 };
-use crate::output::{emit, load_variant, peak_rss, with_threads};
+use crate::output::{cpu_seconds, emit, load_variant, peak_rss, with_threads};
 use crate::progress::{
     Notes, checkpoint_interval, progress_interval, progress_printer, with_progress,
 };
@@ -32,6 +32,16 @@ pub fn variants() -> Result<(), Error> {
         out.push_str(&format!("{name:<20} {}\n", rules.description()));
     }
     emit(&out)
+}
+
+/// `katro agents [--ratings FILE] [--measure GAMES]`: the strength levels.
+pub fn agents(a: AgentsArgs) -> Result<(), Error> {
+    let opts = jobs::agents::AgentsOptions {
+        ratings: a.ratings,
+        measure: a.measure,
+        cpu_seconds,
+    };
+    emit(&jobs::agents::agents(&FsStore, &opts, &Notes)?.to_string())
 }
 
 /// `katro show VARIANT [--svg FILE]`.

@@ -45,6 +45,7 @@ fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Variants => commands::variants(),
+        Command::Agents(a) => commands::agents(a),
         Command::Show(a) => commands::show(a),
         Command::Replay(a) => commands::replay(a),
         Command::Run(a) => commands::run(a),

@@ -1,6 +1,6 @@
 //! What every command shares: standard output that tolerates a closed
-//! pipe, variants from the file system, the process's peak memory and the
-//! solver's thread pool.
+//! pipe, variants from the file system, the process's peak memory and CPU
+//! time, and the solver's thread pool.
 
 use std::io::Write;
 
@@ -40,4 +40,16 @@ pub fn with_threads(
         .build()
         .map_err(Failure::Threads)?;
     pool.install(f)
+}
+
+/// User and system CPU seconds of the whole process, finished threads
+/// included (`/proc/self/stat`, in Linux's fixed 100 ticks a second), where
+/// Linux reports it.
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
