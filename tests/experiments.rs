@@ -873,7 +873,7 @@ fn shipped_experiments_are_valid() {
         // the sweeps, metrics-exact and the solved boards' studies (docs/STUDY.md) pick
         // their own; strong-play and metrics-strong leave out
         // katro-wikipedia, whose games the strongest agent cannot afford
-        // (strength-curve plays strong-play's presets)
+        // (strength-curve and opening-plies play strong-play's presets)
         // (the file says why).
         let picked = [
             "quick",
@@ -887,7 +887,13 @@ fn shipped_experiments_are_valid() {
         if !picked.contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
             let mut presets = katro::rules::preset_names();
-            if ["strong-play", "metrics-strong", "strength-curve"].contains(&stem.as_str()) {
+            let strong = [
+                "strong-play",
+                "metrics-strong",
+                "strength-curve",
+                "opening-plies",
+            ];
+            if strong.contains(&stem.as_str()) {
                 presets.retain(|p| *p != "katro-wikipedia");
                 assert!(
                     text.contains("Left out: katro-wikipedia"),
@@ -909,6 +915,7 @@ fn shipped_experiments_are_valid() {
             "metrics",
             "metrics-exact",
             "metrics-strong",
+            "opening-plies",
             "quick",
             "readings",
             "skill-ladder",

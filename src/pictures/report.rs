@@ -826,7 +826,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             v,r,ab,ab,4,100,60,40,0,0,0,100,0.600000,0.502000,0.690000,20,10,20,30\n\
             v,r,ab,ab,6,100,55,45,0,0,0,100,0.550000,0.452000,0.644000,20,10,20,30\n\
             v,r,random,random,0,100,50,50,0,0,0,100,0.500000,0.403000,0.597000,20,10,20,30\n\
-            w,r,ab,ab,4,100,50,50,0,0,0,100,0.500000,0.403000,0.597000,20,10,20,30\n";
+            w,r,ab,ab,4,100,50,50,0,0,0,100,0.500000,0.403000,0.597000,20,10,20,30\n\
+            w,r,ab,ab,6,100,50,50,0,0,0,100,0.500000,0.403000,0.597000,20,10,20,30\n";
         let exact = "variant,rules,p1,p2,opening_plies,estimate,openings,decisions,tied_decisions,p1_win_probability,undecided_probability,p2_win_probability,p1_win_rate,exact\n\
             v,r,ab,ab,0,exact-openings,1,20,0,1.000000,0.000000,0.000000,1.000000,1/1;0/1;0/1\n\
             v,r,ab,ab,1,exact-openings,4,80,0,0.750000,0.000000,0.250000,0.750000,3/4;0/1;1/4\n";
@@ -844,7 +845,8 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             .iter()
             .find(|c| c.file == "openings.svg")
             .expect("an openings chart");
-        // v's ab only: w's was measured at one k, random play is not drawn.
+        // v's ab only: w's was measured at two k (a step, not a trend),
+        // random play is not drawn.
         let words = texts(&chart.svg);
         assert!(words.contains(&"v, ab"), "{words:?}");
         assert!(!words.contains(&"w, ab"), "{words:?}");

@@ -24,7 +24,7 @@ const PER_ROW: usize = 3;
 const P_LEFT: f64 = 52.0;
 const P_RIGHT: f64 = 14.0;
 const P_TOP: f64 = 26.0;
-const P_BOTTOM: f64 = 34.0;
+const P_BOTTOM: f64 = 40.0;
 /// Above the panels (the title) and below them (the x axis's name and
 /// the key).
 const HEAD: f64 = 34.0;
@@ -239,7 +239,9 @@ fn budget_grid(s: &mut String, sc: &Scales) {
              <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
             sc.y(sc.y1),
             sc.y(sc.y0),
-            sc.y(sc.y0) + 16.0,
+            // Low enough that the first budget's label clears the share
+            // axis's bottom label beside it.
+            sc.y(sc.y0) + 24.0,
             budget_label(n as u64)
         );
         e += 1.0;

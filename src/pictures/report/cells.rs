@@ -11,7 +11,7 @@ pub(super) fn win_rate_chart(s: &CsvTable) -> Result<Chart, ReportError> {
     let n = s.len();
     let labels: Vec<String> = (0..n).map(|r| cell_label(s, r)).collect();
     let rs = rows(&labels, 440);
-    let left_w = rs.label_w + 30 + 430;
+    let left_w = rs.label_w + 30 + 430 + MARK_VALUES_W;
     let width = left_w + 380;
     let k = layout_key(&win_rate_key(), width - 40);
     let plots_h = ROW_CHART_FRAME + n as u32 * rs.row_h;
@@ -72,8 +72,11 @@ pub(super) fn draw_win_rates(
         }
     }
     let x = share_axis(&marks);
+    // The values' column right of the panel, outside its plotting area.
+    let (w, _) = area.dim_in_pixel();
+    let (area, _) = area.split_horizontally(w.saturating_sub(MARK_VALUES_W));
     let mut chart = row_panel(
-        area,
+        &area,
         "Player 1's win rate among decided games",
         n,
         rs.label_w + 20,
@@ -82,7 +85,7 @@ pub(super) fn draw_win_rates(
         true,
     )?;
     draw_intervals(&mut chart, n, 0.5, &marks, colour(0))?;
-    draw_mark_values(&mut chart, n, &x, &marks)?;
+    draw_mark_values(root, &chart, n, &x, &marks)?;
     draw_row_labels(root, &chart, rs, x.start)
 }
 

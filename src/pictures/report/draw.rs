@@ -426,34 +426,28 @@ pub(super) fn share_axis(marks: &[(usize, f64, f64, f64)]) -> std::ops::Range<f6
     }
 }
 
-/// Each mark's estimate written beside it as a percentage to a tenth:
-/// right of its interval, or left of it where the right would leave the
-/// panel.
+/// Each mark's estimate as a percentage to a tenth, in a column just
+/// right of the panel on its row: beside the dot, yet clear of the grid
+/// lines, the 50% line and the intervals a text inside the panel would
+/// cross. The panel's area needs [`MARK_VALUES_W`] to spare on its right.
 pub(super) fn draw_mark_values(
-    chart: &mut ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    root: &DrawingArea<SVGBackend, Shift>,
+    chart: &ChartContext<SVGBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     n: usize,
     x: &std::ops::Range<f64>,
     marks: &[(usize, f64, f64, f64)],
 ) -> Result<(), ReportError> {
-    let room = (x.end - x.start) * 0.12;
-    chart
-        .draw_series(marks.iter().map(|&(r, v, lo, hi)| {
-            let text = format!("{:.1}%", v * 100.0);
-            let (at, pos, gap) = if hi + room <= x.end {
-                (hi, HPos::Left, 8)
-            } else {
-                (lo, HPos::Right, -8)
-            };
-            EmptyElement::at((at, row_y(n, r)))
-                + Text::new(
-                    text,
-                    (gap, 0),
-                    style(TEXT_SIZE).pos(Pos::new(pos, VPos::Center)),
-                )
-        }))
-        .map_err(drawing)?;
+    for &(r, v, _, _) in marks {
+        let (px, py) = chart.backend_coord(&(x.end, row_y(n, r)));
+        let line = [format!("{:.1}%", v * 100.0)];
+        draw_lines(root, &line, (px + 8, py), HPos::Left, false)?;
+    }
     Ok(())
 }
+
+/// The room [`draw_mark_values`] needs right of a panel, beyond its own
+/// right margin: "100.0%" and a gap.
+pub(super) const MARK_VALUES_W: u32 = 64;
 
 /// Dots at `marks` (row, estimate, low, high) with their intervals, and a
 /// grey reference line at `at`.

@@ -38,7 +38,7 @@ fn plies(t: &CsvTable, file: &str, r: usize) -> Result<u32, ReportError> {
     })
 }
 
-/// Every variant's non-random self-play agent measured at two or more
+/// Every variant's non-random self-play agent measured at three or more
 /// opening plies (sampled in `cells`, exact in `exact`), in order of
 /// first appearance, with the perfect-play shares of `perfect` (the
 /// prover's openings.csv) on the same variant. None when no agent is.
@@ -87,11 +87,13 @@ pub(super) fn opening_curves(
             }
         }
     }
+    // Three opening plies at least: two make a step (the win-rate chart
+    // shows it), a trend needs more.
     curves.retain(|c| {
         let mut ks: Vec<u32> = c.ks().collect();
         ks.sort_unstable();
         ks.dedup();
-        ks.len() >= 2
+        ks.len() >= 3
     });
     if let Some(p) = perfect {
         for r in 0..p.len() {
@@ -150,7 +152,10 @@ pub(super) fn openings_chart(curves: &[OpeningCurve]) -> Result<Option<Chart>, R
         marks.extend(c.exact.iter().map(|m| (0, m.1, m.1, m.1)));
         marks.extend(c.perfect.iter().map(|m| (0, m.1, m.1, m.2)));
     }
+    // Headroom above the axis's end, so its top label keeps clear of the
+    // panels' titles.
     let y = share_axis(&marks);
+    let y = y.start..y.end + 0.08 * (y.end - y.start);
     let kmax = curves.iter().flat_map(|c| c.ks()).max().unwrap_or(0);
     let rows = curves.len().div_ceil(PER_ROW);
     let key = [
@@ -198,7 +203,10 @@ fn draw_opening_panel(
 ) -> Result<(), ReportError> {
     let x = -0.5..kmax as f64 + 0.5;
     let ticks = Ticks::new(y.clone(), 5, true);
-    let title = format!("{}, {}", c.variant, short_agent(&c.agent));
+    let title = fit(
+        &format!("{}, {}", c.variant, short_agent(&c.agent)),
+        PANEL_W - 48,
+    );
     let mut chart = ChartBuilder::on(panel)
         .caption(title, (FONT, TEXT_SIZE))
         .margin(6)
@@ -271,6 +279,19 @@ fn draw_opening_panel(
         )
         .map_err(drawing)?;
     Ok(())
+}
+
+/// `text` cut to `width` pixels with an ellipsis where it is wider (the
+/// table under the chart gives it whole).
+fn fit(text: &str, width: u32) -> String {
+    if text_width(text, TEXT_SIZE) <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.to_string();
+    while !cut.is_empty() && text_width(&format!("{cut}…"), TEXT_SIZE) > width {
+        cut.pop();
+    }
+    format!("{cut}…")
 }
 
 /// `alphabeta:depth=12,nodes=20000,eval=fitted` fits a panel's title as

@@ -250,15 +250,30 @@ fn verdict_section(s: &CsvTable) -> String {
     if lines.is_empty() {
         return String::new();
     }
-    let items: String = (lines.iter())
-        .map(|l| format!("<li>{}</li>\n", escape(l)))
-        .collect();
+    let item = |l: &String| format!("<li>{}</li>\n", escape(l));
+    let shown = lines.len().min(VERDICTS_SHOWN);
+    let items: String = lines[..shown].iter().map(item).collect();
+    // A sweep's dozens of variants would push the first chart off the
+    // screen: the rest are a click away.
+    let rest = if lines.len() > shown {
+        let more: String = lines[shown..].iter().map(item).collect();
+        format!(
+            "<details><summary>The other {} variants' verdicts</summary>\n\
+             <ul class=\"verdict\">\n{more}</ul>\n</details>\n",
+            lines.len() - shown
+        )
+    } else {
+        String::new()
+    };
     format!(
         "<section id=\"verdict\">\n<h2>Verdict</h2>\n<ul class=\"verdict\">\n{items}</ul>\n\
-         <p>One line per variant, of its strongest self-play cell (docs/OUTPUTS.md, \
+         {rest}<p>One line per variant, of its strongest self-play cell (docs/OUTPUTS.md, \
          \"Verdict lines\").</p>\n</section>\n"
     )
 }
+
+/// The verdict lines shown open above the charts; more are folded.
+const VERDICTS_SHOWN: usize = 8;
 
 /// The page up to its contents: the head, the title and where the
 /// numbers come from.

@@ -360,7 +360,9 @@ impl<'a> SweepAxis<'a> {
                     (0, v, lo, hi)
                 })
                 .collect();
-            share_axis(&marks)
+            // Headroom above the axis's end, as for the other shares.
+            let y = share_axis(&marks);
+            y.start..y.end + 0.06 * (y.end - y.start)
         } else if share {
             0.0..1.06
         } else {
@@ -408,7 +410,9 @@ impl<'a> SweepAxis<'a> {
             .draw()
             .map_err(drawing)?;
         for (i, lines) in self.ticks.iter().enumerate() {
-            let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
+            // The axis's bottom, which a share's axis no longer puts at 0.
+            let bottom = chart.y_range().start;
+            let (px, py) = chart.backend_coord(&(SegmentValue::CenterOf(i), bottom));
             let lower = if i % 2 == 1 { self.drop as i32 } else { 0 };
             draw_lines(root, lines, (px, py + 8 + lower), HPos::Center, true)?;
         }
