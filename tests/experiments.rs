@@ -900,6 +900,15 @@ fn shipped_experiments_are_valid() {
                     "{stem}: say why"
                 );
             }
+            // opening-plies also leaves out katra-boaoaka-ludii, whose
+            // exact openings this agent cannot afford (the file says why).
+            if stem == "opening-plies" {
+                presets.retain(|p| *p != "katra-boaoaka-ludii");
+                assert!(
+                    text.contains("and katra-boaoaka-ludii, where"),
+                    "{stem}: say why"
+                );
+            }
             assert!(variants.len() >= presets.len(), "{stem}: every preset");
             assert_eq!(variants[..presets.len()], presets, "{stem}: every preset");
         }
