@@ -9,6 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use katro::engine::notation::grouped as thousands;
+use katro::experiment::verdict::{Row, verdict_line};
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -193,32 +196,11 @@ fn the_quick_experiments_size_is_the_committed_one() {
     );
 }
 
-/// The verdict line katro prints for a random self-play row of
-/// summary.csv with no balance margin (docs/OUTPUTS.md, "Verdict lines").
+/// The verdict line katro prints for a row of summary.csv
+/// (docs/OUTPUTS.md, "Verdict lines"), by katro's own wording.
 fn verdict_of(row: &BTreeMap<String, String>) -> String {
-    let rate = percent(&row["p1_win_rate"]);
-    let p: f64 = row["p1_vs_half_p"].parse().unwrap();
-    let side = if p >= 0.05 {
-        "no edge shown"
-    } else if row["p1_win_rate"].parse::<f64>().unwrap() > 0.5 {
-        "first player ahead"
-    } else {
-        "second player ahead"
-    };
-    let p = if p < 0.001 {
-        "p < 0.001".to_string()
-    } else {
-        let decimals = (1 - p.log10().floor() as i32).max(0) as usize;
-        format!("p = {p:.decimals$}")
-    };
-    format!(
-        "{}, random self-play, 0 random opening plies: first player {rate}% [{}, {}] of {} \
-         decided games; {side} ({p}).",
-        row["variant"],
-        percent(&row["p1_win_rate_low"]),
-        percent(&row["p1_win_rate_high"]),
-        thousands(int(&row["decided"])),
-    )
+    let row = Row::from_fields(|c| row.get(c).map_or("", String::as_str));
+    verdict_line(&row)
 }
 
 /// The verdict lines README.md quotes are those katro prints for the
@@ -304,19 +286,6 @@ fn the_readmes_verdict_lines_are_the_committed_ones() {
         "README.md's reading of the verdict is not results/quick/summary.csv's katro-6x6 \
          random row"
     );
-}
-
-/// `n` with thousands separators, as the docs write counts.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Every preset's proof result, results/prove/PRESET.json: value,

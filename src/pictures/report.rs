@@ -878,6 +878,21 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
                 .contains("openings.csv: missing column(s) share_low"),
             "{e}"
         );
+        // A k that is no whole number is named by its line in the file.
+        let e = build(&Inputs {
+            summary: summary.as_bytes(),
+            exact_openings: Some(exact.as_bytes()),
+            perfect_openings: Some(b"variant,plies,share_low,share_high\nv,0,1,1\nv,x,0.5,0.6\n"),
+            title: "t",
+            ..Inputs::default()
+        })
+        .err()
+        .unwrap();
+        assert!(
+            e.to_string()
+                .contains("openings.csv: line 3, column plies: `x` is not a whole number"),
+            "{e}"
+        );
         // One k for every agent: no chart.
         let one = build(&Inputs {
             summary: SUMMARY.as_bytes(),

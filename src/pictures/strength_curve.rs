@@ -135,9 +135,8 @@ pub fn strength_curve_svg(rows: &[CurvePoint]) -> Option<String> {
     Some(s)
 }
 
-/// A panel's share axis: its levels' intervals, its references and 50%,
-/// padded by a tenth of their span (at least 2 points) and rounded out to
-/// 5 points; the whole 0–1 only when that span passes 0.6.
+/// A panel's share axis ([`crate::pictures::share_span`]): its levels'
+/// intervals, its drawn references and 50%.
 fn share_range(mine: &[&CurvePoint]) -> (f64, f64) {
     let mut lo: f64 = 0.5;
     let mut hi: f64 = 0.5;
@@ -151,14 +150,8 @@ fn share_range(mine: &[&CurvePoint]) -> (f64, f64) {
             hi = hi.max(v);
         }
     }
-    let pad = ((hi - lo) / 10.0).max(0.02);
-    let lo = ((lo - pad) * 20.0).floor() / 20.0;
-    let hi = ((hi + pad) * 20.0).ceil() / 20.0;
-    if hi - lo > 0.6 {
-        (0.0, 1.0)
-    } else {
-        (lo.max(0.0), hi.min(1.0))
-    }
+    let span = crate::pictures::share_span(lo, hi);
+    (span.start, span.end)
 }
 
 /// One variant's panel: its frame, grids and title, its references, and

@@ -22,8 +22,10 @@ struct Grid {
     cells: Vec<((u32, u32), usize)>,
 }
 
+/// A board setting of row `r`; none where it is no whole number, a row a
+/// grid cannot place.
 fn whole(s: &CsvTable, r: usize, col: &str) -> Option<u32> {
-    s.text(r, col).parse().ok()
+    s.whole(r, col).ok().and_then(|v| u32::try_from(v).ok())
 }
 
 /// The grids of a sweep over both `holes` and `seeds`, one per matchup

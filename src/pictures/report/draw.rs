@@ -404,26 +404,16 @@ pub(super) fn balanced_chunks<T>(items: &[T], most: usize) -> Vec<&[T]> {
     out
 }
 
-/// The axis of a share with 50% as its reference: it spans every mark's
-/// interval and 50%, padded by a tenth of that span (at least 2 points a
-/// side) and rounded out to whole 5 points, so 48.9% and 51.7% sit apart
-/// rather than in the middle 3% of a 0–100% axis. The full 0–100% only
-/// when the data cover most of it anyway (a span over 60 points), or when
-/// there is no mark.
+/// The axis of a share with 50% as its reference over `marks` (row,
+/// estimate, low, high): [`crate::pictures::share_span`] of every mark
+/// and its interval; 0–100% when there is no mark.
 pub(super) fn share_axis(marks: &[(usize, f64, f64, f64)]) -> std::ops::Range<f64> {
     if marks.is_empty() {
         return 0.0..1.0;
     }
     let lo = marks.iter().map(|m| m.2.min(m.1)).fold(0.5, f64::min);
     let hi = marks.iter().map(|m| m.3.max(m.1)).fold(0.5, f64::max);
-    let pad = ((hi - lo) / 10.0).max(0.02);
-    let lo = ((lo - pad) * 20.0).floor() / 20.0;
-    let hi = ((hi + pad) * 20.0).ceil() / 20.0;
-    if hi - lo > 0.6 {
-        0.0..1.0
-    } else {
-        lo.max(0.0)..hi.min(1.0)
-    }
+    crate::pictures::share_span(lo, hi)
 }
 
 /// Each mark's estimate as a percentage to a tenth, in a column just

@@ -60,16 +60,7 @@ pub(super) fn read_lengths(bytes: &[u8]) -> Result<Histograms, ReportError> {
 /// Row `r` of lengths.csv: its cell (keyed with an empty
 /// `opening_plies` when `pooled`), length and games.
 fn length_row(t: &CsvTable, r: usize, pooled: bool) -> Result<(CellKey, u32, u64), ReportError> {
-    let int = |col: &str| {
-        t.text(r, col)
-            .parse::<u64>()
-            .map_err(|_| ReportError::NotAWholeNumber {
-                file: "lengths.csv".into(),
-                line: r + 2,
-                column: col.to_string(),
-                text: t.text(r, col).to_string(),
-            })
-    };
+    let int = |col: &str| t.whole(r, col);
     let len = u32::try_from(int("length")?).map_err(|_| ReportError::LengthTooLarge {
         file: "lengths.csv".into(),
         line: r + 2,

@@ -21,20 +21,26 @@ pub(super) struct OpeningCurve {
 }
 
 impl OpeningCurve {
-    fn ks(&self) -> impl Iterator<Item = u32> + '_ {
+    /// The opening plies measured, each once, in order.
+    fn ks(&self) -> Vec<u32> {
         let s = self.sampled.iter().map(|m| m.0);
-        s.chain(self.exact.iter().map(|m| m.0))
-            .chain(self.perfect.iter().map(|m| m.0))
+        let e = self.exact.iter().map(|m| m.0);
+        let mut ks: Vec<u32> = s.chain(e).chain(self.perfect.iter().map(|m| m.0)).collect();
+        ks.sort_unstable();
+        ks.dedup();
+        ks
     }
 }
 
-fn plies(t: &CsvTable, file: &str, r: usize) -> Result<u32, ReportError> {
-    let text = t.text(r, "opening_plies");
-    text.parse().map_err(|_| ReportError::NotAWholeNumber {
-        file: file.into(),
-        line: t.file_row(r),
-        column: "opening_plies".into(),
-        text: text.into(),
+/// Row `r`'s opening plies, in the column `col` (summary.csv and
+/// exact-openings.csv name it `opening_plies`, openings.csv `plies`).
+fn plies(t: &CsvTable, r: usize, col: &str) -> Result<u32, ReportError> {
+    let k = t.whole(r, col)?;
+    u32::try_from(k).map_err(|_| ReportError::NotAWholeNumber {
+        file: t.name.clone(),
+        line: t.file_row(r) + 2,
+        column: col.into(),
+        text: k.to_string(),
     })
 }
 
@@ -76,31 +82,26 @@ pub(super) fn opening_curves(
             let i = find(&mut curves, cells.text(r, "variant"), cells.text(r, "p1"));
             curves[i]
                 .sampled
-                .push((plies(cells, "summary.csv", r)?, v[0], v[1], v[2]));
+                .push((plies(cells, r, "opening_plies")?, v[0], v[1], v[2]));
         }
     }
     if let Some(e) = exact {
         for r in (0..e.len()).filter(|&r| self_play(e, r)) {
             if let Some(v) = mark(e, r, &["p1_win_rate"])? {
                 let i = find(&mut curves, e.text(r, "variant"), e.text(r, "p1"));
-                curves[i].exact.push((plies(e, EXACT_OPENINGS, r)?, v[0]));
+                curves[i].exact.push((plies(e, r, "opening_plies")?, v[0]));
             }
         }
     }
     // Three opening plies at least: two make a step (the win-rate chart
     // shows it), a trend needs more.
-    curves.retain(|c| {
-        let mut ks: Vec<u32> = c.ks().collect();
-        ks.sort_unstable();
-        ks.dedup();
-        ks.len() >= 3
-    });
+    curves.retain(|c| c.ks().len() >= 3);
     if let Some(p) = perfect {
         for r in 0..p.len() {
             let Some(v) = mark(p, r, &["share_low", "share_high"])? else {
                 continue;
             };
-            let k = plies_of_openings(p, r)?;
+            let k = plies(p, r, "plies")?;
             for c in curves
                 .iter_mut()
                 .filter(|c| c.variant == p.text(r, "variant"))
@@ -110,17 +111,6 @@ pub(super) fn opening_curves(
         }
     }
     Ok(curves)
-}
-
-/// openings.csv names the plies `plies`.
-fn plies_of_openings(p: &CsvTable, r: usize) -> Result<u32, ReportError> {
-    let text = p.text(r, "plies");
-    text.parse().map_err(|_| ReportError::NotAWholeNumber {
-        file: "openings.csv".into(),
-        line: p.file_row(r),
-        column: "plies".into(),
-        text: text.into(),
-    })
 }
 
 /// The columns of openings.csv the chart reads.
@@ -317,10 +307,7 @@ fn openings_table(curves: &[OpeningCurve]) -> String {
     );
     let f = |v: Option<f64>| v.map(|v| format!("{v:.6}")).unwrap_or_default();
     for c in curves {
-        let mut ks: Vec<u32> = c.ks().collect();
-        ks.sort_unstable();
-        ks.dedup();
-        for k in ks {
+        for k in c.ks() {
             let sm = c.sampled.iter().find(|m| m.0 == k);
             let ex = c.exact.iter().find(|m| m.0 == k);
             let pp = c.perfect.iter().find(|m| m.0 == k);

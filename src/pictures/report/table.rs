@@ -154,6 +154,17 @@ impl CsvTable {
         }
     }
 
+    /// A field as a whole number; empty is no whole number.
+    pub(super) fn whole(&self, row: usize, column: &str) -> Result<u64, ReportError> {
+        let t = self.text(row, column);
+        t.parse::<u64>().map_err(|_| ReportError::NotAWholeNumber {
+            file: self.name.clone(),
+            line: self.file_row(row) + 2,
+            column: column.to_string(),
+            text: t.to_string(),
+        })
+    }
+
     /// A field as a number; `None` when empty (undefined).
     pub(super) fn num(&self, row: usize, column: &str) -> Result<Option<f64>, ReportError> {
         let t = self.text(row, column);
