@@ -157,6 +157,25 @@ impl Session<'_> {
             file.canonicalize().unwrap().display()
         );
         self.cmd("POST", "/url", Some(json!({ "url": url })));
+        // chromedriver's "normal" page-load strategy should return once the
+        // page has loaded, but in CI it has twice returned while a large
+        // file:// page was still being parsed (a report without its last
+        // sections, a viewer without its game), so wait for the new
+        // document, parsed and loaded (the viewer writes its ply into the
+        // fragment, so only what comes before it is compared).
+        let t = Instant::now();
+        let loaded = json!({
+            "script": "return document.readyState === 'complete' \
+                       && decodeURI(location.href).split('#')[0] === arguments[0].split('#')[0];",
+            "args": [url],
+        });
+        while self.cmd("POST", "/execute/sync", Some(loaded.clone())) != true {
+            assert!(
+                t.elapsed() < Duration::from_secs(60),
+                "{url} did not finish loading in 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     fn script(&self, js: &str) -> Value {
