@@ -6,6 +6,7 @@
 //! `KATRO_BLESS=1 cargo test --test cli` rewrites the golden files; check
 //! the difference by hand before committing it.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -1490,4 +1491,70 @@ fn the_viewer_tells_seeds_captured_from_capture_events() {
     for tally in ["\"captures\":[1,0]", "\"seeds_captured\":[2,0]"] {
         assert!(html.contains(tally), "the last frame's {tally}");
     }
+}
+
+/// `katro report --proved`: without it no verdict line tells a start;
+/// with the committed proof of katro-4x4's start, it joins its verdict
+/// line in results/quick's report (the same rules and lap limit), and
+/// the committed bound joins 6x6's; a file that is not a start's value
+/// is refused with exit 2, naming it, and the report is left untouched.
+#[test]
+fn report_tells_the_proved_start_beside_the_share() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let quick = dir.path().join("quick");
+    fs::create_dir(&quick).unwrap();
+    for e in fs::read_dir(root.join("results/quick")).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            fs::copy(e.path(), quick.join(e.file_name())).unwrap();
+        }
+    }
+    let q = quick.display().to_string();
+    let prove = |v: &str| {
+        root.join(format!("results/prove/{v}.json"))
+            .display()
+            .to_string()
+    };
+    let (p44, p66) = (prove("katro-4x4"), prove("katro-6x6"));
+    ok(&["report", &q]);
+    let html_before = fs::read_to_string(quick.join("report.html")).unwrap();
+    assert!(!html_before.contains("(proved)"));
+    let bad = root
+        .join("results/openings/openings.csv")
+        .display()
+        .to_string();
+    fails(
+        &["report", &q, "--proved", &p44, "--proved", &bad],
+        &[
+            &bad,
+            "not the JSON of `katro prove --json`",
+            "katro prove-family",
+        ],
+    );
+    assert_eq!(
+        fs::read_to_string(quick.join("report.html")).unwrap(),
+        html_before
+    );
+    ok(&["report", &q, "--proved", &p44, "--proved", &p66]);
+    let html = fs::read_to_string(quick.join("report.html")).unwrap();
+    let line = |variant: &str| {
+        html.lines()
+            .find(|l| l.starts_with(&format!("<li>{variant},")))
+            .unwrap_or_else(|| panic!("no verdict of {variant}"))
+            .to_string()
+    };
+    assert!(
+        line("katro-4x4")
+            .contains("; from the start the first player wins in 17 decisions (proved).</li>"),
+        "{}",
+        line("katro-4x4")
+    );
+    assert!(
+        line("katro-6x6")
+            .contains("neither side forces a win within 24 decisions (searched, not proved)"),
+        "{}",
+        line("katro-6x6")
+    );
+    assert!(!line("katro-6x3").contains("from the start"));
 }

@@ -14,6 +14,7 @@ use crate::agents::AgentSpec;
 use crate::engine::notation::{grouped, plural};
 use crate::experiment::balance::{ALPHA, vs_half};
 use crate::experiment::estimand::{Estimand, matchup_words};
+use crate::solve::prove::Outcome;
 
 /// One summary.csv row as the verdict reads it: each field's text as the
 /// file writes it, "" where the file has no such column (one written
@@ -35,6 +36,9 @@ pub struct Row<'a> {
     pub p1_vs_half_p: &'a str,
     pub balance_margin: &'a str,
     pub balance_verdict: &'a str,
+    /// The game's canonical rules string, to find the prover's value of
+    /// its start ([`StartValue`]).
+    pub rules: &'a str,
 }
 
 impl<'a> Row<'a> {
@@ -57,6 +61,7 @@ impl<'a> Row<'a> {
             p1_vs_half_p: field("p1_vs_half_p"),
             balance_margin: field("balance_margin"),
             balance_verdict: field("balance_verdict"),
+            rules: field("rules"),
         }
     }
 
@@ -80,9 +85,120 @@ impl<'a> Row<'a> {
     }
 }
 
+/// What proof search established of a game's start (`katro prove
+/// --json` or a row of `katro prove-family`'s proved.csv), told after the
+/// verdict of any cell of the same game: the value of the start is not a
+/// share over openings, so it is said beside the share, never in its
+/// place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartValue {
+    /// The rules string the search was given.
+    pub rules: String,
+    /// The start's value for the first player (South, to move).
+    pub value: Outcome,
+}
+
+impl StartValue {
+    /// Whether this is the value of the start of the game a cell with
+    /// canonical rules `rules` played. The same rules but the ply limit,
+    /// which the search ignores and which cannot matter within the
+    /// distance or bound (a forced result within D decisions is the same
+    /// under any ply limit of D or more); the lap limit must be the same,
+    /// since a move it ends is over, which the search plays as such.
+    pub fn is_of(&self, rules: &str) -> bool {
+        let (Some((base, ply, lap)), Some((own_base, _, own_lap))) =
+            (split_limits(rules), split_limits(&self.rules))
+        else {
+            return false;
+        };
+        let depth = match self.value {
+            Outcome::Win(d) | Outcome::Loss(d) | Outcome::Unknown(d) => d,
+            Outcome::Ended => return false,
+        };
+        base == own_base && lap == own_lap && ply >= u64::from(depth)
+    }
+
+    /// `from the start the first player wins in 17 decisions (proved)`.
+    pub fn words(&self) -> String {
+        match self.value {
+            Outcome::Win(d) => format!(
+                "from the start the first player wins in {} (proved)",
+                plural(u64::from(d), "decision", "decisions")
+            ),
+            Outcome::Loss(d) => format!(
+                "from the start the second player wins: the first player loses in {} (proved)",
+                plural(u64::from(d), "decision", "decisions")
+            ),
+            Outcome::Unknown(d) => format!(
+                "from the start neither side forces a win within {} (searched, not proved)",
+                plural(u64::from(d), "decision", "decisions")
+            ),
+            Outcome::Ended => "the start is a finished game".to_string(),
+        }
+    }
+}
+
+/// The fields of `katro prove --json`'s object (jobs::prove::Proved) that say what it proved of where.
+#[derive(serde::Deserialize)]
+struct ProvedJson {
+    rules: String,
+    after: Vec<String>,
+    value: String,
+    distance: Option<u32>,
+    bound: Option<u32>,
+}
+
+/// The value of a start that `katro prove --json` printed, for the
+/// verdict lines; why not, when the text is not that.
+pub fn start_value_of_json(bytes: &[u8]) -> Result<StartValue, String> {
+    let p: ProvedJson = serde_json::from_slice(bytes)
+        .map_err(|e| format!("not the JSON of `katro prove --json` ({e})"))?;
+    if !p.after.is_empty() {
+        return Err(format!(
+            "the value of the position after {}, not of the start",
+            p.after.join(" ")
+        ));
+    }
+    let value = match (p.value.as_str(), p.distance, p.bound) {
+        ("win", Some(d), _) => Outcome::Win(d),
+        ("loss", Some(d), _) => Outcome::Loss(d),
+        ("unknown", _, Some(d)) => Outcome::Unknown(d),
+        (v, ..) => return Err(format!("value `{v}` without its distance or bound")),
+    };
+    Ok(StartValue {
+        rules: p.rules,
+        value,
+    })
+}
+
+/// What `starts` say of the start of the game `rules` names: a proof
+/// over a bound, and the furthest bound, where several value it.
+pub fn best_start<'s>(starts: &'s [StartValue], rules: &str) -> Option<&'s StartValue> {
+    let known = |s: &&StartValue| match s.value {
+        Outcome::Win(_) | Outcome::Loss(_) => (1, 0),
+        Outcome::Unknown(d) => (0, d),
+        Outcome::Ended => (0, 0),
+    };
+    starts.iter().filter(|s| s.is_of(rules)).max_by_key(known)
+}
+
+/// A canonical rules string's part before its limits, and the ply and
+/// lap limits (`...,ply_limit=5000,lap_limit=10000000)`).
+fn split_limits(rules: &str) -> Option<(&str, u64, u64)> {
+    let (base, limits) = rules.split_once(",ply_limit=")?;
+    let (ply, lap) = limits.strip_suffix(')')?.split_once(",lap_limit=")?;
+    Some((base, ply.parse().ok()?, lap.parse().ok()?))
+}
+
 /// One line per variant, in the order the variants first appear, each
 /// about the cell [`pick`] chooses.
 pub fn verdict_lines(rows: &[Row]) -> Vec<String> {
+    verdict_lines_with(rows, &[])
+}
+
+/// [`verdict_lines`], each followed by what `starts` proved of its game's
+/// start, where one of them is of it ([`StartValue::is_of`]).
+pub fn verdict_lines_with(rows: &[Row], starts: &[StartValue]) -> Vec<String> {
     let mut variants: Vec<&str> = Vec::new();
     for r in rows {
         if !variants.contains(&r.variant) {
@@ -93,7 +209,13 @@ pub fn verdict_lines(rows: &[Row]) -> Vec<String> {
         .iter()
         .filter_map(|v| {
             let of: Vec<&Row> = rows.iter().filter(|r| r.variant == *v).collect();
-            pick(&of).map(verdict_line)
+            pick(&of).map(|r| {
+                let line = verdict_line(r);
+                match best_start(starts, r.rules) {
+                    Some(s) => format!("{}; {}.", line.trim_end_matches('.'), s.words()),
+                    None => line,
+                }
+            })
         })
         .collect()
 }
@@ -460,5 +582,116 @@ mod tests {
         assert_eq!(p_text(0.04996), "p = 0.04996");
         assert_eq!(p_text(0.0503), "p = 0.05");
         assert_eq!(p_text(0.0009), "p < 0.001");
+    }
+
+    /// The prover's value joins the verdict of the same game, whatever its
+    /// ply limit beyond the distance, and of no other: another lap limit,
+    /// a ply limit within the distance, other rules.
+    #[test]
+    fn the_start_value_joins_the_verdict_of_its_own_game_only() {
+        let rules = |ply: u32, lap: u32, seeds: u32| {
+            format!("katro(rows=4,holes=4,seeds={seeds},start=x,ply_limit={ply},lap_limit={lap})")
+        };
+        let proved = StartValue {
+            rules: rules(5000, 10000, 2),
+            value: Outcome::Win(17),
+        };
+        assert!(proved.is_of(&rules(5000, 10000, 2)));
+        assert!(proved.is_of(&rules(17, 10000, 2)));
+        assert!(!proved.is_of(&rules(16, 10000, 2)));
+        assert!(!proved.is_of(&rules(5000, 10000000, 2)));
+        assert!(!proved.is_of(&rules(5000, 10000, 3)));
+        assert!(!proved.is_of("katro(rows=4)"));
+        let own = rules(300, 10000, 2);
+        let row = Row {
+            rules: &own,
+            ..share("2300", "4400", "0.522727", "0.002600")
+        };
+        let lines = verdict_lines_with(&[row], std::slice::from_ref(&proved));
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].ends_with(
+                "first player ahead (p = 0.0026); from the start the first player wins in 17 \
+                 decisions (proved)."
+            ),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(verdict_lines(&[row]), vec![verdict_line(&row)]);
+        let other = rules(300, 10000000, 2);
+        let elsewhere = Row {
+            rules: &other,
+            ..row
+        };
+        assert_eq!(
+            verdict_lines_with(&[elsewhere], &[proved]),
+            vec![verdict_line(&elsewhere)]
+        );
+        let lost = StartValue {
+            rules: rules(5000, 10000, 2),
+            value: Outcome::Loss(22),
+        };
+        assert_eq!(
+            lost.words(),
+            "from the start the second player wins: the first player loses in 22 decisions \
+             (proved)"
+        );
+        let bounded = StartValue {
+            value: Outcome::Unknown(24),
+            ..lost.clone()
+        };
+        assert!(
+            bounded
+                .words()
+                .contains("neither side forces a win within 24 decisions")
+        );
+        let shallower = StartValue {
+            value: Outcome::Unknown(20),
+            ..bounded.clone()
+        };
+        let own = rules(5000, 10000, 2);
+        let row = Row { rules: &own, ..row };
+        for starts in [
+            [shallower.clone(), bounded.clone()],
+            [bounded.clone(), shallower.clone()],
+        ] {
+            assert!(verdict_lines_with(&[row], &starts)[0].contains("within 24 decisions"));
+        }
+        for starts in [
+            [bounded.clone(), lost.clone()],
+            [lost.clone(), bounded.clone()],
+        ] {
+            assert!(verdict_lines_with(&[row], &starts)[0].contains("loses in 22"));
+        }
+    }
+
+    /// `katro prove --json`'s object of a start reads as its value; one of
+    /// a position after moves, or another file, is refused, saying why.
+    #[test]
+    fn a_start_value_reads_from_the_provers_json() {
+        let json = |after: &str, value: &str, d: &str, b: &str| {
+            format!(
+                "{{\"variant\":\"v\",\"rules\":\"katro(x,ply_limit=5000,lap_limit=9)\",\
+                 \"after\":[{after}],\"to_move\":\"South\",\"value\":\"{value}\",\
+                 \"distance\":{d},\"bound\":{b},\"nodes\":3}}"
+            )
+        };
+        let win = start_value_of_json(json("", "win", "17", "null").as_bytes()).unwrap();
+        assert_eq!(win.value, Outcome::Win(17));
+        assert_eq!(win.rules, "katro(x,ply_limit=5000,lap_limit=9)");
+        let bound = start_value_of_json(json("", "unknown", "null", "24").as_bytes()).unwrap();
+        assert_eq!(bound.value, Outcome::Unknown(24));
+        let after = start_value_of_json(json("\"a1\",\"b6\"", "loss", "3", "null").as_bytes());
+        assert_eq!(
+            after.unwrap_err(),
+            "the value of the position after a1 b6, not of the start"
+        );
+        let bare = start_value_of_json(json("", "win", "null", "null").as_bytes());
+        assert!(bare.unwrap_err().contains("without its distance"));
+        let csv = start_value_of_json(b"variant,rules\n");
+        assert!(
+            csv.unwrap_err()
+                .starts_with("not the JSON of `katro prove --json`")
+        );
     }
 }

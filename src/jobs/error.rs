@@ -297,6 +297,14 @@ pub enum Refusal {
         .path.display()
     )]
     NotSolvedCsv { path: PathBuf, why: String },
+    /// `katro report --proved FILE`: a file that is not the prover's
+    /// value of a start.
+    #[error(
+        "{}: {why}; give the JSON `katro prove VARIANT --json` wrote of a start (e.g. \
+         results/prove/katro-4x4.json) or a proved.csv `katro prove-family` wrote",
+        .path.display()
+    )]
+    NotProvedStart { path: PathBuf, why: String },
     #[error("{shown}: give a file name to write")]
     NoFileName { shown: String },
     #[error("{shown}: the folder {} does not exist", .dir.display())]

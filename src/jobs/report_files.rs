@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::experiment::verdict::StartValue;
 use crate::files::{ManifestRead, add_files};
 use crate::pictures::report::{
     CHART_FILES, GENERATOR, Inputs, Page, ReportError, build, is_chart_file,
@@ -76,12 +77,14 @@ pub fn write_report(
     dir: &Path,
     name: Option<&str>,
     perfect_openings: Option<&[u8]>,
+    starts: &[StartValue],
 ) -> Result<Vec<String>, Error> {
     let summary = read_summary(store, dir)?;
     let optional = read_optional_csvs(store, dir)?;
     let title = report_title(store, dir, name)?;
     let mut inputs = inputs(&summary, &optional, &title);
     inputs.perfect_openings = perfect_openings;
+    inputs.starts = starts;
     let report = build(&inputs).map_err(|error| report_error(dir, error))?;
     let files = report_file_bytes(report);
     let mut folder = Folder::open(store, dir);
@@ -89,6 +92,35 @@ pub fn write_report(
     folder.write(&files, &what)?;
     remove_stale_charts(&mut folder, &report_charts(&files), &what)?;
     Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// The values of starts in `files` (`katro report --proved`): each a
+/// `katro prove --json` file of a start, or a proved.csv of
+/// `katro prove-family` (every row).
+fn start_values(store: &dyn Store, files: &[String]) -> Result<Vec<StartValue>, Error> {
+    let mut starts = Vec::new();
+    for f in files {
+        let path = Path::new(f);
+        let needs = "give the prover's value of a start: `katro prove VARIANT --json` \
+                     or `katro prove-family`'s proved.csv"
+            .to_string();
+        let bytes = read_needed(store, path, needs)?;
+        let refuse = |why: String| Refusal::NotProvedStart {
+            path: path.to_path_buf(),
+            why,
+        };
+        if crate::files::proved::is_proved_csv(&bytes) {
+            let text = String::from_utf8(bytes).map_err(|_| refuse("not UTF-8 text".into()))?;
+            let rows = crate::files::proved::read_rows(&text).map_err(|e| refuse(e.to_string()))?;
+            starts.extend(rows.into_iter().map(|r| StartValue {
+                rules: r.key.rules,
+                value: r.value,
+            }));
+        } else {
+            starts.push(crate::experiment::verdict::start_value_of_json(&bytes).map_err(refuse)?);
+        }
+    }
+    Ok(starts)
 }
 
 /// The folder's summary.csv, which a report cannot go without.
@@ -151,6 +183,7 @@ fn inputs<'a>(
         strength_curve,
         exact_openings,
         perfect_openings: None,
+        starts: &[],
         title,
     }
 }
@@ -280,12 +313,22 @@ pub(crate) fn report_targets(store: &dyn Store, dir: &Path) -> Vec<String> {
 /// `openings`, when given, is the path of the prover's openings.csv
 /// (`katro prove-openings`): perfect play's shares over the same openings
 /// go beside the agents' in the chart against the opening.
-pub fn report(store: &dyn Store, dir: &str, openings: Option<&str>) -> Result<String, Error> {
+///
+/// `proved` are files of the prover's values of starts (`katro prove
+/// --json` of a start, or prove-family's proved.csv): a variant whose
+/// game one of them valued has that value told after its verdict.
+pub fn report(
+    store: &dyn Store,
+    dir: &str,
+    openings: Option<&str>,
+    proved: &[String],
+) -> Result<String, Error> {
     let path = Path::new(dir);
     if !store.is_dir(path) {
         let dir = dir.to_string();
         return Err(Refusal::NotAFolder { dir }.into());
     }
+    let starts = start_values(store, proved)?;
     let perfect = openings
         .map(|o| {
             let needs = "give the openings.csv that `katro prove-openings` wrote".to_string();
@@ -298,7 +341,7 @@ pub fn report(store: &dyn Store, dir: &str, openings: Option<&str>) -> Result<St
         targets.push("manifest.json".into());
     }
     Folder::open(store, path).check(&targets, &format!("katro report {dir}"))?;
-    let written = write_report(store, path, None, perfect.as_deref())?;
+    let written = write_report(store, path, None, perfect.as_deref(), &starts)?;
     list_in_manifest(store, path, &written)?;
     Ok(format!(
         "wrote {}\n",

@@ -80,7 +80,7 @@ pub(super) fn write_results(
     // machine's to fix (exit code 1), as a failed write is: the files it
     // replaces were checked above.
     written.extend(
-        write_report(store, dir, Some(&manifest.run.name), None)
+        write_report(store, dir, Some(&manifest.run.name), None, &[])
             .map_err(|e| Failure::ReportOfRun(Box::new(e)))?,
     );
     written.push("manifest.json".into());

@@ -26,6 +26,7 @@ mod sweep;
 mod table;
 mod tournament;
 
+use crate::experiment::verdict::StartValue;
 use crate::files::exact_openings::EXACT_OPENINGS;
 use cells::*;
 use draw::*;
@@ -73,6 +74,9 @@ pub struct Inputs<'a> {
     /// `katro report --openings`: perfect play's shares beside the agents'
     /// in the chart against the opening.
     pub perfect_openings: Option<&'a [u8]>,
+    /// The prover's values of starts (`katro report --proved`), told
+    /// after the verdict of the game they are of.
+    pub starts: &'a [StartValue],
     /// The experiment's name, for the page title.
     pub title: &'a str,
 }
@@ -292,6 +296,7 @@ pub fn build(inputs: &Inputs) -> Result<Page, ReportError> {
         tables.tournament.as_ref(),
         &charts,
         exact.as_ref(),
+        inputs.starts,
     );
     Ok(Page { html, charts })
 }
@@ -397,7 +402,7 @@ fn charts(inputs: &Inputs, tables: &Tables) -> Result<Vec<Chart>, ReportError> {
         }
     }
     if !cells.is_empty() {
-        charts.extend(board_grid::board_grid_chart(&cells)?);
+        charts.extend(board_grid::board_grid_chart(&cells, inputs.starts)?);
     }
     charts.extend(sweep_charts(&cells)?);
     if let Some(b) = inputs.metrics {
@@ -447,6 +452,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();
@@ -571,6 +577,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();
@@ -617,6 +624,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();
@@ -633,6 +641,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();
@@ -669,6 +678,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();
@@ -714,6 +724,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();
@@ -756,6 +767,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .err()
@@ -836,6 +848,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: summary.as_bytes(),
             exact_openings: Some(exact.as_bytes()),
             perfect_openings: Some(perfect.as_bytes()),
+            starts: &[],
             title: "t",
             ..Inputs::default()
         })
@@ -868,6 +881,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         let e = build(&Inputs {
             summary: summary.as_bytes(),
             perfect_openings: Some(b"variant,plies\nv,0\n"),
+            starts: &[],
             title: "t",
             ..Inputs::default()
         })
@@ -883,6 +897,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: summary.as_bytes(),
             exact_openings: Some(exact.as_bytes()),
             perfect_openings: Some(b"variant,plies,share_low,share_high\nv,0,1,1\nv,x,0.5,0.6\n"),
+            starts: &[],
             title: "t",
             ..Inputs::default()
         })
@@ -941,6 +956,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         let plain = Inputs {
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             ..inputs(exact)
         };
         assert!(!build(&plain).unwrap().html.contains("id=\"exact\""));
@@ -960,6 +976,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .err()
@@ -1046,6 +1063,7 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             strength_curve: None,
             exact_openings: None,
             perfect_openings: None,
+            starts: &[],
             title: "t",
         })
         .unwrap();

@@ -60,6 +60,15 @@ pub enum Command {
         /// opening. A path relative to the working directory.
         #[arg(long, value_name = "FILE")]
         openings: Option<String>,
+        /// The prover's value of a start: the JSON `katro prove VARIANT
+        /// --json` wrote (e.g. results/prove/katro-4x4.json) or a proved.csv
+        /// of `katro prove-family`. Each verdict line whose game it valued
+        /// (the same rules and lap limit; a ply limit no shorter than the
+        /// proof) adds "from the start the first player wins in D
+        /// decisions (proved)". Repeat for more files. A path relative to
+        /// the working directory.
+        #[arg(long, value_name = "FILE")]
+        proved: Vec<String>,
     },
     /// Refit ratings.csv, pairwise.csv and skill-trace.csv from results
     /// alone, without replaying: a results folder's summary.csv, or a CSV

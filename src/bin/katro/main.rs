@@ -51,9 +51,11 @@ fn dispatch(cli: Cli) -> Result<(), Error> {
         Command::Run(a) => commands::run(a),
         Command::Merge(a) => commands::merge(a),
         Command::Play(a) => commands::play(a),
-        Command::Report { dir, openings } => {
-            emit(&jobs::report(&FsStore, &dir, openings.as_deref())?)
-        }
+        Command::Report {
+            dir,
+            openings,
+            proved,
+        } => emit(&jobs::report(&FsStore, &dir, openings.as_deref(), &proved)?),
         Command::Rate { input, out } => emit(&jobs::rate::rate(
             &FsStore,
             &jobs::rate::RateOptions { input, out },

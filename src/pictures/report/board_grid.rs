@@ -6,6 +6,8 @@
 use std::fmt::Write;
 
 use super::*;
+use crate::experiment::verdict::best_start;
+use crate::solve::prove::Outcome;
 
 const CELL_W: f64 = 62.0;
 const CELL_H: f64 = 34.0;
@@ -106,8 +108,21 @@ pub(super) const BOARD_GRID_CAPTION: &str = "A board sweep as a grid, one per ro
     the key). A black outline marks a cell whose 95% Wilson interval excludes 50%; a cell without \
     it may still hold an edge too small for its games to show. An empty cell had no decided game.";
 
+/// What the grid adds when the prover's values of the boards' starts are
+/// given (`katro report --proved`).
+pub(super) const BOARD_GRID_PROVED: &str = " Under the share, what proof search established of \
+    the board's start (katro report --proved): W d, the first player forces a win in d decisions; \
+    L d, the second player does (the first loses in d at the slowest); ?>d, neither side forces a \
+    win within d decisions (a bound, not a proof); nothing where no search of that board was \
+    given. The share is over the cell's random opening plies and agents; the letter is the start's \
+    value under perfect play.";
+
 /// The chart, or None when the sweep does not vary both holes and seeds.
-pub(super) fn board_grid_chart(s: &CsvTable) -> Result<Option<Chart>, ReportError> {
+/// `starts`, when given, put each board's proved value under its share.
+pub(super) fn board_grid_chart(
+    s: &CsvTable,
+    starts: &[StartValue],
+) -> Result<Option<Chart>, ReportError> {
     let grids = grids(s);
     if grids.is_empty() {
         return Ok(None);
@@ -143,7 +158,7 @@ pub(super) fn board_grid_chart(s: &CsvTable) -> Result<Option<Chart>, ReportErro
     for (i, g) in grids.iter().enumerate() {
         let ox = 10.0 + col_w * (i % per_row) as f64;
         let oy = 10.0 + row_h * (i / per_row) as f64;
-        draw_grid(&mut svg, s, g, (ox, oy), reach)?;
+        draw_grid(&mut svg, s, g, (ox, oy), reach, starts)?;
     }
     key(&mut svg, h - 40.0, reach);
     svg.push_str("</svg>\n");
@@ -156,7 +171,15 @@ pub(super) fn board_grid_chart(s: &CsvTable) -> Result<Option<Chart>, ReportErro
         file: "board-grid.svg".into(),
         title: "The first player's share by board: holes × seeds".into(),
         svg,
-        caption: format!("{BOARD_GRID_CAPTION}{}", estimand_sentence(&shown, "cell")),
+        caption: format!(
+            "{BOARD_GRID_CAPTION}{}{}",
+            if starts.is_empty() {
+                ""
+            } else {
+                BOARD_GRID_PROVED
+            },
+            estimand_sentence(&shown, "cell")
+        ),
         table: numbers_table(&shown, "summary.csv", &BOARD_GRID_TABLE),
         notes: Vec::new(),
     }))
@@ -181,6 +204,7 @@ fn draw_grid(
     g: &Grid,
     (ox, oy): (f64, f64),
     reach: f64,
+    starts: &[StartValue],
 ) -> Result<(), ReportError> {
     let _ = writeln!(
         svg,
@@ -214,7 +238,11 @@ fn draw_grid(
             let Some(&(_, r)) = g.cells.iter().find(|(at, _)| *at == (*holes, *seeds)) else {
                 continue;
             };
-            cell(svg, s, r, (x, y), reach)?;
+            let proved = best_start(starts, s.text(r, "rules"));
+            cell(svg, s, r, (x, y), reach, proved.is_some())?;
+            if let Some(v) = proved {
+                proved_mark(svg, v, (x, y));
+            }
         }
     }
     svg.push_str("</g>\n");
@@ -222,13 +250,14 @@ fn draw_grid(
 }
 
 /// One cell: its colour, its share in %, and its outline when the
-/// interval excludes 50%.
+/// interval excludes 50%; `raised` lifts the share over a proved value.
 fn cell(
     svg: &mut String,
     s: &CsvTable,
     r: usize,
     (x, y): (f64, f64),
     reach: f64,
+    raised: bool,
 ) -> Result<(), ReportError> {
     let Some(v) = mark(
         s,
@@ -268,10 +297,32 @@ fn cell(
         s.text(r, "p1_win_rate_low"),
         s.text(r, "p1_win_rate_high"),
         x + CELL_W / 2.0,
-        y + CELL_H / 2.0 + 4.0,
+        // Up, to leave room for the proved value under it.
+        y + CELL_H / 2.0 + if raised { -1.0 } else { 4.0 },
         v[0] * 100.0
     );
     Ok(())
+}
+
+/// The start's value under a cell's share: `W 17`, `L 22` or `?>24`
+/// ([`BOARD_GRID_PROVED`]), on a white tab so that it reads on any colour.
+fn proved_mark(svg: &mut String, v: &StartValue, (x, y): (f64, f64)) {
+    let text = match v.value {
+        Outcome::Win(d) => format!("W {d}"),
+        Outcome::Loss(d) => format!("L {d}"),
+        Outcome::Unknown(d) => format!("?&gt;{d}"),
+        Outcome::Ended => return,
+    };
+    let _ = writeln!(
+        svg,
+        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"30\" height=\"12\" fill=\"#fff\" \
+         opacity=\"0.85\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" \
+         font-size=\"10\" class=\"proved\">{text}</text>",
+        x + CELL_W / 2.0 - 15.0,
+        y + CELL_H - 13.0,
+        x + CELL_W / 2.0,
+        y + CELL_H - 3.5
+    );
 }
 
 /// The key under the grids: the colour scale's ends and the outline.

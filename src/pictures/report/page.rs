@@ -221,10 +221,11 @@ pub(super) fn page(
     tour: Option<&Tournament>,
     charts: &[Chart],
     exact: Option<&CsvTable>,
+    starts: &[crate::experiment::verdict::StartValue],
 ) -> String {
     let mut h = page_head(title);
     // The answer before anything else: the eye lands under the title.
-    h.push_str(&verdict_section(s));
+    h.push_str(&verdict_section(s, starts));
     // The contents first, then the charts, the headline first; the rules
     // and agents they are about last, one link away.
     h.push_str(&contents(charts, exact.is_some()));
@@ -240,13 +241,14 @@ pub(super) fn page(
 }
 
 /// The verdict in words, one line per variant, from summary.csv's text
-/// ([`crate::experiment::verdict`]); nothing when it has no row.
-fn verdict_section(s: &CsvTable) -> String {
-    use crate::experiment::verdict::{Row, verdict_lines};
+/// ([`crate::experiment::verdict`]), each with what `starts` proved of
+/// its game's start; nothing when it has no row.
+fn verdict_section(s: &CsvTable, starts: &[crate::experiment::verdict::StartValue]) -> String {
+    use crate::experiment::verdict::{Row, verdict_lines_with};
     let rows: Vec<Row> = (0..s.len())
         .map(|r| Row::from_fields(|c| s.text(r, c)))
         .collect();
-    let lines = verdict_lines(&rows);
+    let lines = verdict_lines_with(&rows, starts);
     if lines.is_empty() {
         return String::new();
     }
