@@ -604,7 +604,7 @@ pub fn parse_experiment(
     .read_all(&mut p, &raw);
     let (matchups, tournament, exact) = matchups(&mut p, &raw, &stop, &variants.plans);
     let (moves_in_rows, output) = rows_and_output(&mut p, &raw);
-    let compare = comparison_plan(&mut p, &raw, &variants.plans, variants.complete);
+    let compare = comparison_plan(&mut p, &raw, &variants, variants.complete);
     let balance_margin = balance_margin(&mut p, &raw, &variants.plans);
     in_file_order(file, p)?;
     Ok(Experiment {
@@ -677,6 +677,9 @@ struct Variants {
     /// variants: a baseline is checked against them only then.
     complete: bool,
     skipped: Vec<Skipped>,
+    /// Each sweep's base variant, in file order: a sweep's comparison
+    /// baseline by default.
+    sweep_bases: Vec<Rules>,
 }
 
 impl Default for Variants {
@@ -684,6 +687,7 @@ impl Default for Variants {
         Variants {
             plans: Vec::new(),
             complete: true,
+            sweep_bases: Vec::new(),
             skipped: Vec::new(),
         }
     }
@@ -756,6 +760,9 @@ impl VariantReader<'_, '_, '_> {
             self.read.complete = false;
             return;
         };
+        if e.sweep.is_some() {
+            self.read.sweep_bases.push(rules.clone());
+        }
         let made = match e.sweep {
             None => vec![rules],
             Some(t) => match expand(p, key, e.span.clone(), t.get_ref(), &rules, overridden) {
@@ -1453,12 +1460,21 @@ fn plays_every_variant(
 /// must name one of the experiment's variants; that is checked only when
 /// every variant was read (`complete`), so a broken variant entry is not
 /// reported twice.
+///
+/// Without either, the baseline is the first variant, except in an
+/// experiment of sweeps alone: there it is the point of the first sweep
+/// that is its base variant (the same rules but the limits), when the
+/// sweep has it, so that each board or reading is compared with the game
+/// it varies rather than with the sweep's first corner. Where that point
+/// is the first variant anyway, the plan is the default, so the run's
+/// fingerprint is unchanged.
 fn comparison_plan(
     p: &mut Problems,
     raw: &RawExperiment,
-    variants: &[VariantPlan],
+    read: &Variants,
     complete: bool,
 ) -> Compare {
+    let variants = &read.plans[..];
     let all_pairs = match &raw.compare {
         None => false,
         Some(v) => match v.get_ref().as_str() {
@@ -1480,6 +1496,14 @@ fn comparison_plan(
     let Some(b) = &raw.baseline else {
         return if all_pairs {
             Compare::AllPairs
+        } else if raw.variants.as_ref().is_none_or(|v| v.get_ref().is_empty())
+            && let Some(base) = read.sweep_bases.first()
+            && let Some(i) = variants
+                .iter()
+                .position(|v| same_but_limits(&v.rules, base))
+            && i > 0
+        {
+            Compare::Baseline(Some(variants[i].rules.name().to_string()))
         } else {
             Compare::default()
         };
@@ -1505,6 +1529,18 @@ fn comparison_plan(
         );
     }
     Compare::Baseline(Some(b.get_ref().clone()))
+}
+
+/// Whether two variants play the same game but for the ply and lap
+/// limits (a sweep's points carry the experiment's limits, its base the
+/// file's).
+fn same_but_limits(a: &Rules, b: &Rules) -> bool {
+    let game = |r: &Rules| {
+        let text = r.canonical_string();
+        text.split_once(",ply_limit=")
+            .map_or(text.clone(), |(g, _)| g.to_string())
+    };
+    game(a) == game(b)
 }
 
 /// `balance_margin`: a margin m in (0, ½) around one half, on variants
@@ -2081,5 +2117,41 @@ opening_plies = 3
              p1 = \"greedy\"\np2 = \"greedy\"\nvariants = [\"katro-4x4\"]\n"
         ));
         assert!(msg.contains("`greedy vs greedy` is listed twice"), "{msg}");
+    }
+
+    /// An experiment of sweeps alone compares each point with the point
+    /// that is its first sweep's base variant (issue 46); a named baseline,
+    /// `all-pairs`, explicit variants, or a base that is the first point
+    /// or not a point at all keep the plan as before.
+    #[test]
+    fn a_sweeps_baseline_is_its_base_variant() {
+        let sweeps = |base: &str, extra: &str, seeds: &str| {
+            format!(
+                "name = \"t\"\nseed = 5\ngames = 10\n{extra}\n[[sweep]]\nbase = \"{base}\"\n\
+                 holes = [3, 6]\nseeds = {seeds}\n\n[[matchups]]\np1 = \"random\"\np2 = \"random\"\n"
+            )
+        };
+        let sweep = |base: &str, extra: &str| sweeps(base, extra, "[1, 2]");
+        let e = parse(&sweep("katro-6x6", "")).unwrap();
+        assert_eq!(
+            e.compare,
+            Compare::Baseline(Some("katro-6x6+holes=6+seeds=2".into()))
+        );
+        let named = "baseline = \"katro-6x6+holes=3+seeds=2\"";
+        let e = parse(&sweep("katro-6x6", named)).unwrap();
+        assert_eq!(
+            e.compare,
+            Compare::Baseline(Some("katro-6x6+holes=3+seeds=2".into()))
+        );
+        let e = parse(&sweep("katro-6x6", "compare = \"all-pairs\"")).unwrap();
+        assert_eq!(e.compare, Compare::AllPairs);
+        let e = parse(&sweep("katro-6x6", "variants = [\"katro-4x4\"]")).unwrap();
+        assert_eq!(e.compare, Compare::Baseline(None));
+        // katro-6x3: 3 holes of 2 seeds, the first point.
+        let e = parse(&sweeps("katro-6x3", "", "[2, 1]")).unwrap();
+        assert_eq!(e.compare, Compare::Baseline(None));
+        // katro-4x4 (4 holes) is not among 3 and 6 holes.
+        let e = parse(&sweep("katro-4x4", "")).unwrap();
+        assert_eq!(e.compare, Compare::Baseline(None));
     }
 }
