@@ -1558,3 +1558,59 @@ fn report_tells_the_proved_start_beside_the_share() {
     );
     assert!(!line("katro-6x3").contains("from the start"));
 }
+
+/// `katro simulate --proved` (and `run`, which shares the table): the
+/// verdict line under the table says what the proof found of the start,
+/// for the game it is of only; a missing file is refused with exit 2
+/// before a game is played.
+#[test]
+fn simulate_tells_the_proved_start_under_its_table() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let p44 = root
+        .join("results/prove/katro-4x4.json")
+        .display()
+        .to_string();
+    let sim = |variant: &str| {
+        ok(&[
+            "simulate",
+            variant,
+            "--games",
+            "20",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--threads",
+            "1",
+            "--proved",
+            &p44,
+        ])
+    };
+    let own = sim("katro-4x4");
+    let line = own.lines().find(|l| l.starts_with("verdict: ")).unwrap();
+    assert!(
+        line.ends_with("; from the start the first player wins in 17 decisions (proved)."),
+        "{line}"
+    );
+    let other = sim("katro-6x3");
+    let line = other.lines().find(|l| l.starts_with("verdict: ")).unwrap();
+    assert!(!line.contains("from the start"), "{line}");
+    fails(
+        &[
+            "simulate",
+            "katro-4x4",
+            "--games",
+            "20",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--proved",
+            "no-such-proof.json",
+        ],
+        &[
+            "no-such-proof.json: not found",
+            "katro prove VARIANT --json",
+        ],
+    );
+}

@@ -7,7 +7,7 @@ use super::csv::{
 use crate::experiment::estimand::{Described, Estimand, legend};
 use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning, WARNING_KINDS};
-use crate::experiment::verdict::{Row, verdict_lines};
+use crate::experiment::verdict::{Row, StartValue, verdict_lines_with};
 
 /// A summary.csv column: its name (as in the header and docs/OUTPUTS.md)
 /// and how a cell's row computes it.
@@ -131,7 +131,12 @@ pub fn summary_csv(cells: &[Cell], aggregates: &[Aggregate]) -> Vec<u8> {
 /// column shows only when some cell has opening plies, the `estimand`
 /// column only when the cells' estimands differ, and the balance verdict
 /// only where the experiment declares a `balance_margin`.
-pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str>) -> String {
+pub fn summary_table(
+    cells: &[Cell],
+    aggregates: &[Aggregate],
+    full: Option<&str>,
+    starts: &[StartValue],
+) -> String {
     let shown = Shown {
         opening: cells.iter().any(|c| c.opening_plies > 0),
         estimand: cells.windows(2).any(|w| estimand(&w[0]) != estimand(&w[1])),
@@ -171,14 +176,15 @@ pub fn summary_table(cells: &[Cell], aggregates: &[Aggregate], full: Option<&str
         out.push_str(&notes);
     }
     out.push('\n');
-    out.push_str(&verdict_text(cells, aggregates));
+    out.push_str(&verdict_text(cells, aggregates, starts));
     out
 }
 
 /// One `verdict: ` line per variant ([`verdict_lines`]), from the very
 /// text summary.csv writes of each cell, so the console and the report
-/// (which reads summary.csv) word the same numbers alike.
-pub fn verdict_text(cells: &[Cell], aggregates: &[Aggregate]) -> String {
+/// (which reads summary.csv) word the same numbers alike; each followed
+/// by what `starts` proved of its game's start (`--proved`).
+pub fn verdict_text(cells: &[Cell], aggregates: &[Aggregate], starts: &[StartValue]) -> String {
     let fields: Vec<Vec<(&str, String)>> = cells
         .iter()
         .zip(aggregates)
@@ -194,7 +200,7 @@ pub fn verdict_text(cells: &[Cell], aggregates: &[Aggregate]) -> String {
             })
         })
         .collect();
-    verdict_lines(&rows)
+    verdict_lines_with(&rows, starts)
         .iter()
         .map(|l| format!("verdict: {l}\n"))
         .collect()

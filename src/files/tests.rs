@@ -239,7 +239,7 @@ fn with_settings(names: &[&str], after: &str) -> String {
 fn the_table_marks_cells_and_prints_their_warnings() {
     let (rules, _) = fixture();
     let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 4, 2)];
-    let table = summary_table(&cells, &[undecided()], None);
+    let table = summary_table(&cells, &[undecided()], None, &[]);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].contains("opening") && lines[0].ends_with("notes"));
     assert!(!lines[0].contains("estimand") && !lines[0].contains("balance"));
@@ -267,7 +267,7 @@ fn the_table_names_what_each_win_rate_estimates_and_its_verdict() {
     for c in &mut cells {
         c.balance_margin = Some(0.1);
     }
-    let table = summary_table(&cells, &[a.clone(), a], None);
+    let table = summary_table(&cells, &[a.clone(), a], None, &[]);
     let lines: Vec<&str> = table.lines().collect();
     let header: Vec<&str> = (lines[0].split("  ").map(str::trim))
         .filter(|h| !h.is_empty())
@@ -294,7 +294,7 @@ fn without_openings_the_table_has_no_opening_column() {
     // No opening anywhere: no opening column; nothing to warn of but
     // few decided games.
     let cells = [cell(&rules, [&AgentSpec::Greedy, &AgentSpec::Greedy], 0, 2)];
-    let table = summary_table(&cells, &[a], None);
+    let table = summary_table(&cells, &[a], None, &[]);
     assert!(!table.lines().next().unwrap().contains("opening"));
     assert!(
         table.lines().nth(1).unwrap().ends_with("  few-decided"),

@@ -322,7 +322,7 @@ pub fn merge(
         aggregates: &aggregates,
         rows: &rows,
     };
-    let (written, text) = finish_experiment(store, &dir, &exp, played, m, exact)?;
+    let (written, text) = finish_experiment(store, &dir, &exp, played, m, exact, &[])?;
     Ok(merged_outcome(dir, &shards, written, text))
 }
 

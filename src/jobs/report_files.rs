@@ -97,7 +97,7 @@ pub fn write_report(
 /// The values of starts in `files` (`katro report --proved`): each a
 /// `katro prove --json` file of a start, or a proved.csv of
 /// `katro prove-family` (every row).
-fn start_values(store: &dyn Store, files: &[String]) -> Result<Vec<StartValue>, Error> {
+pub(super) fn start_values(store: &dyn Store, files: &[String]) -> Result<Vec<StartValue>, Error> {
     let mut starts = Vec::new();
     for f in files {
         let path = Path::new(f);

@@ -11,6 +11,7 @@ use super::{Error, Failure, grow, plural, survey};
 use crate::experiment::ratings::{VariantRatings, rate};
 use crate::experiment::runner::{self, Cell, GameRow, Rows};
 use crate::experiment::stats::Aggregate;
+use crate::experiment::verdict::StartValue;
 use crate::experiment::{Compare, Experiment};
 use crate::files::lengths_csv;
 use crate::files::{
@@ -294,6 +295,7 @@ pub(super) fn finish_experiment<'a>(
     played: Played<'_, 'a>,
     m: Manifest,
     exact: Option<&ExactFiles>,
+    starts: &[StartValue],
 ) -> Result<(Vec<String>, String), Error> {
     let Played {
         cells,
@@ -317,7 +319,10 @@ pub(super) fn finish_experiment<'a>(
         },
         m,
     )?;
-    Ok((written, finished_text(cells, aggregates, &rated, exact)))
+    Ok((
+        written,
+        finished_text(cells, aggregates, &rated, exact, starts),
+    ))
 }
 
 /// The tables a finished experiment prints: the summary, the ratings
@@ -327,8 +332,9 @@ fn finished_text(
     aggregates: &[Aggregate],
     rated: &Option<Vec<VariantRatings>>,
     exact: Option<&ExactFiles>,
+    starts: &[StartValue],
 ) -> String {
-    let mut text = summary_table(cells, aggregates, Some("manifest.json"));
+    let mut text = summary_table(cells, aggregates, Some("manifest.json"), starts);
     text.push_str(&ratings_text(rated));
     text.push_str(exact.map_or("", |e| e.text.as_str()));
     text

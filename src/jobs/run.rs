@@ -21,6 +21,7 @@ use super::{
 use crate::experiment::Experiment;
 use crate::experiment::runner::{self, Cell, Layout, Part, Rows, RunError, Work};
 use crate::experiment::stats::Aggregate;
+use crate::experiment::verdict::StartValue;
 use crate::files::{
     BUILD, ExperimentSource, FileError, GameLine, Manifest, ManifestRead, RunHeader, SHARD_FORMAT,
     ShardFile, other_builds, summary_table,
@@ -50,6 +51,10 @@ pub struct RunOptions {
     /// Set by the caller to stop the run (Ctrl-C): it saves a checkpoint
     /// and fails with code 130, saying how to go on.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Files of the prover's values of starts (`--proved`, as `katro
+    /// report` takes them): each verdict line of a game they valued says
+    /// it. Read before any game is played.
+    pub proved: Vec<String>,
 }
 
 impl RunOptions {
@@ -65,6 +70,7 @@ impl RunOptions {
             command: Vec::new(),
             checkpoint_every: Duration::from_secs(1),
             stop: None,
+            proved: Vec::new(),
         }
     }
 
@@ -104,13 +110,15 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<RunOutcome, Error> {
     let l = load_experiment(store, &opts.experiment)?;
+    let starts = super::report_files::start_values(store, &opts.proved)?;
     let skipped = skipped_text(&l.exp);
     if !skipped.is_empty() {
         progress.note(skipped.trim_end());
     }
     // Before the folder is touched (checking it is writable creates it).
     let exact = exact_cells(&l.exp, &l.path, threads_or_all(opts.threads))?;
-    let plan = RunPlan::new(opts, store, progress, &l, exact)?;
+    let mut plan = RunPlan::new(opts, store, progress, &l, exact)?;
+    plan.starts = starts;
     let _lock = lock_folder(store, progress, &plan.out_dir, plan.part, &opts.command)?;
     let before = match plan.part {
         Part::Whole if !opts.force => read_manifest(store, &plan.out_dir),
@@ -144,6 +152,8 @@ struct RunPlan<'a> {
     /// leaves no trace (src/jobs/exact.rs). A shard follows them for that alone: the
     /// whole run and the merge write them.
     exact: Option<ExactFiles>,
+    /// The prover's values of starts, for the verdict lines.
+    starts: Vec<StartValue>,
 }
 
 /// What one session of play did, for the files and the text.
@@ -196,6 +206,7 @@ impl<'a> RunPlan<'a> {
             Some((index, count)) => Part::Shard { index, count },
         };
         Ok(RunPlan {
+            starts: Vec::new(),
             opts,
             store,
             progress,
@@ -308,7 +319,7 @@ impl<'a> RunPlan<'a> {
             })
             .map(|old| {
                 let aggregates: Vec<_> = old.cells.into_iter().map(|c| c.aggregate).collect();
-                summary_table(cells, &aggregates, Some("manifest.json")) + "\n"
+                summary_table(cells, &aggregates, Some("manifest.json"), &self.starts) + "\n"
             })
             .unwrap_or_default()
     }
@@ -548,6 +559,7 @@ impl<'a> RunPlan<'a> {
             },
             m,
             self.exact.as_ref(),
+            &self.starts,
         )
         .map_err(|e| after_start(self.store, e, saver, &self.opts.resume_line()))?;
         let also = games_not_played(s.resumed_games, kept);

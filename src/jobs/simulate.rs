@@ -37,6 +37,9 @@ pub struct SimulateOptions {
     pub force: bool,
     /// The command line, as the manifest records it.
     pub command: Vec<String>,
+    /// Files of the prover's values of starts (`--proved`): the verdict
+    /// line says what they proved of this game's start.
+    pub proved: Vec<String>,
 }
 
 impl SimulateOptions {
@@ -85,6 +88,7 @@ pub fn simulate(
     }];
     let name = format!("simulate-{}", opts.rules.name());
     let hash = fingerprint(&name, opts.seed, Rows::None, &cells);
+    let starts = super::report_files::start_values(store, &opts.proved)?;
     // Checked before a game is played, as `run` does.
     let out = match &opts.out {
         Some(o) => Some(simulate_folder(opts, store, progress, o, &name, &hash)?),
@@ -96,7 +100,12 @@ pub fn simulate(
     let result = play_games(&cells, opts.seed, threads, progress)?;
     let wall = clock.elapsed().as_secs_f64();
     let aggregates = result.aggregates();
-    let mut text = summary_table(&cells, &aggregates, out.as_ref().map(|_| "manifest.json"));
+    let mut text = summary_table(
+        &cells,
+        &aggregates,
+        out.as_ref().map(|_| "manifest.json"),
+        &starts,
+    );
     let mut files = Vec::new();
     if let Some((dir, _lock)) = &out {
         let base = ManifestBase {

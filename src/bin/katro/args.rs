@@ -213,6 +213,13 @@ pub struct ReplayArgs {
 
 #[derive(Args)]
 pub struct RunArgs {
+    /// The prover's value of a start, as `katro report --proved` takes it
+    /// (the JSON `katro prove VARIANT --json` wrote, or a proved.csv of
+    /// `katro prove-family`): each verdict line of a game it valued adds
+    /// "from the start the first player wins in D decisions (proved)".
+    /// Repeat for more files; read before any game is played.
+    #[arg(long, value_name = "FILE")]
+    pub proved: Vec<String>,
     /// The experiment file (see docs/EXPERIMENTS.md).
     pub experiment: String,
     /// Worker threads [default: all cores].
@@ -437,6 +444,13 @@ pub struct ProveFamilyArgs {
 
 #[derive(Args)]
 pub struct SimulateArgs {
+    /// The prover's value of a start, as `katro report --proved` takes it
+    /// (the JSON `katro prove VARIANT --json` wrote, or a proved.csv of
+    /// `katro prove-family`): each verdict line of a game it valued adds
+    /// "from the start the first player wins in D decisions (proved)".
+    /// Repeat for more files; read before any game is played.
+    #[arg(long, value_name = "FILE")]
+    pub proved: Vec<String>,
     /// A preset name or a path to a TOML file.
     pub variant: String,
     /// Games to play.

@@ -101,6 +101,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         command: std::env::args().collect(),
         checkpoint_every: checkpoint_interval()?,
         stop: Some(stop_on_ctrl_c()),
+        proved: a.proved,
     };
     let every = progress_interval()?;
     with_progress(every, |p| jobs::run(&opts, &FsStore, p))
@@ -193,6 +194,7 @@ pub fn simulate(a: SimulateArgs) -> Result<(), Error> {
         threads: a.threads.map(|t| t as usize),
         force: a.force,
         command: std::env::args().collect(),
+        proved: a.proved,
     };
     let every = progress_interval()?;
     with_progress(every, |p| jobs::simulate(&opts, &FsStore, p))
