@@ -740,7 +740,13 @@ impl AgentSpec {
     pub fn check_variant(&self, rules: &Rules) -> Result<(), AgentError> {
         match self {
             AgentSpec::Perfect => perfect::check_variant(rules),
-            _ => Ok(()),
+            // Listed, not `_`: a new agent must decide whether it can
+            // play every board.
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::EpsilonGreedy { .. }
+            | AgentSpec::Alphabeta { .. }
+            | AgentSpec::Mcts { .. } => Ok(()),
         }
     }
 
@@ -753,7 +759,14 @@ impl AgentSpec {
             AgentSpec::Mcts {
                 time_ms: Some(_), ..
             } => Err(AgentError::TimeBudget.of(self)),
-            _ => Ok(()),
+            // Listed, not `_`: a new agent must decide whether its moves
+            // are the same on every machine.
+            AgentSpec::Mcts { time_ms: None, .. }
+            | AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::EpsilonGreedy { .. }
+            | AgentSpec::Alphabeta { .. }
+            | AgentSpec::Perfect => Ok(()),
         }
     }
 
@@ -781,7 +794,11 @@ impl AgentSpec {
                     solver,
                 },
             )),
-            _ => None,
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::EpsilonGreedy { .. }
+            | AgentSpec::Alphabeta { .. }
+            | AgentSpec::Perfect => None,
         }
     }
 
@@ -867,7 +884,11 @@ impl AgentSpec {
                 tt_bits: tt.unwrap_or(DEFAULT_TT_BITS),
                 eval: eval.unwrap_or_default(),
             }),
-            _ => None,
+            AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::EpsilonGreedy { .. }
+            | AgentSpec::Mcts { .. }
+            | AgentSpec::Perfect => None,
         }
     }
 
@@ -882,7 +903,12 @@ impl AgentSpec {
                 Some("plays a random move with probability `epsilon`")
             }
             AgentSpec::Mcts { .. } => Some("plays its simulations' random rollouts"),
-            _ => None,
+            // Listed, not `_`: a new agent that draws at random must say
+            // so here, or `openings = "exact"` would follow it wrongly.
+            AgentSpec::EpsilonGreedy { .. }
+            | AgentSpec::Greedy
+            | AgentSpec::Alphabeta { .. }
+            | AgentSpec::Perfect => None,
         }
     }
 
@@ -1051,7 +1077,14 @@ impl Seat<'_> {
                 let (budget, settings) = self.spec.mcts_search().expect("an mcts agent");
                 mcts::choose_keeping(rules, pos, legal, budget, &settings, &mut self.tree, rng)
             }
-            _ => self.spec.choose_with(self.tables, rules, pos, legal, rng),
+            AgentSpec::Mcts {
+                keep_tree: false, ..
+            }
+            | AgentSpec::Random
+            | AgentSpec::Greedy
+            | AgentSpec::EpsilonGreedy { .. }
+            | AgentSpec::Alphabeta { .. }
+            | AgentSpec::Perfect => self.spec.choose_with(self.tables, rules, pos, legal, rng),
         }
     }
 }

@@ -73,6 +73,9 @@ pub mod files;
 pub mod game;
 pub mod jobs;
 pub mod pictures;
+// The independent model the engine is tested against: for the tests and
+// the fuzzers only, like `checks`, so no library code can reach it.
+#[cfg(any(test, feature = "checks"))]
 pub mod reference;
 pub mod rng;
 pub mod rules;

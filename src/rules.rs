@@ -249,10 +249,6 @@ impl Rules {
     pub fn circuit_in(&self, player: Player, dir: Dir) -> &[u8] {
         &self.t.circuit[player.index()][dir.index()][..self.t.side]
     }
-    /// The hole turned through 180 degrees.
-    pub fn mirror_hole(&self, hole: usize) -> usize {
-        self.t.holes - 1 - hole
-    }
     pub fn canonical_string(&self) -> String {
         self.settings.canonical_string()
     }

@@ -689,24 +689,6 @@ impl Metric {
         self.name().starts_with("ludii_")
     }
 
-    /// Whether the metric depends on `metrics_eval`: katro's that read
-    /// an evaluation. Ludii's always use Ludii's ([`ludii`]).
-    pub fn uses_evaluation(self) -> bool {
-        !self.is_ludii()
-            && !matches!(
-                self,
-                Metric::PositionalRepetition
-                    | Metric::SituationalRepetition
-                    | Metric::BoardCoverage
-                    | Metric::BranchingFactorAvg
-                    | Metric::DecisionFactorAvg
-                    | Metric::RelayLength
-                    | Metric::CapturesPerTurn
-                    | Metric::SeedsChangingSidesPerTurn
-                    | Metric::CaptureTurnShare
-            )
-    }
-
     /// The metric of a column name.
     pub fn by_name(name: &str) -> Option<Metric> {
         Metric::ALL.iter().copied().find(|m| m.name() == name)

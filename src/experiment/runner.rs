@@ -22,17 +22,12 @@ use crate::agents::perfect::Tables;
 use crate::engine::Move;
 use crate::experiment::metrics::plan::MetricsPlan;
 use crate::experiment::metrics::{GameMetrics, Recorder};
-// The plan's types, where runner's callers have always found them.
-pub use crate::experiment::plan::{
-    Cell, CellLayout, Layout, Part, Ranges, Rows, Stop, matchup_label,
-};
-// The run state, where runner's callers have always found it.
-pub use crate::experiment::state::{
-    CellProgress, PartialUnit, RunState, SegmentAggregate, StateMismatch,
-};
+// The plan's types and the run state, where runner's callers find them:
+// only those some caller imports from here (the rest from their modules).
+pub use crate::experiment::plan::{Cell, CellLayout, Layout, Part, Rows, Stop};
+pub use crate::experiment::state::{CellProgress, RunState};
+use crate::experiment::state::{PartialUnit, StateMismatch};
 use crate::experiment::stats::{Aggregate, GameRecord};
-// The game loop, where runner's callers have always found it (src/game.rs).
-pub use crate::game::{game_hash_step, play_game, play_game_on_engine};
 use crate::game::{play_game_observed, play_game_sharing};
 use crate::rng::game_seed;
 use crate::rules::Settings;
@@ -973,6 +968,7 @@ fn merged_rows(rows: Vec<GameRow>, played: &[u64], wanted: Rows) -> Result<Vec<G
 mod tests {
     use super::*;
     use crate::agents::AgentSpec;
+    use crate::experiment::plan::Ranges;
     use crate::rules::{Rules, preset};
 
     fn mirror<'a>(rules: &'a Rules, agent: &'a AgentSpec, opening: u32, games: u64) -> Cell<'a> {

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Player, Status};
+use crate::engine::Status;
 use crate::experiment::balance;
 // One interval for every statistic; its callers have found it here.
 pub use crate::experiment::interval::{Interval, Z95, wilson, wilson_at};
@@ -367,9 +367,6 @@ impl Aggregate {
         }
     }
 
-    pub fn wins_of(&self, p: Player) -> u64 {
-        self.wins[p.index()]
-    }
     pub fn decided(&self) -> u64 {
         self.wins[0] + self.wins[1]
     }
@@ -692,6 +689,7 @@ pub fn compare_length(a: &Aggregate, b: &Aggregate) -> Option<Difference> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Player;
     use proptest::prelude::*;
 
     #[test]

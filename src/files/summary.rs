@@ -180,7 +180,7 @@ pub fn summary_table(
     out
 }
 
-/// One `verdict: ` line per variant ([`verdict_lines`]), from the very
+/// One `verdict: ` line per variant ([`verdict_lines_with`]), from the very
 /// text summary.csv writes of each cell, so the console and the report
 /// (which reads summary.csv) word the same numbers alike; each followed
 /// by what `starts` proved of its game's start (`--proved`).

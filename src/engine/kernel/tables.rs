@@ -289,6 +289,37 @@ fn lane_bits<S: Spec>(l: usize) -> u128 {
 /// The settings kernel `S` compiles in: each must be as `S` has it.
 fn supported<S: Spec>(rules: &Rules) -> Result<(), Unsupported> {
     let s = &rules.settings();
+    // Every setting by name and no `..`: a new one does not compile here
+    // until it is decided whether the kernels play it.
+    let crate::rules::Settings {
+        // The board is checked by the tables' layout checks and `rows` below.
+        rows: _,
+        holes: _,
+        seeds: _,
+        layout: _,
+        // Compiled into `S`: checked below.
+        start: _,
+        singletons: _,
+        direction: _,
+        relay: _,
+        capture_trigger: _,
+        capturing_row: _,
+        victim: _,
+        lone_seed: _,
+        lone_seed_step: _,
+        step_sowing: _,
+        // Read at run time from the tables (`Tables::new`): any value.
+        backward_circuit: _,
+        min_victim_seeds: _,
+        min_victim_seeds_after_empty: _,
+        empty_landing_refusal: _,
+        game_end: _,
+        lap_limit: _,
+        ply_limit: _,
+        // Applied by the engine to a move the kernel hands it after
+        // FALLBACK_LAPS laps, which finds endless moves exactly.
+        endless_move: _,
+    } = s;
     let need = |ok, what| need::<S>(rules, ok, what);
     need(
         s.start
