@@ -574,4 +574,38 @@ mod tests {
         check(&small(), &perfect);
         assert!(tied >= 10, "ties must be exercised: {tied}");
     }
+
+    /// EXACT_AGENTS, the words every refusal of `openings = "exact"` gives,
+    /// names exactly the agents that draw only among tied best moves: one
+    /// spec of each agent, listed by a match with no `_`, so that a new
+    /// agent does not compile here until its line is written.
+    #[test]
+    fn the_exact_agents_words_name_the_agents_exact_openings_follow() {
+        use crate::agents::AgentSpec;
+        for text in [
+            "random",
+            "greedy",
+            "epsilon-greedy:epsilon=0",
+            "epsilon-greedy:epsilon=0.1",
+            "alphabeta:depth=2",
+            "mcts:iterations=10",
+            "perfect",
+        ] {
+            let a = AgentSpec::parse(text).unwrap();
+            let (name, named) = match a {
+                AgentSpec::Random => ("random", false),
+                AgentSpec::Greedy => ("greedy", true),
+                AgentSpec::EpsilonGreedy { epsilon } => {
+                    ("epsilon-greedy with epsilon = 0", epsilon == 0.0)
+                }
+                AgentSpec::Alphabeta { .. } => ("alphabeta", true),
+                AgentSpec::Mcts { .. } => ("mcts", false),
+                AgentSpec::Perfect => ("perfect", true),
+            };
+            assert_eq!(a.draws_beyond_ties().is_none(), named, "{text}");
+            if named || name == "random" || name == "mcts" {
+                assert_eq!(EXACT_AGENTS.contains(name), named, "{text}: {EXACT_AGENTS}");
+            }
+        }
+    }
 }
