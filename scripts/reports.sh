@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Redraws the report of every committed results folder with what the
 # prover established: each verdict line whose game a committed proof or
-# bound valued (results/prove/*.json, results/proved/proved.csv; the same
+# bound valued (results/prove/*.json and lap-limit-10000/*.json,
+# results/proved/proved.csv; the same
 # rules and lap limit) says it, and results/opening-plies gets perfect
 # play's shares from results/openings/openings.csv. It replays no game and
 # changes no CSV. Run from the repository root:
@@ -9,7 +10,7 @@
 set -euo pipefail
 katro=${KATRO:-target/release/katro}
 proved=()
-for f in results/prove/*.json results/proved/proved.csv; do
+for f in results/prove/*.json results/prove/lap-limit-10000/*.json results/proved/proved.csv; do
     proved+=(--proved "$f")
 done
 for dir in results/*/; do

@@ -219,3 +219,46 @@ fn the_committed_starts_check_and_reproduce() {
         }
     }
 }
+
+/// The three proven starts again at lap limit 10,000 (results/prove/
+/// lap-limit-10000/, `bash scripts/prove-presets.sh laps`), for the
+/// verdict lines of the strong-play runs: each certificate checks against
+/// the preset with that lap limit, and each JSON names those rules.
+#[test]
+fn the_committed_starts_at_lap_limit_10000_check() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/prove/lap-limit-10000");
+    let tmp = tempfile::tempdir().unwrap();
+    for variant in ["katro-4x4", "katro-6x3", "katra-boaoaka-4x8"] {
+        let shown = katro(&["show", variant]);
+        assert_eq!(shown.code, 0, "{}", shown.stderr);
+        let text: String = shown
+            .stdout
+            .lines()
+            .map(|l| {
+                if l.starts_with("lap_limit = ") {
+                    "lap_limit = 10000\n".to_string()
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let file = tmp.path().join(format!("{variant}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let cert = dir.join(format!("{variant}.cert.gz"));
+        let check = katro(&[
+            "check-proof",
+            file.to_str().unwrap(),
+            cert.to_str().unwrap(),
+        ]);
+        assert_eq!(check.code, 0, "{variant}: {}", check.stderr);
+        assert!(
+            check.stdout.contains("South wins within"),
+            "{}",
+            check.stdout
+        );
+        let json = std::fs::read_to_string(dir.join(format!("{variant}.json"))).unwrap();
+        assert!(json.contains(",lap_limit=10000)\""), "{variant}: {json}");
+        assert!(json.contains("\"value\":\"win\""), "{variant}: {json}");
+    }
+}
