@@ -885,6 +885,18 @@ fn column_values(path: &Path, col: &str) -> Vec<String> {
     seen
 }
 
+/// Every results folder with a committed report.html, in name order.
+fn committed_report_folders() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut folders: Vec<PathBuf> = fs::read_dir(root.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("report.html").exists())
+        .collect();
+    folders.sort();
+    folders
+}
+
 /// Every committed report as a reader finds it in Chromium (a 1,200 by
 /// 1,000 px window): a contents list whose links all lead somewhere and
 /// name every chart, the first chart within 1,500 px of the top, and a
@@ -895,13 +907,7 @@ fn column_values(path: &Path, col: &str) -> Vec<String> {
 #[test]
 #[ignore = "needs chromium and chromedriver; .ci/run runs it with --ignored"]
 fn committed_reports_open_on_a_chart_and_stay_short() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut folders: Vec<PathBuf> = fs::read_dir(root.join("results"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("report.html").exists())
-        .collect();
-    folders.sort();
+    let folders = committed_report_folders();
     assert!(folders.len() >= 10, "{folders:?}");
     let driver = Driver::start();
     let s = Session::new(&driver);
@@ -1076,13 +1082,7 @@ return {panels: out,
 #[test]
 #[ignore = "needs chromium and chromedriver; .ci/run runs it with --ignored"]
 fn committed_reports_answer_on_the_first_screen() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut folders: Vec<PathBuf> = fs::read_dir(root.join("results"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("report.html").exists())
-        .collect();
-    folders.sort();
+    let folders = committed_report_folders();
     let driver = Driver::start();
     let s = Session::new(&driver);
     let mut problems = Vec::new();

@@ -1570,21 +1570,21 @@ fn simulate_tells_the_proved_start_under_its_table() {
         .join("results/prove/katro-4x4.json")
         .display()
         .to_string();
-    let sim = |variant: &str| {
-        ok(&[
-            "simulate",
-            variant,
-            "--games",
-            "20",
-            "--p1",
-            "random",
-            "--p2",
-            "random",
-            "--threads",
-            "1",
-            "--proved",
-            &p44,
-        ])
+    // `simulate VARIANT` on 20 random games, with `extra` after.
+    let args = |variant: &'static str, extra: &[&'static str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "simulate", variant, "--games", "20", "--p1", "random", "--p2", "random",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let sim = |variant: &'static str| {
+        let a = args(variant, &["--threads", "1", "--proved"]);
+        let mut a: Vec<&str> = a.iter().map(String::as_str).collect();
+        a.push(&p44);
+        ok(&a)
     };
     let own = sim("katro-4x4");
     let line = own.lines().find(|l| l.starts_with("verdict: ")).unwrap();
@@ -1595,19 +1595,9 @@ fn simulate_tells_the_proved_start_under_its_table() {
     let other = sim("katro-6x3");
     let line = other.lines().find(|l| l.starts_with("verdict: ")).unwrap();
     assert!(!line.contains("from the start"), "{line}");
+    let bad = args("katro-4x4", &["--proved", "no-such-proof.json"]);
     fails(
-        &[
-            "simulate",
-            "katro-4x4",
-            "--games",
-            "20",
-            "--p1",
-            "random",
-            "--p2",
-            "random",
-            "--proved",
-            "no-such-proof.json",
-        ],
+        &bad.iter().map(String::as_str).collect::<Vec<_>>(),
         &[
             "no-such-proof.json: not found",
             "katro prove VARIANT --json",
