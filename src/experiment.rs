@@ -1535,12 +1535,9 @@ fn comparison_plan(
 /// limits (a sweep's points carry the experiment's limits, its base the
 /// file's).
 fn same_but_limits(a: &Rules, b: &Rules) -> bool {
-    let game = |r: &Rules| {
-        let text = r.canonical_string();
-        text.split_once(",ply_limit=")
-            .map_or(text.clone(), |(g, _)| g.to_string())
-    };
-    game(a) == game(b)
+    let (a, b) = (a.canonical_string(), b.canonical_string());
+    let game = |text| crate::rules::split_limits(text).map(|(game, _, _)| game);
+    matches!((game(&a), game(&b)), (Some(x), Some(y)) if x == y)
 }
 
 /// `balance_margin`: a margin m in (0, ½) around one half, on variants

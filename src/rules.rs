@@ -26,7 +26,7 @@ pub use settings::{
     LoneSeedStep, MAX_HOLES_PER_ROW, MAX_LAP_LIMIT, MAX_PLY_LIMIT, MAX_ROWS, MAX_TOTAL_SEEDS,
     MIN_HOLES_PER_ROW, MIN_PLY_LIMIT, MIN_ROWS, Relay, SETTINGS, SettingInfo, SettingProblem,
     Settings, SettingsError, Singletons, StartRule, StepSowing, Value, VictimRule, board_problems,
-    column_letter, range_problem, setting_fields, settings_problems, value_text,
+    column_letter, range_problem, setting_fields, settings_problems, split_limits, value_text,
 };
 pub(crate) use variant::ranged;
 pub use variant::{

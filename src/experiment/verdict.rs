@@ -14,6 +14,7 @@ use crate::agents::AgentSpec;
 use crate::engine::notation::{grouped, plural};
 use crate::experiment::balance::{ALPHA, vs_half};
 use crate::experiment::estimand::{Estimand, matchup_words};
+use crate::rules::split_limits;
 use crate::solve::prove::Outcome;
 
 /// One summary.csv row as the verdict reads it: each field's text as the
@@ -182,23 +183,11 @@ pub fn best_start<'s>(starts: &'s [StartValue], rules: &str) -> Option<&'s Start
     starts.iter().filter(|s| s.is_of(rules)).max_by_key(known)
 }
 
-/// A canonical rules string's part before its limits, and the ply and
-/// lap limits (`...,ply_limit=5000,lap_limit=10000000)`).
-fn split_limits(rules: &str) -> Option<(&str, u64, u64)> {
-    let (base, limits) = rules.split_once(",ply_limit=")?;
-    let (ply, lap) = limits.strip_suffix(')')?.split_once(",lap_limit=")?;
-    Some((base, ply.parse().ok()?, lap.parse().ok()?))
-}
-
 /// One line per variant, in the order the variants first appear, each
-/// about the cell [`pick`] chooses.
-pub fn verdict_lines(rows: &[Row]) -> Vec<String> {
-    verdict_lines_with(rows, &[])
-}
-
-/// [`verdict_lines`], each followed by what `starts` proved of its game's
-/// start, where one of them is of it ([`StartValue::is_of`]).
-pub fn verdict_lines_with(rows: &[Row], starts: &[StartValue]) -> Vec<String> {
+/// about the cell [`pick`] chooses, and each followed by what `starts`
+/// proved of its game's start where one of them is of it
+/// ([`best_start`]); `&[]` for none.
+pub fn verdict_lines(rows: &[Row], starts: &[StartValue]) -> Vec<String> {
     let mut variants: Vec<&str> = Vec::new();
     for r in rows {
         if !variants.contains(&r.variant) {
@@ -565,7 +554,7 @@ mod tests {
             cell("c", "mcts:iterations=10", "mcts:iterations=10", "5"),
             cell("c", "greedy", "greedy", "500"),
         ];
-        let lines = verdict_lines(&rows);
+        let lines = verdict_lines(&rows, &[]);
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(lines[0].starts_with("a, alphabeta self-play") && lines[0].contains(" of 20 "));
         // No self-play: the cell with the most decided games.
@@ -607,7 +596,7 @@ mod tests {
             rules: &own,
             ..share("2300", "4400", "0.522727", "0.002600")
         };
-        let lines = verdict_lines_with(&[row], std::slice::from_ref(&proved));
+        let lines = verdict_lines(&[row], std::slice::from_ref(&proved));
         assert_eq!(lines.len(), 1);
         assert!(
             lines[0].ends_with(
@@ -617,14 +606,14 @@ mod tests {
             "{}",
             lines[0]
         );
-        assert_eq!(verdict_lines(&[row]), vec![verdict_line(&row)]);
+        assert_eq!(verdict_lines(&[row], &[]), vec![verdict_line(&row)]);
         let other = rules(300, 10000000, 2);
         let elsewhere = Row {
             rules: &other,
             ..row
         };
         assert_eq!(
-            verdict_lines_with(&[elsewhere], &[proved]),
+            verdict_lines(&[elsewhere], &[proved]),
             vec![verdict_line(&elsewhere)]
         );
         let lost = StartValue {
@@ -655,13 +644,13 @@ mod tests {
             [shallower.clone(), bounded.clone()],
             [bounded.clone(), shallower.clone()],
         ] {
-            assert!(verdict_lines_with(&[row], &starts)[0].contains("within 24 decisions"));
+            assert!(verdict_lines(&[row], &starts)[0].contains("within 24 decisions"));
         }
         for starts in [
             [bounded.clone(), lost.clone()],
             [lost.clone(), bounded.clone()],
         ] {
-            assert!(verdict_lines_with(&[row], &starts)[0].contains("loses in 22"));
+            assert!(verdict_lines(&[row], &starts)[0].contains("loses in 22"));
         }
     }
 

@@ -7,7 +7,7 @@ use super::csv::{
 use crate::experiment::estimand::{Described, Estimand, legend};
 use crate::experiment::plan::Cell;
 use crate::experiment::stats::{Aggregate, CellWarning, WARNING_KINDS};
-use crate::experiment::verdict::{Row, StartValue, verdict_lines_with};
+use crate::experiment::verdict::{Row, StartValue, verdict_lines};
 
 /// A summary.csv column: its name (as in the header and docs/OUTPUTS.md)
 /// and how a cell's row computes it.
@@ -180,7 +180,7 @@ pub fn summary_table(
     out
 }
 
-/// One `verdict: ` line per variant ([`verdict_lines_with`]), from the very
+/// One `verdict: ` line per variant ([`verdict_lines`]), from the very
 /// text summary.csv writes of each cell, so the console and the report
 /// (which reads summary.csv) word the same numbers alike; each followed
 /// by what `starts` proved of its game's start (`--proved`).
@@ -200,7 +200,7 @@ pub fn verdict_text(cells: &[Cell], aggregates: &[Aggregate], starts: &[StartVal
             })
         })
         .collect();
-    verdict_lines_with(&rows, starts)
+    verdict_lines(&rows, starts)
         .iter()
         .map(|l| format!("verdict: {l}\n"))
         .collect()

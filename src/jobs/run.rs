@@ -117,8 +117,7 @@ pub fn run(
     }
     // Before the folder is touched (checking it is writable creates it).
     let exact = exact_cells(&l.exp, &l.path, threads_or_all(opts.threads))?;
-    let mut plan = RunPlan::new(opts, store, progress, &l, exact)?;
-    plan.starts = starts;
+    let plan = RunPlan::new(opts, store, progress, &l, exact, starts)?;
     let _lock = lock_folder(store, progress, &plan.out_dir, plan.part, &opts.command)?;
     let before = match plan.part {
         Part::Whole if !opts.force => read_manifest(store, &plan.out_dir),
@@ -198,6 +197,7 @@ impl<'a> RunPlan<'a> {
         progress: &'a dyn Progress,
         l: &'a Loaded,
         exact: Option<ExactFiles>,
+        starts: Vec<StartValue>,
     ) -> Result<RunPlan<'a>, Error> {
         let (path, exp) = (&l.path, &l.exp);
         let out_dir = writable_out_dir(store, opts, path, exp)?;
@@ -206,7 +206,7 @@ impl<'a> RunPlan<'a> {
             Some((index, count)) => Part::Shard { index, count },
         };
         Ok(RunPlan {
-            starts: Vec::new(),
+            starts,
             opts,
             store,
             progress,

@@ -848,7 +848,6 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: summary.as_bytes(),
             exact_openings: Some(exact.as_bytes()),
             perfect_openings: Some(perfect.as_bytes()),
-            starts: &[],
             title: "t",
             ..Inputs::default()
         })
@@ -881,7 +880,6 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
         let e = build(&Inputs {
             summary: summary.as_bytes(),
             perfect_openings: Some(b"variant,plies\nv,0\n"),
-            starts: &[],
             title: "t",
             ..Inputs::default()
         })
@@ -897,7 +895,6 @@ b,\"katro(rows=6)\",random,random,10,0,0,10,0,0,0,,,,99.000000,99,99,99,99,99,\n
             summary: summary.as_bytes(),
             exact_openings: Some(exact.as_bytes()),
             perfect_openings: Some(b"variant,plies,share_low,share_high\nv,0,1,1\nv,x,0.5,0.6\n"),
-            starts: &[],
             title: "t",
             ..Inputs::default()
         })

@@ -480,6 +480,16 @@ impl Settings {
     }
 }
 
+/// A canonical rules string ([`Settings::canonical_string`]) split into
+/// the game it names and its two limits, which it writes last: `(game,
+/// ply_limit, lap_limit)`; `None` for other text. Two variants that differ
+/// only in their limits have the same `game`.
+pub fn split_limits(canonical: &str) -> Option<(&str, u64, u64)> {
+    let (game, limits) = canonical.split_once(",ply_limit=")?;
+    let (ply, lap) = limits.strip_suffix(')')?.split_once(",lap_limit=")?;
+    Some((game, ply.parse().ok()?, lap.parse().ok()?))
+}
+
 /// A layout as the canonical string writes it: rows joined by `/`, each
 /// row's seeds by `.`.
 fn layout_text(layout: &[Vec<u16>]) -> String {
@@ -1079,5 +1089,10 @@ mod tests {
              lone_seed_step=always,step_sowing=forward,game_end=opponent-empty,\
              endless_move=undecided,ply_limit=5000,lap_limit=10000000)"
         );
+        let text = Settings::canonical().canonical_string();
+        let (game, ply, lap) = split_limits(&text).unwrap();
+        assert_eq!((ply, lap), (5000, 10_000_000));
+        assert_eq!(format!("{game},ply_limit=5000,lap_limit=10000000)"), text);
+        assert_eq!(split_limits("katro(rows=4)"), None);
     }
 }

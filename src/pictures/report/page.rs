@@ -244,11 +244,11 @@ pub(super) fn page(
 /// ([`crate::experiment::verdict`]), each with what `starts` proved of
 /// its game's start; nothing when it has no row.
 fn verdict_section(s: &CsvTable, starts: &[crate::experiment::verdict::StartValue]) -> String {
-    use crate::experiment::verdict::{Row, verdict_lines_with};
+    use crate::experiment::verdict::{Row, verdict_lines};
     let rows: Vec<Row> = (0..s.len())
         .map(|r| Row::from_fields(|c| s.text(r, c)))
         .collect();
-    let lines = verdict_lines_with(&rows, starts);
+    let lines = verdict_lines(&rows, starts);
     if lines.is_empty() {
         return String::new();
     }
