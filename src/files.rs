@@ -28,6 +28,7 @@ pub mod lock;
 pub mod manifest;
 pub mod metrics_csv;
 pub mod nearby;
+pub mod opening_positions;
 pub mod openings;
 pub mod proved;
 pub mod ratings;

@@ -51,7 +51,7 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
     games.push("moves");
     let solved: Vec<&str> = solved::HEADER.trim_end().split(',').collect();
 
-    let files: [(&str, Vec<&str>); 13] = [
+    let files: [(&str, Vec<&str>); 14] = [
         ("summary.csv", summary_column_names()),
         ("games.csv", games),
         ("comparison.csv", COMPARISON_COLUMNS.to_vec()),
@@ -73,6 +73,10 @@ fn every_csv_column_is_documented_and_every_documented_column_written() {
         (
             "openings.csv",
             katro::files::openings::OPENINGS_COLUMNS.to_vec(),
+        ),
+        (
+            "opening-positions.csv",
+            katro::files::opening_positions::OPENING_POSITIONS_COLUMNS.to_vec(),
         ),
     ];
     for (title, written) in files {

@@ -133,6 +133,67 @@ pub(crate) fn read_records(
         .collect()
 }
 
+/// The rows of a CSV file whose header must be exactly `columns`, each
+/// record read by `row`.
+pub(crate) fn read_rows<T>(
+    bytes: &[u8],
+    columns: &[&str],
+    row: impl Fn(&Fields) -> Result<T, LineError>,
+) -> Result<Vec<T>, LineError> {
+    read_records(bytes, columns)?
+        .iter()
+        .map(|(line, rec)| {
+            row(&Fields {
+                rec,
+                line: *line,
+                columns,
+            })
+        })
+        .collect()
+}
+
+/// One record of a file read by [`read_records`], its fields read by
+/// column index, each error naming the line and the column.
+pub(crate) struct Fields<'a> {
+    pub(crate) rec: &'a csv::StringRecord,
+    pub(crate) line: u64,
+    pub(crate) columns: &'a [&'a str],
+}
+
+impl Fields<'_> {
+    /// Field `i` as written; empty when missing.
+    pub(crate) fn text(&self, i: usize) -> String {
+        self.rec.get(i).unwrap_or("").to_string()
+    }
+
+    /// Field `i` as a whole number; `None` when empty.
+    pub(crate) fn num(&self, i: usize) -> Result<Option<u64>, LineError> {
+        field(self.rec, self.line, self.columns, i, |t| {
+            t.parse::<u64>().ok()
+        })
+    }
+
+    /// Field `i` as a whole number that must be there.
+    pub(crate) fn need(&self, i: usize) -> Result<u64, LineError> {
+        self.num(i)?
+            .ok_or_else(|| self.error(format!("`{}` is empty", self.columns[i])))
+    }
+
+    /// Field `i` as a whole number that must be there and fit 32 bits.
+    pub(crate) fn small(&self, i: usize) -> Result<u32, LineError> {
+        let v = self.need(i)?;
+        u32::try_from(v).map_err(|_| self.error(format!("`{}` {v} is too large", self.columns[i])))
+    }
+
+    /// An error at this record's line.
+    pub(crate) fn error(&self, reason: String) -> LineError {
+        LineError {
+            line: self.line,
+            reason,
+        }
+    }
+}
+
 /// Field `i` of `rec` (line `line`), named `columns[i]` in an error, read
 /// by `parse`; an empty field is `None`.
 pub(crate) fn field<T>(

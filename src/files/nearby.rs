@@ -3,7 +3,7 @@
 //! player as the proof search found it. The file's name, columns, writer
 //! and reader.
 
-use super::csv::{LineError, csv_bytes, field, opt, read_records};
+use super::csv::{LineError, csv_bytes, field, opt, read_rows};
 use crate::solve::prove::{Outcome, Stop};
 
 /// The file's name.
@@ -59,7 +59,8 @@ pub fn stop_word(s: Stop) -> &'static str {
     }
 }
 
-fn stop_of(word: &str) -> Option<Stop> {
+/// [`stop_word`] read back.
+pub(crate) fn stop_of(word: &str) -> Option<Stop> {
     [Stop::Depth, Stop::Nodes, Stop::Watch]
         .into_iter()
         .find(|&s| stop_word(s) == word)
@@ -70,20 +71,50 @@ pub fn nearby_csv(rows: &[NearbyRow]) -> Vec<u8> {
     csv_bytes(NEARBY_COLUMNS, rows.iter().map(fields))
 }
 
-fn fields(r: &NearbyRow) -> Vec<String> {
-    let bound = match r.outcome {
+/// An outcome as the columns `value`, `distance` and `bound` write it:
+/// a win or loss with its distance, an unknown with its bound, a game
+/// ended undecided as `draw`.
+pub(crate) fn outcome_fields(o: Outcome) -> [String; 3] {
+    let bound = match o {
         Outcome::Unknown(d) => Some(d),
         _ => None,
     };
+    [o.word().to_string(), opt(o.distance()), opt(bound)]
+}
+
+/// [`outcome_fields`] read back, line `line` named in an error.
+pub(crate) fn outcome_of(
+    line: u64,
+    value: &str,
+    distance: Option<u64>,
+    bound: Option<u64>,
+) -> Result<Outcome, LineError> {
+    let d32 = |v: Option<u64>| v.and_then(|d| u32::try_from(d).ok());
+    Ok(match (value, d32(distance), d32(bound)) {
+        ("win", Some(d), None) => Outcome::Win(d),
+        ("loss", Some(d), None) => Outcome::Loss(d),
+        ("unknown", None, Some(b)) => Outcome::Unknown(b),
+        ("draw", None, None) => Outcome::Ended,
+        (v, _, _) => {
+            return Err(LineError {
+                line,
+                reason: format!("`value` {v:?} with `distance` {distance:?} and `bound` {bound:?}"),
+            });
+        }
+    })
+}
+
+fn fields(r: &NearbyRow) -> Vec<String> {
+    let [value, distance, bound] = outcome_fields(r.outcome);
     vec![
         r.variant.clone(),
         r.from.clone(),
         r.to.clone(),
         r.layout.clone(),
         r.rules.clone(),
-        r.outcome.word().to_string(),
-        opt(r.outcome.distance()),
-        opt(bound),
+        value,
+        distance,
+        bound,
         r.nodes.to_string(),
         r.stopped.map_or("", stop_word).to_string(),
         r.max_depth.to_string(),
@@ -95,53 +126,21 @@ fn fields(r: &NearbyRow) -> Vec<String> {
 /// The rows of a nearby.csv this build wrote.
 pub fn read_nearby(bytes: &[u8]) -> Result<Vec<NearbyRow>, LineError> {
     let c = NEARBY_COLUMNS;
-    read_records(bytes, c)?
-        .into_iter()
-        .map(|(line, rec)| {
-            let text = |i: usize| rec.get(i).unwrap_or("").to_string();
-            let num = |i: usize| field(&rec, line, c, i, |t| t.parse::<u64>().ok());
-            let need = |i: usize, v: Option<u64>| {
-                v.ok_or_else(|| LineError {
-                    line,
-                    reason: format!("`{}` is empty", c[i]),
-                })
-            };
-            let (distance, bound) = (num(6)?, num(7)?);
-            let d32 = |v: Option<u64>| v.and_then(|d| u32::try_from(d).ok());
-            let outcome = match (text(5).as_str(), d32(distance), d32(bound)) {
-                ("win", Some(d), None) => Outcome::Win(d),
-                ("loss", Some(d), None) => Outcome::Loss(d),
-                ("unknown", None, Some(b)) => Outcome::Unknown(b),
-                ("draw", None, None) => Outcome::Ended,
-                (v, _, _) => {
-                    return Err(LineError {
-                        line,
-                        reason: format!(
-                            "`value` {v:?} with `distance` {distance:?} and `bound` {bound:?}"
-                        ),
-                    });
-                }
-            };
-            let stopped = field(&rec, line, c, 9, stop_of)?;
-            let max_depth = need(10, num(10)?)?;
-            Ok(NearbyRow {
-                variant: text(0),
-                from: text(1),
-                to: text(2),
-                layout: text(3),
-                rules: text(4),
-                outcome,
-                stopped,
-                nodes: need(8, num(8)?)?,
-                max_depth: u32::try_from(max_depth).map_err(|_| LineError {
-                    line,
-                    reason: format!("`max_depth` {max_depth} is too large"),
-                })?,
-                max_nodes: num(11)?,
-                table_bytes: need(12, num(12)?)?,
-            })
+    read_rows(bytes, c, |f| {
+        Ok(NearbyRow {
+            variant: f.text(0),
+            from: f.text(1),
+            to: f.text(2),
+            layout: f.text(3),
+            rules: f.text(4),
+            outcome: outcome_of(f.line, &f.text(5), f.num(6)?, f.num(7)?)?,
+            stopped: field(f.rec, f.line, c, 9, stop_of)?,
+            nodes: f.need(8)?,
+            max_depth: f.small(10)?,
+            max_nodes: f.num(11)?,
+            table_bytes: f.need(12)?,
         })
-        .collect()
+    })
 }
 
 #[cfg(test)]

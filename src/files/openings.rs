@@ -4,7 +4,7 @@
 //! unproven, the interval they leave. The file's name, columns, writer and
 //! reader (`katro curve --openings` reads it).
 
-use super::csv::{LineError, csv_bytes, field, float, opt, read_records};
+use super::csv::{LineError, csv_bytes, field, float, opt, read_rows};
 use crate::solve::openings::{PerfectShare, Ratio};
 
 /// The file's name.
@@ -117,49 +117,37 @@ fn fields(r: &OpeningsRow) -> Vec<String> {
 /// rounding.
 pub fn read_openings(bytes: &[u8]) -> Result<Vec<OpeningsRow>, LineError> {
     let c = OPENINGS_COLUMNS;
-    read_records(bytes, c)?
-        .into_iter()
-        .map(|(line, rec)| {
-            let text = |i: usize| rec.get(i).unwrap_or("").to_string();
-            let bad = |reason: String| LineError { line, reason };
-            let num = |i: usize| field(&rec, line, c, i, |t| t.parse::<u64>().ok());
-            let need = |i: usize| {
-                num(i)?.ok_or_else(|| LineError {
-                    line,
-                    reason: format!("`{}` is empty", c[i]),
-                })
-            };
-            let small = |i: usize| {
-                let v = need(i)?;
-                u32::try_from(v).map_err(|_| bad(format!("`{}` {v} is too large", c[i])))
-            };
-            let [p1_wins, draws, p2_wins, unknown] = field(&rec, line, c, 13, exact_of)?
-                .ok_or_else(|| bad("`exact` is empty".into()))?;
-            let (positions, unknown_openings) = (need(3)? as usize, need(5)? as usize);
-            if need(4)? as usize + unknown_openings != positions {
-                return Err(bad("`proven` + `unknown` is not `positions`".into()));
-            }
-            Ok(OpeningsRow {
-                variant: text(0),
-                rules: text(1),
-                plies: small(2)?,
-                share: PerfectShare {
-                    p1_wins,
-                    draws,
-                    p2_wins,
-                    unknown,
-                    openings: positions,
-                    unknown_openings,
-                },
-                bound: num(14)?.map(|b| b as u32),
-                nodes: need(15)?,
-                stopped: [need(16)? as usize, need(17)? as usize, need(18)? as usize],
-                max_depth: small(19)?,
-                max_nodes: num(20)?,
-                table_bytes: need(21)?,
-            })
+    read_rows(bytes, c, |f| {
+        let [p1_wins, draws, p2_wins, unknown] = field(f.rec, f.line, c, 13, exact_of)?
+            .ok_or_else(|| f.error("`exact` is empty".into()))?;
+        let (positions, unknown_openings) = (f.need(3)? as usize, f.need(5)? as usize);
+        if f.need(4)? as usize + unknown_openings != positions {
+            return Err(f.error("`proven` + `unknown` is not `positions`".into()));
+        }
+        Ok(OpeningsRow {
+            variant: f.text(0),
+            rules: f.text(1),
+            plies: f.small(2)?,
+            share: PerfectShare {
+                p1_wins,
+                draws,
+                p2_wins,
+                unknown,
+                openings: positions,
+                unknown_openings,
+            },
+            bound: f.num(14)?.map(|b| b as u32),
+            nodes: f.need(15)?,
+            stopped: [
+                f.need(16)? as usize,
+                f.need(17)? as usize,
+                f.need(18)? as usize,
+            ],
+            max_depth: f.small(19)?,
+            max_nodes: f.num(20)?,
+            table_bytes: f.need(21)?,
         })
-        .collect()
+    })
 }
 
 #[cfg(test)]

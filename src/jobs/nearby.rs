@@ -121,10 +121,10 @@ pub fn prove_nearby(
             .map_or(String::new(), |s| format!(", {s} s"))
     ));
     let batch = p.batch(clock);
-    let start = batch.prove_all(&[&rules], |r| (*r, r.start()), &|| {})[0];
+    let start = batch.prove_all(&[&rules], |r| (*r, r.start()), &|_, _| {})[0];
     let start = first_player(&rules, start);
     let done = AtomicUsize::new(0);
-    let searched = batch.prove_all(&valid, |(_, r)| (*r, r.start()), &|| {
+    let searched = batch.prove_all(&valid, |(_, r)| (*r, r.start()), &|_, _| {
         progress(
             note,
             &what,

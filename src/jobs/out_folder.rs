@@ -54,6 +54,18 @@ pub(crate) fn lock_name(part: Part) -> String {
 /// that a second run into a folder a run is using is refused at once,
 /// naming the other run. The lock lasts as long as the returned guard; a
 /// lock left by a run that was killed is taken over, with a note.
+/// Makes sure the output folder `out` takes files, creating it if needed,
+/// before any work is done.
+pub(super) fn check_out_folder(store: &dyn Store, out: &str) -> Result<(), Error> {
+    store
+        .check_writable(Path::new(out))
+        .map_err(|error| Refusal::OutFolderNotWritable {
+            out: out.to_string(),
+            error,
+        })?;
+    Ok(())
+}
+
 pub(super) fn lock_folder<'a>(
     store: &'a dyn Store,
     progress: &dyn Progress,

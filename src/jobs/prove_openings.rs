@@ -5,17 +5,25 @@
 //! perfect play over them, as strength-curve.csv's `limit` counts it, or
 //! the interval the unproven positions leave; openings.csv.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::engine::Status;
+use crate::experiment::runner::Part;
+use crate::experiment::runner::Progress;
+use crate::files::certificate::position_text;
 use crate::files::nearby::stop_word;
+use crate::files::opening_positions::{
+    OPENING_POSITIONS, PositionRow, opening_positions_csv, read_opening_positions,
+};
 use crate::files::openings::{OPENINGS, OpeningsRow, openings_csv, read_openings};
 use crate::rules::Rules;
-use crate::solve::openings::{OpeningsError, ProvedShare, openings, proved_shares};
-use crate::solve::prove::{Outcome, Searched, Stop};
+use crate::solve::openings::{OpeningPositions, ProvedShare};
+use crate::solve::prove::{Batch, Outcome, Searched, Stop, Watch};
 use crate::store::Store;
 
+use super::out_folder::{check_out_folder, lock_folder};
 use super::prove_batch::{Clock, ProveFlags, ProveLimits, old_rows, position_line, progress};
 use super::{Error, Refusal, load_variant, write_outputs};
 
@@ -48,9 +56,14 @@ pub struct OpeningsOutcome {
 
 /// Values every opening of each number of plies, each distinct position
 /// in play once with a fresh prover within the limits, in parallel on the
-/// current rayon pool (the file is the same for any thread count unless
-/// `--max-seconds` stopped a search), and writes openings.csv into the out
-/// folder, keeping its rows of other variants, rules or plies.
+/// current rayon pool, and writes openings.csv into the out folder,
+/// keeping its rows of other variants, rules or plies. Each position's
+/// search is written to opening-positions.csv as it ends, and a position
+/// that file already holds under the same variant, rules and limits is
+/// taken from it instead of searched again (unless the clock stopped its
+/// search): an interrupted run resumes. Both files are the same for any
+/// thread count and any resumption, unless `--max-seconds` stopped a
+/// search.
 pub fn prove_openings(
     store: &dyn Store,
     o: &OpeningsOptions,
@@ -68,22 +81,50 @@ pub fn prove_openings(
         }
     }
     let dir = Path::new(&o.out);
-    let old = old_rows(store, dir, OPENINGS, "katro prove-openings", read_openings)?;
+    check_out_folder(store, &o.out)?;
+    let _lock = lock_folder(store, &Notes(note), dir, Part::Whole, &command(o))?;
+    let what = "katro prove-openings";
+    let old = old_rows(store, dir, OPENINGS, what, read_openings)?;
+    let old_positions = old_rows(store, dir, OPENING_POSITIONS, what, read_opening_positions)?;
     let refused = |plies: u32, error| Refusal::Openings {
         variant: rules.name().to_string(),
         plies,
         error,
     };
-    let total = distinct_in_play(&rules, &plies).map_err(|(k, e)| refused(k, e))?;
+    let positions = OpeningPositions::new(&rules, &plies, MAX_OPENINGS)
+        .map_err(|e| refused(*plies.last().unwrap_or(&0), e))?;
+    let blank: Vec<PositionRow> = positions
+        .distinct()
+        .iter()
+        .map(|pos| PositionRow {
+            variant: rules.name().to_string(),
+            rules: rules.canonical_string(),
+            position: position_text(&rules, pos),
+            outcome: Outcome::Unknown(0),
+            stopped: None,
+            nodes: 0,
+            max_depth: p.limits.max_depth,
+            max_nodes: p.limits.max_nodes,
+            table_bytes: p.table_bytes,
+        })
+        .collect();
+    let state = Mutex::new(Journal::new(old_positions, &blank));
+    let total = blank.len();
+    let todo: Vec<usize> = {
+        let st = state.lock().expect("not poisoned");
+        (0..total).filter(|i| !st.done.contains_key(i)).collect()
+    };
     note(&format!(
-        "{}: openings of {} plies, each position searched with a table of {} MiB, to depth \
-         {}, {} nodes{}",
+        "{}: openings of {} plies, {total} positions in play ({} taken over from {}), each \
+         searched with a table of {} MiB, to depth {}, {} nodes{}",
         rules.name(),
         plies
             .iter()
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(", "),
+        total - todo.len(),
+        dir.join(OPENING_POSITIONS).display(),
         p.table_bytes >> 20,
         p.limits.max_depth,
         p.limits.max_nodes.map_or("any".into(), |n| n.to_string()),
@@ -91,33 +132,169 @@ pub fn prove_openings(
             .max_seconds
             .map_or(String::new(), |s| format!(", {s} s"))
     ));
-    let done = AtomicUsize::new(0);
-    let what = format!("{}: opening positions", rules.name());
-    let done_one = || progress(note, &what, done.fetch_add(1, Ordering::Relaxed) + 1, total);
-    let proved = proved_shares(&rules, &plies, MAX_OPENINGS, &p.batch(clock), &done_one)
+    // After a failed write, every search still to come stops at once: its
+    // result could not be kept.
+    let failed = AtomicBool::new(false);
+    let watch = || -> Box<dyn Watch + Send> {
+        if failed.load(Ordering::Relaxed) {
+            Box::new(StopNow)
+        } else {
+            clock()
+        }
+    };
+    let done = AtomicUsize::new(total - todo.len());
+    let progress_what = format!("{}: opening positions", rules.name());
+    let batch = Batch {
+        watch: &watch,
+        ..p.batch(clock)
+    };
+    batch.prove_all(&todo, |&i| (&rules, positions.distinct()[i]), &|&i, s| {
+        let mut st = state.lock().expect("not poisoned");
+        if st.error.is_some() {
+            return;
+        }
+        st.record(i, &blank[i], s);
+        if let Err(e) = write_outputs(store, dir, &[(OPENING_POSITIONS, &st.csv())]) {
+            failed.store(true, Ordering::Relaxed);
+            st.error = Some(e);
+            return;
+        }
+        drop(st);
+        progress(
+            note,
+            &progress_what,
+            done.fetch_add(1, Ordering::Relaxed) + 1,
+            total,
+        );
+    });
+    let mut st = state.into_inner().expect("no thread panicked holding it");
+    if let Some(e) = st.error.take() {
+        return Err(e);
+    }
+    let searched: Vec<Searched> = (0..total).map(|i| st.searched(i)).collect();
+    let proved = positions
+        .shares(&rules, &searched)
         .map_err(|e| refused(*plies.last().unwrap_or(&0), e))?;
     let rows: Vec<OpeningsRow> = proved.iter().map(|s| row(&rules, s, &p)).collect();
     let all = merged(old, &rows);
-    write_outputs(store, dir, &[(OPENINGS, &openings_csv(&all))])?;
+    write_outputs(
+        store,
+        dir,
+        &[
+            (OPENINGS, &openings_csv(&all)),
+            (OPENING_POSITIONS, &st.csv()),
+        ],
+    )?;
     let file = dir.join(OPENINGS);
     let text = summary(&rules, &proved, &rows, &file);
     Ok(OpeningsOutcome { rows, file, text })
 }
 
-/// How many positions [`proved_shares`] will search: the distinct
-/// positions in play over every list, for the progress notes; refused,
-/// before any search, with the plies of a list too long to enumerate.
-fn distinct_in_play(rules: &Rules, plies: &[u32]) -> Result<usize, (u32, OpeningsError)> {
-    let keyer = crate::solve::prove::Prover::new(rules, 0);
-    let mut seen = std::collections::HashSet::new();
-    for &k in plies {
-        for o in openings(rules, k, MAX_OPENINGS).map_err(|e| (k, e))? {
-            if rules.status(&o.position) == Status::Ongoing {
-                seen.insert(keyer.key(&o.position));
+/// The command a lock file names.
+fn command(o: &OpeningsOptions) -> Vec<String> {
+    let plies: Vec<String> = o.plies.iter().map(u32::to_string).collect();
+    vec![
+        "katro".into(),
+        "prove-openings".into(),
+        o.variant.clone(),
+        "--plies".into(),
+        plies.join(","),
+        "--out".into(),
+        o.out.clone(),
+    ]
+}
+
+/// The notes a folder's lock tells, passed on.
+struct Notes<'a>(&'a (dyn Fn(&str) + Sync));
+
+impl Progress for Notes<'_> {
+    fn note(&self, text: &str) {
+        (self.0)(text)
+    }
+}
+
+/// A watch that stops a search before it begins.
+struct StopNow;
+
+impl Watch for StopNow {
+    fn should_stop(&mut self, _nodes: u64) -> bool {
+        true
+    }
+}
+
+/// opening-positions.csv as this run keeps it: the rows of other
+/// searches as they were, and this run's positions by their index, those
+/// taken over and those searched so far.
+struct Journal {
+    /// Rows of other variants, rules or limits, or of positions this run
+    /// does not reach, in their order.
+    others: Vec<PositionRow>,
+    done: BTreeMap<usize, PositionRow>,
+    error: Option<Error>,
+}
+
+impl Journal {
+    /// Takes over the rows of `old` that stand for a position of
+    /// `blank` (this run's positions, in order), except those the clock
+    /// stopped: time is not a limit a later run repeats.
+    fn new(old: Vec<PositionRow>, blank: &[PositionRow]) -> Journal {
+        let index: HashMap<&str, usize> = blank
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.position.as_str(), i))
+            .collect();
+        let mut j = Journal {
+            others: Vec::new(),
+            done: BTreeMap::new(),
+            error: None,
+        };
+        for r in old {
+            let mine = index
+                .get(r.position.as_str())
+                .copied()
+                .filter(|&i| blank[i].same_search(&r));
+            match mine {
+                Some(i) if r.stopped != Some(Stop::Watch) && !j.done.contains_key(&i) => {
+                    j.done.insert(i, r);
+                }
+                // Searched again, its row replaced.
+                Some(_) => {}
+                None => j.others.push(r),
             }
         }
+        j
     }
-    Ok(seen.len())
+
+    /// Position `i` (`blank` before its search) searched as `s`.
+    fn record(&mut self, i: usize, blank: &PositionRow, s: &Searched) {
+        let row = PositionRow {
+            outcome: s.outcome,
+            stopped: s.stop,
+            nodes: s.nodes,
+            ..blank.clone()
+        };
+        self.done.insert(i, row);
+    }
+
+    /// Position `i`'s search; every position is done when this is asked.
+    fn searched(&self, i: usize) -> Searched {
+        let r = &self.done[&i];
+        Searched {
+            outcome: r.outcome,
+            stop: r.stopped,
+            nodes: r.nodes,
+        }
+    }
+
+    fn csv(&self) -> Vec<u8> {
+        let rows: Vec<PositionRow> = self
+            .others
+            .iter()
+            .chain(self.done.values())
+            .cloned()
+            .collect();
+        opening_positions_csv(&rows)
+    }
 }
 
 /// openings.csv's row of one number of plies.
@@ -209,4 +386,137 @@ fn summary(rules: &Rules, proved: &[ProvedShare], rows: &[OpeningsRow], file: &P
     }
     t.push_str(&format!("wrote {}\n", file.display()));
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::prove::NoWatch;
+    use crate::store::MemoryStore;
+
+    fn no_watch() -> Box<dyn Watch + Send> {
+        Box::new(NoWatch)
+    }
+
+    fn options(plies: &[u32]) -> OpeningsOptions {
+        OpeningsOptions {
+            variant: "katro-4x4".into(),
+            plies: plies.to_vec(),
+            lap_limit: Some(10_000),
+            out: "out".into(),
+            flags: ProveFlags {
+                max_gib: 0.02,
+                ..ProveFlags::default()
+            },
+        }
+    }
+
+    /// Runs the job into `store`'s folder `out` on `threads` threads; the
+    /// notes it told, and the two files.
+    fn run(store: &MemoryStore, plies: &[u32], threads: usize) -> (String, Vec<u8>, Vec<u8>) {
+        let notes = Mutex::new(String::new());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            prove_openings(store, &options(plies), &no_watch, &|t| {
+                notes.lock().unwrap().push_str(&format!("{t}\n"))
+            })
+        })
+        .unwrap();
+        let read = |name| store.read(&Path::new("out").join(name)).unwrap();
+        (
+            notes.into_inner().unwrap(),
+            read(OPENINGS),
+            read(OPENING_POSITIONS),
+        )
+    }
+
+    fn rows(bytes: &[u8]) -> Vec<PositionRow> {
+        read_opening_positions(bytes).unwrap()
+    }
+
+    /// What an interrupted run leaves: the positions file with its first
+    /// `n` rows, as katro writes it, and no openings.csv.
+    fn interrupted(all: &[u8], n: usize) -> MemoryStore {
+        let store = MemoryStore::new();
+        let kept = opening_positions_csv(&rows(all)[..n]);
+        write_outputs(&store, Path::new("out"), &[(OPENING_POSITIONS, &kept)]).unwrap();
+        store
+    }
+
+    #[test]
+    fn every_position_in_play_is_written_once_with_its_search() {
+        let (_, openings, positions) = run(&MemoryStore::new(), &[0, 1], 2);
+        let rows = rows(&positions);
+        // The start and the four positions after each first move.
+        assert_eq!(rows.len(), 5);
+        assert_eq!(rows[0].position, "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S . . .");
+        assert_eq!(rows[0].outcome, Outcome::Win(17));
+        let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+        let read = read_openings(&openings).unwrap();
+        assert_eq!(read.iter().map(|r| r.nodes).sum::<u64>(), nodes);
+        assert!(rows.iter().all(|r| r.rules == read[0].rules));
+    }
+
+    #[test]
+    fn an_interrupted_run_resumes_to_the_same_files_on_any_thread_count() {
+        let (_, openings, positions) = run(&MemoryStore::new(), &[0, 1], 1);
+        for (n, threads) in [(0, 2), (2, 1), (2, 2), (4, 2), (5, 1)] {
+            let store = interrupted(&positions, n);
+            let (notes, o, p) = run(&store, &[0, 1], threads);
+            assert_eq!(o, openings, "{n} rows kept, {threads} threads");
+            assert_eq!(p, positions, "{n} rows kept, {threads} threads");
+            assert!(
+                notes.contains(&format!("5 positions in play ({n} taken over")),
+                "{notes}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_kept_row_is_taken_over_not_searched_again_unless_the_clock_stopped_it() {
+        let (_, _, positions) = run(&MemoryStore::new(), &[0, 1], 2);
+        let mut kept = rows(&positions);
+        kept[1].nodes += 1;
+        kept[2].outcome = Outcome::Unknown(3);
+        kept[2].stopped = Some(Stop::Watch);
+        let store = MemoryStore::new();
+        let bytes = opening_positions_csv(&kept);
+        write_outputs(&store, Path::new("out"), &[(OPENING_POSITIONS, &bytes)]).unwrap();
+        let (notes, _, p) = run(&store, &[0, 1], 2);
+        assert!(notes.contains("(4 taken over"), "{notes}");
+        let again = rows(&p);
+        assert_eq!(again[1].nodes, kept[1].nodes, "taken over as it was");
+        assert_eq!(again[2], rows(&positions)[2], "searched again");
+    }
+
+    #[test]
+    fn rows_of_other_searches_are_kept_and_other_limits_are_searched_again() {
+        let store = MemoryStore::new();
+        let (_, _, one) = run(&store, &[1], 2);
+        let (notes, _, both) = run(&store, &[0, 1], 2);
+        // The four positions after one ply come first in the first run;
+        // the second takes them over and orders them after the start.
+        assert!(
+            notes.contains("5 positions in play (4 taken over"),
+            "{notes}"
+        );
+        let (_, _, fresh) = run(&MemoryStore::new(), &[0, 1], 2);
+        assert_eq!(both, fresh);
+        assert_eq!(rows(&one)[..], rows(&fresh)[1..]);
+        // Another node budget is another search: the old rows stay, first.
+        let mut o = options(&[1]);
+        o.flags.max_nodes = 5_000;
+        prove_openings(&store, &o, &no_watch, &|_| {}).unwrap();
+        let all = rows(
+            &store
+                .read(&Path::new("out").join(OPENING_POSITIONS))
+                .unwrap(),
+        );
+        assert_eq!(all.len(), 9);
+        assert_eq!(all[..5], rows(&fresh)[..]);
+        assert!(all[5..].iter().all(|r| r.max_nodes == Some(5_000)));
+    }
 }

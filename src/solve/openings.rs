@@ -335,68 +335,106 @@ pub struct ProvedShare {
     pub unknown: Vec<(Opening, Searched)>,
 }
 
-/// The openings of each number of `plies` (each list as [`openings`]
-/// gives it, refused past `max` positions), every opening valued for
-/// South through [`first_player_value`], a game still in play by a proof
-/// search of its position for its player to move, within `batch`'s
-/// limits. Each distinct position in play is searched once, across all
-/// the lists (positions that differ only in their ply count are one:
-/// values ignore it), in parallel on the current rayon pool; `done` is
-/// told after each. The results do not depend on the pool, unless the
-/// batch's watch stops searches by a clock.
+/// The openings of each number of plies and the distinct positions in
+/// play among them: what a proof search of the openings values, each
+/// position once, in a fixed order (first reached, list by list).
+pub struct OpeningPositions {
+    plies: Vec<u32>,
+    lists: Vec<Vec<Opening>>,
+    distinct: Vec<Position>,
+    index: HashMap<u128, usize>,
+    // The prover's own key: the position without its ply count.
+    keyer: Prover,
+}
+
+impl OpeningPositions {
+    /// The openings of each number of `plies` (each list as [`openings`]
+    /// gives it, refused past `max` positions). Positions that differ only
+    /// in their ply count are one: values ignore it.
+    pub fn new(rules: &Rules, plies: &[u32], max: usize) -> Result<Self, OpeningsError> {
+        let lists = plies
+            .iter()
+            .map(|&k| openings(rules, k, max))
+            .collect::<Result<Vec<_>, _>>()?;
+        let keyer = Prover::new(rules, 0);
+        let mut index: HashMap<u128, usize> = HashMap::new();
+        let mut distinct: Vec<Position> = Vec::new();
+        for o in lists.iter().flatten() {
+            if rules.status(&o.position) == Status::Ongoing {
+                index.entry(keyer.key(&o.position)).or_insert_with(|| {
+                    distinct.push(o.position);
+                    distinct.len() - 1
+                });
+            }
+        }
+        Ok(OpeningPositions {
+            plies: plies.to_vec(),
+            lists,
+            distinct,
+            index,
+            keyer,
+        })
+    }
+
+    /// The distinct positions in play, each to be searched once.
+    pub fn distinct(&self) -> &[Position] {
+        &self.distinct
+    }
+
+    /// The shares of each number of plies, every opening valued for South
+    /// through [`first_player_value`], a game still in play by
+    /// `searched[i]`, the search of `distinct()[i]`.
+    pub fn shares(
+        &self,
+        rules: &Rules,
+        searched: &[Searched],
+    ) -> Result<Vec<ProvedShare>, OpeningsError> {
+        assert_eq!(searched.len(), self.distinct.len(), "a search per position");
+        let of = |pos: &Position| searched[self.index[&self.keyer.key(pos)]];
+        let mut out = Vec::new();
+        for (&k, list) in self.plies.iter().zip(&self.lists) {
+            let share = share_by(list, |o| {
+                first_player_value(rules, &o.position, |pos| Some(of(pos).outcome.into()))
+            })
+            .ok_or(OpeningsError::Overflow)?;
+            let mut seen = std::collections::HashSet::new();
+            let (mut nodes, mut unknown) = (0, Vec::new());
+            for o in list
+                .iter()
+                .filter(|o| rules.status(&o.position) == Status::Ongoing)
+            {
+                let s = of(&o.position);
+                if seen.insert(self.keyer.key(&o.position)) {
+                    nodes += s.nodes;
+                }
+                if matches!(s.outcome, Outcome::Unknown(_)) {
+                    unknown.push((o.clone(), s));
+                }
+            }
+            out.push(ProvedShare {
+                plies: k,
+                share,
+                nodes,
+                unknown,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The openings of each number of `plies` ([`OpeningPositions`]), each
+/// distinct position in play searched once within `batch`'s limits, in
+/// parallel on the current rayon pool. The results do not depend on the
+/// pool, unless the batch's watch stops searches by a clock.
 pub fn proved_shares(
     rules: &Rules,
     plies: &[u32],
     max: usize,
     batch: &Batch,
-    done: &(dyn Fn() + Sync),
 ) -> Result<Vec<ProvedShare>, OpeningsError> {
-    let lists = plies
-        .iter()
-        .map(|&k| openings(rules, k, max))
-        .collect::<Result<Vec<_>, _>>()?;
-    // The prover's own key: the position without its ply count.
-    let keyer = Prover::new(rules, 0);
-    let mut index: HashMap<u128, usize> = HashMap::new();
-    let mut distinct: Vec<Position> = Vec::new();
-    for o in lists.iter().flatten() {
-        if rules.status(&o.position) == Status::Ongoing {
-            index.entry(keyer.key(&o.position)).or_insert_with(|| {
-                distinct.push(o.position);
-                distinct.len() - 1
-            });
-        }
-    }
-    let searched = batch.prove_all(&distinct, |pos| (rules, *pos), done);
-    let of = |pos: &Position| searched[index[&keyer.key(pos)]];
-    let mut out = Vec::new();
-    for (&k, list) in plies.iter().zip(&lists) {
-        let share = share_by(list, |o| {
-            first_player_value(rules, &o.position, |pos| Some(of(pos).outcome.into()))
-        })
-        .ok_or(OpeningsError::Overflow)?;
-        let mut seen = std::collections::HashSet::new();
-        let (mut nodes, mut unknown) = (0, Vec::new());
-        for o in list
-            .iter()
-            .filter(|o| rules.status(&o.position) == Status::Ongoing)
-        {
-            let s = of(&o.position);
-            if seen.insert(keyer.key(&o.position)) {
-                nodes += s.nodes;
-            }
-            if matches!(s.outcome, Outcome::Unknown(_)) {
-                unknown.push((o.clone(), s));
-            }
-        }
-        out.push(ProvedShare {
-            plies: k,
-            share,
-            nodes,
-            unknown,
-        });
-    }
-    Ok(out)
+    let positions = OpeningPositions::new(rules, plies, max)?;
+    let searched = batch.prove_all(positions.distinct(), |pos| (rules, *pos), &|_, _| {});
+    positions.shares(rules, &searched)
 }
 
 #[cfg(test)]
@@ -554,7 +592,7 @@ mod tests {
             },
             watch: &no_watch,
         };
-        proved_shares(rules, plies, 1 << 20, &batch, &|| {}).unwrap()
+        proved_shares(rules, plies, 1 << 20, &batch).unwrap()
     }
 
     /// The check on a board the retrograde solver solves: the

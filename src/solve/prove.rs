@@ -679,12 +679,12 @@ pub struct Batch<'a> {
 impl Batch<'_> {
     /// The search of each item, `at(item)` giving the rules and the
     /// position; in parallel on the current rayon pool, results in the
-    /// items' order. `done` is told after each search.
+    /// items' order. `done` is told each item and its search as it ends.
     pub fn prove_all<'r, T: Sync>(
         &self,
         items: &'r [T],
         at: impl Fn(&'r T) -> (&'r Rules, Position) + Sync,
-        done: &(dyn Fn() + Sync),
+        done: &(dyn Fn(&'r T, &Searched) + Sync),
     ) -> Vec<Searched> {
         use rayon::prelude::*;
         items
@@ -699,7 +699,7 @@ impl Batch<'_> {
                     };
                     let s = p.value(&pos, self.limits, &mut *(self.watch)());
                     *kept = Some(p);
-                    done();
+                    done(item, &s);
                     s
                 },
             )
