@@ -15,4 +15,9 @@ fn main() {
     }
     let (identity, _) = build_identity(std::path::Path::new("."));
     println!("cargo::rustc-env=KATRO_BUILD={identity}");
+    // How fast this build plays, for the tests that size a run to outlast
+    // two checkpoints: the `checked` profile has debug assertions at
+    // release's speed, so `cfg!(debug_assertions)` cannot tell.
+    let opt = std::env::var("OPT_LEVEL").unwrap_or_default();
+    println!("cargo::rustc-env=KATRO_OPT_LEVEL={opt}");
 }

@@ -2,8 +2,8 @@
 # Builds the katro wheel, installs it into a fresh virtual environment with
 # the versions the tests are written against, and runs the Python tests
 # (which run python/examples/ too). Run from anywhere; .ci/run runs it with
-# CARGO_TARGET_DIR set to the root's target folder, so the wheel build
-# reuses what `cargo test --release` compiled.
+# CARGO_TARGET_DIR set to the root's target folder, so the katro binary
+# is the one `cargo test --profile checked` built.
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -20,9 +20,9 @@ phase "virtual environment"
 "$py" -m pip install --quiet --disable-pip-version-check "$work"/dist/katro-*.whl
 phase "wheel"
 # The katro binary, to compare run_experiment's files with `katro run`'s.
-(cd .. && cargo build --release --quiet --bin katro)
+(cd .. && cargo build --profile checked --quiet --bin katro)
 # From outside python/, so `import katro` finds the installed wheel and not
 # the source folder (which lacks the compiled module).
 cd "$work"
-KATRO_BIN="${CARGO_TARGET_DIR:-$here/../target}/release/katro" "$work/venv/bin/pytest" -q -p no:cacheprovider "$here/tests"
+KATRO_BIN="${CARGO_TARGET_DIR:-$here/../target}/checked/katro" "$work/venv/bin/pytest" -q -p no:cacheprovider "$here/tests"
 phase "tests"

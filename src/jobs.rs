@@ -48,8 +48,9 @@ mod variant;
 
 pub use error::{
     CheckpointNote, ColumnNeed, Damage, Error, ErrorKind, Failure, FolderNotOurs, Interruption,
-    MergeMismatch, OtherRunState, ProvedShardProblem, Refusal, RunStateProblem, ShardExperiment,
-    ShardIndex, ShardProblem, ShardSays, SummaryLineProblem, TooManyOpenings, WouldChangePlayed,
+    MergeMismatch, OtherRunState, ProvedShardProblem, Readable, Refusal, RunStateProblem,
+    ShardExperiment, ShardIndex, ShardProblem, ShardSays, SummaryLineProblem, TooManyOpenings,
+    WouldChangePlayed,
 };
 pub use load::{Loaded, load_experiment};
 pub use merge::{MergeOptions, merge};

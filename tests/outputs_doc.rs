@@ -7,11 +7,9 @@
 use std::collections::BTreeSet;
 
 use katro::experiment::metrics::Metric;
+use katro::files::PAIRWISE_COLUMNS;
+use katro::files::formats::FORMATS;
 use katro::files::metrics_csv::{KEY_COLUMNS, POOLED_COLUMNS};
-use katro::files::{
-    COMPARISON_COLUMNS, LENGTH_COLUMNS, PAIRWISE_COLUMNS, RATINGS_COLUMNS, game_column_names,
-    solved, summary_column_names,
-};
 
 /// The backticked names in the first cell of each table row of the
 /// section `## {title}`, the setting-columns row (`…` in its first cell) left
@@ -46,39 +44,21 @@ fn names(list: &[&str]) -> BTreeSet<String> {
 #[test]
 fn every_csv_column_is_documented_and_every_documented_column_written() {
     let docs = std::fs::read_to_string("docs/OUTPUTS.md").unwrap();
-    let lengths: Vec<&str> = LENGTH_COLUMNS.iter().map(|c| c.0).collect();
-    let mut games = game_column_names();
-    games.push("moves");
-    let solved: Vec<&str> = solved::HEADER.trim_end().split(',').collect();
-
-    let files: [(&str, Vec<&str>); 14] = [
-        ("summary.csv", summary_column_names()),
-        ("games.csv", games),
-        ("comparison.csv", COMPARISON_COLUMNS.to_vec()),
-        ("ratings.csv", RATINGS_COLUMNS.to_vec()),
-        ("pairwise.csv", PAIRWISE_COLUMNS.to_vec()),
-        ("lengths.csv", lengths),
-        ("perfect-moves.csv", katro::jobs::judge::COLUMNS.to_vec()),
-        (
-            "strength-curve.csv",
-            katro::files::strength_curve::CURVE_COLUMNS.to_vec(),
-        ),
-        (
-            "exact-openings.csv",
-            katro::files::exact_openings::EXACT_COLUMNS.to_vec(),
-        ),
-        ("katro solve and results/solved/", solved),
-        ("proved.csv", katro::files::proved::column_names()),
-        ("nearby.csv", katro::files::nearby::NEARBY_COLUMNS.to_vec()),
-        (
-            "openings.csv",
-            katro::files::openings::OPENINGS_COLUMNS.to_vec(),
-        ),
-        (
-            "opening-positions.csv",
-            katro::files::opening_positions::OPENING_POSITIONS_COLUMNS.to_vec(),
-        ),
-    ];
+    // Every file of the registry has its section; a CSV file with fixed
+    // columns has them in its table.
+    let files: Vec<(&str, Vec<&str>)> = FORMATS
+        .iter()
+        .filter_map(|f| {
+            assert!(
+                docs.contains(&format!("\n## {}\n", f.section)),
+                "{}: docs/OUTPUTS.md has no section `## {}`",
+                f.file,
+                f.section
+            );
+            Some((f.section, (f.columns?)()))
+        })
+        .collect();
+    assert!(files.len() >= 14, "the registry lists the CSV files");
     for (title, written) in files {
         let written = names(&written);
         let doc = documented(&docs, title, false);

@@ -137,7 +137,7 @@ fn readme_opens_with_the_set_up_commands_and_stays_under_200_lines() {
     assert!(
         readme.starts_with(
             "# katro\n\n```sh\ncargo run --release -- run experiments/quick.toml\n\
-             cargo test --release\n```\n"
+             cargo test --profile checked\n```\n"
         ),
         "README.md must start with its title and the two set-up commands (.ci/run and the \
          tests rely on them)"

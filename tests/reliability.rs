@@ -90,9 +90,15 @@ const ALL: &[&str] = &[
 /// Games per cell for a run that goes on well past two checkpoints (0.2 s
 /// apart, `start_and_kill`) on two cores in this build, and no longer:
 /// `a_folder_of_another_experiment_is_refused_unless_forced` plays it
-/// about ten times (a debug build plays about six times slower).
+/// about ten times (an unoptimised build plays about six times slower).
 fn few_seconds() -> u64 {
-    if cfg!(debug_assertions) { 600 } else { 4_000 }
+    if unoptimised() { 600 } else { 4_000 }
+}
+
+/// Whether this build is unoptimised (`cargo test` without `--release`
+/// or `--profile checked`): its runs are sized smaller.
+fn unoptimised() -> bool {
+    env!("KATRO_OPT_LEVEL") == "0"
 }
 
 /// Two variants × two matchups, with per-game rows and moves. The lap
@@ -283,11 +289,7 @@ fn a_run_stopped_with_sigint_resumes_to_identical_outputs() {
     // faster than the engine: a width of 0.005 (about 150,000 decided
     // games a cell) keeps the run going long enough to be interrupted.
     // The cap, never reached in a release build.
-    let games = if cfg!(debug_assertions) {
-        36_000
-    } else {
-        240_000
-    };
+    let games = if unoptimised() { 36_000 } else { 240_000 };
     let dir = setup(&[("exp.toml", &precision_experiment(games, games / 10, 0.005))]);
     ok(
         dir.path(),

@@ -1408,7 +1408,9 @@ mod tests {
         let emptied: Vec<(usize, u16)> = north.iter().map(|&h| (h, 0)).collect();
         let p2 = hand_position(&rules, &emptied, N, 2);
         let (l0, l1) = (rules.legal_moves(&p0), rules.legal_moves(&p1));
-        let mut rec = Recorder::new(false);
+        // The reports are made by hand, with no laps observed: Ludii's
+        // states, which need the laps, are not recorded.
+        let mut rec = Recorder::new(false).with_ludii_states(false);
         rec.before_move(&rules, &p0, &l0);
         rec.after_move(&rules, l0[0], &p1, &report(3, 1));
         rec.before_move(&rules, &p1, &l1);
@@ -1486,6 +1488,11 @@ mod tests {
     impl GameObserver for WithCaptures {
         fn before_move(&mut self, rules: &Rules, pos: &Position, legal: &MoveList) {
             self.rec.before_move(rules, pos, legal);
+        }
+        // The recorder's lap observer, as the runner passes it: without
+        // it Ludii's states of each lap would be missing.
+        fn laps(&mut self) -> Option<&mut dyn crate::engine::Observer> {
+            self.rec.laps()
         }
         fn after_move(&mut self, rules: &Rules, mv: Move, after: &Position, r: &MoveReport) {
             self.rec.after_move(rules, mv, after, r);

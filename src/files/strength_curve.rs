@@ -5,6 +5,9 @@
 use super::csv::{csv_bytes, float, opt, p_value};
 use crate::experiment::interval::Interval;
 
+/// The file's name: `katro curve` writes it into the run's folder.
+pub const STRENGTH_CURVE: &str = "strength-curve.csv";
+
 /// strength-curve.csv's columns (docs/OUTPUTS.md).
 pub const CURVE_COLUMNS: &[&str] = &[
     "variant",

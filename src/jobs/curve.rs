@@ -25,7 +25,7 @@ use super::{Damage, Error, Folder, Refusal, SummaryLineProblem, write_outputs};
 mod steps;
 
 /// The files `katro curve` writes.
-pub const STRENGTH_CURVE: &str = "strength-curve.csv";
+pub use crate::files::strength_curve::STRENGTH_CURVE;
 pub const STRENGTH_CURVE_SVG: &str = "strength-curve.svg";
 
 /// The equivalence margin `katro curve` reads trends with unless told:

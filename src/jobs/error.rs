@@ -194,6 +194,36 @@ impl std::fmt::Display for ColumnNeed {
     }
 }
 
+/// What a file that cannot be read was to be, as its refusal says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Readable {
+    File,
+    Experiment,
+    /// `katro rate`'s input, which may be a folder or a CSV file.
+    Results,
+}
+
+impl Readable {
+    /// What the message calls it.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Readable::File => "the file",
+            Readable::Experiment => "the experiment file",
+            Readable::Results => "the results",
+        }
+    }
+
+    /// What to give instead, after the reason; empty when nothing.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Readable::File | Readable::Experiment => "",
+            Readable::Results => {
+                " (give a folder written by `katro run`, or a CSV file of tallies)"
+            }
+        }
+    }
+}
+
 /// A request katro turns down (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum Refusal {
@@ -321,37 +351,32 @@ pub enum Refusal {
     NothingToProve { after: String, status: &'static str },
     #[error("{dir}: not a folder: give a results folder")]
     NotAFolder { dir: String },
-    /// `origin` says where the folder was named (`--out X`, the
-    /// experiment's `output`...).
-    #[error("{origin}: cannot write to the output folder {}: {error}", .dir.display())]
-    OutputNotWritable {
-        origin: String,
-        dir: PathBuf,
-        error: io::Error,
-    },
-    #[error("cannot write to the folder {}: {error}", .dir.display())]
-    FolderNotWritable { dir: PathBuf, error: io::Error },
-    #[error("--out {}: cannot write in {}: {}", .out.display(), .dir.display(), describe(.error))]
-    OutFileNotWritable {
-        out: PathBuf,
-        dir: PathBuf,
-        error: io::Error,
-    },
-    #[error("--out {out}: {}", describe(.error))]
-    OutFolderNotWritable { out: String, error: io::Error },
-    #[error("{}: cannot read: {error}", .path.display())]
-    Unreadable { path: PathBuf, error: io::Error },
-    #[error("{}: cannot read the file: {error}", .path.display())]
-    UnreadableFile { path: PathBuf, error: io::Error },
-    #[error("{}: cannot read the experiment file: {error}", .path.display())]
-    UnreadableExperiment { path: PathBuf, error: io::Error },
-    #[error("cannot read {input}: {}", describe(.error))]
-    UnreadableInput { input: String, error: io::Error },
+    /// An output folder that does not take files: `origin` says where it
+    /// was named (`--out X`, the experiment's `output`...), when it was.
     #[error(
-        "cannot read {input}: {} (give a folder written by `katro run`, or a CSV file of tallies)",
+        "{}cannot write to the output folder {}: {}",
+        .origin.as_ref().map_or(String::new(), |o| format!("{o}: ")),
+        .dir.display(),
         describe(.error)
     )]
-    UnreadableResults { input: String, error: io::Error },
+    NotWritable {
+        origin: Option<String>,
+        dir: PathBuf,
+        error: io::Error,
+    },
+    /// A file the command was given, or needs, that cannot be read.
+    #[error(
+        "{}: cannot read {}: {}{}",
+        .path.display(),
+        .what.noun(),
+        describe(.error),
+        .what.hint()
+    )]
+    Unreadable {
+        path: PathBuf,
+        what: Readable,
+        error: io::Error,
+    },
     #[error("cannot read standard input: {0}")]
     Stdin(io::Error),
     /// `needs` says which command needs the file, and what file.

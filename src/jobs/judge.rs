@@ -24,8 +24,7 @@ use super::report_files::{read_needed, read_needed_manifest};
 use super::solve::solve_unstopped;
 use super::{ColumnNeed, Error, Refusal};
 
-/// The file `katro judge` writes.
-pub const PERFECT_MOVES: &str = "perfect-moves.csv";
+pub use crate::files::perfect_moves::{COLUMNS, PERFECT_MOVES};
 
 /// What `katro judge` did, for the person running it.
 #[derive(Clone, Debug, PartialEq)]
@@ -462,36 +461,6 @@ impl GamesReader<'_> {
         self.cells.len() - 1
     }
 }
-
-/// The columns of perfect-moves.csv (docs/OUTPUTS.md).
-pub const COLUMNS: [&str; 26] = [
-    "variant",
-    "rules",
-    "p1",
-    "p2",
-    "opening_plies",
-    "seat",
-    "agent",
-    "judged",
-    "start_value",
-    "start_distance",
-    "games",
-    "decisions",
-    "kept",
-    "kept_share",
-    "kept_share_low",
-    "kept_share_high",
-    "optimal",
-    "optimal_share",
-    "optimal_share_low",
-    "optimal_share_high",
-    "critical",
-    "critical_kept",
-    "critical_kept_share",
-    "critical_kept_share_low",
-    "critical_kept_share_high",
-    "mean_decisions",
-];
 
 fn share_fields(s: Option<Share>) -> [String; 3] {
     let lo = s.and_then(|s| s.interval).map(|i| i.0);

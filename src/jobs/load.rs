@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Error, Refusal};
+use super::{Error, Readable, Refusal};
 use crate::experiment::{Experiment, parse_experiment};
 use crate::files::VariantFile;
 use crate::store::Store;
@@ -29,11 +29,11 @@ pub struct Loaded {
 /// Reads and validates an experiment file; variant files are named
 /// relative to its folder.
 pub fn load_experiment(store: &dyn Store, path: &str) -> Result<Loaded, Error> {
-    let text =
-        read_text(store, Path::new(path)).map_err(|error| Refusal::UnreadableExperiment {
-            path: path.into(),
-            error,
-        })?;
+    let text = read_text(store, Path::new(path)).map_err(|error| Refusal::Unreadable {
+        path: path.into(),
+        what: Readable::Experiment,
+        error,
+    })?;
     let dir = Path::new(path)
         .parent()
         .unwrap_or(Path::new(""))

@@ -403,7 +403,8 @@ fn ready_folder<'a>(
 fn check_writable(store: &dyn Store, dir: &Path) -> Result<(), Error> {
     Ok(store
         .check_writable(dir)
-        .map_err(|error| Refusal::FolderNotWritable {
+        .map_err(|error| Refusal::NotWritable {
+            origin: None,
             dir: dir.to_path_buf(),
             error,
         })?)

@@ -1,7 +1,7 @@
 //! The output folder a job writes into, made ready before a game is
 //! played: its lock taken, and what is not the job's refused or cleared.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::survey::{Again, Writer, refuse_or_clear, survey};
 use super::{Error, Progress, Refusal, now};
@@ -18,8 +18,8 @@ pub(super) fn check_out_writable(
 ) -> Result<(), Error> {
     Ok(store
         .check_writable(dir)
-        .map_err(|error| Refusal::OutputNotWritable {
-            origin,
+        .map_err(|error| Refusal::NotWritable {
+            origin: Some(origin),
             dir: dir.to_path_buf(),
             error,
         })?)
@@ -59,8 +59,9 @@ pub(crate) fn lock_name(part: Part) -> String {
 pub(super) fn check_out_folder(store: &dyn Store, out: &str) -> Result<(), Error> {
     store
         .check_writable(Path::new(out))
-        .map_err(|error| Refusal::OutFolderNotWritable {
-            out: out.to_string(),
+        .map_err(|error| Refusal::NotWritable {
+            origin: Some(format!("--out {out}")),
+            dir: PathBuf::from(out),
             error,
         })?;
     Ok(())

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::results::rating_files;
 use super::survey::read_manifest;
-use super::{Error, Refusal};
+use super::{Error, Readable, Refusal};
 use crate::experiment::ratings::{ResultLine, Roster, VariantRatings, rate_lines};
 use crate::experiment::{Tournament, parse_experiment};
 use crate::files::ratings_table;
@@ -90,8 +90,9 @@ fn rate_file(store: &dyn Store, o: &RateOptions) -> Result<(Vec<VariantRatings>,
     }
     let bytes = store
         .read(Path::new(&o.input))
-        .map_err(|error| Refusal::UnreadableInput {
-            input: o.input.clone(),
+        .map_err(|error| Refusal::Unreadable {
+            path: PathBuf::from(&o.input),
+            what: Readable::File,
             error,
         })?;
     Ok((rate_lines(&read_tallies(&o.input, &bytes)?, None), out))
@@ -105,8 +106,9 @@ fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Err
     let path = dir.join("summary.csv");
     let name = path.display().to_string();
     let bytes = store.read(&path).map_err(|error| {
-        super::checkpoint::unfinished_run(store, dir).unwrap_or(Refusal::UnreadableResults {
-            input: name.clone(),
+        super::checkpoint::unfinished_run(store, dir).unwrap_or(Refusal::Unreadable {
+            path: path.clone(),
+            what: Readable::Results,
             error,
         })
     })?;

@@ -16,7 +16,7 @@ use crate::rules::Rules;
 use crate::store::Store;
 
 use super::owned::folder_of;
-use super::{ColumnNeed, Error, Refusal, read_optional};
+use super::{ColumnNeed, Error, Readable, Refusal, read_optional};
 
 #[derive(Serialize)]
 struct ReplayOut {
@@ -205,6 +205,7 @@ fn read_games_table(store: &dyn Store, file: &str) -> Result<CsvTable, Error> {
         .read(Path::new(file))
         .map_err(|error| Refusal::Unreadable {
             path: file.into(),
+            what: Readable::File,
             error,
         })?;
     let table = CsvTable::parse(file, &bytes).map_err(Refusal::GamesTable)?;

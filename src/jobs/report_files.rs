@@ -12,7 +12,7 @@ use crate::pictures::report::{
 use crate::store::Store;
 
 use super::owned::{Folder, Whose};
-use super::{Damage, Error, Failure, Refusal};
+use super::{Damage, Error, Failure, Readable, Refusal};
 
 /// Reads an optional file of the folder; `None` when it is not there.
 pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, Error> {
@@ -21,6 +21,7 @@ pub fn read_optional(store: &dyn Store, path: &Path) -> Result<Option<Vec<u8>>, 
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(Refusal::Unreadable {
             path: path.to_path_buf(),
+            what: Readable::File,
             error,
         }
         .into()),

@@ -161,8 +161,7 @@ fn stale_results(store: &dyn Store, dir: &Path, outputs: &[(&str, Vec<u8>)]) -> 
         .and_then(|b| ManifestRead::parse(&b).ok())
         .map(|m| survey::listed_files(&m))
         .unwrap_or_default();
-    survey::RESULT_FILES
-        .into_iter()
+    crate::files::formats::run_folder_files()
         .filter(|f| !["manifest.json", "report.html"].contains(f))
         .filter(|f| earlier.iter().any(|e| e == f) && !outputs.iter().any(|(n, _)| n == f))
         .collect()

@@ -100,8 +100,8 @@ pub(super) fn check_out(
     let dir = folder_of(out);
     Ok(store
         .check_writable(dir)
-        .map_err(|error| Refusal::OutFileNotWritable {
-            out: out.to_path_buf(),
+        .map_err(|error| Refusal::NotWritable {
+            origin: Some(format!("--out {}", out.display())),
             dir: dir.to_path_buf(),
             error,
         })?)

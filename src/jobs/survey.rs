@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::files::formats::is_run_folder_file;
 use crate::files::{BUILD, FileError, ManifestRead, ShardHeader, sniff_shard_header};
 use crate::store::Store;
 
@@ -13,22 +14,6 @@ use super::checkpoint;
 use super::owned::{Folder, LEDGER, Whose};
 use super::{Error, Failure, FolderNotOurs, Progress, Refusal, file_name};
 use crate::pictures::report::is_chart_file;
-
-pub(crate) const RESULT_FILES: [&str; 13] = [
-    "manifest.json",
-    super::grow::RUN_STATE,
-    "summary.csv",
-    "comparison.csv",
-    "metrics.csv",
-    "ratings.csv",
-    "pairwise.csv",
-    "skill-trace.csv",
-    "games.csv",
-    "lengths.csv",
-    super::judge::PERFECT_MOVES,
-    crate::files::exact_openings::EXACT_OPENINGS,
-    "report.html",
-];
 
 /// Something in an output folder that is not this run's to reuse: another
 /// experiment's or another build's files, files no manifest of this
@@ -105,7 +90,7 @@ pub(crate) fn listed_files(manifest: &ManifestRead) -> Vec<String> {
     manifest
         .files
         .iter()
-        .filter(|f| RESULT_FILES.contains(&f.as_str()) || chart(f))
+        .filter(|f| is_run_folder_file(f) || chart(f))
         .cloned()
         .collect()
 }
@@ -310,7 +295,7 @@ fn foreign_entry(
             }]
         };
     }
-    if !RESULT_FILES.contains(&name) {
+    if !is_run_folder_file(name) {
         return Vec::new();
     }
     match whose(folder, name) {

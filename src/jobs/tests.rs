@@ -498,3 +498,113 @@ fn a_users_file_that_appears_during_a_run_is_kept_and_refused() {
         assert_eq!(file(&s, &path), b"mine\n", "{name}");
     }
 }
+
+/// Every key path of a JSON value: `a.b` for a field, `a[]` for the
+/// elements of an array (the union over them), with the type of the
+/// value found there; a field's value `null` and its value set are both
+/// recorded, so an optional field counts whether or not the sample has it.
+fn json_shape(v: &serde_json::Value, at: &str, out: &mut std::collections::BTreeSet<String>) {
+    use serde_json::Value;
+    let kind = match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    out.insert(format!("{at}: {kind}"));
+    match v {
+        Value::Array(items) => {
+            for x in items {
+                json_shape(x, &format!("{at}[]"), out);
+            }
+        }
+        Value::Object(fields) => {
+            for (k, x) in fields {
+                json_shape(x, &format!("{at}.{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The format string a JSON file says it is, and a hash of its shape.
+fn format_and_shape(bytes: &[u8]) -> (String, String) {
+    let v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    let format = v["format"].as_str().unwrap().to_string();
+    let mut shape = std::collections::BTreeSet::new();
+    json_shape(&v, "", &mut shape);
+    let text: Vec<String> = shape.into_iter().collect();
+    let hash = format!(
+        "{:016x}",
+        crate::rng::bytes_hash(text.join("\n").as_bytes())
+    );
+    (format, hash)
+}
+
+/// Each JSON file format's version pinned to the fields it writes: a
+/// field added, removed, renamed or retyped in a checkpoint, a shard or
+/// run-state.json changes the shape's hash, and this test fails until
+/// the format's constant (`CHECKPOINT_FORMAT`, `SHARD_FORMAT`,
+/// `RUN_STATE_FORMAT`) is bumped and the new pair added below. Old pairs
+/// stay, so a format string never stands for two shapes.
+#[test]
+fn each_json_format_version_is_pinned_to_the_fields_it_writes() {
+    const PINNED: &[(&str, &str)] = &[
+        ("katro-checkpoint-3", "37d147d7b57bf646"),
+        ("katro-run-state-3", "296a6e80c9e5122c"),
+        ("katro-shard-3", "cedc8048dbdb3e1f"),
+    ];
+    let s = store_with(EXPERIMENT);
+    // A run stopped before its first game leaves its checkpoint.
+    let stopped = RunOptions {
+        stop: Some(std::sync::Arc::new(true.into())),
+        ..opts("stopped")
+    };
+    run(&stopped, &s, &Quiet).unwrap_err();
+    let states: Vec<Vec<u8>> = s
+        .files_under("stopped/.katro-checkpoint")
+        .into_iter()
+        .filter(|(p, _)| p.ends_with("state.json"))
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!(states.len(), 1, "one checkpoint");
+    run(&opts("whole"), &s, &Quiet).unwrap();
+    let shard = RunOptions {
+        shard: Some((1, 2)),
+        ..opts("cut")
+    };
+    run(&shard, &s, &Quiet).unwrap();
+    let files = [
+        (
+            crate::files::checkpoint::CHECKPOINT_FORMAT,
+            states[0].clone(),
+        ),
+        (
+            crate::files::run_state::RUN_STATE_FORMAT,
+            file(&s, "whole/run-state.json"),
+        ),
+        (
+            crate::files::shard::SHARD_FORMAT,
+            file(&s, "cut/shards/shard-1-of-2.json"),
+        ),
+    ];
+    let mut formats: Vec<&str> = PINNED.iter().map(|(f, _)| *f).collect();
+    formats.sort_unstable();
+    formats.dedup();
+    assert_eq!(formats.len(), PINNED.len(), "a format pinned twice");
+    let mut unpinned = Vec::new();
+    for (constant, bytes) in files {
+        let (format, shape) = format_and_shape(&bytes);
+        assert_eq!(format, constant);
+        if !PINNED.contains(&(format.as_str(), shape.as_str())) {
+            unpinned.push(format!("(\"{format}\", \"{shape}\")"));
+        }
+    }
+    assert!(
+        unpinned.is_empty(),
+        "fields changed in a format: bump its constant and pin the new pair beside the old: {}",
+        unpinned.join(", ")
+    );
+}

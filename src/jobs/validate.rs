@@ -9,7 +9,7 @@ use crate::rules::schema::top_level_keys;
 use crate::store::Store;
 
 use super::load::{load_experiment, read_text};
-use super::{Error, Refusal, plural};
+use super::{Error, Readable, Refusal, plural};
 
 const EXPERIMENT_KEYS: [&str; 6] = [
     "variants",
@@ -30,8 +30,9 @@ pub struct Validated {
 
 /// Checks one file, telling a variant from an experiment by its keys.
 fn validate_one(store: &dyn Store, path: &str) -> Result<String, Error> {
-    let text = read_text(store, Path::new(path)).map_err(|error| Refusal::UnreadableFile {
+    let text = read_text(store, Path::new(path)).map_err(|error| Refusal::Unreadable {
         path: path.into(),
+        what: Readable::File,
         error,
     })?;
     let keys = top_level_keys(&text);

@@ -8,7 +8,7 @@ use super::*;
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 
 /// The file a report draws its curve from.
-pub const STRENGTH_CURVE_CSV: &str = "strength-curve.csv";
+pub use crate::files::strength_curve::STRENGTH_CURVE as STRENGTH_CURVE_CSV;
 
 /// The columns the chart reads.
 const CURVE_NEEDS: [&str; 7] = [
