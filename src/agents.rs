@@ -40,7 +40,7 @@ pub mod levels;
 pub mod mcts;
 pub mod perfect;
 /// Positions and games for the agents' tests, their golden file
-/// (tests/alphabeta_golden.rs) and their benchmark (benches/agents.rs):
+/// (tests/it/alphabeta_golden.rs) and their benchmark (benches/agents.rs):
 /// test support, so behind the cargo feature `checks`.
 #[cfg(any(test, feature = "checks"))]
 pub mod testing;

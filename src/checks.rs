@@ -1,7 +1,7 @@
 //! The engine's and the parsers' invariants as checks that return what
 //! broke instead of panicking, and a generator of random valid rule
 //! settings driven by any source of choices. Shared by the property tests
-//! (`tests/fuzz_properties.rs`, choices from proptest) and the cargo-fuzz
+//! (`tests/it/fuzz_properties.rs`, choices from proptest) and the cargo-fuzz
 //! targets (`fuzz/`, choices from the fuzzer's input), so both check the
 //! same things. `docs/FUZZING.md` lists what each check covers.
 //!

@@ -1,6 +1,6 @@
 //! katro: a rules engine and experiment toolkit for the Malagasy mancala
 //! Katro and its relatives. docs/ARCHITECTURE.md is the guide; this is the
-//! map, each layer importing only those above it (tests/layout.rs):
+//! map, each layer importing only those above it (tests/it/layout.rs):
 //!
 //! - [`rng`]: the seed tree; every random draw of a run flows from the
 //!   experiment's seed.

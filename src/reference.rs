@@ -1,5 +1,5 @@
 //! A second, deliberately plain implementation of the Katro rules, used only
-//! to check the engine: the oracle of `tests/differential.rs` and of the
+//! to check the engine: the oracle of `tests/it/differential.rs` and of the
 //! `engine_vs_reference` fuzz target, through [`compare`]. Read it beside
 //! docs/RULES.md to check the rules: it follows that document's order.
 //!

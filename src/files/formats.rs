@@ -3,7 +3,7 @@
 //! writes it into its output folder, and a CSV file's columns. The survey
 //! of an output folder (what a run may reuse, what `--force` deletes), the
 //! stale-results check of a regrown run and the docs test
-//! (tests/outputs_doc.rs) all read it, so a new file is added here once.
+//! (tests/it/outputs_doc.rs) all read it, so a new file is added here once.
 
 use super::{
     COMPARISON_COLUMNS, LENGTH_COLUMNS, PAIRWISE_COLUMNS, RATINGS_COLUMNS, game_column_names,

@@ -1,5 +1,5 @@
 //! The engine against the reference, move by move: the comparison behind
-//! `tests/differential.rs` and the `engine_vs_reference` fuzz target
+//! `tests/it/differential.rs` and the `engine_vs_reference` fuzz target
 //! (docs/FUZZING.md). After every move both must agree on the legal moves
 //! (in order), the board, the player to move, the plies, the fixed
 //! directions, the status and the move report; the first disagreement is

@@ -906,7 +906,7 @@ fn text_that_is_not_the_format_is_refused_naming_its_line() {
 
 #[test]
 fn the_golden_certificate_is_this_search_s_proof() {
-    // tests/golden/katro-4x2-1seed.cert, which tests/check_proof.rs
+    // tests/golden/katro-4x2-1seed.cert, which tests/it/check_proof.rs
     // gives the binary and docs/OUTPUTS.md shows, is this proof.
     let variant = include_str!("../../../tests/golden/katro-4x2-1seed.toml");
     let rules = crate::rules::parse_variant("katro-4x2-1seed.toml", variant, "x").unwrap();

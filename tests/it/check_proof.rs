@@ -4,11 +4,9 @@
 //! a mutated one, one for another variant and an unreadable file are
 //! refused with exit 2, naming the file and the line.
 
-mod common;
-
 use std::path::Path;
 
-use common::{katro_in, katro_ok};
+use crate::common::{katro_in, katro_ok};
 
 const VARIANT: &str = "tests/golden/katro-4x2-1seed.toml";
 const CERT: &str = "tests/golden/katro-4x2-1seed.cert";

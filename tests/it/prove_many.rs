@@ -5,11 +5,9 @@
 //! and as an interval where some are not, and every bad request refused
 //! (exit 2) before any search.
 
-mod common;
-
 use std::fs;
 
-use common::{column, katro_in, katro_ok as ok, read_text as text};
+use crate::common::{column, katro_in, katro_ok as ok, read_text as text};
 
 /// Small limits: 6x3's nearby starts at depth 10 take a second.
 const SMALL: [&str; 6] = [

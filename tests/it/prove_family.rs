@@ -5,11 +5,9 @@
 //! changes nothing, `--check-solved` finds a disagreement, and bad input
 //! exits 2.
 
-mod common;
-
 use std::path::Path;
 
-use common::{katro_in, katro_ok, read_text};
+use crate::common::{katro_in, katro_ok, read_text};
 use katro::files::solved::solved_starts;
 use katro::jobs::solve_family::{board_rules, readings};
 use katro::solve::prove::{Limits, NoWatch, Outcome, Prover};
@@ -101,7 +99,7 @@ const SMALL: [&str; 10] = [
 
 /// `katro prove-family --out DIR` with the small family's options, those
 /// `more` gives replacing them, and `more`.
-fn prove(dir: &Path, more: &[&str]) -> common::Run {
+fn prove(dir: &Path, more: &[&str]) -> crate::common::Run {
     let mut args = vec!["prove-family", "--out", dir.to_str().unwrap()];
     for pair in SMALL.chunks(2) {
         if !more.contains(&pair[0]) {

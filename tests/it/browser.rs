@@ -4,7 +4,7 @@
 //!
 //! Ignored by a plain `cargo test`, which must pass on a machine without a
 //! browser; `.ci/run` installs chromium and chromium-driver and runs it
-//! with `cargo test --release --test browser -- --ignored`, where a missing
+//! with `cargo test --release --test it browser:: -- --ignored`, where a missing
 //! browser is a failure. Screenshots go to target/browser-artifacts/.
 
 use std::fs;

@@ -3,7 +3,7 @@
 //! see the comments), and every kind of bad input ending in exit code 2
 //! with a message naming the file and the key or line, never a panic.
 //!
-//! `KATRO_BLESS=1 cargo test --test cli` rewrites the golden files; check
+//! `KATRO_BLESS=1 cargo test --test it cli::` rewrites the golden files; check
 //! the difference by hand before committing it.
 
 use std::fs;
@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-mod common;
-use common::{Run, katro_in};
+use crate::common::{Run, katro_in};
 
 fn katro(args: &[&str]) -> Run {
     katro_in(args, "")
@@ -58,7 +57,7 @@ fn golden(name: &str, actual: &str) {
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; run KATRO_BLESS=1 cargo test --test cli",
+            "{}: {e}; run KATRO_BLESS=1 cargo test --test it cli::",
             path.display()
         )
     });
@@ -625,7 +624,7 @@ fn replay_with_directions() {
 }
 
 /// A variant given as a path, with its own starting layout: the endless
-/// 2×2 position of tests/rules_examples.rs (a1=1, b1=3, b2=1; b1 relays
+/// 2×2 position of tests/it/rules_examples.rs (a1=1, b1=3, b2=1; b1 relays
 /// for ever between a1=3 b1=1 and a1=1 b1=3).
 #[test]
 fn replay_a_variant_file_to_an_endless_move() {
@@ -665,7 +664,7 @@ fn replay_a_variant_file_to_an_endless_move() {
     ]))
     .unwrap();
     assert_eq!(v["variant"], "katro-4x4");
-    // 4×4 a1 (worked in tests/perft.rs): b1 c1; relay 3: d1 d2 c2; c2 takes
+    // 4×4 a1 (worked in tests/it/perft.rs): b1 c1; relay 3: d1 d2 c2; c2 takes
     // c3: 5: b2 a2 a1 b1 c1, c1 was empty.
     assert_eq!(
         v["board"],
@@ -1113,7 +1112,7 @@ fn a_time_budget_is_refused_wherever_results_are_written() {
 
 #[test]
 fn play_takes_a_time_budget() {
-    // South's eight holes over and over, as in tests/pictures.rs: one is
+    // South's eight holes over and over, as in tests/it/pictures.rs: one is
     // legal each turn; MCTS thinks 5 ms a move.
     let holes = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"];
     let input = holes.map(|h| format!("{h}\n")).concat().repeat(600);

@@ -6,7 +6,7 @@
 //! "chosen"` takes two, RULES.md §7), compared with `tests/perft/<preset>.txt`. Any change to move
 //! generation or sowing shows up here.
 //!
-//! `KATRO_BLESS=1 cargo test --test perft` rewrites the golden files; the
+//! `KATRO_BLESS=1 cargo test --test it perft::` rewrites the golden files; the
 //! hand-checked numbers below are asserted separately, so blessing cannot
 //! change them silently. The canonical presets are also cross-checked at
 //! depths 1 to 3 against a second, deliberately naive implementation of the
@@ -64,10 +64,10 @@ fn golden_path(name: &str) -> PathBuf {
 
 fn render(name: &str, counts: &[(usize, u64)]) -> String {
     let mut out = format!(
-        "# {name}: perft from the start position (tests/perft.rs).\n\
+        "# {name}: perft from the start position (tests/it/perft.rs).\n\
          # positions: distinct positions after exactly `depth` plies;\n\
          # paths: move sequences of that length.\n\
-         # Regenerate with KATRO_BLESS=1 cargo test --test perft, after checking why they changed.\n\
+         # Regenerate with KATRO_BLESS=1 cargo test --test it perft::, after checking why they changed.\n\
          # depth positions paths\n"
     );
     for (d, (positions, paths)) in counts.iter().enumerate() {
@@ -107,7 +107,7 @@ fn check_preset(name: &str) -> Vec<(usize, u64)> {
     } else {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
-                "{}: {e}; run KATRO_BLESS=1 cargo test --test perft",
+                "{}: {e}; run KATRO_BLESS=1 cargo test --test it perft::",
                 path.display()
             )
         });
@@ -131,7 +131,7 @@ fn every_preset_has_a_perft_depth() {
 //
 // katro-6x6: South's outermost non-empty row is row 1, six holes of 2: six
 // moves. The six resulting boards are worked out seed by seed in
-// tests/rules_examples.rs (`worked_opening_c1`, `every_opening_of_katro_6x6`)
+// tests/it/rules_examples.rs (`worked_opening_c1`, `every_opening_of_katro_6x6`)
 // and have six different rows 1: 6 positions, 6 paths. In each, South took
 // at most two holes of North's row 4 and never touched rows 5 and 6 (a
 // victim lies in the innermost non-empty row, and row 4 still holds seeds),

@@ -4,9 +4,7 @@
 //! alone), the bound of an unproven search, certificates that check, and
 //! bad input refused with exit 2.
 
-mod common;
-
-use common::{Run, katro_in};
+use crate::common::{Run, katro_in};
 
 fn katro(args: &[&str]) -> Run {
     katro_in(args, "")

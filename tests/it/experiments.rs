@@ -7,8 +7,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use tempfile::TempDir;
 
-mod common;
-use common::column;
+use crate::common::column;
 
 fn katro() -> Command {
     Command::cargo_bin("katro").unwrap()

@@ -12,7 +12,7 @@
 //! - 2×2 South: a1 b1, a1 …
 
 // The reference is used only to check this file's goldens; most of it is
-// for tests/differential.rs.
+// for tests/it/differential.rs.
 #[allow(dead_code)]
 use katro::reference;
 

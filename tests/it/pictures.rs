@@ -5,8 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-mod common;
-use common::katro_in;
+use crate::common::katro_in;
 
 fn ok(args: &[&str]) -> String {
     let r = katro_in(args, "");

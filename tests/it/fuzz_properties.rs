@@ -18,12 +18,12 @@ use proptest::prelude::*;
 /// The shipped experiment files, for the mutation tests (compiled in, like
 /// the presets, so the test reads no file).
 const EXPERIMENTS: &[&str] = &[
-    include_str!("../experiments/quick.toml"),
-    include_str!("../experiments/first-player-advantage.toml"),
-    include_str!("../experiments/game-length.toml"),
-    include_str!("../experiments/variant-balance.toml"),
-    include_str!("../experiments/boards.toml"),
-    include_str!("../experiments/readings.toml"),
+    include_str!("../../experiments/quick.toml"),
+    include_str!("../../experiments/first-player-advantage.toml"),
+    include_str!("../../experiments/game-length.toml"),
+    include_str!("../../experiments/variant-balance.toml"),
+    include_str!("../../experiments/boards.toml"),
+    include_str!("../../experiments/readings.toml"),
 ];
 
 /// Choices drawn by proptest: each is taken modulo the range asked for,

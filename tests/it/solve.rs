@@ -12,8 +12,7 @@ use katro::game::play_game;
 use katro::rules::{Allowed, BOARD_SETTINGS, PRESETS, Rules, SETTINGS, Settings, preset};
 use katro::solve::{self, SolvedTable, Value, brute, move_values};
 
-mod common;
-use common::katro_in;
+use crate::common::katro_in;
 
 fn rules_on(base: &Settings, rows: usize, holes: usize, seeds: u16) -> Rules {
     let mut s = base.clone();
@@ -439,7 +438,7 @@ fn solve_family_writes_the_same_table_twice_and_keeps_foreign_files() {
     let first = katro_in(&args, "");
     assert_eq!(first.code, 0, "{}", first.stderr);
     let csv = std::fs::read_to_string(format!("{out}/solved.csv")).unwrap();
-    let status = common::column(&csv, "status");
+    let status = crate::common::column(&csv, "status");
     // 6 readings × 2 row counts × 7 hole counts × 4 seed counts.
     assert_eq!(status.len(), 336);
     for s in ["solved", "refused-memory", "not-tried"] {
@@ -596,8 +595,8 @@ fn solve_family_records_boards_stopped_at_the_time_cap() {
     let run = katro_in(&args, "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let csv = std::fs::read_to_string(out.join("solved.csv")).unwrap();
-    let status = common::column(&csv, "status");
-    let reached = common::column(&csv, "positions_reached");
+    let status = crate::common::column(&csv, "status");
+    let reached = crate::common::column(&csv, "positions_reached");
     let stopped: Vec<usize> = (0..status.len())
         .filter(|&i| status[i] == "stopped-time")
         .collect();
@@ -637,6 +636,6 @@ fn the_perfect_agent_plays_in_an_experiment() {
     let run = katro_in(&args, "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-    assert_eq!(common::column(&summary, "games"), ["12"]);
-    assert_eq!(common::column(&summary, "p1_wins"), ["12"]);
+    assert_eq!(crate::common::column(&summary, "games"), ["12"]);
+    assert_eq!(crate::common::column(&summary, "p1_wins"), ["12"]);
 }

@@ -5,13 +5,11 @@
 //! probabilities as floats); the same bytes whole and in shards; the
 //! sampled cells beside it untouched; and every refusal naming its key.
 
-mod common;
-
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
-use common::{column, katro_in, katro_ok as ok, read_text as text};
+use crate::common::{column, katro_in, katro_ok as ok, read_text as text};
 use katro::agents::AgentSpec;
 use katro::agents::perfect::Tables;
 use katro::rng::rng_from_seed;

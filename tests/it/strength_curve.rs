@@ -4,11 +4,9 @@
 //! only, whole and in shards merged to the same bytes, and the study's own
 //! file accepted with the cells it means to play.
 
-mod common;
-
 use std::path::Path;
 
-use common::{column, katro_in, katro_ok as ok, read_text as text};
+use crate::common::{column, katro_in, katro_ok as ok, read_text as text};
 
 const TINY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -12,7 +12,7 @@
 //! it was before it was tuned (commit message of the file), so any
 //! change to what it finds, or to how many nodes it counts, fails here.
 //!
-//! `KATRO_BLESS=1 cargo test --release --test alphabeta_golden` rewrites
+//! `KATRO_BLESS=1 cargo test --release --test it alphabeta_golden::` rewrites
 //! the file; only do that for a change meant to alter the search, and say
 //! so.
 
@@ -120,11 +120,11 @@ fn limits(spec: &AgentSpec) -> Option<Limits> {
 
 fn render() -> String {
     let mut out = String::from(
-        "# The alphabeta agent's decisions (tests/alphabeta_golden.rs).\n\
+        "# The alphabeta agent's decisions (tests/it/alphabeta_golden.rs).\n\
          # search lines: variant spec position fingerprint value depth nodes best-moves\n\
          # (depth and nodes are - for the plain search, which counts none);\n\
          # game lines: variant spec game ply move nodes, of a seeded self-play game.\n\
-         # Regenerate with KATRO_BLESS=1 cargo test --release --test alphabeta_golden,\n\
+         # Regenerate with KATRO_BLESS=1 cargo test --release --test it alphabeta_golden::,\n\
          # only for a change meant to alter the search.\n",
     );
     for (v, name) in VARIANTS.iter().enumerate() {
@@ -208,7 +208,7 @@ fn the_search_decides_as_the_golden_file_says() {
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; run KATRO_BLESS=1 cargo test --release --test alphabeta_golden",
+            "{}: {e}; run KATRO_BLESS=1 cargo test --release --test it alphabeta_golden::",
             path.display()
         )
     });
