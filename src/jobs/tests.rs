@@ -557,9 +557,12 @@ fn each_json_format_version_is_pinned_to_the_fields_it_writes() {
         ("katro-shard-3", "cedc8048dbdb3e1f"),
     ];
     let s = store_with(EXPERIMENT);
-    // A run stopped before its first game leaves its checkpoint.
+    // A run stopped before its first game leaves its checkpoint; on one
+    // thread, so that no unit has begun when the stop is seen and the
+    // checkpoint is the same on every machine.
     let stopped = RunOptions {
         stop: Some(std::sync::Arc::new(true.into())),
+        threads: Some(1),
         ..opts("stopped")
     };
     run(&stopped, &s, &Quiet).unwrap_err();
