@@ -395,19 +395,8 @@ fn ready_folder<'a>(
         other_build: None,
     };
     clear_folder(store, progress, (dir, &w), opts.force, name, &again)?;
-    check_writable(store, dir)?;
+    super::out_folder::check_out_writable(store, dir, None)?;
     Ok(lock)
-}
-
-/// Refuses a folder the merge could not write its results in.
-fn check_writable(store: &dyn Store, dir: &Path) -> Result<(), Error> {
-    Ok(store
-        .check_writable(dir)
-        .map_err(|error| Refusal::NotWritable {
-            origin: None,
-            dir: dir.to_path_buf(),
-            error,
-        })?)
 }
 
 /// The shards' wall seconds and games, summed.

@@ -1,7 +1,7 @@
 //! The output folder a job writes into, made ready before a game is
 //! played: its lock taken, and what is not the job's refused or cleared.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::survey::{Again, Writer, refuse_or_clear, survey};
 use super::{Error, Progress, Refusal, now};
@@ -9,17 +9,18 @@ use crate::experiment::runner::Part;
 use crate::files::lock::{LockHolder, LockOwner};
 use crate::store::Store;
 
-/// Refuses an output folder, `dir`, that cannot be written; `origin`
-/// says where the folder was named (`--out o`, an experiment's key).
+/// Refuses an output folder, `dir`, that cannot be written (creating it
+/// if needed); `origin` says where the folder was named (`--out o`, an
+/// experiment's key), when it was.
 pub(super) fn check_out_writable(
     store: &dyn Store,
     dir: &Path,
-    origin: String,
+    origin: Option<String>,
 ) -> Result<(), Error> {
     Ok(store
         .check_writable(dir)
         .map_err(|error| Refusal::NotWritable {
-            origin: Some(origin),
+            origin,
             dir: dir.to_path_buf(),
             error,
         })?)
@@ -54,19 +55,6 @@ pub(crate) fn lock_name(part: Part) -> String {
 /// that a second run into a folder a run is using is refused at once,
 /// naming the other run. The lock lasts as long as the returned guard; a
 /// lock left by a run that was killed is taken over, with a note.
-/// Makes sure the output folder `out` takes files, creating it if needed,
-/// before any work is done.
-pub(super) fn check_out_folder(store: &dyn Store, out: &str) -> Result<(), Error> {
-    store
-        .check_writable(Path::new(out))
-        .map_err(|error| Refusal::NotWritable {
-            origin: Some(format!("--out {out}")),
-            dir: PathBuf::from(out),
-            error,
-        })?;
-    Ok(())
-}
-
 pub(super) fn lock_folder<'a>(
     store: &'a dyn Store,
     progress: &dyn Progress,

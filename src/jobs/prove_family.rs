@@ -25,7 +25,7 @@ use crate::pictures::proved_grid::proved_svg;
 use crate::solve::prove::{Limits, Outcome, Prover, Stop, Watch};
 use crate::store::Store;
 
-use super::out_folder::{check_out_folder, lock_folder};
+use super::out_folder::{check_out_writable, lock_folder};
 use super::owned::Folder;
 use super::solve::{check_seconds, max_bytes};
 use super::{Damage, Error, Failure, Progress, Refusal, read_optional};
@@ -465,7 +465,7 @@ pub fn prove_family(
     let t0 = Instant::now();
     let (boards, id) = family_of(o, store)?;
     let dir = Path::new(&o.out);
-    check_out_folder(store, &o.out)?;
+    check_out_writable(store, dir, Some(format!("--out {}", o.out)))?;
     let part = o.shard.map(|(index, count)| ShardPart { index, count });
     let command = std::slice::from_ref(&o.command);
     let _lock = lock_folder(store, progress, dir, lock_part(part), command)?;

@@ -8,10 +8,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::experiment::runner::Part;
-use crate::experiment::runner::Progress;
+use crate::experiment::runner::{Part, Progress};
 use crate::files::certificate::position_text;
 use crate::files::nearby::stop_word;
 use crate::files::opening_positions::{
@@ -23,7 +22,7 @@ use crate::solve::openings::{OpeningPositions, ProvedShare};
 use crate::solve::prove::{Batch, Outcome, Searched, Stop, Watch};
 use crate::store::Store;
 
-use super::out_folder::{check_out_folder, lock_folder};
+use super::out_folder::{check_out_writable, lock_folder};
 use super::prove_batch::{Clock, ProveFlags, ProveLimits, old_rows, position_line, progress};
 use super::{Error, Refusal, load_variant, write_outputs};
 
@@ -81,7 +80,7 @@ pub fn prove_openings(
         }
     }
     let dir = Path::new(&o.out);
-    check_out_folder(store, &o.out)?;
+    check_out_writable(store, dir, Some(format!("--out {}", o.out)))?;
     let _lock = lock_folder(store, &Notes(note), dir, Part::Whole, &command(o))?;
     let what = "katro prove-openings";
     let old = old_rows(store, dir, OPENINGS, what, read_openings)?;
@@ -134,9 +133,8 @@ pub fn prove_openings(
     ));
     // After a failed write, every search still to come stops at once: its
     // result could not be kept.
-    let failed = AtomicBool::new(false);
     let watch = || -> Box<dyn Watch + Send> {
-        if failed.load(Ordering::Relaxed) {
+        if state.lock().expect("not poisoned").error.is_some() {
             Box::new(StopNow)
         } else {
             clock()
@@ -155,7 +153,6 @@ pub fn prove_openings(
         }
         st.record(i, &blank[i], s);
         if let Err(e) = write_outputs(store, dir, &[(OPENING_POSITIONS, &st.csv())]) {
-            failed.store(true, Ordering::Relaxed);
             st.error = Some(e);
             return;
         }

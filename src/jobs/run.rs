@@ -183,7 +183,7 @@ fn writable_out_dir(
             format!("{path}: `name` (the default output folder is results/<name>/)"),
         ),
     };
-    check_out_writable(store, &out_dir, origin)?;
+    check_out_writable(store, &out_dir, Some(origin))?;
     Ok(out_dir)
 }
 

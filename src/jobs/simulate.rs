@@ -201,7 +201,7 @@ fn simulate_folder<'a>(
     hash: &str,
 ) -> Result<(PathBuf, Box<dyn Send + 'a>), Error> {
     let dir = PathBuf::from(o);
-    check_out_writable(store, &dir, format!("--out {o}"))?;
+    check_out_writable(store, &dir, Some(format!("--out {o}")))?;
     let lock = lock_folder(store, progress, &dir, Part::Whole, &opts.command)?;
     let w = Writer {
         hash,

@@ -98,13 +98,7 @@ pub(super) fn check_out(
     }
     check_marked_file(store, out, old_own)?;
     let dir = folder_of(out);
-    Ok(store
-        .check_writable(dir)
-        .map_err(|error| Refusal::NotWritable {
-            origin: Some(format!("--out {}", out.display())),
-            dir: dir.to_path_buf(),
-            error,
-        })?)
+    super::out_folder::check_out_writable(store, dir, Some(format!("--out {}", out.display())))
 }
 
 /// A table katro wrote before its tables carried a mark with a hash: one

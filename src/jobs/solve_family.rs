@@ -138,7 +138,7 @@ fn check_options(o: &FamilyOptions, store: &dyn Store) -> Result<u64, Error> {
     let max = max_bytes(o.max_gib)?;
     check_seconds(o.max_seconds)?;
     let dir = Path::new(&o.out);
-    super::out_folder::check_out_folder(store, &o.out)?;
+    super::out_folder::check_out_writable(store, dir, Some(format!("--out {}", o.out)))?;
     check_family_files(store, dir)?;
     Folder::open(store, dir).check(
         &["solved.csv".into(), "manifest.json".into()],

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use crate::engine::{Player, Position, Status};
 use crate::rules::Rules;
-use crate::solve::prove::{Batch, Outcome, Prover, Searched};
+use crate::solve::prove::{Outcome, Prover, Searched};
 use crate::solve::{SolvedTable, Value};
 
 /// An exact probability `num / den` in lowest terms.
@@ -422,25 +422,11 @@ impl OpeningPositions {
     }
 }
 
-/// The openings of each number of `plies` ([`OpeningPositions`]), each
-/// distinct position in play searched once within `batch`'s limits, in
-/// parallel on the current rayon pool. The results do not depend on the
-/// pool, unless the batch's watch stops searches by a clock.
-pub fn proved_shares(
-    rules: &Rules,
-    plies: &[u32],
-    max: usize,
-    batch: &Batch,
-) -> Result<Vec<ProvedShare>, OpeningsError> {
-    let positions = OpeningPositions::new(rules, plies, max)?;
-    let searched = batch.prove_all(positions.distinct(), |pos| (rules, *pos), &|_, _| {});
-    positions.shares(rules, &searched)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Rules;
+    use crate::solve::prove::Batch;
 
     fn variant(name: &str) -> Rules {
         crate::rules::preset(name).expect("a preset")
@@ -575,6 +561,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The openings of each number of `plies` ([`OpeningPositions`]), each
+    /// distinct position in play searched once within `batch`'s limits, in
+    /// parallel on the current rayon pool. The results do not depend on the
+    /// pool, unless the batch's watch stops searches by a clock.
+    fn proved_shares(
+        rules: &Rules,
+        plies: &[u32],
+        max: usize,
+        batch: &Batch,
+    ) -> Result<Vec<ProvedShare>, OpeningsError> {
+        let positions = OpeningPositions::new(rules, plies, max)?;
+        let searched = batch.prove_all(positions.distinct(), |pos| (rules, *pos), &|_, _| {});
+        positions.shares(rules, &searched)
     }
 
     fn no_watch() -> Box<dyn crate::solve::prove::Watch + Send> {
