@@ -6,10 +6,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use katro::agents::AgentSpec;
-use katro::agents::testing::random_positions;
-use katro::rng::rng_from_seed;
-use katro::rules::preset;
+use katro_core::agents::AgentSpec;
+use katro_core::agents::testing::random_positions;
+use katro_core::rng::rng_from_seed;
+use katro_core::rules::preset;
 
 fn bench(c: &mut Criterion) {
     let rules = preset("katro-6x6").expect("a shipped preset");

@@ -7,12 +7,12 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use katro::agents::AgentSpec;
-use katro::engine::{MoveList, Silent};
-use katro::game::{play_game, play_game_on_engine};
-use katro::rng::{below, rng_from_seed};
-use katro::rules::preset;
-use katro::{Position, Rules};
+use katro_core::agents::AgentSpec;
+use katro_core::engine::{MoveList, Silent};
+use katro_core::game::{play_game, play_game_on_engine};
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::preset;
+use katro_core::{Position, Rules};
 
 /// Positions met in random play: every position of a few games.
 fn positions(rules: &Rules, games: u64) -> Vec<Position> {

@@ -4,9 +4,9 @@
 //!
 //! `valgrind --tool=callgrind target/release/examples/engine_loop VARIANT.toml 2000`
 
-use katro::engine::Silent;
-use katro::rng::{below, rng_from_seed};
-use katro::rules::parse_variant;
+use katro_core::engine::Silent;
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::parse_variant;
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);

@@ -1,5 +1,5 @@
 //! Fits the `alphabeta` agent's `eval=fitted` weights
-//! (`katro::agents::alphabeta::FITTED_WEIGHTS`): a logistic regression of
+//! (`katro_core::agents::alphabeta::FITTED_WEIGHTS`): a logistic regression of
 //! "the player to move goes on to win" on the position's features
 //! (`alphabeta::features`), over the positions of self-play games.
 //!
@@ -15,11 +15,11 @@
 //! printed beside that of a fit on the seed difference alone, so the
 //! gain of the other features is measured, not assumed.
 
-use katro::agents::AgentSpec;
-use katro::agents::alphabeta::{FEATURE_NAMES, FEATURES, features};
-use katro::engine::{Player, Silent, Status};
-use katro::rng::{below, rng_from_seed};
-use katro::rules::preset;
+use katro_core::agents::AgentSpec;
+use katro_core::agents::alphabeta::{FEATURE_NAMES, FEATURES, features};
+use katro_core::engine::{Player, Silent, Status};
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::preset;
 
 struct Sample {
     x: [f64; FEATURES],

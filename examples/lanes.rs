@@ -1,4 +1,4 @@
-//! The lane kernel (src/engine/kernel.rs) against the engine, outside the
+//! The lane kernel (crates/core/src/engine/kernel.rs) against the engine, outside the
 //! runner: per-CPU-second rates and fixed game counts for callgrind.
 //! docs/PERFORMANCE.md quotes what this prints; examples/lanes/NOTES.md has
 //! the prototype's history.
@@ -11,9 +11,9 @@
 //!
 //! `AGENT` (random or greedy) plays both sides.
 
-use katro::agents::AgentSpec;
-use katro::game::{play_game, play_game_on_engine};
-use katro::rules::{Rules, preset};
+use katro_core::agents::AgentSpec;
+use katro_core::game::{play_game, play_game_on_engine};
+use katro_core::rules::{Rules, preset};
 use std::time::Instant;
 
 const VARIANTS: [&str; 3] = ["katro-6x6", "katro-ludii", "katra-boaoaka-4x8"];

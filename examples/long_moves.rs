@@ -4,9 +4,9 @@
 //!
 //! `cargo run --release --example long_moves -- katro-6x6 20000`
 
-use katro::engine::Silent;
-use katro::rng::{below, rng_from_seed};
-use katro::rules::{parse_variant, preset};
+use katro_core::engine::Silent;
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::{parse_variant, preset};
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);

@@ -6,9 +6,9 @@
 //! two builds are checked to search alike before their counts are
 //! compared (`valgrind --tool=callgrind`).
 
-use katro::agents::{AgentSpec, DEFAULT_TT_BITS, alphabeta};
-use katro::engine::Silent;
-use katro::rng::{below, rng_from_seed};
+use katro_core::agents::{AgentSpec, DEFAULT_TT_BITS, alphabeta};
+use katro_core::engine::Silent;
+use katro_core::rng::{below, rng_from_seed};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,7 +16,7 @@ fn main() {
         eprintln!("usage: search_nodes VARIANT SPEC POSITIONS");
         std::process::exit(2);
     };
-    let rules = katro::rules::preset(variant).unwrap_or_else(|| {
+    let rules = katro_core::rules::preset(variant).unwrap_or_else(|| {
         eprintln!("no preset {variant}");
         std::process::exit(2)
     });

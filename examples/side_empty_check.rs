@@ -28,10 +28,10 @@
 
 use std::time::Instant;
 
-use katro::Position;
-use katro::engine::{MoveEnd, Silent, Status};
-use katro::rng::{below, game_seed, rng_from_seed};
-use katro::rules::{GameEnd, Rules, preset, preset_names};
+use katro_core::Position;
+use katro_core::engine::{MoveEnd, Silent, Status};
+use katro_core::rng::{below, game_seed, rng_from_seed};
+use katro_core::rules::{GameEnd, Rules, preset, preset_names};
 use rayon::prelude::*;
 
 /// What one preset's games came to.

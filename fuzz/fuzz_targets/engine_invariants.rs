@@ -1,6 +1,6 @@
 //! Random valid rule settings built from the input, then a game whose
 //! moves the rest of the input chooses, with the engine's invariants
-//! checked at every ply (`katro::checks::check_game`).
+//! checked at every ply (`katro_core::checks::check_game`).
 
 #![no_main]
 
@@ -8,8 +8,8 @@
 mod input;
 
 use input::Input;
-use katro::Rules;
-use katro::checks::{check_game, check_rules, draw_settings};
+use katro_core::Rules;
+use katro_core::checks::{check_game, check_rules, draw_settings};
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,7 +1,7 @@
 //! Random valid rule settings built from the input, then games played in
 //! both the engine and the plain reference implementation
-//! (`katro::reference`), compared move by move
-//! (`katro::reference::compare::run_variant`): one from the start and one
+//! (`katro_reference`), compared move by move
+//! (`katro_reference::compare::run_variant`): one from the start and one
 //! from a random position, the moves drawn from a seed the input gives.
 
 #![no_main]
@@ -10,9 +10,9 @@
 mod input;
 
 use input::Input;
-use katro::Rules;
-use katro::checks::{Draw, draw_settings};
-use katro::reference::compare::run_variant;
+use katro_core::Rules;
+use katro_core::checks::{Draw, draw_settings};
+use katro_reference::compare::run_variant;
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,7 +1,7 @@
 //! The fuzzer's bytes as a source of choices, shared by the targets that
 //! build random settings and games from them.
 
-use katro::checks::Draw;
+use katro_core::checks::Draw;
 use libfuzzer_sys::arbitrary::Unstructured;
 
 /// `int_in_range` takes only the bytes a range needs, and gives its low

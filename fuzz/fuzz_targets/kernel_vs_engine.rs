@@ -1,5 +1,5 @@
 //! Random valid rule settings built from the input, then games played
-//! through `katro::game::play_game` (the lane kernel, when it can play
+//! through `katro_core::game::play_game` (the lane kernel, when it can play
 //! the rules) and `play_game_on_engine`, compared record for record and
 //! move for move, random, greedy and epsilon-greedy agents, with and
 //! without random opening plies. Half the cases keep the drawn board, seeds and limits
@@ -12,11 +12,11 @@
 mod input;
 
 use input::Input;
-use katro::Rules;
-use katro::agents::AgentSpec;
-use katro::checks::{Draw, draw_settings};
-use katro::game::{play_game, play_game_on_engine};
-use katro::rules::preset;
+use katro_core::Rules;
+use katro_core::agents::AgentSpec;
+use katro_core::checks::{Draw, draw_settings};
+use katro_core::game::{play_game, play_game_on_engine};
+use katro_core::rules::preset;
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 

@@ -5,8 +5,8 @@ use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 
-use katro::jobs::{self, RunOptions};
-use katro::store::{Entry, FsStore, Locking, Store};
+use katro_lab::jobs::{self, RunOptions};
+use katro_lab::store::{Entry, FsStore, Locking, Store};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;

@@ -5,15 +5,15 @@
 
 use std::sync::Arc;
 
-use katro::agents::AgentSpec;
-use katro::agents::perfect::Tables;
-use katro::engine::notation::{board_rows, board_text, hole_name, move_name, parse_move};
-use katro::engine::{Dir, Move, MoveReport, Player, Position};
-use katro::rng::rng_from_seed;
-use katro::rules::{
+use katro_core::agents::AgentSpec;
+use katro_core::agents::perfect::Tables;
+use katro_core::engine::notation::{board_rows, board_text, hole_name, move_name, parse_move};
+use katro_core::engine::{Dir, Move, MoveReport, Player, Position};
+use katro_core::rng::rng_from_seed;
+use katro_core::rules::{
     InputError, LoadError, LoneSeed, PRESETS, StepSowing, parse_variant, preset, resolve,
 };
-use katro::{Rules, Status};
+use katro_core::{Rules, Status};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;

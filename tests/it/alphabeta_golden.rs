@@ -19,14 +19,14 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use katro::agents::AgentSpec;
-use katro::agents::alphabeta::{self, Eval, Limits};
-use katro::agents::perfect::Tables;
-use katro::agents::testing::random_positions;
-use katro::engine::notation::move_name;
-use katro::engine::{Move, Position};
-use katro::rng::{below, rng_from_seed};
-use katro::rules::{Rules, preset};
+use katro_core::agents::AgentSpec;
+use katro_core::agents::alphabeta::{self, Eval, Limits};
+use katro_core::agents::perfect::Tables;
+use katro_core::agents::testing::random_positions;
+use katro_core::engine::notation::move_name;
+use katro_core::engine::{Move, Position};
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::{Rules, preset};
 
 /// strong-play.toml's variants, with its lap limit.
 const VARIANTS: [&str; 8] = [
@@ -111,7 +111,7 @@ fn limits(spec: &AgentSpec) -> Option<Limits> {
         } => Some(Limits {
             depth,
             nodes,
-            tt_bits: tt.unwrap_or(katro::agents::DEFAULT_TT_BITS),
+            tt_bits: tt.unwrap_or(katro_core::agents::DEFAULT_TT_BITS),
             eval: eval.unwrap_or(Eval::Seeds),
         }),
         _ => panic!("not an alphabeta spec"),

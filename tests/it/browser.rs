@@ -709,12 +709,12 @@ fn chart_texts_neither_overlap_nor_leave_their_chart() {
 /// status `status` (short, so that stepping through every frame of a page
 /// takes seconds), played by the library: its moves and the board after
 /// each.
-fn finished_game(rules: &katro::Rules, status: &str) -> (Vec<String>, Vec<Vec<u64>>) {
+fn finished_game(rules: &katro_core::Rules, status: &str) -> (Vec<String>, Vec<Vec<u64>>) {
     let mut best: Option<(Vec<String>, Vec<Vec<u64>>)> = None;
     for seed in 0..40 {
-        let mut rng = katro::rng::rng_from_seed(seed);
+        let mut rng = katro_core::rng::rng_from_seed(seed);
         let mut pos = rules.start();
-        let board = |pos: &katro::Position| -> Vec<u64> {
+        let board = |pos: &katro_core::Position| -> Vec<u64> {
             (0..rules.hole_count())
                 .map(|h| pos.seeds(h) as u64)
                 .collect()
@@ -723,7 +723,7 @@ fn finished_game(rules: &katro::Rules, status: &str) -> (Vec<String>, Vec<Vec<u6
         while !rules.status(&pos).is_over() {
             let mv = rules.random_move(&pos, &mut rng).unwrap();
             rules.play(&mut pos, mv).unwrap();
-            moves.push(katro::engine::notation::move_name(rules, mv));
+            moves.push(katro_core::engine::notation::move_name(rules, mv));
             boards.push(board(&pos));
         }
         if rules.status(&pos).name() == status
@@ -745,7 +745,7 @@ fn finished_game(rules: &katro::Rules, status: &str) -> (Vec<String>, Vec<Vec<u6
 fn viewer_steps_through_every_move_of_finished_games() {
     let tmp = tempfile::tempdir().unwrap();
     let mut games = vec![];
-    for name in katro::rules::preset_names() {
+    for name in katro_core::rules::preset_names() {
         games.push((name.to_string(), None, None, "won"));
     }
     games.push(("katro-4x4".into(), Some(9), None, "ply-limit"));
@@ -756,7 +756,7 @@ fn viewer_steps_through_every_move_of_finished_games() {
     let s = Session::new(&driver);
     let mut frames_seen = 0;
     for (g, (name, ply_limit, lap_limit, status)) in games.iter().enumerate() {
-        let rules = katro::rules::preset(name)
+        let rules = katro_core::rules::preset(name)
             .unwrap()
             .with_limits(*ply_limit, *lap_limit)
             .unwrap();
@@ -797,7 +797,7 @@ fn viewer_steps_through_every_move_of_finished_games() {
             shown.extend(chunk.as_array().unwrap().iter().cloned());
         }
         frames_seen += shown.len();
-        let plies = katro::engine::notation::plural(moves.len() as u64, "ply", "plies");
+        let plies = katro_core::engine::notation::plural(moves.len() as u64, "ply", "plies");
         eprintln!("{name} ({status}): {plies}, {n} frames");
         let what = format!("{name} ({status}, {} plies)", moves.len());
         let mut laps_of_ply: Vec<u64> = vec![];

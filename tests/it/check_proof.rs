@@ -1,6 +1,6 @@
 //! `katro check-proof VARIANT FILE` on the real binary: the golden
 //! certificate (tests/golden/katro-4x2-1seed.cert, a proof the unit tests
-//! in src/files/certificate/ find again) checks, plain or gzip-compressed;
+//! in crates/lab/src/files/certificate/ find again) checks, plain or gzip-compressed;
 //! a mutated one, one for another variant and an unreadable file are
 //! refused with exit 2, naming the file and the line.
 
@@ -48,7 +48,7 @@ fn a_valid_certificate_checks_plain_and_gzip_compressed() {
     let gz = write(
         dir.path(),
         "proof.cert.gz",
-        &katro::jobs::certificate::gzip(golden().as_bytes()),
+        &katro_lab::jobs::certificate::gzip(golden().as_bytes()),
     );
     let out = katro_ok(&["check-proof", VARIANT, &gz]);
     assert_eq!(
@@ -81,7 +81,7 @@ fn a_defect_exits_2_naming_the_file_and_line() {
     let gz = write(
         dir.path(),
         "cut.cert.gz",
-        &katro::jobs::certificate::gzip(without_line(8).as_bytes()),
+        &katro_lab::jobs::certificate::gzip(without_line(8).as_bytes()),
     );
     let run = katro_in(&["check-proof", VARIANT, &gz], "");
     assert_eq!(run.code, 2);

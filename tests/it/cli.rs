@@ -305,15 +305,15 @@ fn variant_files_show_their_own_board() {
 #[test]
 fn show_prints_a_valid_variant_file() {
     let dir = tempfile::tempdir().unwrap();
-    for name in katro::rules::preset_names() {
+    for name in katro_core::rules::preset_names() {
         let out = ok(&["show", name]);
         let path = dir.path().join(format!("{name}.toml"));
         std::fs::write(&path, &out).unwrap();
         let file = path.to_str().unwrap();
         let valid = ok(&["validate", file]);
         assert_eq!(valid, format!("{file}: valid variant `{name}`\n"));
-        let loaded = katro::rules::parse_variant(file, &out, "x").unwrap();
-        let preset = katro::rules::preset(name).unwrap();
+        let loaded = katro_core::rules::parse_variant(file, &out, "x").unwrap();
+        let preset = katro_core::rules::preset(name).unwrap();
         assert_eq!(
             loaded.canonical_string(),
             preset.canonical_string(),

@@ -1,6 +1,6 @@
 //! The engine against the plain reference implementation of
-//! `src/reference/` (`katro::reference`, compared by
-//! `katro::reference::compare`), move by move, on random games from the start and
+//! `crates/reference/src/` (`katro_reference`, compared by
+//! `katro_reference::compare`), move by move, on random games from the start and
 //! from random positions, for every preset and for custom variants that
 //! between them use every value of every setting.
 //!
@@ -15,13 +15,13 @@
 
 use std::collections::BTreeMap;
 
-use katro::engine::{Move, MoveEnd, Silent};
-use katro::reference::Reference;
-use katro::reference::compare::{Tally, run_variant};
-use katro::rules::{
+use katro_core::engine::{Move, MoveEnd, Silent};
+use katro_core::rules::{
     self, BackwardCircuit, DirectionRule, EmptyLandingRefusal, GameEnd, LoneSeedStep, Rules,
     Settings, StepSowing, parse_variant,
 };
+use katro_reference::Reference;
+use katro_reference::compare::{Tally, run_variant};
 
 /// Custom variants: together with the presets, every value of every setting
 /// appears at least once, on boards from 2×3 to 8×16. Lap limits are low
@@ -485,7 +485,7 @@ fn check(variants: &[Rules], games: u64, max_plies: u64) -> (Tally, BTreeMap<Str
     let mut all = Tally::default();
     let mut each = BTreeMap::new();
     for rules in variants {
-        let seed = katro::rng::name_hash(rules.name());
+        let seed = katro_core::rng::name_hash(rules.name());
         match run_variant(rules, games, max_plies, seed) {
             Ok(t) => {
                 report(rules.name(), &t);
@@ -757,7 +757,7 @@ fn reference_plays_the_worked_examples() {
     // Laps (RULES.md §13): c1, relays from e1, e2 and b2, the capture at b3,
     // relays from a1 and d1: 7 laps, one capture of b4's 2 seeds.
     assert_eq!((rep.laps, rep.captures, rep.seeds_captured), (7, 1, 2));
-    assert_eq!(rep.end, katro::engine::MoveEnd::EmptyHole);
+    assert_eq!(rep.end, katro_core::engine::MoveEnd::EmptyHole);
 
     let example = |board: &str, expected: &str| {
         let mut pos = reference.start();
@@ -836,13 +836,13 @@ fn short_relay_cycle_is_endless_not_lap_limit() {
         (rrep.laps, rrep.captures, rrep.end),
         (5, 1, MoveEnd::Endless)
     );
-    assert_eq!(reference.status(&rpos), katro::Status::EndlessMove);
+    assert_eq!(reference.status(&rpos), katro_core::Status::EndlessMove);
 
     let mut epos = rules.start();
     let erep = rules.play_unchecked(&mut epos, a1, &mut Silent);
     assert_eq!(
         (rules.status(&epos), erep.end),
-        (katro::Status::EndlessMove, MoveEnd::Endless),
+        (katro_core::Status::EndlessMove, MoveEnd::Endless),
         "engine report {erep:?}"
     );
 }

@@ -10,11 +10,11 @@ use std::fs;
 use std::path::Path;
 
 use crate::common::{column, katro_in, katro_ok as ok, read_text as text};
-use katro::agents::AgentSpec;
-use katro::agents::perfect::Tables;
-use katro::rng::rng_from_seed;
-use katro::rules::parse_variant;
-use katro::{Move, Player, Position, Rules, Status};
+use katro_core::agents::AgentSpec;
+use katro_core::agents::perfect::Tables;
+use katro_core::rng::rng_from_seed;
+use katro_core::rules::parse_variant;
+use katro_core::{Move, Player, Position, Rules, Status};
 
 /// 4x3 with 1 seed a hole, its ply limit low: `alphabeta:depth=2` against
 /// `greedy` there can tie into cycles that last to the limit (31,056

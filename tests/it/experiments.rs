@@ -843,7 +843,7 @@ fn shipped_experiments_are_valid() {
         // skill ladder's small boards); it must be valid on its own.
         if text.lines().any(|l| l.trim() == "[board]") {
             let stem = path.file_stem().unwrap().to_str().unwrap();
-            katro::rules::parse_variant(&shown, &text, stem).unwrap_or_else(|e| panic!("{e}"));
+            katro_core::rules::parse_variant(&shown, &text, stem).unwrap_or_else(|e| panic!("{e}"));
             continue;
         }
         let mut beside = |p: &str| -> Result<(String, String), String> {
@@ -856,7 +856,7 @@ fn shipped_experiments_are_valid() {
             let text = fs::read_to_string(&file).map_err(|e| format!("{p}: {e}"))?;
             Ok((file.display().to_string(), text))
         };
-        let exp = katro::experiment::parse_experiment(&shown, &text, &mut beside)
+        let exp = katro_lab::experiment::parse_experiment(&shown, &text, &mut beside)
             .unwrap_or_else(|e| panic!("{e}"));
         let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
         assert_eq!(
@@ -885,7 +885,7 @@ fn shipped_experiments_are_valid() {
         ];
         if !picked.contains(&stem.as_str()) {
             let variants: Vec<&str> = exp.variants.iter().map(|v| v.rules.name()).collect();
-            let mut presets = katro::rules::preset_names();
+            let mut presets = katro_core::rules::preset_names();
             let strong = [
                 "strong-play",
                 "metrics-strong",

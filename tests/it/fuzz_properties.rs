@@ -1,4 +1,4 @@
-//! The fuzz targets' checks (`katro::checks`, see docs/FUZZING.md) run as
+//! The fuzz targets' checks (`katro_core::checks`, see docs/FUZZING.md) run as
 //! property tests in the normal suite: random valid rule settings with
 //! random games checked at every ply, and the variant and experiment
 //! parsers on mutated shipped files. The fuzzers search far longer; these keep every commit
@@ -6,13 +6,15 @@
 
 use std::collections::BTreeSet;
 
-use katro::checks::{
-    Draw, GEN_MAX_LAP_LIMIT, GEN_MAX_PLY_LIMIT, check_experiment_input, check_experiment_text,
-    check_game, check_rules, check_variant_input, check_variant_text, draw_any_settings,
-    draw_settings, variant_file_of,
+use katro_core::checks::{
+    Draw, GEN_MAX_LAP_LIMIT, GEN_MAX_PLY_LIMIT, check_game, check_rules, check_variant_input,
+    check_variant_text, draw_any_settings, draw_settings, variant_file_of,
 };
-use katro::rng::{below, rng_from_seed};
-use katro::rules::{Allowed, MAX_TOTAL_SEEDS, PRESETS, Player, Rules, SETTINGS, parse_variant};
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::{
+    Allowed, MAX_TOTAL_SEEDS, PRESETS, Player, Rules, SETTINGS, parse_variant,
+};
+use katro_lab::experiment::invariants::{check_experiment_input, check_experiment_text};
 use proptest::prelude::*;
 
 /// The shipped experiment files, for the mutation tests (compiled in, like
@@ -307,7 +309,7 @@ proptest! {
 
     /// Random valid settings (every board size and rule value) are valid
     /// to the parser too, and a random game under them keeps every
-    /// invariant at every ply (see `katro::checks::check_game`).
+    /// invariant at every ply (see `katro_core::checks::check_game`).
     #[test]
     fn random_rules_play_by_the_invariants(
         settings in prop::collection::vec(any::<u64>(), 0..320),
@@ -327,7 +329,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let rules = generated(settings);
-        katro::reference::compare::run_variant(&rules, 1, 200, seed)
+        katro_reference::compare::run_variant(&rules, 1, 200, seed)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
     }
 

@@ -2,7 +2,7 @@
 //! reached by random play: seeds are conserved; turning the board through
 //! 180 degrees and swapping the players gives the turned result; the legal
 //! move list is exactly what `play` accepts; positions compare and hash by
-//! value. The checks are `katro::checks`' (the fuzzers' own):
+//! value. The checks are `katro_core::checks`' (the fuzzers' own):
 //! `check_position` for positions reached by play, `check_layout`, which
 //! assumes no game behind the position, for drawn layouts.
 
@@ -10,10 +10,10 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
-use katro::checks;
-use katro::engine::{Dir, MAX_HOLES, Move, Player, Position};
-use katro::rng::{below, rng_from_seed};
-use katro::rules::{DirectionRule, Rules, preset, preset_names};
+use katro_core::checks;
+use katro_core::engine::{Dir, MAX_HOLES, Move, Player, Position};
+use katro_core::rng::{below, rng_from_seed};
+use katro_core::rules::{DirectionRule, Rules, preset, preset_names};
 use proptest::prelude::*;
 
 /// Every preset, with its lap limit lowered to 100,000. Why: under
@@ -148,7 +148,7 @@ fn every_move(rules: &Rules) -> Vec<Move> {
     all
 }
 
-/// What `katro::checks` leaves to this file: positions compare and hash by
+/// What `katro_core::checks` leaves to this file: positions compare and hash by
 /// value, and `play` refuses every move not listed, changing nothing.
 fn check_value_and_unlisted(rules: &Rules, pos: &Position) -> Result<(), TestCaseError> {
     let copy = *pos;
@@ -161,7 +161,7 @@ fn check_value_and_unlisted(rules: &Rules, pos: &Position) -> Result<(), TestCas
     Ok(())
 }
 
-/// A `katro::checks` verdict as a proptest failure naming the preset.
+/// A `katro_core::checks` verdict as a proptest failure naming the preset.
 fn checked(rules: &Rules, verdict: Result<(), String>) -> Result<(), TestCaseError> {
     verdict.map_err(|e| TestCaseError::fail(format!("{}: {e}", rules.name())))
 }
@@ -170,7 +170,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     /// Drawn layouts, reachable by play or not, pass
-    /// `katro::checks::check_layout` (mirror, every listed move played and
+    /// `katro_core::checks::check_layout` (mirror, every listed move played and
     /// checked, the layout's own seeds conserved).
     #[test]
     fn random_positions(d in drawn()) {
@@ -182,7 +182,7 @@ proptest! {
     }
 
     /// Positions reached by play pass the fuzzers' own check,
-    /// `katro::checks::check_position` (the rules' seeds, status, and what
+    /// `katro_core::checks::check_position` (the rules' seeds, status, and what
     /// `check_layout` checks).
     #[test]
     fn positions_from_random_play(seed in any::<u64>(), plies in 0u32..80) {

@@ -1,4 +1,7 @@
-//! README.md's "## Layout" lists the library's modules bottom up and says
+//! The workspace's crates keep the layers between them: katro-core cannot
+//! name katro-lab, nor either the binary, because their Cargo.toml files
+//! say so and the compiler holds it. Inside a crate only a text scan can:
+//! README.md's "## Layout" lists each crate's modules bottom up and says
 //! each imports only modules listed before it (issue 9: no import cycles
 //! between modules). This reads the sources and holds both to that.
 
@@ -6,9 +9,24 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The library's top-level modules, as `src/lib.rs` declares them.
-fn library_modules() -> Vec<String> {
-    let lib = fs::read_to_string("src/lib.rs").unwrap();
+/// The library crates whose modules README.md's layout orders: the
+/// crate's folder, and the words that open and close its list there.
+const CRATES: [(&str, &str, &str); 2] = [
+    (
+        "crates/core",
+        "`crates/core/` (katro-core",
+        "`crates/lab/` (katro-lab",
+    ),
+    (
+        "crates/lab",
+        "`crates/lab/` (katro-lab",
+        "`crates/reference/`",
+    ),
+];
+
+/// A crate's top-level modules, as its `src/lib.rs` declares them.
+fn library_modules(krate: &str) -> Vec<String> {
+    let lib = fs::read_to_string(format!("{krate}/src/lib.rs")).unwrap();
     lib.lines()
         .filter_map(|l| l.trim().strip_prefix("pub mod "))
         .map(|m| m.trim_end_matches(';').to_string())
@@ -38,13 +56,14 @@ fn code_of(text: &str) -> String {
 }
 
 /// Which other top-level modules each module's code (tests and comments
-/// left out) names through `crate::`.
-fn imports(modules: &[String]) -> BTreeMap<String, BTreeSet<String>> {
+/// left out) names through `crate::`, in the crate whose sources are
+/// under `src`.
+fn imports(src: &Path, modules: &[String]) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
-    rust_files(Path::new("src"), &mut files);
+    rust_files(src, &mut files);
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for path in files {
-        let rel = path.strip_prefix("src").unwrap();
+        let rel = path.strip_prefix(src).unwrap();
         let first = rel.components().next().unwrap().as_os_str();
         let module = first.to_str().unwrap().trim_end_matches(".rs").to_string();
         if !modules.contains(&module) {
@@ -81,13 +100,14 @@ fn imports(modules: &[String]) -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// The modules README.md's layout list names, in its order.
-fn readme_order(modules: &[String]) -> Vec<String> {
+/// The modules README.md's layout list of a crate names, in its order:
+/// the list between `open` and `close`.
+fn readme_order(modules: &[String], open: &str, close: &str) -> Vec<String> {
     let readme = fs::read_to_string("README.md").unwrap();
     let start = readme
-        .find("The library, `src/`, from the bottom up")
-        .expect("README.md's layout lists the library bottom up");
-    let end = start + readme[start..].find("The binary").unwrap();
+        .find(open)
+        .unwrap_or_else(|| panic!("README.md's layout has no {open}"));
+    let end = start + readme[start..].find(close).unwrap();
     let mut order: Vec<String> = Vec::new();
     for quoted in readme[start..end].split('`').skip(1).step_by(2) {
         let name = quoted.trim_end_matches(".rs").trim_end_matches('/');
@@ -100,46 +120,60 @@ fn readme_order(modules: &[String]) -> Vec<String> {
 
 #[test]
 fn modules_import_only_those_listed_before_them_in_the_readme() {
-    let modules = library_modules();
-    assert!(modules.len() > 10, "read src/lib.rs: {modules:?}");
-    let order = readme_order(&modules);
-    let missing: Vec<_> = modules.iter().filter(|m| !order.contains(m)).collect();
-    assert!(
-        missing.is_empty(),
-        "README.md's layout leaves out {missing:?}"
-    );
-    let graph = imports(&modules);
-    assert!(
-        graph["engine"].contains("rules"),
-        "the source scan found no import"
-    );
-    for (i, module) in order.iter().enumerate() {
-        let later: Vec<_> = graph
-            .get(module)
-            .into_iter()
-            .flatten()
-            .filter(|m| !order[..i].contains(m))
-            .collect();
+    for (krate, open, close) in CRATES {
+        let modules = library_modules(krate);
+        assert!(modules.len() >= 5, "read {krate}/src/lib.rs: {modules:?}");
+        let order = readme_order(&modules, open, close);
+        let missing: Vec<_> = modules.iter().filter(|m| !order.contains(m)).collect();
         assert!(
-            later.is_empty(),
-            "{module} imports {later:?}, listed after it in README.md's layout: \
-             a cycle, or the list's order is wrong"
+            missing.is_empty(),
+            "README.md's layout of {krate} leaves out {missing:?}"
         );
+        let graph = imports(&Path::new(krate).join("src"), &modules);
+        let (a, b) = if krate == "crates/core" {
+            ("engine", "rules")
+        } else {
+            ("jobs", "experiment")
+        };
+        assert!(
+            graph[a].contains(b),
+            "the source scan of {krate} found no import"
+        );
+        for (i, module) in order.iter().enumerate() {
+            let later: Vec<_> = graph
+                .get(module)
+                .into_iter()
+                .flatten()
+                .filter(|m| !order[..i].contains(m))
+                .collect();
+            assert!(
+                later.is_empty(),
+                "{krate}: {module} imports {later:?}, listed after it in README.md's \
+                 layout: a cycle, or the list's order is wrong"
+            );
+        }
     }
 }
 
-/// A folder of modules under `src/`: its path, and the path its modules
-/// are named by from anywhere in the crate (`crate::experiment::`; the
-/// binary's folder is its own crate, so `crate::`).
+/// A folder of modules under a crate's `src/`: its path, and the path its
+/// modules are named by from anywhere in the crate (`crate::experiment::`;
+/// the binary's folder is its own crate, so `crate::`).
 struct Folder {
     dir: PathBuf,
     prefix: String,
 }
 
-/// Every folder under `src/` that holds modules, the binary's included.
+/// Every folder under a crate's `src/` that holds modules, the binary's
+/// included, with the `src` it is under.
 fn folders() -> Vec<Folder> {
     let mut dirs = Vec::new();
-    let mut stack = vec![PathBuf::from("src")];
+    let srcs = [
+        "src",
+        "crates/core/src",
+        "crates/lab/src",
+        "crates/reference/src",
+    ];
+    let mut stack: Vec<PathBuf> = srcs.iter().map(PathBuf::from).collect();
     while let Some(dir) = stack.pop() {
         for entry in fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -153,7 +187,9 @@ fn folders() -> Vec<Folder> {
     dirs.into_iter()
         .filter(|d| d != Path::new("src/bin"))
         .map(|dir| {
-            let rel = dir.strip_prefix("src").unwrap();
+            let under = srcs.iter().filter(|s| dir.starts_with(s));
+            let src = under.max_by_key(|s| s.len()).unwrap();
+            let rel = dir.strip_prefix(src).unwrap();
             let prefix = if rel.starts_with("bin") {
                 "crate::".to_string()
             } else {
@@ -303,12 +339,12 @@ fn no_folder_s_modules_import_each_other_in_a_circle() {
         .collect();
     // The scan finds imports it must: through `super::` (the engine's
     // sowing), through the folder's path (the runner's plan), from a file
-    // deeper down (the metrics' plan is `metrics` in src/experiment/), and
+    // deeper down (the metrics' plan is `metrics` in crates/lab/src/experiment/), and
     // in the binary.
     for (dir, module, imported) in [
-        ("src/engine", "sowing", "lap"),
-        ("src/experiment", "runner", "plan"),
-        ("src/experiment", "plan", "metrics"),
+        ("crates/core/src/engine", "sowing", "lap"),
+        ("crates/lab/src/experiment", "runner", "plan"),
+        ("crates/lab/src/experiment", "plan", "metrics"),
         ("src/bin/katro", "commands", "args"),
     ] {
         assert!(
@@ -330,4 +366,95 @@ fn no_folder_s_modules_import_each_other_in_a_circle() {
             }
         }
     }
+}
+
+/// The layers the compiler keeps are those the manifests draw: katro-core
+/// names no crate for files, CSV, plots or the command line, and no katro
+/// crate; katro-lab names katro-core but none of the binary's crates; the
+/// reference model is only ever a dev-dependency, or the fuzzers'.
+#[test]
+fn each_crate_depends_only_on_the_crates_below_it() {
+    let deps = |manifest: &str, table: &str| -> BTreeSet<String> {
+        let text = fs::read_to_string(manifest).unwrap();
+        let doc: toml::Table = text.parse().unwrap();
+        (doc.get(table).and_then(|t| t.as_table()))
+            .map(|t| t.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let cli = ["clap", "ctrlc", "indicatif"];
+    let core = deps("crates/core/Cargo.toml", "dependencies");
+    assert!(core.contains("rand_xoshiro"), "read the manifest: {core:?}");
+    for banned in cli.iter().chain(&["csv", "plotters", "flate2", "libm"]) {
+        assert!(!core.contains(*banned), "katro-core depends on {banned}");
+    }
+    assert!(
+        !core.iter().any(|d| d.starts_with("katro")),
+        "katro-core depends on {core:?}"
+    );
+    let lab = deps("crates/lab/Cargo.toml", "dependencies");
+    assert!(lab.contains("katro-core") && lab.contains("csv"), "{lab:?}");
+    for banned in cli.iter().chain(&["katro-reference", "katro"]) {
+        assert!(!lab.contains(*banned), "katro-lab depends on {banned}");
+    }
+    let reference = deps("crates/reference/Cargo.toml", "dependencies");
+    assert_eq!(
+        reference
+            .iter()
+            .filter(|d| d.starts_with("katro"))
+            .collect::<Vec<_>>(),
+        ["katro-core"]
+    );
+    for (manifest, table) in [
+        ("Cargo.toml", "dependencies"),
+        ("crates/lab/Cargo.toml", "dev-dependencies"),
+        ("crates/core/Cargo.toml", "dev-dependencies"),
+        ("python/Cargo.toml", "dependencies"),
+    ] {
+        assert!(
+            !deps(manifest, table).contains("katro-reference"),
+            "{manifest} [{table}] reaches the reference model"
+        );
+    }
+    assert!(deps("Cargo.toml", "dev-dependencies").contains("katro-reference"));
+}
+
+/// A file's name says its job across the workspace: two crates never hold
+/// files of one name for different things. A name may recur where it is
+/// the same thing a layer up (the prover in core and its command's job in
+/// lab, a result's computation and its file format), listed here.
+#[test]
+fn no_file_name_means_two_things_across_the_crates() {
+    // The same thing at another layer: the computation in core, its
+    // command or its file format in katro-lab, its flags in the binary.
+    let same_thing = [
+        "agents.rs",   // the players; `katro agents`, the strength levels
+        "openings.rs", // the exact openings; openings.csv
+        "prove.rs",    // the prover; `katro prove`
+        "solve.rs",    // the solver; `katro solve`
+        "bench.rs",    // `katro bench`'s job; its flags
+    ];
+    let mut by_name: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for krate in [
+        "crates/core/src",
+        "crates/lab/src",
+        "crates/reference/src",
+        "src/bin/katro",
+    ] {
+        let mut files = Vec::new();
+        rust_files(Path::new(krate), &mut files);
+        for f in files {
+            let name = f.file_name().unwrap().to_str().unwrap().to_string();
+            if !["lib.rs", "main.rs", "tests.rs"].contains(&name.as_str()) {
+                by_name.entry(name).or_default().insert(krate.to_string());
+            }
+        }
+    }
+    assert!(
+        by_name["engine.rs"].contains("crates/core/src"),
+        "{by_name:?}"
+    );
+    let twice: Vec<_> = (by_name.iter())
+        .filter(|(name, crates)| crates.len() > 1 && !same_thing.contains(&name.as_str()))
+        .collect();
+    assert!(twice.is_empty(), "one name in two crates: {twice:?}");
 }

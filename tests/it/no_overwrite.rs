@@ -237,7 +237,7 @@ fn every_writing_command_refuses_a_folder_it_did_not_write_and_force_keeps_user_
                     format!(
                         "`{}` starts afresh, {}; or give another output folder",
                         again(true),
-                        katro::jobs::FORCE_MEANS
+                        katro_lab::jobs::FORCE_MEANS
                     ),
                 ],
                 // The user's summary.csv blocks; notes.txt blocks nothing.
@@ -492,7 +492,7 @@ fn the_slurm_log_folder_is_not_a_foreign_file() {
 /// katro wrote.
 #[test]
 fn force_has_one_meaning_written_the_same_everywhere() {
-    let means = katro::jobs::FORCE_MEANS;
+    let means = katro_lab::jobs::FORCE_MEANS;
     let said = format!("tart afresh, {means}");
     let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let tmp = tempfile::tempdir().unwrap();

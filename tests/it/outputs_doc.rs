@@ -6,10 +6,10 @@
 
 use std::collections::BTreeSet;
 
-use katro::experiment::metrics::Metric;
-use katro::files::PAIRWISE_COLUMNS;
-use katro::files::formats::FORMATS;
-use katro::files::metrics_csv::{KEY_COLUMNS, POOLED_COLUMNS};
+use katro_lab::experiment::metrics::Metric;
+use katro_lab::files::PAIRWISE_COLUMNS;
+use katro_lab::files::formats::FORMATS;
+use katro_lab::files::metrics_csv::{KEY_COLUMNS, POOLED_COLUMNS};
 
 /// The backticked names in the first cell of each table row of the
 /// section `## {title}`, the setting-columns row (`…` in its first cell) left

@@ -15,8 +15,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use katro::engine::{Player, Position};
-use katro::rules::{Rules, preset, preset_names};
+use katro_core::engine::{Player, Position};
+use katro_core::rules::{Rules, preset, preset_names};
 
 /// Search depth per preset: as deep as stays well under a second in a
 /// debug build (katra-boaoaka-4x8 at depth 4 takes about 1.7 s, at 5 about

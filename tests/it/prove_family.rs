@@ -8,10 +8,10 @@
 use std::path::Path;
 
 use crate::common::{katro_in, katro_ok, read_text};
-use katro::files::solved::solved_starts;
-use katro::jobs::solve_family::{board_rules, readings};
-use katro::solve::prove::{Limits, NoWatch, Outcome, Prover};
-use katro::solve::{Value, solve};
+use katro_core::solve::prove::{Limits, NoWatch, Outcome, Prover};
+use katro_core::solve::{Value, solve};
+use katro_lab::files::solved::solved_starts;
+use katro_lab::jobs::solve_family::{board_rules, readings};
 
 /// The solver's value and the prover's agree: the same win or loss at the
 /// same distance, or for a draw no win proven either way.

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use katro::engine::notation::grouped as thousands;
-use katro::experiment::verdict::{Row, verdict_line};
+use katro_core::engine::notation::grouped as thousands;
+use katro_lab::experiment::verdict::{Row, verdict_line};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -14,11 +14,11 @@
 // The reference is used only to check this file's goldens; most of it is
 // for tests/it/differential.rs.
 #[allow(dead_code)]
-use katro::reference;
+use katro_reference as reference;
 
-use katro::engine::notation::{board_text, move_name, parse_board_text, parse_move};
-use katro::engine::{Dir, MoveEnd, MoveReport, Player, Position, Status};
-use katro::rules::{Rules, parse_variant, preset};
+use katro_core::engine::notation::{board_text, move_name, parse_board_text, parse_move};
+use katro_core::engine::{Dir, MoveEnd, MoveReport, Player, Position, Status};
+use katro_core::rules::{Rules, parse_variant, preset};
 
 /// A variant from inline TOML: the board shape plus `[rules]` lines; every
 /// rule not given takes its canonical default.

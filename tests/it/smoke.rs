@@ -17,9 +17,9 @@
 
 use std::collections::BTreeMap;
 
-use katro::engine::{MoveEnd, Status};
-use katro::rng::{below, game_seed, rng_from_seed};
-use katro::rules::{GameEnd, Rules, preset, preset_names};
+use katro_core::engine::{MoveEnd, Status};
+use katro_core::rng::{below, game_seed, rng_from_seed};
+use katro_core::rules::{GameEnd, Rules, preset, preset_names};
 
 const SMOKE_LAP_LIMIT: u64 = 100_000;
 
@@ -31,12 +31,12 @@ fn capped(name: &str) -> Rules {
         .expect("a valid lap limit")
 }
 
-fn seeds(rules: &Rules, pos: &katro::Position) -> u32 {
+fn seeds(rules: &Rules, pos: &katro_core::Position) -> u32 {
     (0..rules.hole_count()).map(|h| pos.seeds(h) as u32).sum()
 }
 
 /// Seeds on each side, South first: South owns rows 1..R/2.
-fn sides(rules: &Rules, pos: &katro::Position) -> [u32; 2] {
+fn sides(rules: &Rules, pos: &katro_core::Position) -> [u32; 2] {
     let s = &rules.settings();
     let mut out = [0; 2];
     for row in 0..s.rows {

@@ -1,4 +1,4 @@
-//! The solver (`katro::solve`, `katro solve`) checked: against an
+//! The solver (`katro_core::solve`, `katro solve`) checked: against an
 //! independent brute-force search on small boards under every value of
 //! every rules setting and every preset's reading; every value the best of
 //! its moves over whole tables; the perfect agent winning every game from
@@ -6,11 +6,11 @@
 
 use std::ops::ControlFlow;
 
-use katro::agents::AgentSpec;
-use katro::engine::{Player, Status};
-use katro::game::play_game;
-use katro::rules::{Allowed, BOARD_SETTINGS, PRESETS, Rules, SETTINGS, Settings, preset};
-use katro::solve::{self, SolvedTable, Value, brute, move_values};
+use katro_core::agents::AgentSpec;
+use katro_core::engine::{Player, Status};
+use katro_core::game::play_game;
+use katro_core::rules::{Allowed, BOARD_SETTINGS, PRESETS, Rules, SETTINGS, Settings, preset};
+use katro_core::solve::{self, SolvedTable, Value, brute, move_values};
 
 use crate::common::katro_in;
 
@@ -63,7 +63,7 @@ fn agree(rules: &Rules, seen: &mut Seen) {
 /// The values each rules setting is tried at: every name of a named
 /// setting, a few of each integer. A setting added later without values
 /// here fails the test instead of going unchecked.
-fn values_to_try(info: &katro::rules::SettingInfo) -> Vec<i128> {
+fn values_to_try(info: &katro_core::rules::SettingInfo) -> Vec<i128> {
     match info.allowed {
         Allowed::Values(names) => (0..names.len() as i128).collect(),
         Allowed::Range { .. } => match info.key {
@@ -78,14 +78,14 @@ fn values_to_try(info: &katro::rules::SettingInfo) -> Vec<i128> {
     }
 }
 
-fn default_choice(info: &katro::rules::SettingInfo) -> i128 {
+fn default_choice(info: &katro_core::rules::SettingInfo) -> i128 {
     match (info.allowed, info.default) {
-        (Allowed::Values(names), Some(katro::rules::Value::Name(n))) => names
+        (Allowed::Values(names), Some(katro_core::rules::Value::Name(n))) => names
             .iter()
             .position(|x| *x == n)
             .expect("default among names")
             as i128,
-        (_, Some(katro::rules::Value::Int(v))) => v,
+        (_, Some(katro_core::rules::Value::Int(v))) => v,
         _ => unreachable!("rules settings have defaults"),
     }
 }

@@ -10,7 +10,7 @@ use crate::bench::BenchArgs;
     name = "katro",
     // The build identity too: the crate version is the same on every
     // commit, and manifests, checkpoints and shards record this hash.
-    version = concat!(env!("CARGO_PKG_VERSION"), " (build ", env!("KATRO_BUILD"), ")"),
+    version = katro_lab::files::header::VERSION,
     about = "Rules engine and experiments for the Malagasy mancala Katro and its relatives"
 )]
 pub struct Cli {
@@ -288,7 +288,7 @@ pub struct SolveArgs {
     pub out: Option<String>,
     /// Refuse the board as soon as the positions found need more
     /// memory than this, in GiB.
-    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
+    #[arg(long, value_name = "GiB", default_value_t = katro_lab::jobs::solve::DEFAULT_MAX_GIB)]
     pub max_memory: f64,
     /// Stop the solve after this many seconds (exit 1); no cap if not
     /// given.
@@ -309,18 +309,18 @@ pub struct ProveArgs {
     pub moves: Vec<String>,
     /// The table of each search (the position's, then each move's), in
     /// GiB; a full table replaces the entries that cost least.
-    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove::DEFAULT_MAX_MEMORY_GIB)]
+    #[arg(long, value_name = "GiB", default_value_t = katro_lab::jobs::prove::DEFAULT_MAX_MEMORY_GIB)]
     pub max_memory: f64,
     /// Stop each search (the position's, then each move's) after this
     /// many nodes and report its bound; 0 for no budget.
-    #[arg(long, value_name = "N", default_value_t = katro::jobs::prove::DEFAULT_MAX_NODES)]
+    #[arg(long, value_name = "N", default_value_t = katro_lab::jobs::prove::DEFAULT_MAX_NODES)]
     pub max_nodes: u64,
     /// Stop each search after this many seconds and report its bound
     /// (the result then depends on the machine's speed).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub max_seconds: Option<f64>,
     /// The deepest bound tried, in decisions.
-    #[arg(long, value_name = "D", default_value_t = katro::jobs::prove::DEFAULT_MAX_DEPTH)]
+    #[arg(long, value_name = "D", default_value_t = katro_lab::jobs::prove::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
     /// Write the proof of a win to FILE (gzip-compressed when FILE ends
     /// in .gz), for `katro check-proof` (docs/OUTPUTS.md).
@@ -337,7 +337,7 @@ pub struct JudgeArgs {
     pub dir: String,
     /// Leave a variant unjudged as soon as its solve needs more memory
     /// than this, in GiB.
-    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
+    #[arg(long, value_name = "GiB", default_value_t = katro_lab::jobs::solve::DEFAULT_MAX_GIB)]
     pub max_memory: f64,
     /// Threads solving and judging [default: all cores]; the file is
     /// the same for any count.
@@ -357,11 +357,11 @@ pub struct CurveArgs {
     /// The equivalence margin of the verdict: `converged` needs the
     /// slope of the share per tenfold budget within ±M (a fraction
     /// between 0 and 0.5; 0.02 is 2 points).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = katro::jobs::curve::DEFAULT_MARGIN, value_parser = parse_margin)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = katro_lab::jobs::curve::DEFAULT_MARGIN, value_parser = parse_margin)]
     pub margin: f64,
     /// Leave a board's `limit` empty as soon as its solve needs more
     /// memory than this, in GiB.
-    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::solve::DEFAULT_MAX_GIB)]
+    #[arg(long, value_name = "GiB", default_value_t = katro_lab::jobs::solve::DEFAULT_MAX_GIB)]
     pub max_memory: f64,
     /// Threads solving [default: all cores]; the file is the same for any
     /// count.
@@ -391,18 +391,18 @@ pub struct SolveFamilyArgs {
 #[derive(Args)]
 pub struct ProveFamilyArgs {
     /// The output folder.
-    #[arg(long, value_name = "DIR", default_value = katro::jobs::prove_family::DEFAULT_OUT)]
+    #[arg(long, value_name = "DIR", default_value = katro_lab::jobs::prove_family::DEFAULT_OUT)]
     pub out: String,
     /// The table of each board's searches, in GiB (one a board being
     /// proved: --threads of them at once). Part of the results: rows
     /// depend on it.
-    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove_family::DEFAULT_MAX_GIB)]
+    #[arg(long, value_name = "GiB", default_value_t = katro_lab::jobs::prove_family::DEFAULT_MAX_GIB)]
     pub max_memory: f64,
     /// Nodes each search may spend (the start's, and each first move's).
-    #[arg(long, value_name = "N", default_value_t = katro::jobs::prove_family::DEFAULT_MAX_NODES)]
+    #[arg(long, value_name = "N", default_value_t = katro_lab::jobs::prove_family::DEFAULT_MAX_NODES)]
     pub max_nodes: u64,
     /// The deepest bound searched, in decisions.
-    #[arg(long, value_name = "D", default_value_t = katro::jobs::prove_family::DEFAULT_MAX_DEPTH)]
+    #[arg(long, value_name = "D", default_value_t = katro_lab::jobs::prove_family::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
     /// Stop a board's searches after this many seconds (its row then says
     /// `stopped` = time, and depends on the machine); no cap if not given.
@@ -410,7 +410,7 @@ pub struct ProveFamilyArgs {
     pub max_seconds: Option<f64>,
     /// The sets of boards, comma-separated: boards, readings-6x6,
     /// readings-4x4, solved-family.
-    #[arg(long, value_name = "LIST", default_value = katro::jobs::prove_family::DEFAULT_SETS)]
+    #[arg(long, value_name = "LIST", default_value = katro_lab::jobs::prove_family::DEFAULT_SETS)]
     pub sets: String,
     /// Only the boards with these values, e.g. rows=4,holes=3 (keys rows,
     /// holes, seeds, reading).
@@ -418,7 +418,7 @@ pub struct ProveFamilyArgs {
     pub only: Option<String>,
     /// solve-family's solved.csv: the boards of the solved-family set, and
     /// what --check-solved compares with.
-    #[arg(long, value_name = "FILE", default_value = katro::jobs::prove_family::DEFAULT_SOLVED)]
+    #[arg(long, value_name = "FILE", default_value = katro_lab::jobs::prove_family::DEFAULT_SOLVED)]
     pub solved: String,
     /// Prove only shard I of N (boards I, I + N, ...) into
     /// OUT/shards/proved-I-of-N.csv; --merge combines the N shards.
@@ -500,17 +500,17 @@ pub struct SimulateArgs {
 pub struct ProveLimitArgs {
     /// The table of each search, in GiB (each thread searches with its
     /// own).
-    #[arg(long, value_name = "GiB", default_value_t = katro::jobs::prove_batch::DEFAULT_TABLE_GIB)]
+    #[arg(long, value_name = "GiB", default_value_t = katro_lab::jobs::prove_batch::DEFAULT_TABLE_GIB)]
     pub max_memory: f64,
     /// Nodes each search may spend before it stops unproven.
-    #[arg(long, value_name = "N", default_value_t = katro::jobs::prove_batch::DEFAULT_MAX_NODES)]
+    #[arg(long, value_name = "N", default_value_t = katro_lab::jobs::prove_batch::DEFAULT_MAX_NODES)]
     pub max_nodes: u64,
     /// Seconds each search may take before it stops unproven (results
     /// then depend on the machine); no cap if not given.
     #[arg(long, value_name = "S")]
     pub max_seconds: Option<f64>,
     /// The deepest bound tried, in decisions.
-    #[arg(long, value_name = "D", default_value_t = katro::jobs::prove_batch::DEFAULT_MAX_DEPTH)]
+    #[arg(long, value_name = "D", default_value_t = katro_lab::jobs::prove_batch::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
     /// Threads, each searching its own positions [default: all cores];
     /// the file is the same for any count.

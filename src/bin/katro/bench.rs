@@ -1,9 +1,9 @@
 //! `katro bench`: its flags, turned into the library's
-//! [`katro::jobs::bench::BenchOptions`]; the job measures, this prints.
+//! [`katro_lab::jobs::bench::BenchOptions`]; the job measures, this prints.
 
-use katro::jobs::Error;
-use katro::jobs::bench::{BenchOptions, bench as bench_job};
-use katro::store::FsStore;
+use katro_lab::jobs::Error;
+use katro_lab::jobs::bench::{BenchOptions, bench as bench_job};
+use katro_lab::store::FsStore;
 
 use crate::output::{cpu_seconds, emit, peak_rss};
 

@@ -1,18 +1,18 @@
 //! One function a command: turns the arguments into options for
-//! [`katro::jobs`], gives the job its progress, Ctrl-C, clock and thread
+//! [`katro_lab::jobs`], gives the job its progress, Ctrl-C, clock and thread
 //! pool, and prints what it did.
 
-use katro::Rules;
-use katro::agents::{AgentSpec, Need};
-use katro::experiment::{
+use katro_core::Rules;
+use katro_core::agents::{AgentSpec, Need};
+use katro_core::rules::{preset, preset_names};
+use katro_lab::experiment::{
     LAP_LIMIT_RANGE, LimitRange, OPENING_PLIES_RANGE, PLY_LIMIT_RANGE, opening_reaches_limit,
 };
-use katro::jobs::replay::shell_word;
-use katro::jobs::solve::SolveOptions;
-use katro::jobs::solve_family::FamilyOptions;
-use katro::jobs::{self, Error, Refusal};
-use katro::rules::{preset, preset_names};
-use katro::store::FsStore;
+use katro_lab::jobs::replay::shell_word;
+use katro_lab::jobs::solve::SolveOptions;
+use katro_lab::jobs::solve_family::FamilyOptions;
+use katro_lab::jobs::{self, Error, Refusal};
+use katro_lab::store::FsStore;
 
 use crate::args::{
     AgentsArgs, CurveArgs, JudgeArgs, MergeArgs, PlayArgs, ProveArgs, ProveFamilyArgs,
@@ -237,7 +237,7 @@ fn solve_on_pool(
         max_gib,
         max_seconds,
     };
-    let text = katro::jobs::solve::solve(
+    let text = katro_lab::jobs::solve::solve(
         &opts,
         &FsStore,
         &mut progress_printer(max_seconds),
@@ -251,7 +251,7 @@ fn solve_on_pool(
 /// `--max-seconds` (each search) or a Ctrl-C, which both leave the bound
 /// established; the certificate is written only whole, at the end.
 pub fn prove(a: ProveArgs) -> Result<(), Error> {
-    let opts = katro::jobs::prove::ProveOptions {
+    let opts = katro_lab::jobs::prove::ProveOptions {
         variant: a.variant,
         moves: a.moves,
         max_gib: a.max_memory,
@@ -261,7 +261,7 @@ pub fn prove(a: ProveArgs) -> Result<(), Error> {
         certificate: a.certificate,
     };
     let mut watch = ProveClock::new(a.max_seconds, stop_on_ctrl_c());
-    let proved = katro::jobs::prove::prove(&opts, &FsStore, &mut watch, &peak_rss)?;
+    let proved = katro_lab::jobs::prove::prove(&opts, &FsStore, &mut watch, &peak_rss)?;
     if a.json {
         emit(&format!("{}\n", proved.json()))
     } else {
@@ -292,7 +292,7 @@ impl ProveClock {
     }
 }
 
-impl katro::solve::prove::Watch for ProveClock {
+impl katro_core::solve::prove::Watch for ProveClock {
     fn search_started(&mut self) {
         self.search_start = std::time::Instant::now();
         self.last_line = 0.0;
@@ -325,7 +325,7 @@ fn family_on_pool(out: String, max_gib: f64, max_seconds: Option<f64>) -> Result
         max_seconds,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
-    let text = katro::jobs::solve_family::solve_family(
+    let text = katro_lab::jobs::solve_family::solve_family(
         &opts,
         &FsStore,
         &mut || Box::new(progress_printer(max_seconds)),
@@ -337,7 +337,7 @@ fn family_on_pool(out: String, max_gib: f64, max_seconds: Option<f64>) -> Result
 
 /// `katro prove-family [--out DIR] [--shard I/N | --merge | --check-solved]`.
 pub fn prove_family(a: ProveFamilyArgs) -> Result<(), Error> {
-    use katro::jobs::prove_family::{CheckOptions, ProveOptions, check_solved, merge_proved};
+    use katro_lab::jobs::prove_family::{CheckOptions, ProveOptions, check_solved, merge_proved};
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     with_threads(a.threads, || {
         let text = if a.merge {
@@ -362,7 +362,7 @@ pub fn prove_family(a: ProveFamilyArgs) -> Result<(), Error> {
                 shard: a.shard,
                 command,
             };
-            katro::jobs::prove_family::prove_family(&o, &FsStore, &Notes, &peak_rss)?
+            katro_lab::jobs::prove_family::prove_family(&o, &FsStore, &Notes, &peak_rss)?
         };
         emit(&text)
     })
@@ -476,7 +476,7 @@ fn prove_flags(a: &ProveLimitArgs) -> jobs::prove_batch::ProveFlags {
 /// A search's clock: stops it `seconds` after it began.
 struct Deadline(Option<std::time::Instant>);
 
-impl katro::solve::prove::Watch for Deadline {
+impl katro_core::solve::prove::Watch for Deadline {
     fn should_stop(&mut self, _nodes: u64) -> bool {
         self.0.is_some_and(|t| std::time::Instant::now() >= t)
     }
@@ -485,7 +485,7 @@ impl katro::solve::prove::Watch for Deadline {
 /// A fresh [`Deadline`] for each search, `--max-seconds` from its start.
 fn deadlines(
     seconds: Option<f64>,
-) -> impl Fn() -> Box<dyn katro::solve::prove::Watch + Send> + Sync {
+) -> impl Fn() -> Box<dyn katro_core::solve::prove::Watch + Send> + Sync {
     move || {
         let until = seconds
             .filter(|s| s.is_finite() && *s > 0.0)

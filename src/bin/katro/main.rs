@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use katro::jobs::{self, Error};
-use katro::store::FsStore;
+use katro_lab::jobs::{self, Error};
+use katro_lab::store::FsStore;
 
 use args::{Cli, Command};
 use output::emit;

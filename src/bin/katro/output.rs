@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use katro::jobs::{Error, Failure};
+use katro_lab::jobs::{Error, Failure};
 
 pub fn emit(text: &str) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
@@ -17,8 +17,8 @@ pub fn emit(text: &str) -> Result<(), Error> {
 }
 
 /// A variant by preset name or file path, from the file system.
-pub fn load_variant(spec: &str) -> Result<katro::Rules, Error> {
-    katro::jobs::load_variant(&katro::store::FsStore, spec)
+pub fn load_variant(spec: &str) -> Result<katro_core::Rules, Error> {
+    katro_lab::jobs::load_variant(&katro_lab::store::FsStore, spec)
 }
 
 /// The process's peak resident memory in bytes, where the system says.

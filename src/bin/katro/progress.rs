@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use katro::experiment::runner::Progress;
-use katro::jobs::{self, Error, Refusal, RunOutcome};
-use katro::solve::Phase;
+use katro_core::solve::Phase;
+use katro_lab::experiment::runner::Progress;
+use katro_lab::jobs::{self, Error, Refusal, RunOutcome};
 
 use crate::output::emit;
 
