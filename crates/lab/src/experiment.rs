@@ -13,6 +13,7 @@ pub mod interval;
 #[cfg(any(test, feature = "checks"))]
 pub mod invariants;
 pub mod judge;
+pub mod metric_estimates;
 pub mod metrics;
 pub mod plan;
 pub mod ratings;

@@ -406,3 +406,154 @@ fn aligned(rows: &[Vec<String>]) -> String {
     }
     out
 }
+
+/// What is wrong with a line of summary.csv read back ([`read_summary`]).
+/// csv's error is neither Clone nor Eq, so only its text is kept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SummaryLineProblem {
+    /// The header or a record that is not CSV.
+    #[error("{reason}")]
+    Csv { reason: String },
+    /// The header lacks a column read back.
+    #[error("no column `{column}`")]
+    NoColumn { column: &'static str },
+    /// A field of a counted column that is no integer.
+    #[error("`{column}` {text:?}: {error}")]
+    NotInteger {
+        column: &'static str,
+        text: String,
+        error: std::num::ParseIntError,
+    },
+    /// More wins than games.
+    #[error("{wins} wins of {games} games")]
+    WinsOverGames { wins: u64, games: u64 },
+}
+
+/// Why summary.csv does not read back: its line (the header is 1) and
+/// the problem there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct SummaryReadError {
+    pub line: u64,
+    pub problem: SummaryLineProblem,
+}
+
+/// The columns of summary.csv read back, in [`SummaryRow`]'s order.
+pub const READ_BACK_COLUMNS: [&str; 16] = [
+    "variant",
+    "rules",
+    "p1",
+    "p2",
+    "opening_plies",
+    "games",
+    "decided",
+    "p1_wins",
+    "p2_wins",
+    "p1_win_rate",
+    "p1_win_rate_low",
+    "p1_win_rate_high",
+    "length_mean",
+    "distinct_games",
+    "ply_limit",
+    "lap_limit",
+];
+
+/// A row of summary.csv read back: the one reader of the file for the
+/// jobs that work from a finished run's summary (`katro rate DIR`, `katro
+/// curve DIR`). Counts are typed; the figures the curve copies are kept
+/// as written, so a copy is the same text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryRow {
+    /// The row's line in the file (the header is line 1).
+    pub line: u64,
+    pub variant: String,
+    pub rules: String,
+    pub p1: String,
+    pub p2: String,
+    pub opening_plies: u32,
+    pub games: u64,
+    pub decided: u64,
+    pub p1_wins: u64,
+    pub p2_wins: u64,
+    pub p1_win_rate: String,
+    pub p1_win_rate_low: String,
+    pub p1_win_rate_high: String,
+    pub length_mean: String,
+    pub distinct_games: String,
+    pub ply_limit: i64,
+    pub lap_limit: i64,
+}
+
+/// summary.csv's rows, by column name (other columns, and their order,
+/// do not matter), or the first line that does not read.
+pub fn read_summary(bytes: &[u8]) -> Result<Vec<SummaryRow>, SummaryReadError> {
+    let bad = |line: u64, problem: SummaryLineProblem| SummaryReadError { line, problem };
+    let csv = |line: u64, e: ::csv::Error| {
+        let reason = e.to_string();
+        bad(line, SummaryLineProblem::Csv { reason })
+    };
+    let mut r = ::csv::Reader::from_reader(bytes);
+    let headers: Vec<String> = (r.headers().map_err(|e| csv(1, e))?)
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let mut at = [0; READ_BACK_COLUMNS.len()];
+    for (i, column) in READ_BACK_COLUMNS.into_iter().enumerate() {
+        at[i] = (headers.iter().position(|h| h == column))
+            .ok_or_else(|| bad(1, SummaryLineProblem::NoColumn { column }))?;
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i as u64 + 2;
+        let rec = rec.map_err(|e| csv(line, e))?;
+        rows.push(summary_row(&rec, &at, line).map_err(|p| bad(line, p))?);
+    }
+    Ok(rows)
+}
+
+/// Record `rec` (at `line`) of summary.csv, its columns at `at`.
+fn summary_row(
+    rec: &::csv::StringRecord,
+    at: &[usize; READ_BACK_COLUMNS.len()],
+    line: u64,
+) -> Result<SummaryRow, SummaryLineProblem> {
+    fn number<T: std::str::FromStr<Err = std::num::ParseIntError>>(
+        rec: &::csv::StringRecord,
+        at: &[usize],
+        k: usize,
+    ) -> Result<T, SummaryLineProblem> {
+        let text = rec.get(at[k]).unwrap_or("");
+        text.parse::<T>()
+            .map_err(|error| SummaryLineProblem::NotInteger {
+                column: READ_BACK_COLUMNS[k],
+                text: text.to_string(),
+                error,
+            })
+    }
+    let s = |k: usize| rec.get(at[k]).unwrap_or("").to_string();
+    let row = SummaryRow {
+        line,
+        variant: s(0),
+        rules: s(1),
+        p1: s(2),
+        p2: s(3),
+        opening_plies: number(rec, at, 4)?,
+        games: number(rec, at, 5)?,
+        decided: number(rec, at, 6)?,
+        p1_wins: number(rec, at, 7)?,
+        p2_wins: number(rec, at, 8)?,
+        p1_win_rate: s(9),
+        p1_win_rate_low: s(10),
+        p1_win_rate_high: s(11),
+        length_mean: s(12),
+        distinct_games: s(13),
+        ply_limit: number(rec, at, 14)?,
+        lap_limit: number(rec, at, 15)?,
+    };
+    let wins = row.p1_wins + row.p2_wins;
+    if wins > row.games {
+        let games = row.games;
+        return Err(SummaryLineProblem::WinsOverGames { wins, games });
+    }
+    Ok(row)
+}

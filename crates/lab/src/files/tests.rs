@@ -771,3 +771,163 @@ fn solve_family_files_are_recognised() {
     assert!(!FamilyManifest::is_ours(br#"{"boards": []}"#));
     assert!(!FamilyManifest::is_ours(br#"[[], 1]"#));
 }
+
+/// metrics.csv's writer formats the figures it is handed and computes
+/// none: a row is the cell's key, then each asked metric's games, mean and
+/// interval as given (empty where the cell does not ask for it), then the
+/// pooled figures as given. A cell that records no metrics has no row.
+#[test]
+fn metrics_csv_writes_the_figures_it_is_given() {
+    use crate::experiment::interval::Interval;
+    use crate::experiment::metric_estimates::{CellMetrics, MetricEstimate, Pooled};
+    use crate::experiment::metrics::Metric;
+    use crate::experiment::metrics::plan::{EvalSpec, MetricsPlan};
+    use crate::files::metrics_csv::metrics_csv;
+
+    let rules = preset("katro-4x4").unwrap();
+    let (r, g) = (AgentSpec::Random, AgentSpec::parse("greedy").unwrap());
+    let plan = MetricsPlan {
+        metrics: vec![Metric::LeadChange],
+        eval: EvalSpec::Ludii,
+    };
+    let mut with = cell(&rules, [&r, &g], 0, 5);
+    with.metrics = Some(&plan);
+    let without = cell(&rules, [&g, &r], 0, 5);
+    let iv = |e: f64| {
+        Some(Interval {
+            estimate: e,
+            low: e - 0.125,
+            high: e + 0.25,
+        })
+    };
+    let given = CellMetrics {
+        eval: "made-up".into(),
+        games: 5,
+        metrics: vec![Some(MetricEstimate {
+            games: 4,
+            mean: Some(0.5),
+            interval: iv(0.5),
+        })],
+        pooled: Pooled {
+            lead_change: Some(0.75),
+            positional_repetition: None,
+            board_coverage: Some(0.375),
+            decisiveness_moves: None,
+            outcome_uniformity: iv(1.0),
+            ludii_outcome_uniformity: None,
+            ludii_balance: iv(2.0),
+            ludii_duration_turns_std_dev: None,
+        },
+    };
+    let bytes = metrics_csv(&[with, cell(&rules, [&g, &r], 0, 5)], &[Some(given), None]).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let row = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(lines[1].as_bytes())
+        .records()
+        .next()
+        .unwrap()
+        .unwrap();
+    let field = |name: &str| {
+        let i = header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        row[i].to_string()
+    };
+    assert_eq!(field("eval"), "made-up");
+    assert_eq!(field("games"), "5");
+    assert_eq!(field("lead_change_games"), "4");
+    assert_eq!(field("lead_change"), "0.500000");
+    assert_eq!(field("lead_change_low"), "0.375000");
+    assert_eq!(field("lead_change_high"), "0.750000");
+    assert_eq!(field("lead_change_pooled"), "0.750000");
+    assert_eq!(field("positional_repetition_pooled"), "");
+    assert_eq!(field("outcome_uniformity_high"), "1.250000");
+    assert_eq!(field("ludii_balance_low"), "1.875000");
+    assert_eq!(field("ludii_duration_turns_std_dev"), "");
+    // No cell asks for a metric: no file.
+    assert_eq!(metrics_csv(&[without], &[None]), None);
+}
+
+/// summary.csv reads back through its one reader as written: the key,
+/// the counts and the figures; and a file that does not read names the
+/// line and the problem.
+#[test]
+fn summary_csv_reads_back_through_its_one_reader() {
+    use crate::files::summary::{SummaryLineProblem, read_summary};
+    let (rules, a) = fixture();
+    let (r, g) = (AgentSpec::Random, AgentSpec::parse("greedy").unwrap());
+    let bytes = summary_csv(&[cell(&rules, [&r, &g], 4, 4)], std::slice::from_ref(&a));
+    let rows = read_summary(&bytes).unwrap();
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(
+        (row.line, row.variant.as_str(), row.p1.as_str()),
+        (2, "katro-4x4", "random")
+    );
+    assert_eq!(row.rules, rules.canonical_string());
+    assert_eq!((row.opening_plies, row.games, row.decided), (4, 4, 3));
+    assert_eq!((row.p1_wins, row.p2_wins), (2, 1));
+    assert_eq!(row.ply_limit, rules.settings().ply_limit as i64);
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let row_text = text.lines().nth(1).unwrap();
+    let field = |name: &str| {
+        let rec = ::csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(row_text.as_bytes())
+            .records()
+            .next()
+            .unwrap()
+            .unwrap();
+        rec[at(name)].to_string()
+    };
+    assert_eq!(row.p1_win_rate, field("p1_win_rate"));
+    assert_eq!(row.length_mean, field("length_mean"));
+
+    let edit = |column: &str, to: &str| {
+        let mut rec: Vec<String> = ::csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(row_text.as_bytes())
+            .records()
+            .next()
+            .unwrap()
+            .unwrap()
+            .iter()
+            .map(str::to_string)
+            .collect();
+        rec[at(column)] = to.to_string();
+        let mut w = ::csv::Writer::from_writer(Vec::new());
+        w.write_record(&header).unwrap();
+        w.write_record(&rec).unwrap();
+        read_summary(&w.into_inner().unwrap()).unwrap_err()
+    };
+    let e = edit("games", "four");
+    assert_eq!(e.line, 2);
+    assert!(
+        matches!(
+            e.problem,
+            SummaryLineProblem::NotInteger {
+                column: "games",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = edit("p1_wins", "9");
+    assert_eq!(
+        e.problem,
+        SummaryLineProblem::WinsOverGames { wins: 10, games: 4 }
+    );
+    let no_games = text.replacen("games,", "played,", 1);
+    let e = read_summary(no_games.as_bytes()).unwrap_err();
+    assert_eq!(
+        (e.line, e.problem),
+        (1, SummaryLineProblem::NoColumn { column: "games" })
+    );
+}

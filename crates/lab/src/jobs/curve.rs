@@ -9,9 +9,10 @@ use std::path::Path;
 
 use crate::agents::AgentSpec;
 use crate::experiment::ratings::{Estimate, SeatTally, fit};
-use crate::files::ManifestRead;
 use crate::files::openings::{OpeningsRow, read_openings};
 use crate::files::strength_curve::{CurveRow, Limit, LimitSource, strength_curve_csv};
+use crate::files::summary::SummaryRow;
+use crate::files::{self, ManifestRead};
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 use crate::rules::Rules;
 use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
@@ -20,7 +21,7 @@ use crate::store::Store;
 
 use super::report_files::{read_needed, read_needed_manifest};
 use super::solve::solve_unstopped;
-use super::{Damage, Error, Folder, Refusal, SummaryLineProblem, write_outputs};
+use super::{Damage, Error, Folder, Refusal, write_outputs};
 
 mod steps;
 
@@ -47,23 +48,6 @@ pub struct CurveOutcome {
     pub rows: Vec<CurveRow>,
     /// Each variant tried for a limit: its name and why it has none, if so.
     pub limits: Vec<(String, Option<String>)>,
-}
-
-/// One row of summary.csv, the columns the curve reads.
-struct SummaryRow {
-    line: u64,
-    variant: String,
-    rules: String,
-    p1: String,
-    p2: String,
-    opening_plies: u32,
-    games: u64,
-    decided: u64,
-    p1_wins: u64,
-    p2_wins: u64,
-    fields: [String; 5],
-    ply_limit: i64,
-    lap_limit: i64,
 }
 
 /// Writes `dir/strength-curve.csv` from `dir/summary.csv` and the rules in
@@ -146,99 +130,15 @@ fn write_curve(store: &dyn Store, dir: &Path, out: &[CurveRow]) -> Result<(), Er
     )
 }
 
-/// The columns of summary.csv the curve reads, in [`SummaryRow`]'s order.
-const READ_COLUMNS: [&str; 16] = [
-    "variant",
-    "rules",
-    "p1",
-    "p2",
-    "opening_plies",
-    "games",
-    "decided",
-    "p1_wins",
-    "p2_wins",
-    "p1_win_rate",
-    "p1_win_rate_low",
-    "p1_win_rate_high",
-    "length_mean",
-    "distinct_games",
-    "ply_limit",
-    "lap_limit",
-];
-
+/// summary.csv's rows through its one reader, a line that does not read
+/// being damage to the run's file.
 fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
-    let mut r = csv::Reader::from_reader(bytes);
-    let bad = |line: u64, problem: SummaryLineProblem| {
+    files::summary::read_summary(bytes).map_err(|e| {
         Error::from(Damage::SummaryLine {
             path: path.to_path_buf(),
-            line,
-            problem,
+            line: e.line,
+            problem: e.problem,
         })
-    };
-    let csv = |line: u64, e: csv::Error| {
-        bad(
-            line,
-            SummaryLineProblem::Csv {
-                reason: e.to_string(),
-            },
-        )
-    };
-    let headers: Vec<String> = r
-        .headers()
-        .map_err(|e| csv(1, e))?
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let mut at = Vec::new();
-    for n in READ_COLUMNS {
-        at.push(
-            headers
-                .iter()
-                .position(|h| h == n)
-                .ok_or_else(|| bad(1, SummaryLineProblem::NoColumn { column: n }))?,
-        );
-    }
-    let mut rows = Vec::new();
-    for (i, rec) in r.records().enumerate() {
-        let line = i as u64 + 2;
-        let rec = rec.map_err(|e| csv(line, e))?;
-        rows.push(summary_row(&rec, &at, line, &bad)?);
-    }
-    Ok(rows)
-}
-
-/// Record `rec` (line `line`) of summary.csv, its columns at `at`.
-fn summary_row(
-    rec: &csv::StringRecord,
-    at: &[usize],
-    line: u64,
-    bad: &dyn Fn(u64, SummaryLineProblem) -> Error,
-) -> Result<SummaryRow, Error> {
-    let s = |k: usize| rec[at[k]].to_string();
-    let int = |k: usize| -> Result<i64, Error> {
-        rec[at[k]].parse::<i64>().map_err(|error| {
-            let problem = SummaryLineProblem::NotInteger {
-                column: READ_COLUMNS[k],
-                text: rec[at[k]].to_string(),
-                error,
-            };
-            bad(line, problem)
-        })
-    };
-    Ok(SummaryRow {
-        line,
-        variant: s(0),
-        rules: s(1),
-        p1: s(2),
-        p2: s(3),
-        opening_plies: int(4)? as u32,
-        games: int(5)? as u64,
-        decided: int(6)? as u64,
-        p1_wins: int(7)? as u64,
-        p2_wins: int(8)? as u64,
-        fields: [s(9), s(10), s(11), s(12), s(13)],
-        ply_limit: int(14)?,
-        lap_limit: int(15)?,
     })
 }
 
@@ -325,11 +225,11 @@ fn row(r: &SummaryRow, nodes: Option<u64>, rating: Option<Estimate>) -> CurveRow
         opening_plies: r.opening_plies,
         games: r.games,
         decided: r.decided,
-        p1_win_rate: r.fields[0].clone(),
-        p1_win_rate_low: r.fields[1].clone(),
-        p1_win_rate_high: r.fields[2].clone(),
-        length_mean: r.fields[3].clone(),
-        distinct_games: r.fields[4].clone(),
+        p1_win_rate: r.p1_win_rate.clone(),
+        p1_win_rate_low: r.p1_win_rate_low.clone(),
+        p1_win_rate_high: r.p1_win_rate_high.clone(),
+        length_mean: r.length_mean.clone(),
+        distinct_games: r.distinct_games.clone(),
         rating,
         limit: None,
         limit_gap: None,

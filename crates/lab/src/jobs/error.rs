@@ -3,6 +3,7 @@
 //! The `#[error]` texts are the messages `katro` prints (docs/ERRORS.md),
 //! byte for byte; a caller matches the variants, never the text.
 
+pub use crate::files::summary::SummaryLineProblem;
 use std::io;
 use std::path::PathBuf;
 
@@ -607,8 +608,6 @@ pub enum Refusal {
         p2: String,
         variant: String,
     },
-    #[error("{file} line {line}: p1_wins + p2_wins is more than games")]
-    WinsOverGames { file: String, line: u64 },
     #[error(
         "{}: no self-play cell of an `alphabeta` agent with `nodes`: nothing to draw a \
          strength curve from",
@@ -839,25 +838,6 @@ pub enum Damage {
 fn lines(items: &[impl std::fmt::Display], between: &str) -> String {
     let lines: Vec<String> = items.iter().map(ToString::to_string).collect();
     lines.join(between)
-}
-
-/// What is wrong with a line of summary.csv that the strength curve
-/// reads. csv's error is neither Clone nor Eq, so only its text is kept.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SummaryLineProblem {
-    /// The header or a record that is not CSV.
-    #[error("{reason}")]
-    Csv { reason: String },
-    /// The header lacks a column the curve needs.
-    #[error("no column `{column}`")]
-    NoColumn { column: &'static str },
-    /// A field of a column the curve counts with that is no integer.
-    #[error("`{column}` {text:?}: {error}")]
-    NotInteger {
-        column: &'static str,
-        text: String,
-        error: std::num::ParseIntError,
-    },
 }
 
 /// One shard file and what it says of itself, a line of a

@@ -104,7 +104,6 @@ fn rate_file(store: &dyn Store, o: &RateOptions) -> Result<(Vec<VariantRatings>,
 /// a tournament there, every row between two agents, as for a CSV file.
 fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Error> {
     let path = dir.join("summary.csv");
-    let name = path.display().to_string();
     let bytes = store.read(&path).map_err(|error| {
         super::checkpoint::unfinished_run(store, dir).unwrap_or(Refusal::Unreadable {
             path: path.clone(),
@@ -112,7 +111,7 @@ fn rate_folder(store: &dyn Store, dir: &Path) -> Result<Vec<VariantRatings>, Err
             error,
         })
     })?;
-    let lines = read_summary(&name, &bytes)?;
+    let lines = read_summary(&path, &bytes)?;
     Ok(match stored_tournament(store, dir) {
         Some(t) => rate_tournament(lines, &t),
         None => rate_lines(&lines, None),
@@ -271,47 +270,30 @@ fn tally_line(
     })
 }
 
-/// The columns of summary.csv a rating reads, in the order
-/// [`summary_line`] takes them.
-const READ_COLUMNS: [&str; 8] = [
-    "variant",
-    "rules",
-    "opening_plies",
-    "p1",
-    "p2",
-    "games",
-    "p1_wins",
-    "p2_wins",
-];
-
-/// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv).
-fn read_summary(file: &str, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
-    let (header, rows) = read_csv(file, bytes)?;
-    let at = columns(file, &header, &READ_COLUMNS)?;
-    rows.into_iter()
-        .map(|(line, row)| summary_line(file, line, &row, &at))
-        .collect()
-}
-
-/// Row `row` (at `line`) of summary.csv, its columns at `at`.
-fn summary_line(file: &str, line: u64, row: &[String], at: &[usize]) -> Result<ResultLine, Error> {
-    let field = |i: usize| row.get(at[i]).map_or("", String::as_str);
-    let n = |i: usize| count(file, line, READ_COLUMNS[i], field(i));
-    let (games, w1, w2) = (n(5)?, n(6)?, n(7)?);
-    let undecided = games.checked_sub(w1 + w2).ok_or_else(|| {
-        let file = file.to_string();
-        Refusal::WinsOverGames { file, line }
+/// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv),
+/// through the file's one reader: a line that does not read is damage to
+/// the run's file.
+fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
+    let rows = crate::files::summary::read_summary(bytes).map_err(|e| {
+        Error::from(super::Damage::SummaryLine {
+            path: path.to_path_buf(),
+            line: e.line,
+            problem: e.problem,
+        })
     })?;
-    Ok(ResultLine {
-        variant: field(0).to_string(),
-        rules: field(1).to_string(),
-        opening_plies: field(2).to_string(),
-        p1: field(3).to_string(),
-        p2: field(4).to_string(),
-        p1_wins: w1,
-        p2_wins: w2,
-        undecided,
-    })
+    Ok(rows
+        .into_iter()
+        .map(|r| ResultLine {
+            undecided: r.games - r.p1_wins - r.p2_wins,
+            variant: r.variant,
+            rules: r.rules,
+            opening_plies: r.opening_plies.to_string(),
+            p1: r.p1,
+            p2: r.p2,
+            p1_wins: r.p1_wins,
+            p2_wins: r.p2_wins,
+        })
+        .collect())
 }
 
 /// Writes the rating files into `dir` through [`super::write_outputs`]:

@@ -8,6 +8,7 @@ use super::exact::ExactFiles;
 use super::owned::Folder;
 use super::report_files::{report_targets, write_report};
 use super::{Error, Failure, grow, plural, survey};
+use crate::experiment::metric_estimates::cell_metrics;
 use crate::experiment::ratings::{VariantRatings, rate};
 use crate::experiment::runner::{self, Cell, GameRow, Rows};
 use crate::experiment::stats::Aggregate;
@@ -134,8 +135,8 @@ fn result_bytes(r: &Results, master_seed: u64) -> Vec<(&'static str, Vec<u8>)> {
     if let Some(bytes) = comparison_csv(r.cells, r.aggregates, r.compare) {
         outputs.push(("comparison.csv", bytes));
     }
-    if let Some(bytes) = crate::files::metrics_csv::metrics_csv(r.cells, r.aggregates, master_seed)
-    {
+    let metrics = cell_metrics(r.cells, r.aggregates, master_seed);
+    if let Some(bytes) = crate::files::metrics_csv::metrics_csv(r.cells, &metrics) {
         outputs.push(("metrics.csv", bytes));
     }
     if let Some(rated) = r.tournament {
