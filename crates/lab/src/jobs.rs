@@ -15,6 +15,7 @@ pub mod agents;
 pub mod bench;
 pub mod certificate;
 mod checkpoint;
+pub mod clock;
 pub mod curve;
 mod error;
 mod exact;

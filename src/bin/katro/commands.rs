@@ -8,6 +8,7 @@ use katro_core::rules::{preset, preset_names};
 use katro_lab::experiment::{
     LAP_LIMIT_RANGE, LimitRange, OPENING_PLIES_RANGE, PLY_LIMIT_RANGE, opening_reaches_limit,
 };
+use katro_lab::jobs::clock::SystemClock;
 use katro_lab::jobs::replay::shell_word;
 use katro_lab::jobs::solve::SolveOptions;
 use katro_lab::jobs::solve_family::FamilyOptions;
@@ -240,7 +241,8 @@ fn solve_on_pool(
     let text = katro_lab::jobs::solve::solve(
         &opts,
         &FsStore,
-        &mut progress_printer(max_seconds),
+        &SystemClock::new(),
+        &mut progress_printer(),
         &|line| eprintln!("{line}"),
         &peak_rss,
     )?;
@@ -260,8 +262,9 @@ pub fn prove(a: ProveArgs) -> Result<(), Error> {
         max_depth: a.max_depth,
         certificate: a.certificate,
     };
-    let mut watch = ProveClock::new(a.max_seconds, stop_on_ctrl_c());
-    let proved = katro_lab::jobs::prove::prove(&opts, &FsStore, &mut watch, &peak_rss)?;
+    let mut watch = ProveProgress::new(stop_on_ctrl_c());
+    let clock = SystemClock::new();
+    let proved = katro_lab::jobs::prove::prove(&opts, &FsStore, &clock, &mut watch, &peak_rss)?;
     if a.json {
         emit(&format!("{}\n", proved.json()))
     } else {
@@ -269,22 +272,18 @@ pub fn prove(a: ProveArgs) -> Result<(), Error> {
     }
 }
 
-/// The prover's clock: each search may run `max_seconds` from its start,
-/// a Ctrl-C stops them all, and a line of progress every 10 s.
-struct ProveClock {
-    max_seconds: Option<f64>,
+/// The prover's watch on the command line: a Ctrl-C stops every search,
+/// and a line of progress every 10 s. (`--max-seconds` is the job's to
+/// enforce.)
+struct ProveProgress {
     ctrl_c: std::sync::Arc<std::sync::atomic::AtomicBool>,
     search_start: std::time::Instant,
     last_line: f64,
 }
 
-impl ProveClock {
-    fn new(
-        max_seconds: Option<f64>,
-        ctrl_c: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    ) -> ProveClock {
-        ProveClock {
-            max_seconds,
+impl ProveProgress {
+    fn new(ctrl_c: std::sync::Arc<std::sync::atomic::AtomicBool>) -> ProveProgress {
+        ProveProgress {
             ctrl_c,
             search_start: std::time::Instant::now(),
             last_line: 0.0,
@@ -292,15 +291,13 @@ impl ProveClock {
     }
 }
 
-impl katro_core::solve::prove::Watch for ProveClock {
+impl katro_core::solve::prove::Watch for ProveProgress {
     fn search_started(&mut self) {
         self.search_start = std::time::Instant::now();
         self.last_line = 0.0;
     }
     fn should_stop(&mut self, _nodes: u64) -> bool {
-        let t = self.search_start.elapsed().as_secs_f64();
         self.ctrl_c.load(std::sync::atomic::Ordering::SeqCst)
-            || self.max_seconds.is_some_and(|m| t > m)
     }
     fn depth_done(&mut self, depth: u32, nodes: u64) {
         let t = self.search_start.elapsed().as_secs_f64();
@@ -328,7 +325,8 @@ fn family_on_pool(out: String, max_gib: f64, max_seconds: Option<f64>) -> Result
     let text = katro_lab::jobs::solve_family::solve_family(
         &opts,
         &FsStore,
-        &mut || Box::new(progress_printer(max_seconds)),
+        &SystemClock::new(),
+        &mut || Box::new(progress_printer()),
         &|line| eprintln!("{line}"),
         &peak_rss,
     )?;
@@ -473,27 +471,6 @@ fn prove_flags(a: &ProveLimitArgs) -> jobs::prove_batch::ProveFlags {
     }
 }
 
-/// A search's clock: stops it `seconds` after it began.
-struct Deadline(Option<std::time::Instant>);
-
-impl katro_core::solve::prove::Watch for Deadline {
-    fn should_stop(&mut self, _nodes: u64) -> bool {
-        self.0.is_some_and(|t| std::time::Instant::now() >= t)
-    }
-}
-
-/// A fresh [`Deadline`] for each search, `--max-seconds` from its start.
-fn deadlines(
-    seconds: Option<f64>,
-) -> impl Fn() -> Box<dyn katro_core::solve::prove::Watch + Send> + Sync {
-    move || {
-        let until = seconds
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
-        Box::new(Deadline(until))
-    }
-}
-
 /// `katro prove-nearby VARIANT [--out DIR] [limits]`.
 pub fn prove_nearby(a: ProveNearbyArgs) -> Result<(), Error> {
     let opts = jobs::nearby::NearbyOptions {
@@ -501,7 +478,7 @@ pub fn prove_nearby(a: ProveNearbyArgs) -> Result<(), Error> {
         out: a.out,
         flags: prove_flags(&a.limits),
     };
-    let clock = deadlines(a.limits.max_seconds);
+    let clock = SystemClock::new();
     with_threads(a.limits.threads, || {
         let started = std::time::Instant::now();
         let out = jobs::nearby::prove_nearby(&FsStore, &opts, &clock, &|t| eprintln!("{t}"))?;
@@ -521,7 +498,7 @@ pub fn prove_openings(a: ProveOpeningsArgs) -> Result<(), Error> {
         out: a.out,
         flags: prove_flags(&a.limits),
     };
-    let clock = deadlines(a.limits.max_seconds);
+    let clock = SystemClock::new();
     with_threads(a.limits.threads, || {
         let started = std::time::Instant::now();
         let out =

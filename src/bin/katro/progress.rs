@@ -342,11 +342,9 @@ fn print_line(s: &LineState, clock: Instant) {
 }
 
 /// Prints progress to stderr at most once a second, and only once a
-/// solve has run a second; asks the solver to stop once `max_seconds`
-/// have passed (the library has no clock: this closure is the clock).
-pub fn progress_printer(
-    max_seconds: Option<f64>,
-) -> impl FnMut(Phase, u64, u64) -> ControlFlow<()> {
+/// solve has run a second. It never stops the solve: `--max-seconds` is
+/// the job's to enforce (jobs::clock).
+pub fn progress_printer() -> impl FnMut(Phase, u64, u64) -> ControlFlow<()> {
     let start = Instant::now();
     let mut last = 0.0;
     move |phase, done, known| {
@@ -362,11 +360,7 @@ pub fn progress_printer(
                 }
             }
         }
-        if max_seconds.is_some_and(|m| t > m) {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+        ControlFlow::Continue(())
     }
 }
 

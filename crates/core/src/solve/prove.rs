@@ -669,14 +669,14 @@ impl Prover {
 /// than once a thread) and a watch of its own. A position's result does
 /// not depend on the others, nor on the thread that searched it, unless
 /// the watch stops it (a clock).
-pub struct Batch<'a> {
+pub struct Batch<'a, 'w> {
     pub table_bytes: u64,
     pub limits: Limits,
-    /// Makes each search's watch.
-    pub watch: &'a (dyn Fn() -> Box<dyn Watch + Send> + Sync),
+    /// Makes each search's watch (which may borrow for `'w`, a clock).
+    pub watch: &'a (dyn Fn() -> Box<dyn Watch + Send + 'w> + Sync + 'w),
 }
 
-impl Batch<'_> {
+impl Batch<'_, '_> {
     /// The search of each item, `at(item)` giving the rules and the
     /// position; in parallel on the current rayon pool, results in the
     /// items' order. `done` is told each item and its search as it ends.

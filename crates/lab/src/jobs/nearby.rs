@@ -13,7 +13,8 @@ use crate::rules::{Player, Rules, SettingsError, board_value};
 use crate::solve::prove::{Outcome, Searched, Stop};
 use crate::store::Store;
 
-use super::prove_batch::{Clock, ProveFlags, ProveLimits, old_rows, progress};
+use super::clock::Clock;
+use super::prove_batch::{ProveFlags, ProveLimits, old_rows, progress, time_limits};
 use super::{Error, load_variant, write_outputs};
 
 /// What `katro prove-nearby` is asked to do.
@@ -84,12 +85,12 @@ fn first_player(rules: &Rules, s: Searched) -> Searched {
 /// parallel on the current rayon pool, each with a fresh prover within
 /// the limits (the file is the same for any thread count unless
 /// `--max-seconds` stopped a search), and writes nearby.csv into the out
-/// folder, keeping the rows of other variants there. `clock` makes each
-/// search's watch; `note` hears the progress.
+/// folder, keeping the rows of other variants there. Each search stops at
+/// `--max-seconds` on `clock`; `note` hears the progress.
 pub fn prove_nearby(
     store: &dyn Store,
     o: &NearbyOptions,
-    clock: &Clock,
+    clock: &dyn Clock,
     note: &(dyn Fn(&str) + Sync),
 ) -> Result<NearbyOutcome, Error> {
     let rules = load_variant(store, &o.variant)?;
@@ -120,7 +121,8 @@ pub fn prove_nearby(
             .max_seconds
             .map_or(String::new(), |s| format!(", {s} s"))
     ));
-    let batch = p.batch(clock);
+    let watches = time_limits(clock, o.flags.max_seconds);
+    let batch = p.batch(&watches);
     let start = batch.prove_all(&[&rules], |r| (*r, r.start()), &|_, _| {})[0];
     let start = first_player(&rules, start);
     let done = AtomicUsize::new(0);

@@ -7,7 +7,6 @@
 
 use std::fmt;
 use std::path::Path;
-use std::time::Instant;
 
 use serde::Serialize;
 
@@ -19,6 +18,7 @@ use crate::solve::prove::{Limits, Outcome, Prover, Searched, Stop, Watch};
 use crate::store::Store;
 
 use super::certificate::{certificate_text, gzip};
+use super::clock::{Clock, Deadline};
 use super::replay::parse_game;
 use super::solve::{check_seconds, max_bytes};
 use super::{Error, Refusal, load_variant};
@@ -41,7 +41,8 @@ pub struct ProveOptions {
     pub max_gib: f64,
     /// Each search's nodes; `None` for no budget.
     pub max_nodes: Option<u64>,
-    /// Checked here; enforced by the caller's [`Watch`].
+    /// Each search's seconds on the caller's [`Clock`], checked and
+    /// enforced here.
     pub max_seconds: Option<f64>,
     pub max_depth: u32,
     /// Where to write the certificate of a win (gzip when it ends in
@@ -96,16 +97,17 @@ pub struct CertificateWritten {
     pub bytes: u64,
 }
 
-/// Proves the position `opts` names; `watch` may stop each search (the
-/// position's and every move's), and a stopped search reports the bound
-/// it established.
+/// Proves the position `opts` names; each search (the position's and
+/// every move's) stops at `max_seconds` on `clock`, or when `watch` says
+/// so, and a stopped search reports the bound it established.
 pub fn prove(
     opts: &ProveOptions,
     store: &dyn Store,
+    clock: &dyn Clock,
     watch: &mut dyn Watch,
     peak: &dyn Fn() -> Option<u64>,
 ) -> Result<Proved, Error> {
-    let started = Instant::now();
+    let started = clock.seconds();
     let table_bytes = max_bytes(opts.max_gib)?;
     check_seconds(opts.max_seconds)?;
     if opts.max_depth == 0 {
@@ -128,6 +130,10 @@ pub fn prove(
         max_nodes: opts.max_nodes,
     };
     let mut prover = Prover::new(&rules, table_bytes);
+    let watch = &mut TimeLimited {
+        inner: watch,
+        deadline: Deadline::new(clock, opts.max_seconds),
+    };
     let root = prover.value(&pos, limits, watch);
     let moves = move_values(&mut prover, &rules, &pos, &root, limits, watch);
     let line = prover.principal_line(&pos, root.outcome);
@@ -158,11 +164,31 @@ pub fn prove(
         moves,
         line: line.iter().map(|&m| move_name(&rules, m)).collect(),
         nodes: prover.nodes(),
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: clock.seconds() - started,
         table_bytes,
         peak_memory_bytes: peak(),
         certificate,
     })
+}
+
+/// The caller's watch, with each search stopped after the options'
+/// `max_seconds` from its start.
+struct TimeLimited<'a, 'c> {
+    inner: &'a mut dyn Watch,
+    deadline: Deadline<'c>,
+}
+
+impl Watch for TimeLimited<'_, '_> {
+    fn search_started(&mut self) {
+        self.deadline.restart();
+        self.inner.search_started();
+    }
+    fn should_stop(&mut self, nodes: u64) -> bool {
+        self.inner.should_stop(nodes) || self.deadline.passed()
+    }
+    fn depth_done(&mut self, depth: u32, nodes: u64) {
+        self.inner.depth_done(depth, nodes);
+    }
 }
 
 /// Every first move's value. Where the position itself stayed unproven

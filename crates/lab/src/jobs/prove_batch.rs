@@ -9,6 +9,8 @@ use crate::engine::notation::board_rows;
 use crate::rules::Rules;
 use crate::solve::prove::{Batch, Limits, Watch};
 
+use super::clock::{Clock, Deadline};
+
 use std::path::Path;
 
 use crate::files::csv::LineError;
@@ -32,7 +34,8 @@ pub struct ProveFlags {
     pub max_gib: f64,
     pub max_depth: u32,
     pub max_nodes: u64,
-    /// `--max-seconds`: each search's wall time (the caller's clock).
+    /// `--max-seconds`: each search's time, on the clock the job is given
+    /// ([`time_limits`]).
     pub max_seconds: Option<f64>,
 }
 
@@ -85,18 +88,36 @@ impl ProveFlags {
     }
 }
 
-/// A watch for one search: the caller's clock (`--max-seconds`), made
-/// afresh for each search so that each has the whole time.
-pub type Clock = dyn Fn() -> Box<dyn Watch + Send> + Sync;
+/// Makes the watch of each search, afresh so that each has the whole
+/// time; the watches may borrow for `'w` (the job's clock).
+pub type WatchMaker<'w> = dyn Fn() -> Box<dyn Watch + Send + 'w> + Sync + 'w;
+
+/// Stops a search once its `max_seconds` have passed on the job's clock.
+pub struct TimeLimit<'c>(Deadline<'c>);
+
+impl Watch for TimeLimit<'_> {
+    fn should_stop(&mut self, _nodes: u64) -> bool {
+        self.0.passed()
+    }
+}
+
+/// The watches of a batch's searches: each stops `max_seconds` after it
+/// began, on `clock` (none: never).
+pub fn time_limits<'c>(
+    clock: &'c dyn Clock,
+    max_seconds: Option<f64>,
+) -> impl Fn() -> Box<dyn Watch + Send + 'c> + Sync + 'c {
+    move || Box::new(TimeLimit(Deadline::new(clock, max_seconds)))
+}
 
 impl ProveLimits {
     /// The searches of a batch within these limits, each watched by a
-    /// watch `clock` makes.
-    pub fn batch<'a>(&self, clock: &'a Clock) -> Batch<'a> {
+    /// watch `watches` makes.
+    pub fn batch<'a, 'w>(&self, watches: &'a WatchMaker<'w>) -> Batch<'a, 'w> {
         Batch {
             table_bytes: self.table_bytes,
             limits: self.limits,
-            watch: clock,
+            watch: watches,
         }
     }
 }

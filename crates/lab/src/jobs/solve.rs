@@ -1,11 +1,11 @@
 //! `katro solve` (docs/SOLVED.md): a small board solved exactly, its
-//! summary, and the table written through the [`Store`]. The caller gives
-//! the clock (the progress callback, which also stops the solve at the time
-//! cap) and the process's peak memory (the library does no I/O).
+//! summary, and the table written through the [`Store`]. The job stops
+//! the solve at the options' `max_seconds` on the caller's [`Clock`]; the
+//! caller also gives a progress callback (which may stop it too) and the
+//! process's peak memory (the library does no I/O).
 
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::time::Instant;
 
 use crate::engine::notation::move_name;
 use crate::rules::Rules;
@@ -15,6 +15,7 @@ use crate::solve::{
 };
 use crate::store::Store;
 
+use super::clock::{Clock, Deadline};
 use super::owned::{TABLE_LINE, check_marked_file, folder_of, write_marked_file};
 use super::{Error, Refusal, load_variant};
 
@@ -125,11 +126,13 @@ pub struct SolveOptions {
 
 /// `katro solve VARIANT [--out FILE] [--max-memory GiB] [--max-seconds S]`:
 /// returns what to print. `note` gets the line said before the solve
-/// starts; `progress` is the solver's clock; `peak_rss` reads the
-/// process's peak memory for the summary.
+/// starts; `progress` is told each step of the solver and may stop it;
+/// `clock` times the solve and the options' `max_seconds` stops it;
+/// `peak_rss` reads the process's peak memory for the summary.
 pub fn solve(
     o: &SolveOptions,
     store: &dyn Store,
+    clock: &dyn Clock,
     progress: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
     note: &dyn Fn(&str),
     peak_rss: &dyn Fn() -> Option<u64>,
@@ -137,10 +140,14 @@ pub fn solve(
     let (variant, out, max_seconds) = (o.variant.as_str(), o.out.as_deref(), o.max_seconds);
     let (rules, max) = checked_options(o, store)?;
     note(&bound_note(variant, &rules, max));
-    let t0 = Instant::now();
-    let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, progress)
+    let deadline = Deadline::new(clock, max_seconds);
+    let mut limited = |phase, done, known| match progress(phase, done, known) {
+        ControlFlow::Continue(()) if deadline.passed() => ControlFlow::Break(()),
+        flow => flow,
+    };
+    let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, &mut limited)
         .map_err(|e| solve_failure(variant, e, max_seconds))?;
-    let seconds = t0.elapsed().as_secs_f64();
+    let seconds = deadline.elapsed();
     let mut text = summary_text(&rules, &table, &stats, seconds, peak_rss());
     if let Some(out) = out {
         let n = write_table(store, Path::new(out), &table)?;

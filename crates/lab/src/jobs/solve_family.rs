@@ -15,6 +15,7 @@ use crate::rules::{PRESETS, Rules, Settings, preset};
 use crate::solve::{Phase, SolveError, SolveStats, SolvedTable, Value, upper_bound};
 use crate::store::Store;
 
+use super::clock::{Clock, Deadline};
 use super::load::read_text;
 use super::owned::Folder;
 use super::solve::{check_seconds, checked_solve, max_bytes};
@@ -153,20 +154,24 @@ fn check_options(o: &FamilyOptions, store: &dyn Store) -> Result<u64, Error> {
 /// positions need, stopped at the time cap, or not tried because a board
 /// no larger in holes and seeds was refused or stopped. Writes
 /// DIR/solved.csv and DIR/manifest.json (the times) after every board.
+///
+/// `clock` times each board and `max_seconds` stops one; `progress` makes
+/// the callback each board's solve is told of its steps (and may stop).
 pub fn solve_family(
     o: &FamilyOptions,
     store: &dyn Store,
-    clock: &mut dyn FnMut() -> Box<dyn FnMut(Phase, u64, u64) -> ControlFlow<()>>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut() -> Box<dyn FnMut(Phase, u64, u64) -> ControlFlow<()>>,
     note: &dyn Fn(&str),
     peak_rss: &dyn Fn() -> Option<u64>,
 ) -> Result<String, Error> {
     let max = check_options(o, store)?;
     let readings = readings();
     let boards = readings.len() * family_shapes().count();
-    let mut f = Family::new(o, store, note, peak_rss, max, boards);
+    let mut f = Family::new(o, store, clock, note, peak_rss, max, boards);
     for (reading, base) in &readings {
         for rows in [2usize, 4] {
-            f.boards_of(reading, base, rows, clock)?;
+            f.boards_of(reading, base, rows, progress)?;
         }
     }
     f.close()
@@ -224,14 +229,22 @@ pub fn board_rules(
 
 /// Solves `rules` within `max` bytes, refused early for a key too small;
 /// the result, and the seconds it took.
+/// Solves `rules` within `max` bytes, stopped when `progress` says so or
+/// `max_seconds` have passed on `clock`; also the seconds it took.
 fn timed_solve(
     rules: &Rules,
     max: u64,
-    clock: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+    clock: &dyn Clock,
+    max_seconds: Option<f64>,
+    progress: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
 ) -> (Result<(SolvedTable, SolveStats), SolveError>, f64) {
-    let t = Instant::now();
-    let result = checked_solve(rules, max, clock);
-    (result, t.elapsed().as_secs_f64())
+    let deadline = Deadline::new(clock, max_seconds);
+    let mut limited = |phase, done, known| match progress(phase, done, known) {
+        ControlFlow::Continue(()) if deadline.passed() => ControlFlow::Break(()),
+        flow => flow,
+    };
+    let result = checked_solve(rules, max, &mut limited);
+    (result, deadline.elapsed())
 }
 
 /// The manifest's time of board `key`, done with `status` in `seconds`.
@@ -286,6 +299,7 @@ fn unsolved(name: &str, error: SolveError) -> Result<Outcome, Error> {
 struct Family<'a> {
     o: &'a FamilyOptions,
     store: &'a dyn Store,
+    clock: &'a dyn Clock,
     dir: &'a Path,
     note: &'a dyn Fn(&str),
     peak_rss: &'a dyn Fn() -> Option<u64>,
@@ -306,6 +320,7 @@ impl<'a> Family<'a> {
     fn new(
         o: &'a FamilyOptions,
         store: &'a dyn Store,
+        clock: &'a dyn Clock,
         note: &'a dyn Fn(&str),
         peak_rss: &'a dyn Fn() -> Option<u64>,
         max: u64,
@@ -314,6 +329,7 @@ impl<'a> Family<'a> {
         Family {
             o,
             store,
+            clock,
             dir: Path::new(&o.out),
             note,
             peak_rss,
@@ -435,7 +451,7 @@ impl<'a> Family<'a> {
         let note = self.note;
         note(&format!("solve-family: {name}"));
         self.computed = true;
-        let (result, seconds) = timed_solve(rules, self.max, clock);
+        let (result, seconds) = timed_solve(rules, self.max, self.clock, self.o.max_seconds, clock);
         let outcome = match result {
             Ok((table, stats)) => {
                 let v = table

@@ -611,3 +611,84 @@ fn each_json_format_version_is_pinned_to_the_fields_it_writes() {
         unpinned.join(", ")
     );
 }
+
+/// A 4×3 board with a seed a hole: solved and proved in well under a
+/// second, so only a limit stops it.
+fn small_board() -> MemoryStore {
+    let s = MemoryStore::new();
+    s.insert(
+        "v.toml",
+        "name = \"small\"\n\n[board]\nrows = 4\nholes = 3\nseeds = 1\n",
+    );
+    s
+}
+
+/// `max_seconds` is the job's to enforce, on the clock it is given: with
+/// a clock that moves a second a reading, `katro solve`'s job stops at a
+/// half-second limit (exit 1, "at the --max-seconds limit"), the same
+/// options with no limit solve, and no wall time is waited for.
+#[test]
+fn solve_stops_at_the_options_time_limit_on_the_clock_it_is_given() {
+    use super::clock::FakeClock;
+    use super::solve::{SolveOptions, solve};
+    let store = small_board();
+    let mut o = SolveOptions {
+        variant: "v.toml".into(),
+        out: None,
+        max_gib: 1.0,
+        max_seconds: Some(0.5),
+    };
+    let go = |o: &SolveOptions, clock: &FakeClock| {
+        let mut progress = |_, _, _| std::ops::ControlFlow::Continue(());
+        solve(o, &store, clock, &mut progress, &|_| {}, &|| None)
+    };
+    let clock = FakeClock::new(1.0);
+    let e = go(&o, &clock).unwrap_err();
+    assert!(matches!(e, Error::TimedOut { .. }), "{e}");
+    assert!(
+        e.to_string().contains("--max-seconds limit of 0.5 s"),
+        "{e}"
+    );
+    assert_eq!(e.kind().exit_code(), 1);
+    o.max_seconds = None;
+    let clock = FakeClock::new(1.0);
+    let text = go(&o, &clock).unwrap();
+    assert!(text.contains("variant: small"), "{text}");
+    assert!(
+        clock.readings() >= 2,
+        "the solve was timed on the clock given"
+    );
+}
+
+/// The prover's limit likewise: each search stops at `max_seconds` on the
+/// clock given and reports the bound it reached, stopped by "time"; with
+/// no limit the same position proves. katro-4x4's start (a win in 17,
+/// about 100,000 nodes) outlasts the first time the prover asks its watch
+/// (at 16,384 nodes).
+#[test]
+fn prove_stops_each_search_at_the_options_time_limit() {
+    use super::clock::FakeClock;
+    use super::prove::{ProveOptions, prove};
+    use crate::solve::prove::NoWatch;
+    let store = MemoryStore::new();
+    let mut o = ProveOptions {
+        variant: "katro-4x4".into(),
+        moves: Vec::new(),
+        max_gib: 0.25,
+        max_nodes: None,
+        max_seconds: Some(0.5),
+        max_depth: 60,
+        certificate: None,
+    };
+    let stopped = prove(&o, &store, &FakeClock::new(1.0), &mut NoWatch, &|| None).unwrap();
+    assert_eq!(stopped.value, "unknown", "{stopped}");
+    assert_eq!(stopped.stopped, Some("time"), "{stopped}");
+    o.max_seconds = None;
+    let proved = prove(&o, &store, &FakeClock::new(1.0), &mut NoWatch, &|| None).unwrap();
+    assert_eq!(proved.stopped, None, "{proved}");
+    assert_eq!(
+        (proved.value, proved.distance),
+        ("win", Some(17)),
+        "{proved}"
+    );
+}
