@@ -360,7 +360,13 @@ pub fn prove_family(a: ProveFamilyArgs) -> Result<(), Error> {
                 shard: a.shard,
                 command,
             };
-            katro_lab::jobs::prove_family::prove_family(&o, &FsStore, &Notes, &peak_rss)?
+            katro_lab::jobs::prove_family::prove_family(
+                &o,
+                &FsStore,
+                &SystemClock::new(),
+                &Notes,
+                &peak_rss,
+            )?
         };
         emit(&text)
     })

@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use crate::engine::notation::move_name;
 use crate::experiment::runner::Part;
@@ -25,6 +24,7 @@ use crate::pictures::proved_grid::proved_svg;
 use crate::solve::prove::{Limits, Outcome, Prover, Stop, Watch};
 use crate::store::Store;
 
+use super::clock::{Clock, Deadline};
 use super::out_folder::{check_out_writable, lock_folder};
 use super::owned::Folder;
 use super::solve::{check_seconds, max_bytes};
@@ -336,14 +336,14 @@ fn read_csv(path: &Path, bytes: Vec<u8>) -> Result<Vec<ProvedRow>, Error> {
 }
 
 /// Stops a board's searches at its deadline, and remembers that it did.
-struct Deadline {
-    at: Option<Instant>,
+struct BoardDeadline<'c> {
+    deadline: Deadline<'c>,
     hit: bool,
 }
 
-impl Watch for Deadline {
+impl Watch for BoardDeadline<'_> {
     fn should_stop(&mut self, _nodes: u64) -> bool {
-        let stop = self.at.is_some_and(|t| Instant::now() >= t);
+        let stop = self.deadline.passed();
         self.hit |= stop;
         stop
     }
@@ -351,18 +351,17 @@ impl Watch for Deadline {
 
 /// Values one board: the start, then every first move, on one prover (so
 /// the moves are searched with what the start's search found), each
-/// search within `limits`, all of them within the board's seconds. The
-/// row, and the seconds it took.
-pub fn prove_board(board: &Board, limits: &ProveLimits) -> (ProvedRow, f64) {
-    let t0 = Instant::now();
+/// search within `limits`, all of them within the board's seconds on
+/// `clock`. The row, and the seconds it took.
+pub fn prove_board(board: &Board, limits: &ProveLimits, clock: &dyn Clock) -> (ProvedRow, f64) {
     let table = max_bytes(limits.max_memory_gib).expect("checked with the options");
     let mut prover = Prover::new(&board.rules, table);
     let lim = Limits {
         max_depth: limits.max_depth,
         max_nodes: Some(limits.max_nodes),
     };
-    let mut watch = Deadline {
-        at: limits.max_seconds.map(|s| t0 + Duration::from_secs_f64(s)),
+    let mut watch = BoardDeadline {
+        deadline: Deadline::new(clock, limits.max_seconds),
         hit: false,
     };
     let start = board.rules.start();
@@ -389,7 +388,7 @@ pub fn prove_board(board: &Board, limits: &ProveLimits) -> (ProvedRow, f64) {
         nodes: prover.nodes(),
         stopped,
     };
-    (row, t0.elapsed().as_secs_f64())
+    (row, watch.deadline.elapsed())
 }
 
 /// A board done: its row and its time.
@@ -459,10 +458,11 @@ fn start_words(v: Outcome) -> String {
 pub fn prove_family(
     o: &ProveOptions,
     store: &dyn Store,
+    clock: &dyn Clock,
     progress: &dyn Progress,
     peak_rss: &(dyn Fn() -> Option<u64> + Sync),
 ) -> Result<String, Error> {
-    let t0 = Instant::now();
+    let t0 = clock.seconds();
     let (boards, id) = family_of(o, store)?;
     let dir = Path::new(&o.out);
     check_out_writable(store, dir, Some(format!("--out {}", o.out)))?;
@@ -480,10 +480,16 @@ pub fn prove_family(
         ));
     }
     let state = Mutex::new(state);
-    let clock = || (t0.elapsed().as_secs_f64(), peak_rss());
-    prove_all(&boards, &todo, &id.limits, &place, &state, progress, &clock);
+    let timing = Timing {
+        clock,
+        t0,
+        peak_rss,
+    };
+    prove_all(
+        &boards, &todo, &id.limits, &place, &state, progress, &timing,
+    );
     let state = state.into_inner().expect("no thread panicked holding it");
-    finish(o, &place, state, clock())
+    finish(o, &place, state, timing.now())
 }
 
 /// The run's state with the rows of an earlier run of the family at
@@ -599,6 +605,20 @@ fn take_over(
     m.complete
 }
 
+/// The run's clock: what each board is timed on, and the run's seconds
+/// and peak memory so far for the manifest.
+struct Timing<'a> {
+    clock: &'a dyn Clock,
+    t0: f64,
+    peak_rss: &'a (dyn Fn() -> Option<u64> + Sync),
+}
+
+impl Timing<'_> {
+    fn now(&self) -> (f64, Option<u64>) {
+        (self.clock.seconds() - self.t0, (self.peak_rss)())
+    }
+}
+
 /// Proves the boards `todo` on the current pool's threads, in order as
 /// threads come free, adding each row to `state` and writing the files
 /// after each; the first failed write stops the others.
@@ -609,7 +629,7 @@ fn prove_all(
     place: &Place,
     state: &Mutex<State>,
     progress: &dyn Progress,
-    clock: &(dyn Fn() -> (f64, Option<u64>) + Sync),
+    timing: &Timing,
 ) {
     let next = AtomicUsize::new(0);
     let workers = rayon::current_num_threads().clamp(1, todo.len().max(1));
@@ -624,7 +644,7 @@ fn prove_all(
                 return;
             };
             let board = &boards[i];
-            let (row, seconds) = prove_board(board, limits);
+            let (row, seconds) = prove_board(board, limits, timing.clock);
             let mut st = state.lock().expect("not poisoned");
             let time = time_of(&row.key, seconds);
             progress.note(&format!(
@@ -635,7 +655,7 @@ fn prove_all(
                 st.done.len() + 1,
             ));
             st.done.insert(i, Done { row, time });
-            let (seconds, rss) = clock();
+            let (seconds, rss) = timing.now();
             let m = st.manifest(seconds, rss);
             if let Err(e) = place.write(st.csv(), &m, None) {
                 st.error.get_or_insert(e);
@@ -652,6 +672,7 @@ fn prove_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::clock::SystemClock;
 
     #[test]
     fn the_family_is_the_experiments_boards_and_readings() {
@@ -733,7 +754,7 @@ mod tests {
             max_depth: 60,
             max_seconds: None,
         };
-        let (row, _) = prove_board(&b[0], &limits);
+        let (row, _) = prove_board(&b[0], &limits, &SystemClock::new());
         // 4×3 with 1 seed: a win in 25 (docs/SOLVED.md), and a fastest
         // winning move of that distance.
         assert_eq!(row.value, Outcome::Win(25));
@@ -741,15 +762,36 @@ mod tests {
         let fastest = row.winning_moves().iter().map(|w| w.1).min();
         assert_eq!(fastest, Some(25));
         assert_eq!(row.moves.len(), 3);
-        let (again, _) = prove_board(&b[0], &limits);
+        let (again, _) = prove_board(&b[0], &limits, &SystemClock::new());
         assert_eq!(row, again);
         // A depth too small to prove it: unknown within it.
         let shallow = ProveLimits {
             max_depth: 6,
             ..limits
         };
-        let (row, _) = prove_board(&b[0], &shallow);
+        let (row, _) = prove_board(&b[0], &shallow, &SystemClock::new());
         assert_eq!(row.value, Outcome::Unknown(6));
         assert_eq!(row.stopped, Some(Stopped::Depth));
+    }
+
+    /// A board's seconds are the job's to enforce, on the clock it is
+    /// given: with a clock that moves a second a reading and a half-second
+    /// limit, 4×4 with 2 seeds (katro-4x4's board, about 100,000 nodes)
+    /// stops by time at the first watch (16,384 nodes), and says so.
+    #[test]
+    fn a_board_stops_at_its_seconds_on_the_clock_given() {
+        use crate::jobs::clock::FakeClock;
+        let only = parse_only("rows=4,holes=4,seeds=2").unwrap();
+        let b = family(&["boards"], &only, None).unwrap();
+        let limits = ProveLimits {
+            max_memory_gib: 1.0 / 16.0,
+            max_nodes: 100_000_000,
+            max_depth: 60,
+            max_seconds: Some(0.5),
+        };
+        let (row, seconds) = prove_board(&b[0], &limits, &FakeClock::new(1.0));
+        assert_eq!(row.stopped, Some(Stopped::Time), "{row:?}");
+        assert!(matches!(row.value, Outcome::Unknown(_)), "{row:?}");
+        assert!(seconds >= 1.0, "timed on the clock given: {seconds}");
     }
 }
