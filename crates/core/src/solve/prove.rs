@@ -127,7 +127,8 @@ pub struct Limits {
 
 /// Told of a search's progress every [`WATCH_EVERY`] nodes and at each
 /// completed depth; answers whether to stop. Time limits live here, in
-/// the caller's clock, so the library reads none.
+/// the caller's watch (katro-lab's jobs keep them on a clock they are
+/// given), so katro-core reads no clock.
 pub trait Watch {
     /// A search from a new position begins.
     fn search_started(&mut self) {}

@@ -2,7 +2,8 @@
 //! (docs/SOLVED.md, "Proving a position"): the limits every search is
 //! given, checked once; a [`Batch`] of searches, each as by a fresh
 //! prover, so that a value never depends on which thread searched what
-//! before it; and the caller's clock, which the library does not read.
+//! before it; and each search's time limit, on the clock the job is
+//! given (jobs::clock).
 
 use crate::engine::Position;
 use crate::engine::notation::board_rows;
