@@ -59,26 +59,6 @@ pub fn metrics_asked(cells: &[Cell]) -> Vec<Metric> {
         .collect()
 }
 
-/// A metric's mean (exact, from the quantised sums) and its bootstrap
-/// interval (metrics/bootstrap.rs), seeded from the experiment's seed, the cell
-/// and the metric, so the interval is the same on every run.
-pub fn metric_interval(
-    a: &MetricsAggregate,
-    m: Metric,
-    master: u64,
-    cell: &Cell,
-) -> Option<Interval> {
-    let i = Metric::ALL.iter().position(|&x| x == m)?;
-    let mean = a.values.get(i)?.mean()?;
-    let seed = bootstrap::seed(master, cell.rules.name(), &cell.matchup_label(), m.name());
-    let (low, high) = a.histograms.get(i)?.interval(mean, m.range(), seed)?;
-    Some(Interval {
-        estimate: mean,
-        low,
-        high,
-    })
-}
-
 /// Every cell's metrics, in the cells' order (`aggregates` is theirs):
 /// `None` for a cell that records none. `master` is the experiment's
 /// seed, which seeds the bootstraps.
@@ -113,13 +93,26 @@ fn one_cell(c: &Cell, a: &MetricsAggregate, asked: &[Metric], master: u64) -> Op
     })
 }
 
-/// Metric `m`'s games, mean and interval.
+/// Metric `m`'s games, its mean (exact, from the quantised sums) and its
+/// bootstrap interval (metrics/bootstrap.rs), seeded from the
+/// experiment's seed, the cell and the metric, so the interval is the
+/// same on every run.
 fn estimate(a: &MetricsAggregate, m: Metric, master: u64, c: &Cell) -> MetricEstimate {
     let i = Metric::ALL.iter().position(|&x| x == m).unwrap_or(0);
+    let mean = a.values.get(i).and_then(|q| q.mean());
+    let interval = mean.and_then(|mean| {
+        let seed = bootstrap::seed(master, c.rules.name(), &c.matchup_label(), m.name());
+        let (low, high) = a.histograms.get(i)?.interval(mean, m.range(), seed)?;
+        Some(Interval {
+            estimate: mean,
+            low,
+            high,
+        })
+    });
     MetricEstimate {
         games: a.values.get(i).map_or(0, |q| q.n),
-        mean: a.values.get(i).and_then(|q| q.mean()),
-        interval: metric_interval(a, m, master, c),
+        mean,
+        interval,
     }
 }
 

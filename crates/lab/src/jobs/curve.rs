@@ -9,19 +9,19 @@ use std::path::Path;
 
 use crate::agents::AgentSpec;
 use crate::experiment::ratings::{Estimate, SeatTally, fit};
+use crate::files::ManifestRead;
 use crate::files::openings::{OpeningsRow, read_openings};
 use crate::files::strength_curve::{CurveRow, Limit, LimitSource, strength_curve_csv};
 use crate::files::summary::SummaryRow;
-use crate::files::{self, ManifestRead};
 use crate::pictures::strength_curve::{CurvePoint, strength_curve_svg};
 use crate::rules::Rules;
 use crate::solve::openings::{PerfectShare, Ratio, openings, perfect_share};
 use crate::solve::{SolvedTable, upper_bound_bytes};
 use crate::store::Store;
 
-use super::report_files::{read_needed, read_needed_manifest};
+use super::report_files::{read_needed, read_needed_manifest, read_run_summary};
 use super::solve::solve_unstopped;
-use super::{Damage, Error, Folder, Refusal, write_outputs};
+use super::{Error, Folder, Refusal, write_outputs};
 
 mod steps;
 
@@ -81,7 +81,7 @@ pub fn curve(
         Some(path) => read_proved(store, path)?,
         None => Vec::new(),
     };
-    let rows = read_summary(&summary_path, &summary)?;
+    let rows = read_run_summary(&summary_path, &summary)?;
     let mut out = curve_rows(&rows);
     if out.is_empty() {
         return Err(Refusal::NoCurveCells { path: summary_path }.into());
@@ -128,18 +128,6 @@ fn write_curve(store: &dyn Store, dir: &Path, out: &[CurveRow]) -> Result<(), Er
             (STRENGTH_CURVE_SVG, svg.as_bytes()),
         ],
     )
-}
-
-/// summary.csv's rows through its one reader, a line that does not read
-/// being damage to the run's file.
-fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<SummaryRow>, Error> {
-    files::summary::read_summary(bytes).map_err(|e| {
-        Error::from(Damage::SummaryLine {
-            path: path.to_path_buf(),
-            line: e.line,
-            problem: e.problem,
-        })
-    })
 }
 
 /// The agent's node budget when it is a curve level: `alphabeta` with

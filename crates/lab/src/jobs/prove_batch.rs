@@ -93,12 +93,33 @@ impl ProveFlags {
 /// time; the watches may borrow for `'w` (the job's clock).
 pub type WatchMaker<'w> = dyn Fn() -> Box<dyn Watch + Send + 'w> + Sync + 'w;
 
-/// Stops a search once its `max_seconds` have passed on the job's clock.
-pub struct TimeLimit<'c>(Deadline<'c>);
+/// Stops searches once `max_seconds` have passed on the job's clock
+/// since it was made, and remembers whether it did.
+pub struct TimeLimit<'c> {
+    deadline: Deadline<'c>,
+    /// Whether it stopped a search.
+    pub hit: bool,
+}
+
+impl<'c> TimeLimit<'c> {
+    pub fn new(clock: &'c dyn Clock, max_seconds: Option<f64>) -> TimeLimit<'c> {
+        TimeLimit {
+            deadline: Deadline::new(clock, max_seconds),
+            hit: false,
+        }
+    }
+
+    /// Seconds since it was made.
+    pub fn elapsed(&self) -> f64 {
+        self.deadline.elapsed()
+    }
+}
 
 impl Watch for TimeLimit<'_> {
     fn should_stop(&mut self, _nodes: u64) -> bool {
-        self.0.passed()
+        let stop = self.deadline.passed();
+        self.hit |= stop;
+        stop
     }
 }
 
@@ -108,7 +129,7 @@ pub fn time_limits<'c>(
     clock: &'c dyn Clock,
     max_seconds: Option<f64>,
 ) -> impl Fn() -> Box<dyn Watch + Send + 'c> + Sync + 'c {
-    move || Box::new(TimeLimit(Deadline::new(clock, max_seconds)))
+    move || Box::new(TimeLimit::new(clock, max_seconds))
 }
 
 impl ProveLimits {

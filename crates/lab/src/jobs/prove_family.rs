@@ -21,12 +21,13 @@ use crate::files::proved::{
     ProvedTime, ShardPart, Stopped, header, is_proved_csv, read_rows, shard_names,
 };
 use crate::pictures::proved_grid::proved_svg;
-use crate::solve::prove::{Limits, Outcome, Prover, Stop, Watch};
+use crate::solve::prove::{Limits, Outcome, Prover, Stop};
 use crate::store::Store;
 
-use super::clock::{Clock, Deadline};
+use super::clock::Clock;
 use super::out_folder::{check_out_writable, lock_folder};
 use super::owned::Folder;
+use super::prove_batch::TimeLimit;
 use super::solve::{check_seconds, max_bytes};
 use super::{Damage, Error, Failure, Progress, Refusal, read_optional};
 
@@ -335,20 +336,6 @@ fn read_csv(path: &Path, bytes: Vec<u8>) -> Result<Vec<ProvedRow>, Error> {
     })?)
 }
 
-/// Stops a board's searches at its deadline, and remembers that it did.
-struct BoardDeadline<'c> {
-    deadline: Deadline<'c>,
-    hit: bool,
-}
-
-impl Watch for BoardDeadline<'_> {
-    fn should_stop(&mut self, _nodes: u64) -> bool {
-        let stop = self.deadline.passed();
-        self.hit |= stop;
-        stop
-    }
-}
-
 /// Values one board: the start, then every first move, on one prover (so
 /// the moves are searched with what the start's search found), each
 /// search within `limits`, all of them within the board's seconds on
@@ -360,10 +347,8 @@ pub fn prove_board(board: &Board, limits: &ProveLimits, clock: &dyn Clock) -> (P
         max_depth: limits.max_depth,
         max_nodes: Some(limits.max_nodes),
     };
-    let mut watch = BoardDeadline {
-        deadline: Deadline::new(clock, limits.max_seconds),
-        hit: false,
-    };
+    // One limit for the board: the start's search and every move's.
+    let mut watch = TimeLimit::new(clock, limits.max_seconds);
     let start = board.rules.start();
     let s = prover.value(&start, lim, &mut watch);
     let moves = prover
@@ -388,7 +373,7 @@ pub fn prove_board(board: &Board, limits: &ProveLimits, clock: &dyn Clock) -> (P
         nodes: prover.nodes(),
         stopped,
     };
-    (row, watch.deadline.elapsed())
+    (row, watch.elapsed())
 }
 
 /// A board done: its row and its time.

@@ -271,16 +271,9 @@ fn tally_line(
 }
 
 /// summary.csv's rows as result lines (docs/OUTPUTS.md, summary.csv),
-/// through the file's one reader: a line that does not read is damage to
-/// the run's file.
+/// through the file's one reader.
 fn read_summary(path: &Path, bytes: &[u8]) -> Result<Vec<ResultLine>, Error> {
-    let rows = crate::files::summary::read_summary(bytes).map_err(|e| {
-        Error::from(super::Damage::SummaryLine {
-            path: path.to_path_buf(),
-            line: e.line,
-            problem: e.problem,
-        })
-    })?;
+    let rows = super::report_files::read_run_summary(path, bytes)?;
     Ok(rows
         .into_iter()
         .map(|r| ResultLine {

@@ -42,6 +42,22 @@ pub(super) fn read_needed(store: &dyn Store, path: &Path, needs: String) -> Resu
 
 /// Reads the manifest a job cannot go without ([`read_needed`]); one
 /// that does not read as katro's is damage.
+/// A finished run's summary.csv, `bytes` read from `path`, through the
+/// file's one reader: a line that does not read is damage to the run's
+/// file (`katro rate DIR`, `katro curve DIR`).
+pub(super) fn read_run_summary(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<Vec<crate::files::summary::SummaryRow>, Error> {
+    crate::files::summary::read_summary(bytes).map_err(|e| {
+        Error::from(Damage::SummaryLine {
+            path: path.to_path_buf(),
+            line: e.line,
+            problem: e.problem,
+        })
+    })
+}
+
 pub(super) fn read_needed_manifest(
     store: &dyn Store,
     path: &Path,

@@ -64,6 +64,18 @@ pub fn solve_failure(variant: &str, error: SolveError, max_seconds: Option<f64>)
     }
 }
 
+/// `progress`, also stopping the solve once `deadline` has passed: how
+/// `solve` and `solve-family` keep their `--max-seconds`.
+pub(super) fn until<'a>(
+    deadline: &'a Deadline,
+    progress: &'a mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
+) -> impl FnMut(Phase, u64, u64) -> ControlFlow<()> + 'a {
+    move |phase, done, known| match progress(phase, done, known) {
+        ControlFlow::Continue(()) if deadline.passed() => ControlFlow::Break(()),
+        flow => flow,
+    }
+}
+
 /// Solves `rules` on the pool within `max_bytes`, with no clock to stop
 /// it: for the jobs (judge, curve) that solve boards on the way.
 pub(super) fn solve_unstopped(
@@ -141,12 +153,9 @@ pub fn solve(
     let (rules, max) = checked_options(o, store)?;
     note(&bound_note(variant, &rules, max));
     let deadline = Deadline::new(clock, max_seconds);
-    let mut limited = |phase, done, known| match progress(phase, done, known) {
-        ControlFlow::Continue(()) if deadline.passed() => ControlFlow::Break(()),
-        flow => flow,
-    };
-    let (table, stats) = solve_with_stats(&rules, max, Threads::Pool, &mut limited)
-        .map_err(|e| solve_failure(variant, e, max_seconds))?;
+    let (table, stats) =
+        solve_with_stats(&rules, max, Threads::Pool, &mut until(&deadline, progress))
+            .map_err(|e| solve_failure(variant, e, max_seconds))?;
     let seconds = deadline.elapsed();
     let mut text = summary_text(&rules, &table, &stats, seconds, peak_rss());
     if let Some(out) = out {

@@ -18,7 +18,7 @@ use crate::store::Store;
 use super::clock::{Clock, Deadline};
 use super::load::read_text;
 use super::owned::Folder;
-use super::solve::{check_seconds, checked_solve, max_bytes};
+use super::solve::{check_seconds, checked_solve, max_bytes, until};
 use super::{Error, Refusal};
 
 /// What `katro solve-family` is asked to do.
@@ -239,11 +239,7 @@ fn timed_solve(
     progress: &mut dyn FnMut(Phase, u64, u64) -> ControlFlow<()>,
 ) -> (Result<(SolvedTable, SolveStats), SolveError>, f64) {
     let deadline = Deadline::new(clock, max_seconds);
-    let mut limited = |phase, done, known| match progress(phase, done, known) {
-        ControlFlow::Continue(()) if deadline.passed() => ControlFlow::Break(()),
-        flow => flow,
-    };
-    let result = checked_solve(rules, max, &mut limited);
+    let result = checked_solve(rules, max, &mut until(&deadline, progress));
     (result, deadline.elapsed())
 }
 
